@@ -1,0 +1,1 @@
+"""OFC Pineapple for Discord."""

@@ -1,0 +1,27 @@
+"""`ofc bench`: each area registers the figures it measures and the module that measures them.
+
+A module named here exposes `run(keys: set[str]) -> dict[str, float]` and measures only the
+keys asked for, so `ofc bench --only KEY` does just that work.
+"""
+
+import importlib
+
+# figure key -> module that measures it (imported only when one of its keys is asked for)
+FIGURES: dict[str, str] = {
+    "eval5_per_s": "bot.bench.engine",
+    "score_hand_per_s": "bot.bench.engine",
+}
+
+
+def run(keys: list[str] | None = None) -> dict[str, float]:
+    """Measure `keys` (all figures when None), in the order of FIGURES."""
+    wanted = list(FIGURES) if keys is None else keys
+    unknown = [k for k in wanted if k not in FIGURES]
+    if unknown:
+        raise KeyError(unknown[0])
+    results: dict[str, float] = {}
+    for module_name in dict.fromkeys(FIGURES[k] for k in wanted):
+        module = importlib.import_module(module_name)
+        mine = {k for k in wanted if FIGURES[k] == module_name}
+        results.update(module.run(mine))
+    return {k: results[k] for k in FIGURES if k in results}

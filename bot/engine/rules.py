@@ -1,0 +1,121 @@
+"""Table options (RULES.md): every option with its default, in one frozen dataclass."""
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Literal
+
+from bot.engine.errors import RuleError
+
+Variant = Literal["pineapple", "turbo", "lowball", "joker"]
+Royalties = Literal["american", "russian"]
+Scoring = Literal["1-6", "2-4"]
+Fantasy = Literal["standard", "progressive", "ultimate", "tournament", "off"]
+Order = Literal["sequential", "simultaneous"]
+Format = Literal["match", "hands", "cash"]
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "variant": ("pineapple", "turbo", "lowball", "joker"),
+    "royalties": ("american", "russian"),
+    "scoring": ("1-6", "2-4"),
+    "fantasy": ("standard", "progressive", "ultimate", "tournament", "off"),
+    "order": ("sequential", "simultaneous"),
+    "format": ("match", "hands", "cash"),
+}
+# Inclusive bounds of the whole-number options.
+BOUNDS: dict[str, tuple[int, int]] = {
+    "seats": (2, 4),
+    "hands": (1, 1000),
+    "point_value": (1, 1_000_000),
+    "buy_in": (1, 1_000_000_000),
+    "turn_seconds": (10, 3600),
+    "fantasy_turn_seconds": (10, 3600),
+    "time_bank_seconds": (0, 36000),
+}
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """Every option of RULES.md, defaults as there. Construct with `from_mapping` to validate."""
+
+    variant: Variant = "pineapple"  # R9
+    royalties: Royalties = "american"  # R4
+    scoring: Scoring = "1-6"  # R5
+    fantasy: Fantasy = "standard"  # R8
+    fantasy_stay_full_house_middle: bool = False  # R8
+    button_moves_on_fantasy: bool = False  # R8
+    order: Order = "sequential"  # R7
+    format: Format = "match"  # R11
+    hands: int = 20  # R11, for format=hands
+    seats: int = 3  # seats at the table, 2-3 (turbo 2-4), R7
+    point_value: int = 1  # chips per point, R5
+    buy_in: int = 200  # chips moved from the wallet on sitting down, R12
+    turn_seconds: int = 60  # R10
+    fantasy_turn_seconds: int = 180  # R10
+    time_bank_seconds: int = 120  # R10, per match
+
+    @property
+    def max_seats(self) -> int:
+        """R7: 17 cards a player in the pineapple family (3 x 17 = 51); turbo seats four."""
+        return 4 if self.variant == "turbo" else 3
+
+    @property
+    def jokers(self) -> bool:
+        return self.variant == "joker"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def with_options(self, options: Mapping[str, Any]) -> "TableRules":
+        """A copy with `options` applied, validated like `from_mapping`."""
+        merged = {**self.to_dict(), **options}
+        return TableRules.from_mapping(merged)
+
+    @staticmethod
+    def from_mapping(options: Mapping[str, Any]) -> "TableRules":
+        """Validate option names and values; raise RuleError naming the first bad one."""
+        known = {f.name: f for f in fields(TableRules)}
+        values: dict[str, Any] = {}
+        for name, raw in options.items():
+            if name not in known:
+                raise RuleError(f"unknown option '{name}'")
+            default = known[name].default
+            if name in CHOICES:
+                value = str(raw).lower()
+                if value not in CHOICES[name]:
+                    allowed = ", ".join(CHOICES[name])
+                    raise RuleError(f"'{raw}' is not a valid {name} (choose {allowed})")
+            elif isinstance(default, bool):
+                value = _parse_bool(name, raw)
+            else:
+                value = _parse_int(name, raw)
+            values[name] = value
+        rules = replace(TableRules(), **values)
+        if rules.seats > rules.max_seats:
+            raise RuleError(f"{rules.variant} seats at most {rules.max_seats} players")
+        return rules
+
+
+def _parse_bool(name: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise RuleError(f"'{raw}' is not a valid {name} (choose on or off)")
+
+
+def _parse_int(name: str, raw: Any) -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int | str):
+        raise RuleError(f"'{raw}' is not a valid {name} (a whole number)")
+    try:
+        value = int(raw)
+    except ValueError:
+        raise RuleError(f"'{raw}' is not a valid {name} (a whole number)") from None
+    low, high = BOUNDS[name]
+    if not low <= value <= high:
+        raise RuleError(f"{name} must be from {low} to {high}")
+    return value
