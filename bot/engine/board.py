@@ -1,0 +1,158 @@
+"""Boards (R2, R3, R4, R9): rows, the foul check, royalties, names, and joker resolution."""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from bot.engine.cards import DECK, Card, cards_str, is_joker, parse_cards
+from bot.engine.errors import RuleError
+from bot.engine.evaluation import eval3, eval5, hand_name, is_low, low_name
+from bot.engine.royalties import ROW_SIZES, ROWS, Row, row_royalty
+from bot.engine.rules import TableRules
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Three rows of cards, possibly partly filled."""
+
+    top: tuple[Card, ...] = ()
+    middle: tuple[Card, ...] = ()
+    bottom: tuple[Card, ...] = ()
+
+    def row(self, name: Row) -> tuple[Card, ...]:
+        return getattr(self, name)  # type: ignore[no-any-return]
+
+    @property
+    def rows(self) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+        return (self.top, self.middle, self.bottom)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.top + self.middle + self.bottom
+
+    @property
+    def complete(self) -> bool:
+        return all(len(self.row(r)) == ROW_SIZES[r] for r in ROWS)
+
+    def free(self, name: Row) -> int:
+        return ROW_SIZES[name] - len(self.row(name))
+
+    def with_cards(self, name: Row, cards: Iterable[Card]) -> "Board":
+        """A copy with `cards` added to row `name` (RuleError when they do not fit)."""
+        added = tuple(cards)
+        if len(added) > self.free(name):
+            raise RuleError(f"{name.capitalize()} row is full")
+        rows = {r: self.row(r) for r in ROWS}
+        rows[name] = rows[name] + added
+        return Board(**rows)
+
+    def text(self) -> dict[Row, str]:
+        return {r: cards_str(self.row(r)) for r in ROWS}
+
+    @staticmethod
+    def parse(top: str, middle: str, bottom: str, jokers: bool = False) -> "Board":
+        """A complete board from text rows; RuleError for a bad card, a repeat or a bad length."""
+        rows: dict[Row, tuple[Card, ...]] = {}
+        for name, text in zip(ROWS, (top, middle, bottom), strict=True):
+            rows[name] = tuple(parse_cards(text, allow_jokers=jokers))
+            if len(rows[name]) != ROW_SIZES[name]:
+                raise RuleError(
+                    f"the {name} row needs {ROW_SIZES[name]} cards, not {len(rows[name])}"
+                )
+        # Re-parse all rows together: a card repeated across rows, or a third joker, is named.
+        parse_cards(" ".join(top.split() + middle.split() + bottom.split()), allow_jokers=jokers)
+        return Board(**rows)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardResult:
+    """A complete board as scored: what R3, R4 and R5 need to know about it."""
+
+    board: Board  # as placed, jokers included
+    resolved: Board  # jokers replaced by the cards they stand for (R9)
+    fouled: bool
+    hands: tuple[int, int, int]  # evaluation values of top, middle, bottom (resolved)
+    lines: tuple[int, int, int]  # line strength per row, higher wins (lowball middle: -value)
+    royalties: tuple[int, int, int]  # per row; all 0 when fouled (R3)
+    names: tuple[str, str, str]
+
+    @property
+    def total_royalties(self) -> int:
+        return sum(self.royalties)
+
+
+def _name(row: Row, value: int, lowball: bool) -> str:
+    if lowball and row == "middle":
+        return low_name(value) if is_low(value) else f"{hand_name(value)} (not a 2-7 low)"
+    return hand_name(value)
+
+
+def _fouled(top: int, middle: int, bottom: int, lowball: bool) -> bool:
+    """R3: bottom >= middle >= top; R9 lowball: a legal low middle and bottom >= top."""
+    if lowball:
+        return not is_low(middle) or top > bottom
+    return top > middle or middle > bottom
+
+
+def _row_options(row: Row, cards: tuple[Card, ...]) -> dict[int, tuple[Card, ...]]:
+    """Each value the row can take, with one choice of cards for its jokers (R9).
+
+    A joker may be any card but one already in its own row (no five of a kind)."""
+    fixed = tuple(c for c in cards if not is_joker(c))
+    wild = len(cards) - len(fixed)
+    evaluate = eval3 if row == "top" else eval5
+    if not wild:
+        return {evaluate(fixed): fixed}
+    pool = [c for c in DECK if c not in fixed]
+    options: dict[int, tuple[Card, ...]] = {}
+    for extra in combinations(pool, wild):
+        hand = fixed + extra
+        options.setdefault(evaluate(hand), hand)
+    return options
+
+
+def evaluate_board(board: Board, rules: TableRules) -> BoardResult:
+    """Score one complete board under `rules`: foul, royalties, names (R3, R4, R9)."""
+    if not board.complete:
+        raise RuleError("the board is not complete")
+    lowball = rules.variant == "lowball"
+    options = [_row_options(r, board.row(r)) for r in ROWS]
+    table = rules.royalties
+
+    def royalties(values: tuple[int, int, int]) -> tuple[int, int, int]:
+        top, middle, bottom = (
+            row_royalty(table, r, v, lowball) for r, v in zip(ROWS, values, strict=True)
+        )
+        return (top, middle, bottom)
+
+    # R9: not fouled if any choice avoids it; then most royalties, then strongest bottom,
+    # middle, top. Without jokers there is exactly one choice.
+    best: tuple[tuple[int, ...], tuple[int, int, int]] | None = None
+    for bottom in options[2]:
+        for middle in options[1]:
+            for top in options[0]:
+                values = (top, middle, bottom)
+                fouled = _fouled(top, middle, bottom, lowball)
+                earned = 0 if fouled else sum(royalties(values))
+                key = (not fouled, earned, bottom, middle, top)
+                if best is None or key > best[0]:
+                    best = (key, values)
+    assert best is not None
+    values = best[1]
+    fouled = not best[0][0]
+    top, middle, bottom = values
+    return BoardResult(
+        board=board,
+        resolved=Board(*(opts[v] for opts, v in zip(options, values, strict=True))),
+        fouled=fouled,
+        hands=values,
+        lines=(top, -middle if lowball else middle, bottom),
+        royalties=(0, 0, 0) if fouled else royalties(values),
+        names=(_name("top", top, lowball), _name("middle", middle, lowball),
+               _name("bottom", bottom, lowball)),
+    )
+
+
+def board_from_rows(rows: Sequence[Sequence[Card]]) -> Board:
+    top, middle, bottom = (tuple(r) for r in rows)
+    return Board(top, middle, bottom)

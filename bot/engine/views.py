@@ -1,0 +1,87 @@
+"""What one seat or a spectator may see (R7, R8): the only input of images and messages.
+
+A view holds no card its viewer may not see, so nothing built from it can leak one."""
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.engine.board import Board
+from bot.engine.cards import Card
+from bot.engine.rules import TableRules
+from bot.engine.scoring import PairScore
+from bot.engine.settlement import Transfer
+
+Phase = Literal["waiting", "playing", "showdown", "over"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as everyone sees it."""
+
+    seat: int
+    player_id: int  # Discord user id; negative for a computer player
+    name: str
+    stack: int
+    board: Board  # placed cards everyone may see (empty rows for a hidden Fantasyland board)
+    hidden_cards: int = 0  # face-down cards to draw instead (a set Fantasyland board: 13)
+    new_cards: tuple[Card, ...] = ()  # cards this seat placed on the current street
+    in_fantasy: bool = False
+    fantasy_size: int = 0  # cards dealt to this seat's Fantasyland hand, 0 when not in FL
+    away: bool = False  # R10
+    sitting_out: bool = False  # not dealt in this hand (away, busted, or waiting to join)
+    acted: bool = False  # confirmed the current street (or the whole FL arrangement)
+    is_ai: bool = False
+    ai_level: str | None = None
+    deadline: float | None = None  # when this seat's pending action times out (R10)
+    time_bank: float = 0.0  # seconds of time bank left
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownSeat:
+    """One seat's result in a hand's showdown (R3-R8)."""
+
+    seat: int
+    board: Board  # as placed (jokers as jokers)
+    resolved: Board  # jokers replaced by what they stand for
+    fouled: bool
+    names: tuple[str, str, str]  # top, middle, bottom
+    royalties: tuple[int, int, int]
+    points: int  # points this hand, summed over opponents (R5)
+    chips: int  # net chips moved by settlement (R6)
+    stack_after: int
+    fantasy_next: int  # cards of the Fantasyland hand earned, 0 for none (R8)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowdownView:
+    seats: tuple[ShowdownSeat, ...]
+    pairs: tuple[PairScore, ...]  # R6 settlement order; a and b are seat numbers
+    transfers: tuple[Transfer, ...]  # payer and payee are seat numbers
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """The public view: what a spectator in the channel may see."""
+
+    rules: TableRules
+    hand_no: int  # 1-based; 0 before the first hand
+    phase: Phase
+    street: int  # 1-based street of the normal players; 0 before the deal
+    streets: int  # streets in this variant (pineapple 5, turbo 3)
+    button: int
+    seats: tuple[SeatView, ...]
+    to_act: tuple[int, ...] = ()  # seats whose action is awaited now
+    fantasy_hand: bool = False  # this hand is a Fantasyland hand for someone (R11)
+    showdown: ShowdownView | None = None  # last showdown, once the hand is shown down
+
+
+@dataclass(frozen=True, slots=True)
+class PrivateView:
+    """What one seat's player may see: the public view plus its own hidden cards."""
+
+    table: TableView
+    seat: int
+    board: Board  # own board, including an unrevealed Fantasyland arrangement
+    dealt: tuple[Card, ...] = ()  # cards to place now (empty when nothing is pending)
+    discard_count: int = 0  # how many of `dealt` must be discarded
+    discards: tuple[Card, ...] = field(default=())  # own discards this hand
