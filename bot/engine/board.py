@@ -3,11 +3,12 @@
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from bot.engine.cards import DECK, Card, cards_str, is_joker, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.evaluation import eval3, eval5, hand_name, is_low, low_name
-from bot.engine.royalties import ROW_SIZES, ROWS, Row, row_royalty
+from bot.engine.royalties import ROW_SIZES, ROWS, ROYALTY, Row
 from bot.engine.rules import TableRules
 
 
@@ -64,9 +65,10 @@ class Board:
         return Board(**rows)
 
 
-@dataclass(frozen=True, slots=True)
-class BoardResult:
-    """A complete board as scored: what R3, R4 and R5 need to know about it."""
+class BoardResult(NamedTuple):
+    """A complete board as scored: what R3, R4 and R5 need to know about it.
+
+    A NamedTuple rather than a dataclass: scoring builds millions of these in simulations."""
 
     board: Board  # as placed, jokers included
     resolved: Board  # jokers replaced by the cards they stand for (R9)
@@ -74,11 +76,16 @@ class BoardResult:
     hands: tuple[int, int, int]  # evaluation values of top, middle, bottom (resolved)
     lines: tuple[int, int, int]  # line strength per row, higher wins (lowball middle: -value)
     royalties: tuple[int, int, int]  # per row; all 0 when fouled (R3)
-    names: tuple[str, str, str]
+    lowball: bool = False
 
     @property
     def total_royalties(self) -> int:
         return sum(self.royalties)
+
+    @property
+    def names(self) -> tuple[str, str, str]:
+        top, middle, bottom = self.hands
+        return (hand_name(top), _name("middle", middle, self.lowball), hand_name(bottom))
 
 
 def _name(row: Row, value: int, lowball: bool) -> str:
@@ -113,44 +120,52 @@ def _row_options(row: Row, cards: tuple[Card, ...]) -> dict[int, tuple[Card, ...
 
 def evaluate_board(board: Board, rules: TableRules) -> BoardResult:
     """Score one complete board under `rules`: foul, royalties, names (R3, R4, R9)."""
-    if not board.complete:
+    top_cards, middle_cards, bottom_cards = board.top, board.middle, board.bottom
+    if len(top_cards) != 3 or len(middle_cards) != 5 or len(bottom_cards) != 5:
         raise RuleError("the board is not complete")
     lowball = rules.variant == "lowball"
+    if min(top_cards + middle_cards + bottom_cards) < 0:
+        values, resolved = _resolve_jokers(board, rules.royalties, lowball)
+    else:
+        values, resolved = (eval3(top_cards), eval5(middle_cards), eval5(bottom_cards)), board
+    top, middle, bottom = values
+    fouled = _fouled(top, middle, bottom, lowball)
+    return BoardResult(
+        board,
+        resolved,
+        fouled,
+        values,
+        (top, -middle if lowball else middle, bottom),
+        (0, 0, 0) if fouled else _royalties(rules.royalties, values, lowball),
+        lowball,
+    )
+
+
+def _royalties(table: str, values: tuple[int, int, int], lowball: bool) -> tuple[int, int, int]:
+    top, middle, bottom = values
+    rows = ROYALTY[table]
+    middle_table = ROYALTY["lowball"]["middle"] if lowball else rows["middle"]
+    return (rows["top"][top], middle_table[middle], rows["bottom"][bottom])
+
+
+def _resolve_jokers(board: Board, table: str,
+                    lowball: bool) -> tuple[tuple[int, int, int], Board]:
+    """R9: not fouled if any choice avoids it; then most royalties, then the strongest bottom,
+    middle, top."""
     options = [_row_options(r, board.row(r)) for r in ROWS]
-    table = rules.royalties
-
-    def royalties(values: tuple[int, int, int]) -> tuple[int, int, int]:
-        top, middle, bottom = (
-            row_royalty(table, r, v, lowball) for r, v in zip(ROWS, values, strict=True)
-        )
-        return (top, middle, bottom)
-
-    # R9: not fouled if any choice avoids it; then most royalties, then strongest bottom,
-    # middle, top. Without jokers there is exactly one choice.
     best: tuple[tuple[int, ...], tuple[int, int, int]] | None = None
     for bottom in options[2]:
         for middle in options[1]:
             for top in options[0]:
                 values = (top, middle, bottom)
                 fouled = _fouled(top, middle, bottom, lowball)
-                earned = 0 if fouled else sum(royalties(values))
+                earned = 0 if fouled else sum(_royalties(table, values, lowball))
                 key = (not fouled, earned, bottom, middle, top)
                 if best is None or key > best[0]:
                     best = (key, values)
     assert best is not None
     values = best[1]
-    fouled = not best[0][0]
-    top, middle, bottom = values
-    return BoardResult(
-        board=board,
-        resolved=Board(*(opts[v] for opts, v in zip(options, values, strict=True))),
-        fouled=fouled,
-        hands=values,
-        lines=(top, -middle if lowball else middle, bottom),
-        royalties=(0, 0, 0) if fouled else royalties(values),
-        names=(_name("top", top, lowball), _name("middle", middle, lowball),
-               _name("bottom", bottom, lowball)),
-    )
+    return values, Board(*(opts[v] for opts, v in zip(options, values, strict=True)))
 
 
 def board_from_rows(rows: Sequence[Sequence[Card]]) -> Board:

@@ -151,6 +151,10 @@ def low_name(value: int) -> str:
 
 def hand_name(value: int) -> str:
     """A readable name: 'Pair of Queens', 'Flush, ace high', 'Full house, kings full of fives'."""
+    return _NAMES[value]
+
+
+def _hand_name(value: int) -> str:
     t = TUPLES[value]
     category, ranks = t[0], ranks_of(value)
     first = ranks[0]
@@ -173,6 +177,9 @@ def hand_name(value: int) -> str:
     if is_royal(value):
         return "Royal flush"
     return f"Straight flush, {RANK_NAMES[first]} high"
+
+
+_NAMES = ["", *(_hand_name(v) for v in range(1, len(TUPLES)))]
 
 
 def all_five_card_values() -> list[int]:

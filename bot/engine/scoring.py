@@ -1,14 +1,13 @@
 """Scoring a hand (R5): every pair of players head to head, in settlement order (R6)."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.board import BoardResult
 from bot.engine.rules import Scoring
 
 
-@dataclass(frozen=True, slots=True)
-class PairScore:
+class PairScore(NamedTuple):
     """Player a against player b, from a's side (b's is the negation)."""
 
     a: int  # index into the players as given
@@ -21,10 +20,6 @@ class PairScore:
     @property
     def points(self) -> int:
         return self.line_points + self.bonus + self.royalties
-
-
-def _sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 def _bonus(lines: tuple[int, int, int], scoring: Scoring) -> int:
@@ -46,12 +41,10 @@ def score_pair(a: BoardResult, b: BoardResult, scoring: Scoring, ia: int = 0,
     elif b.fouled:
         lines = (1, 1, 1)
     else:
-        la, lb = a.lines, b.lines
-        lines = (_sign(la[0] - lb[0]), _sign(la[1] - lb[1]), _sign(la[2] - lb[2]))
-    return PairScore(
-        a=ia, b=ib, lines=lines, line_points=sum(lines), bonus=_bonus(lines, scoring),
-        royalties=a.total_royalties - b.total_royalties,
-    )
+        (ta, ma, ba), (tb, mb, bb) = a.lines, b.lines
+        lines = ((ta > tb) - (ta < tb), (ma > mb) - (ma < mb), (ba > bb) - (ba < bb))
+    return PairScore(ia, ib, lines, sum(lines), _bonus(lines, scoring),
+                     sum(a.royalties) - sum(b.royalties))
 
 
 def settlement_order(count: int, button: int) -> list[int]:

@@ -1,13 +1,12 @@
 """Settlement under the table-stakes rule (R6)."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.scoring import PairScore
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
+class Transfer(NamedTuple):
     payer: int  # index into the players
     payee: int
     owed: int  # chips the points call for

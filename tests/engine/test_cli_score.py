@@ -1,0 +1,66 @@
+"""`ofc score` as a subprocess: DESIGN.md's JSON contract and its errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+A = {"name": "A", "stack": 100, "top": "Qh Qd 2c", "middle": "5s 5d 9c 9h Kd",
+     "bottom": "2h 3h 4h 5h 7h"}
+B = {"name": "B", "stack": 3, "top": "Ah Kc 2s", "middle": "Ts Td Jc 3s 3c",
+     "bottom": "As Ad Ac 7d 7c"}
+
+
+def run(payload: object) -> subprocess.CompletedProcess[str]:
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([sys.executable, "-m", "bot.cli", "score", "-"], input=text,
+                          capture_output=True, text=True, check=False)
+
+
+def test_score_contract_by_hand() -> None:
+    done = run({"rules": {"point_value": 2}, "button": 1, "players": [A, B]})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    a, b = out["players"]
+    assert a == {"name": "A", "fouled": False, "royalties": 11,
+                 "row_royalties": {"top": 7, "middle": 0, "bottom": 4},
+                 "rows": {"top": "Pair of Queens", "middle": "Two pair, nines and fives",
+                          "bottom": "Flush, seven high"},
+                 "fantasy_cards": 14, "points": 4, "stack_before": 100, "stack_after": 103}
+    assert (b["royalties"], b["points"], b["fantasy_cards"], b["stack_after"]) == (6, -4, 0, 0)
+    assert b["rows"]["bottom"] == "Full house, aces full of sevens"
+    # Button 1: A (seat 0) is left of it and settles first. 4 points x 2 chips = 8 owed,
+    # but B has 3 in front of it (R6).
+    assert out["pairs"] == [{"a": "A", "b": "B", "lines": [1, -1, -1], "line_points": -1,
+                             "bonus": 0, "royalties": 5, "points": 4}]
+    assert out["transfers"] == [{"from": "B", "to": "A", "owed": 8, "paid": 3}]
+
+
+def test_reads_a_file(tmp_path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps({"players": [A, B]}))
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(path)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["players"][0]["points"] == 4
+
+
+@pytest.mark.parametrize(("payload", "message"), [
+    ({"players": [{**A, "top": "Qh Qd 1x"}, B]}, "A: '1x' is not a card"),
+    ({"players": [A, {**B, "top": "Qh Kc 2s"}]}, "Qh appears twice"),
+    ({"players": [{**A, "top": "Qh Qd"}, B]}, "A: the top row needs 3 cards, not 2"),
+    ({"players": [A, B], "rules": {"stakes": 2}}, "unknown option 'stakes'"),
+    ({"players": [A, B], "rules": {"scoring": "1-7"}}, "'1-7' is not a valid scoring"),
+    ({"players": [A]}, "scoring needs 2 to 4 players, not 1"),
+    ({"players": [A, B], "button": 2}, "'button' must be a player index from 0 to 1"),
+    ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card"),
+    ("{not json", "bad JSON"),
+])
+def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
+    done = run(payload)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert message in lines[0]
