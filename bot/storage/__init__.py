@@ -1,0 +1,159 @@
+"""Everything the bot keeps on disk, in one SQLite file, through one `Storage` object.
+
+    storage = await Storage.open(path, starting_chips=1000, daily_chips=200,
+                                 daily_cooldown_seconds=20 * 3600)
+    ...
+    await storage.close()
+
+Conventions
+- No discord import. Ids are plain ints: guild, channel, message and user ids are Discord
+  snowflakes (> 0). A computer player is a negative user id chosen by the caller; it has no
+  wallet (see "Computer seats").
+- Time is an argument (`now`, epoch seconds) wherever it is stored or compared, so the table
+  service can run on a fake clock.
+- Snapshots (`state_json`), match options and hand histories are JSON strings, stored as given.
+- Every method is one transaction. Bad input or a refused operation raises a `StorageError`
+  subclass whose message a player or admin can read, and changes nothing.
+- One connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
+  transactions whole (see db.Database). WAL, foreign keys on, busy timeout 5 s,
+  synchronous=FULL; numbered migrations run at open (migrations.py).
+
+Wallets (wallets.py)
+- `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
+  with the starting chips (the guild's setting, else the default) and a 'start' ledger row.
+- `claim_daily(guild, user, now=)` -> DailyClaim(amount, balance, next_claim_at); raises
+  DailyNotReady (`.seconds_left`, message "You can claim again in 3 h 12 min.") if too early.
+- `grant(guild, user, amount, reason=, actor_id=, now=, key=None)` -> WalletMove(applied,
+  balance); `correct(...)` the same with a signed amount (never below zero:
+  InsufficientChips). With `key`, a repeat returns applied=False and does nothing.
+- `ledger(guild, user, limit=20)` -> [LedgerEntry], newest first.
+- `leaderboard(guild, limit=10)` -> [LeaderRow(rank, user_id, balance, at_tables, total)],
+  ranked by wallet plus chips at open tables; `rank_of(guild, user)` -> LeaderRow | None.
+
+Live tables and their chips (tables.py)
+- `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
+  table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`.
+  `set_table_messages(table_id, now=, thread_id=, lobby_message_id=, table_message_id=)`
+  (omitted: kept, None: cleared).
+- `live_tables()` -> [LiveTable] (open tables with snapshot, message ids and `stacks`
+  {user: chips}) for restart recovery; `table(table_id)` -> LiveTable, any status.
+- `buy_in(table_id, user, amount, key=, now=, snapshot=None)` -> StackMove(applied, amount,
+  stack, balance): wallet -> stack (a second buy-in tops the stack up). InsufficientChips if
+  the wallet cannot pay.
+- `cash_out(table_id, user, key=, now=, snapshot=None)` -> StackMove: the whole stack back
+  to the wallet, seat freed. NotSeated if the player has no seat.
+- `settle_hand(table_id, hand_no, [(from_user, to_user, chips), ...], key=, now=,
+  snapshot=None, hand=None)` -> Settlement(applied, stacks): transfers applied in order, no
+  stack below zero (else InsufficientChips and nothing moves); `hand` (a HandRecord) records
+  the hand's history in the same transaction.
+- `close_table(table_id, now=, snapshot=None)` -> bool: only once every stack is empty
+  (TableNotEmpty otherwise); False if already closed.
+- `refund_table(table_id, reason, now=)` -> Refund(applied, {user: chips}): every stack back
+  to its owner (ledger kind 'refund'), table closed as 'refunded'.
+- Money operations take an idempotency `key` chosen by the caller, e.g. f"{table}:{hand}:buyin:
+  {user}"; a repeat returns applied=False with the current figures and changes nothing (also
+  the snapshot). Reusing a key for another kind of operation or table raises KeyConflict.
+  A refused operation (error) does not use up its key.
+- UnknownTable / TableClosed for a table id that does not exist / is no longer open.
+
+Computer seats: a negative user id has no wallet. Its buy-in chips come from the house and its
+cash-out or refund returns them to the house, each as a 'house' ledger row (amount = chips
+entering play, negative when leaving; balance_after NULL). Chips won from or lost to humans
+stay in the stacks, so at every commit:
+    each wallet == sum of its ledger rows,
+    each stack == sum of its stack_moves rows,
+    sum(wallets) + sum(stacks) == sum(ledger rows of kinds start, daily, grant, correction, house).
+
+History (history.py)
+- `record_match_start(table_id, options_json, players, now=)` -> match id (the running
+  match's id if the table has one); `current_match(table_id)` -> id | None.
+- `record_hand(HandRecord(match_id, hand_no, history_json, (PlayerHandResult, ...)), now=)`
+  -> bool (False: already recorded). PlayerHandResult: user_id, points, chips, fouled,
+  royalties, in_fantasy, fantasy_entered, fantasy_stayed, scoops.
+- `record_match_end(match_id, winners, now=)` -> bool (False: already ended).
+- `recent_matches(guild, user, limit=10)` -> [MatchSummary] (options, players' net points and
+  chips, won); `match_hands(match_id)` -> [HandHistory].
+- `stats(guild, user)` -> PlayerStats: hands, net points/chips, matches and wins (win_rate),
+  fouls (foul_rate), Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays
+  (fantasy_stay_rate, per hand in FL), scoops, best_royalties.
+
+Guild settings (settings.py)
+- `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options);
+  `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
+  table_options=)` (None: back to default; validate options with TableRules first);
+  `settings_audit(guild, limit=20)` -> [SettingsChange].
+"""
+
+from bot.storage.core import UNCHANGED
+from bot.storage.errors import (
+    DailyNotReady,
+    InsufficientChips,
+    InvalidInput,
+    KeyConflict,
+    NotSeated,
+    SchemaTooNew,
+    StorageError,
+    TableClosed,
+    TableNotEmpty,
+    UnknownMatch,
+    UnknownTable,
+    format_duration,
+)
+from bot.storage.migrations import LATEST as SCHEMA_VERSION
+from bot.storage.records import (
+    DailyClaim,
+    GuildSettings,
+    HandHistory,
+    HandRecord,
+    LeaderRow,
+    LedgerEntry,
+    LiveTable,
+    MatchPlayer,
+    MatchSummary,
+    PlayerHandResult,
+    PlayerStats,
+    Refund,
+    SettingsChange,
+    Settlement,
+    StackMove,
+    Transfer,
+    Wallet,
+    WalletMove,
+)
+from bot.storage.repository import Storage
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "UNCHANGED",
+    "DailyClaim",
+    "DailyNotReady",
+    "GuildSettings",
+    "HandHistory",
+    "HandRecord",
+    "InsufficientChips",
+    "InvalidInput",
+    "KeyConflict",
+    "LeaderRow",
+    "LedgerEntry",
+    "LiveTable",
+    "MatchPlayer",
+    "MatchSummary",
+    "NotSeated",
+    "PlayerHandResult",
+    "PlayerStats",
+    "Refund",
+    "SchemaTooNew",
+    "SettingsChange",
+    "Settlement",
+    "StackMove",
+    "Storage",
+    "StorageError",
+    "TableClosed",
+    "TableNotEmpty",
+    "Transfer",
+    "UnknownMatch",
+    "UnknownTable",
+    "Wallet",
+    "WalletMove",
+    "format_duration",
+]

@@ -1,0 +1,91 @@
+"""The one aiosqlite connection, its settings, and the lock that keeps transactions whole."""
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable
+from pathlib import Path
+
+import aiosqlite
+
+from bot.storage.errors import StorageError
+from bot.storage.migrations import migrate
+
+BUSY_TIMEOUT_MS = 5000
+
+
+async def run_together(*statements: Awaitable[object]) -> None:
+    """Await statements whose results are not needed, queued back to back.
+
+    aiosqlite runs a connection's statements in the order they were queued, so queueing
+    several before waiting costs one thread round trip instead of one each (the hot path of
+    a settlement). All of them run; then the first error, if any, is raised and the caller's
+    transaction rolls back.
+    """
+    results = await asyncio.gather(*statements, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+
+
+class Database:
+    """One connection shared by every coroutine of the process.
+
+    aiosqlite runs each statement on the connection's thread in the order they were queued,
+    but coroutines interleave between statements: without a lock, one coroutine's UPDATE could
+    land inside another's BEGIN ... COMMIT (and be rolled back with it, or read its
+    uncommitted writes). So every unit of work, reads included, holds `_lock` from BEGIN to
+    COMMIT; other processes are kept out by SQLite's own locks (BEGIN IMMEDIATE, busy_timeout).
+    """
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Database":
+        """Open (creating if needed) the file, set WAL, foreign keys and busy timeout, migrate."""
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as e:
+            raise StorageError(f"Cannot open database {path}: {e}") from e
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+            if mode[0][0] != "wal":
+                raise StorageError(f"Database {path} cannot use WAL (journal mode {mode[0][0]})")
+            # FULL: a commit reported to a player survives a power cut, not only a crash.
+            await conn.execute("PRAGMA synchronous = FULL")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await migrate(conn)
+        except sqlite3.DatabaseError as e:
+            await conn.close()
+            raise StorageError(f"Cannot use database {path}: {e}") from e
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+        """Hold the lock for one transaction; commit on success, roll back on any exception.
+
+        `write=False` takes a read snapshot (BEGIN DEFERRED) so multi-statement queries see
+        one consistent state.
+        """
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield self._conn
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                # Statements run in queue order on aiosqlite's thread, so this ROLLBACK runs
+                # before any later BEGIN even if we are cancelled while awaiting it. It fails
+                # harmlessly when the COMMIT itself went through or SQLite already rolled back.
+                with contextlib.suppress(sqlite3.OperationalError):
+                    await self._conn.execute("ROLLBACK")
+                raise

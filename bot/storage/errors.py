@@ -1,0 +1,81 @@
+"""Errors of the storage layer. Each message is written for a player or an admin to read."""
+
+import math
+
+
+class StorageError(Exception):
+    """Refused input or operation. Raising it never changes anything: the transaction rolls back."""
+
+
+class InvalidInput(StorageError, ValueError):
+    """A malformed argument: a negative or non-integer amount, an empty reason or key..."""
+
+
+class InsufficientChips(StorageError):
+    """A wallet or a table stack cannot pay what was asked (nothing was moved)."""
+
+    def __init__(self, message: str, *, available: int, needed: int) -> None:
+        super().__init__(message)
+        self.available = available
+        self.needed = needed
+
+
+class DailyNotReady(StorageError):
+    """The daily claim was made too early; `seconds_left` says how long to wait."""
+
+    def __init__(self, seconds_left: float) -> None:
+        super().__init__(f"You can claim again in {format_duration(seconds_left)}.")
+        self.seconds_left = seconds_left
+
+
+class UnknownTable(StorageError):
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"There is no table #{table_id}.")
+        self.table_id = table_id
+
+
+class UnknownMatch(StorageError):
+    def __init__(self, match_id: int) -> None:
+        super().__init__(f"There is no match #{match_id}.")
+        self.match_id = match_id
+
+
+class TableClosed(StorageError):
+    def __init__(self, table_id: int) -> None:
+        super().__init__(f"Table #{table_id} is closed.")
+        self.table_id = table_id
+
+
+class NotSeated(StorageError):
+    def __init__(self, table_id: int, user_id: int) -> None:
+        super().__init__(f"Player {user_id} has no seat at table #{table_id}.")
+        self.table_id = table_id
+        self.user_id = user_id
+
+
+class TableNotEmpty(StorageError):
+    """A table cannot close while a stack still holds chips: cash out (or refund) first."""
+
+
+class KeyConflict(StorageError):
+    """An idempotency key already used by a different operation (a caller bug, never a retry)."""
+
+
+class SchemaTooNew(StorageError):
+    def __init__(self, found: int, supported: int) -> None:
+        super().__init__(
+            f"database schema version {found} is newer than this bot ({supported}); "
+            "upgrade the bot"
+        )
+        self.found = found
+        self.supported = supported
+
+
+def format_duration(seconds: float) -> str:
+    """'3 h 12 min', '4 h', '12 min' or '45 s', rounded up so a wait never reads as zero."""
+    if math.ceil(seconds) < 60:
+        return f"{max(1, math.ceil(seconds))} s"
+    hours, minutes = divmod(math.ceil(seconds / 60), 60)
+    if not hours:
+        return f"{minutes} min"
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"

@@ -1,0 +1,269 @@
+"""Match and hand history, and the queries behind /history and /stats."""
+
+from collections.abc import Collection, Sequence
+
+import aiosqlite
+
+from bot.storage import validate
+from bot.storage.core import StorageCore, open_table
+from bot.storage.errors import InvalidInput, UnknownMatch
+from bot.storage.records import (
+    HandHistory,
+    HandRecord,
+    MatchPlayer,
+    MatchSummary,
+    PlayerHandResult,
+    PlayerStats,
+)
+
+_RESULT_COLUMNS = (
+    "user_id, points, chips, fouled, royalties, in_fantasy, fantasy_entered, fantasy_stayed, "
+    "scoops"
+)
+
+
+def _checked_result(result: PlayerHandResult) -> PlayerHandResult:
+    """Validate one player's hand line; Fantasyland entry happens outside it, a stay inside."""
+    checked = PlayerHandResult(
+        validate.player(result.user_id),
+        validate.integer("points", result.points),
+        validate.integer("chips", result.chips),
+        validate.flag("fouled", result.fouled),
+        validate.count("royalties", result.royalties),
+        validate.flag("in_fantasy", result.in_fantasy),
+        validate.flag("fantasy_entered", result.fantasy_entered),
+        validate.flag("fantasy_stayed", result.fantasy_stayed),
+        validate.count("scoops", result.scoops),
+    )
+    if checked.fantasy_entered and checked.in_fantasy:
+        raise InvalidInput("A player in Fantasyland stays in it; entering is from outside (R8).")
+    if checked.fantasy_stayed and not checked.in_fantasy:
+        raise InvalidInput("Only a player in Fantasyland can stay in it (R8).")
+    return checked
+
+
+def _checked_hand(hand: HandRecord) -> HandRecord:
+    results = tuple(_checked_result(r) for r in hand.results)
+    if len({r.user_id for r in results}) != len(results):
+        raise InvalidInput("A hand record lists a player twice.")
+    if not isinstance(hand.history_json, str) or not hand.history_json:
+        raise InvalidInput("A hand's history must be a non-empty JSON string.")
+    return HandRecord(
+        validate.snowflake("match id", hand.match_id),
+        validate.count("hand number", hand.hand_no),
+        hand.history_json,
+        results,
+    )
+
+
+async def _match_row(conn: aiosqlite.Connection, match_id: int) -> tuple[int, float | None]:
+    """(table id, ended_at) of a match; UnknownMatch if there is none."""
+    rows = await conn.execute_fetchall(
+        "SELECT table_id, ended_at FROM matches WHERE id = ?", (match_id,)
+    )
+    if not rows:
+        raise UnknownMatch(match_id)
+    return int(rows[0][0]), rows[0][1]
+
+
+async def insert_hand(
+    conn: aiosqlite.Connection, hand: HandRecord, now: float, *, table_id: int | None = None
+) -> bool:
+    """Record a finished hand (inside the caller's transaction); False if already recorded.
+
+    With `table_id`, the match must be that table's (settle_hand passes it).
+    """
+    hand = _checked_hand(hand)
+    match_table, ended_at = await _match_row(conn, hand.match_id)
+    if table_id is not None and match_table != table_id:
+        raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
+    if ended_at is not None:
+        raise InvalidInput(f"Match #{hand.match_id} is over: it takes no more hands.")
+    cursor = await conn.execute(
+        "INSERT INTO hands (match_id, hand_no, history_json, played_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING",
+        (hand.match_id, hand.hand_no, hand.history_json, now),
+    )
+    if cursor.rowcount == 0:
+        return False
+    # Players who join a running match (format=cash) become participants with their first hand.
+    await conn.executemany(
+        "INSERT INTO match_players (match_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        [(hand.match_id, r.user_id) for r in hand.results],
+    )
+    await conn.executemany(
+        f"INSERT INTO hand_results (match_id, hand_no, {_RESULT_COLUMNS}) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (hand.match_id, hand.hand_no, r.user_id, r.points, r.chips, r.fouled, r.royalties,
+             r.in_fantasy, r.fantasy_entered, r.fantasy_stayed, r.scoops)
+            for r in hand.results
+        ],
+    )
+    return True
+
+
+def _result(row: Sequence[int]) -> PlayerHandResult:
+    user_id, points, chips, fouled, royalties, in_fl, entered, stayed, scoops = row
+    return PlayerHandResult(
+        user_id, points, chips, bool(fouled), royalties, bool(in_fl), bool(entered),
+        bool(stayed), scoops,
+    )
+
+
+class HistoryMixin(StorageCore):
+    async def record_match_start(
+        self, table_id: int, options_json: str, players: Sequence[int], *, now: float
+    ) -> int:
+        """Start a match at an open table and return its id.
+
+        A table runs one match at a time: while its match is unfinished this returns that
+        match's id (so a restart that replays the start does not open a second one).
+        """
+        table_id = validate.snowflake("table id", table_id)
+        if not isinstance(options_json, str) or not options_json:
+            raise InvalidInput("A match's options must be a non-empty JSON string.")
+        seated = [validate.player(p) for p in players]
+        async with self._db.transaction() as conn:
+            guild_id = await open_table(conn, table_id)
+            running = await conn.execute_fetchall(
+                "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+            )
+            if running:
+                return int(running[0][0])
+            rows = await conn.execute_fetchall(
+                "INSERT INTO matches (table_id, guild_id, options_json, started_at) "
+                "VALUES (?, ?, ?, ?) RETURNING id",
+                (table_id, guild_id, options_json, now),
+            )
+            match_id = int(rows[0][0])
+            await conn.executemany(
+                "INSERT INTO match_players (match_id, user_id) VALUES (?, ?) "
+                "ON CONFLICT DO NOTHING",
+                [(match_id, p) for p in seated],
+            )
+        return match_id
+
+    async def current_match(self, table_id: int) -> int | None:
+        """The id of a table's unfinished match, if any."""
+        table_id = validate.snowflake("table id", table_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
+            )
+        return int(rows[0][0]) if rows else None
+
+    async def record_hand(self, hand: HandRecord, *, now: float) -> bool:
+        """Record a hand on its own (settle_hand can record it with the chips instead).
+        False when that hand number of that match is already recorded."""
+        async with self._db.transaction() as conn:
+            return await insert_hand(conn, hand, now)
+
+    async def record_match_end(
+        self, match_id: int, winners: Collection[int], *, now: float
+    ) -> bool:
+        """Finish a match; `winners` (participants, the caller's choice, ties allowed) count
+        as won for /stats. Net points and chips come from the recorded hands.
+        False when the match had already ended."""
+        match_id = validate.snowflake("match id", match_id)
+        won = {validate.player(w) for w in winners}
+        async with self._db.transaction() as conn:
+            _, ended_at = await _match_row(conn, match_id)
+            if ended_at is not None:
+                return False
+            rows = await conn.execute_fetchall(
+                "SELECT user_id FROM match_players WHERE match_id = ?", (match_id,)
+            )
+            strangers = won - {int(r[0]) for r in rows}
+            if strangers:
+                raise InvalidInput(
+                    f"Player {min(strangers)} did not play match #{match_id}, so cannot win it."
+                )
+            await conn.executemany(
+                "UPDATE match_players SET won = 1 WHERE match_id = ? AND user_id = ?",
+                [(match_id, w) for w in won],
+            )
+            await conn.execute("UPDATE matches SET ended_at = ? WHERE id = ?", (now, match_id))
+        return True
+
+    async def recent_matches(
+        self, guild_id: int, user_id: int, limit: int = 10
+    ) -> list[MatchSummary]:
+        """A player's latest matches in a guild, newest first, with every player's totals
+        (standings order: most points first)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            matches = await conn.execute_fetchall(
+                "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
+                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id) "
+                "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
+                "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
+                (guild_id, user_id, validate.count("limit", limit)),
+            )
+            players: dict[int, list[MatchPlayer]] = {int(m[0]): [] for m in matches}
+            marks = ", ".join("?" for _ in players)
+            rows = await conn.execute_fetchall(
+                "SELECT mp.match_id, mp.user_id, coalesce(sum(r.points), 0) AS points, "
+                "coalesce(sum(r.chips), 0), count(r.hand_no), mp.won "
+                "FROM match_players AS mp LEFT JOIN hand_results AS r "
+                "ON r.match_id = mp.match_id AND r.user_id = mp.user_id "
+                f"WHERE mp.match_id IN ({marks}) GROUP BY mp.match_id, mp.user_id "
+                "ORDER BY points DESC, mp.user_id",
+                tuple(players),
+            )
+        for match_id, user, points, chips, hands, won in rows:
+            players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
+        return [MatchSummary(*m, players=tuple(players[m[0]])) for m in matches]
+
+    async def match_hands(self, match_id: int) -> list[HandHistory]:
+        """Every recorded hand of a match, in order, with each player's line."""
+        match_id = validate.snowflake("match id", match_id)
+        async with self._db.transaction(write=False) as conn:
+            await _match_row(conn, match_id)
+            hands = await conn.execute_fetchall(
+                "SELECT hand_no, history_json, played_at FROM hands WHERE match_id = ? "
+                "ORDER BY hand_no",
+                (match_id,),
+            )
+            rows = await conn.execute_fetchall(
+                f"SELECT hand_no, {_RESULT_COLUMNS} FROM hand_results WHERE match_id = ? "
+                "ORDER BY hand_no, user_id",
+                (match_id,),
+            )
+        results: dict[int, list[PlayerHandResult]] = {int(h[0]): [] for h in hands}
+        for row in rows:
+            results[row[0]].append(_result(row[1:]))
+        return [
+            HandHistory(match_id, no, history, played_at, tuple(results[no]))
+            for no, history, played_at in hands
+        ]
+
+    async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
+        """A player's totals in a guild over every recorded hand and finished match."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            hands = await conn.execute_fetchall(
+                "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
+                "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
+                "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
+                "coalesce(sum(r.fantasy_stayed), 0), coalesce(sum(r.scoops), 0), "
+                "coalesce(max(r.royalties), 0) "
+                "FROM hand_results AS r JOIN matches AS m ON m.id = r.match_id "
+                "WHERE m.guild_id = ? AND r.user_id = ?",
+                (guild_id, user_id),
+            )
+            matches = await conn.execute_fetchall(
+                "SELECT count(*), coalesce(sum(mp.won), 0) "
+                "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
+                "WHERE m.guild_id = ? AND mp.user_id = ? AND m.ended_at IS NOT NULL",
+                (guild_id, user_id),
+            )
+        (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best) = hands[0]
+        played, won = matches[0]
+        return PlayerStats(
+            hands=n, net_points=points, net_chips=chips, matches=played, matches_won=won,
+            fouls=fouls, fantasy_chances=chances, fantasy_entries=entries,
+            fantasy_hands=fl_hands, fantasy_stays=stays, scoops=scoops, best_royalties=best,
+        )

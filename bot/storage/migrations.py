@@ -1,0 +1,214 @@
+"""Numbered schema migrations, applied in order at start-up and recorded in `schema_version`.
+
+Migration N (1-based) is `MIGRATIONS[N - 1]`. Never edit a released migration: append a new one.
+A database whose version is higher than `LATEST` was written by a newer bot and is refused.
+"""
+
+import sqlite3
+import time
+from collections.abc import Iterator
+
+import aiosqlite
+
+from bot.storage.errors import SchemaTooNew
+
+# 1: money. Wallets hold human chips (user_id > 0); the ledger has one row per wallet movement
+# and a 'house' row (no wallet, balance_after NULL) per chip a computer seat (user_id < 0)
+# brings to or takes from a table. Table stacks live in table_seats, and every stack change
+# is a stack_moves row, so wallets and stacks can each be audited against their own history.
+_MONEY = """
+CREATE TABLE live_tables (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    thread_id INTEGER,
+    lobby_message_id INTEGER,
+    table_message_id INTEGER,
+    state_json TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'closed', 'refunded')),
+    close_reason TEXT,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX live_tables_by_status ON live_tables (status, id);
+
+CREATE TABLE wallets (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL CHECK (user_id > 0),
+    balance INTEGER NOT NULL CHECK (balance >= 0),
+    last_daily_at REAL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (guild_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE operations (
+    key TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    table_id INTEGER REFERENCES live_tables (id),
+    created_at REAL NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE ledger (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    amount INTEGER NOT NULL,
+    balance_after INTEGER,
+    kind TEXT NOT NULL CHECK (kind IN (
+        'start', 'daily', 'grant', 'correction', 'buy_in', 'cash_out', 'refund', 'house')),
+    reason TEXT NOT NULL DEFAULT '',
+    actor_id INTEGER,
+    table_id INTEGER REFERENCES live_tables (id),
+    hand_no INTEGER,
+    op_key TEXT REFERENCES operations (key),
+    created_at REAL NOT NULL,
+    CHECK ((kind = 'house') = (balance_after IS NULL)),
+    CHECK ((kind = 'house') = (user_id < 0))
+);
+CREATE INDEX ledger_by_wallet ON ledger (guild_id, user_id, id);
+
+CREATE TABLE table_seats (
+    table_id INTEGER NOT NULL REFERENCES live_tables (id),
+    user_id INTEGER NOT NULL CHECK (user_id <> 0),
+    stack INTEGER NOT NULL CHECK (stack >= 0),
+    PRIMARY KEY (table_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE stack_moves (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES live_tables (id),
+    user_id INTEGER NOT NULL,
+    amount INTEGER NOT NULL,
+    stack_after INTEGER NOT NULL CHECK (stack_after >= 0),
+    kind TEXT NOT NULL CHECK (kind IN ('buy_in', 'cash_out', 'refund', 'settle')),
+    counterparty INTEGER,
+    hand_no INTEGER,
+    op_key TEXT REFERENCES operations (key),
+    created_at REAL NOT NULL
+);
+"""
+
+# 2: history for /history and /stats. A table runs at most one unfinished match at a time.
+_HISTORY = """
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL REFERENCES live_tables (id),
+    guild_id INTEGER NOT NULL,
+    options_json TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL
+);
+CREATE UNIQUE INDEX matches_running ON matches (table_id) WHERE ended_at IS NULL;
+CREATE INDEX matches_by_guild ON matches (guild_id, id);
+
+CREATE TABLE match_players (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    user_id INTEGER NOT NULL,
+    won INTEGER NOT NULL DEFAULT 0 CHECK (won IN (0, 1)),
+    PRIMARY KEY (match_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX match_players_by_user ON match_players (user_id, match_id);
+
+CREATE TABLE hands (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    hand_no INTEGER NOT NULL,
+    history_json TEXT NOT NULL,
+    played_at REAL NOT NULL,
+    PRIMARY KEY (match_id, hand_no)
+);
+
+CREATE TABLE hand_results (
+    match_id INTEGER NOT NULL,
+    hand_no INTEGER NOT NULL,
+    user_id INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    chips INTEGER NOT NULL,
+    fouled INTEGER NOT NULL CHECK (fouled IN (0, 1)),
+    royalties INTEGER NOT NULL CHECK (royalties >= 0),
+    in_fantasy INTEGER NOT NULL CHECK (in_fantasy IN (0, 1)),
+    fantasy_entered INTEGER NOT NULL CHECK (fantasy_entered IN (0, 1)),
+    fantasy_stayed INTEGER NOT NULL CHECK (fantasy_stayed IN (0, 1)),
+    scoops INTEGER NOT NULL CHECK (scoops >= 0),
+    PRIMARY KEY (match_id, hand_no, user_id),
+    FOREIGN KEY (match_id, hand_no) REFERENCES hands (match_id, hand_no),
+    FOREIGN KEY (match_id, user_id) REFERENCES match_players (match_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX hand_results_by_user ON hand_results (user_id, match_id);
+"""
+
+# 3: per-guild overrides (NULL = the bot's default) and who changed what, when.
+_GUILD_SETTINGS = """
+CREATE TABLE guild_settings (
+    guild_id INTEGER PRIMARY KEY,
+    starting_chips INTEGER CHECK (starting_chips >= 0),
+    daily_chips INTEGER CHECK (daily_chips >= 0),
+    table_options_json TEXT NOT NULL DEFAULT '{}',
+    updated_at REAL NOT NULL
+);
+
+CREATE TABLE guild_settings_audit (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    actor_id INTEGER NOT NULL,
+    field TEXT NOT NULL,
+    old_json TEXT NOT NULL,
+    new_json TEXT NOT NULL,
+    changed_at REAL NOT NULL
+);
+CREATE INDEX guild_settings_audit_by_guild ON guild_settings_audit (guild_id, id);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS)
+LATEST = len(MIGRATIONS)
+
+
+def statements(script: str) -> Iterator[str]:
+    """Split a script into statements: `executescript` would COMMIT our open transaction."""
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending.strip()
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:60]}")
+
+
+async def schema_version(conn: aiosqlite.Connection) -> int:
+    """The version a database is at; 0 for a new, empty file."""
+    rows = await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    )
+    if not rows:
+        return 0
+    rows = await conn.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(rows[0][0])
+
+
+async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:
+    """Bring the database up to `target` in one transaction; return the version reached.
+
+    The version is read inside the write transaction, so two processes starting at once
+    cannot both apply the same migration.
+    """
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version "
+            "(version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
+        current = await schema_version(conn)
+        if current > LATEST:
+            raise SchemaTooNew(current, LATEST)
+        for version in range(current + 1, target + 1):
+            for statement in statements(MIGRATIONS[version - 1]):
+                await conn.execute(statement)
+            await conn.execute(
+                "INSERT INTO schema_version (version, applied_at) VALUES (?, ?)",
+                (version, time.time()),
+            )
+        await conn.execute("COMMIT")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    return max(current, target)

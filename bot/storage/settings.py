@@ -1,0 +1,107 @@
+"""Per-guild settings for `/ofc settings`: starting chips, daily chips, default table options.
+
+Storage checks only the shape (table options: a JSON object of option name -> value); the
+caller validates names and values with bot.engine.rules.TableRules before saving. Every change
+is audited: who, when, which field, old and new value.
+"""
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import aiosqlite
+
+from bot.storage import validate
+from bot.storage.core import UNCHANGED, StorageCore, Unchanged
+from bot.storage.errors import InvalidInput
+from bot.storage.records import GuildSettings, SettingsChange
+
+
+def _options(value: object) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise InvalidInput("Table options must be a mapping of option names to values.")
+    try:
+        return dict(json.loads(json.dumps(value)))
+    except (TypeError, ValueError) as e:
+        raise InvalidInput(f"Table options must be plain JSON values: {e}") from e
+
+
+async def _load(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
+    rows = await conn.execute_fetchall(
+        "SELECT starting_chips, daily_chips, table_options_json FROM guild_settings "
+        "WHERE guild_id = ?",
+        (guild_id,),
+    )
+    if not rows:
+        return GuildSettings(None, None, {})
+    start, daily, options = rows[0]
+    return GuildSettings(start, daily, json.loads(options))
+
+
+class SettingsMixin(StorageCore):
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """A guild's overrides (None / {} where it uses the bot's defaults)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        async with self._db.transaction(write=False) as conn:
+            return await _load(conn, guild_id)
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        *,
+        actor_id: int,
+        now: float,
+        starting_chips: int | Unchanged | None = UNCHANGED,
+        daily_chips: int | Unchanged | None = UNCHANGED,
+        table_options: dict[str, Any] | Unchanged = UNCHANGED,
+    ) -> GuildSettings:
+        """Change some settings (None: back to the bot's default; {} clears the options).
+
+        Starting chips apply to wallets created afterwards. Returns the new settings.
+        """
+        guild_id = validate.snowflake("guild id", guild_id)
+        actor_id = validate.snowflake("actor id", actor_id)
+        given: dict[str, Any] = {}
+        for name, value in (("starting_chips", starting_chips), ("daily_chips", daily_chips)):
+            if value is not UNCHANGED:
+                given[name] = None if value is None else validate.chips(value, allow_zero=True)
+        if table_options is not UNCHANGED:
+            given["table_options"] = _options(table_options)
+        async with self._db.transaction() as conn:
+            old = await _load(conn, guild_id)
+            new = replace(old, **given)
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, starting_chips, daily_chips, "
+                "table_options_json, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET starting_chips = excluded.starting_chips, "
+                "daily_chips = excluded.daily_chips, "
+                "table_options_json = excluded.table_options_json, "
+                "updated_at = excluded.updated_at",
+                (guild_id, new.starting_chips, new.daily_chips,
+                 json.dumps(new.table_options, sort_keys=True), now),
+            )
+            await conn.executemany(
+                "INSERT INTO guild_settings_audit (guild_id, actor_id, field, old_json, "
+                "new_json, changed_at) VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (guild_id, actor_id, name, json.dumps(getattr(old, name), sort_keys=True),
+                     json.dumps(value, sort_keys=True), now)
+                    for name, value in given.items()
+                    if getattr(old, name) != value
+                ],
+            )
+        return new
+
+    async def settings_audit(self, guild_id: int, limit: int = 20) -> list[SettingsChange]:
+        """The latest settings changes of a guild, newest first."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT actor_id, field, old_json, new_json, changed_at FROM guild_settings_audit "
+                "WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
+                (guild_id, validate.count("limit", limit)),
+            )
+        return [
+            SettingsChange(actor, field, json.loads(old), json.loads(new), at)
+            for actor, field, old, new, at in rows
+        ]

@@ -1,0 +1,436 @@
+"""Live tables: snapshots for restart recovery, and the chips on them (buy-in, settle, cash-out).
+
+Every money operation is one transaction that also writes the table's snapshot when one is
+given, so after a crash the chips and the state that explains them agree. Each takes an
+idempotency `key` (the caller's, e.g. f"{table}:{hand}:settle"): a repeat returns
+`applied=False` and changes nothing, so a replay after a crash never pays twice.
+
+Computer seats (user id < 0) have no wallet: their chips come from the house on buy-in and
+go back to it on cash-out or refund, each movement a 'house' ledger row, so wallets plus
+stacks still equal the sum of the ledger's external rows (see core.EXTERNAL_KINDS).
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import NamedTuple
+
+import aiosqlite
+
+from bot.storage import validate
+from bot.storage.core import UNCHANGED, Origin, StorageCore, Unchanged, open_table
+from bot.storage.db import run_together
+from bot.storage.errors import (
+    InsufficientChips,
+    InvalidInput,
+    NotSeated,
+    TableClosed,
+    TableNotEmpty,
+    UnknownTable,
+)
+from bot.storage.history import insert_hand
+from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
+
+_TABLE_COLUMNS = (
+    "id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, state_json, "
+    "status, close_reason, created_at, updated_at"
+)
+_MESSAGE_COLUMNS = ("thread_id", "lobby_message_id", "table_message_id")
+# (table, user, amount, stack_after, kind, counterparty, hand_no, op_key, created_at)
+StackMoveRow = tuple[int, int, int, int, str, int | None, int | None, str | None, float]
+
+
+def _state(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput("A table snapshot must be a non-empty JSON string.")
+    return value
+
+
+class _Money(NamedTuple):
+    guild_id: int
+    status: str
+    stacks: dict[int, int]  # user -> stack, in user id order
+
+
+async def _money(conn: aiosqlite.Connection, table_id: int) -> _Money:
+    """A table's guild, status and stacks in one query (every statement is a thread hop)."""
+    rows = await conn.execute_fetchall(
+        "SELECT t.guild_id, t.status, s.user_id, s.stack FROM live_tables AS t "
+        "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id",
+        (table_id,),
+    )
+    if not rows:
+        raise UnknownTable(table_id)
+    stacks = {int(user): int(stack) for _, _, user, stack in rows if user is not None}
+    return _Money(int(rows[0][0]), str(rows[0][1]), stacks)
+
+
+async def _record_stack_moves(conn: aiosqlite.Connection, rows: Iterable[StackMoveRow]) -> None:
+    await conn.executemany(
+        "INSERT INTO stack_moves (table_id, user_id, amount, stack_after, kind, counterparty, "
+        "hand_no, op_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+
+
+async def _save_state(
+    conn: aiosqlite.Connection, table_id: int, state_json: str | None, now: float
+) -> None:
+    if state_json is not None:
+        await conn.execute(
+            "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?",
+            (state_json, now, table_id),
+        )
+
+
+class TablesMixin(StorageCore):
+    async def create_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        state_json: str,
+        *,
+        now: float,
+        thread_id: int | None = None,
+        lobby_message_id: int | None = None,
+        table_message_id: int | None = None,
+    ) -> int:
+        """Register a new open table and return its id."""
+        values = [
+            validate.snowflake("guild id", guild_id),
+            validate.snowflake("channel id", channel_id),
+            *(
+                None if v is None else validate.snowflake(name, v)
+                for name, v in zip(
+                    _MESSAGE_COLUMNS, (thread_id, lobby_message_id, table_message_id), strict=True
+                )
+            ),
+            _state(state_json),
+            now,
+            now,
+        ]
+        async with self._db.transaction() as conn:
+            rows = await conn.execute_fetchall(
+                "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
+                "table_message_id, state_json, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                values,
+            )
+        return int(rows[0][0])
+
+    async def save_snapshot(self, table_id: int, state_json: str, *, now: float) -> None:
+        """Replace an open table's serialized state."""
+        table_id = validate.snowflake("table id", table_id)
+        state = _state(state_json)
+        async with self._db.transaction() as conn:
+            await open_table(conn, table_id)
+            await _save_state(conn, table_id, state, now)
+
+    async def set_table_messages(
+        self,
+        table_id: int,
+        *,
+        now: float,
+        thread_id: int | Unchanged | None = UNCHANGED,
+        lobby_message_id: int | Unchanged | None = UNCHANGED,
+        table_message_id: int | Unchanged | None = UNCHANGED,
+    ) -> None:
+        """Record where a table lives in Discord; None clears an id, omitted ones are kept."""
+        table_id = validate.snowflake("table id", table_id)
+        given = {
+            name: None if value is None else validate.snowflake(name, value)
+            for name, value in zip(
+                _MESSAGE_COLUMNS, (thread_id, lobby_message_id, table_message_id), strict=True
+            )
+            if value is not UNCHANGED
+        }
+        async with self._db.transaction() as conn:
+            await open_table(conn, table_id)
+            sets = "".join(f"{name} = :{name}, " for name in given)
+            await conn.execute(
+                f"UPDATE live_tables SET {sets}updated_at = :now WHERE id = :id",
+                {**given, "now": now, "id": table_id},
+            )
+
+    async def table(self, table_id: int) -> LiveTable:
+        """One table, open or not (UnknownTable if there is none)."""
+        table_id = validate.snowflake("table id", table_id)
+        async with self._db.transaction(write=False) as conn:
+            tables = await self._load_tables(conn, "id = ?", (table_id,))
+        if not tables:
+            raise UnknownTable(table_id)
+        return tables[0]
+
+    async def live_tables(self) -> list[LiveTable]:
+        """Every open table with its snapshot and stacks, oldest first (restart recovery)."""
+        async with self._db.transaction(write=False) as conn:
+            return await self._load_tables(conn, "status = 'open'", ())
+
+    async def _load_tables(
+        self, conn: aiosqlite.Connection, where: str, params: Sequence[object]
+    ) -> list[LiveTable]:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE {where} ORDER BY id", params
+        )
+        tables = []
+        for row in rows:
+            stacks = (await _money(conn, row[0])).stacks
+            tables.append(LiveTable(*row[:9], stacks=stacks, created_at=row[9],
+                                    updated_at=row[10]))
+        return tables
+
+    async def _owner_pays(
+        self,
+        conn: aiosqlite.Connection,
+        guild_id: int,
+        user_id: int,
+        amount: int,
+        origin: Origin,
+        now: float,
+    ) -> int | None:
+        """Move `amount` from a seat's owner to the table (negative: back to the owner).
+
+        A human's wallet pays (and its balance is returned); a computer's chips come from
+        the house, recorded as a 'house' row of the chips entering play.
+        """
+        if user_id > 0:
+            return await self._move_wallet(conn, guild_id, user_id, -amount, origin, now)
+        await self._ledger_row(
+            conn, guild_id, user_id, amount, None, replace(origin, kind="house"), now
+        )
+        return None
+
+    async def _position(
+        self, conn: aiosqlite.Connection, money: _Money, user_id: int
+    ) -> StackMove:
+        """What a repeated buy-in or cash-out returns: nothing moved, the current figures."""
+        guild_id = money.guild_id
+        stack = money.stacks.get(user_id, 0)
+        rows = await conn.execute_fetchall(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
+        )
+        return StackMove(False, 0, stack, int(rows[0][0]) if rows else None)
+
+    async def buy_in(
+        self,
+        table_id: int,
+        user_id: int,
+        amount: int,
+        *,
+        key: str,
+        now: float,
+        snapshot: str | None = None,
+    ) -> StackMove:
+        """Move `amount` chips from the player's wallet to their stack (seating them, or topping
+        up). Refuses an overdraft with InsufficientChips. A computer's chips come from the house.
+        """
+        table_id = validate.snowflake("table id", table_id)
+        user_id = validate.player(user_id)
+        amount = validate.chips(amount)
+        key = validate.key(key)
+        state = None if snapshot is None else _state(snapshot)
+        async with self._db.transaction() as conn:
+            money = await _money(conn, table_id)
+            if not await self._claim_key(conn, key, "buy_in", table_id, now):
+                return await self._position(conn, money, user_id)
+            if money.status != "open":
+                raise TableClosed(table_id)
+            origin = Origin("buy_in", "buy-in", table_id=table_id, op_key=key)
+            balance = await self._owner_pays(conn, money.guild_id, user_id, amount, origin, now)
+            stack = money.stacks.get(user_id, 0) + amount
+            await conn.execute(
+                "INSERT INTO table_seats (table_id, user_id, stack) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id, user_id) DO UPDATE SET stack = excluded.stack",
+                (table_id, user_id, stack),
+            )
+            await _record_stack_moves(
+                conn, [(table_id, user_id, amount, stack, "buy_in", None, None, key, now)]
+            )
+            await _save_state(conn, table_id, state, now)
+        return StackMove(True, amount, stack, balance)
+
+    async def cash_out(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        key: str,
+        now: float,
+        snapshot: str | None = None,
+    ) -> StackMove:
+        """Move the player's whole stack back to their wallet and free the seat."""
+        table_id = validate.snowflake("table id", table_id)
+        user_id = validate.player(user_id)
+        key = validate.key(key)
+        state = None if snapshot is None else _state(snapshot)
+        async with self._db.transaction() as conn:
+            money = await _money(conn, table_id)
+            if not await self._claim_key(conn, key, "cash_out", table_id, now):
+                return await self._position(conn, money, user_id)
+            if money.status != "open":
+                raise TableClosed(table_id)
+            stack = money.stacks.get(user_id)
+            if stack is None:
+                raise NotSeated(table_id, user_id)
+            balance = await self._return_stack(
+                conn, table_id, money.guild_id, user_id, stack,
+                Origin("cash_out", "cash-out", table_id=table_id, op_key=key), now,
+            )
+            await _save_state(conn, table_id, state, now)
+        return StackMove(True, stack, 0, balance)
+
+    async def _return_stack(
+        self,
+        conn: aiosqlite.Connection,
+        table_id: int,
+        guild_id: int,
+        user_id: int,
+        stack: int,
+        origin: Origin,
+        now: float,
+    ) -> int | None:
+        """Empty one seat back to its owner (cash-out or refund); return the wallet balance."""
+        await conn.execute(
+            "DELETE FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
+        )
+        if not stack:
+            rows = await conn.execute_fetchall(
+                "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            return int(rows[0][0]) if rows else None
+        await _record_stack_moves(
+            conn,
+            [(table_id, user_id, -stack, 0, origin.kind, None, None, origin.op_key, now)],
+        )
+        return await self._owner_pays(conn, guild_id, user_id, -stack, origin, now)
+
+    async def settle_hand(
+        self,
+        table_id: int,
+        hand_no: int,
+        transfers: Iterable[Transfer | tuple[int, int, int]],
+        *,
+        key: str,
+        now: float,
+        snapshot: str | None = None,
+        hand: HandRecord | None = None,
+    ) -> Settlement:
+        """Move chips between stacks, in the given order (RULES.md R6), with the snapshot and
+        (optionally) the hand's history record, all in one transaction.
+
+        A transfer that would take a stack below zero refuses the whole settlement
+        (InsufficientChips): the caller applies the table-stakes caps, storage enforces them.
+        """
+        table_id = validate.snowflake("table id", table_id)
+        hand_no = validate.count("hand number", hand_no)
+        moves = [
+            Transfer(validate.player(a), validate.player(b), validate.chips(c, allow_zero=True))
+            for a, b, c in transfers
+        ]
+        if any(t.from_user == t.to_user for t in moves):
+            raise InvalidInput("A transfer must move chips between two different players.")
+        if hand is not None and hand.hand_no != hand_no:
+            raise InvalidInput(f"The hand record is hand {hand.hand_no}, not hand {hand_no}.")
+        key = validate.key(key)
+        state = None if snapshot is None else _state(snapshot)
+        async with self._db.transaction() as conn:
+            money = await _money(conn, table_id)
+            if not await self._claim_key(conn, key, "settle", table_id, now):
+                return Settlement(False, money.stacks)
+            if money.status != "open":
+                raise TableClosed(table_id)
+            stacks = money.stacks
+            rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
+            await run_together(
+                conn.executemany(
+                    "UPDATE table_seats SET stack = ? WHERE table_id = ? AND user_id = ?",
+                    [(stacks[user], table_id, user) for user in {row[1] for row in rows}],
+                ),
+                _record_stack_moves(conn, rows),
+                _save_state(conn, table_id, state, now),
+            )
+            if hand is not None:
+                await insert_hand(conn, hand, now, table_id=table_id)
+        return Settlement(True, stacks)
+
+    @staticmethod
+    def _settlement_rows(
+        table_id: int,
+        hand_no: int,
+        moves: Sequence[Transfer],
+        stacks: dict[int, int],
+        key: str,
+        now: float,
+    ) -> list[StackMoveRow]:
+        """Apply `moves` to `stacks` in place; return the two stack_moves rows of each."""
+        rows: list[StackMoveRow] = []
+        for payer, payee, chips in moves:
+            for user in (payer, payee):
+                if user not in stacks:
+                    raise NotSeated(table_id, user)
+            if not chips:
+                continue
+            if stacks[payer] < chips:
+                raise InsufficientChips(
+                    f"Player {payer}'s stack holds {stacks[payer]} chips, it cannot pay {chips}.",
+                    available=stacks[payer],
+                    needed=chips,
+                )
+            stacks[payer] -= chips
+            stacks[payee] += chips
+            rows.append(
+                (table_id, payer, -chips, stacks[payer], "settle", payee, hand_no, key, now)
+            )
+            rows.append(
+                (table_id, payee, chips, stacks[payee], "settle", payer, hand_no, key, now)
+            )
+        return rows
+
+    async def close_table(
+        self, table_id: int, *, now: float, snapshot: str | None = None
+    ) -> bool:
+        """Close a table whose stacks are all empty (cash everyone out first).
+
+        Returns False when it was already closed. TableNotEmpty while chips remain on it.
+        """
+        table_id = validate.snowflake("table id", table_id)
+        state = None if snapshot is None else _state(snapshot)
+        async with self._db.transaction() as conn:
+            money = await _money(conn, table_id)
+            if money.status != "open":
+                return False
+            holding = {u: s for u, s in money.stacks.items() if s}
+            if holding:
+                raise TableNotEmpty(
+                    f"Table #{table_id} still holds chips for {len(holding)} player(s): "
+                    "cash them out first."
+                )
+            await conn.execute("DELETE FROM table_seats WHERE table_id = ?", (table_id,))
+            await _save_state(conn, table_id, state, now)
+            await conn.execute(
+                "UPDATE live_tables SET status = 'closed', updated_at = ? WHERE id = ?",
+                (now, table_id),
+            )
+        return True
+
+    async def refund_table(self, table_id: int, reason: str, *, now: float) -> Refund:
+        """Return every stack to its owner (ledger kind 'refund' with `reason`) and close the
+        table as 'refunded': for a table that cannot be restored. A repeat does nothing.
+        """
+        table_id = validate.snowflake("table id", table_id)
+        reason = validate.text("reason", reason)
+        async with self._db.transaction() as conn:
+            money = await _money(conn, table_id)
+            if money.status != "open":
+                return Refund(False, {})
+            origin = Origin("refund", reason, table_id=table_id)
+            for user_id, stack in money.stacks.items():
+                await self._return_stack(
+                    conn, table_id, money.guild_id, user_id, stack, origin, now
+                )
+            await conn.execute(
+                "UPDATE live_tables SET status = 'refunded', close_reason = ?, updated_at = ? "
+                "WHERE id = ?",
+                (reason, now, table_id),
+            )
+        return Refund(True, money.stacks)

@@ -1,0 +1,89 @@
+"""An independent audit of a storage file, in plain sqlite3 (not through the code under test).
+
+Every check is a relation RULES.md R12 and the issue ask for: wallets equal their ledger,
+stacks equal their moves, and wallets plus stacks equal every chip that entered the economy.
+"""
+
+import sqlite3
+from pathlib import Path
+
+EXTERNAL = ("start", "daily", "grant", "correction", "house")
+
+
+def audit(path: Path) -> list[str]:
+    """Every broken invariant, described; an empty list when the file is sound."""
+    conn = sqlite3.connect(path)
+    try:
+        return _problems(conn)
+    finally:
+        conn.close()
+
+
+def _problems(conn: sqlite3.Connection) -> list[str]:
+    problems: list[str] = []
+    check = conn.execute("PRAGMA integrity_check").fetchall()
+    if check != [("ok",)]:
+        problems.append(f"integrity_check: {check}")
+    fk = conn.execute("PRAGMA foreign_key_check").fetchall()
+    if fk:
+        problems.append(f"foreign_key_check: {fk}")
+    for guild, user, balance, ledger_sum, last_after in conn.execute(
+        "SELECT w.guild_id, w.user_id, w.balance, "
+        "(SELECT sum(amount) FROM ledger AS l WHERE l.guild_id = w.guild_id "
+        " AND l.user_id = w.user_id), "
+        "(SELECT balance_after FROM ledger AS l WHERE l.guild_id = w.guild_id "
+        " AND l.user_id = w.user_id ORDER BY id DESC LIMIT 1) FROM wallets AS w"
+    ):
+        if not balance == ledger_sum == last_after:
+            problems.append(
+                f"wallet {guild}/{user}: balance {balance}, ledger sum {ledger_sum}, "
+                f"last balance_after {last_after}"
+            )
+    orphans = conn.execute(
+        "SELECT count(*) FROM ledger AS l WHERE l.user_id > 0 AND NOT EXISTS "
+        "(SELECT 1 FROM wallets AS w WHERE w.guild_id = l.guild_id AND w.user_id = l.user_id)"
+    ).fetchone()[0]
+    if orphans:
+        problems.append(f"{orphans} ledger rows of humans without a wallet")
+    for table, user, moves, stack in conn.execute(
+        "SELECT m.table_id, m.user_id, sum(m.amount), "
+        "coalesce((SELECT stack FROM table_seats AS s WHERE s.table_id = m.table_id "
+        " AND s.user_id = m.user_id), 0) FROM stack_moves AS m GROUP BY m.table_id, m.user_id"
+    ):
+        if moves != stack:
+            problems.append(f"stack {table}/{user}: {stack}, its moves sum to {moves}")
+    # What left a wallet (or came from the house) for a table is what its stack moves show.
+    for table, user, ledger_side, moves_side in conn.execute(
+        "SELECT m.table_id, m.user_id, "
+        "coalesce((SELECT -sum(l.amount) FROM ledger AS l WHERE l.table_id = m.table_id "
+        " AND l.user_id = m.user_id AND l.kind IN ('buy_in', 'cash_out', 'refund')), 0) + "
+        "coalesce((SELECT sum(l.amount) FROM ledger AS l WHERE l.table_id = m.table_id "
+        " AND l.user_id = m.user_id AND l.kind = 'house'), 0), "
+        "sum(m.amount) FILTER (WHERE m.kind <> 'settle') "
+        "FROM stack_moves AS m GROUP BY m.table_id, m.user_id"
+    ):
+        if ledger_side != moves_side:
+            problems.append(
+                f"table {table}/{user}: ledger moved {ledger_side} to the table, "
+                f"stack moves show {moves_side}"
+            )
+    for key, total in conn.execute(
+        "SELECT op_key, sum(amount) FROM stack_moves WHERE kind = 'settle' GROUP BY op_key"
+    ):
+        if total:
+            problems.append(f"settlement {key} creates {total} chips")
+    wallets = conn.execute("SELECT coalesce(sum(balance), 0) FROM wallets").fetchone()[0]
+    stacks = conn.execute("SELECT coalesce(sum(stack), 0) FROM table_seats").fetchone()[0]
+    marks = ", ".join("?" for _ in EXTERNAL)
+    granted = conn.execute(
+        f"SELECT coalesce(sum(amount), 0) FROM ledger WHERE kind IN ({marks})", EXTERNAL
+    ).fetchone()[0]
+    if wallets + stacks != granted:
+        problems.append(f"wallets {wallets} + stacks {stacks} != granted {granted}")
+    closed_with_chips = conn.execute(
+        "SELECT count(*) FROM table_seats AS s JOIN live_tables AS t ON t.id = s.table_id "
+        "WHERE t.status <> 'open'"
+    ).fetchone()[0]
+    if closed_with_chips:
+        problems.append(f"{closed_with_chips} seats left at closed tables")
+    return problems
