@@ -73,6 +73,7 @@ class TableView:
     to_act: tuple[int, ...] = ()  # seats whose action is awaited now
     fantasy_hand: bool = False  # this hand is a Fantasyland hand for someone (R11)
     showdown: ShowdownView | None = None  # last showdown, once the hand is shown down
+    hands_total: int = 0  # hands the match will have so far (R11, FL hands added); 0 for cash
 
 
 @dataclass(frozen=True, slots=True)

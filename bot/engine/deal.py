@@ -1,0 +1,73 @@
+"""Dealing (R1, R7, R9): streets per variant, the shuffled deck, cards in state JSON."""
+
+import random
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bot.engine.board import Board
+from bot.engine.cards import DECK, JOKERS, Card, card_str, full_deck
+from bot.engine.errors import RuleError
+from bot.engine.rules import TableRules
+
+BOARD_CARDS = 13
+
+
+@dataclass(frozen=True, slots=True)
+class Street:
+    cards: int  # dealt
+    discards: int  # of them discarded face down
+
+
+# R7: pineapple 5, then 3 x 4 (2 placed, 1 discarded); turbo 5, 4, 4 all placed.
+PINEAPPLE_STREETS = (Street(5, 0),) + (Street(3, 1),) * 4
+TURBO_STREETS = (Street(5, 0), Street(4, 0), Street(4, 0))
+
+
+def streets(rules: TableRules) -> tuple[Street, ...]:
+    return TURBO_STREETS if rules.variant == "turbo" else PINEAPPLE_STREETS
+
+
+def check_seats(rules: TableRules, count: int) -> None:
+    """R7: the pineapple family seats 2-3 (17 cards each), turbo 2-4; and the table's `seats`."""
+    if count < 2:
+        raise RuleError("A match needs at least two players")
+    limit = min(rules.seats, rules.max_seats)
+    if count > limit:
+        raise RuleError(f"This table seats at most {limit} players")
+
+
+def shuffled_deck(rules: TableRules, seed: int | None, hand_no: int) -> list[Card]:
+    """R1: an unpredictable shuffle, or with `seed` (tests, simulations) one fixed per hand."""
+    deck = full_deck(jokers=rules.jokers)
+    rng = secrets.SystemRandom() if seed is None else random.Random(f"{seed}:{hand_no}")
+    rng.shuffle(deck)
+    return deck
+
+
+# State JSON names cards as text; the two jokers are told apart ("X1", "X2") so a restored state
+# is the same state, whereas display text calls both "X".
+_CODE = {c: card_str(c) for c in DECK} | {JOKERS[0]: "X1", JOKERS[1]: "X2"}
+_DECODE = {t: c for c, t in _CODE.items()}
+
+
+def encode(cards: Iterable[Card]) -> list[str]:
+    return [_CODE[c] for c in cards]
+
+
+def decode(codes: Iterable[str]) -> tuple[Card, ...]:
+    return tuple(_DECODE[t] for t in codes)
+
+
+def encode_board(board: Board) -> list[list[str]]:
+    return [encode(board.top), encode(board.middle), encode(board.bottom)]
+
+
+def decode_board(rows: list[list[str]]) -> Board:
+    top, middle, bottom = (decode(r) for r in rows)
+    return Board(top, middle, bottom)
+
+
+def texts(cards: Iterable[Card]) -> list[str]:
+    """Cards as display text for event data."""
+    return [card_str(c) for c in cards]

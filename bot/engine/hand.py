@@ -1,0 +1,190 @@
+"""One hand (R7, R8): the deal, streets, turns and placements, up to 13 cards on every board.
+
+No players, chips or clock here: the match (match.py) checks whose turn it is, keeps time and
+shows the hand down. A hand only records when each pending action began (`since`, R10).
+"""
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.engine.board import Board
+from bot.engine.cards import Card
+from bot.engine.deal import (
+    BOARD_CARDS,
+    Street,
+    decode,
+    decode_board,
+    encode,
+    encode_board,
+    texts,
+)
+from bot.engine.events import DEALT, PLACED, STREET, Event
+from bot.engine.placement import Assignment, apply
+
+EMPTY = Board()
+
+
+@dataclass(slots=True)
+class SeatHand:
+    """One seat's part of the hand."""
+
+    seat: int
+    fantasy: int = 0  # cards of this seat's Fantasyland hand (R8); 0 for a normal hand
+    board: Board = EMPTY
+    dealt: tuple[Card, ...] = ()  # dealt and not yet placed
+    discards: tuple[Card, ...] = ()
+    hidden: tuple[Card, ...] = ()  # placed this street, shown when the street ends (simultaneous)
+    last: tuple[Card, ...] = ()  # the latest placement everyone has seen
+    acted: bool = False  # placed the current street (a Fantasyland seat: its whole board)
+    since: float | None = None  # when its pending action began (R10); None when none is
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat, "fantasy": self.fantasy, "board": encode_board(self.board),
+            "dealt": encode(self.dealt), "discards": encode(self.discards),
+            "hidden": encode(self.hidden), "last": encode(self.last), "acted": self.acted,
+            "since": self.since,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "SeatHand":
+        return SeatHand(
+            seat=d["seat"], fantasy=d["fantasy"], board=decode_board(d["board"]),
+            dealt=decode(d["dealt"]), discards=decode(d["discards"]), hidden=decode(d["hidden"]),
+            last=decode(d["last"]), acted=d["acted"], since=d["since"],
+        )
+
+
+@dataclass(slots=True)
+class Hand:
+    """The hand's state. `order` is acting order: left of the button, clockwise (R7)."""
+
+    plan: tuple[Street, ...]
+    simultaneous: bool
+    order: tuple[int, ...]
+    seats: dict[int, SeatHand]
+    deck: list[Card]  # the whole shuffled deck; cards are dealt from the front
+    next_card: int = 0
+    street: int = 0  # the normal players' street, 1-based; 0 before the deal
+    turn: int = 0  # sequential order: index into `normal` of the seat to act
+    normal: tuple[int, ...] = field(init=False)  # seats playing streets, in acting order
+
+    def __post_init__(self) -> None:
+        self.normal = tuple(s for s in self.order if not self.seats[s].fantasy)
+
+    @staticmethod
+    def deal(plan: tuple[Street, ...], simultaneous: bool, order: tuple[int, ...],
+             fantasy: dict[int, int], deck: list[Card], now: float,
+             out: list[Event]) -> tuple["Hand", list[int]]:
+        """Deal a new hand: Fantasyland seats all their cards (R8), the others street 1.
+
+        Returns the hand and the seats whose action is now awaited."""
+        seats = {s: SeatHand(s, fantasy.get(s, 0)) for s in order}
+        hand = Hand(plan, simultaneous, order, seats, deck)
+        started = []
+        for s in order:
+            sh = seats[s]
+            if sh.fantasy:
+                hand._give(sh, sh.fantasy, sh.fantasy - BOARD_CARDS, 0, out)
+                sh.since = now
+                started.append(s)
+        started += hand._begin_street(now, out)
+        return hand, started
+
+    def _give(self, sh: SeatHand, count: int, discards: int, street: int,
+              out: list[Event]) -> None:
+        start = self.next_card
+        self.next_card = start + count
+        sh.dealt = tuple(self.deck[start:self.next_card])
+        out.append(Event(DEALT, sh.seat, True,
+                         {"street": street, "cards": texts(sh.dealt), "discards": discards}))
+
+    def _begin_street(self, now: float, out: list[Event]) -> list[int]:
+        if not self.normal:
+            return []
+        self.street += 1
+        self.turn = 0
+        street = self.plan[self.street - 1]
+        if self.street > 1:
+            out.append(Event(STREET, None, False, {"street": self.street}))
+        for s in self.normal:
+            sh = self.seats[s]
+            sh.acted = False
+            self._give(sh, street.cards, street.discards, self.street, out)
+        started = list(self.normal) if self.simultaneous else [self.normal[0]]
+        for s in started:
+            self.seats[s].since = now
+        return started
+
+    def pending(self) -> tuple[int, ...]:
+        """Seats whose action is awaited, in acting order."""
+        out = [s for s in self.order if not self.seats[s].acted
+               and (self.seats[s].fantasy or self.simultaneous)]
+        if not self.simultaneous and self.turn < len(self.normal):
+            out.append(self.normal[self.turn])
+            out.sort(key=self.order.index)
+        return tuple(out)
+
+    def discards_due(self, seat: int) -> int:
+        sh = self.seats[seat]
+        if sh.fantasy:
+            return sh.fantasy - BOARD_CARDS
+        return self.plan[self.street - 1].discards if sh.dealt else 0
+
+    @property
+    def complete(self) -> bool:
+        return all(sh.acted for sh in self.seats.values()) and (
+            not self.normal or self.street == len(self.plan))
+
+    def place(self, seat: int, assignment: Assignment, now: float, auto: bool,
+              out: list[Event]) -> list[int]:
+        """Apply one action of a pending seat (the match checked the turn).
+
+        Returns the seats whose action is awaited because of it (next turn, next street)."""
+        sh = self.seats[seat]
+        board, placed, thrown = apply(sh.board, sh.dealt, self.discards_due(seat), assignment)
+        street = 0 if sh.fantasy else self.street
+        rows = {"top": texts(board.top[len(sh.board.top):]),
+                "middle": texts(board.middle[len(sh.board.middle):]),
+                "bottom": texts(board.bottom[len(sh.board.bottom):])}
+        out.append(Event(PLACED, seat, True, {"street": street, "rows": rows,
+                                              "discards": texts(thrown), "auto": auto}))
+        sh.board, sh.dealt, sh.discards = board, (), sh.discards + thrown
+        sh.acted, sh.since = True, None
+        if sh.fantasy:
+            return []
+        if self.simultaneous:
+            sh.hidden = placed
+            if any(not self.seats[s].acted for s in self.normal):
+                return []
+            for s in self.normal:
+                other = self.seats[s]
+                other.last, other.hidden = other.hidden, ()
+        else:
+            sh.last = placed
+            self.turn += 1
+            if self.turn < len(self.normal):
+                nxt = self.normal[self.turn]
+                self.seats[nxt].since = now
+                return [nxt]
+        if self.street < len(self.plan):
+            return self._begin_street(now, out)
+        return []
+
+    def copy(self) -> "Hand":
+        seats = {s: replace(sh) for s, sh in self.seats.items()}
+        return Hand(self.plan, self.simultaneous, self.order, seats, list(self.deck),
+                    self.next_card, self.street, self.turn)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "order": list(self.order), "seats": [self.seats[s].to_json() for s in self.order],
+            "deck": encode(self.deck), "next_card": self.next_card, "street": self.street,
+            "turn": self.turn,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any], plan: tuple[Street, ...], simultaneous: bool) -> "Hand":
+        seats = {sd["seat"]: SeatHand.from_json(sd) for sd in d["seats"]}
+        return Hand(plan, simultaneous, tuple(d["order"]), seats, list(decode(d["deck"])),
+                    d["next_card"], d["street"], d["turn"])

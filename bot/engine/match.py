@@ -1,0 +1,638 @@
+"""The match (R6, R8, R10, R11): seats, stacks, button, hands, time, showdown, formats.
+
+`Match` is the one object the table service holds per table. Pure and synchronous: every call
+that depends on time takes `now` (epoch seconds). Every call that changes state returns the
+events it caused; a bad action raises RuleError and changes nothing.
+"""
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from bot.engine.board import Board
+from bot.engine.cards import Card
+from bot.engine.deal import (
+    BOARD_CARDS,
+    check_seats,
+    encode,
+    shuffled_deck,
+    streets,
+    texts,
+)
+from bot.engine.errors import RuleError
+from bot.engine.events import (
+    AWAY,
+    BACK,
+    BUSTED,
+    HAND_OVER,
+    HAND_STARTED,
+    JOINED,
+    LEAVING,
+    LEFT,
+    MATCH_OVER,
+    SAT_OUT,
+    SHOWDOWN,
+    TIMEOUT,
+    TURN,
+    Event,
+)
+from bot.engine.hand import EMPTY, Hand, SeatHand
+from bot.engine.history import HandLog
+from bot.engine.placement import (
+    Assignment,
+    Needs,
+    auto_assignment,
+    legal_assignments,
+    needs,
+    random_assignment,
+)
+from bot.engine.rules import TableRules
+from bot.engine.showdown import show_down, showdown_from_json, showdown_to_json
+from bot.engine.views import Phase, PrivateView, SeatView, ShowdownView, TableView
+
+STATE_VERSION = 1
+
+Status = Literal["playing", "joining", "out"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """A player sitting down: `stack` chips brought from the wallet (R12)."""
+
+    player_id: int  # Discord user id; negative for a computer player
+    name: str
+    stack: int
+    ai_level: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "name": self.name, "stack": self.stack,
+                "ai_level": self.ai_level}
+
+
+@dataclass(slots=True)
+class Player:
+    """A seated player's match state."""
+
+    player_id: int
+    name: str
+    stack: int
+    ai_level: str | None
+    start_stack: int  # chips brought to the table, for the net result
+    time_bank: float  # R10, seconds left for the match
+    status: Status = "playing"  # joining: dealt from the next hand (cash); out: left the match
+    away: bool = False  # R10
+    fantasy: int = 0  # cards of the Fantasyland hand owed next hand (R8)
+    leaving: bool = False  # cash: gets up once it owes no Fantasyland hand
+    cashed_out: int = 0  # chips returned to the wallet on sitting out (then stack is 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player_id": self.player_id, "name": self.name, "stack": self.stack,
+            "ai_level": self.ai_level, "start_stack": self.start_stack,
+            "time_bank": self.time_bank, "status": self.status, "away": self.away,
+            "fantasy": self.fantasy, "leaving": self.leaving, "cashed_out": self.cashed_out,
+        }
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> "Player":
+        return Player(**d)
+
+
+def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
+    if not isinstance(spec.stack, int) or isinstance(spec.stack, bool) or spec.stack <= 0:
+        raise RuleError(f"{spec.name or 'A player'} needs chips to sit down")
+    if not spec.name.strip():
+        raise RuleError("A player needs a name")
+    return Player(spec.player_id, spec.name, spec.stack, spec.ai_level, spec.stack,
+                  float(rules.time_bank_seconds))
+
+
+@dataclass(slots=True, eq=False)
+class Match:
+    """A table's whole state. Build with `Match.new` or `Match.from_json`."""
+
+    rules: TableRules
+    seed: int | None  # None: every deck from secrets.SystemRandom (R1)
+    seats: list[Player | None]
+    button: int
+    hand_no: int = 0  # hands dealt so far; the current or last hand's number
+    phase: Phase = "waiting"
+    hands_total: int = 0  # hands the match will have, FL hands added as earned; 0 for cash
+    hand: Hand | None = None  # the current hand, or the last one until the next deal
+    showdown: ShowdownView | None = None  # the last hand's result while it is shown
+    log: HandLog | None = field(default=None)  # history of the current or last hand
+
+    # ----------------------------------------------------------------- setup
+    @staticmethod
+    def new(rules: TableRules, players: list[PlayerSpec], button: int = 0,
+            seed: int | None = None) -> "Match":
+        """A match of `players` in seats 0.. (R7 seat limits); `button` is a seat index.
+
+        `seed` None shuffles with secrets.SystemRandom; an int makes every deal reproducible
+        (tests, simulations only)."""
+        check_seats(rules, len(players))
+        ids = [p.player_id for p in players]
+        if len(set(ids)) != len(ids):
+            raise RuleError("A player can sit at a table only once")
+        if not 0 <= button < len(players):
+            raise RuleError(f"The button must be at one of seats 0-{len(players) - 1}")
+        table = min(rules.seats, rules.max_seats)
+        seats: list[Player | None] = [_spec_player(p, rules) for p in players]
+        seats += [None] * (table - len(players))
+        total = {"match": len(players), "hands": rules.hands, "cash": 0}[rules.format]
+        return Match(rules, seed, seats, button, hands_total=total)
+
+    # ----------------------------------------------------------------- queries
+    def player(self, seat: int) -> Player:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise RuleError(f"There is no seat {seat}")
+        p = self.seats[seat]
+        if p is None:
+            raise RuleError(f"Seat {seat} is empty")
+        return p
+
+    def seat_of(self, player_id: int) -> int | None:
+        for s, p in enumerate(self.seats):
+            if p is not None and p.player_id == player_id and p.status != "out":
+                return s
+        return None
+
+    def pending(self) -> tuple[int, ...]:
+        """Seats whose action is awaited now, in acting order."""
+        if self.phase != "playing" or self.hand is None:
+            return ()
+        return self.hand.pending()
+
+    def dealt_to(self, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` holds to place (dealt, not yet placed); empty when none."""
+        sh = self._seat_hand(seat)
+        return sh.dealt if sh is not None else ()
+
+    def legal_rows(self, seat: int) -> Needs:
+        """Free places per row and the discards the seat's pending action needs."""
+        sh = self._seat_hand(seat)
+        if sh is None or not sh.dealt:
+            board = sh.board if sh is not None else EMPTY
+            return needs(board, (), 0)
+        assert self.hand is not None
+        return needs(sh.board, sh.dealt, self.hand.discards_due(seat))
+
+    def legal_assignments(self, seat: int) -> Iterator[dict[Card, str]]:
+        """Every legal assignment of the seat's street (not for Fantasyland: too many)."""
+        sh = self._seat_hand(seat)
+        if sh is None or not sh.dealt or sh.fantasy:
+            return iter(())
+        assert self.hand is not None
+        return legal_assignments(sh.board, sh.dealt, self.hand.discards_due(seat))
+
+    def random_assignment(self, seat: int, rng: random.Random) -> dict[Card, str]:
+        """A random legal assignment of the seat's dealt cards (simulations, tests)."""
+        sh = self._seat_hand(seat)
+        if sh is None or not sh.dealt:
+            raise RuleError("You have no cards to place")
+        assert self.hand is not None
+        return random_assignment(sh.board, sh.dealt, self.hand.discards_due(seat), rng)
+
+    def deadline(self, seat: int) -> float | None:
+        """When the seat's pending action times out (R10): turn time, then its time bank."""
+        hand = self.hand
+        if self.phase != "playing" or hand is None or seat not in hand.seats:
+            return None
+        sh = hand.seats[seat]
+        if sh.since is None:
+            return None
+        player = self.seats[seat]
+        assert player is not None
+        return sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
+
+    def next_deadline(self) -> float | None:
+        """The earliest deadline of any pending action (arm one timer for it)."""
+        times = [d for s in self.pending() if (d := self.deadline(s)) is not None]
+        return min(times, default=None)
+
+    def _turn_seconds(self, fantasy: int) -> int:
+        return self.rules.fantasy_turn_seconds if fantasy else self.rules.turn_seconds
+
+    def _seat_hand(self, seat: int) -> SeatHand | None:
+        if self.hand is None or self.phase != "playing":
+            return None
+        return self.hand.seats.get(seat)
+
+    def _active(self) -> list[int]:
+        return [s for s, p in enumerate(self.seats) if p is not None and p.status != "out"]
+
+    # ----------------------------------------------------------------- the hand
+    def start_hand(self, now: float) -> list[Event]:
+        """Deal the next hand (R7, R8): Fantasyland seats get all their cards at once."""
+        return self._start_hand(now, None)
+
+    def _start_hand(self, now: float, deck: list[Card] | None) -> list[Event]:
+        if self.phase == "over":
+            raise RuleError("The match is over")
+        if self.phase == "playing":
+            raise RuleError("A hand is already being played")
+        active = self._active()
+        if len(active) < 2:
+            raise RuleError("At least two players are needed to deal a hand")
+        before = self._snapshot_json()
+        if self.rules.format == "cash":
+            for s, p in enumerate(self.seats):
+                if p is not None and p.status == "out":
+                    self.seats[s] = None
+        table = len(self.seats)
+        order = tuple(sorted(active, key=lambda s: (s - self.button - 1) % table))
+        fantasy: dict[int, int] = {}
+        for s in order:
+            p = self.seats[s]
+            assert p is not None
+            p.status = "playing"
+            if p.fantasy:
+                fantasy[s], p.fantasy = p.fantasy, 0
+        self.hand_no += 1
+        if deck is None:
+            deck = shuffled_deck(self.rules, self.seed, self.hand_no)
+        events = [Event(HAND_STARTED, None, False, {
+            "hand_no": self.hand_no, "button": self.button, "seats": list(order),
+            "fantasy": [{"seat": s, "cards": n} for s, n in fantasy.items()],
+        })]
+        self.hand, started = Hand.deal(streets(self.rules), self.rules.order == "simultaneous",
+                                       order, fantasy, deck, now, events)
+        self.phase = "playing"
+        self.showdown = None
+        self.log = HandLog(self.hand_no, before, deck)
+        self._after(started, now, events)
+        self._record({"do": "start", "now": now}, events)
+        return events
+
+    def place(self, seat: int, assignment: Assignment, now: float) -> list[Event]:
+        """Place the seat's dealt cards: each card -> "top" | "middle" | "bottom" | "discard".
+
+        A street, or a whole Fantasyland arrangement. RuleError ("Top row is full", "Qs is not
+        in your hand", "It is Bob's turn", ...) changes nothing."""
+        hand = self._hand_in_play()
+        player = self.player(seat)
+        if seat not in hand.seats:
+            raise RuleError("You are not in this hand")
+        if seat not in hand.pending():
+            raise RuleError(self._not_your_turn(seat))
+        events: list[Event] = []
+        sh = hand.seats[seat]
+        since = sh.since
+        assert since is not None
+        started = hand.place(seat, assignment, now, False, events)  # refuses before any change
+        # R10: time past the turn's own seconds comes out of the time bank.
+        over = now - since - self._turn_seconds(sh.fantasy)
+        player.time_bank = max(0.0, player.time_bank - max(0.0, over))
+        if player.away:
+            player.away = False
+            events.append(Event(BACK, seat, False, {"player_id": player.player_id}))
+        self._after(started, now, events)
+        self._record({"do": "place", "seat": seat, "now": now,
+                      "cards": dict(zip(encode(assignment), assignment.values(), strict=True))},
+                     events)
+        return events
+
+    def timeout(self, now: float) -> list[Event]:
+        """R10: place for every seat whose deadline has passed, and mark it away."""
+        events: list[Event] = []
+        while self.phase == "playing" and self.hand is not None:
+            late = [s for s in self.hand.pending()
+                    if (d := self.deadline(s)) is not None and d <= now]
+            if not late:
+                break
+            seat = late[0]
+            player = self.seats[seat]
+            assert player is not None
+            player.time_bank = 0.0
+            street = 0 if self.hand.seats[seat].fantasy else self.hand.street
+            events.append(Event(TIMEOUT, seat, False, {"player_id": player.player_id,
+                                                       "street": street}))
+            self._mark_away(seat, events)
+            self._after(self._auto(seat, now, events), now, events)
+        if events:
+            self._record({"do": "timeout", "now": now}, events)
+        return events
+
+    def back(self, seat: int, now: float) -> list[Event]:
+        """The away player is back (R10): its next actions wait for it again."""
+        player = self.player(seat)
+        if player.status == "out":
+            raise RuleError("You have left this match")
+        if not player.away:
+            raise RuleError("You are not marked away")
+        player.away = False
+        events = [Event(BACK, seat, False, {"player_id": player.player_id})]
+        self._record({"do": "back", "seat": seat, "now": now}, events)
+        return events
+
+    def _hand_in_play(self) -> Hand:
+        if self.phase != "playing" or self.hand is None:
+            raise RuleError("No hand is being played")
+        return self.hand
+
+    def _not_your_turn(self, seat: int) -> str:
+        hand = self.hand
+        assert hand is not None
+        sh = hand.seats[seat]
+        if sh.fantasy:
+            return "You have already set your Fantasyland board"
+        if hand.street == len(hand.plan) and sh.acted:
+            return "Your board is complete"
+        waiting = [s for s in hand.pending() if not hand.seats[s].fantasy]
+        names = " and ".join(self.player(s).name for s in waiting)
+        if hand.simultaneous:
+            return f"You have placed this street; waiting for {names}"
+        return f"It is {names}'s turn"
+
+    def _mark_away(self, seat: int, events: list[Event]) -> None:
+        player = self.seats[seat]
+        assert player is not None
+        if not player.away:
+            player.away = True
+            events.append(Event(AWAY, seat, False, {"player_id": player.player_id}))
+
+    def _auto(self, seat: int, now: float, events: list[Event]) -> list[int]:
+        """R10's placement: bottom, middle, top in the order dealt; the rest discarded."""
+        hand = self.hand
+        assert hand is not None
+        sh = hand.seats[seat]
+        assignment = auto_assignment(sh.board, sh.dealt, hand.discards_due(seat))
+        return hand.place(seat, assignment, now, True, events)
+
+    def _after(self, started: list[int], now: float, events: list[Event]) -> None:
+        """Prompt the seats whose action began; place at once for away ones (R10); show down
+        when every board is complete."""
+        hand = self.hand
+        assert hand is not None
+        queue = list(started)
+        while queue:
+            seat = queue.pop(0)
+            if seat not in hand.pending():
+                continue
+            player = self.seats[seat]
+            assert player is not None
+            sh = hand.seats[seat]
+            if player.away:
+                queue += self._auto(seat, now, events)
+            else:
+                events.append(Event(TURN, seat, False, {
+                    "street": 0 if sh.fantasy else hand.street, "deadline": self.deadline(seat),
+                }))
+        if hand.complete:
+            self._end_hand(events)
+
+    # ----------------------------------------------------------------- hand end
+    def _end_hand(self, events: list[Event]) -> None:
+        hand = self.hand
+        assert hand is not None
+        players = {s: self._seated(s) for s in hand.order}
+        view = show_down(
+            self.rules, {s: sh.board for s, sh in hand.seats.items()},
+            {s: sh.fantasy for s, sh in hand.seats.items()},
+            {s: p.stack for s, p in players.items()}, self.button,
+        )
+        self.showdown = view
+        self.phase = "showdown"
+        for result in view.seats:
+            p = players[result.seat]
+            p.stack, p.fantasy = result.stack_after, result.fantasy_next
+        events.append(Event(SHOWDOWN, None, False, self._showdown_data(view)))
+        for s, p in players.items():
+            if p.stack == 0:  # R6: all-in, out for the rest of the match
+                p.status, p.fantasy = "out", 0
+                events.append(Event(BUSTED, s, False, {"player_id": p.player_id}))
+        earned = any(p.fantasy for p in players.values() if p.status != "out")
+        if earned and self.hands_total:
+            self.hands_total += 1  # R11: one extra hand however many earned Fantasyland
+        if not earned or self.rules.button_moves_on_fantasy:  # R8: FL continues the hand
+            self.button = self._next_button()
+        for s, p in players.items():
+            # R10, R11: away and leaving players get up once they owe no Fantasyland hand.
+            if p.status != "out" and (p.away or p.leaving) and not p.fantasy:
+                kind = LEFT if p.leaving else SAT_OUT
+                events.append(Event(kind, s, False, {"player_id": p.player_id, "stack": p.stack}))
+                p.status, p.cashed_out, p.stack = "out", p.cashed_out + p.stack, 0
+        events.append(Event(HAND_OVER, None, False, {
+            "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
+            "fantasy": [{"seat": s, "cards": p.fantasy} for s, p in players.items()
+                        if p.fantasy],
+        }))
+        if self.hands_total and (len(self._active()) < 2 or self.hand_no >= self.hands_total):
+            self._over(events)
+
+    def _seated(self, seat: int) -> Player:
+        p = self.seats[seat]
+        assert p is not None
+        return p
+
+    def _next_button(self) -> int:
+        active = self._active()
+        if not active:
+            return self.button
+        table = len(self.seats)
+        return min(active, key=lambda s: (s - self.button - 1) % table)
+
+    def _showdown_data(self, view: ShowdownView) -> dict[str, Any]:
+        pid = {s: self._seated(s).player_id for s in (r.seat for r in view.seats)}
+        return {
+            "hand_no": self.hand_no,
+            "seats": [{
+                "seat": r.seat, "player_id": pid[r.seat], "fouled": r.fouled,
+                "rows": {"top": texts(r.board.top), "middle": texts(r.board.middle),
+                         "bottom": texts(r.board.bottom)},
+                "names": list(r.names), "royalties": list(r.royalties), "points": r.points,
+                "chips": r.chips, "stack_after": r.stack_after, "fantasy_next": r.fantasy_next,
+            } for r in view.seats],
+            "transfers": [{"payer": t.payer, "payer_id": pid[t.payer], "payee": t.payee,
+                           "payee_id": pid[t.payee], "owed": t.owed, "paid": t.paid}
+                          for t in view.transfers],
+        }
+
+    def _over(self, events: list[Event]) -> None:
+        """R11: the match ends; every stack still on the table goes back to its wallet."""
+        self.phase = "over"
+        standings = []
+        for s, p in enumerate(self.seats):
+            if p is None:
+                continue
+            final = p.stack + p.cashed_out
+            standings.append({"seat": s, "player_id": p.player_id, "name": p.name,
+                              "stack": final, "net": final - p.start_stack,
+                              "returned": p.stack})
+        events.append(Event(MATCH_OVER, None, False, {"standings": standings}))
+
+    # ----------------------------------------------------------------- formats
+    def finish(self) -> list[Event]:
+        """End the match now (a closed table). A hand in play is abandoned: its chips never
+        moved, so nothing is lost; every stack goes back to its wallet."""
+        if self.phase == "over":
+            raise RuleError("The match is already over")
+        if self.phase == "playing":
+            self.hand = None
+        events: list[Event] = []
+        self._over(events)
+        self._record({"do": "finish"}, events)
+        return events
+
+    def join(self, spec: PlayerSpec, seat: int | None = None) -> list[Event]:
+        """Cash format (R11): sit down in `seat` (or the first free one); dealt from the next
+        hand."""
+        if self.rules.format != "cash":
+            raise RuleError("Players can join only a cash table once the match has begun")
+        if self.phase == "over":
+            raise RuleError("The match is over")
+        if self.seat_of(spec.player_id) is not None:
+            raise RuleError("You are already at this table")
+        free = [s for s, p in enumerate(self.seats) if p is None or p.status == "out"]
+        if seat is None:
+            if not free:
+                raise RuleError("The table is full")
+            seat = free[0]
+        elif seat not in free:
+            raise RuleError(f"Seat {seat} is taken" if 0 <= seat < len(self.seats)
+                            else f"There is no seat {seat}")
+        player = _spec_player(spec, self.rules)
+        if self.phase == "playing":
+            player.status = "joining"
+        self.seats[seat] = player
+        events = [Event(JOINED, seat, False, {**spec.to_json()})]
+        self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
+        return events
+
+    def leave(self, seat: int) -> list[Event]:
+        """Cash format (R11): get up now, or after the hand in play and any Fantasyland hand
+        earned ("leaving"); the stack goes back to the wallet with the "left" event."""
+        if self.rules.format != "cash":
+            raise RuleError("Players can leave only a cash table; this match ends on its own")
+        player = self.player(seat)
+        if player.status == "out":
+            raise RuleError("You have already left")
+        if player.leaving:
+            raise RuleError("You are already leaving after this hand")
+        in_hand = self.phase == "playing" and self.hand is not None and seat in self.hand.seats
+        if in_hand or player.fantasy:
+            player.leaving = True
+            events = [Event(LEAVING, seat, False, {"player_id": player.player_id})]
+        else:
+            events = [Event(LEFT, seat, False, {"player_id": player.player_id,
+                                                "stack": player.stack})]
+            self.seats[seat] = None
+        self._record({"do": "leave", "seat": seat}, events)
+        return events
+
+    # ----------------------------------------------------------------- views
+    def public_view(self, now: float | None = None) -> TableView:
+        """What a spectator may see (R7, R8): no dealt-but-unplaced card, no discard, no
+        Fantasyland board before showdown, no placement of a simultaneous street before it
+        ends. With `now`, time banks show what is left at that moment."""
+        hand = self.hand
+        playing = self.phase == "playing"
+        seats = []
+        for s, p in enumerate(self.seats):
+            if p is None:
+                continue
+            sh = hand.seats.get(s) if hand is not None else None
+            board, hidden_cards, new_cards = EMPTY, 0, ()
+            if sh is not None:
+                new_cards = sh.last
+                if not playing:
+                    board = sh.board
+                elif sh.fantasy:
+                    hidden_cards = BOARD_CARDS if sh.acted else 0
+                elif sh.hidden:
+                    board = Board(*(tuple(c for c in row if c not in sh.hidden)
+                                    for row in sh.board.rows))
+                else:
+                    board = sh.board
+            seats.append(SeatView(
+                seat=s, player_id=p.player_id, name=p.name, stack=p.stack, board=board,
+                hidden_cards=hidden_cards, new_cards=new_cards,
+                in_fantasy=bool(sh is not None and sh.fantasy),
+                fantasy_size=sh.fantasy if sh is not None else 0, away=p.away,
+                sitting_out=p.status != "playing" or (playing and sh is None),
+                acted=bool(playing and sh is not None and sh.acted),
+                is_ai=p.ai_level is not None, ai_level=p.ai_level,
+                deadline=self.deadline(s), time_bank=self._bank_left(s, p, now),
+            ))
+        return TableView(
+            rules=self.rules, hand_no=self.hand_no, phase=self.phase,
+            street=hand.street if hand is not None else 0, streets=len(streets(self.rules)),
+            button=self.button, seats=tuple(seats), to_act=self.pending(),
+            fantasy_hand=bool(hand is not None and any(sh.fantasy for sh in hand.seats.values())),
+            showdown=self.showdown, hands_total=self.hands_total,
+        )
+
+    def view_for(self, seat: int, now: float | None = None) -> PrivateView:
+        """What the seat's player may see: the public view plus its own cards and discards."""
+        self.player(seat)
+        table = self.public_view(now)
+        sh = self.hand.seats.get(seat) if self.hand is not None else None
+        if sh is None:
+            return PrivateView(table=table, seat=seat, board=EMPTY)
+        dealt = sh.dealt if self.phase == "playing" else ()
+        assert self.hand is not None
+        return PrivateView(table=table, seat=seat, board=sh.board, dealt=dealt,
+                           discard_count=self.hand.discards_due(seat) if dealt else 0,
+                           discards=sh.discards)
+
+    def _bank_left(self, seat: int, player: Player, now: float | None) -> float:
+        sh = self._seat_hand(seat)
+        if now is None or sh is None or sh.since is None:
+            return player.time_bank
+        over = now - sh.since - self._turn_seconds(sh.fantasy)
+        return max(0.0, player.time_bank - max(0.0, over))
+
+    # ----------------------------------------------------------------- state
+    def copy(self) -> "Match":
+        """An independent copy (simulations): cheap, no JSON."""
+        return replace(
+            self, seats=[replace(p) if p is not None else None for p in self.seats],
+            hand=self.hand.copy() if self.hand is not None else None,
+            log=self.log.copy() if self.log is not None else None,
+        )
+
+    def history(self) -> dict[str, Any] | None:
+        """The current (or last) hand's history as JSON, from its deal until the next deal:
+        `replay.replay(history)` reaches this very state. None before the first hand."""
+        return self.log.to_json() if self.log is not None else None
+
+    def _record(self, action: dict[str, Any], events: list[Event]) -> None:
+        if self.log is not None:
+            self.log.actions.append(action)
+            self.log.events.extend(events)
+
+    def _snapshot_json(self) -> dict[str, Any]:
+        """The state before a deal, for the history: the last hand is not needed to replay."""
+        return replace(self, hand=None, showdown=None, log=None).to_json()
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
+        return {
+            "version": STATE_VERSION, "rules": self.rules.to_dict(), "seed": self.seed,
+            "seats": [p.to_json() if p is not None else None for p in self.seats],
+            "button": self.button, "hand_no": self.hand_no, "phase": self.phase,
+            "hands_total": self.hands_total,
+            "hand": self.hand.to_json() if self.hand is not None else None,
+            "showdown": showdown_to_json(self.showdown) if self.showdown is not None else None,
+            "history": self.history(),
+        }
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> "Match":
+        if data.get("version") != STATE_VERSION:
+            raise RuleError(f"Unknown table state version {data.get('version')!r}")
+        rules = TableRules.from_mapping(data["rules"])
+        hand = data["hand"]
+        return Match(
+            rules=rules, seed=data["seed"],
+            seats=[Player.from_json(p) if p is not None else None for p in data["seats"]],
+            button=data["button"], hand_no=data["hand_no"], phase=data["phase"],
+            hands_total=data["hands_total"],
+            hand=(Hand.from_json(hand, streets(rules), rules.order == "simultaneous")
+                  if hand is not None else None),
+            showdown=(showdown_from_json(data["showdown"])
+                      if data["showdown"] is not None else None),
+            log=HandLog.from_json(data["history"]) if data["history"] is not None else None,
+        )
+

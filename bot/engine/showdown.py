@@ -1,0 +1,70 @@
+"""A hand's showdown (R3-R8): boards scored, pairs settled, Fantasyland earned; as JSON too."""
+
+from typing import Any
+
+from bot.engine.board import Board, evaluate_board
+from bot.engine.deal import decode_board, encode_board
+from bot.engine.fantasy import fantasy_cards
+from bot.engine.rules import TableRules
+from bot.engine.scoring import PairScore, score_hand
+from bot.engine.settlement import Transfer, settle
+from bot.engine.views import ShowdownSeat, ShowdownView
+
+
+def button_index(seats: list[int], button: int, table_seats: int) -> int:
+    """Index into `seats` (ascending) of the seat that settles last (R6): the button, or when
+    the button's seat is not in the hand, the nearest seat before it clockwise."""
+    return max(range(len(seats)), key=lambda i: (seats[i] - button - 1) % table_seats)
+
+
+def show_down(rules: TableRules, boards: dict[int, Board], fantasy: dict[int, int],
+              stacks: dict[int, int], button: int) -> ShowdownView:
+    """Score and settle the complete `boards` (seat -> board); `fantasy`: seat -> cards of its
+    Fantasyland hand (0 or missing for a normal hand); `stacks` before settlement."""
+    seats = sorted(boards)
+    results = [evaluate_board(boards[s], rules) for s in seats]
+    points, pairs = score_hand(results, rules.scoring, button_index(seats, button, rules.seats))
+    after, transfers = settle([stacks[s] for s in seats], pairs, rules.point_value)
+    shown = []
+    for i, (seat, result) in enumerate(zip(seats, results, strict=True)):
+        fl = fantasy.get(seat, 0)
+        shown.append(ShowdownSeat(
+            seat=seat, board=result.board, resolved=result.resolved, fouled=result.fouled,
+            names=result.names, royalties=result.royalties, points=points[i],
+            chips=after[i] - stacks[seat], stack_after=after[i],
+            fantasy_next=fantasy_cards(result, rules, fl > 0, fl),
+        ))
+    return ShowdownView(
+        seats=tuple(shown),
+        pairs=tuple(p._replace(a=seats[p.a], b=seats[p.b]) for p in pairs),
+        transfers=tuple(t._replace(payer=seats[t.payer], payee=seats[t.payee])
+                        for t in transfers),
+    )
+
+
+def showdown_to_json(view: ShowdownView) -> dict[str, Any]:
+    return {
+        "seats": [{
+            "seat": s.seat, "board": encode_board(s.board), "resolved": encode_board(s.resolved),
+            "fouled": s.fouled, "names": list(s.names), "royalties": list(s.royalties),
+            "points": s.points, "chips": s.chips, "stack_after": s.stack_after,
+            "fantasy_next": s.fantasy_next,
+        } for s in view.seats],
+        "pairs": [{"a": p.a, "b": p.b, "lines": list(p.lines), "line_points": p.line_points,
+                   "bonus": p.bonus, "royalties": p.royalties} for p in view.pairs],
+        "transfers": [{"payer": t.payer, "payee": t.payee, "owed": t.owed, "paid": t.paid}
+                      for t in view.transfers],
+    }
+
+
+def showdown_from_json(d: dict[str, Any]) -> ShowdownView:
+    seats = tuple(ShowdownSeat(
+        seat=s["seat"], board=decode_board(s["board"]), resolved=decode_board(s["resolved"]),
+        fouled=s["fouled"], names=tuple(s["names"]), royalties=tuple(s["royalties"]),
+        points=s["points"], chips=s["chips"], stack_after=s["stack_after"],
+        fantasy_next=s["fantasy_next"],
+    ) for s in d["seats"])
+    pairs = tuple(PairScore(p["a"], p["b"], tuple(p["lines"]), p["line_points"], p["bonus"],
+                            p["royalties"]) for p in d["pairs"])
+    transfers = tuple(Transfer(**t) for t in d["transfers"])
+    return ShowdownView(seats, pairs, transfers)
