@@ -1,0 +1,368 @@
+"""Discord's v10 REST routes as the double serves them, over `DoubleState`."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .state import ApiError, Upload, unknown
+
+if TYPE_CHECKING:
+    from .server import DiscordDouble
+
+API = "/api/v10"
+BODY = web.RequestKey("body", object)
+UPLOADS = web.RequestKey("uploads", list)
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """discord.py decodes a body only when Content-Type is exactly `application/json`."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+def no_content() -> web.Response:
+    return web.Response(status=204)
+
+
+async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
+    """The JSON body, or a multipart body's payload_json and its files[n] parts."""
+    if not request.can_read_body:
+        return None, []
+    if request.content_type.startswith("multipart/"):
+        payload: Any = None
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        async for part in reader:
+            name = part.name or ""  # type: ignore[union-attr]
+            data = await part.read()  # type: ignore[union-attr]
+            if name == "payload_json":
+                payload = json.loads(data)
+            elif name.startswith("files[") and name.endswith("]"):
+                uploads.append(
+                    Upload(
+                        index=int(name[6:-1]),
+                        filename=part.filename or name,  # type: ignore[union-attr]
+                        content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                        data=bytes(data),
+                    )
+                )
+        return payload, uploads
+    text = await request.text()
+    return (json.loads(text) if text else None), []
+
+
+def snowflake(request: web.Request, key: str) -> int:
+    try:
+        return int(request.match_info[key])
+    except ValueError:
+        raise ApiError(
+            400,
+            50035,
+            "Invalid Form Body",
+            {
+                key: {
+                    "_errors": [
+                        {"code": "NUMBER_TYPE_COERCE", "message": "Value is not snowflake."}
+                    ]
+                }
+            },
+        ) from None
+
+
+class Rest:
+    """The route table; every handler reads the parsed body from `request[BODY]`."""
+
+    def __init__(self, double: DiscordDouble) -> None:
+        self.double = double
+        self.state = double.state
+
+    def routes(self) -> list[web.RouteDef]:
+        r = web
+        commands = "/applications/{application_id}/commands"
+        guild_commands = "/applications/{application_id}/guilds/{guild_id}/commands"
+        webhook_message = "/webhooks/{application_id}/{token}/messages/{message_id}"
+        table = [
+            r.get("/users/@me", self.get_me),
+            r.post("/users/@me/channels", self.create_dm),
+            r.get("/users/{user_id}", self.get_user),
+            r.get("/oauth2/applications/@me", self.application_info),
+            r.get("/applications/@me", self.application_info),
+            r.get(commands, self.list_commands),
+            r.put(commands, self.put_commands),
+            r.post(commands, self.post_command),
+            r.get(commands + "/{command_id}", self.get_command),
+            r.patch(commands + "/{command_id}", self.patch_command),
+            r.delete(commands + "/{command_id}", self.delete_command),
+            r.get(guild_commands, self.list_commands),
+            r.put(guild_commands, self.put_commands),
+            r.post(guild_commands, self.post_command),
+            r.get(guild_commands + "/{command_id}", self.get_command),
+            r.patch(guild_commands + "/{command_id}", self.patch_command),
+            r.delete(guild_commands + "/{command_id}", self.delete_command),
+            r.get("/gateway", self.gateway),
+            r.get("/gateway/bot", self.gateway_bot),
+            r.get("/guilds/{guild_id}", self.get_guild),
+            r.get("/guilds/{guild_id}/channels", self.guild_channels),
+            r.get("/guilds/{guild_id}/members/{user_id}", self.get_member),
+            r.get("/channels/{channel_id}", self.get_channel),
+            r.patch("/channels/{channel_id}", self.patch_channel),
+            r.delete("/channels/{channel_id}", self.delete_channel),
+            r.post("/channels/{channel_id}/typing", self.typing),
+            r.get("/channels/{channel_id}/messages", self.list_messages),
+            r.post("/channels/{channel_id}/messages", self.create_message),
+            r.get("/channels/{channel_id}/messages/{message_id}", self.get_message),
+            r.patch("/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            r.delete("/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            r.post("/channels/{channel_id}/threads", self.create_thread),
+            r.post("/channels/{channel_id}/messages/{message_id}/threads", self.create_thread),
+            r.put("/channels/{channel_id}/thread-members/{user_id}", self.add_thread_member),
+            r.post("/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
+            r.post("/webhooks/{application_id}/{token}", self.followup),
+            r.get(webhook_message, self.get_webhook_message),
+            r.patch(webhook_message, self.edit_webhook_message),
+            r.delete(webhook_message, self.delete_webhook_message),
+        ]
+        return [web.route(d.method, API + d.path, d.handler) for d in table]  # type: ignore[attr-defined]
+
+    # -- users and application -------------------------------------------------------------
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        return json_response(
+            {**self.state.bot.payload(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+        )
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.state.users.get(snowflake(request, "user_id"))
+        if user is None:
+            raise unknown("User", 10013)
+        return json_response(user.payload())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        body = request[BODY] or {}
+        user = self.state.users.get(int(body.get("recipient_id") or 0))
+        if user is None:
+            raise unknown("User", 10013)
+        return json_response(self.state.dm_channel(user).payload())
+
+    async def application_info(self, request: web.Request) -> web.Response:
+        state = self.state
+        return json_response(
+            {
+                "id": str(state.application_id),
+                "name": state.bot.global_name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": state.owner.payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+                "bot": state.bot.payload(),
+            }
+        )
+
+    # -- application commands --------------------------------------------------------------
+
+    def _command_scope(self, request: web.Request) -> int | None:
+        if snowflake(request, "application_id") != self.state.application_id:
+            raise ApiError(403, 50001, "Missing Access")
+        return snowflake(request, "guild_id") if "guild_id" in request.match_info else None
+
+    async def list_commands(self, request: web.Request) -> web.Response:
+        return json_response(self.state.command_list(self._command_scope(request)))
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        return json_response(self.state.replace_commands(scope, list(request[BODY] or [])))
+
+    async def post_command(self, request: web.Request) -> web.Response:
+        return json_response(
+            self.state.upsert_command(self._command_scope(request), request[BODY]), 201
+        )
+
+    async def get_command(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        return json_response(self.state.command(scope, snowflake(request, "command_id")))
+
+    async def patch_command(self, request: web.Request) -> web.Response:
+        scope = self._command_scope(request)
+        command = self.state.command(scope, snowflake(request, "command_id"))
+        return json_response(self.state.upsert_command(scope, {**command, **request[BODY]}))
+
+    async def delete_command(self, request: web.Request) -> web.Response:
+        self.state.delete_command(self._command_scope(request), snowflake(request, "command_id"))
+        return no_content()
+
+    # -- gateway and guilds ----------------------------------------------------------------
+
+    async def gateway(self, request: web.Request) -> web.Response:
+        return json_response({"url": self.double.gateway_url})
+
+    async def gateway_bot(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response(
+            {"url": self.double.gateway_url, "shards": 1, "session_start_limit": limit}
+        )
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        guild = self.state.guild(snowflake(request, "guild_id"))
+        data = guild.payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key)
+        return json_response(data)
+
+    async def guild_channels(self, request: web.Request) -> web.Response:
+        guild = self.state.guild(snowflake(request, "guild_id"))
+        return json_response([c.payload() for c in guild.channels.values() if not c.is_thread])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        guild = self.state.guild(snowflake(request, "guild_id"))
+        member = guild.members.get(snowflake(request, "user_id"))
+        if member is None:
+            raise unknown("Member", 10007)
+        return json_response(member.payload())
+
+    # -- channels and messages -------------------------------------------------------------
+
+    def _channel(self, request: web.Request):  # -> Channel
+        return self.state.channel(snowflake(request, "channel_id"))
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self._channel(request).payload())
+
+    async def patch_channel(self, request: web.Request) -> web.Response:
+        channel = await self.state.update_channel(self._channel(request), request[BODY] or {})
+        return json_response(channel.payload())
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        data = channel.payload()
+        self.state.channels.pop(channel.id)
+        if channel.guild_id is not None:
+            self.state.guilds[channel.guild_id].channels.pop(channel.id)
+        await self.double.gateway.dispatch(
+            "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data
+        )
+        self.state.changed()
+        return json_response(data)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self._channel(request)
+        return no_content()
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 1 << 63))
+        after = int(request.query.get("after", 0))
+        visible = [
+            m
+            for m in channel.messages
+            if not m.deleted and not m.ephemeral and after < m.id < before
+        ]
+        chosen = visible[:limit] if "after" in request.query else visible[-limit:]
+        return json_response([m.payload() for m in reversed(chosen)])
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        body, uploads = request[BODY] or {}, request[UPLOADS]
+        message = await self.state.create_message(self._channel(request), body, uploads)
+        return json_response(message.payload())
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        return json_response(
+            self.state.message(channel, snowflake(request, "message_id")).payload()
+        )
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        message = self.state.message(channel, snowflake(request, "message_id"))
+        body, uploads = request[BODY] or {}, request[UPLOADS]
+        return json_response(
+            (await self.state.edit_message(channel, message, body, uploads)).payload()
+        )
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        await self.state.delete_message(
+            channel, self.state.message(channel, snowflake(request, "message_id"))
+        )
+        return no_content()
+
+    async def create_thread(self, request: web.Request) -> web.Response:
+        channel = self._channel(request)
+        source = None
+        if "message_id" in request.match_info:
+            source = self.state.message(channel, snowflake(request, "message_id"))
+        thread = await self.state.create_thread(channel, request[BODY] or {}, from_message=source)
+        return json_response(thread.payload(), 201)
+
+    async def add_thread_member(self, request: web.Request) -> web.Response:
+        thread = self._channel(request)
+        raw = request.match_info["user_id"]
+        user_id = self.state.bot.id if raw == "@me" else snowflake(request, "user_id")
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        thread.thread_members.add(user_id)
+        self.state.changed()
+        return no_content()
+
+    # -- interactions and their webhooks ---------------------------------------------------
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        interaction = self.state.interaction(
+            snowflake(request, "interaction_id"), request.match_info["token"]
+        )
+        answer = await self.state.callback(interaction, request[BODY] or {}, request[UPLOADS])
+        if request.query.get("with_response") in ("1", "true", "True"):
+            return json_response(answer)
+        return no_content()
+
+    def _webhook(self, request: web.Request):  # -> Interaction
+        return self.state.webhook_interaction(
+            snowflake(request, "application_id"), request.match_info["token"]
+        )
+
+    async def followup(self, request: web.Request) -> web.Response:
+        message = await self.state.followup(
+            self._webhook(request), request[BODY] or {}, request[UPLOADS]
+        )
+        return json_response(message.payload())
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        message = self.state.webhook_message(
+            self._webhook(request), request.match_info["message_id"]
+        )
+        return json_response(message.payload())
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        message = await self.state.edit_webhook_message(
+            self._webhook(request),
+            request.match_info["message_id"],
+            request[BODY] or {},
+            request[UPLOADS],
+        )
+        return json_response(message.payload())
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        await self.state.delete_webhook_message(
+            self._webhook(request), request.match_info["message_id"]
+        )
+        return no_content()
+
+    # -- the CDN ---------------------------------------------------------------------------
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        found = self.state.attachments.get(str(request.url.with_query(None)))
+        if found is None:
+            raise unknown("Attachment", 0)
+        return web.Response(body=found.data, headers={"Content-Type": found.content_type})

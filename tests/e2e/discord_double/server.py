@@ -1,0 +1,414 @@
+"""`DiscordDouble`: Discord's REST API and gateway on 127.0.0.1, for real discord.py clients.
+
+async with DiscordDouble() as double:
+    alice = double.add_member("alice")
+    await double.start_client(bot)          # real discord.py HTTP + websocket
+    answer = await alice.slash("ofc create", variant="pineapple")
+    ...
+    await double.stop_client(bot)           # then start another: a restart
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+import yarl
+from aiohttp import web
+from discord.gateway import DiscordWebSocket
+from discord.http import Route
+
+from .gateway import Gateway
+from .model import Channel, Guild, Message, Role
+from .rest import API, BODY, UPLOADS, Rest, json_response, read_body
+from .state import ApiError, DoubleState, Interaction
+from .users import Member
+
+LOOPBACK = "127.0.0.1"
+_PUBLIC_ROUTES = (API + "/webhooks/", API + "/interactions/")
+
+
+@dataclass
+class RecordedRequest:
+    """One HTTP request a client made to the double, and the status it got."""
+
+    method: str
+    path: str
+    route: str
+    """The route template without the API prefix, e.g. `/channels/{channel_id}/messages`."""
+    query: dict[str, str]
+    json: Any = None
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    """(filename, bytes) of each uploaded file."""
+    status: int = 0
+    unexpected: bool = False
+    """True for a route the double does not know (answered 404): the bot did something new."""
+
+
+@dataclass
+class RateLimit:
+    method: str
+    route: str
+    times: int
+    retry_after: float
+    is_global: bool
+
+    def response(self) -> web.Response:
+        scope = "global" if self.is_global else "user"
+        headers = {
+            "Retry-After": str(math.ceil(self.retry_after)),
+            "X-RateLimit-Limit": "5",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": f"{time.time() + self.retry_after:.3f}",
+            "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+            "X-RateLimit-Bucket": _bucket(self.route),
+            "X-RateLimit-Scope": scope,
+            # discord.py treats a 429 without `Via` as a Cloudflare ban, not a rate limit.
+            "Via": "1.1 google",
+        }
+        if self.is_global:
+            headers["X-RateLimit-Global"] = "true"
+        body = {
+            "message": "You are being rate limited.",
+            "retry_after": self.retry_after,
+            "global": self.is_global,
+        }
+        return json_response(body, 429, headers)
+
+
+def _bucket(route: str) -> str:
+    return hashlib.md5(route.encode()).hexdigest()
+
+
+def _quota_headers(route: str) -> dict[str, str]:
+    """A generous quota on every answer, so discord.py's bucket logic runs but never waits."""
+    return {
+        "X-RateLimit-Limit": "50",
+        "X-RateLimit-Remaining": "49",
+        "X-RateLimit-Reset": f"{time.time() + 1:.3f}",
+        "X-RateLimit-Reset-After": "1.000",
+        "X-RateLimit-Bucket": _bucket(route),
+    }
+
+
+class ErrorLog(logging.Handler):
+    """ERROR records from discord.py's loggers: an exception in a bot's command or view."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def lines(self) -> list[str]:
+        return [
+            f"{r.name}: {r.getMessage()}\n{self.format(r) if r.exc_info else ''}"
+            for r in self.records
+        ]
+
+
+class DiscordDouble:
+    """A local Discord: one guild (`guild`) with one text channel (`channel`) to start with."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "ZG91YmxlLWJvdA.double.token",
+        guild_name: str = "OFC Test Server",
+        channel_name: str = "ofc-table",
+        guild_ready_timeout: float = 0.05,
+    ) -> None:
+        self.token = token
+        self.guild_ready_timeout = guild_ready_timeout
+        self.state = DoubleState(base_url=lambda: self.base_url, dispatch=self._dispatch)
+        self.gateway = Gateway(self)
+        self.rest = Rest(self)
+        self.requests: list[RecordedRequest] = []
+        self.escaped: list[str] = []
+        """Requests a client tried to send anywhere but the double (blocked)."""
+        self.errors = ErrorLog()
+        self.guild: Guild = self.state.add_guild(guild_name)
+        self.channel: Channel = self.state.add_text_channel(self.guild, channel_name)
+        self._rate_limits: list[RateLimit] = []
+        self._clients: dict[discord.Client, asyncio.Task[None]] = {}
+        self._members: dict[int, Member] = {}
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+        self.port = 0
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def __aenter__(self) -> DiscordDouble:
+        app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        app.router.add_routes(self.rest.routes())
+        app.router.add_get("/ws", self.gateway.handle)
+        app.router.add_get(
+            "/attachments/{channel_id}/{attachment_id}/{filename}", self.rest.attachment
+        )
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, LOOPBACK, 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        # discord.py reads both when it builds a Route or opens the gateway: point them here.
+        self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
+        Route.BASE = self.api_url
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        logging.getLogger("discord").addHandler(self.errors)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for client in list(self._clients):
+            await self.stop_client(client)
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+        if self._saved is not None:
+            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+        logging.getLogger("discord").removeHandler(self.errors)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def api_url(self) -> str:
+        return self.base_url + API
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://{LOOPBACK}:{self.port}/ws"
+
+    # -- clients ---------------------------------------------------------------------------
+
+    async def start_client(self, client: discord.Client, *, timeout: float = 10.0) -> None:
+        """Log `client` in with the double's token and wait for on_ready. Its HTTP session may
+        reach only the double: any other URL is blocked and recorded in `escaped`."""
+        client.http.http_trace = self._loopback_guard()
+        # Ready fires this long after the last GUILD_CREATE; Discord's 2 s would slow every test.
+        client._connection.guild_ready_timeout = self.guild_ready_timeout
+        task = asyncio.create_task(
+            client.start(self.token), name=f"discord-double-client-{id(client)}"
+        )
+        self._clients[client] = task
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not client.is_ready():
+            if task.done():
+                self._clients.pop(client)
+                task.result()
+                raise RuntimeError("the client stopped before it was ready")
+            if loop.time() > deadline:
+                await self.stop_client(client)
+                raise TimeoutError(f"the client was not ready within {timeout} s")
+            await asyncio.sleep(0.01)
+
+    async def stop_client(self, client: discord.Client) -> None:
+        """Close `client` as a bot shutting down does: its gateway session ends for good."""
+        task = self._clients.pop(client, None)
+        session_id = client.ws.session_id if client.ws is not None else None
+        await client.close()
+        if task is not None:
+            await asyncio.wait_for(task, 10)
+        session = self.gateway.sessions.get(session_id or "")
+        if session is not None:
+            # discord.py closes with 4000 (resumable); a stopped bot never resumes, so end it.
+            await self.state.wait_until(
+                lambda: session.socket is None, 5.0, "the gateway socket to close"
+            )
+            self.gateway.sessions.pop(session.id, None)
+
+    def _loopback_guard(self) -> aiohttp.TraceConfig:
+        trace = aiohttp.TraceConfig()
+
+        async def on_request_start(
+            session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
+        ) -> None:
+            url = params.url
+            if url.host != LOOPBACK or url.port != self.port:
+                self.escaped.append(f"{params.method} {url}")
+                raise aiohttp.ClientConnectionError(
+                    f"the Discord double blocked a request to {url}"
+                )
+
+        trace.on_request_start.append(on_request_start)
+        return trace
+
+    # -- the world -------------------------------------------------------------------------
+
+    def add_member(
+        self, name: str, *, roles: tuple[Role, ...] = (), guild: Guild | None = None
+    ) -> Member:
+        """A person in the guild (before the bot connects, or announced by GUILD_CREATE only
+        on its next connect)."""
+        guild = guild or self.guild
+        user = self.state.add_user(name)
+        self.state.join(guild, user, roles)
+        member = Member(self, user, guild)
+        self._members[user.id] = member
+        return member
+
+    def member(self, user_id: int) -> Member:
+        return self._members[user_id]
+
+    def add_role(self, name: str, permissions: int, *, guild: Guild | None = None) -> Role:
+        return self.state.add_role(guild or self.guild, name, permissions)
+
+    def add_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
+        return self.state.add_text_channel(guild or self.guild, name)
+
+    def add_guild(self, name: str) -> Guild:
+        return self.state.add_guild(name)
+
+    def close_dms(self, member: Member) -> None:
+        """From now on a DM to `member` fails with 403 / 50007, as with DMs closed."""
+        self.state.closed_dms.add(member.id)
+
+    def open_dms(self, member: Member) -> None:
+        self.state.closed_dms.discard(member.id)
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def rate_limit(
+        self,
+        method: str,
+        route: str,
+        *,
+        times: int = 1,
+        retry_after: float = 0.05,
+        is_global: bool = False,
+    ) -> None:
+        """Answer the next `times` requests to `method route` (a template such as
+        `/channels/{channel_id}/messages`) with 429 and Retry-After, as Discord does."""
+        self._rate_limits.append(RateLimit(method.upper(), route, times, retry_after, is_global))
+
+    async def drop_gateway(self) -> None:
+        """Cut the gateway socket as a network failure would; the client resumes."""
+        await self.gateway.drop_connections()
+
+    async def request_reconnect(self) -> None:
+        """Discord's op 7 RECONNECT; the client reconnects and resumes."""
+        await self.gateway.request_reconnect()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def unexpected(self) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.unexpected]
+
+    def requests_to(self, method: str, route: str) -> list[RecordedRequest]:
+        return [r for r in self.requests if r.method == method.upper() and r.route == route]
+
+    def messages(self, channel: Channel | None = None) -> list[Message]:
+        """Public, undeleted messages of `channel` (default: the main channel), oldest first:
+        what everybody sees there."""
+        channel = channel or self.channel
+        return [m for m in channel.messages if not m.deleted and not m.ephemeral]
+
+    def last_message(self, channel: Channel | None = None) -> Message | None:
+        found = self.messages(channel)
+        return found[-1] if found else None
+
+    async def wait_for_message(
+        self,
+        predicate: Callable[[Message], Any] | None = None,
+        *,
+        channel: Channel | None = None,
+        after: Message | None = None,
+        timeout: float = 5.0,
+    ) -> Message:
+        """The latest public message of `channel` (newer than `after`) satisfying `predicate`."""
+
+        def latest() -> Message | None:
+            for m in reversed(self.messages(channel)):
+                if (
+                    (after is None or m.id > after.id)
+                    and not m.loading
+                    and (predicate is None or predicate(m))
+                ):
+                    return m
+            return None
+
+        return await self.state.wait_until(latest, timeout, "a channel message")
+
+    async def wait_until(
+        self, predicate: Callable[[], Any], *, timeout: float = 5.0, what: str = "a condition"
+    ) -> Any:
+        """Wait until `predicate()` is truthy (re-checked on every change in the double)."""
+        return await self.state.wait_until(predicate, timeout, what)
+
+    async def resolved(self, interaction: Interaction, *, timeout: float = 5.0) -> Message:
+        """The interaction's response message once it is no longer "thinking"."""
+        return await self.state.wait_until(
+            lambda: (
+                interaction.original
+                if interaction.original and not interaction.original.loading
+                else None
+            ),
+            timeout,
+            f"the response to {interaction.description}",
+        )
+
+    def assert_clean(self) -> None:
+        """No request left 127.0.0.1, none hit an unknown route, and discord.py logged no error."""
+        problems = [f"escaped: {u}" for u in self.escaped]
+        problems += [f"unknown route: {r.method} {r.path}" for r in self.unexpected]
+        problems += [f"logged: {line}" for line in self.errors.lines()]
+        assert not problems, "\n".join(problems)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    async def _dispatch(self, event: str, data: dict[str, Any], intent: int | None) -> None:
+        await self.gateway.dispatch(event, data, intent)
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/ws":
+            return await handler(request)
+        match = request.match_info
+        route = match.route.resource.canonical if match.route.resource else request.path
+        record = RecordedRequest(
+            request.method, request.path, route.removeprefix(API), dict(request.query)
+        )
+        try:
+            if match.http_exception is not None:
+                record.unexpected = True
+                raise ApiError(404, 0, "404: Not Found")
+            record.json, uploads = await read_body(request)
+            record.files = [(u.filename, u.data) for u in uploads]
+            request[BODY], request[UPLOADS] = record.json, uploads
+            self._check_auth(request)
+            limited = self._take_rate_limit(request.method, record.route)
+            if limited is not None:
+                response: web.StreamResponse = limited.response()
+            else:
+                response = await handler(request)
+                response.headers.update(_quota_headers(record.route))
+        except ApiError as error:
+            response = json_response(error.body(), error.status)
+        record.status = response.status
+        self.requests.append(record)
+        self.state.changed()
+        return response
+
+    def _check_auth(self, request: web.Request) -> None:
+        if not request.path.startswith(API) or request.path.startswith(_PUBLIC_ROUTES):
+            return
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            raise ApiError(401, 0, "401: Unauthorized")
+
+    def _take_rate_limit(self, method: str, route: str) -> RateLimit | None:
+        for rule in self._rate_limits:
+            if rule.method == method and rule.route == route and rule.times > 0:
+                rule.times -= 1
+                return rule
+        return None
