@@ -22,6 +22,8 @@ from .discord_double import (
     InteractionNotAnswered,
     Member,
 )
+from .discord_double.components import BUTTON, find
+from .discord_double.snowflakes import Snowflakes, snowflake_time
 
 CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE, MODAL = 4, 5, 7, 9
 
@@ -345,15 +347,23 @@ async def test_dms_with_images_and_closed_dms_raise_forbidden_50007(
     assert clicked.callback_type == UPDATE_MESSAGE and dm.content == "Joined: alice"
     with pytest.raises(ComponentError, match="DM"):
         await bob.click(dm, "Join")
+    in_dm = await bob.slash("demo counter", channel=bob.open_dm())
+    assert in_dm.guild is None and in_dm.message in bob.dms()
+    bob_dm = bob.dm_channel
+    assert bob_dm is not None and bob_dm.recipient is bob.user
 
     double.close_dms(bob)
     refused = await bob.slash("demo deal")
     assert bot.dm_error_codes == [50007]
     assert refused.message is not None and refused.message.content.startswith("Your DMs are closed")
-    assert bob.dms() == [] and bob.last_ephemeral() is refused.message
+    assert bob.dms() == [in_dm.message] and bob.last_ephemeral() is refused.message
+    assert refused.message.payload()["flags"] & 64
     assert refused.message not in alice.sees()
     dm_posts = double.requests_to("POST", "/channels/{channel_id}/messages")
-    assert [r.status for r in dm_posts] == [200, 403]
+    assert [(r.path, r.status) for r in dm_posts] == [
+        (f"/api/v10/channels/{alice.dm_channel.id}/messages", 200),
+        (f"/api/v10/channels/{bob_dm.id}/messages", 403),
+    ]
 
 
 async def test_deferred_answer_resolved_by_the_first_followup_then_edited(
@@ -505,3 +515,52 @@ async def test_a_wrong_token_is_refused(double: DiscordDouble) -> None:
         await client.login("not-the-token")
     await client.close()
     assert [(r.route, r.status) for r in double.requests] == [("/users/@me", 401)]
+
+
+async def test_json_answers_carry_exactly_application_json(double: DiscordDouble) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{double.api_url}/gateway") as response:
+            assert response.headers["Content-Type"] == "application/json"
+            assert await response.json() == {"url": double.gateway_url}
+        async with session.get(f"{double.api_url}/users/@me") as response:
+            assert response.status == 401  # no bot token
+    double.requests.clear()
+
+
+def test_snowflakes_are_unique_increasing_and_carry_their_time() -> None:
+    ids = [Snowflakes().next() for _ in range(3)]  # separate generators in one millisecond
+    generator = Snowflakes()
+    many = [generator.next() for _ in range(5000)]  # past 4096 per millisecond
+    assert many == sorted(set(many))
+    for snowflake in [*ids, *many[::997]]:
+        assert discord.utils.snowflake_time(snowflake) == snowflake_time(snowflake)
+
+
+def test_a_label_shared_by_several_rows_needs_its_row() -> None:
+    def row(card: str) -> dict[str, Any]:
+        buttons = [
+            {"type": BUTTON, "style": 2, "label": label, "custom_id": f"place:{card}:{label}"}
+            for label in ("Top", "Middle", "Bottom")
+        ]
+        return {"type": 1, "components": buttons}
+
+    rows = [row("Ah"), row("Kd")]
+    with pytest.raises(ComponentError, match="2 components"):
+        find(rows, types=(BUTTON,), label="Top")
+    assert find(rows, types=(BUTTON,), label="Top", row=1).custom_id == "place:Kd:Top"
+
+
+async def test_forged_custom_ids_reach_the_bot_as_a_modified_client_sends_them(
+    double: DiscordDouble, bot: TinyBot, alice: Member
+) -> None:
+    counter = (await alice.slash("demo counter")).message
+    assert counter is not None
+    # discord.py runs a DynamicItem only if its custom_id is on the message: a forged id that
+    # matches the template but is not there is dropped unanswered, as on Discord.
+    with pytest.raises(InteractionNotAnswered):
+        await alice.forge(counter, "tiny:count:999", timeout=0.3)
+    forged = list(double.state.interactions.values())[-1]
+    assert forged.data["custom_id"] == "tiny:count:999" and forged.callback_type is None
+    assert counter.content == "count 0"
+    await alice.forge(counter, "tiny:count:0")  # the genuine id, sent raw
+    assert counter.content == "count 1"

@@ -100,7 +100,8 @@ def _quota_headers(route: str) -> dict[str, str]:
 
 
 class ErrorLog(logging.Handler):
-    """ERROR records from discord.py's loggers: an exception in a bot's command or view."""
+    """ERROR records from the watched loggers (discord.py's by default: an exception in a
+    command, a view or an event handler)."""
 
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -126,8 +127,10 @@ class DiscordDouble:
         guild_name: str = "OFC Test Server",
         channel_name: str = "ofc-table",
         guild_ready_timeout: float = 0.05,
+        watched_loggers: tuple[str, ...] = ("discord",),
     ) -> None:
         self.token = token
+        self.watched_loggers = watched_loggers
         self.guild_ready_timeout = guild_ready_timeout
         self.state = DoubleState(base_url=lambda: self.base_url, dispatch=self._dispatch)
         self.gateway = Gateway(self)
@@ -163,7 +166,8 @@ class DiscordDouble:
         self._saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY)
         Route.BASE = self.api_url
         DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        logging.getLogger("discord").addHandler(self.errors)
+        for name in self.watched_loggers:
+            logging.getLogger(name).addHandler(self.errors)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -174,7 +178,8 @@ class DiscordDouble:
             await self._runner.cleanup()
         if self._saved is not None:
             Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY = self._saved
-        logging.getLogger("discord").removeHandler(self.errors)
+        for name in self.watched_loggers:
+            logging.getLogger(name).removeHandler(self.errors)
 
     @property
     def base_url(self) -> str:
@@ -401,7 +406,8 @@ class DiscordDouble:
         return response
 
     def _check_auth(self, request: web.Request) -> None:
-        if not request.path.startswith(API) or request.path.startswith(_PUBLIC_ROUTES):
+        public = request.path.startswith(_PUBLIC_ROUTES) or request.path == API + "/gateway"
+        if public or not request.path.startswith(API):
             return
         if request.headers.get("Authorization") != f"Bot {self.token}":
             raise ApiError(401, 0, "401: Unauthorized")

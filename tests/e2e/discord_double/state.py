@@ -299,7 +299,10 @@ class DoubleState:
             channel_id=channel.id,
             guild_id=channel.guild_id,
             author=self.bot,
-            flags=(body_flags & _CREATE_FLAGS & ~EPHEMERAL) | flags,
+            # Only an interaction response can be ephemeral; Discord drops the flag elsewhere.
+            flags=(body_flags & _CREATE_FLAGS & ~EPHEMERAL)
+            | flags
+            | (EPHEMERAL if visible_to is not None else 0),
             visible_to=visible_to,
         )
         if interaction is not None:

@@ -176,7 +176,12 @@ class Member:
 
     @property
     def dm_channel(self) -> Channel | None:
+        """The DM channel with the bot, once the bot or the member opened it."""
         return self.double.state.dm_channels.get(self.id)
+
+    def open_dm(self) -> Channel:
+        """Open the DM with the bot from the member's side (to run a command there)."""
+        return self.double.state.dm_channel(self.user)
 
     def dms(self) -> list[Message]:
         """The bot's messages in this member's DMs, oldest first."""
