@@ -185,12 +185,14 @@ async def schema_version(conn: aiosqlite.Connection) -> int:
     return int(rows[0][0])
 
 
-async def migrate(conn: aiosqlite.Connection, target: int = LATEST) -> int:
-    """Bring the database up to `target` in one transaction; return the version reached.
+async def migrate(conn: aiosqlite.Connection, target: int | None = None) -> int:
+    """Bring the database up to `target` (default: the newest) in one transaction; return
+    the version reached.
 
     The version is read inside the write transaction, so two processes starting at once
     cannot both apply the same migration.
     """
+    target = LATEST if target is None else target
     await conn.execute("BEGIN IMMEDIATE")
     try:
         await conn.execute(

@@ -1,0 +1,126 @@
+"""Run by test_crash.py in a forked process: random money operations until SIGKILLed.
+
+Before each operation it appends its intent to a journal (the parent checks the database
+against it), and on start it replays the last intent with the same key, as the bot does
+after a crash. Every snapshot it writes holds the stacks the operation leads to, so the
+parent can check that chips and snapshot were committed together. It exits with status 3
+if replaying an applied operation ever applies it again.
+"""
+
+import asyncio
+import json
+import random
+import sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from bot.storage import Storage, StorageError, Transfer
+
+GUILD = 1
+CHANNEL = 2
+HUMANS = (11, 12, 13)
+COMPUTER = -1
+PADDING = "x" * 2000  # a snapshot about the size of a real table's
+
+
+def snapshot(stacks: dict[int, int]) -> str:
+    return json.dumps({"stacks": stacks, "padding": PADDING})
+
+
+def _settled(stacks: dict[int, int], transfers: list[list[int]]) -> dict[int, int] | None:
+    after = dict(stacks)
+    for payer, payee, chips in transfers:
+        after[payer] -= chips
+        after[payee] += chips
+        if after[payer] < 0:
+            return None
+    return after
+
+
+async def plan(store: Storage, rng: random.Random, key: str) -> dict[str, Any]:
+    """The next operation, as a journal entry."""
+    tables = await store.live_tables()
+    if not tables:
+        return {"op": "create"}
+    table = tables[0]
+    stacks = table.stacks
+    seated = sorted(stacks)
+    roll = rng.random()
+    if roll < 0.3 or len(seated) < 2:
+        user = rng.choice((*HUMANS, COMPUTER))
+        amount = rng.randint(1, 400)
+        after = {**stacks, user: stacks.get(user, 0) + amount}
+        return {"op": "buy_in", "table": table.id, "user": user, "amount": amount, "key": key,
+                "snapshot": snapshot(after)}
+    if roll < 0.75:
+        transfers = [[*rng.sample(seated, 2), rng.randint(0, 80)] for _ in range(3)]
+        after = _settled(stacks, transfers) or stacks
+        return {"op": "settle", "table": table.id, "transfers": transfers, "key": key,
+                "snapshot": snapshot(after)}
+    if roll < 0.85:
+        user = rng.choice(seated)
+        after = {u: s for u, s in stacks.items() if u != user}
+        return {"op": "cash_out", "table": table.id, "user": user, "key": key,
+                "snapshot": snapshot(after)}
+    if roll < 0.9:
+        return {"op": "daily", "user": rng.choice(HUMANS)}
+    if roll < 0.97:
+        return {"op": "grant", "user": rng.choice(HUMANS), "amount": rng.randint(1, 100),
+                "key": key}
+    return {"op": "refund", "table": table.id}
+
+
+async def apply(store: Storage, op: dict[str, Any], now: float) -> bool:
+    """Run one journal entry; True if it applied (False: a repeat or a refusal)."""
+    try:
+        match op["op"]:
+            case "create":
+                await store.create_table(GUILD, CHANNEL, snapshot({}), now=now)
+            case "buy_in":
+                return (await store.buy_in(op["table"], op["user"], op["amount"], key=op["key"],
+                                           now=now, snapshot=op["snapshot"])).applied
+            case "settle":
+                transfers = [Transfer(*t) for t in op["transfers"]]
+                return (await store.settle_hand(op["table"], 1, transfers, key=op["key"],
+                                                now=now, snapshot=op["snapshot"])).applied
+            case "cash_out":
+                return (await store.cash_out(op["table"], op["user"], key=op["key"], now=now,
+                                             snapshot=op["snapshot"])).applied
+            case "daily":
+                await store.claim_daily(GUILD, op["user"], now=now)
+            case "grant":
+                return (await store.grant(GUILD, op["user"], op["amount"], reason="crash test",
+                                          actor_id=99, now=now, key=op["key"])).applied
+            case "refund":
+                await store.refund_table(op["table"], "crash test refund", now=now)
+    except StorageError:
+        return False
+    return True
+
+
+async def _loop(db: Path, journal: Path, seed: int, ready: Connection) -> int:
+    rng = random.Random(seed)
+    store = await Storage.open(db, daily_cooldown_seconds=0)
+    lines = journal.read_text().splitlines() if journal.exists() else []
+    if lines and "key" in (last := json.loads(lines[-1])):
+        await apply(store, last, now=seed)  # it may or may not have committed before the kill
+    applied: list[dict[str, Any]] = []
+    ready.send("ready")
+    with journal.open("a") as out:
+        for n in range(10**9):
+            if applied and rng.random() < 0.05:
+                if await apply(store, rng.choice(applied), now=seed):
+                    return 3
+                continue
+            op = await plan(store, rng, f"{seed}:{n}")
+            out.write(json.dumps(op) + "\n")
+            out.flush()
+            if await apply(store, op, now=seed) and "key" in op:
+                applied.append(op)
+    return 0
+
+
+def run(db: Path, journal: Path, seed: int, ready: Connection) -> None:
+    """The forked process's entry point; says "ready" on `ready` once the store is open."""
+    sys.exit(asyncio.run(_loop(db, journal, seed, ready)))

@@ -1,0 +1,181 @@
+"""Matches and hands: what /history and /stats read (R8 Fantasyland, R5 scoops, R11 matches)."""
+
+import pytest
+
+from bot.storage import (
+    HandRecord,
+    InvalidInput,
+    MatchPlayer,
+    PlayerHandResult,
+    PlayerStats,
+    Storage,
+    TableClosed,
+    UnknownMatch,
+)
+from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
+
+R = PlayerHandResult
+OPTIONS = '{"format": "match", "variant": "pineapple"}'
+
+
+def _hands(match: int) -> list[HandRecord]:
+    """Three hands; the totals below are added up by hand from these lines."""
+    return [
+        HandRecord(match, 1, '{"hand": 1}', (
+            R(ALICE, 9, 9, royalties=4, fantasy_entered=True, scoops=1),
+            R(BOB, -6, -6, fouled=True),
+            R(BOT, -3, -3, royalties=2),
+        )),
+        HandRecord(match, 2, '{"hand": 2}', (
+            R(ALICE, 2, 2, royalties=7, in_fantasy=True),
+            R(BOB, 1, 1, royalties=10),
+            R(BOT, -3, -3, fouled=True),
+        )),
+        HandRecord(match, 3, '{"hand": 3}', (
+            R(ALICE, -4, -4, royalties=15, in_fantasy=True, fantasy_stayed=True),
+            R(BOB, 5, 5, royalties=0, fantasy_entered=True, scoops=1),
+            R(BOT, -1, -1),
+        )),
+    ]
+
+
+async def _played_match(storage: Storage, table: int) -> int:
+    match = await storage.record_match_start(table, OPTIONS, [ALICE, BOB, BOT], now=10.0)
+    for number, hand in enumerate(_hands(match)):
+        assert await storage.record_hand(hand, now=11.0 + number) is True
+    assert await storage.record_match_end(match, [ALICE], now=20.0) is True
+    return match
+
+
+async def test_stats_add_up_the_hands_and_matches(storage: Storage, table: int) -> None:
+    await _played_match(storage, table)
+    alice = await storage.stats(GUILD, ALICE)
+    assert alice == PlayerStats(
+        hands=3, net_points=7, net_chips=7, matches=1, matches_won=1, fouls=0,
+        fantasy_chances=1, fantasy_entries=1, fantasy_hands=2, fantasy_stays=1, scoops=1,
+        best_royalties=15,
+    )
+    assert (alice.win_rate, alice.foul_rate) == (1.0, 0.0)
+    assert (alice.fantasy_entry_rate, alice.fantasy_stay_rate) == (1.0, 0.5)
+    bob = await storage.stats(GUILD, BOB)
+    assert (bob.hands, bob.net_points, bob.matches, bob.matches_won, bob.fouls) == (3, 0, 1, 0, 1)
+    assert (bob.foul_rate, bob.fantasy_entry_rate, bob.fantasy_stay_rate) == (1 / 3, 1 / 3, 0.0)
+    assert (bob.scoops, bob.best_royalties, bob.win_rate) == (1, 10, 0.0)
+    nobody = await storage.stats(GUILD, CAROL)
+    assert (nobody.hands, nobody.win_rate, nobody.foul_rate) == (0, 0.0, 0.0)
+    assert (await storage.stats(GUILD + 1, ALICE)).hands == 0
+
+
+async def test_recent_matches_show_standings_and_the_hands(storage: Storage, table: int) -> None:
+    match = await _played_match(storage, table)
+    [summary] = await storage.recent_matches(GUILD, BOB)
+    assert (summary.match_id, summary.table_id, summary.options_json, summary.started_at,
+            summary.ended_at, summary.hands) == (match, table, OPTIONS, 10.0, 20.0, 3)
+    assert summary.players == (
+        MatchPlayer(ALICE, 7, 7, 3, True),
+        MatchPlayer(BOB, 0, 0, 3, False),
+        MatchPlayer(BOT, -7, -7, 3, False),
+    )
+    assert summary.player(BOB).net_chips == 0
+    hands = await storage.match_hands(match)
+    assert [(h.hand_no, h.history_json, h.played_at) for h in hands] == [
+        (1, '{"hand": 1}', 11.0), (2, '{"hand": 2}', 12.0), (3, '{"hand": 3}', 13.0)]
+    expected = _hands(match)
+    for got, want in zip(hands, expected, strict=True):
+        assert sorted(got.results, key=lambda r: r.user_id) == sorted(
+            want.results, key=lambda r: r.user_id)
+    assert await storage.recent_matches(GUILD, CAROL) == []
+    assert await storage.recent_matches(GUILD + 1, BOB) == []
+
+
+async def test_newest_match_first_and_limit(storage: Storage, table: int) -> None:
+    first = await _played_match(storage, table)
+    second = await _played_match(storage, table)
+    assert first != second
+    assert [m.match_id for m in await storage.recent_matches(GUILD, ALICE)] == [second, first]
+    assert [m.match_id for m in await storage.recent_matches(GUILD, ALICE, 1)] == [second]
+    assert (await storage.stats(GUILD, ALICE)).matches == 2
+
+
+async def test_starting_twice_returns_the_running_match(storage: Storage, table: int) -> None:
+    match = await storage.record_match_start(table, OPTIONS, [ALICE, BOB], now=1.0)
+    assert await storage.record_match_start(table, "{}", [CAROL], now=2.0) == match
+    assert await storage.current_match(table) == match
+    await storage.record_match_end(match, [], now=3.0)
+    assert await storage.current_match(table) is None
+    assert await storage.record_match_end(match, [ALICE], now=4.0) is False
+    assert (await storage.stats(GUILD, ALICE)).matches_won == 0
+
+
+async def test_a_hand_is_recorded_once_and_only_in_a_running_match(
+    storage: Storage, table: int
+) -> None:
+    match = await storage.record_match_start(table, OPTIONS, [ALICE, BOB], now=1.0)
+    hand = HandRecord(match, 1, "{}", (R(ALICE, 1, 1), R(BOB, -1, -1)))
+    assert await storage.record_hand(hand, now=2.0) is True
+    assert await storage.record_hand(hand, now=3.0) is False
+    # a cash-game joiner becomes a participant with their first hand
+    await storage.record_hand(HandRecord(match, 2, "{}", (R(CAROL, 2, 2), R(BOB, -2, -2))),
+                              now=4.0)
+    assert [m.match_id for m in await storage.recent_matches(GUILD, CAROL)] == [match]
+    await storage.record_match_end(match, [CAROL], now=5.0)
+    with pytest.raises(InvalidInput, match="is over"):
+        await storage.record_hand(HandRecord(match, 3, "{}", (R(ALICE, 0, 0),)), now=6.0)
+    assert (await storage.stats(GUILD, ALICE)).hands == 1
+
+
+@pytest.mark.parametrize(
+    ("results", "message"),
+    [
+        ((R(ALICE, 1, 1), R(ALICE, -1, -1)), "twice"),
+        ((R(ALICE, 1, 1, in_fantasy=True, fantasy_entered=True),), "Fantasyland"),
+        ((R(ALICE, 1, 1, fantasy_stayed=True),), "Fantasyland"),
+        ((R(ALICE, 1, 1, royalties=-2),), "royalties"),
+        ((R(ALICE, 1, 1, fouled=1),), "fouled"),  # type: ignore[arg-type]
+        ((R(0, 1, 1),), "player id"),
+    ],
+)
+async def test_bad_hand_records_are_refused(storage: Storage, table: int, results, message) -> None:
+    match = await storage.record_match_start(table, OPTIONS, [ALICE], now=1.0)
+    with pytest.raises(InvalidInput, match=message):
+        await storage.record_hand(HandRecord(match, 1, "{}", results), now=2.0)
+    assert await storage.match_hands(match) == []
+
+
+async def test_end_refuses_winners_who_did_not_play(storage: Storage, table: int) -> None:
+    match = await storage.record_match_start(table, OPTIONS, [ALICE], now=1.0)
+    with pytest.raises(InvalidInput, match="did not play"):
+        await storage.record_match_end(match, [BOB], now=2.0)
+    assert await storage.current_match(table) == match
+    with pytest.raises(UnknownMatch):
+        await storage.record_match_end(match + 1, [], now=2.0)
+    with pytest.raises(UnknownMatch):
+        await storage.match_hands(match + 1)
+
+
+async def test_settlement_records_its_hand_in_the_same_transaction(
+    storage: Storage, table: int
+) -> None:
+    for user in (ALICE, BOB):
+        await storage.buy_in(table, user, 100, key=f"in{user}", now=0.0)
+    match = await storage.record_match_start(table, OPTIONS, [ALICE, BOB], now=0.0)
+    other_table = await storage.create_table(GUILD, CHANNEL + 1, "{}", now=0.0)
+    other = await storage.record_match_start(other_table, OPTIONS, [ALICE], now=0.0)
+    wrong = HandRecord(other, 1, "{}", (R(ALICE, 5, 5), R(BOB, -5, -5)))
+    with pytest.raises(InvalidInput, match="not played at table"):
+        await storage.settle_hand(table, 1, [(BOB, ALICE, 5)], key="s1", now=1.0, hand=wrong)
+    assert (await storage.table(table)).stacks == {ALICE: 100, BOB: 100}
+    assert await storage.match_hands(other) == []
+    with pytest.raises(InvalidInput, match="hand 2"):
+        await storage.settle_hand(table, 1, [(BOB, ALICE, 5)], key="s1", now=1.0,
+                                  hand=HandRecord(match, 2, "{}", ()))
+    right = HandRecord(match, 1, '{"h": 1}', (R(ALICE, 5, 5), R(BOB, -5, -5)))
+    done = await storage.settle_hand(table, 1, [(BOB, ALICE, 5)], key="s1", now=1.0, hand=right)
+    assert done.stacks == {ALICE: 105, BOB: 95}
+    assert [h.history_json for h in await storage.match_hands(match)] == ['{"h": 1}']
+
+
+async def test_a_closed_table_starts_no_match(storage: Storage, table: int) -> None:
+    await storage.close_table(table, now=1.0)
+    with pytest.raises(TableClosed):
+        await storage.record_match_start(table, OPTIONS, [ALICE], now=2.0)

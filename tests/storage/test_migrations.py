@@ -1,0 +1,131 @@
+"""Schema migrations: from an empty file and from every older version; refusing newer ones."""
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.storage import SCHEMA_VERSION, SchemaTooNew, Storage, StorageError, migrations
+from tests.storage.conftest import ALICE, GUILD
+
+
+def _schema(path: Path) -> set[tuple[str, str]]:
+    with sqlite3.connect(path) as conn:
+        return set(conn.execute("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL"))
+
+
+def _versions(path: Path) -> list[int]:
+    with sqlite3.connect(path) as conn:
+        return [v for (v,) in conn.execute("SELECT version FROM schema_version ORDER BY 1")]
+
+
+async def _file_at(path: Path, version: int) -> None:
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        assert await migrations.migrate(conn, version) == version
+
+
+async def test_an_empty_file_reaches_the_newest_schema(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    store = await Storage.open(path)
+    await store.close()
+    assert _versions(path) == list(range(1, SCHEMA_VERSION + 1))
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    # opening again applies nothing twice
+    store = await Storage.open(path)
+    await store.close()
+    assert _versions(path) == list(range(1, SCHEMA_VERSION + 1))
+
+
+async def test_the_connection_enforces_foreign_keys(tmp_path: Path) -> None:
+    store = await Storage.open(tmp_path / "fk.sqlite3")
+    try:
+        async with store._db.transaction() as conn:
+            pragmas = [
+                (await conn.execute_fetchall(f"PRAGMA {name}"))[0][0]
+                for name in ("foreign_keys", "busy_timeout", "synchronous")
+            ]
+            with pytest.raises(sqlite3.IntegrityError):
+                await conn.execute(
+                    "INSERT INTO table_seats (table_id, user_id, stack) VALUES (42, 1, 1)"
+                )
+        assert pragmas == [1, 5000, 2]  # synchronous 2 = FULL
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("version", range(SCHEMA_VERSION + 1))
+async def test_every_older_version_reaches_the_newest_schema(tmp_path: Path, version) -> None:
+    fresh = tmp_path / "fresh.sqlite3"
+    await (await Storage.open(fresh)).close()
+    old = tmp_path / f"v{version}.sqlite3"
+    await _file_at(old, version)
+    assert _versions(old) == list(range(1, version + 1))
+    if version >= 1:  # money exists from version 1: it must survive the upgrade
+        with sqlite3.connect(old) as conn:
+            conn.execute("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
+            conn.execute(
+                "INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, created_at)"
+                " VALUES (?, ?, 1234, 1234, 'start', 0)",
+                (GUILD, ALICE),
+            )
+    store = await Storage.open(old)
+    try:
+        expected = 1234 if version >= 1 else 1000
+        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
+    finally:
+        await store.close()
+    assert _versions(old) == list(range(1, SCHEMA_VERSION + 1))
+    assert _schema(old) == _schema(fresh)
+
+
+async def test_a_newer_database_is_refused_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite3"
+    await (await Storage.open(path)).close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (?, 0)", (SCHEMA_VERSION + 4,))
+    before = _schema(path)
+    with pytest.raises(SchemaTooNew) as refused:
+        await Storage.open(path)
+    assert str(refused.value) == (
+        f"database schema version {SCHEMA_VERSION + 4} is newer than this bot "
+        f"({SCHEMA_VERSION}); upgrade the bot"
+    )
+    assert _schema(path) == before
+    assert _versions(path)[-1] == SCHEMA_VERSION + 4
+
+
+async def test_a_failing_migration_leaves_the_file_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "broken.sqlite3"
+    await (await Storage.open(path)).close()
+    broken = (*migrations.MIGRATIONS, "CREATE TABLE half_done (a);\nTHIS IS NOT SQL;\n")
+    monkeypatch.setattr(migrations, "MIGRATIONS", broken)
+    monkeypatch.setattr(migrations, "LATEST", len(broken))
+    with pytest.raises(StorageError):
+        await Storage.open(path)
+    assert _versions(path) == list(range(1, SCHEMA_VERSION + 1))
+    assert "half_done" not in {name for name, _ in _schema(path)}
+
+
+async def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"these are not the tables you are looking for" * 100)
+    with pytest.raises(StorageError, match="Cannot use database"):
+        await Storage.open(path)
+
+
+def test_statements_split_scripts_where_sqlite_would() -> None:
+    script = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE a (x TEXT DEFAULT ';');\n"
+        "CREATE TABLE b (\n    y INTEGER\n);\n"
+    )
+    assert list(migrations.statements(script)) == [
+        "-- a comment; with a semicolon\nCREATE TABLE a (x TEXT DEFAULT ';');",
+        "CREATE TABLE b (\n    y INTEGER\n);",
+    ]
+    with pytest.raises(ValueError, match="incomplete"):
+        list(migrations.statements("CREATE TABLE c (z"))

@@ -1,0 +1,53 @@
+"""Per-guild settings for /ofc settings, and their audit trail."""
+
+import pytest
+
+from bot.engine.rules import TableRules
+from bot.storage import GuildSettings, InvalidInput, SettingsChange, Storage
+from tests.storage.conftest import ADMIN, ALICE, BOB, GUILD
+
+
+async def test_defaults_until_a_guild_overrides_them(storage: Storage) -> None:
+    assert await storage.guild_settings(GUILD) == GuildSettings(None, None, {})
+    await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0, starting_chips=5000,
+                                        daily_chips=50)
+    assert (await storage.wallet(GUILD, ALICE, now=2.0)).balance == 5000
+    assert (await storage.claim_daily(GUILD, ALICE, now=2.0)).amount == 50
+    assert (await storage.wallet(GUILD + 1, ALICE, now=2.0)).balance == 1000  # other guild
+    # back to the default: only wallets created afterwards start with it
+    await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=3.0, starting_chips=None)
+    assert (await storage.wallet(GUILD, BOB, now=4.0)).balance == 1000
+    assert (await storage.wallet(GUILD, ALICE, now=4.0)).balance == 5050
+
+
+async def test_table_options_are_kept_and_every_change_is_audited(storage: Storage) -> None:
+    options = TableRules.from_mapping({"variant": "turbo", "seats": 4}).to_dict()
+    saved = await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0,
+                                                table_options={"variant": "turbo", "seats": 4})
+    assert saved == GuildSettings(None, None, {"variant": "turbo", "seats": 4})
+    assert TableRules.from_mapping(saved.table_options).to_dict() == options
+    await storage.update_guild_settings(GUILD, actor_id=ALICE, now=2.0, daily_chips=0,
+                                        table_options={"variant": "turbo", "seats": 4})
+    assert await storage.settings_audit(GUILD) == [
+        SettingsChange(ALICE, "daily_chips", None, 0, 2.0),
+        SettingsChange(ADMIN, "table_options", {}, {"variant": "turbo", "seats": 4}, 1.0),
+    ]
+    assert (await storage.guild_settings(GUILD)).daily_chips == 0
+    assert await storage.settings_audit(GUILD + 1) == []
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"starting_chips": -1},
+        {"daily_chips": 1.5},
+        {"table_options": ["variant", "turbo"]},
+        {"table_options": {1: "x"}},
+        {"table_options": {"when": object()}},
+    ],
+)
+async def test_bad_settings_are_refused(storage: Storage, change) -> None:
+    with pytest.raises(InvalidInput):
+        await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0, **change)
+    assert await storage.guild_settings(GUILD) == GuildSettings(None, None, {})
+    assert await storage.settings_audit(GUILD) == []
