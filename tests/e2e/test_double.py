@@ -21,6 +21,7 @@ from .discord_double import (
     DiscordDouble,
     InteractionNotAnswered,
     Member,
+    Message,
 )
 from .discord_double.components import BUTTON, find
 from .discord_double.snowflakes import Snowflakes, snowflake_time
@@ -212,6 +213,13 @@ class TinyBot(discord.Client):
         return demo
 
 
+async def open_table(member: Member) -> Message:
+    """The table message `member` gets from /demo table."""
+    message = (await member.slash("demo table", variant="pineapple")).message
+    assert message is not None
+    return message
+
+
 @pytest.fixture
 async def bot(double: DiscordDouble, alice: Member, bob: Member) -> TinyBot:
     """A TinyBot connected to the double, with alice and bob already in the guild."""
@@ -278,8 +286,7 @@ async def test_slash_command_answer_with_embed_image_file_and_view(
 async def test_a_click_edits_the_message_and_keeps_its_history(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = (await alice.slash("demo table", variant="pineapple")).message
-    assert table is not None
+    table = await open_table(alice)
     first = await alice.click(table, "Join")
     second = await bob.click(table, "Join")
     assert first.callback_type == second.callback_type == UPDATE_MESSAGE
@@ -293,8 +300,7 @@ async def test_a_click_edits_the_message_and_keeps_its_history(
 async def test_modal_opened_by_a_button_and_submitted(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = (await alice.slash("demo table", variant="pineapple")).message
-    assert table is not None
+    table = await open_table(alice)
     opened = await alice.click(table, "Rename")
     assert (
         opened.callback_type == MODAL
@@ -315,8 +321,7 @@ async def test_modal_opened_by_a_button_and_submitted(
 async def test_what_the_discord_client_cannot_do_is_refused(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = (await alice.slash("demo table", variant="pineapple")).message
-    assert table is not None
+    table = await open_table(alice)
     with pytest.raises(ComponentError, match="disabled"):
         await alice.click(table, "Closed")
     with pytest.raises(ComponentError, match="no component"):
@@ -433,8 +438,8 @@ async def test_persistent_buttons_work_after_a_restart_and_views_do_not(
     double: DiscordDouble, bot: TinyBot, alice: Member
 ) -> None:
     counter = (await alice.slash("demo counter")).message
-    table = (await alice.slash("demo table", variant="pineapple")).message
-    assert counter is not None and table is not None
+    table = await open_table(alice)
+    assert counter is not None
     await alice.click(counter, "Count 0")
     assert counter.content == "count 1"
 

@@ -10,7 +10,9 @@ from aiohttp import web
 from .state import ApiError, Upload, unknown
 
 if TYPE_CHECKING:
+    from .model import Channel
     from .server import DiscordDouble
+    from .state import Interaction
 
 API = "/api/v10"
 BODY = web.RequestKey("body", object)
@@ -233,7 +235,7 @@ class Rest:
 
     # -- channels and messages -------------------------------------------------------------
 
-    def _channel(self, request: web.Request):  # -> Channel
+    def _channel(self, request: web.Request) -> Channel:
         return self.state.channel(snowflake(request, "channel_id"))
 
     async def get_channel(self, request: web.Request) -> web.Response:
@@ -327,7 +329,7 @@ class Rest:
             return json_response(answer)
         return no_content()
 
-    def _webhook(self, request: web.Request):  # -> Interaction
+    def _webhook(self, request: web.Request) -> Interaction:
         return self.state.webhook_interaction(
             snowflake(request, "application_id"), request.match_info["token"]
         )

@@ -333,17 +333,9 @@ class DiscordDouble:
     ) -> Message:
         """The latest public message of `channel` (newer than `after`) satisfying `predicate`."""
 
-        def latest() -> Message | None:
-            for m in reversed(self.messages(channel)):
-                if (
-                    (after is None or m.id > after.id)
-                    and not m.loading
-                    and (predicate is None or predicate(m))
-                ):
-                    return m
-            return None
-
-        return await self.state.wait_until(latest, timeout, "a channel message")
+        return await self.state.wait_for_latest(
+            lambda: self.messages(channel), predicate, after, timeout, "a channel message"
+        )
 
     async def wait_until(
         self, predicate: Callable[[], Any], *, timeout: float = 5.0, what: str = "a condition"

@@ -38,7 +38,7 @@ from .model import (
     Role,
     User,
 )
-from .snowflakes import Snowflakes, iso_now, iso_time
+from .snowflakes import Snowflakes, iso_now
 
 # Gateway intents that gate the events the double dispatches.
 GUILDS_INTENT = 1 << 0
@@ -207,6 +207,26 @@ class DoubleState:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, _POLL_SECONDS))
         return result
+
+    async def wait_for_latest(
+        self,
+        source: Callable[[], list[Message]],
+        predicate: Callable[[Message], Any] | None,
+        after: Message | None,
+        timeout: float,
+        what: str,
+    ) -> Message:
+        """The newest message of `source()` newer than `after`, resolved (not "thinking") and
+        satisfying `predicate`, waiting for one."""
+
+        def latest() -> Message | None:
+            for m in reversed(source()):
+                fresh = after is None or m.id > after.id
+                if fresh and not m.loading and (predicate is None or predicate(m)):
+                    return m
+            return None
+
+        return await self.wait_until(latest, timeout, what)
 
     # -- world building --------------------------------------------------------------------
 
@@ -708,6 +728,3 @@ def _numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
             component["id"] = next_id  # type: ignore[index]
             taken.add(next_id)
     return out
-
-
-__all__ = ["ApiError", "DoubleState", "Interaction", "Upload", "iso_time"]

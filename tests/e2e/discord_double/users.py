@@ -216,7 +216,9 @@ class Member:
         timeout: float = 5.0,
     ) -> Message:
         """The latest DM (newer than `after`) that satisfies `predicate`, waiting for it."""
-        return await self._wait_for(self.dms, predicate, after, timeout, f"a DM to {self.name}")
+        return await self.double.state.wait_for_latest(
+            self.dms, predicate, after, timeout, f"a DM to {self.name}"
+        )
 
     async def wait_for_ephemeral(
         self,
@@ -226,33 +228,13 @@ class Member:
         timeout: float = 5.0,
     ) -> Message:
         """The latest ephemeral message to this member satisfying `predicate`, waiting for it."""
-        return await self._wait_for(
+        return await self.double.state.wait_for_latest(
             lambda: sorted(self.ephemerals(), key=lambda m: m.id),
             predicate,
             after,
             timeout,
             f"an ephemeral to {self.name}",
         )
-
-    async def _wait_for(
-        self,
-        source: Callable[[], list[Message]],
-        predicate: Callable[[Message], Any] | None,
-        after: Message | None,
-        timeout: float,
-        what: str,
-    ) -> Message:
-        def latest() -> Message | None:
-            for m in reversed(source()):
-                if (
-                    (after is None or m.id > after.id)
-                    and not m.loading
-                    and (predicate is None or predicate(m))
-                ):
-                    return m
-            return None
-
-        return await self.double.state.wait_until(latest, timeout, what)
 
     # -- the Discord client's side ---------------------------------------------------------
 
