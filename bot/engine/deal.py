@@ -2,6 +2,7 @@
 
 import random
 import secrets
+import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -40,9 +41,12 @@ def check_seats(rules: TableRules, count: int) -> None:
 def shuffled_deck(rules: TableRules, seed: int | None, hand_no: int) -> list[Card]:
     """R1: an unpredictable shuffle, or with `seed` (tests, simulations) one fixed per hand."""
     deck = full_deck(jokers=rules.jokers)
-    rng = secrets.SystemRandom() if seed is None else random.Random(f"{seed}:{hand_no}")
-    rng.shuffle(deck)
-    return deck
+    # A seeded hand's deck depends on the seed and the hand number only (hand_no < 2^20).
+    rng = secrets.SystemRandom() if seed is None else random.Random(seed * 2**20 + hand_no)
+    # Sorting by independent 64-bit random keys is a uniform shuffle (a tie, odds about
+    # 2^-53, keeps deck order); one draw of all the keys is one system call, not 52.
+    keys = struct.unpack(f"<{len(deck)}Q", rng.randbytes(8 * len(deck)))
+    return [card for _, card in sorted(zip(keys, deck, strict=True))]
 
 
 # State JSON names cards as text; the two jokers are told apart ("X1", "X2") so a restored state
@@ -68,6 +72,9 @@ def decode_board(rows: list[list[str]]) -> Board:
     return Board(top, middle, bottom)
 
 
+_TEXT = {c: card_str(c) for c in _CODE}
+
+
 def texts(cards: Iterable[Card]) -> list[str]:
     """Cards as display text for event data."""
-    return [card_str(c) for c in cards]
+    return [_TEXT[c] for c in cards]

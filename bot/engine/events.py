@@ -4,8 +4,7 @@ The table service turns events into messages, prompts and storage writes; chip m
 mirror (showdown transfers, stacks going back to wallets) are carried in their data.
 """
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 # Event kinds, in the order they usually occur.
 HAND_STARTED = "hand_started"  # public: hand_no, button, seats dealt in, fantasy sizes
@@ -26,12 +25,13 @@ LEFT = "left"  # public (cash): the player got up; `stack` goes back to its wall
 MATCH_OVER = "match_over"  # public: standings; `returned` chips go back to wallets (R11)
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
+    """One thing that happened. A NamedTuple: a hand makes dozens, simulations millions."""
+
     kind: str
-    seat: int | None = None  # the seat concerned, if any
-    private: bool = False  # True: only that seat's player may see it
-    data: dict[str, Any] = field(default_factory=dict)  # JSON-able (cards as text)
+    seat: int | None  # the seat concerned, if any
+    private: bool  # True: only that seat's player may see it
+    data: dict[str, Any]  # JSON-able (cards as text)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "private": self.private, "data": self.data}

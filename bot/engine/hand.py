@@ -117,13 +117,9 @@ class Hand:
         return started
 
     def pending(self) -> tuple[int, ...]:
-        """Seats whose action is awaited, in acting order."""
-        out = [s for s in self.order if not self.seats[s].acted
-               and (self.seats[s].fantasy or self.simultaneous)]
-        if not self.simultaneous and self.turn < len(self.normal):
-            out.append(self.normal[self.turn])
-            out.sort(key=self.order.index)
-        return tuple(out)
+        """Seats whose action is awaited, in acting order: exactly those whose clock runs."""
+        seats = self.seats
+        return tuple(s for s in self.order if seats[s].since is not None)
 
     def discards_due(self, seat: int) -> int:
         sh = self.seats[seat]
@@ -133,8 +129,8 @@ class Hand:
 
     @property
     def complete(self) -> bool:
-        return all(sh.acted for sh in self.seats.values()) and (
-            not self.normal or self.street == len(self.plan))
+        """Every board is set: nobody's action is awaited any more."""
+        return all(sh.since is None for sh in self.seats.values())
 
     def place(self, seat: int, assignment: Assignment, now: float, auto: bool,
               out: list[Event]) -> list[int]:

@@ -8,6 +8,7 @@ events it caused; a bad action raises RuleError and changes nothing.
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any, Literal
 
 from bot.engine.board import Board
@@ -97,6 +98,11 @@ class Player:
     @staticmethod
     def from_json(d: dict[str, Any]) -> "Player":
         return Player(**d)
+
+
+@lru_cache(maxsize=64)
+def _rules_json(rules: TableRules) -> dict[str, Any]:
+    return rules.to_dict()
 
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
@@ -271,15 +277,16 @@ class Match:
         A street, or a whole Fantasyland arrangement. RuleError ("Top row is full", "Qs is not
         in your hand", "It is Bob's turn", ...) changes nothing."""
         hand = self._hand_in_play()
-        player = self.player(seat)
-        if seat not in hand.seats:
+        sh = hand.seats.get(seat)
+        if sh is None:
+            self.player(seat)  # names a seat that does not exist or is empty
             raise RuleError("You are not in this hand")
-        if seat not in hand.pending():
-            raise RuleError(self._not_your_turn(seat))
-        events: list[Event] = []
-        sh = hand.seats[seat]
         since = sh.since
-        assert since is not None
+        if since is None:
+            raise RuleError(self._not_your_turn(seat))
+        player = self.seats[seat]
+        assert player is not None
+        events: list[Event] = []
         started = hand.place(seat, assignment, now, False, events)  # refuses before any change
         # R10: time past the turn's own seconds comes out of the time bank.
         over = now - since - self._turn_seconds(sh.fantasy)
@@ -366,20 +373,22 @@ class Match:
         hand = self.hand
         assert hand is not None
         queue = list(started)
+        waiting = False
         while queue:
             seat = queue.pop(0)
-            if seat not in hand.pending():
-                continue
+            sh = hand.seats[seat]
+            if sh.since is None:
+                continue  # already placed at once (an away seat queued twice)
             player = self.seats[seat]
             assert player is not None
-            sh = hand.seats[seat]
             if player.away:
                 queue += self._auto(seat, now, events)
             else:
+                waiting = True
+                deadline = sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
                 events.append(Event(TURN, seat, False, {
-                    "street": 0 if sh.fantasy else hand.street, "deadline": self.deadline(seat),
-                }))
-        if hand.complete:
+                    "street": 0 if sh.fantasy else hand.street, "deadline": deadline}))
+        if not waiting and hand.complete:
             self._end_hand(events)
 
     # ----------------------------------------------------------------- hand end
@@ -609,7 +618,7 @@ class Match:
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
         return {
-            "version": STATE_VERSION, "rules": self.rules.to_dict(), "seed": self.seed,
+            "version": STATE_VERSION, "rules": dict(_rules_json(self.rules)), "seed": self.seed,
             "seats": [p.to_json() if p is not None else None for p in self.seats],
             "button": self.button, "hand_no": self.hand_no, "phase": self.phase,
             "hands_total": self.hands_total,

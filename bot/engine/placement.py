@@ -7,6 +7,7 @@ playouts share them.
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations, product
 
 from bot.engine.board import Board
@@ -54,7 +55,7 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
     """Check `assignment` of exactly the `dealt` cards; return (new board, placed, discarded).
 
     Placed and discarded cards keep the order dealt. RuleError (changing nothing) otherwise."""
-    if not isinstance(assignment, Mapping):
+    if type(assignment) is not dict and not isinstance(assignment, Mapping):
         raise RuleError("Say for each dealt card: top, middle, bottom or discard")
     for card, target in assignment.items():
         if card not in dealt:
@@ -66,23 +67,27 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
         if not discards:
             raise RuleError(f"Place all {len(dealt)} cards")
         raise RuleError(f"Place {_count(len(dealt) - discards, 'card')} and discard {discards}")
-    rows: dict[str, list[Card]] = {"top": [], "middle": [], "bottom": [], DISCARD: []}
+    top: list[Card] = []
+    middle: list[Card] = []
+    bottom: list[Card] = []
+    thrown: list[Card] = []
+    rows = {"top": top, "middle": middle, "bottom": bottom, DISCARD: thrown}
     for card in dealt:
         rows[assignment[card]].append(card)
-    thrown = rows[DISCARD]
     if len(thrown) != discards:
         if not discards:
             raise RuleError("No card is discarded on this street: place them all")
         raise RuleError(f"Discard exactly {'one card' if discards == 1 else f'{discards} cards'}")
-    for row in ROWS:
-        free = board.free(row)
-        if len(rows[row]) > free:
+    for row, added, free in (("top", top, 3 - len(board.top)),
+                             ("middle", middle, 5 - len(board.middle)),
+                             ("bottom", bottom, 5 - len(board.bottom))):
+        if len(added) > free:
             if not free:
                 raise RuleError(f"{row.capitalize()} row is full")
             raise RuleError(f"{row.capitalize()} row has room for only {_count(free, 'card')}")
-    new = Board(board.top + tuple(rows["top"]), board.middle + tuple(rows["middle"]),
-                board.bottom + tuple(rows["bottom"]))
-    placed = tuple(c for c in dealt if assignment[c] != DISCARD)
+    new = Board(board.top + tuple(top), board.middle + tuple(middle),
+                board.bottom + tuple(bottom))
+    placed = tuple(c for c in dealt if assignment[c] != DISCARD) if thrown else dealt
     return new, placed, tuple(thrown)
 
 
@@ -101,17 +106,34 @@ def auto_assignment(board: Board, dealt: tuple[Card, ...], discards: int) -> dic
     return out
 
 
+@lru_cache(maxsize=512)
+def row_patterns(top: int, middle: int, bottom: int, count: int) -> tuple[tuple[str, ...], ...]:
+    """Every way to send `count` cards (in order) to rows with these free places."""
+    free = (top, middle, bottom)
+    return tuple(tuple(ROWS[r] for r in rows) for rows in product(range(3), repeat=count)
+                 if all(rows.count(i) <= free[i] for i in range(3)))
+
+
+def _patterns(board: Board, count: int) -> tuple[tuple[str, ...], ...]:
+    return row_patterns(3 - len(board.top), 5 - len(board.middle), 5 - len(board.bottom), count)
+
+
 def random_assignment(board: Board, dealt: tuple[Card, ...], discards: int,
                       rng: random.Random) -> dict[Card, str]:
-    """A uniformly random legal assignment over the free places (for playouts and tests)."""
-    cards = list(dealt)
-    rng.shuffle(cards)
-    slots = (["top"] * board.free("top") + ["middle"] * board.free("middle")
-             + ["bottom"] * board.free("bottom"))
-    keep = len(cards) - discards
-    out = dict(zip(cards[:keep], rng.sample(slots, keep), strict=True))
-    for card in cards[keep:]:
-        out[card] = DISCARD
+    """A random legal assignment, uniform over the legal row patterns of a street (playouts,
+    tests). Fantasyland hands (13 cards to place) fill the free places in a random order."""
+    if discards == 1:
+        thrown = [dealt[int(rng.random() * len(dealt))]]
+    else:
+        thrown = rng.sample(dealt, discards)
+    kept = [c for c in dealt if c not in thrown] if thrown else dealt
+    if len(kept) <= 5:
+        rows = rng.choice(_patterns(board, len(kept)))
+    else:
+        rows = rng.sample(["top"] * (3 - len(board.top)) + ["middle"] * (5 - len(board.middle))
+                          + ["bottom"] * (5 - len(board.bottom)), len(kept))
+    out = dict(zip(kept, rows, strict=True))
+    out.update(dict.fromkeys(thrown, DISCARD))
     return out
 
 
@@ -119,11 +141,9 @@ def legal_assignments(board: Board, dealt: tuple[Card, ...],
                       discards: int) -> Iterator[dict[Card, str]]:
     """Every legal assignment of a street (at most 3^5 = 243). Not for Fantasyland hands, whose
     arrangements are counted in millions: that is the solver's job."""
-    free = (board.free("top"), board.free("middle"), board.free("bottom"))
     for thrown in combinations(dealt, discards):
         kept = [c for c in dealt if c not in thrown]
-        for rows in product(range(3), repeat=len(kept)):
-            if all(rows.count(i) <= free[i] for i in range(3)):
-                out = {c: ROWS[r] for c, r in zip(kept, rows, strict=True)}
-                out.update(dict.fromkeys(thrown, DISCARD))
-                yield out
+        for rows in _patterns(board, len(kept)):
+            out = dict(zip(kept, rows, strict=True))
+            out.update(dict.fromkeys(thrown, DISCARD))
+            yield out

@@ -36,8 +36,8 @@ def show_down(rules: TableRules, boards: dict[int, Board], fantasy: dict[int, in
         ))
     return ShowdownView(
         seats=tuple(shown),
-        pairs=tuple(p._replace(a=seats[p.a], b=seats[p.b]) for p in pairs),
-        transfers=tuple(t._replace(payer=seats[t.payer], payee=seats[t.payee])
+        pairs=tuple(PairScore(seats[p.a], seats[p.b], *p[2:]) for p in pairs),
+        transfers=tuple(Transfer(seats[t.payer], seats[t.payee], t.owed, t.paid)
                         for t in transfers),
     )
 
