@@ -10,6 +10,7 @@ import importlib
 FIGURES: dict[str, str] = {
     "eval5_per_s": "bot.bench.engine",
     "score_hand_per_s": "bot.bench.engine",
+    "hand_playout_per_s": "bot.bench.state",
 }
 
 
