@@ -11,6 +11,11 @@ FIGURES: dict[str, str] = {
     "eval5_per_s": "bot.bench.engine",
     "score_hand_per_s": "bot.bench.engine",
     "hand_playout_per_s": "bot.bench.state",
+    "settle_per_s": "bot.bench.storage",
+    "solve14_mean_ms": "bot.bench.ai",
+    "solve14_max_ms": "bot.bench.ai",
+    "solve17_mean_ms": "bot.bench.ai",
+    "solve17_max_ms": "bot.bench.ai",
 }
 
 

@@ -1,0 +1,321 @@
+"""The exact Fantasyland solver (R8, R9): the best 13 of 13-17 cards for the next showdown.
+
+An arrangement's value is its royalties (R4, R9) plus `stay_value` when it keeps the player in
+Fantasyland (R8, R9); among equal values the strongest bottom wins, then middle, then top.
+
+Exact branch and bound: bottoms in descending order of an upper bound on what they can reach,
+then for each the middles that fit under it best first, then the best top that fits, stopping
+each level as soon as its bound cannot beat (or tie with stronger rows) the best found. Every row
+is evaluated once per hand by its card-int sum (evaluation.py), and royalties and "keeps
+Fantasyland" are per-value lists, so the inner loops only add and compare.
+
+A row holding a joker (R9) may be any of its options; with the per-row royalties and staying
+both monotone in row strength, the engine's resolution is "each row its strongest option that
+does not foul", which is what the search picks for the same cards.
+"""
+
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from bot.engine.board import Board, BoardResult, _row_options, evaluate_board
+from bot.engine.cards import JOKERS, Card, cards_str, is_joker
+from bot.engine.errors import RuleError
+from bot.engine.evaluation import eval3, eval5, is_low
+from bot.engine.fantasy import fantasy_cards
+from bot.engine.royalties import ROYALTY, Row
+from bot.engine.rules import TableRules
+
+# What keeping Fantasyland is worth, in points, against royalties now. Measured with
+# `ofc simulate`-style play (see bot/ai/stay_value.py's docstring and the README): a
+# Fantasyland hand of 14 cards against a `strong` opponent averages about this many points.
+STAY_VALUE = 11.0
+MIN_CARDS, MAX_CARDS = 13, 17
+_EPS = 1e-9  # scores are ints plus the (float) stay value: ties compare with a tolerance
+_NONE = -(10**9)  # below every line value (lowball middle lines are negative)
+_NO_SCORE = float("-inf")
+_LINE_SPAN = 1 << 14  # above twice the largest evaluation value: packs (gain rank, line)
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The arrangement chosen, scored by the engine itself."""
+
+    board: Board
+    discard: tuple[Card, ...]
+    result: BoardResult
+    stays: bool  # keeps Fantasyland for the next hand (R8)
+    value: float  # royalties plus the stay value when it stays
+
+    @property
+    def royalties(self) -> int:
+        return sum(self.result.royalties)
+
+    def assignment(self) -> dict[Card, str]:
+        """The arrangement as Match.place takes it: each card -> its row or "discard"."""
+        out = {c: "discard" for c in self.discard}
+        for row, cards in zip(("top", "middle", "bottom"), self.board.rows, strict=True):
+            out.update(dict.fromkeys(cards, row))
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        """The `ofc solve --json` shape (DESIGN.md)."""
+        text = self.board.text()
+        return {
+            "top": text["top"], "middle": text["middle"], "bottom": text["bottom"],
+            "discard": cards_str(self.discard), "royalties": self.royalties,
+            "stays": self.stays, "value": self.value, "fouled": self.result.fouled,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Per row, indexed by evaluation value: royalty and whether it alone keeps FL (R8)."""
+
+    royalty: dict[Row, list[int]]
+    stays: dict[Row, list[bool]]
+    lowball: bool
+
+
+@lru_cache(maxsize=64)
+def _tables(rules: TableRules) -> _Tables:
+    """Royalties from the engine's lists; "stays" by asking `fantasy_cards` itself.
+
+    R8/R9 keep Fantasyland when any one row qualifies (trips on top, quads+ on the bottom, a
+    full house+ middle where the rules say so), so each row is probed with the other two at
+    their weakest hand; the solver's tests check the whole against `fantasy_cards`."""
+    lowball = rules.variant == "lowball"
+    table = ROYALTY[rules.royalties]
+    royalty = {
+        "top": table["top"],
+        "middle": ROYALTY["lowball"]["middle"] if lowball else table["middle"],
+        "bottom": table["bottom"],
+    }
+    size = len(table["top"])
+    weakest = (1, 1, 1)  # value 1 is the weakest class on the common scale
+    stays: dict[Row, list[bool]] = {}
+    for index, row in enumerate(("top", "middle", "bottom")):
+        flags = []
+        for value in range(size):
+            hands = list(weakest)
+            hands[index] = value or 1
+            result = BoardResult(
+                board=Board(), resolved=Board(), fouled=False, hands=tuple(hands),
+                lines=tuple(hands), royalties=(0, 0, 0),
+            )
+            flags.append(fantasy_cards(result, rules, in_fantasy=True, entry_cards=14) > 0)
+        stays[row] = flags
+    return _Tables(royalty, stays, lowball)
+
+
+def check_cards(cards: Sequence[Card], rules: TableRules) -> None:
+    """RuleError unless `cards` can be a Fantasyland hand under `rules`."""
+    if not MIN_CARDS <= len(cards) <= MAX_CARDS:
+        raise RuleError(f"a Fantasyland hand has {MIN_CARDS} to {MAX_CARDS} cards, "
+                        f"not {len(cards)}")
+    if len(set(cards)) != len(cards):
+        raise RuleError("a card appears twice")
+    if not rules.jokers and any(is_joker(c) for c in cards):
+        raise RuleError("jokers are only in the joker variant")
+
+
+def solve(cards: Sequence[Card], rules: TableRules | None = None,
+          stay_value: float = STAY_VALUE) -> Solution:
+    """The best arrangement of a Fantasyland hand (see the module docstring)."""
+    rules = rules or TableRules()
+    hand = tuple(cards)
+    check_cards(hand, rules)
+    picked = _Search(hand, rules, stay_value).run()
+    if picked is None:
+        # Only a lowball hand without a legal 2-7 middle gets here: every board fouls.
+        ordered = sorted(hand, reverse=True)
+        rows = (tuple(ordered[10:13]), tuple(ordered[5:10]), tuple(ordered[:5]))
+    else:
+        rows = tuple(tuple(c for i, c in enumerate(hand) if mask >> i & 1) for mask in picked)
+    board = Board(*rows)
+    result = evaluate_board(board, rules)
+    stays = fantasy_cards(result, rules, in_fantasy=True, entry_cards=len(hand)) > 0
+    used = set(board.cards)
+    return Solution(
+        board=board,
+        discard=tuple(c for c in hand if c not in used),
+        result=result,
+        stays=stays,
+        value=sum(result.royalties) + (stay_value if stays else 0.0),
+    )
+
+
+def _subsets(hand: tuple[Card, ...], size: int) -> tuple[list[int], list[tuple[int, ...]]]:
+    """Bit masks of every `size`-subset of the hand, and the ascending values each may take
+    (one value; all of a joker row's options, R9)."""
+    bits = [1 << i for i in range(len(hand))]
+    masks = list(map(sum, combinations(bits, size)))
+    if not any(is_joker(c) for c in hand):
+        evaluate: Callable[[Sequence[Card]], int] = eval3 if size == 3 else eval5
+        return masks, [(v,) for v in map(evaluate, combinations(hand, size))]
+    row: Row = "top" if size == 3 else "middle"
+    return masks, [_joker_options(row, subset) for subset in combinations(hand, size)]
+
+
+def _joker_options(row: Row, subset: tuple[Card, ...]) -> tuple[int, ...]:
+    fixed = tuple(sorted(c for c in subset if not is_joker(c)))
+    return _joker_options_of(row, fixed, len(subset) - len(fixed))
+
+
+@lru_cache(maxsize=4096)
+def _joker_options_of(row: Row, fixed: tuple[Card, ...], wild: int) -> tuple[int, ...]:
+    return tuple(sorted(_row_options(row, fixed + JOKERS[:wild])))
+
+
+def _at_most(options: tuple[int, ...], limit: int) -> int:
+    """The strongest option not above `limit`, or 0 when none fits."""
+    if options[-1] <= limit:
+        return options[-1]
+    i = bisect_right(options, limit)
+    return options[i - 1] if i else 0
+
+
+def _ceiling(values: Sequence[int], gains: Sequence[float], size: int) -> list[float]:
+    """best[v]: the highest gain among the entries whose value is at most v.
+
+    Gains are royalties plus maybe the stay value, so few distinct ones: a staircase of a few
+    steps, each filled in with one slice."""
+    lowest: dict[float, int] = {}
+    for value, gain in zip(values, gains, strict=True):
+        if value < lowest.get(gain, size):
+            lowest[gain] = value
+    best = [_NO_SCORE] * size
+    running = _NO_SCORE
+    for value, gain in sorted((v, g) for g, v in lowest.items()):
+        if gain > running:
+            running = gain
+            best[value:] = [gain] * (size - value)
+    return best
+
+
+def _order(gains: Sequence[float], lines: Sequence[int]) -> list[int]:
+    """Indices best first: by gain, then the stronger row. Sorting one int per entry (gain rank
+    and line packed together) is several times faster than sorting tuples."""
+    rank = {g: i for i, g in enumerate(sorted(set(gains)))}
+    keys = [rank[g] * _LINE_SPAN + line for g, line in zip(gains, lines, strict=True)]
+    return sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
+
+
+class _Search:
+    """One hand's search. Rows are subsets of the hand by bit mask; a joker row's gain is that of
+    its strongest option (royalties and staying only grow with row strength)."""
+
+    def __init__(self, hand: tuple[Card, ...], rules: TableRules, stay_value: float) -> None:
+        self.hand = hand
+        self.t = _tables(rules)
+        self.stay = stay_value
+
+    def run(self) -> tuple[int, int, int] | None:
+        """(top, middle, bottom) masks of the best legal arrangement, None when all foul."""
+        t, s, lowball = self.t, self.stay, self.t.lowball
+        rt, st = t.royalty["top"], t.stays["top"]
+        rm, sm = t.royalty["middle"], t.stays["middle"]
+        rb, sb = t.royalty["bottom"], t.stays["bottom"]
+        size = len(rt)
+        t_masks, t_opts = _subsets(self.hand, 3)
+        f_masks, f_opts = _subsets(self.hand, 5)
+
+        # Tops: what each adds when the board stays already (plain) and when not (stay), and
+        # the best of them that fits under each value (a joker top from its weakest option).
+        t_vals = [o[-1] for o in t_opts]
+        t_low = [o[0] for o in t_opts]
+        t_plain = [float(rt[v]) for v in t_vals]
+        t_stay = [rt[v] + (s if st[v] else 0.0) for v in t_vals]
+        up_plain = _ceiling(t_low, t_plain, size)
+        up_stay = _ceiling(t_low, t_stay, size)
+
+        # Middles: their own gain plus, outside lowball, the best top that fits under them.
+        if lowball:
+            m_index = [i for i, o in enumerate(f_opts) if is_low(o[0])]
+            m_vals = [f_opts[i][0] for i in m_index]
+            m_plain = [float(rm[v]) for v in m_vals]
+            m_stay = [rm[v] + (s if sm[v] else 0.0) for v in m_vals]
+            m_lines = [-v for v in m_vals]
+        else:
+            m_index = list(range(len(f_opts)))
+            m_vals = m_lines = [o[-1] for o in f_opts]
+            m_plain = [rm[v] + up_plain[v] for v in m_vals]
+            m_stay = [rm[v] + (s + up_plain[v] if sm[v] else up_stay[v]) for v in m_vals]
+
+        # Bottoms: an upper bound on the whole board each can reach. A joker bottom is its
+        # strongest option: that only loosens the rows above it.
+        b_vals = [o[-1] for o in f_opts]
+        if lowball:
+            mp, ms = max(m_plain, default=_NO_SCORE), max(m_stay, default=_NO_SCORE)
+            b_bounds = [rb[v] + (s + mp + up_plain[v] if sb[v] else ms + up_stay[v])
+                        for v in b_vals]
+        else:
+            m_low = [o[0] for o in f_opts]
+            fit_plain = _ceiling(m_low, m_plain, size)
+            fit_stay = _ceiling(m_low, m_stay, size)
+            b_bounds = [rb[v] + (s + fit_plain[v] if sb[v] else fit_stay[v]) for v in b_vals]
+
+        orders: dict[tuple[str, bool], list[int]] = {}
+
+        def order(row: str, staying: bool) -> list[int]:
+            """Candidates best first, built on first use (most hands never need "plain")."""
+            key = (row, staying)
+            if key not in orders:
+                if row == "top":
+                    orders[key] = _order(t_plain if staying else t_stay, t_vals)
+                else:
+                    orders[key] = _order(m_plain if staying else m_stay, m_lines)
+            return orders[key]
+
+        best_score, best_b, best_m, best_t = _NO_SCORE, _NONE, _NONE, _NONE
+        picked: tuple[int, int, int] | None = None
+        for bi in _order(b_bounds, b_vals):
+            bound, vb = b_bounds[bi], b_vals[bi]
+            if bound < best_score - _EPS or (bound <= best_score + _EPS and vb < best_b):
+                break
+            b_staying = sb[vb]
+            b_score = rb[vb] + (s if b_staying else 0.0)
+            bmask = f_masks[bi]
+            add = (up_plain[vb] if b_staying else up_stay[vb]) if lowball else 0.0
+            m_gains = m_plain if b_staying else m_stay
+            for k in order("middle", b_staying):
+                upper = b_score + m_gains[k] + add
+                if upper < best_score - _EPS or (
+                        upper <= best_score + _EPS and (vb, m_lines[k]) < (best_b, best_m)):
+                    break
+                mi = m_index[k]
+                mmask = f_masks[mi]
+                if mmask & bmask:
+                    continue
+                if lowball:
+                    vm = m_vals[k]
+                    limit, m_line = vb, -vm
+                else:
+                    vm = _at_most(f_opts[mi], vb)
+                    if not vm:
+                        continue
+                    limit = m_line = vm
+                staying = b_staying or sm[vm]
+                m_score = rb[vb] + rm[vm] + (s if staying else 0.0)
+                used = bmask | mmask
+                t_gains = t_plain if staying else t_stay
+                for ti in order("top", staying):
+                    upper = m_score + t_gains[ti]
+                    if upper < best_score - _EPS or (
+                            upper <= best_score + _EPS
+                            and (vb, m_line, t_vals[ti]) <= (best_b, best_m, best_t)):
+                        break
+                    if t_masks[ti] & used:
+                        continue
+                    vt = _at_most(t_opts[ti], limit)
+                    if not vt:
+                        continue
+                    score = m_score + rt[vt] + (s if st[vt] and not staying else 0.0)
+                    if score > best_score + _EPS or (
+                            score >= best_score - _EPS
+                            and (vb, m_line, vt) > (best_b, best_m, best_t)):
+                        best_score, best_b, best_m, best_t = score, vb, m_line, vt
+                        picked = (t_masks[ti], mmask, bmask)
+        return picked
