@@ -1,0 +1,62 @@
+"""The table service: live tables, their lobby and play, timers, computer turns, persistence,
+and typed events out to the Discord layer. No discord import here (see SERVICE_API in the
+README's architecture section)."""
+
+from bot.tables.clock import Clock, FakeClock, SystemClock
+from bot.tables.errors import NoTable, NotAllowed, NotYourSeat, StaleAction, TableError
+from bot.tables.events import (
+    Dealt,
+    HandStarted,
+    LobbyChanged,
+    MatchOver,
+    Placed,
+    PlayerAway,
+    PlayerBack,
+    PlayerLeft,
+    ShowdownDone,
+    Standing,
+    TableClosed,
+    TableEvent,
+    TableRefunded,
+    TableRestored,
+    Turn,
+)
+from bot.tables.players import ComputerPlayers, SimplePlayers
+from bot.tables.service import TableService
+from bot.tables.settings import ServiceSettings
+from bot.tables.views import LobbySeat, LobbyView, SeatState, TableMessages, card_from_index
+
+__all__ = [
+    "Clock",
+    "ComputerPlayers",
+    "Dealt",
+    "FakeClock",
+    "HandStarted",
+    "LobbyChanged",
+    "LobbySeat",
+    "LobbyView",
+    "MatchOver",
+    "NoTable",
+    "NotAllowed",
+    "NotYourSeat",
+    "Placed",
+    "PlayerAway",
+    "PlayerBack",
+    "PlayerLeft",
+    "SeatState",
+    "ServiceSettings",
+    "ShowdownDone",
+    "SimplePlayers",
+    "StaleAction",
+    "Standing",
+    "SystemClock",
+    "TableClosed",
+    "TableError",
+    "TableEvent",
+    "TableMessages",
+    "TableRefunded",
+    "TableRestored",
+    "TableService",
+    "Turn",
+    "card_from_index",
+]

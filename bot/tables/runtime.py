@@ -1,0 +1,209 @@
+"""The service's machinery: live tables in memory, their locks, background tasks, persistence.
+
+Every action on a table runs inside `TableCore._locked`: one at a time per table, and any
+failure puts the table back exactly as it was last saved (so a refused action changes nothing,
+in memory as on disk). `_commit` applies the action's chip movements with the snapshot, tells
+the listeners, and re-arms the table's timer and computer turns (service.py).
+"""
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.errors import RuleError
+from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
+from bot.tables import money
+from bot.tables.clock import Clock
+from bot.tables.errors import NoTable, TableError
+from bot.tables.events import TableEvent
+from bot.tables.settings import ServiceSettings
+from bot.tables.state import TableState
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[Sequence[TableEvent]], Awaitable[None]]
+# Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
+_PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
+
+
+@dataclass(eq=False)
+class Live:
+    """One table in memory: its state, the last snapshot saved, its lock and tasks."""
+
+    state: TableState
+    saved: str  # the snapshot storage holds: what a failed action rolls back to
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    owner: asyncio.Task[Any] | None = None  # the task holding `lock`
+    timer: asyncio.Task[Any] | None = None
+    timer_at: float | None = None
+    computers: dict[tuple[int, int, int], asyncio.Task[Any]] = field(default_factory=dict)
+
+
+class TableCore:
+    def __init__(self, storage: Storage, clock: Clock, settings: ServiceSettings) -> None:
+        self._storage = storage
+        self._clock = clock
+        self._settings = settings
+        self._tables: dict[int, Live] = {}
+        self._by_channel: dict[int, int] = {}
+        self._listeners: list[Listener] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._parked: set[asyncio.Task[Any]] = set()  # tasks asleep on the clock
+        self._closing = False
+
+    # ----------------------------------------------------------------- listeners, tasks
+    def add_listener(self, listener: Listener) -> None:
+        """`await listener(events)` after every action, in order, under the table's lock."""
+        self._listeners.append(listener)
+
+    async def _emit(self, events: Sequence[TableEvent]) -> None:
+        if not events:
+            return
+        for listener in self._listeners:
+            try:
+                await listener(events)
+            except Exception:  # the game goes on whatever a listener does
+                log.exception("table event listener failed")
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        self._parked.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table service task failed", exc_info=task.exception())
+
+    async def _sleep(self, seconds: float) -> None:
+        """Sleep on the service's clock, marked as parked so `idle()` does not wait for it."""
+        if seconds <= 0:
+            return
+        task = asyncio.current_task()
+        assert task is not None
+        self._parked.add(task)
+        try:
+            await self._clock.sleep(seconds)
+        finally:
+            self._parked.discard(task)
+
+    async def idle(self) -> None:
+        """Wait until no background work is in progress: every computer turn and fired timer
+        has finished, and what is left sleeps on the clock (tests advance a FakeClock)."""
+        while True:
+            busy = [t for t in self._tasks
+                    if not t.done() and t not in self._parked and t is not asyncio.current_task()]
+            if not busy:
+                return
+            await asyncio.wait(busy)
+
+    async def close(self) -> None:
+        """Stop timers and computer turns (every state is already saved)."""
+        self._closing = True
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ----------------------------------------------------------------- tables
+    def _live(self, table_id: int) -> Live:
+        live = self._tables.get(table_id)
+        if live is None:
+            raise NoTable("There is no such table.")
+        return live
+
+    def _register(self, live: Live) -> None:
+        state = live.state
+        self._tables[state.table_id] = live
+        for channel in (state.channel_id, state.thread_id):
+            if channel is not None:
+                old = self._by_channel.get(channel)
+                if old is not None and old != state.table_id:
+                    self._tables.pop(old, None)  # a closed table kept for its last views
+                self._by_channel[channel] = state.table_id
+
+    def _forget_channel(self, state: TableState) -> None:
+        for channel in (state.channel_id, state.thread_id):
+            if channel is not None and self._by_channel.get(channel) == state.table_id:
+                del self._by_channel[channel]
+
+    @asynccontextmanager
+    async def _locked(self, table_id: int) -> AsyncIterator[Live]:
+        """Hold the table's lock for one action; on any failure restore the last save."""
+        live = self._live(table_id)
+        me = asyncio.current_task()
+        if live.owner is me:
+            raise RuntimeError("a table event listener awaited an action on its own table")
+        async with live.lock:
+            live.owner = me
+            try:
+                if live.state.status == "closed":
+                    raise NoTable("This table is closed.")
+                if live.state.pending:
+                    await self._flush(live)  # finish what a failure left undone
+                live.state.step += 1
+                yield live
+            except BaseException as error:
+                self._rollback(live)
+                readable = _readable(error)
+                if readable is error:
+                    raise
+                raise readable from error
+            finally:
+                live.owner = None
+
+    def _rollback(self, live: Live) -> None:
+        s = live.state
+        live.state = TableState.loads(
+            live.saved, table_id=s.table_id, guild_id=s.guild_id, channel_id=s.channel_id,
+            thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
+            table_message_id=s.table_message_id)
+
+    async def _flush(self, live: Live) -> list[Any]:
+        """Apply the pending chip movements, each with a snapshot listing the ones left;
+        with none, just save the snapshot."""
+        state = live.state
+        now = self._clock.now()
+        if not state.pending:
+            text = state.dumps()
+            await self._storage.save_snapshot(state.table_id, text, now=now)
+            live.saved = text
+            return []
+        results = []
+        unsaved = False
+        while state.pending:
+            op, *rest = state.pending
+            state.pending, status = rest, state.status
+            if op["op"] in money.TERMINAL:
+                state.status = "closed"
+            text = state.dumps()
+            try:
+                results.append(await money.apply(self._storage, state.table_id, op, text, now))
+            except BaseException:
+                state.pending, state.status = [op, *rest], status
+                raise
+            unsaved = not money.carries_snapshot(op)
+            if not unsaved:
+                live.saved = text
+            if state.status == "closed":
+                live.saved = text
+                return results
+        if unsaved:
+            text = state.dumps()
+            await self._storage.save_snapshot(state.table_id, text, now=now)
+            live.saved = text
+        return results
+
+
+def _readable(error: BaseException) -> BaseException:
+    """A refusal as a TableError with the player's sentence; anything else unchanged."""
+    if isinstance(error, TableError):
+        return error
+    if isinstance(error, RuleError | _PLAYER_STORAGE_ERRORS):
+        return TableError(str(error))
+    return error
