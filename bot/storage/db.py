@@ -5,6 +5,7 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -14,18 +15,19 @@ from bot.storage.migrations import migrate
 BUSY_TIMEOUT_MS = 5000
 
 
-async def run_together(*statements: Awaitable[object]) -> None:
-    """Await statements whose results are not needed, queued back to back.
+async def run_together(*statements: Awaitable[Any]) -> list[Any]:
+    """Await several statements queued back to back; return their results in order.
 
     aiosqlite runs a connection's statements in the order they were queued, so queueing
     several before waiting costs one thread round trip instead of one each (the hot path of
-    a settlement). All of them run; then the first error, if any, is raised and the caller's
-    transaction rolls back.
+    a settlement). All of them run; then the first error in argument order, if any, is
+    raised and the caller's transaction rolls back.
     """
     results = await asyncio.gather(*statements, return_exceptions=True)
     for result in results:
         if isinstance(result, BaseException):
             raise result
+    return results
 
 
 class Database:

@@ -45,6 +45,10 @@ def _state(value: object) -> str:
     return value
 
 
+def _optional_state(value: object) -> str | None:
+    return None if value is None else _state(value)
+
+
 class _Money(NamedTuple):
     guild_id: int
     status: str
@@ -199,6 +203,20 @@ class TablesMixin(StorageCore):
         )
         return None
 
+    async def _start_operation(
+        self, conn: aiosqlite.Connection, table_id: int, key: str, kind: str, now: float
+    ) -> tuple[_Money, bool]:
+        """A money operation's first step: the table's money, and whether `key` is new (now
+        claimed). Both statements are queued together, one thread round trip. A new key on a
+        table that is not open raises TableClosed; a repeat stays a quiet no-op.
+        """
+        money, claimed = await run_together(
+            _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
+        )
+        if claimed and money.status != "open":
+            raise TableClosed(table_id)
+        return money, claimed
+
     async def _position(
         self, conn: aiosqlite.Connection, money: _Money, user_id: int
     ) -> StackMove:
@@ -227,13 +245,11 @@ class TablesMixin(StorageCore):
         user_id = validate.player(user_id)
         amount = validate.chips(amount)
         key = validate.key(key)
-        state = None if snapshot is None else _state(snapshot)
+        state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
-            money = await _money(conn, table_id)
-            if not await self._claim_key(conn, key, "buy_in", table_id, now):
+            money, claimed = await self._start_operation(conn, table_id, key, "buy_in", now)
+            if not claimed:
                 return await self._position(conn, money, user_id)
-            if money.status != "open":
-                raise TableClosed(table_id)
             origin = Origin("buy_in", "buy-in", table_id=table_id, op_key=key)
             balance = await self._owner_pays(conn, money.guild_id, user_id, amount, origin, now)
             stack = money.stacks.get(user_id, 0) + amount
@@ -261,13 +277,11 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         user_id = validate.player(user_id)
         key = validate.key(key)
-        state = None if snapshot is None else _state(snapshot)
+        state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
-            money = await _money(conn, table_id)
-            if not await self._claim_key(conn, key, "cash_out", table_id, now):
+            money, claimed = await self._start_operation(conn, table_id, key, "cash_out", now)
+            if not claimed:
                 return await self._position(conn, money, user_id)
-            if money.status != "open":
-                raise TableClosed(table_id)
             stack = money.stacks.get(user_id)
             if stack is None:
                 raise NotSeated(table_id, user_id)
@@ -332,13 +346,11 @@ class TablesMixin(StorageCore):
         if hand is not None and hand.hand_no != hand_no:
             raise InvalidInput(f"The hand record is hand {hand.hand_no}, not hand {hand_no}.")
         key = validate.key(key)
-        state = None if snapshot is None else _state(snapshot)
+        state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
-            money = await _money(conn, table_id)
-            if not await self._claim_key(conn, key, "settle", table_id, now):
+            money, claimed = await self._start_operation(conn, table_id, key, "settle", now)
+            if not claimed:
                 return Settlement(False, money.stacks)
-            if money.status != "open":
-                raise TableClosed(table_id)
             stacks = money.stacks
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
             await run_together(
@@ -394,7 +406,7 @@ class TablesMixin(StorageCore):
         Returns False when it was already closed. TableNotEmpty while chips remain on it.
         """
         table_id = validate.snowflake("table id", table_id)
-        state = None if snapshot is None else _state(snapshot)
+        state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
             if money.status != "open":

@@ -8,6 +8,17 @@ import sqlite3
 from pathlib import Path
 
 EXTERNAL = ("start", "daily", "grant", "correction", "house")
+# rows that must not exist
+_NONE_OF = {
+    "ledger rows of humans without a wallet": (
+        "ledger AS l WHERE l.user_id > 0 AND NOT EXISTS (SELECT 1 FROM wallets AS w "
+        "WHERE w.guild_id = l.guild_id AND w.user_id = l.user_id)"
+    ),
+    "seats left at closed tables": (
+        "table_seats AS s JOIN live_tables AS t ON t.id = s.table_id WHERE t.status <> 'open'"
+    ),
+    "house rows of human seats": "ledger WHERE kind = 'house' AND user_id > 0",
+}
 
 
 def audit(path: Path) -> list[str]:
@@ -39,12 +50,6 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
                 f"wallet {guild}/{user}: balance {balance}, ledger sum {ledger_sum}, "
                 f"last balance_after {last_after}"
             )
-    orphans = conn.execute(
-        "SELECT count(*) FROM ledger AS l WHERE l.user_id > 0 AND NOT EXISTS "
-        "(SELECT 1 FROM wallets AS w WHERE w.guild_id = l.guild_id AND w.user_id = l.user_id)"
-    ).fetchone()[0]
-    if orphans:
-        problems.append(f"{orphans} ledger rows of humans without a wallet")
     for table, user, moves, stack in conn.execute(
         "SELECT m.table_id, m.user_id, sum(m.amount), "
         "coalesce((SELECT stack FROM table_seats AS s WHERE s.table_id = m.table_id "
@@ -80,10 +85,8 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
     ).fetchone()[0]
     if wallets + stacks != granted:
         problems.append(f"wallets {wallets} + stacks {stacks} != granted {granted}")
-    closed_with_chips = conn.execute(
-        "SELECT count(*) FROM table_seats AS s JOIN live_tables AS t ON t.id = s.table_id "
-        "WHERE t.status <> 'open'"
-    ).fetchone()[0]
-    if closed_with_chips:
-        problems.append(f"{closed_with_chips} seats left at closed tables")
+    for what, sql in _NONE_OF.items():
+        found = conn.execute(f"SELECT count(*) FROM {sql}").fetchone()[0]
+        if found:
+            problems.append(f"{found} {what}")
     return problems
