@@ -1,0 +1,33 @@
+"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot."""
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="ofc-bot", description="Open-Face Chinese Poker Pineapple for Discord.")
+    parser.add_argument(
+        "--sync", action="store_true",
+        help="publish the slash commands to every server (needed once, and after the commands "
+             "change; global commands can take up to an hour to appear)")
+    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    args = parser.parse_args(argv)
+    try:
+        settings = load_settings(dotenv=args.env_file)
+    except ConfigError as error:
+        print(f"ofc-bot: {error}", file=sys.stderr)
+        return 2
+    if not settings.token:
+        print(NO_TOKEN_HELP, file=sys.stderr, end="")
+        return 1
+    from bot.app import run  # discord.py is imported only when the bot really starts
+
+    return run(settings, sync_global=args.sync)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

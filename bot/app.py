@@ -1,0 +1,114 @@
+"""The discord.py bot: opens storage, builds the table service, loads the cogs, registers the
+persistent components, restores live tables; closes it all down in order.
+
+Commands are synced only when asked (discord.py's advice: a sync on every start gets rate
+limited): `ofc-bot --sync` publishes them globally, OFC_DEV_GUILD copies them to one server
+and syncs there at every start (instant, for development).
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage import Storage, StorageError
+from bot.tables import Clock, ServiceSettings, SystemClock, TableService
+from cogs.context import send
+
+log = logging.getLogger("bot")
+
+# The extensions of cogs/ to load (see /work notes COGS.md): each has a `setup(bot)`.
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.economy", "cogs.tools")
+
+
+class OFCBot(commands.Bot):
+    """`storage` and `tables` (the TableService) are what the cogs work with."""
+
+    storage: Storage
+    tables: TableService
+
+    def __init__(self, settings: Settings, *, sync_global: bool = False,
+                 clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS) -> None:
+        # Slash commands only: no prefix commands, so no message content intent (privileged).
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None,
+                         intents=discord.Intents.default(), tree_cls=OFCTree)
+        self.settings = settings
+        self.sync_global = sync_global
+        self.clock = clock or SystemClock()
+        self.extension_names = tuple(extensions)
+
+    async def setup_hook(self) -> None:
+        settings = self.settings
+        self.storage = await Storage.open(settings.database,
+                                          starting_chips=settings.starting_chips,
+                                          daily_chips=settings.daily_chips)
+        self.tables = TableService(self.storage, clock=self.clock, settings=ServiceSettings(
+            lobby_idle_seconds=settings.lobby_idle_minutes * 60,
+            ai_delay_seconds=settings.ai_delay_seconds,
+            next_hand_seconds=settings.next_hand_seconds,
+        ))
+        for name in self.extension_names:
+            await self.load_extension(name)  # each registers its commands and DynamicItems
+        await self.tables.restore()  # the cogs listen already: prompts are re-sent
+        await self._sync()
+
+    async def _sync(self) -> None:
+        if self.settings.dev_guild is not None:
+            guild = discord.Object(self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to the development server %s", len(synced), guild.id)
+        if self.sync_global:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (they may take up to an hour to show)",
+                     len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Stop timers and computer turns, then storage, then the connection. The state of
+        every table is saved after each action, so nothing is lost."""
+        if hasattr(self, "tables"):
+            await self.tables.close()
+        await super().close()  # unloads the cogs (they finish pending messages), disconnects
+        if hasattr(self, "storage"):
+            await self.storage.close()
+
+
+class OFCTree(app_commands.CommandTree[OFCBot]):
+    async def on_error(self, interaction: discord.Interaction[OFCBot],
+                       error: app_commands.AppCommandError) -> None:
+        """An unexpected failure: logged with its traceback, and the member is told."""
+        log.error("command %r failed", interaction.command and interaction.command.qualified_name,
+                  exc_info=error)
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, ephemeral=True,
+                       content="Something went wrong; nothing was lost. Please try again.")
+
+
+def run(settings: Settings, *, sync_global: bool = False) -> int:
+    """Run the bot until interrupted; the exit status for `ofc-bot`."""
+    discord.utils.setup_logging(level=settings.log_level_number)
+
+    async def main() -> None:
+        async with OFCBot(settings, sync_global=sync_global) as bot:
+            await bot.start(settings.token or "")
+
+    try:
+        asyncio.run(main())
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN). Reset it in the Developer "
+                  "Portal (Bot -> Reset Token) and put the new one in .env.")
+        return 1
+    except StorageError as error:
+        log.error("cannot open the database %s: %s", settings.database, error)
+        return 1
+    except KeyboardInterrupt:
+        log.info("stopped")
+    return 0

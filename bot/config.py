@@ -1,0 +1,153 @@
+"""Settings of `ofc-bot`: the environment, then a `.env` file, then the defaults.
+
+A tiny `.env` reader instead of python-dotenv: the format needed (KEY=value, comments, quotes,
+`export`) is a dozen lines, and one dependency less is one thing less to keep up to date.
+Every setting is listed with its default and a comment in `.env.example`.
+"""
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+NO_TOKEN_HELP = """\
+ofc-bot: no DISCORD_TOKEN is set, so the bot cannot connect to Discord.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and click "New Application".
+  2. In "Bot", click "Reset Token" and copy it.
+  3. Put it in a file named .env next to where you run the bot:  DISCORD_TOKEN=your-token
+     (or export DISCORD_TOKEN in your shell). See .env.example for every setting.
+  4. Invite the bot: in "OAuth2" -> "URL Generator", tick the scopes "bot" and
+     "applications.commands", and the permissions Send Messages, Embed Links, Attach Files,
+     Read Message History and Use Application Commands; open the URL and pick your server.
+  5. Run `ofc-bot` again (first time: `ofc-bot --sync`, or set OFC_DEV_GUILD to your server's
+     id for instant commands there).
+
+To try the game without Discord, let computer players play it out:
+  ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy
+"""
+
+
+class ConfigError(ValueError):
+    """A setting with a value that cannot be used; the message names it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str | None = None  # DISCORD_TOKEN
+    database: str = "ofc.sqlite3"  # OFC_DATABASE
+    dev_guild: int | None = None  # OFC_DEV_GUILD: commands copied and synced there at start
+    log_level: str = "INFO"  # OFC_LOG_LEVEL
+    starting_chips: int = 1000  # OFC_STARTING_CHIPS: a new wallet's balance (R12)
+    daily_chips: int = 200  # OFC_DAILY_CHIPS: one /daily claim
+    ai_delay_seconds: float = 1.5  # OFC_AI_DELAY_SECONDS: a computer seat's pause before acting
+    next_hand_seconds: float = 8.0  # OFC_NEXT_HAND_SECONDS: pause after a showdown
+    lobby_idle_minutes: float = 15.0  # OFC_LOBBY_IDLE_MINUTES: an untouched lobby then expires
+    table_edit_seconds: float = 1.5  # OFC_TABLE_EDIT_SECONDS: at most one table edit this often
+
+    @property
+    def log_level_number(self) -> int:
+        return int(logging.getLevelName(self.log_level))
+
+
+def read_dotenv(path: str | Path) -> dict[str, str]:
+    """KEY=value lines of a .env file: `#` comments, blank lines, an optional `export `, and
+    values in single or double quotes are understood. A missing file is an empty mapping."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    values: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        line = line.removeprefix("export ").lstrip()
+        key, sep, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not sep or not key.isidentifier():
+            raise ConfigError(f"{path}, line {number}: expected KEY=value, got {raw.strip()!r}")
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]
+        elif " #" in value:  # an unquoted value may carry a trailing comment
+            value = value.split(" #", 1)[0].rstrip()
+        values[key] = value
+    return values
+
+
+def load_settings(environ: Mapping[str, str] | None = None,
+                  dotenv: str | Path | None = ".env") -> Settings:
+    """Settings from `environ` (default os.environ), falling back to the `.env` file."""
+    env = dict(read_dotenv(dotenv)) if dotenv is not None else {}
+    env.update(os.environ if environ is None else environ)  # the real environment wins
+
+    def get(name: str, parse: Callable[[str, str], T], default: T) -> T:
+        raw = env.get(name, "").strip()
+        return parse(name, raw) if raw else default
+
+    defaults = Settings()
+    level = get("OFC_LOG_LEVEL", _level, defaults.log_level)
+    return Settings(
+        token=get("DISCORD_TOKEN", _text, None),
+        database=get("OFC_DATABASE", _text, defaults.database),
+        dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
+        log_level=level,
+        starting_chips=get("OFC_STARTING_CHIPS", _whole, defaults.starting_chips),
+        daily_chips=get("OFC_DAILY_CHIPS", _whole, defaults.daily_chips),
+        ai_delay_seconds=get("OFC_AI_DELAY_SECONDS", _seconds, defaults.ai_delay_seconds),
+        next_hand_seconds=get("OFC_NEXT_HAND_SECONDS", _seconds, defaults.next_hand_seconds),
+        lobby_idle_minutes=get("OFC_LOBBY_IDLE_MINUTES", _minutes, defaults.lobby_idle_minutes),
+        table_edit_seconds=get("OFC_TABLE_EDIT_SECONDS", _seconds, defaults.table_edit_seconds),
+    )
+
+
+def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _whole(name: str, raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
+    if value < 0:
+        raise ConfigError(f"{name} must not be negative")
+    return value
+
+
+def _snowflake(name: str, raw: str) -> int:
+    value = _whole(name, raw)
+    if value == 0:
+        raise ConfigError(f"{name} must be a server id (right-click the server: Copy Server ID)")
+    return value
+
+
+def _number(unit: str, low: float, high: float) -> Callable[[str, str], float]:
+    def parse(name: str, raw: str) -> float:
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ConfigError(f"{name} must be a number of {unit}, not {raw!r}") from None
+        if not low <= value <= high:
+            raise ConfigError(f"{name} must be from {low:g} to {high:g} {unit}")
+        return value
+
+    return parse
+
+
+_seconds = _number("seconds", 0, 3600)
+_minutes = _number("minutes", 1, 7 * 24 * 60)
+
+
+def _level(name: str, raw: str) -> str:
+    level = raw.upper()
+    if level not in _LOG_LEVELS:
+        raise ConfigError(f"{name} must be one of {', '.join(_LOG_LEVELS)}, not {raw!r}")
+    return level

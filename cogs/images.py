@@ -1,0 +1,34 @@
+"""The images of the messages, as discord.File attachments.
+
+Rendering is CPU work of tens of milliseconds: it runs in a worker thread so the event loop
+keeps answering other clicks meanwhile.
+"""
+
+import asyncio
+import io
+from collections.abc import Callable
+
+import discord
+
+import rendering
+from bot.engine.views import TableView
+from bot.tables import SeatState
+from cogs.text import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
+
+
+async def _file(render: Callable[[], bytes], filename: str) -> discord.File:
+    data = await asyncio.to_thread(render)
+    return discord.File(io.BytesIO(data), filename=filename)
+
+
+async def table_file(view: TableView) -> discord.File:
+    return await _file(lambda: rendering.table_png(view), TABLE_IMAGE)
+
+
+async def hand_file(state: SeatState) -> discord.File:
+    """The seat's private image with its draft placement drawn in."""
+    return await _file(lambda: rendering.private_png(state.view, state.draft), HAND_IMAGE)
+
+
+async def showdown_file(view: TableView) -> discord.File:
+    return await _file(lambda: rendering.showdown_png(view), SHOWDOWN_IMAGE)

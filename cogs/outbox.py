@@ -1,0 +1,72 @@
+"""One table's traffic to Discord: new messages in order, message edits coalesced.
+
+The service calls its listener under the table's lock, so the listener only queues work here.
+`post` jobs (DMs, showdowns, notices) run one at a time in the order queued. `refresh` jobs
+(the lobby and table messages) are coalesced per key: the first runs at once, then at most
+one every `interval` seconds, and a job reads the table's state when it runs, so the latest
+state wins and a busy table never trips Discord's per-channel rate limit (5 edits / 5 s).
+"""
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger(__name__)
+
+Job = Callable[[], Awaitable[None]]
+
+
+class Outbox:
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._posts: deque[Job] = deque()
+        self._poster: asyncio.Task[None] | None = None
+        self._wanted: dict[str, Job] = {}  # refresh key -> its job, while one is due
+        self._refreshers: dict[str, asyncio.Task[None]] = {}
+
+    def post(self, job: Job) -> None:
+        self._posts.append(job)
+        if self._poster is None:
+            self._poster = asyncio.create_task(self._run_posts())
+
+    def refresh(self, key: str, job: Job) -> None:
+        self._wanted[key] = job
+        if key not in self._refreshers:
+            self._refreshers[key] = asyncio.create_task(self._run_refresh(key))
+
+    async def _run_posts(self) -> None:
+        while self._posts:
+            await _run(self._posts.popleft())
+        self._poster = None
+
+    async def _run_refresh(self, key: str) -> None:
+        while key in self._wanted:
+            await _run(self._wanted.pop(key))
+            await asyncio.sleep(self.interval)
+        del self._refreshers[key]
+
+    @property
+    def busy(self) -> bool:
+        return self._poster is not None or bool(self._refreshers)
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far (and queued meanwhile) has been sent."""
+        while self.busy:
+            await asyncio.gather(*(t for t in (self._poster, *self._refreshers.values())
+                                   if t is not None))
+
+    def cancel(self) -> None:
+        for task in (self._poster, *self._refreshers.values()):
+            if task is not None:
+                task.cancel()
+
+
+async def _run(job: Job) -> None:
+    # One failed message (a deleted channel, a network error) must not stop the table's others.
+    try:
+        await job()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("sending a table message failed")

@@ -1,0 +1,437 @@
+"""Table play: the service's events turned into Discord messages, and the placement controls.
+
+- The lobby message and the table message (public image, whose turn, the clock, "My hand")
+  are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
+- Each seated person gets a DM per action with the private image and the controls; if DMs are
+  closed (50007) the channel is told once to use "My hand" / `/ofc hand`, which shows the same
+  controls ephemerally.
+- Clicks: defer at once (rendering and the service may take a moment), then one service call,
+  then the clicked message is redrawn. A refused click gets an ephemeral reason (dispatch).
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.tables import (
+    Dealt,
+    LobbyChanged,
+    MatchOver,
+    Placed,
+    PlayerAway,
+    PlayerLeft,
+    SeatState,
+    ShowdownDone,
+    TableClosed,
+    TableError,
+    TableEvent,
+    TableRefunded,
+    TableRestored,
+    TableService,
+    Turn,
+)
+from cogs import images
+from cogs.components import (
+    OfcButton,
+    OfcSelect,
+    controls_view,
+    hand_view,
+    handles,
+    lobby_view,
+    on_unlisted_component,
+)
+from cogs.context import refusing, send
+from cogs.group import install, ofc
+from cogs.ids import (
+    parse_card,
+    parse_fantasy_row,
+    parse_place,
+    parse_step,
+    parse_table_button,
+)
+from cogs.outbox import Outbox
+from cogs.service import table_here, tables_of
+from cogs.text import (
+    lobby_embed,
+    placed_embed,
+    prompt_embed,
+    showdown_embed,
+    standings_embed,
+    table_embed,
+)
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+DRAIN_SECONDS = 5.0
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+
+
+def _human(player_id: int | None) -> bool:
+    return player_id is not None and player_id > 0  # computer seats have negative ids
+
+
+@dataclass(frozen=True)
+class Content:
+    """A message's embed, controls and image, for sending or for editing in place."""
+
+    embed: discord.Embed
+    view: discord.ui.View
+    file: discord.File | None = None
+
+    def to_send(self) -> dict[str, Any]:
+        return {"embed": self.embed, "view": self.view} | ({"file": self.file} if self.file else {})
+
+    def to_edit(self) -> dict[str, Any]:
+        return {"embed": self.embed, "view": self.view} | \
+            ({"attachments": [self.file]} if self.file else {})
+
+
+Draw = Callable[[], Awaitable[Content]]
+
+
+async def prompt(state: SeatState, *, note: str = "", controls: bool = True) -> Content:
+    """One seat's current action: the private image with the draft, and its controls."""
+    return Content(prompt_embed(state, note),
+                   controls_view(state) if controls else discord.ui.View(),
+                   await images.hand_file(state))
+
+
+class Play(commands.Cog):
+    """Presents every table: one Outbox each; remembers which prompts went out by DM."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.tables: TableService = bot.tables
+        self.outboxes: dict[int, Outbox] = {}
+        # (table, player) -> (hand, street, to_act) of the last prompt sent by DM
+        self.prompted: dict[tuple[int, int], tuple[int, int, bool]] = {}
+        self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
+        self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
+        self.closing = False
+
+    async def cog_load(self) -> None:
+        self.tables.add_listener(self.on_events)
+
+    async def cog_unload(self) -> None:
+        self.closing = True  # the service outlives the cog by a moment: ignore its last events
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.drain(), DRAIN_SECONDS)
+        for outbox in self.outboxes.values():
+            outbox.cancel()
+
+    async def drain(self) -> None:
+        """Wait until every queued message is sent (tests, shutdown)."""
+        while any(box.busy for box in self.outboxes.values()):
+            for box in list(self.outboxes.values()):
+                await box.drain()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        await on_unlisted_component(interaction)
+
+    # ------------------------------------------------------------ events -> messages
+    async def on_events(self, events: list[TableEvent]) -> None:
+        """Called by the service under the table's lock: it only queues work."""
+        if self.closing:
+            return
+        for event in events:
+            self._present(event)
+
+    def _outbox(self, table: int) -> Outbox:
+        if table not in self.outboxes:
+            self.outboxes[table] = Outbox(self.bot.settings.table_edit_seconds)
+        return self.outboxes[table]
+
+    def _present(self, event: TableEvent) -> None:
+        table = event.table_id
+        box = self._outbox(table)
+
+        def refresh_table() -> None:
+            box.refresh("table", lambda: self._refresh_table(table))
+
+        match event:
+            case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
+                box.refresh("lobby", lambda: self._refresh_lobby(table))
+                if lobby.status == "playing":
+                    refresh_table()
+            case Dealt(private_to=player, hand_no=hand, street=street) if _human(player):
+                assert player is not None
+                box.post(lambda: self._send_prompt(table, player, hand, street))
+            case Turn(player_ids=players):
+                refresh_table()
+                for player in filter(_human, players):
+                    box.post(lambda p=player: self._edit_prompt(table, p, turn=True))
+            case Placed(player_id=player, auto=True) if _human(player):
+                refresh_table()
+                box.post(lambda: self._edit_prompt(
+                    table, player, "Time ran out: your cards were placed for you (R10)."))
+            case PlayerAway(player_id=player) if _human(player):
+                refresh_table()
+                box.post(lambda: self._edit_prompt(table, player))
+            case ShowdownDone():
+                names = self._names(table)
+                box.post(lambda: self._post_showdown(event, names))
+                refresh_table()
+            case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
+                why = "sat out (away)" if reason == "away" else "left the table"
+                who = f"<@{player}>" if _human(player) else self._names(table).get(seat, "")
+                text = f"{who} {why}: {chips} chips went back to the wallet."
+                box.post(lambda: self._notice(event.channel_id, text))
+            case MatchOver(standings=standings):
+                box.post(lambda: self._send(event.channel_id,
+                                            Content(standings_embed(standings),
+                                                    discord.ui.View())))
+            case TableRefunded(reason=reason, refunds=refunds):
+                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if _human(p))
+                text = f"{reason} Chips back to wallets: {back or 'none'}."
+                box.post(lambda: self._notice(event.channel_id, text))
+            case TableClosed():
+                box.refresh("lobby", lambda: self._refresh_lobby(table))
+                refresh_table()
+                box.post(lambda: self._forget(table))
+            case _:  # hand started, placed, player back: the table message shows it
+                refresh_table()
+
+    async def _forget(self, table: int) -> None:
+        for key in [k for k in self.prompted if k[0] == table]:
+            del self.prompted[key]
+
+    def _names(self, table: int) -> dict[int, str]:
+        view = self.tables.public_view(table)
+        return {s.seat: s.name for s in view.seats} if view is not None else {}
+
+    def _channel_of(self, table: int) -> int:
+        lobby = self.tables.lobby(table)
+        return lobby.thread_id or lobby.channel_id
+
+    async def _send(self, channel_id: int, content: Content) -> discord.Message:
+        return await self.bot.get_partial_messageable(channel_id).send(**content.to_send())
+
+    async def _notice(self, channel_id: int, text: str) -> None:
+        await self.bot.get_partial_messageable(channel_id).send(text,
+                                                                allowed_mentions=MENTION_USERS)
+
+    async def _show(self, channel_id: int, message_id: int | None, draw: Draw) -> int | None:
+        """Edit the message in place; when there is none yet, or it was deleted, send it.
+        Returns the id of a message sent, None when edited."""
+        if message_id is not None:
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await message.edit(**(await draw()).to_edit())
+                return None
+            except discord.NotFound:
+                log.info("message %s was deleted: sending it again", message_id)
+        return (await self._send(channel_id, await draw())).id
+
+    async def _refresh_lobby(self, table: int) -> None:
+        lobby = self.tables.lobby(table)
+        sent = self.tables.messages(table).lobby_message_id
+        if sent is None and lobby.status != "lobby":
+            return  # restored or closed before its lobby was ever shown: nothing to update
+
+        async def draw() -> Content:
+            return Content(lobby_embed(lobby), lobby_view(lobby))
+
+        new = await self._show(self._channel_of(table), sent, draw)
+        if new is not None:
+            await self.tables.set_messages(table, lobby_message_id=new)
+
+    async def _refresh_table(self, table: int) -> None:
+        view = self.tables.public_view(table)
+        if view is None:
+            return
+        playing = self.tables.lobby(table).status == "playing"
+
+        async def draw() -> Content:
+            return Content(table_embed(view), hand_view(table) if playing else discord.ui.View(),
+                           await images.table_file(view))
+
+        new = await self._show(self._channel_of(table),
+                               self.tables.messages(table).table_message_id, draw)
+        if new is not None:
+            await self.tables.set_messages(table, table_message_id=new)
+
+    async def repost(self, table: int) -> None:
+        """`/ofc table`: the lobby or table message again, at the bottom of the channel."""
+        key = "table" if self.tables.lobby(table).status == "playing" else "lobby"
+        await self.tables.set_messages(table, **{f"{key}_message_id": None})
+        refresh = self._refresh_table if key == "table" else self._refresh_lobby
+        self._outbox(table).refresh(key, lambda: refresh(table))
+
+    async def _post_showdown(self, event: ShowdownDone, names: dict[int, str]) -> None:
+        rules = self.tables.lobby(event.table_id).rules
+        embed = showdown_embed(event.hand_no, event.view, names, rules.point_value)
+        file = await images.showdown_file(event.view, names, rules)
+        await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
+
+    # ------------------------------------------------------------ prompts by DM
+    async def _send_prompt(self, table: int, player: int, hand: int, street: int) -> None:
+        """The seat's controls for this action by DM, once (a restart sends them again)."""
+        key = (table, player)
+        if self.prompted.get(key, (0, 0, False))[:2] == (hand, street):
+            return
+        state = self.tables.private_view(table, player)
+        if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
+            return  # placed (or timed out) meanwhile: nothing to ask
+        self.prompted[key] = (hand, street, state.to_act)
+        if (table, player, hand) in self.no_dm:
+            return
+        try:
+            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+            message = await user.send(**(await prompt(state)).to_send())
+        except discord.Forbidden as error:
+            if error.code != DMS_CLOSED:
+                raise
+            await self._dms_closed(table, player, hand)
+            return
+        await self.tables.set_dm_message(table, player, message.channel.id, message.id)
+
+    async def _dms_closed(self, table: int, player: int, hand: int) -> None:
+        self.no_dm.add((table, player, hand))  # tried again next hand: DMs may open meanwhile
+        if (table, player) in self.told:
+            return
+        self.told.add((table, player))
+        await self._notice(self._channel_of(table), (
+            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
+            "message (or use `/ofc hand`) to see your cards and place them."))
+
+    async def _edit_prompt(self, table: int, player: int, note: str = "", *,
+                           turn: bool = False) -> None:
+        """Redraw the player's last DM prompt: its turn came (`turn`: only if that changed
+        it), it is away, or `note` says why it is over."""
+        dm = self.tables.messages(table).dm.get(player)
+        sent = self.prompted.get((table, player))
+        if dm is None or sent is None:
+            return
+        try:
+            state = self.tables.private_view(table, player)
+        except TableError:
+            return  # the player has left
+        current = sent[:2] == (state.hand_no, state.street)
+        if turn and sent == (state.hand_no, state.street, state.to_act):
+            return  # sent when it was already this seat's turn
+        if current:
+            self.prompted[(table, player)] = (state.hand_no, state.street, state.to_act)
+        channel_id, message_id = dm
+        content = await prompt(state, note=note, controls=current or state.away)
+        message = self.bot.get_partial_messageable(
+            channel_id, type=discord.ChannelType.private).get_partial_message(message_id)
+        await message.edit(**content.to_edit())
+
+
+def play_of(interaction: Interaction) -> Play:
+    cog = interaction.client.get_cog(Play.__cog_name__)
+    assert isinstance(cog, Play)
+    return cog
+
+
+async def show_hand(interaction: Interaction, table: int) -> None:
+    """The seat's controls as an ephemeral message ("My hand", `/ofc hand`)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    state = tables_of(interaction).private_view(table, interaction.user.id)
+    await send(interaction, ephemeral=True, **(await prompt(state)).to_send())
+
+
+async def redraw(interaction: Interaction, state: SeatState) -> None:
+    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now."""
+    await interaction.edit_original_response(**(await prompt(state)).to_edit())
+
+
+@ofc.command(name="hand", description="Your cards and placement controls (only you see them)")
+async def hand(interaction: Interaction) -> None:
+    async with refusing(interaction):
+        await show_hand(interaction, table_here(interaction))
+
+
+@ofc.command(name="table", description="Post this channel's table message again, at the bottom")
+async def table(interaction: Interaction) -> None:
+    async with refusing(interaction):
+        table_id = table_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await play_of(interaction).repost(table_id)
+        await send(interaction, ephemeral=True, content="The table message is posted below.")
+
+
+@handles("hand", "back")
+async def on_table_button(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+    key = parse_table_button(custom_id)
+    if key.kind == "hand":
+        await show_hand(interaction, key.table)
+        return
+    await interaction.response.defer()
+    service = tables_of(interaction)
+    await service.back(key.table, interaction.user.id)
+    await redraw(interaction, service.private_view(key.table, interaction.user.id))
+
+
+@handles("place")
+async def on_place(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+    key = parse_place(custom_id)
+    turn = key.turn
+    await interaction.response.defer()
+    state = await tables_of(interaction).set_draft(
+        turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street, card=key.card,
+        row=key.row, seat=turn.seat)
+    await redraw(interaction, state)
+
+
+@handles("reset", "confirm", "best")
+async def on_step(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+    key = parse_step(custom_id)
+    turn = key.turn
+    service = tables_of(interaction)
+    action = {"reset": service.reset_draft, "confirm": service.confirm,
+              "best": service.best_arrangement}[key.action]
+    await interaction.response.defer()
+    state = await action(turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street,
+                         seat=turn.seat)
+    if key.action == "confirm" and interaction.guild_id is None:
+        # A DM prompt becomes the record of what was placed; the next action comes as a new
+        # DM. An ephemeral prompt (DMs closed) goes straight on to the seat's next action.
+        await interaction.edit_original_response(embed=placed_embed(turn.hand, turn.street, state),
+                                                 view=discord.ui.View())
+    else:
+        await redraw(interaction, state)
+
+
+@handles("fl")
+async def on_fantasy_row(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+    """R8: the cards chosen for one row; cards the menu no longer lists leave that row."""
+    key = parse_fantasy_row(custom_id)
+    turn = key.turn
+    chosen = [parse_card(v) for v in values]
+    await interaction.response.defer()
+    service = tables_of(interaction)
+    state = service.private_view(turn.table, interaction.user.id)
+    common = {"hand_no": turn.hand, "street": turn.street, "seat": turn.seat}
+    for card, row in state.draft.items():
+        if row == key.row and card not in chosen:
+            state = await service.set_draft(turn.table, interaction.user.id, card=card, row=None,
+                                            **common)
+    for card in chosen:
+        state = await service.set_draft(turn.table, interaction.user.id, card=card, row=key.row,
+                                        **common)
+    await redraw(interaction, state)
+
+
+COMMANDS = (hand, table)
+
+
+async def setup(bot: commands.Bot) -> None:
+    install(bot.tree)
+    bot.add_dynamic_items(OfcButton, OfcSelect)
+    await bot.add_cog(Play(bot))
+
+
+async def teardown(bot: commands.Bot) -> None:
+    """Take this module's subcommands off the shared group, so a reload can add them again."""
+    for command in COMMANDS:
+        ofc.remove_command(command.name)
