@@ -58,8 +58,9 @@ def greedy(opts: list[int], limit: int) -> int | None:
 
 
 def best(cards: Sequence[Card], rules: TableRules, stay_value: float
-         ) -> tuple[float, tuple[int, int, int]]:
-    """(value, (bottom, middle, top) lines) of the best legal arrangement."""
+         ) -> tuple[float, tuple[int, int, int]] | None:
+    """(value, (bottom, middle, top) lines) of the best legal arrangement; None when every
+    arrangement fouls (a lowball hand without a 2-7 middle)."""
     lowball = rules.variant == "lowball"
     table = rules.royalties
     n = len(cards)
@@ -95,5 +96,4 @@ def best(cards: Sequence[Card], rules: TableRules, stay_value: float
                 key = (value, (vb, line_m, vt))
                 if found is None or key > found:
                     found = key
-    assert found is not None, "no legal arrangement"
     return found
