@@ -84,7 +84,7 @@ Guild settings (settings.py)
   `settings_audit(guild, limit=20)` -> [SettingsChange].
 """
 
-from bot.storage.core import UNCHANGED
+from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
     InsufficientChips,
@@ -121,8 +121,10 @@ from bot.storage.records import (
     WalletMove,
 )
 from bot.storage.repository import Storage
+from bot.storage.validate import MAX_CHIPS
 
 __all__ = [
+    "MAX_CHIPS",
     "SCHEMA_VERSION",
     "UNCHANGED",
     "DailyClaim",
@@ -151,6 +153,7 @@ __all__ = [
     "TableClosed",
     "TableNotEmpty",
     "Transfer",
+    "Unchanged",
     "UnknownMatch",
     "UnknownTable",
     "Wallet",
