@@ -1,0 +1,59 @@
+"""Serialization (versioned JSON, identical round trip) and hand histories that replay."""
+
+import json
+import random
+
+import pytest
+
+from bot.engine.errors import RuleError
+from bot.engine.match import Match
+from bot.engine.replay import replay
+from tests.state.helpers import new_match, round_trip
+
+
+def play_hand_with_a_timeout() -> Match:
+    match = new_match(2, button=1, variant="joker", seed=7)
+    match.start_hand(0.0)
+    match.timeout(match.deadline(0))  # type: ignore[arg-type]  # seat 0: placed by R10, away
+    rng = random.Random(4)
+    while match.phase == "playing":
+        match.place(1, match.random_assignment(1, rng), 400.0)
+    return match
+
+
+def test_history_lists_the_hand_in_order_and_replays() -> None:
+    match = play_hand_with_a_timeout()
+    history = json.loads(json.dumps(match.history()))
+    assert history["version"] == 1 and history["hand_no"] == 1
+    kinds = [e["kind"] for e in history["events"]]
+    assert kinds[:4] == ["hand_started", "dealt", "dealt", "turn"]
+    assert kinds[4:7] == ["timeout", "away", "placed"]
+    # Seat 0 is away: it sits out, one player is left, so the match ends (R10, R11).
+    assert kinds[-4:] == ["showdown", "sat_out", "hand_over", "match_over"]
+    dealt = [e for e in history["events"] if e["kind"] == "dealt"]
+    assert sum(len(e["data"]["cards"]) for e in dealt) == 2 * 17  # every card dealt, once
+    placed = [e for e in history["events"] if e["kind"] == "placed"]
+    assert sum(len(e["data"]["discards"]) for e in placed) == 2 * 4
+    assert "transfers" in next(e for e in history["events"] if e["kind"] == "showdown")["data"]
+    assert replay(history).to_json() == match.to_json()
+
+
+def test_round_trip_at_every_point_and_jokers_keep_their_identity() -> None:
+    match = new_match(3, variant="joker", seed=11, order="simultaneous")
+    rng = random.Random(5)
+    match.start_hand(0.0)
+    while match.phase == "playing":
+        match = round_trip(match)
+        seat = match.pending()[-1]
+        match.place(seat, match.random_assignment(seat, rng), 1.0)
+    assert round_trip(match).public_view() == match.public_view()
+    data = match.to_json()
+    assert data["version"] == 1
+    assert "X1" in data["hand"]["deck"] and "X2" in data["hand"]["deck"]
+
+
+def test_unknown_state_version_is_refused() -> None:
+    data = new_match(2).to_json()
+    data["version"] = 99
+    with pytest.raises(RuleError, match="Unknown table state version 99"):
+        Match.from_json(data)

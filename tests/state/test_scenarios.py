@@ -1,0 +1,158 @@
+"""Hand-written scenarios, each checked by hand against RULES.md (R5-R11)."""
+
+from bot.engine.events import (
+    BUSTED,
+    HAND_OVER,
+    HAND_STARTED,
+    LEAVING,
+    LEFT,
+    MATCH_OVER,
+    SHOWDOWN,
+)
+from bot.engine.match import PlayerSpec
+from tests.state.boards import P1, P2, P3, K, Q, T
+from tests.state.helpers import check_replay, first, kinds, new_match, stacked_deal
+
+
+def fl_owed(match) -> dict[int, int]:  # type: ignore[no-untyped-def]
+    return {s: p.fantasy for s, p in enumerate(match.seats) if p is not None and p.fantasy}
+
+
+def test_plain_hand_scores_and_moves_the_button() -> None:
+    # R5 by hand: P1 scoops P2 (6); P1 beats P3 2-1 (top K-J-2 < K-Q-2, AA-8 > AA-7, trips >
+    # two pair): 1; P3 beats P2 2-1: 1. Points: P1 7, P2 -7, P3 0.
+    match = new_match(3, stack=200)
+    events = stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    shown = first(events, SHOWDOWN).data
+    assert [s["points"] for s in shown["seats"]] == [7, -7, 0]
+    assert [p.stack for p in match.seats] == [207, 193, 200]  # type: ignore[union-attr]
+    assert match.button == 1  # R7/R11: no Fantasyland earned, the button moves on
+    assert first(events, HAND_OVER).data["button"] == 1
+    check_replay(match)
+
+
+def test_match_of_three_ends_after_three_hands_plus_its_fantasyland_hand() -> None:
+    # R11 format match: one hand per player, plus one FL hand after a hand that earned FL;
+    # R8: the button does not move for the FL hand.
+    match = new_match(3, stack=200, format="match")
+    assert match.hands_total == 3
+    stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    assert (match.button, match.phase) == (1, "showdown")
+    events = stacked_deal(match, {0: Q, 1: P1, 2: P3})  # seat 0: QQ on top, earns FL
+    assert fl_owed(match) == {0: 14}
+    assert match.button == 1 and match.hands_total == 4
+    events = stacked_deal(match, {0: P2, 1: P1, 2: P3})  # the FL hand: seat 0 dealt 14
+    started = first(events, HAND_STARTED).data
+    assert started["fantasy"] == [{"seat": 0, "cards": 14}] and started["button"] == 1
+    dealt = [e for e in events if e.kind == "dealt" and e.seat == 0]
+    assert len(dealt) == 1 and len(dealt[0].data["cards"]) == 14
+    assert dealt[0].data["discards"] == 1
+    assert match.button == 2 and fl_owed(match) == {}
+    events = stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    assert match.phase == "over" and match.hand_no == 4
+    assert MATCH_OVER in kinds(events)
+
+
+def test_button_moves_on_fantasy_when_the_option_says_so() -> None:
+    match = new_match(3, format="hands", hands=5, button_moves_on_fantasy=True)
+    stacked_deal(match, {0: Q, 1: P1, 2: P3})
+    assert fl_owed(match) == {0: 14} and match.button == 1
+
+
+def test_two_players_earning_fantasyland_add_one_hand() -> None:
+    match = new_match(3, format="match")
+    stacked_deal(match, {0: Q, 1: K, 2: P1})
+    assert fl_owed(match) == {0: 14, 1: 14}  # standard: 14 for any entry
+    assert match.hands_total == 4  # one extra hand, not two (R11)
+    assert match.button == 0
+    events = stacked_deal(match, {0: P2, 1: P1, 2: P3})
+    # Listed in acting order: seat 1 is left of the button (seat 0), R7.
+    assert first(events, HAND_STARTED).data["fantasy"] == [{"seat": 1, "cards": 14},
+                                                           {"seat": 0, "cards": 14}]
+    assert match.button == 1
+
+
+def test_progressive_trips_on_top_deal_17_then_14_on_a_repeat() -> None:
+    match = new_match(2, format="hands", hands=9, fantasy="progressive")
+    stacked_deal(match, {0: T, 1: P1})
+    assert fl_owed(match) == {0: 17}
+    events = stacked_deal(match, {0: T, 1: P1})  # FL hand, trips on top again: stays
+    assert len(first(events, "dealt").data["cards"]) == 17
+    assert fl_owed(match) == {0: 14}
+    events = stacked_deal(match, {0: P2, 1: P1})
+    assert len(first(events, "dealt").data["cards"]) == 14
+    assert fl_owed(match) == {}
+
+
+def test_ultimate_keeps_its_entry_count() -> None:
+    match = new_match(2, format="hands", hands=9, fantasy="ultimate")
+    stacked_deal(match, {0: K, 1: P1})  # KK: 15
+    assert fl_owed(match) == {0: 15}
+    stacked_deal(match, {0: T, 1: P1})  # stays with trips: still 15, not 17
+    assert fl_owed(match) == {0: 15}
+
+
+def test_tournament_never_repeats() -> None:
+    match = new_match(2, format="hands", hands=9, fantasy="tournament")
+    stacked_deal(match, {0: T, 1: P1})  # trips: 16
+    assert fl_owed(match) == {0: 16}
+    stacked_deal(match, {0: T, 1: P1})  # would stay elsewhere; tournament never repeats
+    assert fl_owed(match) == {}
+
+
+def test_standard_leaving_fantasyland_with_queens_does_not_re_enter() -> None:
+    match = new_match(2, format="hands", hands=9)
+    stacked_deal(match, {0: Q, 1: P1})
+    stacked_deal(match, {0: Q, 1: P1})  # in FL, QQ on top only: leaves (R8)
+    assert fl_owed(match) == {}
+
+
+def test_turbo_fantasyland_is_13_cards_without_discards() -> None:
+    match = new_match(2, format="hands", hands=9, variant="turbo")
+    stacked_deal(match, {0: Q, 1: P1})
+    assert fl_owed(match) == {0: 13}
+    events = stacked_deal(match, {0: P2, 1: P1})
+    dealt = first(events, "dealt")
+    assert dealt.seat == 0 and len(dealt.data["cards"]) == 13 and dealt.data["discards"] == 0
+    assert match.hand is not None and match.hand.seats[0].discards == ()
+    # R7 turbo: the other seat played 5, 4, 4 with no discards.
+    assert [len(e.data["cards"]) for e in events if e.kind == "dealt" and e.seat == 1] == [5, 4, 4]
+
+
+def test_bust_ends_a_match_early() -> None:
+    # P1 scoops P2: 6 points owed, but P2 has 3: R6 pays 3; P2 is out, one player is left.
+    match = new_match(2, stack=3, format="match")
+    events = stacked_deal(match, {0: P1, 1: P2})
+    transfer = first(events, SHOWDOWN).data["transfers"][0]
+    assert (transfer["payer"], transfer["payee"], transfer["owed"], transfer["paid"]) == (
+        1, 0, 6, 3)
+    assert first(events, BUSTED).seat == 1
+    assert match.phase == "over" and match.hand_no == 1
+    standings = first(events, MATCH_OVER).data["standings"]
+    assert [(s["stack"], s["net"], s["returned"]) for s in standings] == [(6, 3, 6), (0, -3, 0)]
+
+
+def test_cash_player_owed_fantasyland_plays_it_before_leaving() -> None:
+    match = new_match(2, seats=3, format="cash")
+    stacked_deal(match, {0: Q, 1: P1})
+    events = match.leave(0)
+    assert kinds(events) == [LEAVING]
+    events = stacked_deal(match, {0: P2, 1: P1})
+    assert first(events, HAND_STARTED).data["fantasy"] == [{"seat": 0, "cards": 14}]
+    left = first(events, LEFT)
+    assert left.seat == 0 and left.data["stack"] == match.showdown.seats[0].stack_after  # type: ignore[union-attr]
+    assert match.seats[0].status == "out"  # type: ignore[union-attr]
+    # The seat frees at the next deal; meanwhile a newcomer takes the empty seat 2.
+    match.join(PlayerSpec(9, "Eve", 50))
+    assert match.seat_of(9) == 2
+    check_replay(match)
+
+
+def test_cash_join_during_a_hand_is_dealt_the_next_one() -> None:
+    match = new_match(2, seats=3, format="cash")
+    match.start_hand(0.0)
+    match.join(PlayerSpec(9, "Eve", 50))
+    view = match.public_view()
+    assert [sv.sitting_out for sv in view.seats] == [False, False, True]
+    assert match.hand is not None and 2 not in match.hand.seats
+    check_replay(match)

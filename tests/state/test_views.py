@@ -1,0 +1,86 @@
+"""R7, R8 visibility in public_view / view_for, and the showdown view."""
+
+import random
+
+from bot.engine.cards import Card
+from bot.engine.match import Match
+from tests.state.boards import P1, P2, P3
+from tests.state.helpers import cards_of, check_views, new_match, stacked_deal, start_with
+
+
+def assign(cards: str, *rows: str) -> dict[Card, str]:
+    return dict(zip(cards_of(cards), rows, strict=True))
+
+
+def board_cards(match: Match, seat: int) -> set[Card]:
+    view = match.public_view()
+    return set(next(sv for sv in view.seats if sv.seat == seat).board.cards)
+
+
+def test_sequential_later_players_see_earlier_placements() -> None:
+    match = new_match(2, button=1)
+    start_with(match, "Ah Kh Qh Jh Th  2c 3c 4c 5c 6c")
+    assert match.view_for(1).dealt == tuple(cards_of("2c 3c 4c 5c 6c"))
+    assert not set(cards_of("2c 3c 4c 5c 6c")) & {c for sv in match.view_for(0).table.seats
+                                                   for c in sv.board.cards}
+    match.place(0, assign("Ah Kh Qh Jh Th", "top", "top", "top", "middle", "middle"), 1.0)
+    assert board_cards(match, 0) == set(cards_of("Ah Kh Qh Jh Th"))
+    assert match.public_view().seats[0].new_cards == tuple(cards_of("Ah Kh Qh Jh Th"))
+    assert match.public_view().to_act == (1,)
+    check_views(match)
+
+
+def test_simultaneous_placements_show_when_the_street_is_done() -> None:
+    match = new_match(2, button=1, order="simultaneous")
+    start_with(match, "Ah Kh Qh Jh Th  2c 3c 4c 5c 6c")
+    assert match.public_view().to_act == (0, 1)
+    match.place(0, assign("Ah Kh Qh Jh Th", "top", "top", "top", "middle", "middle"), 1.0)
+    view = match.public_view()
+    assert board_cards(match, 0) == set() and view.seats[0].acted
+    assert view.seats[0].new_cards == ()
+    assert set(match.view_for(0).board.cards) == set(cards_of("Ah Kh Qh Jh Th"))
+    assert not set(cards_of("Ah Kh Qh Jh Th")) & set(match.view_for(1).board.cards)
+    check_views(match)
+    match.place(1, assign("2c 3c 4c 5c 6c", *["bottom"] * 5), 2.0)
+    assert board_cards(match, 0) == set(cards_of("Ah Kh Qh Jh Th"))
+    assert board_cards(match, 1) == set(cards_of("2c 3c 4c 5c 6c"))
+    assert match.public_view().street == 2
+    check_views(match)
+
+
+def test_fantasyland_board_hidden_until_showdown_discards_never_shown() -> None:
+    match = new_match(2, button=1)
+    match.seats[0].fantasy = 14  # type: ignore[union-attr]
+    fl = "2c 3c 4c 5c 6c  2d 3d 4d 5d 6d  2h 3h 4h  Ks"
+    start_with(match, fl)
+    seat = match.public_view().seats[0]
+    assert (seat.in_fantasy, seat.fantasy_size, seat.hidden_cards) == (True, 14, 0)
+    assert len(match.view_for(0).dealt) == 14 and match.view_for(0).discard_count == 1
+    rows = ["bottom"] * 5 + ["middle"] * 5 + ["top"] * 3 + ["discard"]
+    match.place(0, dict(zip(cards_of(fl), rows, strict=True)), 5.0)
+    seat = match.public_view().seats[0]
+    assert seat.board.cards == () and seat.hidden_cards == 13 and seat.acted
+    assert len(match.view_for(0).board.cards) == 13
+    assert match.view_for(0).discards == tuple(cards_of("Ks"))
+    assert not set(cards_of(fl)) & set(match.view_for(1).board.cards)
+    check_views(match)
+    while match.phase == "playing":
+        match.place(1, match.random_assignment(1, random.Random(3)), 9.0)
+        check_views(match)
+    view = match.public_view()
+    assert set(view.seats[0].board.cards) == set(cards_of(fl)) - set(cards_of("Ks"))
+    assert view.showdown is not None
+    assert cards_of("Ks")[0] not in {c for ss in view.showdown.seats for c in ss.board.cards}
+
+
+def test_showdown_view_names_seats_in_settlement_order() -> None:
+    # R6: button 0, so s1 = seat 1, s2 = seat 2, s3 = seat 0: pairs (1,2), (1,0), (2,0).
+    match = new_match(3, button=0)
+    stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    view = match.public_view()
+    assert view.showdown is not None and view.phase == "showdown"
+    assert [(p.a, p.b) for p in view.showdown.pairs] == [(1, 2), (1, 0), (2, 0)]
+    # Hand-scored (see test_scenarios): P2 (seat 1) loses 1 to P3 and 6 to P1.
+    assert [p.points for p in view.showdown.pairs] == [-1, -6, -1]
+    assert [s.chips for s in view.showdown.seats] == [7, -7, 0]
+    assert view.hands_total == 3 and view.button == 1
