@@ -419,9 +419,7 @@ class Match:
         for s, p in players.items():
             # R10, R11: away and leaving players get up once they owe no Fantasyland hand.
             if p.status != "out" and (p.away or p.leaving) and not p.fantasy:
-                kind = LEFT if p.leaving else SAT_OUT
-                events.append(Event(kind, s, False, {"player_id": p.player_id, "stack": p.stack}))
-                p.status, p.cashed_out, p.stack = "out", p.cashed_out + p.stack, 0
+                self._get_up(s, LEFT if p.leaving else SAT_OUT, events)
         events.append(Event(HAND_OVER, None, False, {
             "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
             "fantasy": [{"seat": s, "cards": p.fantasy} for s, p in players.items()
@@ -429,6 +427,14 @@ class Match:
         }))
         if self.hands_total and (len(self._active()) < 2 or self.hand_no >= self.hands_total):
             self._over(events)
+
+    def _get_up(self, seat: int, kind: str, events: list[Event]) -> None:
+        """The player is out of the match; its stack goes back to its wallet (R10, R11, R12).
+
+        It keeps its seat, shown as sitting out, until the next deal."""
+        p = self._seated(seat)
+        events.append(Event(kind, seat, False, {"player_id": p.player_id, "stack": p.stack}))
+        p.status, p.cashed_out, p.stack = "out", p.cashed_out + p.stack, 0
 
     def _seated(self, seat: int) -> Player:
         p = self.seats[seat]
@@ -493,17 +499,18 @@ class Match:
             raise RuleError("The match is over")
         if self.seat_of(spec.player_id) is not None:
             raise RuleError("You are already at this table")
-        free = [s for s, p in enumerate(self.seats) if p is None or p.status == "out"]
+        # A seat whose player got up frees at the next deal: until then its last hand shows.
+        free = [s for s, p in enumerate(self.seats) if p is None]
         if seat is None:
             if not free:
-                raise RuleError("The table is full")
+                raise RuleError("The table is full" if self._active() == list(
+                    range(len(self.seats))) else "A seat frees up when the next hand is dealt")
             seat = free[0]
         elif seat not in free:
             raise RuleError(f"Seat {seat} is taken" if 0 <= seat < len(self.seats)
                             else f"There is no seat {seat}")
         player = _spec_player(spec, self.rules)
-        if self.phase == "playing":
-            player.status = "joining"
+        player.status = "joining"
         self.seats[seat] = player
         events = [Event(JOINED, seat, False, {**spec.to_json()})]
         self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
@@ -523,10 +530,13 @@ class Match:
         if in_hand or player.fantasy:
             player.leaving = True
             events = [Event(LEAVING, seat, False, {"player_id": player.player_id})]
-        else:
+        elif player.status == "joining":
             events = [Event(LEFT, seat, False, {"player_id": player.player_id,
                                                 "stack": player.stack})]
             self.seats[seat] = None
+        else:
+            events = []
+            self._get_up(seat, LEFT, events)
         self._record({"do": "leave", "seat": seat}, events)
         return events
 
