@@ -1,0 +1,94 @@
+"""The embeds of /ofc score, /ofc solve and /ofc rules (no I/O here)."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.ai.solver import Solution
+from bot.engine.board import Board
+from bot.engine.royalties import ROWS
+from bot.engine.rules import TableRules
+from cogs.embeds_economy import INFO, chips
+from cogs.rules_text import describe, summary
+from cogs.text import cards_label, signed
+
+FOUL = discord.Colour.dark_red()
+OK = discord.Colour.green()
+_LINE_WORDS = {1: "won", 0: "tied", -1: "lost"}
+
+
+def _fantasy(cards: int) -> str:
+    return f"Fantasyland next hand: **{cards} cards**" if cards else ""
+
+
+def _player_field(player: Mapping[str, Any], board: Board, point_value: int) -> str:
+    lines = []
+    for row, cards in zip(ROWS, board.rows, strict=True):
+        royalty = player["row_royalties"][row]
+        bonus = f" **+{royalty}**" if royalty else ""
+        lines.append(f"{row.capitalize()}: {cards_label(cards)}: {player['rows'][row]}{bonus}")
+    if player["fouled"]:
+        lines.append("**Fouled**: no royalties, loses every row (R3)")
+    else:
+        lines.append(f"Royalties: {player['royalties']}")
+    money = f" = {signed(player['points'] * point_value)} chips" if point_value != 1 else ""
+    lines.append(f"**{signed(player['points'])} points**{money}")
+    lines.append(_fantasy(player["fantasy_cards"]))
+    return "\n".join(line for line in lines if line)
+
+
+def _pair_line(pair: Mapping[str, Any], point_value: int) -> str:
+    rows = ", ".join(f"{row} {_LINE_WORDS[line]}" for row, line in zip(ROWS, pair["lines"],
+                                                                        strict=True))
+    points = pair["points"]
+    winner, loser = (pair["a"], pair["b"]) if points >= 0 else (pair["b"], pair["a"])
+    result = (f"**{winner} +{abs(points)}**" if points else "**even**")
+    if points and point_value != 1:
+        result += f" ({loser} pays {chips(abs(points) * point_value)})"
+    return (f"{pair['a']} v {pair['b']}: {rows} ({signed(pair['line_points'])}), "
+            f"bonus {signed(pair['bonus'])}, royalties {signed(pair['royalties'])} -> {result}")
+
+
+def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) -> discord.Embed:
+    """`boards` in the players' order; `sheet`: score_sheet's output for them."""
+    fouled = any(p["fouled"] for p in sheet["players"])
+    embed = discord.Embed(title="Hand scored", colour=FOUL if fouled else OK,
+                          description=summary(rules))
+    for player, board in zip(sheet["players"], boards, strict=True):
+        title = f"{player['name']}{': FOULED' if player['fouled'] else ''}"
+        embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
+                        value=_player_field(player, board, rules.point_value))
+    embed.add_field(name="Head to head (R5)", inline=False, value="\n".join(
+        _pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
+    return embed
+
+
+def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
+    result = solved.result
+    stays = ("**Stays in Fantasyland**" if solved.stays
+             else "Does not stay in Fantasyland")
+    embed = discord.Embed(
+        title=f"Best Fantasyland arrangement of {dealt} cards",
+        colour=FOUL if result.fouled else OK,
+        description=(f"{summary(rules)}\nRoyalties **{solved.royalties}** · {stays}"
+                     + ("\nEvery arrangement fouls: no 2-7 low is possible."
+                        if result.fouled else "")),
+    )
+    for row, cards, name, royalty in zip(ROWS, solved.board.rows, result.names,
+                                         result.royalties, strict=True):
+        bonus = f" **+{royalty}**" if royalty else ""
+        embed.add_field(name=row.capitalize(), inline=False,
+                        value=f"{cards_label(cards)}: {name}{bonus}")
+    if solved.discard:
+        embed.add_field(name="Discard", value=cards_label(solved.discard), inline=False)
+    return embed
+
+
+def rules(table_rules: TableRules, where: str) -> discord.Embed:
+    embed = discord.Embed(title="Rules in force", colour=INFO,
+                          description=f"{where}\n{summary(table_rules)}")
+    for title, text in describe(table_rules):
+        embed.add_field(name=title, value=text, inline=False)
+    embed.set_footer(text="Section numbers (R1-R12) refer to the bot's RULES.md.")
+    return embed

@@ -1,0 +1,105 @@
+"""The select menus behind `/history`: a match's hands, then one hand's boards.
+
+They are DynamicItems, so a menu still works after a restart: its custom_id says whose history
+it shows (and which match). Every pick is checked again against that member's recent matches in
+this server, so a forged id or value cannot show another server's match.
+"""
+
+from collections.abc import Sequence
+from typing import Any, Self
+
+import discord
+
+from bot.storage import HandHistory, MatchSummary, Storage
+from cogs import embeds_economy as embeds
+from cogs.context import Refusal, guild_id_of, refusing, send, storage_of
+from cogs.text import signed
+
+MAX_OPTIONS = 25  # Discord's limit of options in one select menu
+CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
+
+
+def _picked(values: Sequence[str]) -> int:
+    if len(values) != 1 or not values[0].isdigit() or not values[0].isascii():
+        raise Refusal("That menu choice is not valid.")
+    return int(values[0])
+
+
+async def _recent_match(storage: Storage, guild_id: int, user_id: int,
+                        match_id: int) -> MatchSummary:
+    for match in await storage.recent_matches(guild_id, user_id, limit=CHECK_DEPTH):
+        if match.match_id == match_id:
+            return match
+    raise Refusal(f"Match #{match_id} is not among that member's matches in this server.")
+
+
+class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
+    """Under a `/history` answer: pick a match to list its hands."""
+
+    def __init__(self, user_id: int, matches: Sequence[MatchSummary] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"ofc:hist:{user_id}",
+            placeholder="Show the hands of a match",
+            options=[
+                discord.SelectOption(
+                    label=f"Match #{m.match_id}", value=str(m.match_id),
+                    description=(f"{m.hands} hands · "
+                                 f"{signed(m.player(user_id).net_chips)} chips"))
+                for m in matches[:MAX_OPTIONS]
+            ],
+        ))
+        self.user_id = user_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> Self:
+        return cls(int(match["user"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with refusing(interaction):
+            storage = storage_of(interaction)
+            guild_id = guild_id_of(interaction)
+            summary = await _recent_match(storage, guild_id, self.user_id,
+                                          _picked(self.item.values))
+            hands = await storage.match_hands(summary.match_id)
+            view = discord.ui.View(timeout=None)
+            if hands:
+                view.add_item(HandPicker(self.user_id, summary.match_id, hands))
+            await send(interaction, ephemeral=True, embed=embeds.match_hands(summary, hands),
+                       view=view)
+
+
+class HandPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"ofc:histhand:(?P<user>[0-9]{1,20}):(?P<match>[0-9]{1,20})"):
+    """Under a match's hands: pick a hand to see every board as shown down."""
+
+    def __init__(self, user_id: int, match_id: int, hands: Sequence[HandHistory] = ()) -> None:
+        super().__init__(discord.ui.Select(
+            custom_id=f"ofc:histhand:{user_id}:{match_id}",
+            placeholder="Show the boards of a hand",
+            options=[
+                discord.SelectOption(label=f"Hand {h.hand_no}", value=str(h.hand_no))
+                for h in hands[-MAX_OPTIONS:]
+            ],
+        ))
+        self.user_id = user_id
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Select[Any], match: Any) -> Self:
+        return cls(int(match["user"]), int(match["match"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async with refusing(interaction):
+            storage = storage_of(interaction)
+            guild_id = guild_id_of(interaction)
+            await _recent_match(storage, guild_id, self.user_id, self.match_id)
+            hand_no = _picked(self.item.values)
+            hand = next((h for h in await storage.match_hands(self.match_id)
+                         if h.hand_no == hand_no), None)
+            if hand is None:
+                raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
+            await send(interaction, ephemeral=True,
+                       embed=embeds.hand_detail(self.match_id, hand))

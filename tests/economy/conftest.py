@@ -1,0 +1,100 @@
+"""Fixtures: a real SQLite file (audited after every test), the bot's services as the commands
+reach them (`interaction.client.storage` / `.tables`), and interactions from given members."""
+
+import itertools
+import sqlite3
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+import discord
+import pytest
+
+from bot.storage import Storage
+from bot.tables import FakeClock, ServiceSettings, TableService
+from tests.economy.doubles import Guild, Interaction, User, at
+from tests.storage.audit import audit
+
+GUILD = 111_111_111_111_111_111
+OTHER_GUILD = 111_111_111_111_111_222
+CHANNEL = 222_222_222_222_222_222
+OTHER_CHANNEL = 222_222_222_222_222_333
+ALICE = User(301_000_000_000_000_001, "Alice")
+BOB = User(301_000_000_000_000_002, "Bob")
+CAROL = User(301_000_000_000_000_003, "Carol")
+ADMIN = User(999_000_000_000_000_001, "Admin")
+ROBOT = User(888_000_000_000_000_001, "Some bot", bot=True)
+T0 = 1_700_000_000.0
+HOUR = 3600.0
+
+Invoke = Callable[..., Interaction]
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ofc.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """Default amounts of the bot: 1,000 starting chips, 200 a day, every 20 hours.
+    After the test, the independent audit must find every wallet equal to its ledger."""
+    store = await Storage.open(db_path)
+    yield store
+    await store.close()
+    assert audit(db_path) == []
+
+
+@pytest.fixture
+async def tables(storage: Storage) -> AsyncIterator[TableService]:
+    service = TableService(storage, FakeClock(T0), None,
+                           ServiceSettings(ai_delay_seconds=0.0, next_hand_seconds=0.0,
+                                           ai_in_thread=False))
+    yield service
+    await service.close()
+
+
+@pytest.fixture
+def client(storage: Storage) -> SimpleNamespace:
+    """The bot as the commands see it; a test that needs the table service sets `tables`."""
+    return SimpleNamespace(storage=storage, tables=None)
+
+
+@pytest.fixture
+def invoke(client: SimpleNamespace) -> Invoke:
+    """`invoke(user, at_time=..., manage_guild=..., guild=..., id=...)` -> a fresh interaction."""
+    ids = itertools.count(900_000_000_000_000_001)
+
+    def make(user: User = ALICE, *, at_time: float = T0, manage_guild: bool = False,
+             guild: int | None = GUILD, channel: int = CHANNEL,
+             id: int | None = None) -> Interaction:
+        return Interaction(
+            client=client, user=user,
+            guild=Guild(guild, "Poker Night") if guild is not None else None,
+            channel_id=channel, created_at=at(at_time), id=id or next(ids),
+            permissions=discord.Permissions(manage_guild=manage_guild),
+        )
+
+    return make
+
+
+def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, read with plain sqlite3: equal dumps = nothing changed."""
+    conn = sqlite3.connect(path)
+    try:
+        names = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
+    finally:
+        conn.close()
+
+
+def ledger(path: Path, user: User) -> list[tuple[str, int, int]]:
+    """(kind, amount, balance_after) of a member's ledger rows, oldest first."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "SELECT kind, amount, balance_after FROM ledger WHERE user_id = ? ORDER BY id",
+            (user.id,)).fetchall()
+    finally:
+        conn.close()
