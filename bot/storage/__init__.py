@@ -37,11 +37,12 @@ Live tables and their chips (tables.py)
   (omitted: kept, None: cleared).
 - `live_tables()` -> [LiveTable] (open tables with snapshot, message ids and `stacks`
   {user: chips}) for restart recovery; `table(table_id)` -> LiveTable, any status.
-- `buy_in(table_id, user, amount, key=, now=, snapshot=None)` -> StackMove(applied, amount,
-  stack, balance): wallet -> stack (a second buy-in tops the stack up). InsufficientChips if
-  the wallet cannot pay.
-- `cash_out(table_id, user, key=, now=, snapshot=None)` -> StackMove: the whole stack back
-  to the wallet, seat freed. NotSeated if the player has no seat.
+- `buy_in(table_id, user, amount, key=, now=, snapshot=None, hand_no=None)` ->
+  StackMove(applied, amount, stack, balance): wallet -> stack (a second buy-in tops the stack
+  up). InsufficientChips if the wallet cannot pay.
+- `cash_out(table_id, user, key=, now=, snapshot=None, hand_no=None)` -> StackMove: the whole
+  stack back to the wallet, seat freed. NotSeated if the player has no seat. (`hand_no` is
+  only recorded on the ledger row.)
 - `settle_hand(table_id, hand_no, [(from_user, to_user, chips), ...], key=, now=,
   snapshot=None, hand=None)` -> Settlement(applied, stacks): transfers applied in order, no
   stack below zero (else InsufficientChips and nothing moves); `hand` (a HandRecord) records

@@ -49,6 +49,10 @@ def _optional_state(value: object) -> str | None:
     return None if value is None else _state(value)
 
 
+def _optional_hand_no(value: object) -> int | None:
+    return None if value is None else validate.count("hand number", value)
+
+
 class _Money(NamedTuple):
     guild_id: int
     status: str
@@ -237,20 +241,23 @@ class TablesMixin(StorageCore):
         key: str,
         now: float,
         snapshot: str | None = None,
+        hand_no: int | None = None,
     ) -> StackMove:
         """Move `amount` chips from the player's wallet to their stack (seating them, or topping
         up). Refuses an overdraft with InsufficientChips. A computer's chips come from the house.
+        `hand_no` (the hand before which this happens) is recorded with the movement.
         """
         table_id = validate.snowflake("table id", table_id)
         user_id = validate.player(user_id)
         amount = validate.chips(amount)
         key = validate.key(key)
         state = _optional_state(snapshot)
+        hand = _optional_hand_no(hand_no)
         async with self._db.transaction() as conn:
             money, claimed = await self._start_operation(conn, table_id, key, "buy_in", now)
             if not claimed:
                 return await self._position(conn, money, user_id)
-            origin = Origin("buy_in", "buy-in", table_id=table_id, op_key=key)
+            origin = Origin("buy_in", "buy-in", table_id=table_id, hand_no=hand, op_key=key)
             balance = await self._owner_pays(conn, money.guild_id, user_id, amount, origin, now)
             stack = money.stacks.get(user_id, 0) + amount
             await conn.execute(
@@ -259,7 +266,7 @@ class TablesMixin(StorageCore):
                 (table_id, user_id, stack),
             )
             await _record_stack_moves(
-                conn, [(table_id, user_id, amount, stack, "buy_in", None, None, key, now)]
+                conn, [(table_id, user_id, amount, stack, "buy_in", None, hand, key, now)]
             )
             await _save_state(conn, table_id, state, now)
         return StackMove(True, amount, stack, balance)
@@ -272,12 +279,15 @@ class TablesMixin(StorageCore):
         key: str,
         now: float,
         snapshot: str | None = None,
+        hand_no: int | None = None,
     ) -> StackMove:
-        """Move the player's whole stack back to their wallet and free the seat."""
+        """Move the player's whole stack back to their wallet and free the seat. `hand_no`
+        (the last hand played) is recorded with the movement."""
         table_id = validate.snowflake("table id", table_id)
         user_id = validate.player(user_id)
         key = validate.key(key)
         state = _optional_state(snapshot)
+        hand = _optional_hand_no(hand_no)
         async with self._db.transaction() as conn:
             money, claimed = await self._start_operation(conn, table_id, key, "cash_out", now)
             if not claimed:
@@ -287,7 +297,7 @@ class TablesMixin(StorageCore):
                 raise NotSeated(table_id, user_id)
             balance = await self._return_stack(
                 conn, table_id, money.guild_id, user_id, stack,
-                Origin("cash_out", "cash-out", table_id=table_id, op_key=key), now,
+                Origin("cash_out", "cash-out", table_id=table_id, hand_no=hand, op_key=key), now,
             )
             await _save_state(conn, table_id, state, now)
         return StackMove(True, stack, 0, balance)
@@ -314,7 +324,8 @@ class TablesMixin(StorageCore):
             return int(rows[0][0]) if rows else None
         await _record_stack_moves(
             conn,
-            [(table_id, user_id, -stack, 0, origin.kind, None, None, origin.op_key, now)],
+            [(table_id, user_id, -stack, 0, origin.kind, None, origin.hand_no, origin.op_key,
+              now)],
         )
         return await self._owner_pays(conn, guild_id, user_id, -stack, origin, now)
 

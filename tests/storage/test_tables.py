@@ -62,16 +62,17 @@ async def test_a_repeated_key_changes_nothing(storage: Storage, table: int) -> N
 async def test_cash_out_returns_the_whole_stack_and_frees_the_seat(
     storage: Storage, table: int
 ) -> None:
-    await storage.buy_in(table, ALICE, 200, key="in", now=0.0)
-    out = await storage.cash_out(table, ALICE, key="out", now=1.0, snapshot='{"left": 1}')
+    await storage.buy_in(table, ALICE, 200, key="in", now=0.0, hand_no=1)
+    out = await storage.cash_out(table, ALICE, key="out", now=1.0, snapshot='{"left": 1}',
+                                 hand_no=4)
     assert (out.applied, out.amount, out.stack, out.balance) == (True, 200, 0, 1000)
     assert (await storage.table(table)).stacks == {}
     again = await storage.cash_out(table, ALICE, key="out", now=2.0)
     assert (again.applied, again.amount, again.balance) == (False, 0, 1000)
     with pytest.raises(NotSeated):
         await storage.cash_out(table, ALICE, key="out2", now=2.0)
-    kinds = [(e.kind, e.amount) for e in await storage.ledger(GUILD, ALICE)]
-    assert kinds == [("cash_out", 200), ("buy_in", -200), ("start", 1000)]
+    kinds = [(e.kind, e.amount, e.hand_no) for e in await storage.ledger(GUILD, ALICE)]
+    assert kinds == [("cash_out", 200, 4), ("buy_in", -200, 1), ("start", 1000, None)]
 
 
 async def _seat_three(storage: Storage, table: int) -> None:
@@ -239,6 +240,7 @@ async def test_live_tables_carry_what_a_restart_needs(storage: Storage) -> None:
         lambda s: s.buy_in(1, ALICE, 10, key="k" * 201, now=0.0),
         lambda s: s.buy_in(1, ALICE, 10, key="k", now=0.0, snapshot={"not": "a string"}),
         lambda s: s.settle_hand(1, -1, [], key="k", now=0.0),
+        lambda s: s.buy_in(1, ALICE, 10, key="k", now=0.0, hand_no="3"),
     ],
 )
 async def test_malformed_arguments_are_refused(storage: Storage, table: int, call) -> None:
