@@ -83,7 +83,11 @@ def _add_bench(sub: Any) -> None:
 
 def _subcommands() -> list[Callable[[Any], None]]:
     """Each adds one subcommand; the solver's and simulator's come from their own modules."""
-    adders: list[Callable[[Any], None]] = [_add_score, _add_bench]
+    from bot.ai.commands import add_solve_parser
+    from bot.simulate import add_simulate_parser
+
+    adders: list[Callable[[Any], None]] = [_add_score, add_solve_parser, add_simulate_parser,
+                                           _add_bench]
     return adders
 
 

@@ -1,0 +1,232 @@
+"""`ofc simulate`: whole matches between computer players through the table service.
+
+`--hands H` deals are played; when the players differ, every deal is played once per seating
+(the seats rotated, the same seed: seat-swapped pairs heads-up), so the luck of the cards
+cancels between them. Deals are grouped into short matches ("hands" format, Fantasyland hands
+added as earned, R11); each group, over all its seatings, is one sample of a player's points
+per hand, from which the 95% interval is taken. Stacks are deep enough that nobody busts, so
+points are what R5 scores, not what table stakes (R6) let through.
+"""
+
+import argparse
+import asyncio
+import json
+import math
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.ai.commands import USAGE_ERROR, parse_options
+from bot.ai.players import LEVELS, AIPlayers
+from bot.engine.cards import Card
+from bot.engine.errors import RuleError
+from bot.engine.rules import TableRules
+from bot.engine.views import PrivateView
+from bot.storage import Storage
+from bot.tables.events import ShowdownDone
+from bot.tables.simulate import play_computer_match
+
+GROUP_HANDS = 10  # deals per match
+DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
+DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
+Z95 = 1.96
+
+
+@dataclass
+class Tally:
+    """One player's (one entry of --ai) results."""
+
+    level: str
+    samples: list[float] = field(default_factory=list)  # points per hand of each group
+    hands: int = 0
+    points: int = 0
+    fouls: int = 0
+    royalties: int = 0
+    normal_hands: int = 0
+    entries: int = 0  # normal hands that earned Fantasyland (R8)
+    fantasy_hands: int = 0
+    stays: int = 0
+    fantasy_points: int = 0  # points scored in its Fantasyland hands
+    decisions: list[float] = field(default_factory=list)  # seconds
+
+    def to_dict(self) -> dict[str, Any]:
+        mean = statistics.fmean(self.samples) if self.samples else 0.0
+        half = (Z95 * statistics.stdev(self.samples) / math.sqrt(len(self.samples))
+                if len(self.samples) > 1 else 0.0)
+        return {
+            "ai": self.level,
+            "points_per_hand": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "foul_rate": _rate(self.fouls, self.hands),
+            "fantasy_entry_rate": _rate(self.entries, self.normal_hands),
+            "fantasy_stay_rate": _rate(self.stays, self.fantasy_hands),
+            "avg_royalties": _rate(self.royalties, self.hands),
+            "decision_ms": round(1000 * statistics.fmean(self.decisions), 1)
+            if self.decisions else 0.0,
+            "decision_max_ms": round(1000 * max(self.decisions), 1) if self.decisions else 0.0,
+            "hands": self.hands,
+            "fantasy_hands": self.fantasy_hands,
+            "fantasy_hand_points": _rate(self.fantasy_points, self.fantasy_hands),
+        }
+
+
+def _rate(count: float, total: int) -> float:
+    return round(count / total, 4) if total else 0.0
+
+
+class _Timed:
+    """The computer players, timing each decision for the entry seated there."""
+
+    def __init__(self, players: AIPlayers, seats: Sequence[Tally]) -> None:
+        self.players = players
+        self.seats = seats
+
+    def decide(self, view: PrivateView, level: str, seed: int | None) -> dict[Card, str]:
+        start = time.perf_counter()
+        choice = self.players.decide(view, level, seed)
+        self.seats[view.seat].decisions.append(time.perf_counter() - start)
+        return choice
+
+    def suggest(self, view: PrivateView) -> dict[Card, str]:
+        return self.players.suggest(view)
+
+
+def _count(showdowns: Sequence[ShowdownDone], seats: Sequence[Tally]) -> list[tuple[int, int]]:
+    """Add a match's hands to the seated entries; (points, hands) per seat."""
+    per_seat = [(0, 0)] * len(seats)
+    in_fantasy: set[int] = set()
+    for event in showdowns:
+        for seat_view in event.view.seats:
+            tally = seats[seat_view.seat]
+            earned = event.fantasy_next.get(seat_view.seat, 0) > 0
+            tally.hands += 1
+            tally.points += seat_view.points
+            tally.fouls += seat_view.fouled
+            tally.royalties += sum(seat_view.royalties)
+            if seat_view.seat in in_fantasy:
+                tally.fantasy_hands += 1
+                tally.stays += earned
+                tally.fantasy_points += seat_view.points
+            else:
+                tally.normal_hands += 1
+                tally.entries += earned
+            points, hands = per_seat[seat_view.seat]
+            per_seat[seat_view.seat] = (points + seat_view.points, hands + 1)
+        in_fantasy = {s for s, cards in event.fantasy_next.items() if cards}
+    return per_seat
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\rsimulate [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                     "matches")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+async def simulate(levels: Sequence[str], hands: int, seed: int,
+                   options: dict[str, Any], players: AIPlayers,
+                   progress: bool = True) -> dict[str, Any]:
+    """Play `hands` deals (each in every seating when the players differ) and tally them."""
+    tallies = [Tally(level) for level in levels]
+    count = len(levels)
+    seatings = [0] if len(set(levels)) == 1 else list(range(count))
+    groups = math.ceil(hands / GROUP_HANDS)
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await Storage.open(Path(folder) / "simulate.sqlite3")
+        try:
+            for group in range(groups):
+                deals = min(GROUP_HANDS, hands - group * GROUP_HANDS)
+                rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
+                         "hands": deals}
+                totals = [(0, 0)] * count
+                for shift in seatings:
+                    # seat s holds entry (s + shift) % count
+                    order = [(s + shift) % count for s in range(count)]
+                    seated = [tallies[i] for i in order]
+                    result = await play_computer_match(
+                        storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
+                        ai=_Timed(players, seated))
+                    for s, (points, played) in enumerate(_count(result.showdowns, seated)):
+                        p, h = totals[order[s]]
+                        totals[order[s]] = (p + points, h + played)
+                    if progress:
+                        _progress(group * len(seatings) + seatings.index(shift) + 1,
+                                  groups * len(seatings))
+                for tally, (points, played) in zip(tallies, totals, strict=True):
+                    if played:
+                        tally.samples.append(points / played)
+        finally:
+            await storage.close()
+    return {"hands": hands, "players": [t.to_dict() for t in tallies]}
+
+
+def add_simulate_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("simulate", help="computer players against each other")
+    p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
+    p.add_argument("--hands", type=int, default=100, help="deals to play (per seating)")
+    p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
+    p.add_argument("--ai", default="strong,easy",
+                   help="levels, one per seat or one for all: easy, strong")
+    p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
+                   help="table options by their RULES.md names, e.g. variant=turbo")
+    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
+                   help=f"strong player's playouts per decision (default {DEFAULT_PLAYOUTS})")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="strong player's time per decision instead (not reproducible)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--images", metavar="DIR", help="save each showdown's table image here")
+    p.set_defaults(run=simulate_command)
+
+
+def _levels(text: str, players: int) -> list[str]:
+    levels = [w.strip() for w in text.split(",") if w.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise RuleError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)})")
+    if len(levels) == 1:
+        return levels * players
+    if len(levels) != players:
+        raise RuleError(f"--ai names {len(levels)} players but --players is {players}")
+    return levels
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    try:
+        options = parse_options(args.rules)
+        rules = TableRules.from_mapping(options)
+        if not 2 <= args.players <= rules.max_seats:
+            raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
+        levels = _levels(args.ai, args.players)
+        if args.hands < 1:
+            raise RuleError("--hands must be at least 1")
+        if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
+            raise RuleError("the strong player needs a positive budget")
+        if args.images:
+            raise RuleError("--images needs the table renderer, which is not available yet")
+    except RuleError as error:
+        print(f"ofc simulate: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    players = AIPlayers(seconds=args.seconds,
+                        playouts=None if args.seconds is not None else args.playouts)
+    report = asyncio.run(simulate(levels, args.hands, args.seed, options, players))
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['hands']} deals per seating")
+    print(f"{'ai':8}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
+          f"{'FL stay':>9}{'royalties':>11}{'ms/decision':>13}")
+    for p in report["players"]:
+        low, high = p["ci95"]
+        print(f"{p['ai']:8}{p['points_per_hand']:>12.2f}{f'[{low:.2f}, {high:.2f}]':>20}"
+              f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
+              f"{p['fantasy_stay_rate']:>9.1%}{p['avg_royalties']:>11.2f}"
+              f"{p['decision_ms']:>13.1f}")
+    return 0
