@@ -47,7 +47,7 @@ def _pair_line(pair: Mapping[str, Any], point_value: int) -> str:
     if points and point_value != 1:
         result += f" ({loser} pays {chips(abs(points) * point_value)})"
     return (f"{pair['a']} v {pair['b']}: {rows} ({signed(pair['line_points'])}), "
-            f"bonus {signed(pair['bonus'])}, royalties {signed(pair['royalties'])} -> {result}")
+            f"bonus {signed(pair['bonus'])}, royalties {signed(pair['royalties'])} → {result}")
 
 
 def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) -> discord.Embed:
