@@ -41,6 +41,7 @@ class OFCBot(commands.Bot):
         self.sync_global = sync_global
         self.clock = clock or SystemClock()
         self.extension_names = tuple(extensions)
+        self.shutting_down = False
 
     async def setup_hook(self) -> None:
         settings = self.settings
@@ -73,7 +74,10 @@ class OFCBot(commands.Bot):
 
     async def close(self) -> None:
         """Stop timers and computer turns, then storage, then the connection. The state of
-        every table is saved after each action, so nothing is lost."""
+        every table is saved after each action, so nothing is lost. Safe to call twice."""
+        if self.shutting_down:
+            return await super().close()
+        self.shutting_down = True
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects

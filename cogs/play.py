@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.engine.views import TableView
 from bot.tables import (
     Dealt,
     LobbyChanged,
@@ -177,8 +178,9 @@ class Play(commands.Cog):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(table, player))
             case ShowdownDone():
-                names = self._names(table)
-                box.post(lambda: self._post_showdown(event, names))
+                # The view as the showdown left it (the next deal comes in a later batch).
+                shown = self.tables.public_view(table)
+                box.post(lambda: self._post_showdown(event, shown))
                 refresh_table()
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
@@ -266,10 +268,11 @@ class Play(commands.Cog):
         refresh = self._refresh_table if key == "table" else self._refresh_lobby
         self._outbox(table).refresh(key, lambda: refresh(table))
 
-    async def _post_showdown(self, event: ShowdownDone, names: dict[int, str]) -> None:
-        rules = self.tables.lobby(event.table_id).rules
-        embed = showdown_embed(event.hand_no, event.view, names, rules.point_value)
-        file = await images.showdown_file(event.view, names, rules)
+    async def _post_showdown(self, event: ShowdownDone, view: TableView | None) -> None:
+        assert view is not None  # a showdown happens in a started match
+        names = {s.seat: s.name for s in view.seats}
+        embed = showdown_embed(event.hand_no, event.view, names, view.rules.point_value)
+        file = await images.showdown_file(view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
     # ------------------------------------------------------------ prompts by DM

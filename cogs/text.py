@@ -117,8 +117,12 @@ def table_embed(view: TableView) -> discord.Embed:
         title = "OFC table"
     else:
         of = f" of {view.hands_total}" if view.hands_total else ""
-        stage = "Fantasyland" if view.fantasy_hand and not view.street else \
-            f"street {view.street} of {view.streets}"
+        if view.phase in ("showdown", "over"):
+            stage = "showdown"
+        elif view.fantasy_hand and not view.street:
+            stage = "Fantasyland"
+        else:
+            stage = f"street {view.street} of {view.streets}"
         title = f"Hand {view.hand_no}{of}: {stage}"
     embed = discord.Embed(title=title, description=turn_line(view), colour=COLOUR)
     stacks = ", ".join(f"{s.name} {s.stack}" + (" (away)" if s.away else "")

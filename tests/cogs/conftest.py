@@ -1,0 +1,113 @@
+"""The real bot (bot.app.OFCBot with the lobby and play cogs) against the local Discord double
+(tests/e2e/discord_double): real discord.py HTTP and gateway code, real command and component
+callbacks, a real SQLite file, a fake clock for the table service's timers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import OFCBot
+from bot.config import Settings
+from bot.tables import FakeClock
+from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.discord_double.components import walk
+
+EXTENSIONS = ("cogs.lobby", "cogs.play")
+
+
+def settings_for(double: DiscordDouble, database: Path) -> Settings:
+    return Settings(token=double.token, database=str(database), dev_guild=double.guild.id,
+                    ai_delay_seconds=0, next_hand_seconds=0, table_edit_seconds=0)
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    # An error logged by the bot's own code fails the test too (assert_clean).
+    async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
+        yield running
+        running.assert_clean()
+
+
+@pytest.fixture
+def alice(double: DiscordDouble) -> Member:
+    return double.add_member("alice")
+
+
+@pytest.fixture
+def bob(double: DiscordDouble) -> Member:
+    return double.add_member("bob")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
+              tmp_path: Path) -> AsyncIterator[OFCBot]:
+    """The bot, connected, with alice and bob in the guild and commands synced to it."""
+    settings = settings_for(double, tmp_path / "ofc.sqlite3")
+    client = OFCBot(settings, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(client)
+    yield client
+    await double.stop_client(client)
+
+
+@pytest.fixture
+def carol(double: DiscordDouble) -> Member:
+    return double.add_member("carol")
+
+
+def buttons(message: Message) -> dict[str, dict[str, Any]]:
+    """The message's buttons by label, as Discord stores them."""
+    return {str(c["label"]): dict(c) for c in walk(message.components) if c.get("type") == 2}
+
+
+def enabled(message: Message, label: str) -> bool:
+    button = buttons(message).get(label)
+    return button is not None and not button.get("disabled", False)
+
+
+async def lobby_message(double: DiscordDouble) -> Message:
+    return await double.wait_for_message(
+        lambda m: m.embed is not None and m.embed["title"].startswith("OFC table"))
+
+
+async def table_message(double: DiscordDouble) -> Message:
+    return await double.wait_for_message(lambda m: "My hand" in m.labels())
+
+
+async def started(double: DiscordDouble, host: Member, *guests: Member,
+                  **options: object) -> Message:
+    """A table created by `host` with `guests` joined and started: its table message."""
+    options = {"seats": 1 + len(guests), **options}
+    await double.resolved(await host.slash("ofc create", **options))
+    for guest in guests:
+        await double.resolved(await guest.slash("ofc join"))
+    lobby = await lobby_message(double)
+    await double.wait_until(lambda: enabled(lobby, "Start"), what="Start enabled")
+    await host.click(lobby, "Start")
+    return await table_message(double)
+
+
+@pytest.fixture(autouse=True)
+def fake_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TEMPORARY until rendering/ lands: a 1x1 PNG for every image."""
+    import io
+
+    from PIL import Image
+
+    import rendering
+
+    def png(*args: object) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", (1, 1)).save(out, "PNG")
+        return out.getvalue()
+
+    for name in ("table_png", "private_png", "showdown_png"):
+        monkeypatch.setattr(rendering, name, png, raising=False)

@@ -1,0 +1,104 @@
+"""Settings (bot/config.py) and start-up without a token (bot/__main__.py)."""
+
+import os
+import subprocess
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.config import ConfigError, Settings, load_settings, read_dotenv
+
+ROOT = Path(__file__).resolve().parents[2]
+# The environment variable of each Settings field.
+NAMES = {"token": "DISCORD_TOKEN", "database": "OFC_DATABASE", "dev_guild": "OFC_DEV_GUILD",
+         "log_level": "OFC_LOG_LEVEL", "starting_chips": "OFC_STARTING_CHIPS",
+         "daily_chips": "OFC_DAILY_CHIPS", "ai_delay_seconds": "OFC_AI_DELAY_SECONDS",
+         "next_hand_seconds": "OFC_NEXT_HAND_SECONDS",
+         "lobby_idle_minutes": "OFC_LOBBY_IDLE_MINUTES",
+         "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS"}
+
+
+def test_dotenv_lines_comments_quotes_and_export(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text(
+        "# a comment\n\n"
+        "DISCORD_TOKEN='abc.def'\n"
+        'export OFC_DATABASE="my file.sqlite3"\n'
+        "OFC_DAILY_CHIPS = 50  # per day\n"
+        "OFC_LOG_LEVEL=debug\n"
+        "EMPTY=\n")
+    assert read_dotenv(env) == {"DISCORD_TOKEN": "abc.def", "OFC_DATABASE": "my file.sqlite3",
+                                "OFC_DAILY_CHIPS": "50", "OFC_LOG_LEVEL": "debug",
+                                "EMPTY": ""}
+    assert read_dotenv(tmp_path / "missing.env") == {}
+
+
+def test_a_line_that_is_not_key_value_is_named(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("OFC_DATABASE=x\nthis is not a setting\n")
+    with pytest.raises(ConfigError, match="line 2"):
+        read_dotenv(env)
+
+
+def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text("DISCORD_TOKEN=from-file\nOFC_STARTING_CHIPS=500\nOFC_DEV_GUILD=42\n")
+    settings = load_settings({"DISCORD_TOKEN": "from-env"}, dotenv=env)
+    assert settings == Settings(token="from-env", starting_chips=500, dev_guild=42)
+    assert settings.database == "ofc.sqlite3" and settings.daily_chips == 200
+    assert load_settings({}, dotenv=None) == Settings()
+
+
+@pytest.mark.parametrize(("name", "value", "message"), [
+    ("OFC_STARTING_CHIPS", "lots", "OFC_STARTING_CHIPS must be a whole number"),
+    ("OFC_DAILY_CHIPS", "-5", "must not be negative"),
+    ("OFC_DEV_GUILD", "0", "server id"),
+    ("OFC_LOG_LEVEL", "loud", "OFC_LOG_LEVEL must be one of"),
+    ("OFC_AI_DELAY_SECONDS", "soon", "number of seconds"),
+    ("OFC_TABLE_EDIT_SECONDS", "7200", "from 0 to 3600 seconds"),
+    ("OFC_LOBBY_IDLE_MINUTES", "0", "from 1 to 10080 minutes"),
+])
+def test_bad_values_are_named(name: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings({name: value}, dotenv=None)
+
+
+def test_env_example_documents_every_setting_with_its_default() -> None:
+    example = read_dotenv(ROOT / ".env.example")
+    assert set(example) == set(NAMES.values())
+    assert load_settings({}, dotenv=ROOT / ".env.example") == Settings()
+    lines = (ROOT / ".env.example").read_text().splitlines()
+    for field in fields(Settings):
+        at = next(i for i, t in enumerate(lines) if t.startswith(NAMES[field.name] + "="))
+        above = next(t for t in reversed(lines[:at]) if t.split("=")[0] not in example)
+        assert above.startswith("#"), f"{NAMES[field.name]} has no comment"
+
+
+def test_no_token_exits_with_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 1
+    err = capsys.readouterr().err
+    for needed in ("DISCORD_TOKEN", "New Application", "Reset Token",
+                   '"bot" and\n     "applications.commands"',
+                   "ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy"):
+        assert needed in err
+
+
+def test_a_bad_setting_exits_2_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OFC_DAILY_CHIPS", "many")
+    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    assert "OFC_DAILY_CHIPS must be a whole number" in capsys.readouterr().err
+
+
+def test_python_m_bot_without_token(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    env["PYTHONPATH"] = str(ROOT)  # whether or not the project is pip-installed
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "no DISCORD_TOKEN" in done.stderr and "ofc simulate" in done.stderr

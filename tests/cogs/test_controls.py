@@ -1,0 +1,159 @@
+"""The placement controls (DESIGN.md "Discord experience"): one action row per dealt card,
+full rows disabled, Reset and Confirm within Discord's 5 rows of 5; Fantasyland menus."""
+
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.engine.cards import INDEX, JOKERS, card_str, parse_card
+from bot.engine.match import Match, PlayerSpec
+from bot.engine.placement import auto_assignment
+from bot.engine.rules import TableRules
+from bot.tables import LobbySeat, LobbyView, SeatState
+from cogs.components import controls_view, lobby_view
+from cogs.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
+from cogs.text import card_label
+
+PLAYERS = [PlayerSpec(11, "alice", 200), PlayerSpec(22, "bob", 200)]
+
+
+def new_match(variant: str = "pineapple", fantasy_seat: int | None = None) -> Match:
+    match = Match.new(TableRules(variant=variant, seats=2), PLAYERS, button=1, seed=5)
+    if fantasy_seat is not None:
+        match.seats[fantasy_seat].fantasy = 14  # owed from the hand before (R8)
+    match.start_hand(0.0)
+    return match
+
+
+def state_of(match: Match, seat: int, draft: dict[int, str], free: dict[str, int],
+             street: int, *, away: bool = False) -> SeatState:
+    return SeatState(table_id=7, player_id=PLAYERS[seat].player_id, seat=seat,
+                     view=match.view_for(seat), hand_no=match.hand_no, street=street,
+                     draft=draft, to_act=True, deadline=None, free=free, away=away)
+
+
+def items(view: discord.ui.View) -> list[Any]:
+    """The buttons and menus, unwrapped from their DynamicItem."""
+    return [child.item for child in view.children]  # type: ignore[attr-defined]
+
+
+def rows_of(view: discord.ui.View) -> dict[int, list[Any]]:
+    rows: dict[int, list[Any]] = {}
+    for item in items(view):
+        rows.setdefault(item.row, []).append(item)
+    return dict(sorted(rows.items()))
+
+
+def test_street_one_five_cards_fit_five_rows_with_reset_and_confirm_on_the_last() -> None:
+    match = new_match()
+    seat = match.pending()[0]
+    state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 5, "discard": 0}, 1)
+    dealt = state.view.dealt
+    rows = rows_of(controls_view(state))
+    assert list(rows) == [0, 1, 2, 3, 4]  # Discord's limit: 5 action rows
+    for n, card in enumerate(dealt):
+        assert [b.label for b in rows[n][:3]] == [f"{card_label(card)} → {r}"
+                                                  for r in ("Top", "Middle", "Bottom")]
+        assert [parse_place(b.custom_id) for b in rows[n][:3]] == [
+            PlaceId(Turn(7, 1, 1, seat), card, r) for r in ("top", "middle", "bottom")]
+    assert [b.label for b in rows[4][3:]] == ["Reset", "Confirm"]
+    assert rows[4][3].disabled and not rows[4][4].disabled  # nothing to reset yet
+    assert rows[4][4].custom_id == str(StepId(Turn(7, 1, 1, seat), "confirm"))
+    assert all(len(r) <= 5 for r in rows.values())
+
+
+def test_a_full_row_is_disabled_except_for_the_cards_drafted_into_it() -> None:
+    match = new_match()
+    seat = match.pending()[0]
+    dealt = match.dealt_to(seat)
+    draft = dict.fromkeys(dealt[:3], "top")  # top row holds 3: now full
+    state = state_of(match, seat, draft, {"top": 0, "middle": 5, "bottom": 5, "discard": 0}, 1)
+    rows = rows_of(controls_view(state))
+    for n, card in enumerate(dealt):
+        top, middle = rows[n][0], rows[n][1]
+        if card in draft:
+            assert not top.disabled and top.style is discord.ButtonStyle.success
+        else:
+            assert top.disabled and top.style is discord.ButtonStyle.secondary
+        assert not middle.disabled and middle.style is discord.ButtonStyle.secondary
+    assert not rows[4][3].disabled  # Reset
+
+
+def test_pineapple_street_two_offers_discard_and_a_row_for_reset_and_confirm() -> None:
+    match = new_match()
+    for _ in range(2):  # street 1 for both seats (R10's placement is as good as any)
+        seat = match.pending()[0]
+        match.place(seat, auto_assignment(match.view_for(seat).board, match.dealt_to(seat), 0),
+                    1.0)
+    seat = match.pending()[0]
+    assert len(match.dealt_to(seat)) == 3  # R7: 3 dealt, 2 placed, 1 discarded
+    state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
+    rows = rows_of(controls_view(state))
+    assert list(rows) == [0, 1, 2, 3]
+    for n in range(3):
+        assert [b.label.split(" → ")[1] for b in rows[n]] == ["Top", "Middle", "Bottom",
+                                                              "Discard"]
+        assert rows[n][2].disabled  # the bottom was filled on street 1
+    assert [b.label for b in rows[3]] == ["Reset", "Confirm"]
+
+
+def test_turbo_four_cards_use_four_rows_and_a_fifth_for_the_buttons() -> None:
+    match = new_match("turbo")
+    for _ in range(2):
+        seat = match.pending()[0]
+        match.place(seat, auto_assignment(match.view_for(seat).board, match.dealt_to(seat), 0),
+                    1.0)
+    seat = match.pending()[0]
+    state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 0}, 2)
+    rows = rows_of(controls_view(state))
+    assert [len(r) for r in rows.values()] == [3, 3, 3, 3, 2]  # no Discard in turbo (R7)
+
+
+def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm() -> None:
+    match = new_match(fantasy_seat=0)
+    dealt = match.dealt_to(0)
+    assert len(dealt) == 14
+    draft = {dealt[0]: "top", dealt[1]: "bottom"}
+    state = state_of(match, 0, draft, {"top": 2, "middle": 5, "bottom": 4, "discard": 1}, 0)
+    rows = rows_of(controls_view(state))
+    menus = [rows[n][0] for n in range(3)]
+    assert [m.custom_id for m in menus] == [str(FantasyRowId(Turn(7, 1, 0, 0), r))
+                                            for r in ("top", "middle", "bottom")]
+    assert [m.max_values for m in menus] == [3, 5, 5] and all(m.min_values == 0 for m in menus)
+    for menu in menus:
+        assert [o.value for o in menu.options] == [str(INDEX[c]) for c in dealt]
+    assert [o.label for o in menus[0].options if o.default] == [card_label(dealt[0])]
+    assert [o.label for o in menus[2].options if o.default] == [card_label(dealt[1])]
+    assert not any(o.default for o in menus[1].options)
+    assert [b.label for b in rows[3]] == ["Best arrangement", "Reset", "Confirm"]
+
+
+def test_an_away_seat_gets_only_the_button_to_come_back() -> None:
+    match = new_match()
+    state = state_of(match, 0, {}, {"top": 3, "middle": 5, "bottom": 5, "discard": 0}, 1,
+                     away=True)
+    view = controls_view(state)
+    assert [(b.label, b.custom_id) for b in items(view)] == [("I'm back", "ofc:back:7")]
+
+
+def test_card_labels_use_suit_symbols() -> None:
+    assert [card_label(parse_card(t)) for t in ("Ah", "Td", "2c", "Ks")] == [
+        "A♥", "T♦", "2♣", "K♠"]
+    assert card_label(JOKERS[0]) == "Joker" and card_str(parse_card("Ah")) == "Ah"
+
+
+def test_lobby_buttons_follow_the_seats() -> None:
+    seats = (LobbySeat(11, "alice", None, 200),)
+    lobby = LobbyView(table_id=4, guild_id=1, channel_id=2, thread_id=None, host_id=11,
+                      rules=TableRules(seats=2), seats=seats, status="lobby", created_at=0.0,
+                      expires_at=900.0)
+    buttons = {b.label: b for b in items(lobby_view(lobby))}
+    assert list(buttons) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
+                             "Add computer (strong)"]
+    assert buttons["Start"].disabled  # one player cannot start (R7: 2 or more)
+    assert buttons["Join"].custom_id == "ofc:lobby:4:join"
+    full = replace(lobby, seats=(*seats, LobbySeat(-1, "Computer 1 (easy)", "easy", 200)))
+    buttons = {b.label: b for b in items(lobby_view(full))}
+    assert buttons["Join"].disabled and not buttons["Start"].disabled
+    assert lobby_view(replace(full, status="playing")).children == []

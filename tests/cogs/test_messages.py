@@ -1,0 +1,64 @@
+"""What the showdown, match-end, lobby and prompt messages say (cogs/text.py), checked by hand
+against RULES.md."""
+
+from bot.engine.board import Board
+from bot.engine.rules import TableRules
+from bot.engine.showdown import show_down
+from bot.tables import Standing
+from cogs.text import rules_summary, showdown_embed, standings_embed
+
+ALICE = Board.parse("Qh Qd 2c", "5s 5d 9c 9h Kd", "2h 3h 4h 5h 7h")
+BOB_FOULED = Board.parse("Ah Ad Ks", "Ts Td Jc 3s 4c", "6c 6d 6s 8h 8s")  # top AA > middle TT
+
+
+def fields_of(embed: object) -> dict[str, str]:
+    return {f.name: f.value for f in embed.fields}  # type: ignore[attr-defined]
+
+
+def test_showdown_breakdown_rows_foul_royalties_pairs_and_the_table_stakes_cap() -> None:
+    # R3: bob fouls, so alice wins every line: 3, scoop +3 (R5 1-6), and her royalties
+    # QQ top 7 + flush bottom 4 = 11 (R4), bob's none: 17 points. Bob has 10 chips: the cap
+    # (R6) lets 10 of the 17 through. Alice's QQ top earns Fantasyland, 14 cards (R8).
+    view = show_down(TableRules(seats=2), {0: ALICE, 1: BOB_FOULED}, {}, {0: 100, 1: 10},
+                     button=1)
+    embed = showdown_embed(3, view, {0: "alice", 1: "bob"}, point_value=1)
+    fields = fields_of(embed)
+    assert embed.title == "Hand 3: showdown"
+    assert embed.image.url == "attachment://showdown.png"
+    alice = fields["alice: +17 points, +10 chips (stack 110)"]
+    assert "Top: Q♥ Q♦ 2♣: Pair of Queens (+7)" in alice
+    assert "Bottom: 2♥ 3♥ 4♥ 5♥ 7♥: Flush, seven high (+4)" in alice
+    assert "Fantasyland next hand: 14 cards" in alice and "Fouled" not in alice
+    bob = fields["bob: -17 points, -10 chips (stack 0)"]
+    assert "**Fouled**" in bob and "(+" not in bob
+    assert fields["Points per pair (R5)"] == (
+        "alice vs bob: lines +1 +1 +1, bonus +3, royalties +11 = **+17**")
+    assert fields["Chips moved (1 chip per point)"] == (
+        "bob → alice: 10 (owed 17, paid 10: table stakes, R6)")
+
+
+def test_an_uncapped_payment_shows_just_the_chips() -> None:
+    # Both boards hold: alice QQ/two pair/flush against bob AK/two pair tens/full house:
+    # lines +1 -1 -1, royalties 11 - 6 = +5: alice wins 4 points, x 5 chips = 20 (R5).
+    bob = Board.parse("Ah Kc 2s", "Ts Td Jc 3s 3c", "As Ad Ac 7d 7c")
+    view = show_down(TableRules(seats=2, point_value=5), {0: ALICE, 1: bob}, {},
+                     {0: 100, 1: 100}, button=1)
+    fields = fields_of(showdown_embed(1, view, {0: "alice", 1: "bob"}, point_value=5))
+    assert fields["Chips moved (5 chips per point)"] == "bob → alice: 20"
+    assert fields["Points per pair (R5)"] == (
+        "alice vs bob: lines +1 -1 -1, bonus +0, royalties +5 = **+4**")
+
+
+def test_standings_list_stacks_and_nets() -> None:
+    embed = standings_embed((Standing(0, 11, "alice", 260, 60), Standing(1, 22, "bob", 140, -60)))
+    assert embed.description.startswith("1. alice: 260 chips (+60)\n2. bob: 140 chips (-60)")
+    assert "wallet" in embed.description
+
+
+def test_rules_summary_names_every_option_in_force() -> None:
+    text = rules_summary(TableRules(variant="turbo", seats=4, format="hands", hands=8,
+                                    scoring="2-4", royalties="russian", fantasy="off",
+                                    point_value=2, buy_in=500, order="simultaneous"))
+    for part in ("**Turbo**, 4 seats, 8 hands (R11)", "Buy-in 500 chips", "2 chips per point",
+                 "scoring 2-4", "russian royalties", "no Fantasyland", "simultaneous turns"):
+        assert part in text

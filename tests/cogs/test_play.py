@@ -1,0 +1,194 @@
+"""Table play through the real bot and a local Discord (tests/e2e/discord_double): placement
+clicks drafting cards, Confirm, refused clicks (stale, another seat's, forged), closed DMs and
+"My hand", buttons that outlive a restart, showdown and match end."""
+
+from pathlib import Path
+
+from bot.app import OFCBot
+from bot.engine.cards import Card
+from bot.tables import FakeClock, SeatState
+from cogs.ids import PlaceId, StepId, Turn
+from cogs.text import card_label
+from tests.cogs.conftest import EXTENSIONS, buttons, started, table_message
+from tests.e2e.discord_double import DiscordDouble, Member, Message
+
+SUCCESS = 3  # Discord's green button style: the row a card is drafted to
+
+
+def table_id(bot: OFCBot, double: DiscordDouble) -> int:
+    found = bot.tables.table_for_channel(double.channel.id)
+    assert found is not None
+    return found
+
+
+def to_act(bot: OFCBot, table: int, *members: Member) -> tuple[Member, Member]:
+    """The member whose turn it is, and the other one (R7 sequential order)."""
+    seats = bot.tables.seats(table)
+    first = seats[bot.tables.public_view(table).to_act[0]]  # type: ignore[union-attr]
+    acting = next(m for m in members if m.id == first)
+    return acting, next(m for m in members if m is not acting)
+
+
+def seat_state(bot: OFCBot, table: int, member: Member) -> SeatState:
+    return bot.tables.private_view(table, member.id)
+
+
+async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
+                row: str) -> None:
+    label = f"{card_label(card)} → {row}"
+    await member.click(prompt, label)
+    await double.wait_until(lambda: buttons(prompt)[label].get("style") == SUCCESS,
+                            what=f"{label} drafted")
+
+
+async def refused(member: Member, prompt: Message, text: str, custom_id: str | None = None,
+                  **click: object) -> None:
+    """Click (or with `custom_id`, forge) on `prompt`; the answer is an ephemeral `text`."""
+    before = member.last_ephemeral()
+    if custom_id is None:
+        await member.click(prompt, **click)  # type: ignore[arg-type]
+    else:
+        await member.forge(prompt, custom_id)
+    answer = await member.wait_for_ephemeral(after=before)
+    assert answer.embed is not None and answer.embed["description"] == text
+
+
+async def test_clicks_draft_the_street_and_confirm_places_it(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    await started(double, alice, bob)
+    table = table_id(bot, double)
+    first, second = to_act(bot, table, alice, bob)
+    prompt = await first.wait_for_dm()
+    assert "**Your turn.** Place 5 cards." in prompt.embed["description"]  # type: ignore[index]
+    dealt = seat_state(bot, table, first).view.dealt
+
+    await draft(double, first, prompt, dealt[0], "Top")
+    assert seat_state(bot, table, first).draft == {dealt[0]: "top"}
+    assert f"{card_label(dealt[0])} → Top" in str(prompt.embed)
+    rows = ["Bottom", "Bottom", "Middle", "Middle"]
+    for card, row in zip(dealt[1:], rows, strict=True):
+        await draft(double, first, prompt, card, row)
+    await draft(double, first, prompt, dealt[0], "Bottom")  # rearranging before Confirm (R7)
+    assert seat_state(bot, table, first).draft[dealt[0]] == "bottom"
+
+    await first.click(prompt, "Confirm")
+    await double.wait_until(lambda: prompt.embed["title"] == "Hand 1: street 1 placed")
+    assert buttons(prompt) == {}  # the DM is now the record of what was placed
+    board = seat_state(bot, table, first).view.board
+    assert set(board.bottom) == {dealt[0], dealt[1], dealt[2]}
+    assert set(board.middle) == {dealt[3], dealt[4]} and board.top == ()
+    other = await second.wait_for_dm()
+    await double.wait_until(lambda: "**Your turn.**" in other.embed["description"],
+                            what="the second player's prompt to show their turn")
+    table_msg = await table_message(double)
+    await double.wait_until(lambda: second.name.capitalize() in table_msg.embed["description"]
+                            or second.name in table_msg.embed["description"])
+
+
+async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    await started(double, alice, bob)
+    table = table_id(bot, double)
+    first, second = to_act(bot, table, alice, bob)
+    prompt = await first.wait_for_dm()
+    dealt = seat_state(bot, table, first).view.dealt
+    for card, row in zip(dealt, ["Bottom"] * 3 + ["Middle"] * 2, strict=True):
+        await draft(double, first, prompt, card, row)
+    await first.click(prompt, "Confirm")
+    await double.wait_until(lambda: buttons(prompt) == {})
+    placed = seat_state(bot, table, first).view.board
+
+    # Stale: a client that has not seen the edit clicks the street-1 button it still shows.
+    await refused(first, prompt, "Those cards are already placed.",
+                  label=f"{card_label(dealt[0])} → Top", version=0)
+
+    # Another seat's control, sent by a modified client from the second player's own DM.
+    theirs = await second.wait_for_dm()
+    first_seat = next(s for s, p in bot.tables.seats(table).items() if p == first.id)
+    state = seat_state(bot, table, second)
+    forged = PlaceId(Turn(table, 1, 1, first_seat), state.view.dealt[0], "top")
+    mine = "These controls belong to another player."
+    await refused(second, theirs, mine, str(forged))
+    await refused(second, theirs, mine, str(StepId(Turn(table, 1, 1, first_seat), "confirm")))
+
+    # Forged ids no button carries.
+    for custom_id in ("ofc:place:1:1:1:0:99:top", f"ofc:place:{table}:1:1:0:5:sideways",
+                      "ofc:launch:1"):
+        await refused(second, theirs, "That control is not valid.", custom_id)
+
+    assert seat_state(bot, table, first).view.board == placed
+    assert seat_state(bot, table, second).draft == {}
+    assert seat_state(bot, table, second).view.board.cards == ()
+
+
+async def test_closed_dms_are_told_to_use_my_hand_which_opens_the_controls(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    double.close_dms(bob)
+    table_msg = await started(double, alice, bob)
+    table = table_id(bot, double)
+    notice = await double.wait_for_message(lambda m: m.content.startswith(bob.mention))
+    assert "cannot send you direct messages" in notice.content and "My hand" in notice.content
+    assert bob.dms() == []
+
+    await bob.click(table_msg, "My hand")
+    mine = await bob.wait_for_ephemeral(lambda m: "Reset" in buttons(m))
+    dealt = seat_state(bot, table, bob).view.dealt
+    assert mine.embed_image() and len(buttons(mine)) == 5 * 3 + 2
+    await draft(double, bob, mine, dealt[2], "Middle")
+    assert seat_state(bot, table, bob).draft == {dealt[2]: "middle"}
+
+    answer = await double.resolved(await bob.slash("ofc hand"))  # the same, by command
+    assert answer.ephemeral and f"{card_label(dealt[2])} → Middle" in str(answer.embed)
+    not_seated = await double.resolved(await double.add_member("dave").slash("ofc hand"))
+    assert not_seated.embed["description"] == "You are not playing at this table."  # type: ignore[index]
+    assert len(double.messages()) == 3  # lobby, table, one notice: no notice per street
+
+
+async def test_buttons_keep_working_after_a_restart_and_prompts_are_sent_again(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
+        tmp_path: Path) -> None:
+    await started(double, alice, bob)
+    table = table_id(bot, double)
+    prompt = await alice.wait_for_dm()
+    dealt = seat_state(bot, table, alice).view.dealt
+    await double.stop_client(bot)
+
+    restarted = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(restarted)
+    try:
+        again = await alice.wait_for_dm(after=prompt)  # re-sent by the restored table
+        assert again.embed["title"] == "Hand 1: street 1 of 5"  # type: ignore[index]
+        await draft(double, alice, prompt, dealt[4], "Top")  # the pre-restart DM's button
+        assert restarted.tables.private_view(table, alice.id).draft == {dealt[4]: "top"}
+    finally:
+        await double.stop_client(restarted)
+
+
+async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFCBot,
+                                                alice: Member, bob: Member) -> None:
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    table = table_id(bot, double)
+    service = bot.tables
+    while (view := service.public_view(table)) is not None and view.phase == "playing":
+        member = alice if service.seats(table)[view.to_act[0]] == alice.id else bob
+        state = seat_state(bot, table, member)
+        await service.best_arrangement(table, member.id, hand_no=state.hand_no,
+                                       street=state.street)
+        await service.confirm(table, member.id, hand_no=state.hand_no, street=state.street)
+    shown = await double.wait_for_message(lambda m: m.embed is not None
+                                          and m.embed["title"] == "Hand 1: showdown")
+    assert shown.embed_image() and "Points per pair (R5)" in str(shown.embed)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    lines = over.embed["description"].splitlines()  # type: ignore[index]
+    wallets = {m.name: (await bot.storage.wallet(double.guild.id, m.id, now=0)).balance
+               for m in (alice, bob)}
+    # Each standing line "n. Name: stack chips (net)": stacks went back (R11, R12).
+    for line in lines[:2]:
+        name, rest = line.split(". ", 1)[1].split(": ")
+        assert wallets[name.lower()] == 1000 - 200 + int(rest.split()[0])
+    assert sum(wallets.values()) == 2000  # chips are conserved (R6)
+    final = await double.wait_for_message(  # the table message, edited a last time
+        lambda m: m.embed is not None and m.embed["title"] == "Hand 1 of 1: showdown"
+        and m.embed["description"] == "The match is over.")
+    assert buttons(final) == {} and final.embed_image()
