@@ -5,7 +5,8 @@ clicks drafting cards, Confirm, refused clicks (stale, another seat's, forged), 
 from pathlib import Path
 
 from bot.app import OFCBot
-from bot.engine.cards import Card
+from bot.engine.cards import Card, parse_cards
+from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
 from cogs.ids import PlaceId, StepId, Turn
 from cogs.text import card_label
@@ -192,3 +193,47 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
         lambda m: m.embed is not None and m.embed["title"] == "Hand 1 of 1: showdown"
         and m.embed["description"] == "The match is over.")
     assert buttons(final) == {} and final.embed_image()
+
+
+# With seed 4 at a 2-seat table, seat 0 is dealt (over its 5 streets) the cards of this board
+# and one discard per street 2-5: AA on top earns Fantasyland, 14 cards (R8).
+FANTASY_PLAN = {"top": "Ah Kc Ac", "middle": "8d 7h 8c 7s 7c", "bottom": "9h Js Jh 9d Jd"}
+
+
+async def test_fantasyland_menus_best_arrangement_and_confirm(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    service = bot.tables
+    options = {"seats": 2, "format": "hands", "hands": 1}
+    lobby = await service.create_table(double.guild.id, double.channel.id, alice.id, "alice",
+                                       options, seed=4)
+    table = lobby.table_id
+    await service.join(table, bob.id, "bob")
+    await service.start(table, alice.id)
+    plan = {card: row for row, text in FANTASY_PLAN.items() for card in parse_cards(text)}
+    while (view := service.public_view(table)) is not None and view.hand_no == 1 \
+            and view.phase == "playing":
+        member = alice if service.seats(table)[view.to_act[0]] == alice.id else bob
+        state = seat_state(bot, table, member)
+        dealt = state.view.dealt
+        assignment = ({c: plan.get(c, "discard") for c in dealt} if member is alice else
+                      auto_assignment(state.view.board, dealt, state.view.discard_count))
+        await service.place(table, member.id, assignment, hand_no=1, street=state.street)
+    await double.wait_for_message(lambda m: m.embed is not None
+                                  and "Fantasyland next hand: 14 cards" in str(m.embed))
+
+    prompt = await alice.wait_for_dm(lambda m: "Fantasyland" in m.embed["title"])
+    state = seat_state(bot, table, alice)
+    assert state.street == 0 and len(state.view.dealt) == 14
+    assert prompt.embed["title"] == "Hand 2: your Fantasyland hand (14 cards)"
+    top = state.view.dealt[:3]
+    await alice.select(prompt, *(card_label(c) for c in top), placeholder="Top (3)")
+    await double.wait_until(lambda: seat_state(bot, table, alice).draft == dict.fromkeys(
+        top, "top"), what="the top row drafted")
+    await alice.select(prompt, card_label(top[0]), placeholder="Middle (5)")  # moves it
+    await double.wait_until(lambda: seat_state(bot, table, alice).draft.get(top[0]) == "middle")
+
+    await alice.click(prompt, "Best arrangement")  # the solver fills the draft (R8 helper)
+    await double.wait_until(lambda: len(seat_state(bot, table, alice).draft) >= 13)
+    await alice.click(prompt, "Confirm")
+    await double.wait_until(lambda: prompt.embed["title"] == "Hand 2: Fantasyland hand placed")
+    assert len(seat_state(bot, table, alice).view.board.cards) == 13
