@@ -58,11 +58,6 @@ async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeCloc
     await double.stop_client(client)
 
 
-@pytest.fixture
-def carol(double: DiscordDouble) -> Member:
-    return double.add_member("carol")
-
-
 def buttons(message: Message) -> dict[str, dict[str, Any]]:
     """The message's buttons by label, as Discord stores them."""
     return {str(c["label"]): dict(c) for c in walk(message.components) if c.get("type") == 2}

@@ -2,6 +2,7 @@
 clicks drafting cards, Confirm, refused clicks (stale, another seat's, forged), closed DMs and
 "My hand", buttons that outlive a restart, showdown and match end."""
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bot.app import OFCBot
@@ -54,14 +55,40 @@ async def refused(member: Member, prompt: Message, text: str, custom_id: str | N
     assert answer.embed is not None and answer.embed["description"] == text
 
 
-async def test_clicks_draft_the_street_and_confirm_places_it(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+async def opening(double: DiscordDouble, bot: OFCBot, alice: Member,
+                  bob: Member) -> tuple[int, Member, Member, Message, tuple[Card, ...]]:
+    """A started heads-up table: its id, who acts first and second, the first one's DM prompt
+    and the cards it holds."""
     await started(double, alice, bob)
     table = table_id(bot, double)
     first, second = to_act(bot, table, alice, bob)
     prompt = await first.wait_for_dm()
+    return table, first, second, prompt, seat_state(bot, table, first).view.dealt
+
+
+async def play_hand(bot: OFCBot, table: int, members: tuple[Member, ...],
+                    choose: Callable[[Member, SeatState], Mapping[Card, str]]) -> None:
+    """Play the hand in progress to its end through the service: `choose` places each action."""
+    service = bot.tables
+    hand = service.lobby(table).hand_no
+    while (view := service.public_view(table)) is not None and view.hand_no == hand \
+            and view.phase == "playing":
+        seat_player = service.seats(table)[view.to_act[0]]
+        member = next(m for m in members if m.id == seat_player)
+        state = seat_state(bot, table, member)
+        await service.place(table, member.id, choose(member, state), hand_no=state.hand_no,
+                            street=state.street)
+
+
+def auto(member: Member, state: SeatState) -> Mapping[Card, str]:
+    """R10's placement: legal, quick."""
+    return auto_assignment(state.view.board, state.view.dealt, state.view.discard_count)
+
+
+async def test_clicks_draft_the_street_and_confirm_places_it(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    table, first, second, prompt, dealt = await opening(double, bot, alice, bob)
     assert "**Your turn.** Place 5 cards." in prompt.embed["description"]  # type: ignore[index]
-    dealt = seat_state(bot, table, first).view.dealt
 
     await draft(double, first, prompt, dealt[0], "Top")
     assert seat_state(bot, table, first).draft == {dealt[0]: "top"}
@@ -88,11 +115,7 @@ async def test_clicks_draft_the_street_and_confirm_places_it(
 
 async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    await started(double, alice, bob)
-    table = table_id(bot, double)
-    first, second = to_act(bot, table, alice, bob)
-    prompt = await first.wait_for_dm()
-    dealt = seat_state(bot, table, first).view.dealt
+    table, first, second, prompt, dealt = await opening(double, bot, alice, bob)
     for card, row in zip(dealt, ["Bottom"] * 3 + ["Middle"] * 2, strict=True):
         await draft(double, first, prompt, card, row)
     await first.click(prompt, "Confirm")
@@ -169,13 +192,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
                                                 alice: Member, bob: Member) -> None:
     await started(double, alice, bob, format="hands", hands=1, fantasy="off")
     table = table_id(bot, double)
-    service = bot.tables
-    while (view := service.public_view(table)) is not None and view.phase == "playing":
-        member = alice if service.seats(table)[view.to_act[0]] == alice.id else bob
-        state = seat_state(bot, table, member)
-        await service.best_arrangement(table, member.id, hand_no=state.hand_no,
-                                       street=state.street)
-        await service.confirm(table, member.id, hand_no=state.hand_no, street=state.street)
+    await play_hand(bot, table, (alice, bob), auto)
     shown = await double.wait_for_message(lambda m: m.embed is not None
                                           and m.embed["title"] == "Hand 1: showdown")
     assert shown.embed_image() and "Points per pair (R5)" in str(shown.embed)
@@ -210,14 +227,13 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     await service.join(table, bob.id, "bob")
     await service.start(table, alice.id)
     plan = {card: row for row, text in FANTASY_PLAN.items() for card in parse_cards(text)}
-    while (view := service.public_view(table)) is not None and view.hand_no == 1 \
-            and view.phase == "playing":
-        member = alice if service.seats(table)[view.to_act[0]] == alice.id else bob
-        state = seat_state(bot, table, member)
-        dealt = state.view.dealt
-        assignment = ({c: plan.get(c, "discard") for c in dealt} if member is alice else
-                      auto_assignment(state.view.board, dealt, state.view.discard_count))
-        await service.place(table, member.id, assignment, hand_no=1, street=state.street)
+
+    def planned(member: Member, state: SeatState) -> Mapping[Card, str]:
+        if member is bob:
+            return auto(member, state)
+        return {c: plan.get(c, "discard") for c in state.view.dealt}
+
+    await play_hand(bot, table, (alice, bob), planned)
     await double.wait_for_message(lambda m: m.embed is not None
                                   and "Fantasyland next hand: 14 cards" in str(m.embed))
 
