@@ -275,6 +275,7 @@ async def test_slash_command_answer_with_embed_image_file_and_view(
     assert message.labels() == ["Join", "Closed", "Rename"]
     assert double.last_message() is message
     # discord.py read the callback's JSON body: it knows the message it created.
+    await double.wait_until(lambda: bot.callbacks, what="the bot to read the callback answer")
     assert bot.callbacks[-1].message_id == message.id
     callback = double.requests_to("POST", "/interactions/{interaction_id}/{token}/callback")[-1]
     assert callback.query == {"with_response": "1"} and callback.status == 200
@@ -470,6 +471,11 @@ async def test_the_gateway_resumes_and_replays_what_was_missed(
     resumes = [p["d"] for p in double.gateway.received if p["op"] == 6]
     assert len(resumes) == 1 and resumes[0]["seq"] < sequence  # so it came by replay
     assert len([p for p in double.gateway.received if p["op"] == 2]) == 1
+    await double.request_reconnect()  # op 7: the client reconnects and resumes again
+    await double.wait_until(
+        lambda: len([p for p in double.gateway.received if p["op"] == 6]) == 2, what="a RESUME"
+    )
+    await double.wait_until(lambda: double.gateway.ready_sessions, what="the resumed session")
     answer = await alice.slash("demo counter")
     assert answer.message is not None and answer.message.content == "count 0"
 

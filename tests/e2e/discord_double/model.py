@@ -4,6 +4,7 @@ each able to render itself as the JSON Discord sends for it."""
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,6 +173,8 @@ class Message:
     deleted: bool = False
     history: list[Snapshot] = field(default_factory=list)
     thread_id: int | None = None
+    shown_at: float = field(default_factory=time.monotonic)
+    """When people last saw it change (created or edited), on the monotonic clock."""
 
     @property
     def ephemeral(self) -> bool:

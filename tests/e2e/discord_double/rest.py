@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 API = "/api/v10"
 BODY = web.RequestKey("body", object)
 UPLOADS = web.RequestKey("uploads", list)
+AFTER = web.RequestKey("after", list)
+"""Callables to run once the request is answered and recorded."""
 
 
 def json_response(
@@ -325,6 +327,7 @@ class Rest:
             snowflake(request, "interaction_id"), request.match_info["token"]
         )
         answer = await self.state.callback(interaction, request[BODY] or {}, request[UPLOADS])
+        request[AFTER].append(interaction.mark_answered)
         if request.query.get("with_response") in ("1", "true", "True"):
             return json_response(answer)
         return no_content()

@@ -28,7 +28,7 @@ from discord.http import Route
 
 from .gateway import Gateway
 from .model import Channel, Guild, Message, Role
-from .rest import API, BODY, UPLOADS, Rest, json_response, read_body
+from .rest import AFTER, API, BODY, UPLOADS, Rest, json_response, read_body
 from .state import ApiError, DoubleState, Interaction
 from .users import Member
 
@@ -139,6 +139,10 @@ class DiscordDouble:
         self.escaped: list[str] = []
         """Requests a client tried to send anywhere but the double (blocked)."""
         self.errors = ErrorLog()
+        self.reaction_time = 0.05
+        """Seconds a scripted user waits after a message changed before clicking it (or after
+        a modal opened before submitting it): a person cannot click what the bot has not yet
+        finished sending, and the bot stores a view only once it has its answer."""
         self.guild: Guild = self.state.add_guild(guild_name)
         self.channel: Channel = self.state.add_text_channel(self.guild, channel_name)
         self._rate_limits: list[RateLimit] = []
@@ -371,6 +375,12 @@ class DiscordDouble:
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         if request.path == "/ws":
             return await handler(request)
+        async with self.state.busy:
+            response = await self._handle(request, handler)
+        self.state.changed()
+        return response
+
+    async def _handle(self, request: web.Request, handler: Any) -> web.StreamResponse:
         match = request.match_info
         route = match.route.resource.canonical if match.route.resource else request.path
         record = RecordedRequest(
@@ -382,7 +392,7 @@ class DiscordDouble:
                 raise ApiError(404, 0, "404: Not Found")
             record.json, uploads = await read_body(request)
             record.files = [(u.filename, u.data) for u in uploads]
-            request[BODY], request[UPLOADS] = record.json, uploads
+            request[BODY], request[UPLOADS], request[AFTER] = record.json, uploads, []
             self._check_auth(request)
             limited = self._take_rate_limit(request.method, record.route)
             if limited is not None:
@@ -394,7 +404,8 @@ class DiscordDouble:
             response = json_response(error.body(), error.status)
         record.status = response.status
         self.requests.append(record)
-        self.state.changed()
+        for after in request.get(AFTER, ()):
+            after()
         return response
 
     def _check_auth(self, request: web.Request) -> None:

@@ -137,6 +137,12 @@ class Interaction:
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the callback is answered and recorded (`callback_type` is set a bit earlier)."""
+    answered_at: float = 0.0
+
+    def mark_answered(self) -> None:
+        self.answered_at = time.monotonic()
+        self.answered.set()
 
     @property
     def message(self) -> Message | None:
@@ -187,6 +193,8 @@ class DoubleState:
         self.attachments: dict[str, Attachment] = {}
         self.interaction_deadline = 3.0
         self._changed = asyncio.Event()
+        self.busy = asyncio.Lock()
+        """Held while a request is handled and recorded: waiters see whole requests only."""
 
     # -- change notification ---------------------------------------------------------------
 
@@ -194,19 +202,24 @@ class DoubleState:
         """Wake every `wait_until` so it re-checks its condition."""
         self._changed.set()
         self._changed = asyncio.Event()
+        self.busy = asyncio.Lock()
+        """Held while a request is handled and recorded: waiters see whole requests only."""
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
         """Wait until `predicate()` is truthy: re-checked on every change in the double, and
         every few milliseconds for conditions on the bot's side."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while not (result := predicate()):
+        while True:
+            async with self.busy:
+                result = predicate()
+            if result:
+                return result
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, _POLL_SECONDS))
-        return result
 
     async def wait_for_latest(
         self,
@@ -345,6 +358,7 @@ class DoubleState:
         before = message.snapshot()
         was_loading = message.loading
         self._apply(message, body, uploads, creating=False)
+        message.shown_at = time.monotonic()
         if was_loading:
             # Editing a deferred "is thinking..." response resolves it; that is not an edit.
             message.flags &= ~LOADING
@@ -637,7 +651,6 @@ class DoubleState:
         else:
             interaction.choices = list(data.get("choices") or [])
         interaction.callback_type, interaction.callback_body = kind, dict(body)
-        interaction.answered.set()
         self.changed()
         return self._callback_answer(interaction, kind)
 

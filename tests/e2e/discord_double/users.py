@@ -9,6 +9,8 @@ pass by doing the impossible. `forge` is the one exception, for a modified clien
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -97,6 +99,7 @@ class Member:
         `version` clicks what an earlier version showed (`message.history[version]`), as a
         client that has not yet seen an edit would; the payload still carries the message."""
         shown = self._components(message, version)
+        await self._react(message.shown_at)
         button = comp.find(shown, types=(comp.BUTTON,), label=label, row=row, custom_id=custom_id)
         self._clickable(button)
         data = {"custom_id": button.custom_id, "component_type": comp.BUTTON}
@@ -116,6 +119,7 @@ class Member:
     ) -> Interaction:
         """Pick options (by label or value) in a string select, or members in a user select."""
         shown = self._components(message, None)
+        await self._react(message.shown_at)
         found = comp.find(
             shown, types=comp.SELECT_TYPES, label=placeholder, row=row, custom_id=custom_id
         )
@@ -144,6 +148,7 @@ class Member:
         by each field's label or custom_id."""
         if opened.modal is None or opened.user.id != self.id:
             raise ComponentError(f"{self.name} has no modal open from {opened.description}")
+        await self._react(opened.answered_at)
         data = {
             "custom_id": opened.modal["custom_id"],
             "components": comp.modal_submission(opened.modal, values),
@@ -164,6 +169,7 @@ class Member:
     ) -> Interaction:
         """Send a component interaction with any custom_id on `message`: what only a modified
         client could send (forged or tampered ids)."""
+        await self._react(message.shown_at)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = list(values)
@@ -386,6 +392,11 @@ class Member:
             raise ComponentError(f"component {found.custom_id!r} is disabled")
         if found.component.get("style") in (comp.LINK_STYLE, comp.PREMIUM_STYLE):
             raise ComponentError("a link button opens a URL, the bot never hears of it")
+
+    async def _react(self, since: float) -> None:
+        delay = since + self.double.reaction_time - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
 
     def _channel_of(self, message: Message) -> Channel:
         return self.double.state.channels[message.channel_id]
