@@ -6,12 +6,13 @@ keeps answering other clicks meanwhile.
 
 import asyncio
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import discord
 
 import rendering
-from bot.engine.views import TableView
+from bot.engine.cards import Card
+from bot.engine.views import PrivateView, TableView
 from bot.tables import SeatState
 from cogs.text import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 
@@ -25,9 +26,13 @@ async def table_file(view: TableView) -> discord.File:
     return await _file(lambda: rendering.table_png(view), TABLE_IMAGE)
 
 
+async def private_file(view: PrivateView, draft: Mapping[Card, str]) -> discord.File:
+    """A seat's private image with a draft placement (card -> row) drawn in."""
+    return await _file(lambda: rendering.private_png(view, draft), HAND_IMAGE)
+
+
 async def hand_file(state: SeatState) -> discord.File:
-    """The seat's private image with its draft placement drawn in."""
-    return await _file(lambda: rendering.private_png(state.view, state.draft), HAND_IMAGE)
+    return await private_file(state.view, state.draft)
 
 
 async def showdown_file(view: TableView) -> discord.File:

@@ -54,7 +54,8 @@ OPTION_HELP = {
 }
 
 
-@ofc.command(name="create", description="Open a table in this channel and sit down at it")
+@app_commands.command(name="create",
+                      description="Open a table in this channel and sit down at it")
 @app_commands.describe(**OPTION_HELP)
 @app_commands.choices(**{name: CHOICE[name] for name in CHOICE})
 async def create(
@@ -129,24 +130,26 @@ async def _command(interaction: Interaction, action: str) -> None:
         await send(interaction, ephemeral=True, content=await ACTIONS[action](interaction, table))
 
 
-@ofc.command(name="join",
-             description="Sit down at this channel's table (the buy-in leaves your wallet)")
+@app_commands.command(name="join",
+                      description="Sit down at this table (the buy-in leaves your wallet)")
 async def join(interaction: Interaction) -> None:
     await _command(interaction, "join")
 
 
-@ofc.command(name="leave", description="Get up from this channel's table; your chips go back")
+@app_commands.command(name="leave",
+                      description="Get up from this channel's table; your chips go back")
 async def leave(interaction: Interaction) -> None:
     await _command(interaction, "leave")
 
 
-@ofc.command(name="start", description="Start this channel's table (host or Manage Server)")
+@app_commands.command(name="start",
+                      description="Start this channel's table (host or Manage Server)")
 async def start(interaction: Interaction) -> None:
     await _command(interaction, "start")
 
 
-@ofc.command(name="cancel",
-             description="Close this table and refund every stack (host or Manage Server)")
+@app_commands.command(name="cancel",
+                      description="Close this table and refund every stack (host or Manage Server)")
 async def cancel(interaction: Interaction) -> None:
     await _command(interaction, "cancel")
 
@@ -163,11 +166,15 @@ COMMANDS = (create, join, leave, start, cancel)
 
 
 async def setup(bot: commands.Bot) -> None:
+    # Attached here, not at import: loading an extension runs its module again, and the
+    # group is shared, so the fresh commands replace any an earlier run attached.
+    for command in COMMANDS:
+        ofc.add_command(command, override=True)
     install(bot.tree)
     bot.add_dynamic_items(OfcButton, OfcSelect)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    """Take this module's subcommands off the shared group, so a reload can add them again."""
     for command in COMMANDS:
-        ofc.remove_command(command.name)
+        if ofc.get_command(command.name) is command:
+            ofc.remove_command(command.name)

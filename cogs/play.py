@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
@@ -348,13 +349,15 @@ async def redraw(interaction: Interaction, state: SeatState) -> None:
     await interaction.edit_original_response(**(await prompt(state)).to_edit())
 
 
-@ofc.command(name="hand", description="Your cards and placement controls (only you see them)")
+@app_commands.command(name="hand",
+                      description="Your cards and placement controls (only you see them)")
 async def hand(interaction: Interaction) -> None:
     async with refusing(interaction):
         await show_hand(interaction, table_here(interaction))
 
 
-@ofc.command(name="table", description="Post this channel's table message again, at the bottom")
+@app_commands.command(name="table",
+                      description="Post this channel's table message again, at the bottom")
 async def table(interaction: Interaction) -> None:
     async with refusing(interaction):
         table_id = table_here(interaction)
@@ -429,12 +432,16 @@ COMMANDS = (hand, table)
 
 
 async def setup(bot: commands.Bot) -> None:
+    # Attached here, not at import: loading an extension runs its module again, and the
+    # group is shared, so the fresh commands replace any an earlier run attached.
+    for command in COMMANDS:
+        ofc.add_command(command, override=True)
     install(bot.tree)
     bot.add_dynamic_items(OfcButton, OfcSelect)
     await bot.add_cog(Play(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    """Take this module's subcommands off the shared group, so a reload can add them again."""
     for command in COMMANDS:
-        ofc.remove_command(command.name)
+        if ofc.get_command(command.name) is command:
+            ofc.remove_command(command.name)
