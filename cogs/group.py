@@ -1,7 +1,9 @@
 """The one `/ofc` slash command group every cog adds its subcommands to.
 
-Subcommands attach with `@ofc.command(...)` at import; each extension's `setup` calls
-`install(bot.tree)`, which adds the group to the tree once, however many extensions load.
+Each extension attaches its subcommands in `setup` with `ofc.add_command(command,
+override=True)` (not `@ofc.command` at import: loading an extension runs its module again,
+while this module and its group are imported once), then calls `install(bot.tree)`, which adds
+the group to the tree once, however many extensions load.
 """
 
 from discord import app_commands

@@ -57,7 +57,7 @@ RESETS = [
 RESET_FIELDS = {"starting_chips": None, "daily_chips": None, "table_options": {}}
 
 
-@ofc.command(name="score", description="Score a finished hand of a game at a real table")
+@app_commands.command(name="score", description="Score a finished hand of a game at a real table")
 @app_commands.describe(
     player1=BOARD, player2=BOARD, player3=BOARD, player4=BOARD,
     variant="Variant (default: this server's)", scoring="Scoring system",
@@ -84,7 +84,7 @@ async def score(interaction: Interaction, player1: str, player2: str,
         await send(interaction, ephemeral=False, embed=embeds_tools.score(rules, boards, sheet))
 
 
-@ofc.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
+@app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
 @app_commands.describe(
     cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h",
     variant="Variant (default: this server's)", royalties="Royalty table",
@@ -110,7 +110,8 @@ async def solve(interaction: Interaction, cards: str, variant: str | None = None
                    embed=embeds_tools.solution(rules, solved, len(hand)))
 
 
-@ofc.command(name="rules", description="The rules in force at a table here, or this server's")
+@app_commands.command(name="rules",
+                      description="The rules in force at a table here, or this server's")
 @app_commands.describe(table="A table's number (default: the table in this channel)")
 async def rules(interaction: Interaction,
                 table: app_commands.Range[int, 1, MAX_CHIPS] | None = None) -> None:
@@ -130,7 +131,7 @@ async def rules(interaction: Interaction,
         await send(interaction, ephemeral=False, embed=embeds_tools.rules(in_force, where))
 
 
-@ofc.command(name="settings",
+@app_commands.command(name="settings",
              description="This server's chips and default table options (Manage Server)")
 @app_commands.describe(
     starting_chips="Chips in a new wallet", daily_chips="Chips of one /daily claim",
@@ -190,10 +191,14 @@ COMMANDS = (score, solve, rules, settings)
 
 
 async def setup(bot: commands.Bot) -> None:
+    # Attached here, not at import: loading an extension runs its module again, and the
+    # group is shared, so the fresh commands replace any an earlier run attached.
+    for command in COMMANDS:
+        ofc.add_command(command, override=True)
     install(bot.tree)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    """Take this module's subcommands off the shared group, so a reload can add them again."""
     for command in COMMANDS:
-        ofc.remove_command(command.name)
+        if ofc.get_command(command.name) is command:
+            ofc.remove_command(command.name)

@@ -12,6 +12,7 @@ import pytest
 
 from bot.storage import Storage
 from bot.tables import FakeClock, ServiceSettings, TableService
+from tests.e2e.conftest import alice, bob, double  # noqa: F401  (fixtures of test_e2e.py)
 from tests.economy.doubles import Guild, Interaction, User, at
 from tests.storage.audit import audit
 

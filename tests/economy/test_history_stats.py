@@ -29,24 +29,26 @@ DAY = 86_400.0
 
 
 async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResult]],
-                       winners: Sequence[User], *, guild: int = GUILD, start: float = T0,
+                       winners: Sequence[int], *, guild: int = GUILD, start: float = T0,
                        options: dict[str, object] | None = None,
                        history_json: str = "{}") -> int:
     """A finished match as the table service records it: options, hands, winners."""
     table = await storage.create_table(guild, CHANNEL, "{}", now=start)
     rules = TableRules.from_mapping(options or {})
+    players = sorted({r.user_id for hand in hands for r in hand})
     match_id = await storage.record_match_start(
-        table, json.dumps(rules.to_dict()), [ALICE.id, BOB.id], now=start)
+        table, json.dumps(rules.to_dict()), players, now=start)
     for number, results in enumerate(hands, start=1):
         await storage.record_hand(HandRecord(match_id, number, history_json, tuple(results)),
                                   now=start + number)
-    await storage.record_match_end(match_id, [w.id for w in winners], now=start + 100)
+    await storage.record_match_end(match_id, winners, now=start + 100)
     await storage.close_table(table, now=start + 100)
     return match_id
 
 
-def line(user: User, points: int, chips: int, **flags: object) -> PlayerHandResult:
-    return PlayerHandResult(user.id, points, chips, **flags)  # type: ignore[arg-type]
+def line(user: User | int, points: int, chips: int, **flags: object) -> PlayerHandResult:
+    user_id = user if isinstance(user, int) else user.id
+    return PlayerHandResult(user_id, points, chips, **flags)  # type: ignore[arg-type]
 
 
 # Hand-chosen results. Match 1 (Alice wins): hand 1 Alice +7 with 4 in royalties, a scoop,
@@ -66,8 +68,8 @@ def pick(item: MatchPicker | HandPicker, interaction: Interaction, value: str) -
 
 
 async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) -> None:
-    await record_match(storage, MATCH_1, [ALICE])
-    await record_match(storage, MATCH_2, [BOB], start=T0 + DAY, options={"point_value": 2})
+    await record_match(storage, MATCH_1, [ALICE.id])
+    await record_match(storage, MATCH_2, [BOB.id], start=T0 + DAY, options={"point_value": 2})
     interaction = invoke(ALICE)
     await stats.callback(interaction)
     answer = interaction.answer
@@ -102,8 +104,8 @@ async def test_stats_of_a_newcomer(invoke: Invoke) -> None:
 
 async def test_history_lists_matches_newest_first_with_the_hands_behind_menus(
         invoke: Invoke, storage: Storage) -> None:
-    first = await record_match(storage, MATCH_1, [ALICE])
-    second = await record_match(storage, MATCH_2, [BOB], start=T0 + DAY,
+    first = await record_match(storage, MATCH_1, [ALICE.id])
+    second = await record_match(storage, MATCH_2, [BOB.id], start=T0 + DAY,
                                 options={"point_value": 2, "variant": "turbo"})
     interaction = invoke(ALICE)
     await history.callback(interaction)
@@ -167,8 +169,8 @@ async def test_a_hand_shows_the_boards_of_its_showdown(invoke: Invoke, storage: 
 
 async def test_menus_refuse_a_match_of_another_server_or_a_forged_choice(
         invoke: Invoke, storage: Storage, db_path: Path) -> None:
-    elsewhere = await record_match(storage, MATCH_1, [ALICE], guild=OTHER_GUILD)
-    here = await record_match(storage, MATCH_2, [BOB])
+    elsewhere = await record_match(storage, MATCH_1, [ALICE.id], guild=OTHER_GUILD)
+    here = await record_match(storage, MATCH_2, [BOB.id])
     before = dump(db_path)
     not_here = f"Match #{elsewhere} is not among that member's matches in this server."
     for picker, value, message in [

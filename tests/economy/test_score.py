@@ -66,10 +66,21 @@ CASES: dict[str, Case] = {
 }
 
 
-def run_cli(payload: dict[str, Any]) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "score", "-"],
-                          input=json.dumps(payload), capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+@pytest.fixture(scope="module")
+def cli_outputs() -> dict[str, dict[str, Any]]:
+    """`ofc score` on every case, the processes started together (each loads the engine)."""
+    running = {
+        case: subprocess.Popen([sys.executable, "-m", "bot.cli", "score", "-"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for case in CASES
+    }
+    outputs = {}
+    for case, process in running.items():
+        boards, options, *_ = CASES[case]
+        stdout, _ = process.communicate(json.dumps(cli_input(boards, options)))
+        assert process.returncode == 0, case
+        outputs[case] = json.loads(stdout)
+    return outputs
 
 
 def cli_input(boards: dict[str, str], options: dict[str, Any]) -> dict[str, Any]:
@@ -86,9 +97,10 @@ def cli_input(boards: dict[str, str], options: dict[str, Any]) -> dict[str, Any]
 
 
 @pytest.mark.parametrize("case", CASES)
-async def test_score_matches_ofc_score_on_the_worked_examples(invoke: Invoke, case: str) -> None:
+async def test_score_matches_ofc_score_on_the_worked_examples(
+        invoke: Invoke, cli_outputs: dict[str, dict[str, Any]], case: str) -> None:
     boards, options, points, fantasy, fouled = CASES[case]
-    cli = run_cli(cli_input(boards, options))
+    cli = cli_outputs[case]
     assert {p["name"]: p["points"] for p in cli["players"]} == points
     assert {p["name"]: p["fantasy_cards"] for p in cli["players"] if p["fantasy_cards"]} == fantasy
     assert {p["name"] for p in cli["players"] if p["fouled"]} == fouled
