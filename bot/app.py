@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
+from cogs.components import SOMETHING_WRONG
 from cogs.context import send
 
 log = logging.getLogger("bot")
@@ -92,8 +93,7 @@ class OFCTree(app_commands.CommandTree[OFCBot]):
         log.error("command %r failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)
         with contextlib.suppress(discord.HTTPException):
-            await send(interaction, ephemeral=True,
-                       content="Something went wrong; nothing was lost. Please try again.")
+            await send(interaction, ephemeral=True, content=SOMETHING_WRONG)
 
 
 def run(settings: Settings, *, sync_global: bool = False) -> int:

@@ -8,6 +8,7 @@ handler registered for its kind. A forged id that is on no message never reaches
 through the same checks.
 """
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,7 +18,7 @@ import discord
 from bot.engine.cards import INDEX
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import LobbyView, SeatState
-from cogs.context import Refusal, refusing
+from cogs.context import Refusal, refusing, send
 from cogs.ids import (
     FANTASY_ROWS,
     BadId,
@@ -40,6 +41,7 @@ Select = discord.ui.Select[discord.ui.View]
 BUTTON_KINDS = ("lobby", "hand", "back", "place", "reset", "confirm", "best")
 SELECT_KINDS = ("fl",)
 INVALID = "That control is not valid."
+SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
 
 Handler = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
 _HANDLERS: dict[str, Handler] = {}
@@ -57,16 +59,22 @@ def handles(*kinds: str) -> Callable[[Handler], Handler]:
 async def dispatch(interaction: discord.Interaction[Any], custom_id: str,
                    values: list[str]) -> None:
     """Run the handler of the id's kind; a refused action (RuleError) or an id no button of
-    this bot carries (BadId) gets a short ephemeral answer and changes nothing."""
-    async with refusing(interaction):
-        handler = _HANDLERS.get(kind_of(custom_id))
-        try:
-            if handler is None:
-                raise BadId(custom_id)
-            await handler(interaction, custom_id, values)
-        except BadId:
-            log.info("refused component id %r from %s", custom_id, interaction.user.id)
-            raise Refusal(INVALID) from None
+    this bot carries (BadId) gets a short ephemeral answer and changes nothing. A failure is
+    logged and the member told, instead of Discord's bare "interaction failed"."""
+    try:
+        async with refusing(interaction):
+            handler = _HANDLERS.get(kind_of(custom_id))
+            try:
+                if handler is None:
+                    raise BadId(custom_id)
+                await handler(interaction, custom_id, values)
+            except BadId:
+                log.info("refused component id %r from %s", custom_id, interaction.user.id)
+                raise Refusal(INVALID) from None
+    except Exception:
+        log.exception("component %r failed", custom_id)
+        with contextlib.suppress(discord.HTTPException):
+            await send(interaction, ephemeral=True, content=SOMETHING_WRONG)
 
 
 class OfcButton(discord.ui.DynamicItem[Button],

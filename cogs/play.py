@@ -25,6 +25,7 @@ from bot.tables import (
     Dealt,
     LobbyChanged,
     MatchOver,
+    NoTable,
     Placed,
     PlayerAway,
     PlayerLeft,
@@ -197,8 +198,9 @@ class Play(commands.Cog):
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
                 box.post(lambda: self._notice(event.channel_id, text))
             case TableClosed():
-                box.refresh("lobby", lambda: self._refresh_lobby(table))
-                refresh_table()
+                if self._known(table):  # not a table that could not even be restored
+                    box.refresh("lobby", lambda: self._refresh_lobby(table))
+                    refresh_table()
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -206,6 +208,15 @@ class Play(commands.Cog):
     async def _forget(self, table: int) -> None:
         for key in [k for k in self.prompted if k[0] == table]:
             del self.prompted[key]
+        self.no_dm = {k for k in self.no_dm if k[0] != table}
+        self.told = {k for k in self.told if k[0] != table}
+
+    def _known(self, table: int) -> bool:
+        try:
+            self.tables.lobby(table)
+        except NoTable:
+            return False
+        return True
 
     def _names(self, table: int) -> dict[int, str]:
         view = self.tables.public_view(table)

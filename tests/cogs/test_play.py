@@ -2,6 +2,7 @@
 clicks drafting cards, Confirm, refused clicks (stale, another seat's, forged), closed DMs and
 "My hand", buttons that outlive a restart, showdown and match end."""
 
+import sqlite3
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -253,3 +254,26 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     await alice.click(prompt, "Confirm")
     await double.wait_until(lambda: prompt.embed["title"] == "Hand 2: Fantasyland hand placed")
     assert len(seat_state(bot, table, alice).view.board.cards) == 13
+
+
+async def test_a_table_that_cannot_be_restored_refunds_and_says_so(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock) -> None:
+    await started(double, alice, bob)
+    await double.stop_client(bot)
+    with sqlite3.connect(bot.settings.database) as db:  # a snapshot no code can read
+        db.execute("UPDATE live_tables SET state_json = '{\"version\": 999}'")
+
+    restarted = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(restarted)
+    try:
+        notice = await double.wait_for_message(lambda m: "could not be restored" in m.content)
+        assert alice.mention in notice.content and bob.mention in notice.content
+        for member in (alice, bob):  # the buy-ins came back (R12)
+            wallet = await restarted.storage.wallet(double.guild.id, member.id, now=0)
+            assert wallet.balance == 1000
+        assert restarted.tables.table_for_channel(double.channel.id) is None
+        logged = [r.getMessage() for r in double.errors.records]
+        assert len(logged) == 1 and "cannot be restored" in logged[0]
+        double.errors.records.clear()  # the one error this test provokes
+    finally:
+        await double.stop_client(restarted)
