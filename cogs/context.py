@@ -48,6 +48,15 @@ def require_human(member: discord.abc.User) -> None:
         raise Refusal(f"{member.mention} is a bot: bots have no wallet.")
 
 
+def about(interaction: discord.Interaction[Any],
+          member: discord.abc.User | None) -> tuple[int, discord.abc.User]:
+    """The server and the member a command is about (by default the invoker), never a bot."""
+    guild_id = guild_id_of(interaction)
+    target = member or interaction.user
+    require_human(target)
+    return guild_id, target
+
+
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool,
                **content: Any) -> None:
     """The first answer to an interaction, or a follow-up once it was deferred."""

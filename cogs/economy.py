@@ -16,6 +16,7 @@ from bot.storage.validate import MAX_CHIPS
 from cogs import embeds_economy as embeds
 from cogs.context import (
     Refusal,
+    about,
     guild_id_of,
     now_of,
     refusing,
@@ -40,9 +41,7 @@ Member = discord.Member | discord.User
 @app_commands.guild_only()
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        target = member or interaction.user
-        require_human(target)
+        guild_id, target = about(interaction, member)
         storage, now = storage_of(interaction), now_of(interaction)
         wallet = await storage.wallet(guild_id, target.id, now=now)
         line = await storage.rank_of(guild_id, target.id)
@@ -85,9 +84,7 @@ async def leaderboard(interaction: Interaction) -> None:
 @app_commands.guild_only()
 async def history(interaction: Interaction, member: Member | None = None) -> None:
     async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        target = member or interaction.user
-        require_human(target)
+        guild_id, target = about(interaction, member)
         matches = await storage_of(interaction).recent_matches(
             guild_id, target.id, limit=RECENT_MATCHES)
         view = discord.ui.View(timeout=None)
@@ -102,9 +99,7 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
 @app_commands.guild_only()
 async def stats(interaction: Interaction, member: Member | None = None) -> None:
     async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        target = member or interaction.user
-        require_human(target)
+        guild_id, target = about(interaction, member)
         figures = await storage_of(interaction).stats(guild_id, target.id)
         await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
 

@@ -48,6 +48,18 @@ _ORDERS = {
                     "is done.",
 }
 
+_ROW_ORDER = ("The bottom must be at least as strong as the middle, and the middle at least as "
+              "strong as the top; equal is allowed (top `Qh Qd 5c` beats middle "
+              "`Qs Qc 4h 3d 2s`, top `Qh Qd 4c` equals it).")
+_LOWBALL_ORDER = ("The middle must be a 2-7 low and the bottom at least as strong as the top "
+                  "(the middle is not compared with them).")
+_SYSTEMS = {
+    "1-6": "**1-6**: +1 for each row won, -1 for each lost; winning all three (a scoop) gives 3 "
+           "more, 6 in all. A fouled board pays 6.",
+    "2-4": "**2-4**: +1 for each row won, -1 for each lost, and 1 more for winning two or three "
+           "rows: 2-1 gives 2, 3-0 gives 4, two wins and a tie give 3. A fouled board pays 4.",
+}
+
 
 def _plural(count: int, word: str) -> str:
     return f"{count:,} {word}{'' if count == 1 else 's'}"
@@ -67,28 +79,15 @@ def _game(rules: TableRules) -> str:
 
 
 def _fouls(rules: TableRules) -> str:
-    if rules.variant == "lowball":
-        need = ("The middle must be a 2-7 low and the bottom at least as strong as the top "
-                "(the middle is not compared with them).")
-    else:
-        need = ("The bottom must be at least as strong as the middle, and the middle at least "
-                "as strong as the top; equal is allowed (top `Qh Qd 5c` beats middle "
-                "`Qs Qc 4h 3d 2s`, top `Qh Qd 4c` equals it).")
+    need = _LOWBALL_ORDER if rules.variant == "lowball" else _ROW_ORDER
     return (f"{need} A fouled board scores no royalties and loses every line to every board "
             "that did not foul; two fouled boards score 0 against each other (R3).")
 
 
 def _scoring(rules: TableRules) -> str:
-    if rules.scoring == "1-6":
-        system = ("**1-6**: +1 for each row won, -1 for each lost; winning all three (a scoop) "
-                  "gives 3 more, 6 in all. A fouled board pays 6.")
-    else:
-        system = ("**2-4**: +1 for each row won, -1 for each lost, and 1 more for winning two "
-                  "or three rows: 2-1 gives 2, 3-0 gives 4, two wins and a tie give 3. A fouled "
-                  "board pays 4.")
-    return (f"Every pair of players is scored head to head. {system} Royalties too: you get "
-            "yours from each opponent and pay theirs. "
-            f"Each point is {_plural(rules.point_value, 'chip')} (R5).")
+    return (f"Every pair of players is scored head to head. {_SYSTEMS[rules.scoring]} "
+            "Royalties too: you get yours from each opponent and pay theirs. Each point is "
+            f"{_plural(rules.point_value, 'chip')} (R5).")
 
 
 def _paying(examples: tuple[tuple[str, str], ...], royalties: list[int],
