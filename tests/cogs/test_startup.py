@@ -1,0 +1,71 @@
+"""Start-up against the local Discord: commands are synced only when asked (discord.py's
+advice), globally with --sync or to the development server; default intents only."""
+
+from dataclasses import replace
+from pathlib import Path
+
+import discord
+
+from bot.app import OFCBot
+from bot.tables import FakeClock
+from tests.cogs.conftest import EXTENSIONS, settings_for
+from tests.e2e.discord_double import DiscordDouble
+
+SYNC = ("PUT", "/applications/{application_id}/commands")
+GUILD_SYNC = ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+
+
+async def start(double: DiscordDouble, tmp_path: Path, **options: object) -> OFCBot:
+    sync_global = bool(options.pop("sync_global", False))
+    settings = replace(settings_for(double, tmp_path / "ofc.sqlite3"), **options)  # type: ignore[arg-type]
+    bot = OFCBot(settings, sync_global=sync_global, clock=FakeClock(), extensions=EXTENSIONS)
+    await double.start_client(bot)
+    return bot
+
+
+def synced(double: DiscordDouble) -> list[tuple[str, str]]:
+    return [(r.method, r.route) for r in double.requests if (r.method, r.route) in
+            (SYNC, GUILD_SYNC)]
+
+
+async def test_no_sync_unless_asked(double: DiscordDouble, tmp_path: Path) -> None:
+    bot = await start(double, tmp_path, dev_guild=None)
+    try:
+        assert synced(double) == []
+        assert bot.intents == discord.Intents.default()  # no privileged intent
+        assert not bot.intents.message_content and not bot.intents.members
+    finally:
+        await double.stop_client(bot)
+
+
+async def test_sync_flag_publishes_the_ofc_group_globally(double: DiscordDouble,
+                                                          tmp_path: Path) -> None:
+    bot = await start(double, tmp_path, dev_guild=None, sync_global=True)
+    try:
+        assert synced(double) == [SYNC]
+        (group,) = double.state.commands[None]
+        assert group["name"] == "ofc"
+        names = {o["name"] for o in group["options"]}
+        assert {"create", "join", "leave", "start", "cancel", "table", "hand"} <= names
+        create = next(o for o in group["options"] if o["name"] == "create")
+        options = {o["name"]: o for o in create["options"]}
+        assert set(options) == {  # every table option of RULES.md
+            "variant", "seats", "buy_in", "point_value", "scoring", "royalties", "fantasy",
+            "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order", "format",
+            "hands", "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds"}
+        assert [c["value"] for c in options["variant"]["choices"]] == [
+            "pineapple", "turbo", "lowball", "joker"]
+        assert (options["seats"]["min_value"], options["seats"]["max_value"]) == (2, 4)
+        assert not any(o.get("required") for o in options.values())  # all have defaults
+    finally:
+        await double.stop_client(bot)
+
+
+async def test_dev_guild_gets_the_commands_at_every_start(double: DiscordDouble,
+                                                          tmp_path: Path) -> None:
+    bot = await start(double, tmp_path, dev_guild=double.guild.id)
+    try:
+        assert synced(double) == [GUILD_SYNC]
+        assert [c["name"] for c in double.state.commands[double.guild.id]] == ["ofc"]
+    finally:
+        await double.stop_client(bot)
