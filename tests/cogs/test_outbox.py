@@ -1,0 +1,58 @@
+"""The per-table outbox (cogs/outbox.py): table message edits coalesced, latest state wins,
+at most one per interval; posts in order; one failure does not stop the rest."""
+
+import asyncio
+import logging
+
+import pytest
+
+from cogs import outbox
+from cogs.outbox import Outbox
+
+
+async def test_refreshes_while_one_runs_collapse_into_one_with_the_latest_job(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pauses: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(outbox.asyncio, "sleep", pause)
+    box = Outbox(interval=1.5)
+    gate = asyncio.Event()
+    ran: list[int] = []
+
+    async def edit(n: int) -> None:
+        ran.append(n)
+        if n == 0:
+            await gate.wait()
+
+    box.refresh("table", lambda: edit(0))
+    await real_sleep(0)  # the first edit is under way
+    for n in range(1, 6):
+        box.refresh("table", lambda n=n: edit(n))
+    gate.set()
+    await box.drain()
+    assert ran == [0, 5]  # one edit for the five requests: the latest state
+    assert pauses == [1.5, 1.5]  # each edit is followed by the interval before the next
+    assert not box.busy
+
+
+async def test_posts_run_in_order_and_a_failure_is_logged_not_fatal(
+        caplog: pytest.LogCaptureFixture) -> None:
+    box = Outbox(interval=0)
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        if text == "bad":
+            raise RuntimeError("channel deleted")
+        sent.append(text)
+
+    for text in ("dm", "bad", "showdown", "standings"):
+        box.post(lambda t=text: send(t))
+    with caplog.at_level(logging.ERROR, logger="cogs.outbox"):
+        await box.drain()
+    assert sent == ["dm", "showdown", "standings"]
+    assert [r.getMessage() for r in caplog.records] == ["sending a table message failed"]
