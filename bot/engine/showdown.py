@@ -28,11 +28,11 @@ def show_down(rules: TableRules, boards: dict[int, Board], fantasy: dict[int, in
     shown = []
     for i, (seat, result) in enumerate(zip(seats, results, strict=True)):
         fl = fantasy.get(seat, 0)
+        # Positional: seat, board, resolved, fouled, names, royalties, points, chips,
+        # stack_after, fantasy_next (a simulation builds many of these).
         shown.append(ShowdownSeat(
-            seat=seat, board=result.board, resolved=result.resolved, fouled=result.fouled,
-            names=result.names, royalties=result.royalties, points=points[i],
-            chips=after[i] - stacks[seat], stack_after=after[i],
-            fantasy_next=fantasy_cards(result, rules, fl > 0, fl),
+            seat, result.board, result.resolved, result.fouled, result.names, result.royalties,
+            points[i], after[i] - stacks[seat], after[i], fantasy_cards(result, rules, fl > 0, fl),
         ))
     return ShowdownView(
         seats=tuple(shown),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.engine.board import Board
-from bot.engine.cards import Card
+from bot.engine.cards import Card, full_deck
 from bot.engine.rules import TableRules
 from bot.engine.scoring import PairScore
 from bot.engine.settlement import Transfer
@@ -86,3 +86,11 @@ class PrivateView:
     dealt: tuple[Card, ...] = ()  # cards to place now (empty when nothing is pending)
     discard_count: int = 0  # how many of `dealt` must be discarded
     discards: tuple[Card, ...] = field(default=())  # own discards this hand
+
+    def unseen(self) -> tuple[Card, ...]:
+        """Every card of the deck this seat has not seen (computer players' playouts draw the
+        rest of the hand from these): not on a visible board, not its own."""
+        seen = set(self.board.cards) | set(self.dealt) | set(self.discards)
+        for seat in self.table.seats:
+            seen.update(seat.board.cards)
+        return tuple(c for c in full_deck(self.table.rules.jokers) if c not in seen)

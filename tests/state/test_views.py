@@ -84,3 +84,13 @@ def test_showdown_view_names_seats_in_settlement_order() -> None:
     assert [p.points for p in view.showdown.pairs] == [-1, -6, -1]
     assert [s.chips for s in view.showdown.seats] == [7, -7, 0]
     assert view.hands_total == 3 and view.button == 1
+
+
+def test_unseen_cards_exclude_everything_the_seat_has_seen() -> None:
+    match = new_match(2, button=1)
+    start_with(match, "Ah Kh Qh Jh Th  2c 3c 4c 5c 6c")
+    match.place(0, assign("Ah Kh Qh Jh Th", "top", "top", "top", "middle", "middle"), 1.0)
+    unseen = set(match.view_for(1).unseen())
+    # Seat 1 saw seat 0's five placed cards and its own five dealt ones: 42 left.
+    assert len(unseen) == 42
+    assert not unseen & set(cards_of("Ah Kh Qh Jh Th 2c 3c 4c 5c 6c"))
