@@ -50,12 +50,9 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
-def apply(board: Board, dealt: tuple[Card, ...], discards: int,
-          assignment: Assignment) -> tuple[Board, tuple[Card, ...], tuple[Card, ...]]:
-    """Check `assignment` of exactly the `dealt` cards; return (new board, placed, discarded).
-
-    Placed and discarded cards keep the order dealt. RuleError (changing nothing) otherwise."""
-    if type(assignment) is not dict and not isinstance(assignment, Mapping):
+def _refuse_cards(dealt: tuple[Card, ...], discards: int, assignment: Assignment) -> None:
+    """Name what is wrong with an assignment that does not cover exactly the dealt cards."""
+    if not isinstance(assignment, Mapping):
         raise RuleError("Say for each dealt card: top, middle, bottom or discard")
     for card, target in assignment.items():
         if card not in dealt:
@@ -63,17 +60,29 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
             raise RuleError(f"{name} is not in your hand")
         if target not in TARGETS:
             raise RuleError(f"'{target}' is not a row (top, middle, bottom or discard)")
-    if len(assignment) != len(dealt):
-        if not discards:
-            raise RuleError(f"Place all {len(dealt)} cards")
-        raise RuleError(f"Place {_count(len(dealt) - discards, 'card')} and discard {discards}")
+    if not discards:
+        raise RuleError(f"Place all {len(dealt)} cards")
+    raise RuleError(f"Place {_count(len(dealt) - discards, 'card')} and discard {discards}")
+
+
+def apply(board: Board, dealt: tuple[Card, ...], discards: int,
+          assignment: Assignment) -> tuple[Board, tuple[Card, ...], tuple[Card, ...]]:
+    """Check `assignment` of exactly the `dealt` cards; return (new board, placed, discarded).
+
+    Placed and discarded cards keep the order dealt. RuleError (changing nothing) otherwise."""
     top: list[Card] = []
     middle: list[Card] = []
     bottom: list[Card] = []
     thrown: list[Card] = []
     rows = {"top": top, "middle": middle, "bottom": bottom, DISCARD: thrown}
-    for card in dealt:
-        rows[assignment[card]].append(card)
+    try:
+        if len(assignment) != len(dealt):
+            raise KeyError
+        # As many entries as dealt cards, each dealt card among them: exactly the dealt cards.
+        for card in dealt:
+            rows[assignment[card]].append(card)
+    except (LookupError, TypeError):
+        _refuse_cards(dealt, discards, assignment)
     if len(thrown) != discards:
         if not discards:
             raise RuleError("No card is discarded on this street: place them all")
@@ -87,7 +96,7 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
             raise RuleError(f"{row.capitalize()} row has room for only {_count(free, 'card')}")
     new = Board(board.top + tuple(top), board.middle + tuple(middle),
                 board.bottom + tuple(bottom))
-    placed = tuple(c for c in dealt if assignment[c] != DISCARD) if thrown else dealt
+    placed = tuple(c for c in dealt if c not in thrown) if thrown else dealt
     return new, placed, tuple(thrown)
 
 

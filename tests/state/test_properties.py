@@ -106,6 +106,8 @@ def step(match: Match, data: st.DataObject, rng: random.Random, now: float,
             now = deadline + data.draw(st.integers(0, 5))
             events = match.timeout(now)
             assert events, "a passed deadline always places someone"
+        elif choice == 2 and match.rules.format == "cash":
+            events = cash_move(match, data, during_hand=True)
         elif choice == 1:
             seat = data.draw(st.sampled_from(pending))
             before = match.to_json()
@@ -136,9 +138,10 @@ def step(match: Match, data: st.DataObject, rng: random.Random, now: float,
     return match, now
 
 
-def cash_move(match: Match, data: st.DataObject) -> list[Event]:
+def cash_move(match: Match, data: st.DataObject, during_hand: bool = False) -> list[Event]:
     """Cash (R11): someone joins a free seat, or someone leaves, or the table closes."""
-    seated = [s for s, p in enumerate(match.seats) if p is not None and p.status != "out"]
+    seated = [s for s, p in enumerate(match.seats)
+              if p is not None and p.status != "out" and not p.leaving]
     free = [s for s, p in enumerate(match.seats) if p is None]
     move = data.draw(st.integers(0, 2))
     if free and (move == 0 or not seated):
@@ -146,9 +149,9 @@ def cash_move(match: Match, data: st.DataObject) -> list[Event]:
         if match.seat_of(pid) is not None:
             return []
         return match.join(PlayerSpec(pid, f"P{pid}", data.draw(st.integers(1, 300))))
-    if seated and move == 1:
+    if seated and (move == 1 or during_hand):
         return match.leave(data.draw(st.sampled_from(seated)))
-    return match.finish()
+    return [] if during_hand else match.finish()
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
