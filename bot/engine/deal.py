@@ -51,12 +51,12 @@ def shuffled_deck(rules: TableRules, seed: int | None, hand_no: int) -> list[Car
 
 # State JSON names cards as text; the two jokers are told apart ("X1", "X2") so a restored state
 # is the same state, whereas display text calls both "X".
-_CODE = {c: card_str(c) for c in DECK} | {JOKERS[0]: "X1", JOKERS[1]: "X2"}
-_DECODE = {t: c for c, t in _CODE.items()}
+CODE = {c: card_str(c) for c in DECK} | {JOKERS[0]: "X1", JOKERS[1]: "X2"}  # card -> state text
+_DECODE = {t: c for c, t in CODE.items()}
 
 
 def encode(cards: Iterable[Card]) -> list[str]:
-    return [_CODE[c] for c in cards]
+    return [CODE[c] for c in cards]
 
 
 def decode(codes: Iterable[str]) -> tuple[Card, ...]:
@@ -72,9 +72,8 @@ def decode_board(rows: list[list[str]]) -> Board:
     return Board(top, middle, bottom)
 
 
-_TEXT = {c: card_str(c) for c in _CODE}
+TEXT = {c: card_str(c) for c in CODE}  # display text ("X" for both jokers), for event data
 
 
 def texts(cards: Iterable[Card]) -> list[str]:
-    """Cards as display text for event data."""
-    return [_TEXT[c] for c in cards]
+    return [TEXT[c] for c in cards]

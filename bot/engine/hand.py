@@ -11,6 +11,7 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import (
     BOARD_CARDS,
+    TEXT,
     Street,
     decode,
     decode_board,
@@ -138,13 +139,15 @@ class Hand:
 
         Returns the seats whose action is awaited because of it (next turn, next street)."""
         sh = self.seats[seat]
-        board, placed, thrown = apply(sh.board, sh.dealt, self.discards_due(seat), assignment)
-        street = 0 if sh.fantasy else self.street
-        rows = {"top": texts(board.top[len(sh.board.top):]),
-                "middle": texts(board.middle[len(sh.board.middle):]),
-                "bottom": texts(board.bottom[len(sh.board.bottom):])}
-        out.append(Event(PLACED, seat, True, {"street": street, "rows": rows,
-                                              "discards": texts(thrown), "auto": auto}))
+        old = sh.board
+        board, placed, thrown = apply(old, sh.dealt, self.discards_due(seat), assignment)
+        text = TEXT
+        rows = {"top": [text[c] for c in board.top[len(old.top):]],
+                "middle": [text[c] for c in board.middle[len(old.middle):]],
+                "bottom": [text[c] for c in board.bottom[len(old.bottom):]]}
+        out.append(Event(PLACED, seat, True, {
+            "street": 0 if sh.fantasy else self.street, "rows": rows,
+            "discards": [text[c] for c in thrown], "auto": auto}))
         sh.board, sh.dealt, sh.discards = board, (), sh.discards + thrown
         sh.acted, sh.since = True, None
         if sh.fantasy:

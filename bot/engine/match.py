@@ -15,8 +15,8 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import (
     BOARD_CARDS,
+    CODE,
     check_seats,
-    encode,
     shuffled_deck,
     streets,
     texts,
@@ -295,9 +295,9 @@ class Match:
             player.away = False
             events.append(Event(BACK, seat, False, {"player_id": player.player_id}))
         self._after(started, now, events)
+        code = CODE
         self._record({"do": "place", "seat": seat, "now": now,
-                      "cards": dict(zip(encode(assignment), assignment.values(), strict=True))},
-                     events)
+                      "cards": {code[c]: row for c, row in assignment.items()}}, events)
         return events
 
     def timeout(self, now: float) -> list[Event]:
