@@ -7,6 +7,8 @@ compare what the rows have made so far.
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from bot.engine.cards import DECK, Card, is_joker, rank_of, suit_of
@@ -21,10 +23,7 @@ _RANK = {c: rank_of(c) for c in DECK}
 _SUIT = {c: suit_of(c) for c in DECK}
 TEN, QUEEN = 8, 10
 DEAD = -1000.0  # a certain foul
-FOUL_COST = 12.0  # a foul's price in points: the lines and scoop, and the royalties lost (R3)
-# chance that one more card leaves a row still below the one above it, by how many categories
-# it lags (0: same category, lower rank)
-_STUCK = (0.8, 0.97, 0.99)
+FOUL_COST = 6.0  # a foul loses every line and the scoop (R3, R5), and the royalties at stake
 TRIPS_CODE, QUADS_CODE = 3, 7
 _FULL_HOUSE_CODE, _TWO_PAIR_CODE, _PAIR_CODE = 6, 2, 1
 # What a made hand on a partial five-card row is worth, by the category code of `_made`:
@@ -142,58 +141,85 @@ class Heuristic:
         suited = len(real) >= 3 and len({_SUIT[c] for c in real}) == 1
         return 1.0 - 0.1 * max(ranks, default=0) - (1.0 if suited else 0.0)
 
-    def score(self, rows: Rows) -> float:
-        """The board's worth: its rows' worth less the foul risk between them (R3)."""
-        top, middle, bottom = rows
-        made_t, worth_t = self.row(0, top)
-        made_m, worth_m = self.row(1, middle)
-        made_b, worth_b = self.row(2, bottom)
-        total = worth_t + worth_m + worth_b
-        total -= _risk(made_t, made_b if self.lowball else made_m,
-                       5 - len(bottom) if self.lowball else 5 - len(middle))
-        if not self.lowball:
-            total -= _risk(made_m, made_b, 5 - len(bottom))
-        return total
+    def _combine(self, top: tuple[int, float], middle: tuple[int, float],
+                 bottom: tuple[int, float], middle_free: int, bottom_free: int) -> float:
+        made_t, worth_t = top
+        made_m, worth_m = middle
+        made_b, worth_b = bottom
+        # a foul loses the lines (FOUL_COST) and whatever the rows above were to earn
+        if self.lowball:
+            fail = _fail(made_t, made_b, bottom_free)
+            at_stake = worth_t
+        else:
+            fail_top = _fail(made_t, made_m, middle_free)
+            fail_middle = _fail(made_m, made_b, bottom_free)
+            fail = 1 - (1 - fail_top) * (1 - fail_middle)
+            at_stake = worth_t + (worth_m if fail_middle else 0.0)
+        if fail == 1.0:
+            return DEAD
+        return worth_t + worth_m + worth_b - fail * (FOUL_COST + max(0.0, at_stake))
 
     def best(self, rows: Rows, dealt: Sequence[Card], discards: int) -> tuple[Rows, float]:
-        """The placement of `dealt` (less `discards` of them) with the best score."""
-        free = (3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2]))
-        best_rows, best_score = rows, float("-inf")
-        for thrown in combinations(range(len(dealt)), discards):
-            kept = [c for i, c in enumerate(dealt) if i not in thrown]
-            for pattern in _index_patterns(*free, len(kept)):
-                new = (rows[0] + tuple(kept[i] for i in pattern[0]),
-                       rows[1] + tuple(kept[i] for i in pattern[1]),
-                       rows[2] + tuple(kept[i] for i in pattern[2]))
-                value = self.score(new)
-                if value > best_score:
-                    best_rows, best_score = new, value
-        return best_rows, best_score
+        """The placement of `dealt` (less `discards` of them) with the best score. Each row's
+        possible additions are scored once, then every placement only combines three."""
+        plan = _plan(3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2]), len(dealt), discards)
+        added = [{idx: self.row(index, rows[index] + tuple(dealt[i] for i in idx))
+                  for idx in plan.additions[index]} for index in range(3)]
+        tops, middles, bottoms = added
+        lowball = self.lowball
+        best_choice, best_score = plan.choices[0], float("-inf")
+        for choice in plan.choices:
+            top, middle, bottom = tops[choice[0]], middles[choice[1]], bottoms[choice[2]]
+            if lowball or top[0] > middle[0] or middle[0] > bottom[0]:
+                value = self._combine(top, middle, bottom, choice[3], choice[4])
+            else:  # rows in order already: nothing at risk
+                value = top[1] + middle[1] + bottom[1]
+            if value > best_score:
+                best_choice, best_score = choice, value
+        return tuple(row + tuple(dealt[i] for i in idx)  # type: ignore[return-value]
+                     for row, idx in zip(rows, best_choice[:3], strict=True)), best_score
 
 
-def _risk(upper: int, lower: int, lower_free: int) -> float:
-    """What a row above a weaker one costs (R3): a certain foul when the lower row is complete
-    (the upper can only grow), else the foul's price times the chance that the lower row's
-    free places never lift it: the higher the category it must reach, the likelier."""
+def _fail(upper: int, lower: int, lower_free: int) -> float:
+    """The chance that a row above a weaker one fouls the board (R3): certain when the lower
+    row is complete (the upper can only grow), else the chance that none of the lower row's
+    free places lifts it: likely against a high card, unlikely against a pair (it needs a
+    higher pair or two pair), less likely still above that."""
     if upper <= lower:
         return 0.0
     if not lower_free:
-        return -DEAD
-    gap = min(2, (upper >> 4) - (lower >> 4))
-    return FOUL_COST * _STUCK[gap] ** lower_free
+        return 1.0
+    category = upper >> 4
+    if category == 0:
+        stuck = 0.6
+    elif category == 1:
+        stuck = 0.85 + 0.01 * (upper & 15)
+    elif category == 2:
+        stuck = 0.93
+    else:
+        stuck = 0.96
+    return stuck**lower_free
 
 
-_PATTERNS: dict[tuple[int, int, int, int], tuple[tuple[tuple[int, ...], ...], ...]] = {}
+Placement = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int]
 
 
-def _index_patterns(top: int, middle: int, bottom: int,
-                    count: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The engine's row patterns as (indices to top, to middle, to bottom) per pattern."""
-    key = (top, middle, bottom, count)
-    if key not in _PATTERNS:
-        names = ("top", "middle", "bottom")
-        _PATTERNS[key] = tuple(
-            tuple(tuple(i for i, r in enumerate(p) if r == name) for name in names)
-            for p in row_patterns(top, middle, bottom, count)
-        )
-    return _PATTERNS[key]
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    choices: tuple[Placement, ...]
+    additions: tuple[frozenset[tuple[int, ...]], ...]  # per row, the index sets added to it
+
+
+@lru_cache(maxsize=1024)
+def _plan(top: int, middle: int, bottom: int, dealt: int, discards: int) -> _Plan:
+    """Every legal placement of a street as (dealt indices to top, to middle, to bottom, free
+    places left in the middle, in the bottom): the engine's row patterns (R7) for each choice
+    of discards."""
+    out = []
+    for thrown in combinations(range(dealt), discards):
+        kept = [i for i in range(dealt) if i not in thrown]
+        for pattern in row_patterns(top, middle, bottom, len(kept)):
+            idx = tuple(tuple(k for k, r in zip(kept, pattern, strict=True) if r == name)
+                        for name in ("top", "middle", "bottom"))
+            out.append((idx[0], idx[1], idx[2], middle - len(idx[1]), bottom - len(idx[2])))
+    return _Plan(tuple(out), tuple(frozenset(c[i] for c in out) for i in range(3)))

@@ -1,12 +1,12 @@
-"""What a finished board is worth to its owner in points, before the others' boards are known
-(R3-R5, R8): the `strong` player's playouts end here.
+"""What a finished board is worth to its owner in points against boards it cannot see (R3-R5,
+R8), and the Fantasyland it earns: the `strong` player's playouts end here.
 
 Royalties count against every opponent; each line is won with a probability read off the row's
 strength (a fixed, rough table of how often such a row holds up at showdown); a foul loses
 every line and the bonus; earning Fantasyland is worth a Fantasyland hand.
 """
 
-from bot.engine.board import Board, BoardResult, evaluate_board
+from bot.engine.board import BoardResult
 from bot.engine.evaluation import (
     FLUSH,
     FULL_HOUSE,
@@ -48,20 +48,21 @@ _LOW_CHANCE = [(_LOW.get(t[1], 0.0) if is_low(v) else 0.0) if v else 0.0
 
 
 class Outcome:
-    """Worth of finished boards under one table's rules, against `opponents` players."""
+    """Worth of finished boards under one table's rules, against `opponents` unseen boards."""
 
     def __init__(self, rules: TableRules, opponents: int, fantasy_value: float) -> None:
         self.rules = rules
-        self.opponents = max(1, opponents)
+        self.opponents = opponents
         self.fantasy_value = fantasy_value
         self.lowball = rules.variant == "lowball"
         # R5: a foul loses the three lines and the scoop (1-6) or the bonus (2-4)
         self.bonus = 3 if rules.scoring == "1-6" else 1
 
-    def value(self, board: Board) -> float:
-        return self.of_result(evaluate_board(board, self.rules))
-
     def of_result(self, result: BoardResult) -> float:
+        """Fantasyland earned, and the expected points against `opponents` unseen boards."""
+        fantasy = self.fantasy_value if fantasy_cards(result, self.rules, False) > 0 else 0.0
+        if not self.opponents:
+            return fantasy
         if result.fouled:
             return -(3 + self.bonus) * self.opponents
         top, middle, bottom = result.hands
@@ -74,10 +75,7 @@ class Outcome:
             bonus = 3 * (_all(chances) - _all(losses))
         else:  # 2-4: two lines or more
             bonus = _two_or_more(chances) - _two_or_more(losses)
-        worth = (sum(result.royalties) + lines + bonus) * self.opponents
-        if fantasy_cards(result, self.rules, in_fantasy=False) > 0:
-            worth += self.fantasy_value
-        return worth
+        return (sum(result.royalties) + lines + bonus) * self.opponents + fantasy
 
 
 def _all(p: list[float]) -> float:

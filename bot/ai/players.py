@@ -23,16 +23,18 @@ from functools import lru_cache
 from bot.ai.heuristic import Heuristic, Rows
 from bot.ai.outcome import Outcome
 from bot.ai.solver import STAY_VALUE, solve
-from bot.engine.board import Board
+from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import Card, cards_str, full_deck
 from bot.engine.deal import BOARD_CARDS, Street, streets
 from bot.engine.errors import RuleError
 from bot.engine.placement import DISCARD, legal_assignments
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
+from bot.engine.scoring import score_pair
 from bot.engine.views import PrivateView
 
 LEVELS = ("easy", "strong")
+_PROBES = 4  # playouts timed to size a time budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +93,8 @@ def future_streets(rules: TableRules, placed: int) -> tuple[Street, ...]:
     """The streets still to come once a board holds `placed` cards (R7)."""
     done = 0
     plan = streets(rules)
+    if not placed:
+        return plan
     for i, street in enumerate(plan):
         done += street.cards - street.discards
         if done == placed:
@@ -104,8 +108,20 @@ class _MonteCarlo:
         self.settings = settings
         self.heuristic = heuristic
         rules = view.table.rules
-        opponents = sum(1 for s in view.table.seats if s.seat != view.seat and not s.sitting_out)
-        self.outcome = Outcome(rules, opponents, settings.fantasy_value)
+        self.rules = rules
+        # Opponents whose boards can be played out too (R7: what they placed is face up), and
+        # those that cannot (a Fantasyland board is hidden, R8), valued by outcome.py's table.
+        self.rivals: list[tuple[Rows, tuple[Street, ...]]] = []
+        self.blind = 0
+        for seat in view.table.seats:
+            if seat.seat == view.seat or seat.sitting_out:
+                continue
+            if seat.in_fantasy:
+                self.blind += 1
+            else:
+                self.rivals.append((seat.board.rows, future_streets(rules,
+                                                                    len(seat.board.cards))))
+        self.outcome = Outcome(rules, self.blind, settings.fantasy_value)
         dead = set(view.board.cards) | set(view.dealt) | set(view.discards)
         for seat in view.table.seats:
             dead.update(seat.board.cards)
@@ -113,6 +129,8 @@ class _MonteCarlo:
         self.rng = _rng(view, settings.seed)
         placed = len(view.board.cards) + len(view.dealt) - view.discard_count
         self.future = future_streets(rules, placed)
+        self.need = sum(s.cards for s in self.future) + sum(
+            s.cards for _, streets_left in self.rivals for s in streets_left)
 
     def choose(self) -> dict[Card, str]:
         view = self.view
@@ -120,8 +138,8 @@ class _MonteCarlo:
                       for a in legal_assignments(view.board, view.dealt, view.discard_count)]
         if len(candidates) == 1:
             return _assignment(view, candidates[0])
-        if not self.future:  # the last street: every candidate's board is final
-            values = [self.outcome.value(Board(*rows)) for rows in candidates]
+        if not self.need:  # nothing left to deal to anyone: every board is final
+            values = [self._playout(rows, ()) for rows in candidates]
             return _assignment(view, candidates[values.index(max(values))])
         return _assignment(view, candidates[self._halving(candidates)])
 
@@ -131,14 +149,17 @@ class _MonteCarlo:
         settings = self.settings
         deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
         rounds = max(1, math.ceil(math.log2(len(candidates))))
-        budget = settings.playouts if settings.playouts is not None else 64 * len(candidates)
-        per = max(1, budget // (rounds * len(candidates)))
+        need = self.need
+        budget = settings.playouts if settings.playouts is not None else self._affordable(
+            candidates[0], need)
+        # each round spends about the same share of the budget, over fewer candidates
+        per_round = max(1, budget // rounds)
         pool = list(range(len(candidates)))
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
         used = 0
-        need = sum(s.cards for s in self.future)
         while len(pool) > 1:
+            per = max(1, per_round // len(pool))
             futures = [self.rng.sample(self.unseen, need) for _ in range(per)]
             for i in pool:
                 for cards in futures:
@@ -154,16 +175,34 @@ class _MonteCarlo:
             if out_of_budget:
                 return tried[0]
             pool = tried[:max(1, len(tried) // 2)]
-            per *= 2
         return pool[0]
 
+    def _affordable(self, rows: Rows, need: int) -> int:
+        """How many playouts fit in the time budget, timing a few (not counted)."""
+        assert self.settings.seconds is not None
+        start = time.perf_counter()
+        for _ in range(_PROBES):
+            self._playout(rows, self.rng.sample(self.unseen, need))
+        each = (time.perf_counter() - start) / _PROBES
+        return max(1, int(0.9 * self.settings.seconds / max(each, 1e-6)))
+
     def _playout(self, rows: Rows, cards: Sequence[Card]) -> float:
-        """Deal `cards` street by street, place them by the rule of thumb, value the board."""
+        """Deal `cards` street by street to this board and the opponents' (in that order),
+        place them by the rule of thumb, and score the finished boards (R5): points against
+        each opponent played out, the outcome table against the others."""
         at = 0
-        for street in self.future:
-            rows, _ = self.heuristic.best(rows, cards[at:at + street.cards], street.discards)
-            at += street.cards
-        return self.outcome.value(Board(*rows))
+        boards = []
+        for start, streets_left in ((rows, self.future), *self.rivals):
+            for street in streets_left:
+                start, _ = self.heuristic.best(start, cards[at:at + street.cards],
+                                               street.discards)
+                at += street.cards
+            boards.append(evaluate_board(Board(*start), self.rules))
+        mine = boards[0]
+        value = self.outcome.of_result(mine)
+        for theirs in boards[1:]:
+            value += score_pair(mine, theirs, self.rules.scoring).points
+        return value
 
 
 def _rows_after(rows: Rows, dealt: Sequence[Card], assignment: dict[Card, str]) -> Rows:

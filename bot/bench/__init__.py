@@ -16,6 +16,8 @@ FIGURES: dict[str, str] = {
     "solve14_max_ms": "bot.bench.ai",
     "solve17_mean_ms": "bot.bench.ai",
     "solve17_max_ms": "bot.bench.ai",
+    "ai_strong_decision_ms": "bot.bench.ai",
+    "ai_easy_decision_ms": "bot.bench.ai",
 }
 
 

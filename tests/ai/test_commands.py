@@ -1,0 +1,90 @@
+"""`ofc solve` and `ofc simulate` as subprocesses: DESIGN.md's contract and its errors."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+ROYAL = "As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c"
+
+
+def ofc(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], capture_output=True,
+                          text=True, check=False)
+
+
+def test_solve_json_contract() -> None:
+    # test_solver's royal-flush hand plus a 3c to discard: 25 + 4 + 10 = 39, stays (R4, R8).
+    done = ofc("solve", ROYAL, "--json", "--stay-value", "10")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert set(out["top"].split()) == {"2h", "2d", "2c"}
+    assert set(out["middle"].split()) == {"5h", "6d", "7c", "8h", "9d"}
+    assert set(out["bottom"].split()) == {"As", "Ks", "Qs", "Js", "Ts"}
+    assert out["discard"] == "3c"
+    assert (out["royalties"], out["stays"], out["value"]) == (39, True, 49.0)
+
+
+def test_solve_text_and_rules() -> None:
+    done = ofc("solve", *ROYAL.split(), "--rules", "royalties=russian")
+    assert done.returncode == 0, done.stderr
+    # R4 russian: royal 15, straight middle 4, trips 222 on top 10
+    assert "royalties 29, stays in Fantasyland" in done.stdout
+    assert "Royal flush" in done.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["As Ks"], "13 to 17 cards"),
+    ([ROYAL.replace("3c", "1x")], "'1x' is not a card"),
+    ([ROYAL.replace("3c", "2c")], "2c appears twice"),
+    ([ROYAL.replace("3c", "X")], "jokers are only in the joker variant"),
+    ([ROYAL, "--rules", "varant=joker"], "unknown option 'varant'"),
+    ([ROYAL, "--rules", "variant"], "'variant' is not an option"),
+    ([ROYAL, "--stay-value", "-1"], "cannot be negative"),
+])
+def test_solve_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    done = ofc("solve", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert message in done.stderr
+
+
+def test_simulate_json_contract() -> None:
+    done = ofc("simulate", "--players", "2", "--hands", "3", "--seed", "4", "--ai",
+               "strong,easy", "--playouts", "8", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert out["hands"] == 3
+    strong, easy = out["players"]
+    assert (strong["ai"], easy["ai"]) == ("strong", "easy")
+    for player in (strong, easy):
+        assert {"points_per_hand", "ci95", "foul_rate", "fantasy_entry_rate",
+                "fantasy_stay_rate", "avg_royalties", "decision_ms"} <= set(player)
+        low, high = player["ci95"]
+        assert low <= player["points_per_hand"] <= high
+        assert player["hands"] >= 6  # three deals in each of the two seatings
+    # heads-up points are zero-sum (R5)
+    assert strong["points_per_hand"] == pytest.approx(-easy["points_per_hand"], abs=1e-6)
+    assert "matches" in done.stderr  # the progress bar
+
+
+def test_simulate_is_reproducible() -> None:
+    args = ("simulate", "--hands", "2", "--seed", "9", "--ai", "easy", "--json")
+    assert json.loads(ofc(*args).stdout)["players"][0]["points_per_hand"] == json.loads(
+        ofc(*args).stdout)["players"][0]["points_per_hand"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--ai", "strong,easy,easy"], "--ai names 3 players but --players is 2"),
+    (["--ai", "genius"], "'genius' is not a computer level"),
+    (["--players", "5"], "seats 2 to 3 players"),
+    (["--hands", "0"], "at least 1"),
+    (["--rules", "variant=poker"], "'poker' is not a valid variant"),
+])
+def test_simulate_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    done = ofc("simulate", *args)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert message in done.stderr

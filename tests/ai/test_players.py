@@ -1,0 +1,134 @@
+"""Computer players (issue 9): legal moves only, seeded reproducibility, what they can see."""
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.ai.players import AIPlayers, Settings, _heuristic, _MonteCarlo, decide, future_streets
+from bot.ai.solver import solve
+from bot.engine.board import Board
+from bot.engine.cards import DECK, parse_cards
+from bot.engine.deal import PINEAPPLE_STREETS, TURBO_STREETS
+from bot.engine.match import Match, PlayerSpec
+from bot.engine.rules import TableRules
+from bot.engine.views import PrivateView, SeatView, TableView
+
+QUICK = {"seconds": None, "playouts": 12}  # tiny budgets: legality, not strength
+
+
+def play(match: Match, levels: list[str], seed: int) -> int:
+    """Play the match to its end with the computer players; every action must be legal
+    (Match.place raises RuleError on any illegal one). Returns the actions made."""
+    actions = 0
+    while match.phase != "over":
+        match.start_hand(0.0)
+        while match.pending():
+            seat = match.pending()[0]
+            view = match.view_for(seat)
+            choice = decide(view, Settings(level=levels[seat], seed=seed, **QUICK))
+            assert sorted(choice) == sorted(view.dealt)
+            assert list(choice.values()).count("discard") == view.discard_count
+            match.place(seat, choice, 0.0)
+            actions += 1
+    return actions
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10**6),
+    variant=st.sampled_from(["pineapple", "turbo", "lowball", "joker"]),
+    order=st.sampled_from(["sequential", "simultaneous"]),
+    seats=st.integers(2, 3),
+    levels=st.lists(st.sampled_from(["easy", "strong"]), min_size=3, max_size=3),
+)
+def test_players_only_make_legal_moves(seed: int, variant: str, order: str, seats: int,
+                                       levels: list[str]) -> None:
+    rules = TableRules(variant=variant, order=order, format="hands", hands=2, seats=seats)
+    players = [PlayerSpec(-(i + 1), f"cpu{i}", 10_000, levels[i]) for i in range(seats)]
+    match = Match.new(rules, players, seed=seed)
+    assert play(match, levels, seed) >= 2 * seats * 3
+
+
+def test_fantasyland_hands_use_the_solver() -> None:
+    """R8: a whole Fantasyland arrangement at once, the solver's, legal for Match."""
+    rng = random.Random(3)
+    rules = TableRules()
+    for _ in range(3):
+        dealt = tuple(rng.sample(DECK, 14))
+        view = private_view(rules, Board(), dealt, discard_count=1)
+        for level in ("easy", "strong"):
+            assert decide(view, Settings(level=level, seed=1, **QUICK)) == solve(
+                dealt, rules).assignment()
+
+
+def private_view(rules: TableRules, board: Board, dealt: tuple[int, ...],
+                 discard_count: int, other: Board | None = None,
+                 discards: tuple[int, ...] = ()) -> PrivateView:
+    seats = (SeatView(0, -1, "me", 100, Board()), SeatView(1, -2, "you", 100, other or Board()))
+    table = TableView(rules=rules, hand_no=1, phase="playing", street=5, streets=5, button=1,
+                      seats=seats, to_act=(0,))
+    return PrivateView(table=table, seat=0, board=board, dealt=dealt,
+                       discard_count=discard_count, discards=discards)
+
+
+def test_the_last_street_avoids_the_only_fouls() -> None:
+    # Middle AA (full), top KK with one place, bottom four spades with one place; dealt Kc 5s
+    # 9d, one to discard. Kc on top is KKK over AA, a foul (R3); Kc or 9d on the bottom leaves
+    # it high-card under the aces, a foul. The only clean board: 9d top (KK9, 8), 5s bottom
+    # (flush, 4), Kc away.
+    board = Board(tuple(parse_cards("Kh Kd")), tuple(parse_cards("As Ac 3h 4d 7c")),
+                  tuple(parse_cards("2s 3s 8s Js")))
+    dealt = tuple(parse_cards("Kc 5s 9d"))
+    view = private_view(TableRules(), board, dealt, 1)
+    expected = dict(zip(dealt, ("discard", "bottom", "top"), strict=True))
+    for level in ("easy", "strong"):
+        assert decide(view, Settings(level=level, seed=2, **QUICK)) == expected
+
+
+def test_seeded_decisions_repeat() -> None:
+    rules = TableRules(format="hands", hands=1, seats=2)
+    match = Match.new(rules, [PlayerSpec(-1, "a", 100, "strong"),
+                              PlayerSpec(-2, "b", 100, "strong")], seed=5)
+    match.start_hand(0.0)
+    view = match.view_for(match.pending()[0])
+    chosen = {tuple(sorted(decide(view, Settings(seed=9, seconds=None, playouts=60)).items()))
+              for _ in range(3)}
+    assert len(chosen) == 1
+
+
+def test_dead_cards_are_not_dealt_in_playouts() -> None:
+    """Own board, own discards, the dealt cards and every visible board are dead."""
+    rules = TableRules()
+    mine = Board(tuple(parse_cards("2c")), tuple(parse_cards("3c 4c")), tuple(parse_cards("5c")))
+    theirs = Board(tuple(parse_cards("Ah")), tuple(parse_cards("Kh Qh")),
+                   tuple(parse_cards("Jh Th")))
+    dealt = tuple(parse_cards("9s 8s 7s"))
+    discards = tuple(parse_cards("6c"))
+    view = private_view(rules, mine, dealt, 1, other=theirs, discards=discards)
+    search = _MonteCarlo(view, Settings(seed=1, **QUICK), _heuristic(rules, 11.0))
+    dead = set(mine.cards) | set(theirs.cards) | set(dealt) | set(discards)
+    assert set(search.unseen) == set(DECK) - dead
+    assert len(search.unseen) == 52 - 13
+
+
+def test_future_streets_follow_r7() -> None:
+    rules = TableRules()
+    assert future_streets(rules, 0) == PINEAPPLE_STREETS
+    assert future_streets(rules, 5) == PINEAPPLE_STREETS[1:]
+    assert future_streets(rules, 11) == PINEAPPLE_STREETS[4:]
+    assert future_streets(rules, 13) == ()
+    assert future_streets(TableRules(variant="turbo"), 9) == TURBO_STREETS[2:]
+
+
+def test_service_adapter_decides_and_suggests() -> None:
+    rules = TableRules(format="hands", hands=1, seats=2)
+    match = Match.new(rules, [PlayerSpec(-1, "a", 100, "easy"),
+                              PlayerSpec(-2, "b", 100, "easy")], seed=8)
+    match.start_hand(0.0)
+    seat = match.pending()[0]
+    players = AIPlayers(seconds=None, playouts=10)
+    for choice in (players.decide(match.view_for(seat), "easy", 3),
+                   players.suggest(match.view_for(seat))):
+        assert sorted(choice) == sorted(match.dealt_to(seat))
+    match.place(seat, players.decide(match.view_for(seat), "strong", 3), 0.0)
