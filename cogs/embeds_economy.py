@@ -230,7 +230,8 @@ def settings(current: GuildSettings, defaults: tuple[int, int], rules: TableRule
         description=("Changed: " + ", ".join(changed) + "." if changed
                      else "Nothing changed. Give options to change these settings."),
     )
-    embed.add_field(name="Starting chips", value=_setting(current.starting_chips, starting))
+    embed.add_field(name="Starting chips (new wallets)",
+                    value=_setting(current.starting_chips, starting))
     embed.add_field(name="Daily chips", value=_setting(current.daily_chips, daily_amount))
     custom = ", ".join(f"{k} = {v}" for k, v in sorted(current.table_options.items()))
     embed.add_field(name="Default table options", inline=False,
