@@ -52,6 +52,7 @@ class TableCore:
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parked: set[asyncio.Task[Any]] = set()  # tasks asleep on the clock
+        self._settled = asyncio.Event()  # set when a task parks or ends (for idle())
         self._closing = False
 
     # ----------------------------------------------------------------- listeners, tasks
@@ -77,6 +78,7 @@ class TableCore:
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         self._parked.discard(task)
+        self._settled.set()
         if not task.cancelled() and task.exception() is not None:
             log.error("table service task failed", exc_info=task.exception())
 
@@ -87,6 +89,7 @@ class TableCore:
         task = asyncio.current_task()
         assert task is not None
         self._parked.add(task)
+        self._settled.set()
         try:
             await self._clock.sleep(seconds)
         finally:
@@ -100,7 +103,8 @@ class TableCore:
                     if not t.done() and t not in self._parked and t is not asyncio.current_task()]
             if not busy:
                 return
-            await asyncio.wait(busy)
+            self._settled.clear()
+            await self._settled.wait()
 
     async def close(self) -> None:
         """Stop timers and computer turns (every state is already saved)."""
@@ -204,6 +208,6 @@ def _readable(error: BaseException) -> BaseException:
     """A refusal as a TableError with the player's sentence; anything else unchanged."""
     if isinstance(error, TableError):
         return error
-    if isinstance(error, RuleError | _PLAYER_STORAGE_ERRORS):
+    if isinstance(error, (RuleError, *_PLAYER_STORAGE_ERRORS)):
         return TableError(str(error))
     return error

@@ -1,0 +1,44 @@
+"""Fixtures of the table-service tests: real SQLite files in tmp_path, a fake clock, and a
+service with no pauses (computers act at once, the next hand is dealt at once)."""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.tables import FakeClock, TableService
+from bot.tables.simulate import FAST
+
+from .driver import Recorder
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ofc.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(db_path)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    return Recorder()
+
+
+@pytest.fixture
+async def service(storage: Storage, clock: FakeClock,
+                  recorder: Recorder) -> AsyncIterator[TableService]:
+    running = TableService(storage, clock, settings=FAST)
+    running.add_listener(recorder)
+    yield running
+    await running.close()

@@ -1,0 +1,87 @@
+"""Test helpers: an event recorder, people who play through the button path, chip totals."""
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from bot.tables import FakeClock, SimplePlayers, TableEvent, TableService
+
+GUILD = 10
+CHANNEL = 20
+ALICE = 101
+BOB = 102
+CAROL = 103
+START = 1000  # storage's default starting chips
+
+E = TypeVar("E", bound=TableEvent)
+
+
+class Recorder:
+    """A listener keeping every event, and every batch as the listener got it."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[TableEvent]] = []
+
+    async def __call__(self, events: Sequence[TableEvent]) -> None:
+        self.batches.append(list(events))
+
+    @property
+    def events(self) -> list[TableEvent]:
+        return [e for batch in self.batches for e in batch]
+
+    def of(self, kind: type[E]) -> list[E]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def clear(self) -> None:
+        self.batches.clear()
+
+
+async def act(service: TableService, table_id: int, player_id: int) -> None:
+    """Play the seat's pending action the way the DM buttons do: one draft click per placed
+    card, then Confirm (the discard is left for Confirm to fill in)."""
+    state = service.private_view(table_id, player_id)
+    choice = SimplePlayers().suggest(state.view)
+    for card, row in choice.items():
+        if row != "discard":
+            await service.set_draft(table_id, player_id, hand_no=state.hand_no,
+                                    street=state.street, card=card, row=row, seat=state.seat)
+    await service.confirm(table_id, player_id, hand_no=state.hand_no, street=state.street,
+                          seat=state.seat)
+
+
+async def play(service: TableService, clock: FakeClock, table_id: int,
+               people: Iterable[int], max_steps: int = 10_000) -> None:
+    """Run the table to its end: people act whenever it is their turn, computers on their
+    own, and the clock jumps to the next timer when nobody can act."""
+    people = list(people)
+    for _ in range(max_steps):
+        await service.idle()
+        if table_id not in service.live_tables():
+            return
+        acted = False
+        for pid in people:
+            seated = pid in service.seats(table_id).values()
+            if seated and service.private_view(table_id, pid).to_act:
+                await act(service, table_id, pid)
+                acted = True
+        if not acted and not await clock.advance_to_next():
+            raise AssertionError("the table is stuck")
+    raise AssertionError("the table did not finish")
+
+
+def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:
+    """(wallets, stacks at open tables, external chips) read with plain sqlite3."""
+    conn = sqlite3.connect(path)
+    try:
+        wallets = dict(conn.execute(
+            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild,)).fetchall())
+        stacks = dict(conn.execute(
+            "SELECT s.user_id, sum(s.stack) FROM table_seats AS s JOIN live_tables AS t "
+            "ON t.id = s.table_id WHERE t.status = 'open' GROUP BY s.user_id").fetchall())
+        external = conn.execute(
+            "SELECT coalesce(sum(amount), 0) FROM ledger WHERE guild_id = ? AND kind IN "
+            "('start', 'daily', 'grant', 'correction', 'house')", (guild,)).fetchone()[0]
+    finally:
+        conn.close()
+    return wallets, stacks, external

@@ -1,0 +1,181 @@
+"""The lobby (issue 6 item 3): buy-ins from wallets (R12), refunds, host rights, expiry."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.tables import (
+    FakeClock,
+    LobbyChanged,
+    NotAllowed,
+    NotYourSeat,
+    TableClosed,
+    TableError,
+    TableRefunded,
+    TableService,
+)
+
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, chips
+
+BUY_IN = 200  # RULES.md default buy_in
+
+
+async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
+    return (await storage.wallet(GUILD, user, now=clock.now())).balance
+
+
+async def test_create_seats_the_host_with_the_buy_in(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder) -> None:
+    lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
+    assert service.table_for_channel(CHANNEL) == lobby.table_id
+    assert [(s.player_id, s.stack) for s in lobby.seats] == [(ALICE, BUY_IN)]
+    assert lobby.host_id == ALICE and lobby.status == "lobby"
+    assert await wallet(storage, ALICE, clock) == START - BUY_IN
+    assert (await storage.table(lobby.table_id)).stacks == {ALICE: BUY_IN}
+    assert [e.reason for e in recorder.of(LobbyChanged)] == ["created"]
+
+
+async def test_one_table_per_channel(service: TableService) -> None:
+    await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
+    with pytest.raises(TableError, match="already has a table"):
+        await service.create_table(GUILD, CHANNEL, BOB, "Bob")
+
+
+async def test_bad_option_names_it_and_creates_nothing(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    with pytest.raises(TableError, match="variant"):
+        await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"variant": "omaha"})
+    assert service.table_for_channel(CHANNEL) is None
+    assert await storage.live_tables() == []
+    assert await wallet(storage, ALICE, clock) == START
+
+
+async def test_a_host_who_cannot_pay_gets_no_table(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    with pytest.raises(TableError, match="Not enough chips"):
+        await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"buy_in": START + 1})
+    assert service.table_for_channel(CHANNEL) is None
+    assert await storage.live_tables() == []
+    assert await wallet(storage, ALICE, clock) == START
+
+
+async def test_join_and_leave_move_the_buy_in_both_ways(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    lobby = await service.join(table, BOB, "Bob")
+    assert [s.player_id for s in lobby.seats] == [ALICE, BOB]
+    assert await wallet(storage, BOB, clock) == START - BUY_IN
+    with pytest.raises(TableError, match="already at this table"):
+        await service.join(table, BOB, "Bob")
+    lobby = await service.leave(table, BOB)
+    assert [s.player_id for s in lobby.seats] == [ALICE]
+    assert await wallet(storage, BOB, clock) == START
+    with pytest.raises(NotYourSeat):
+        await service.leave(table, BOB)
+
+
+async def test_join_without_chips_changes_nothing(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"buy_in": 600}))
+    await storage.correct(GUILD, BOB, -500, reason="test", actor_id=ALICE, now=clock.now())
+    before = (await storage.table(table.table_id)).state_json
+    with pytest.raises(TableError, match="Not enough chips"):
+        await service.join(table.table_id, BOB, "Bob")
+    assert service.lobby(table.table_id).seats == table.seats
+    assert (await storage.table(table.table_id)).state_json == before
+    assert await wallet(storage, BOB, clock) == START - 500
+
+
+async def test_computers_come_from_the_house_and_only_the_host_adds_them(
+        service: TableService, storage: Storage, clock: FakeClock, db_path: Path) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    with pytest.raises(NotAllowed):
+        await service.add_computer(table, BOB, "easy")
+    with pytest.raises(TableError, match="not a computer level"):
+        await service.add_computer(table, ALICE, "genius")
+    lobby = await service.add_computer(table, BOB, "strong", is_admin=True)
+    computer = lobby.seats[-1]
+    assert computer.player_id < 0 and computer.ai_level == "strong"
+    wallets, stacks, external = chips(db_path)
+    assert stacks == {ALICE: BUY_IN, computer.player_id: BUY_IN}
+    assert sum(wallets.values()) + sum(stacks.values()) == external
+    lobby = await service.remove_computer(table, ALICE, computer.player_id)
+    assert [s.player_id for s in lobby.seats] == [ALICE]
+    wallets, stacks, external = chips(db_path)
+    assert stacks == {ALICE: BUY_IN}
+    assert sum(wallets.values()) + sum(stacks.values()) == external
+
+
+async def test_the_table_is_full_at_its_seats(service: TableService) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"seats": 2})).table_id
+    await service.add_computer(table, ALICE)
+    with pytest.raises(TableError, match="full"):
+        await service.join(table, BOB, "Bob")
+
+
+async def test_start_is_for_the_host_or_an_admin(service: TableService,
+                                                 recorder: Recorder) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    with pytest.raises(TableError, match="at least two"):
+        await service.start(table, ALICE)
+    await service.join(table, BOB, "Bob")
+    with pytest.raises(NotAllowed):
+        await service.start(table, BOB)
+    lobby = await service.start(table, CAROL, is_admin=True)
+    assert lobby.status == "playing" and lobby.hand_no == 1
+    assert recorder.of(LobbyChanged)[-1].reason == "started"
+    with pytest.raises(TableError, match="has started"):
+        await service.join(table, CAROL, "Carol")
+
+
+async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
+                                       clock: FakeClock, recorder: Recorder,
+                                       db_path: Path) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    await service.join(table, BOB, "Bob")
+    computer = (await service.add_computer(table, ALICE)).seats[-1].player_id
+    with pytest.raises(NotAllowed):
+        await service.cancel(table, BOB)
+    await service.cancel(table, ALICE)
+    assert await wallet(storage, ALICE, clock) == START
+    assert await wallet(storage, BOB, clock) == START
+    refunded = recorder.of(TableRefunded)[-1]
+    assert refunded.refunds == {ALICE: BUY_IN, BOB: BUY_IN, computer: BUY_IN}
+    assert recorder.of(TableClosed)[-1].reason == "cancelled"
+    assert service.table_for_channel(CHANNEL) is None
+    assert (await storage.table(table)).status == "refunded"
+    wallets, stacks, external = chips(db_path)
+    assert stacks == {} and sum(wallets.values()) == external
+
+
+async def test_the_host_leaving_hands_over_or_cancels(service: TableService,
+                                                      recorder: Recorder) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    await service.add_computer(table, ALICE)
+    await service.join(table, BOB, "Bob")
+    lobby = await service.leave(table, ALICE)
+    assert lobby.host_id == BOB
+    assert recorder.of(LobbyChanged)[-1].reason == "host changed"
+    await service.leave(table, BOB)  # only a computer is left
+    assert recorder.of(TableClosed)[-1].reason == "cancelled"
+    assert service.table_for_channel(CHANNEL) is None
+
+
+async def test_an_idle_lobby_expires_with_refunds(service: TableService, storage: Storage,
+                                                  clock: FakeClock, recorder: Recorder) -> None:
+    lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
+    idle = lobby.expires_at - clock.now()
+    assert idle == 900  # ServiceSettings.lobby_idle_seconds
+    await clock.advance(idle - 100)
+    await service.join(lobby.table_id, BOB, "Bob")  # activity: the expiry moves
+    await clock.advance(150)
+    await service.idle()
+    assert service.table_for_channel(CHANNEL) == lobby.table_id
+    await clock.advance(idle)
+    await service.idle()
+    assert service.table_for_channel(CHANNEL) is None
+    assert recorder.of(TableClosed)[-1].reason == "expired"
+    assert "expired" in recorder.of(TableRefunded)[-1].reason
+    assert await wallet(storage, ALICE, clock) == START
+    assert await wallet(storage, BOB, clock) == START

@@ -1,0 +1,239 @@
+"""Play through the service (issue 6 item 2): whole matches, R10 timeouts and sitting out,
+refused actions that change nothing, concurrent clicks applied once."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.engine.cards import card_str
+from bot.storage import Storage
+from bot.tables import (
+    Dealt,
+    FakeClock,
+    MatchOver,
+    NotYourSeat,
+    Placed,
+    PlayerAway,
+    PlayerLeft,
+    SeatState,
+    ShowdownDone,
+    StaleAction,
+    TableClosed,
+    TableError,
+    TableService,
+    Turn,
+)
+from tests.storage.audit import audit
+
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, act, chips, play
+
+BUY_IN = 200
+
+
+async def new_table(service: TableService, people: list[int], computers: int = 0,
+                    **options: object) -> int:
+    table = (await service.create_table(GUILD, CHANNEL, people[0], "p0", options,
+                                        seed=11)).table_id
+    for i, pid in enumerate(people[1:], 1):
+        await service.join(table, pid, f"p{i}")
+    for _ in range(computers):
+        await service.add_computer(table, people[0])
+    await service.start(table, people[0])
+    await service.idle()
+    return table
+
+
+def to_act(service: TableService, table: int, people: list[int]) -> list[int]:
+    return [p for p in people if service.private_view(table, p).to_act]
+
+
+async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
+    return (await storage.wallet(GUILD, user, now=clock.now())).balance
+
+
+async def test_a_whole_match_of_people_and_a_computer(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        db_path: Path) -> None:
+    table = await new_table(service, [ALICE, BOB], computers=1, format="hands", hands=3)
+    await play(service, clock, table, [ALICE, BOB])
+    showdowns = recorder.of(ShowdownDone)
+    over = recorder.of(MatchOver)
+    assert len(over) == 1 and recorder.of(TableClosed)[-1].reason == "over"
+    # R11: 3 hands plus one per hand after which someone earned Fantasyland
+    extra = sum(1 for s in showdowns[:-1] if s.fantasy_next)
+    assert len(showdowns) == 3 + extra
+    standings = {s.player_id: s for s in over[0].standings}
+    assert sum(s.net for s in standings.values()) == 0  # R6: chips are conserved
+    assert sum(sum(r.chips for r in s.view.seats) for s in showdowns) == 0
+    for pid in (ALICE, BOB):
+        assert await wallet(storage, pid, clock) == START + standings[pid].net
+    wallets, stacks, external = chips(db_path)
+    computer_net = sum(s.net for pid, s in standings.items() if pid < 0)
+    assert stacks == {} and sum(wallets.values()) == external == 2 * START - computer_net
+    assert audit(db_path) == []
+    history = await storage.recent_matches(GUILD, ALICE)
+    assert len(history) == 1 and history[0].hands == len(showdowns)
+    assert history[0].player(ALICE).net_chips == standings[ALICE].net
+    assert service.table_for_channel(CHANNEL) is None
+
+
+async def test_timeout_places_by_r10_and_the_away_player_sits_out(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        db_path: Path) -> None:
+    table = await new_table(service, [ALICE, BOB], computers=1)
+    people = [ALICE, BOB]
+    # Bob plays; Alice never does. Find Alice's first turn.
+    while ALICE not in to_act(service, table, people):
+        await act(service, table, BOB)
+        await service.idle()
+    alice = service.private_view(table, ALICE)
+    dealt = alice.view.dealt
+    assert alice.street == 1 and len(dealt) == 5
+    # R10: 60 s of turn time, then the 120 s time bank.
+    assert alice.deadline == clock.now() + 60 + 120
+    await clock.advance(179.5)
+    await service.idle()
+    assert service.private_view(table, ALICE).to_act
+    await clock.advance(0.5)
+    await service.idle()
+    seat = alice.seat
+    board = next(s.board for s in service.public_view(table).seats if s.seat == seat)
+    assert board.bottom == dealt and board.middle == () and board.top == ()  # bottom first
+    assert [(e.seat, e.player_id) for e in recorder.of(PlayerAway)] == [(seat, ALICE)]
+    assert [e for e in recorder.of(Placed) if e.seat == seat][0].auto
+    # Away: later actions are placed at once, so the hand ends without another wait.
+    waited = clock.now()
+    while not recorder.of(ShowdownDone):
+        assert to_act(service, table, people) == [BOB]
+        await act(service, table, BOB)
+        await service.idle()
+    assert clock.now() == waited
+    left = recorder.of(PlayerLeft)
+    assert [(e.player_id, e.reason) for e in left] == [(ALICE, "away")]
+    stack = next(r.stack_after for r in recorder.of(ShowdownDone)[0].view.seats
+                 if r.seat == seat)
+    assert left[0].returned == stack
+    assert await wallet(storage, ALICE, clock) == START - BUY_IN + stack
+    assert ALICE not in service.seats(table).values()
+    # the match goes on without her, to its end
+    await play(service, clock, table, [BOB])
+    assert recorder.of(MatchOver)
+    assert audit(db_path) == []
+
+
+async def test_an_away_player_who_comes_back_acts_again(
+        service: TableService, clock: FakeClock, recorder: Recorder) -> None:
+    table = await new_table(service, [ALICE, BOB], computers=1)
+    people = [ALICE, BOB]
+    while ALICE not in to_act(service, table, people):
+        await act(service, table, BOB)
+        await service.idle()
+    await clock.advance(180)
+    await service.idle()
+    assert recorder.of(PlayerAway)
+    await service.back(table, ALICE)
+    assert not service.private_view(table, ALICE).away
+    while not recorder.of(ShowdownDone):
+        ready = to_act(service, table, people)
+        if ready == [ALICE]:
+            # the time bank is spent (R10): only the turn's 60 s are left
+            assert service.private_view(table, ALICE).deadline == clock.now() + 60
+        await act(service, table, ready[0])
+        await service.idle()
+    assert not recorder.of(PlayerLeft)
+
+
+async def test_refused_actions_change_nothing(service: TableService, storage: Storage) -> None:
+    people = [ALICE, BOB]
+    table = await new_table(service, people)
+    first = to_act(service, table, people)[0]
+    other = BOB if first == ALICE else ALICE
+    me = service.private_view(table, first)
+    theirs = service.private_view(table, other)
+    snapshot = (await storage.table(table)).state_json
+    where = {"hand_no": me.hand_no, "street": me.street}
+    card = me.view.dealt[0]
+    refused = [
+        (StaleAction, service.set_draft(table, first, hand_no=me.hand_no + 1, street=1,
+                                        card=card, row="top")),
+        (StaleAction, service.set_draft(table, first, hand_no=me.hand_no, street=2,
+                                        card=card, row="top")),
+        (NotYourSeat, service.set_draft(table, first, **where, card=card, row="top",
+                                        seat=theirs.seat)),
+        (NotYourSeat, service.set_draft(table, CAROL, **where, card=card, row="top")),
+        (TableError, service.set_draft(table, first, **where, card=theirs.view.dealt[0],
+                                       row="top")),
+        (TableError, service.set_draft(table, first, **where, card="Zz", row="top")),
+        (TableError, service.set_draft(table, first, **where, card=card, row="side")),
+        (TableError, service.set_draft(table, first, **where, card=card, row="discard")),
+        (TableError, service.confirm(table, first, **where)),  # nothing placed yet
+        (TableError, service.place(table, first, {c: "bottom" for c in theirs.view.dealt},
+                                   **where)),
+        (TableError, service.place(table, first, {c: "top" for c in me.view.dealt}, **where)),
+        (StaleAction, service.best_arrangement(table, first, hand_no=0, street=1)),
+    ]
+    for error, call in refused:
+        with pytest.raises(error):
+            await call
+        assert (await storage.table(table)).state_json == snapshot
+        assert service.private_view(table, first).draft == {}
+    # the top row holds 3: a 4th draft is refused, the three stay
+    for c in me.view.dealt[:3]:
+        await service.set_draft(table, first, **where, card=card_str(c), row="top")
+    with pytest.raises(TableError, match="Top row is full"):
+        await service.set_draft(table, first, **where, card=me.view.dealt[3], row="top")
+    assert set(service.private_view(table, first).draft) == set(me.view.dealt[:3])
+    # the other player may draft while waiting, but not confirm out of turn (R7)
+    for c in theirs.view.dealt:
+        await service.set_draft(table, other, **where, card=c, row="bottom")
+    with pytest.raises(TableError, match="turn"):
+        await service.confirm(table, other, **where)
+    assert len(service.private_view(table, other).draft) == 5
+
+
+async def test_concurrent_confirms_place_once(service: TableService,
+                                              recorder: Recorder) -> None:
+    people = [ALICE, BOB]
+    table = await new_table(service, people)
+    first = to_act(service, table, people)[0]
+    me = service.private_view(table, first)
+    where = {"hand_no": me.hand_no, "street": me.street}
+    cards = me.view.dealt
+    # five concurrent clicks for three top places: exactly three land
+    results = await asyncio.gather(
+        *(service.set_draft(table, first, **where, card=c, row="top") for c in cards),
+        return_exceptions=True)
+    assert sum(isinstance(r, SeatState) for r in results) == 3
+    assert all(str(r) == "Top row is full." for r in results if not isinstance(r, SeatState))
+    await service.reset_draft(table, first, **where)
+    for c in cards:
+        await service.set_draft(table, first, **where, card=c, row="bottom")
+    recorder.clear()
+    results = await asyncio.gather(*(service.confirm(table, first, **where) for _ in range(10)),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, SeatState) for r in results) == 1
+    assert all(isinstance(r, StaleAction) for r in results if not isinstance(r, SeatState))
+    placed = [e for e in recorder.of(Placed) if e.player_id == first]
+    assert len(placed) == 1
+    board = next(s.board for s in service.public_view(table).seats if s.player_id == first)
+    assert board.bottom == cards
+
+
+async def test_simultaneous_streets_from_both_players_at_once(
+        service: TableService, clock: FakeClock, recorder: Recorder) -> None:
+    people = [ALICE, BOB]
+    table = await new_table(service, people, order="simultaneous")
+    assert to_act(service, table, people) == people  # R7: all act on a street at once
+
+    async def street_of(pid: int) -> None:
+        state = service.private_view(table, pid)
+        choice = {c: "bottom" for c in state.view.dealt}
+        await asyncio.gather(*(service.place(table, pid, choice, hand_no=state.hand_no,
+                                             street=state.street) for _ in range(3)),
+                             return_exceptions=True)
+
+    await asyncio.gather(street_of(ALICE), street_of(BOB))
+    assert sorted(e.player_id for e in recorder.of(Placed)) == [ALICE, BOB]
+    assert recorder.of(Turn)[-1].street == 2
+    assert {e.private_to for e in recorder.of(Dealt) if e.street == 2} == {ALICE, BOB}
