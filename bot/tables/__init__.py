@@ -21,7 +21,7 @@ from bot.tables.events import (
     TableRestored,
     Turn,
 )
-from bot.tables.players import ComputerPlayers, SimplePlayers
+from bot.tables.players import ComputerPlayers
 from bot.tables.service import TableService
 from bot.tables.settings import ServiceSettings
 from bot.tables.views import LobbySeat, LobbyView, SeatState, TableMessages, card_from_index
@@ -46,7 +46,6 @@ __all__ = [
     "SeatState",
     "ServiceSettings",
     "ShowdownDone",
-    "SimplePlayers",
     "StaleAction",
     "Standing",
     "SystemClock",

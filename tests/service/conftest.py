@@ -10,7 +10,7 @@ from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
 
-from .driver import Recorder
+from .driver import QUICK_AI, Recorder
 
 
 @pytest.fixture
@@ -38,7 +38,7 @@ def recorder() -> Recorder:
 @pytest.fixture
 async def service(storage: Storage, clock: FakeClock,
                   recorder: Recorder) -> AsyncIterator[TableService]:
-    running = TableService(storage, clock, settings=FAST)
+    running = TableService(storage, clock, QUICK_AI, FAST)
     running.add_listener(recorder)
     yield running
     await running.close()

@@ -5,7 +5,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from bot.tables import FakeClock, SimplePlayers, TableEvent, TableService
+from bot.ai.players import AIPlayers, Settings, decide
+from bot.tables import FakeClock, TableEvent, TableService
 
 GUILD = 10
 CHANNEL = 20
@@ -41,7 +42,7 @@ async def act(service: TableService, table_id: int, player_id: int) -> None:
     """Play the seat's pending action the way the DM buttons do: one draft click per placed
     card, then Confirm (the discard is left for Confirm to fill in)."""
     state = service.private_view(table_id, player_id)
-    choice = SimplePlayers().suggest(state.view)
+    choice = decide(state.view, Settings(level="easy"))
     for card, row in choice.items():
         if row != "discard":
             await service.set_draft(table_id, player_id, hand_no=state.hand_no,
@@ -85,3 +86,7 @@ def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int
     finally:
         conn.close()
     return wallets, stacks, external
+
+
+# Strong computers on a small playout budget: reproducible and quick.
+QUICK_AI = AIPlayers(seconds=None, playouts=20)

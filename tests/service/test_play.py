@@ -101,7 +101,7 @@ async def test_timeout_places_by_r10_and_the_away_player_sits_out(
     board = next(s.board for s in service.public_view(table).seats if s.seat == seat)
     assert board.bottom == dealt and board.middle == () and board.top == ()  # bottom first
     assert [(e.seat, e.player_id) for e in recorder.of(PlayerAway)] == [(seat, ALICE)]
-    assert [e for e in recorder.of(Placed) if e.seat == seat][0].auto
+    assert next(e for e in recorder.of(Placed) if e.seat == seat).auto
     # Away: later actions are placed at once, so the hand ends without another wait.
     waited = clock.now()
     while not recorder.of(ShowdownDone):
