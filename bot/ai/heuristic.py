@@ -141,6 +141,11 @@ class Heuristic:
         suited = len(real) >= 3 and len({_SUIT[c] for c in real}) == 1
         return 1.0 - 0.1 * max(ranks, default=0) - (1.0 if suited else 0.0)
 
+    def score(self, rows: Rows) -> float:
+        """The board's worth: its rows' worth less what a foul would cost, times its chance."""
+        return self._combine(self.row(0, rows[0]), self.row(1, rows[1]), self.row(2, rows[2]),
+                             5 - len(rows[1]), 5 - len(rows[2]))
+
     def _combine(self, top: tuple[int, float], middle: tuple[int, float],
                  bottom: tuple[int, float], middle_free: int, bottom_free: int) -> float:
         made_t, worth_t = top

@@ -35,6 +35,7 @@ from bot.engine.views import PrivateView
 
 LEVELS = ("easy", "strong")
 _PROBES = 4  # playouts timed to size a time budget
+PRIOR = 3.0  # the rule of thumb's score counts as this many playouts
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,9 @@ class _MonteCarlo:
 
     def _halving(self, candidates: list[Rows]) -> int:
         """Successive halving: each round every remaining candidate plays the same new
-        futures; the better half goes on with twice as many. The index of the winner."""
+        futures; the better half goes on with twice as many. Estimates start from the rule of
+        thumb's score, worth PRIOR playouts, so that a candidate lucky in its first one or two
+        playouts does not knock out better ones. The index of the winner."""
         settings = self.settings
         deadline = None if settings.seconds is None else time.perf_counter() + settings.seconds
         rounds = max(1, math.ceil(math.log2(len(candidates))))
@@ -155,7 +158,7 @@ class _MonteCarlo:
         # each round spends about the same share of the budget, over fewer candidates
         per_round = max(1, budget // rounds)
         pool = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
+        totals = [PRIOR * self.heuristic.score(rows) for rows in candidates]
         counts = [0] * len(candidates)
         used = 0
         while len(pool) > 1:
@@ -171,7 +174,7 @@ class _MonteCarlo:
             out_of_budget = (settings.playouts is not None and used >= settings.playouts) or (
                 deadline is not None and time.perf_counter() > deadline)
             tried = [i for i in pool if counts[i]]
-            tried.sort(key=lambda i: totals[i] / counts[i], reverse=True)
+            tried.sort(key=lambda i: totals[i] / (counts[i] + PRIOR), reverse=True)
             if out_of_budget:
                 return tried[0]
             pool = tried[:max(1, len(tried) // 2)]
