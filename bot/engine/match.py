@@ -497,8 +497,10 @@ class Match:
             raise RuleError("Players can join only a cash table once the match has begun")
         if self.phase == "over":
             raise RuleError("The match is over")
-        if self.seat_of(spec.player_id) is not None:
-            raise RuleError("You are already at this table")
+        mine = [p for p in self.seats if p is not None and p.player_id == spec.player_id]
+        if mine:
+            raise RuleError("You can sit down again once the next hand is dealt"
+                            if mine[0].status == "out" else "You are already at this table")
         # A seat whose player got up frees at the next deal: until then its last hand shows.
         free = [s for s, p in enumerate(self.seats) if p is None]
         if seat is None:

@@ -142,3 +142,14 @@ def test_cash_refusals() -> None:
     refused(match, lambda: match.start_hand(0.0),
             "At least two players are needed to deal a hand")
     refused(match, lambda: match.leave(1), "You have already left")
+
+
+def test_cash_rejoin_waits_for_the_next_deal() -> None:
+    match = new_match(2, seats=3, format="cash")
+    match.leave(0)
+    refused(match, lambda: match.join(PlayerSpec(1, "Ann", 10)),
+            "You can sit down again once the next hand is dealt")
+    match.join(PlayerSpec(3, "Cy", 10))
+    match.start_hand(0.0)  # frees seat 0
+    match.join(PlayerSpec(1, "Ann", 10))
+    assert match.seat_of(1) == 0
