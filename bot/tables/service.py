@@ -382,7 +382,8 @@ class TableService(TableCore):
             live = Live(state, row.state_json)
             self._register(live)
             try:
-                await self._resume(live)
+                if not await self._resume(live):
+                    continue
             except Exception:
                 log.exception("table %s cannot be resumed", row.id)
                 self._tables.pop(row.id, None)
@@ -392,7 +393,8 @@ class TableService(TableCore):
             restored.append(row.id)
         return restored
 
-    async def _resume(self, live: Live) -> None:
+    async def _resume(self, live: Live) -> bool:
+        """Bring a loaded table back to life; False when it turned out to be closing."""
         async with live.lock:
             state = live.state
             if state.pending:
@@ -400,7 +402,7 @@ class TableService(TableCore):
             if state.status == "closed":  # the crash came as it closed: finish closing
                 self._schedule(live)
                 await self._emit([self._closed(state, "over")])
-                return
+                return False
             stacks = (await self._storage.table(state.table_id)).stacks
             if _nonzero(stacks) != _nonzero(_expected_stacks(state)):
                 raise BadSnapshot(f"stacks {stacks} do not match the snapshot")
@@ -413,6 +415,7 @@ class TableService(TableCore):
                 events.append(turn_event(state))
             await self._emit(events)
             self._schedule(live)
+            return True
 
     async def _refund_unrestorable(self, table_id: int, channel_id: int) -> None:
         refund = await self._storage.refund_table(table_id, UNRESTORABLE, now=self._clock.now())

@@ -1,0 +1,207 @@
+"""Restarts (issue 6 item 6): every saved state resumes to the same end with chips conserved;
+timers come back with the time left; a table that cannot be restored is refunded."""
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.tables import (
+    Dealt,
+    FakeClock,
+    MatchOver,
+    Placed,
+    TableClosed,
+    TableRefunded,
+    TableRestored,
+    TableService,
+    Turn,
+)
+from bot.tables.simulate import FAST
+from tests.storage.audit import audit
+
+from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, play
+
+WRITES = ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table", "refund_table",
+          "record_match_end")
+
+
+class Copies:
+    """Copies of the database file after every committed write, with the clock's time."""
+
+    def __init__(self, source: Path, folder: Path, clock: FakeClock) -> None:
+        self.source, self.folder, self.clock = source, folder, clock
+        self.taken: list[tuple[Path, float]] = []
+        self.on = False
+
+    def take(self) -> None:
+        if not self.on:
+            return
+        path = self.folder / f"copy{len(self.taken)}.sqlite3"
+        with sqlite3.connect(self.source) as src, sqlite3.connect(path) as dst:
+            src.backup(dst)
+        self.taken.append((path, self.clock.now()))
+
+
+def recording(storage: Storage, copies: Copies) -> None:
+    """Make every writing storage call take a copy once it has committed."""
+    for name in WRITES:
+        method = getattr(storage, name)
+
+        async def write(*args: object, _method=method, **kwargs: object) -> object:
+            result = await _method(*args, **kwargs)
+            copies.take()
+            return result
+
+        setattr(storage, name, write)
+
+
+async def start_match(service: TableService) -> int:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=5)).table_id
+    await service.add_computer(table, ALICE, "easy")
+    await service.start(table, ALICE)
+    return table
+
+
+async def finish(path: Path, now: float) -> tuple[list[int], Recorder, FakeClock, Storage]:
+    """Open a copy in a fresh service, restore it, and play it to the end."""
+    storage = await Storage.open(path)
+    clock = FakeClock(now)
+    service = TableService(storage, clock, QUICK_AI, FAST)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    restored = await service.restore()
+    for table in restored:
+        await play(service, clock, table, [ALICE])
+    await service.close()
+    return restored, recorder, clock, storage
+
+
+async def test_every_saved_state_resumes_to_the_same_end(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        db_path: Path, tmp_path: Path) -> None:
+    copies = Copies(db_path, tmp_path, clock)
+    recording(storage, copies)
+    table = await start_match(service)
+    copies.on = True
+    await play(service, clock, table, [ALICE])
+    final = recorder.of(MatchOver)[0].standings
+    alice_net = next(s.net for s in final if s.player_id == ALICE)
+    assert len(copies.taken) > 20
+    with_pending = 0
+    for path, now in copies.taken:
+        state = json.loads(sqlite3.connect(path).execute(
+            "SELECT state_json FROM live_tables").fetchone()[0])
+        with_pending += bool(state["pending"])
+        restored, events, _, copy = await finish(path, now)
+        try:
+            status = (await copy.table(table)).status
+            assert status == "closed", path
+            if restored:
+                assert events.of(TableRestored)[0].table_id == table
+                assert events.of(MatchOver)[0].standings == final, path
+            assert (await copy.wallet(GUILD, ALICE, now=now)).balance == START + alice_net
+        finally:
+            await copy.close()
+        assert audit(path) == [], path
+    assert with_pending  # some copies were taken between two chip movements of one action
+
+
+async def test_timers_resume_with_the_time_left(
+        service: TableService, storage: Storage, clock: FakeClock, db_path: Path) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.set_messages(table, lobby_message_id=7001, table_message_id=7002)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    await service.set_dm_message(table, first, 8001, 8002)
+    deadline = service.private_view(table, first).deadline
+    await clock.advance(100)
+    await service.close()
+
+    later = FakeClock(clock.now())
+    resumed = TableService(storage, later, QUICK_AI, FAST)
+    recorder = Recorder()
+    resumed.add_listener(recorder)
+    assert await resumed.restore() == [table]
+    assert resumed.table_for_channel(CHANNEL) == table
+    messages = resumed.messages(table)
+    assert (messages.lobby_message_id, messages.table_message_id) == (7001, 7002)
+    assert messages.dm == {first: (8001, 8002)}
+    assert recorder.of(Turn)[-1].deadline == deadline
+    assert {e.private_to for e in recorder.of(Dealt)} == {ALICE, BOB}  # prompts to re-send
+    await later.advance(deadline - later.now() - 1)
+    await resumed.idle()
+    assert not recorder.of(Placed)
+    await later.advance(1)
+    await resumed.idle()
+    placed = recorder.of(Placed)
+    assert [(e.player_id, e.auto) for e in placed] == [(first, True)]
+    await resumed.close()
+
+
+async def test_an_idle_lobby_still_expires_after_a_restart(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
+    await clock.advance(800)
+    await service.close()
+    later = FakeClock(clock.now())
+    resumed = TableService(storage, later, QUICK_AI, FAST)
+    recorder = Recorder()
+    resumed.add_listener(recorder)
+    assert await resumed.restore() == [lobby.table_id]
+    assert recorder.of(TableRestored)[0].lobby.seats == lobby.seats
+    await later.advance(99)
+    await resumed.idle()
+    assert not recorder.of(TableClosed)
+    await later.advance(1)
+    await resumed.idle()
+    assert recorder.of(TableClosed)[0].reason == "expired"
+    assert (await storage.wallet(GUILD, ALICE, now=later.now())).balance == START
+    await resumed.close()
+
+
+def _bad_json(state: str) -> str:
+    return state[:-5]
+
+
+def _other_version(state: str) -> str:
+    return json.dumps({**json.loads(state), "service_version": 99})
+
+
+def _stacks_disagree(state: str) -> str:
+    d = json.loads(state)
+    d["match"]["seats"][0]["stack"] += 50  # chips storage never saw
+    return json.dumps(d)
+
+
+@pytest.mark.parametrize("corrupt", [_bad_json, _other_version, _stacks_disagree])
+async def test_a_table_that_cannot_be_restored_is_refunded(
+        service: TableService, storage: Storage, clock: FakeClock, db_path: Path,
+        corrupt: object) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.close()
+    with sqlite3.connect(db_path) as conn:
+        (state,) = conn.execute("SELECT state_json FROM live_tables WHERE id = ?",
+                                (table,)).fetchone()
+        conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
+                     (corrupt(state), table))  # type: ignore[operator]
+    resumed = TableService(storage, FakeClock(clock.now()), QUICK_AI, FAST)
+    recorder = Recorder()
+    resumed.add_listener(recorder)
+    assert await resumed.restore() == []
+    refunded = recorder.of(TableRefunded)
+    assert [(e.table_id, e.channel_id) for e in refunded] == [(table, CHANNEL)]
+    assert refunded[0].refunds == {ALICE: 200, BOB: 200}
+    assert recorder.of(TableClosed)[0].reason == "refunded"
+    assert resumed.table_for_channel(CHANNEL) is None
+    for pid in (ALICE, BOB):
+        assert (await storage.wallet(GUILD, pid, now=clock.now())).balance == START
+    assert (await storage.table(table)).status == "refunded"
+    assert audit(db_path) == []
+    await resumed.close()
