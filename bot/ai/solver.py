@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, pairwise
 
 from bot.engine.board import Board, BoardResult, _row_options, evaluate_board
 from bot.engine.cards import JOKERS, Card, cards_str, is_joker
@@ -203,6 +203,43 @@ def _order(gains: Sequence[float], lines: Sequence[int]) -> list[int]:
     return sorted(range(len(keys)), key=keys.__getitem__, reverse=True)
 
 
+@dataclass(slots=True)
+class _Entries:
+    """Candidates for one row, best first once ordered: a joker row is one entry per run of
+    its options with equal gains (R9: the joker takes the strongest option that fits), so each
+    entry's gain is exact once its weakest option fits."""
+
+    index: list[int]  # the subset
+    low: list[int]  # its weakest option in the run: the entry fits under any row this strong
+    high: list[int]  # its strongest option in the run
+    plain: list[float]  # gain when the board stays already
+    stay: list[float]  # gain when it does not (staying is worth the stay value)
+
+
+def _entries(options: Sequence[tuple[int, ...]], gains: Callable[[int], tuple[float, float]],
+             keep: Callable[[int], bool] | None = None) -> _Entries:
+    out = _Entries([], [], [], [], [])
+    for i, opts in enumerate(options):
+        if keep is not None and not keep(opts[0]):
+            continue
+        start, current = opts[0], gains(opts[0])
+        for before, value in pairwise(opts):
+            now = gains(value)
+            if now != current:
+                _add(out, i, start, before, current)
+                start, current = value, now
+        _add(out, i, start, opts[-1], current)
+    return out
+
+
+def _add(out: _Entries, index: int, low: int, high: int, gains: tuple[float, float]) -> None:
+    out.index.append(index)
+    out.low.append(low)
+    out.high.append(high)
+    out.plain.append(gains[0])
+    out.stay.append(gains[1])
+
+
 class _Search:
     """One hand's search. Rows are subsets of the hand by bit mask; a joker row's gain is that of
     its strongest option (royalties and staying only grow with row strength)."""
@@ -223,38 +260,32 @@ class _Search:
         f_masks, f_opts = _subsets(self.hand, 5)
 
         # Tops: what each adds when the board stays already (plain) and when not (stay), and
-        # the best of them that fits under each value (a joker top from its weakest option).
-        t_vals = [o[-1] for o in t_opts]
-        t_low = [o[0] for o in t_opts]
-        t_plain = [float(rt[v]) for v in t_vals]
-        t_stay = [rt[v] + (s if st[v] else 0.0) for v in t_vals]
-        up_plain = _ceiling(t_low, t_plain, size)
-        up_stay = _ceiling(t_low, t_stay, size)
+        # the best of them that fits under each value.
+        tops = _entries(t_opts, lambda v: (float(rt[v]), rt[v] + (s if st[v] else 0.0)))
+        up_plain = _ceiling(tops.low, tops.plain, size)
+        up_stay = _ceiling(tops.low, tops.stay, size)
 
         # Middles: their own gain plus, outside lowball, the best top that fits under them.
         if lowball:
-            m_index = [i for i, o in enumerate(f_opts) if is_low(o[0])]
-            m_vals = [f_opts[i][0] for i in m_index]
-            m_plain = [float(rm[v]) for v in m_vals]
-            m_stay = [rm[v] + (s if sm[v] else 0.0) for v in m_vals]
-            m_lines = [-v for v in m_vals]
+            mids = _entries(f_opts, lambda v: (float(rm[v]), rm[v] + (s if sm[v] else 0.0)),
+                            keep=is_low)
+            m_lines = [-v for v in mids.low]
         else:
-            m_index = list(range(len(f_opts)))
-            m_vals = m_lines = [o[-1] for o in f_opts]
-            m_plain = [rm[v] + up_plain[v] for v in m_vals]
-            m_stay = [rm[v] + (s + up_plain[v] if sm[v] else up_stay[v]) for v in m_vals]
+            mids = _entries(f_opts, lambda v: (rm[v] + up_plain[v], rm[v] + (
+                s + up_plain[v] if sm[v] else up_stay[v])))
+            m_lines = mids.high
 
         # Bottoms: an upper bound on the whole board each can reach. A joker bottom is its
         # strongest option: that only loosens the rows above it.
         b_vals = [o[-1] for o in f_opts]
         if lowball:
-            mp, ms = max(m_plain, default=_NO_SCORE), max(m_stay, default=_NO_SCORE)
+            mp = max(mids.plain, default=_NO_SCORE)
+            ms = max(mids.stay, default=_NO_SCORE)
             b_bounds = [rb[v] + (s + mp + up_plain[v] if sb[v] else ms + up_stay[v])
                         for v in b_vals]
         else:
-            m_low = [o[0] for o in f_opts]
-            fit_plain = _ceiling(m_low, m_plain, size)
-            fit_stay = _ceiling(m_low, m_stay, size)
+            fit_plain = _ceiling(mids.low, mids.plain, size)
+            fit_stay = _ceiling(mids.low, mids.stay, size)
             b_bounds = [rb[v] + (s + fit_plain[v] if sb[v] else fit_stay[v]) for v in b_vals]
 
         orders: dict[tuple[str, bool], list[int]] = {}
@@ -264,9 +295,9 @@ class _Search:
             key = (row, staying)
             if key not in orders:
                 if row == "top":
-                    orders[key] = _order(t_plain if staying else t_stay, t_vals)
+                    orders[key] = _order(tops.plain if staying else tops.stay, tops.high)
                 else:
-                    orders[key] = _order(m_plain if staying else m_stay, m_lines)
+                    orders[key] = _order(mids.plain if staying else mids.stay, m_lines)
             return orders[key]
 
         best_score, best_b, best_m, best_t = _NO_SCORE, _NONE, _NONE, _NONE
@@ -279,39 +310,37 @@ class _Search:
             b_score = rb[vb] + (s if b_staying else 0.0)
             bmask = f_masks[bi]
             add = (up_plain[vb] if b_staying else up_stay[vb]) if lowball else 0.0
-            m_gains = m_plain if b_staying else m_stay
+            m_gains = mids.plain if b_staying else mids.stay
             for k in order("middle", b_staying):
                 upper = b_score + m_gains[k] + add
                 if upper < best_score - _EPS or (
                         upper <= best_score + _EPS and (vb, m_lines[k]) < (best_b, best_m)):
                     break
-                mi = m_index[k]
+                mi = mids.index[k]
                 mmask = f_masks[mi]
                 if mmask & bmask:
                     continue
                 if lowball:
-                    vm = m_vals[k]
+                    vm = mids.low[k]
                     limit, m_line = vb, -vm
                 else:
-                    vm = _at_most(f_opts[mi], vb)
-                    if not vm:
+                    if mids.low[k] > vb:
                         continue
-                    limit = m_line = vm
+                    vm = limit = m_line = _at_most(f_opts[mi], vb)
                 staying = b_staying or sm[vm]
                 m_score = rb[vb] + rm[vm] + (s if staying else 0.0)
                 used = bmask | mmask
-                t_gains = t_plain if staying else t_stay
-                for ti in order("top", staying):
-                    upper = m_score + t_gains[ti]
+                t_gains = tops.plain if staying else tops.stay
+                for k2 in order("top", staying):
+                    upper = m_score + t_gains[k2]
                     if upper < best_score - _EPS or (
                             upper <= best_score + _EPS
-                            and (vb, m_line, t_vals[ti]) <= (best_b, best_m, best_t)):
+                            and (vb, m_line, tops.high[k2]) <= (best_b, best_m, best_t)):
                         break
-                    if t_masks[ti] & used:
+                    ti = tops.index[k2]
+                    if t_masks[ti] & used or tops.low[k2] > limit:
                         continue
                     vt = _at_most(t_opts[ti], limit)
-                    if not vt:
-                        continue
                     score = m_score + rt[vt] + (s if st[vt] and not staying else 0.0)
                     if score > best_score + _EPS or (
                             score >= best_score - _EPS
