@@ -131,18 +131,22 @@ def random_assignment(board: Board, dealt: tuple[Card, ...], discards: int,
                       rng: random.Random) -> dict[Card, str]:
     """A random legal assignment, uniform over the legal row patterns of a street (playouts,
     tests). Fantasyland hands (13 cards to place) fill the free places in a random order."""
-    if discards == 1:
-        thrown = [dealt[int(rng.random() * len(dealt))]]
+    if not discards:
+        kept, thrown = dealt, ()
+    elif discards == 1:
+        i = rng.randrange(len(dealt))
+        kept, thrown = dealt[:i] + dealt[i + 1:], (dealt[i],)
     else:
-        thrown = rng.sample(dealt, discards)
-    kept = [c for c in dealt if c not in thrown] if thrown else dealt
+        thrown = tuple(rng.sample(dealt, discards))
+        kept = tuple(c for c in dealt if c not in thrown)
     if len(kept) <= 5:
         rows = rng.choice(_patterns(board, len(kept)))
     else:
         rows = rng.sample(["top"] * (3 - len(board.top)) + ["middle"] * (5 - len(board.middle))
                           + ["bottom"] * (5 - len(board.bottom)), len(kept))
     out = dict(zip(kept, rows, strict=True))
-    out.update(dict.fromkeys(thrown, DISCARD))
+    for card in thrown:
+        out[card] = DISCARD
     return out
 
 
