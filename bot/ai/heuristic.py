@@ -12,7 +12,19 @@ from functools import lru_cache
 from itertools import combinations
 
 from bot.engine.cards import DECK, Card, is_joker, rank_of, suit_of
-from bot.engine.evaluation import category_of, eval3, eval5, is_low, ranks_of
+from bot.engine.evaluation import (
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    TRIPS,
+    TWO_PAIR,
+    category_of,
+    eval3,
+    eval5,
+    is_low,
+    ranks_of,
+)
 from bot.engine.placement import row_patterns
 from bot.engine.royalties import ROYALTY
 from bot.engine.rules import TableRules
@@ -24,9 +36,7 @@ _SUIT = {c: suit_of(c) for c in DECK}
 TEN, QUEEN = 8, 10
 DEAD = -1000.0  # a certain foul
 FOUL_COST = 6.0  # a foul loses every line and the scoop (R3, R5), and the royalties at stake
-TRIPS_CODE, QUADS_CODE = 3, 7
-_FULL_HOUSE_CODE, _TWO_PAIR_CODE, _PAIR_CODE = 6, 2, 1
-# What a made hand on a partial five-card row is worth, by the category code of `_made`:
+# What a made hand on a partial five-card row is worth, by the category of `_made`:
 # roughly its royalty to come and its chance to hold up, per row.
 _PARTIAL = {
     "bottom": (0.0, 0.4, 1.2, 2.2, 0.0, 0.0, 6.0, 10.0),
@@ -55,14 +65,14 @@ def _made(cards: Sequence[Card], size: int) -> int:
     first = min(4, first + jokers)
     second = groups[1][0] if len(groups) > 1 else 0
     if first == 4:
-        code = QUADS_CODE
+        category = QUADS
     elif first == 3:
-        code = _FULL_HOUSE_CODE if second >= 2 else TRIPS_CODE
+        category = FULL_HOUSE if second >= 2 else TRIPS
     elif first == 2:
-        code = _TWO_PAIR_CODE if second >= 2 else _PAIR_CODE
+        category = TWO_PAIR if second >= 2 else PAIR
     else:
-        code = 0
-    return code * 16 + rank
+        category = HIGH_CARD
+    return category * 16 + rank
 
 
 class Heuristic:
@@ -105,9 +115,9 @@ class Heuristic:
         return made, worth + made * (0.012 if row == "bottom" else 0.008)
 
     def _top(self, category: int, rank: int, count: int) -> float:
-        if category == 3:  # trips: R4 rank value + 8, and Fantasyland
+        if category == TRIPS:  # R4: rank value + 8, and Fantasyland
             return rank + 10 + self.fantasy_value
-        if category == 1:
+        if category == PAIR:
             worth = max(0, rank - 3) + 0.02 * rank  # R4: 66 pays 1 .. AA 9
             if rank >= self.fantasy_pair:
                 worth += 0.5 * self.fantasy_value
@@ -195,11 +205,11 @@ def _fail(upper: int, lower: int, lower_free: int) -> float:
     if not lower_free:
         return 1.0
     category = upper >> 4
-    if category == 0:
+    if category == HIGH_CARD:
         stuck = 0.6
-    elif category == 1:
+    elif category == PAIR:
         stuck = 0.85 + 0.01 * (upper & 15)
-    elif category == 2:
+    elif category == TWO_PAIR:
         stuck = 0.93
     else:
         stuck = 0.96
