@@ -29,5 +29,6 @@ def hand_playout_per_s() -> float:
 
 
 def run(keys: set[str]) -> dict[str, float]:
-    return {"hand_playout_per_s": round(hand_playout_per_s(), 1)} if "hand_playout_per_s" in keys \
-        else {}
+    if "hand_playout_per_s" not in keys:
+        return {}
+    return {"hand_playout_per_s": round(hand_playout_per_s(), 1)}
