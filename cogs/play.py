@@ -331,8 +331,11 @@ class Play(commands.Cog):
         except TableError:
             return  # the player has left
         current = sent[:2] == (state.hand_no, state.street)
-        if turn and sent == (state.hand_no, state.street, state.to_act):
-            return  # sent when it was already this seat's turn
+        if turn and (not state.to_act or sent == (state.hand_no, state.street, state.to_act)):
+            # Sent when it was already this seat's turn, or the seat acted before this job
+            # ran (a Fantasyland seat is named in every Turn until it confirms): the
+            # confirm's own edit, the record of what was placed, must stay.
+            return
         if current:
             self.prompted[(table, player)] = (state.hand_no, state.street, state.to_act)
         channel_id, message_id = dm
