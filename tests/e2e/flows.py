@@ -1,0 +1,264 @@
+"""Whole flows through the real bot, as people play them: the end-to-end tests of
+tests/e2e/match and the load run (tests/e2e/load_run.py) share these.
+
+A table is opened with /ofc create and the lobby's Join and Start buttons; each member then
+plays from what Discord shows them: the DM prompt (or, with DMs closed, the "My hand"
+ephemeral message) says whose turn it is and carries one button per card and row. A member
+acts only when their prompt says "Your turn", clicks a button per card, waits to see the
+click drafted (the button turns green), and confirms. Nothing here reads the bot's state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from bot.app import OFCBot
+from bot.engine.cards import Card, parse_card
+from bot.tables import Clock
+from cogs.text import ROW_LABELS, SUIT_SYMBOLS, card_label
+from tests.cogs.conftest import buttons, enabled, settings_for
+from tests.e2e import breakdowns
+from tests.e2e.discord_double import Channel, DiscordDouble, Member, Message
+
+SUCCESS = 3  # Discord's green button style: the row a card is drafted to
+YOUR_TURN = "**Your turn.**"
+MATCH_OVER = "Match over"
+SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+FILL_ORDER = ("bottom", "middle", "top")  # R10's order for the cards a member keeps
+STARTING = 1000  # OFC_STARTING_CHIPS default: a new wallet (R12)
+BUY_IN = 200  # RULES.md R12 default
+STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
+
+# (member, prompt) -> card -> row ("top", "middle", "bottom", "discard"), or None to play
+# as R10 places: the cards kept from the bottom up, the rest discarded.
+Planner = Callable[[Member, Message], Mapping[Card, str] | None]
+
+
+def card_of(label: str) -> Card:
+    """The card of a button label's first part: 'A♥' -> Ah."""
+    return parse_card(label[0] + SUIT_OF_SYMBOL[label[1]])
+
+
+def display_name(member: Member) -> str:
+    """The name the bot seats a member under (their display name)."""
+    return member.user.global_name or member.name
+
+
+async def start_bot(double: DiscordDouble, database: Path, clock: Clock | None = None,
+                    **settings: Any) -> OFCBot:
+    """bot/app.py's OFCBot with every extension, connected to the double."""
+    bot = OFCBot(replace(settings_for(double, database), **settings), clock=clock)
+    await double.start_client(bot)
+    return bot
+
+
+def seed_decks(bot: OFCBot, seed: int) -> None:
+    """Tables created from now on deal from `seed` (the service's test/simulation hook, R1):
+    the deck of every hand and the button are fixed, so a Fantasyland can be planned."""
+    service = bot.tables
+    create = type(service).create_table
+
+    async def seeded(*args: Any, **kwargs: Any) -> Any:
+        return await create(service, *args, **{**kwargs, "seed": seed})
+
+    service.create_table = seeded  # type: ignore[method-assign]
+
+
+# ------------------------------------------------------------------ lobby
+def is_lobby(message: Message) -> bool:
+    return message.embed is not None and str(message.embed["title"]).startswith("OFC table")
+
+
+async def open_table(double: DiscordDouble, host: Member, *guests: Member,
+                     channel: Channel | None = None, **options: Any) -> Message:
+    """`host` runs /ofc create with `options`, each guest presses Join, the host presses
+    Start: returns the table message."""
+    channel = channel or double.channel
+    await double.resolved(await host.slash("ofc create", channel=channel, **options))
+    lobby = await double.wait_for_message(is_lobby, channel=channel)
+    for guest in guests:
+        await guest.click(lobby, "Join")
+        await double.wait_until(lambda g=guest: g.mention in str(lobby.embed),
+                                what=f"{guest.name} seated")
+    await double.wait_until(lambda: enabled(lobby, "Start"), what="Start enabled")
+    await host.click(lobby, "Start")
+    return await double.wait_for_message(lambda m: "My hand" in m.labels(), channel=channel)
+
+
+# ------------------------------------------------------------------ prompts
+def description(message: Message) -> str:
+    return str(message.embed.get("description", "")) if message.embed else ""
+
+
+def title(message: Message) -> str:
+    return str(message.embed.get("title", "")) if message.embed else ""
+
+
+def action_of(prompt: Message | None) -> str | None:
+    """The Confirm button's custom_id: which table, hand, street and seat the controls are
+    for; None once there is nothing to confirm."""
+    if prompt is None:
+        return None
+    confirm = buttons(prompt).get("Confirm")
+    return None if confirm is None else str(confirm["custom_id"])
+
+
+def ready(prompt: Message | None) -> bool:
+    """The prompt says it is its reader's turn and offers the controls."""
+    return prompt is not None and YOUR_TURN in description(prompt) and action_of(prompt) is not None
+
+
+def dealt(prompt: Message) -> list[Card]:
+    """The cards of a street prompt in the order dealt: one button row per card."""
+    cards: list[Card] = []
+    for label in prompt.labels():
+        if " → " in label and (card := card_of(label.split(" → ")[0])) not in cards:
+            cards.append(card)
+    return cards
+
+
+def place_label(card: Card, row: str) -> str:
+    return f"{card_label(card)} → {ROW_LABELS[row]}"
+
+
+async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
+                row: str) -> None:
+    """Click one placement button and wait until the prompt shows it chosen."""
+    label = place_label(card, row)
+    await member.click(prompt, label)
+    await double.wait_until(lambda: buttons(prompt).get(label, {}).get("style") == SUCCESS,
+                            what=f"{label} drafted for {member.name}")
+
+
+async def confirm(double: DiscordDouble, member: Member, prompt: Message) -> None:
+    """Click Confirm and wait until the prompt no longer offers that action."""
+    action = action_of(prompt)
+    await member.click(prompt, "Confirm")
+    await double.wait_until(lambda: action_of(prompt) != action,
+                            what=f"{member.name}'s action confirmed")
+
+
+def _first_free(prompt: Message, card: Card) -> str:
+    """R10's row for a card kept: the first of bottom, middle, top with room (a full row's
+    buttons are disabled)."""
+    return next(row for row in FILL_ORDER if enabled(prompt, place_label(card, row)))
+
+
+async def act(double: DiscordDouble, member: Member, prompt: Message,
+              plan: Mapping[Card, str] | None = None) -> None:
+    """Play the prompt's action by clicks and confirm it. A Fantasyland hand takes Best
+    arrangement (R8); a street follows `plan`, or else keeps cards from the bottom up and
+    discards the rest (as R10 would)."""
+    if "Best arrangement" in prompt.labels():
+        shown = len(prompt.history)
+        await member.click(prompt, "Best arrangement")
+        await double.wait_until(lambda: len(prompt.history) > shown,
+                                what=f"{member.name}'s Fantasyland arrangement")
+    else:
+        cards = dealt(prompt)
+        keep = len(cards) - (1 if "Discard" in " ".join(prompt.labels()) else 0)
+        for number, card in enumerate(cards):
+            if plan is not None:
+                row = plan[card]
+            else:
+                row = _first_free(prompt, card) if number < keep else "discard"
+            await draft(double, member, prompt, card, row)
+    await confirm(double, member, prompt)
+
+
+# ------------------------------------------------------------------ whole matches
+def match_over(double: DiscordDouble, channel: Channel | None = None) -> Message | None:
+    return next((m for m in double.messages(channel) if title(m) == MATCH_OVER), None)
+
+
+def waiting_for(table: Message) -> list[str]:
+    """The names the table message says it is waiting for."""
+    found = re.search(r"Waiting for \*\*(.+?)\*\*", description(table))
+    return found[1].split(" and ") if found else []
+
+
+@dataclass
+class Seat:
+    """How a member plays: by DM prompts, or through "My hand" when DMs are closed."""
+
+    member: Member
+    my_hand: bool = False
+    asked_at: int = -1  # table message version when My hand was last pressed
+    done: set[str] = field(default_factory=set)  # actions confirmed (a re-sent prompt's too)
+
+    def prompt(self) -> Message | None:
+        """The latest prompt offering an action this member has not confirmed yet."""
+        if not self.my_hand:
+            latest = self.member.last_dm()
+            return latest if action_of(latest) not in self.done else None
+        shown = [m for m in self.member.ephemerals()
+                 if action_of(m) is not None and action_of(m) not in self.done]
+        return max(shown, key=lambda m: m.id) if shown else None
+
+
+async def play_out(double: DiscordDouble, table: Message, seats: Sequence[Seat],
+                   plan: Planner | None = None, *, timeout: float = 10.0) -> Message:
+    """Each seat acts whenever its prompt says it is its turn, until the match is over;
+    returns the match-over message. A My-hand seat presses My hand when the table message
+    names it (again only after that message changed)."""
+    channel = double.state.channels[table.channel_id]
+
+    def next_step() -> Message | Seat | None:
+        over = match_over(double, channel)
+        if over is not None:
+            return over
+        for seat in seats:
+            if ready(seat.prompt()):
+                return seat
+        for seat in seats:
+            if seat.my_hand and display_name(seat.member) in waiting_for(table) \
+                    and seat.asked_at != len(table.history):
+                return seat
+        return None
+
+    while True:
+        step = await double.wait_until(next_step, timeout=timeout, what="a turn or the end")
+        if isinstance(step, Message):
+            return step
+        prompt = step.prompt()
+        if ready(prompt):
+            assert prompt is not None
+            step.done.add(str(action_of(prompt)))
+            await act(double, step.member, prompt, plan(step.member, prompt) if plan else None)
+        else:
+            step.asked_at = len(table.history)
+            await double.resolved(await step.member.click(table, "My hand"))
+
+
+def seats_of(members: Iterable[Member], *, my_hand: Iterable[Member] = ()) -> list[Seat]:
+    by_hand = {m.id for m in my_hand}
+    return [Seat(m, my_hand=m.id in by_hand) for m in members]
+
+
+# ------------------------------------------------------------------ money
+async def balance(double: DiscordDouble, member: Member) -> int:
+    """What /balance tells the member their wallet holds."""
+    shown = await double.resolved(await member.slash("balance"))
+    return int(description(shown).split("**")[1].split()[0].replace(",", ""))
+
+
+async def check_wallets(double: DiscordDouble, members: Sequence[Member], *,
+                        channel: Channel | None = None, buy_in: int = BUY_IN) -> dict[str, int]:
+    """The match's showdowns checked by the rules from the buy-ins (tests/e2e/breakdowns.py);
+    the match-over standings and every member's /balance agree with them (R6, R11, R12).
+    Returns the final stacks by name."""
+    names = {display_name(m): m for m in members}
+    stacks = breakdowns.stacks_after(breakdowns.posted(double.messages(channel)),
+                                     dict.fromkeys(names, buy_in))
+    assert sum(stacks.values()) == buy_in * len(names)  # R6: chips are conserved
+    over = match_over(double, channel)
+    assert over is not None
+    for line in STANDING.finditer(description(over)):
+        assert (int(line[2]), int(line[3])) == (stacks[line[1]], stacks[line[1]] - buy_in), line
+    for name, member in names.items():
+        assert await balance(double, member) == STARTING - buy_in + stacks[name], name
+    return stacks

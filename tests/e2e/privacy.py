@@ -1,0 +1,235 @@
+"""Privacy checked by the data each image was rendered from (RULES.md R7, R8).
+
+`PrivacyWatch.install(monkeypatch)`:
+- wraps the engine's `Match.public_view` and `Match.view_for`, where every view comes from (on
+  the class, so a restarted bot is watched too): each view is registered with what each seat
+  may show at that very moment, read from every seat's private view: its own placed board,
+  nothing of a Fantasyland board in play, never a dealt (or drafted) or discarded card;
+- replaces rendering's `table_png`, `showdown_png` and `private_png` with a recorder that
+  returns a 1x1 PNG carrying the number of the view it was given, so every image Discord
+  shows can be traced back to the exact view it was drawn from.
+
+`problems(double, channel)` then reads what people saw (every version of every message) and
+names each leak: a public image drawn from anything but a registered public TableView or
+showing a card it may not, a private image in someone else's DM or ephemeral message, a card
+written in a public message other than a showdown, a discard written in a showdown.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from PIL import Image, PngImagePlugin
+
+import rendering
+from bot.engine.cards import Card
+from bot.engine.match import Match
+from bot.engine.views import PrivateView, TableView
+from cogs.text import card_label
+from tests.e2e.breakdowns import TITLE
+from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message, Snapshot
+
+PNG_KEY = "ofc-view"  # the PNG text chunk holding a recorded view's number
+CARD_TEXT = re.compile(r"[2-9TJQKA][♠♥♦♣]|Joker")
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What a table's seats may show publicly at one moment, from their private views."""
+
+    hand_no: int
+    allowed: dict[int, frozenset[Card]]  # seat -> its placed cards a spectator may see
+    hidden: frozenset[Card]  # dealt (and drafted), discarded, or a Fantasyland board in play
+    discards: frozenset[Card]
+    hidden_fantasy_board: bool  # a set Fantasyland board was being kept face down
+    owner: int | None = None  # for a private view: the player it belongs to
+
+
+@dataclass
+class Rendered:
+    kind: str  # "table" | "showdown" | "private"
+    view: Any
+    secrets: Secrets | None  # None: the view came from nowhere the watch knows
+
+
+@dataclass
+class PrivacyWatch:
+    rendered: dict[int, Rendered] = field(default_factory=dict)  # by the number in the PNG
+    discards: dict[int, set[Card]] = field(default_factory=dict)  # hand -> every discard seen
+    _registered: dict[int, tuple[Any, Secrets]] = field(default_factory=dict)
+    _numbers: Iterator[int] = field(default_factory=itertools.count)
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        public_view, view_for = Match.public_view, Match.view_for
+        inside = threading.local()  # computing secrets calls the views again: not watched
+
+        def secrets(match: Match, view: TableView, owner: int | None) -> Secrets:
+            allowed: dict[int, frozenset[Card]] = {}
+            hidden: set[Card] = set()
+            discards: set[Card] = set()
+            fantasy = False
+            for seat in view.seats:
+                own = view_for(match, seat.seat)
+                hidden.update(own.dealt, own.discards)
+                discards.update(own.discards)
+                board = frozenset(own.board.cards)
+                if view.phase == "playing" and seat.in_fantasy:
+                    allowed[seat.seat] = frozenset()  # R8: face down until showdown
+                    hidden.update(board)
+                    fantasy = fantasy or bool(board)
+                else:
+                    allowed[seat.seat] = board
+            self.discards.setdefault(view.hand_no, set()).update(discards)
+            return Secrets(view.hand_no, allowed, frozenset(hidden), frozenset(discards),
+                           fantasy, owner)
+
+        def watched(match: Match, view: Any, table: TableView, owner: int | None) -> None:
+            if getattr(inside, "busy", False):
+                return
+            inside.busy = True
+            try:
+                self._register(view, secrets(match, table, owner))
+            finally:
+                inside.busy = False
+
+        def watched_public(match: Match, now: float | None = None) -> TableView:
+            view = public_view(match, now)
+            watched(match, view, view, None)
+            return view
+
+        def watched_private(match: Match, seat: int, now: float | None = None) -> PrivateView:
+            view = view_for(match, seat, now)
+            watched(match, view, view.table, match.player(seat).player_id)
+            return view
+
+        monkeypatch.setattr(Match, "public_view", watched_public)
+        monkeypatch.setattr(Match, "view_for", watched_private)
+        for kind in ("table", "showdown"):
+            monkeypatch.setattr(rendering, f"{kind}_png", self._recorder(kind), raising=False)
+        monkeypatch.setattr(rendering, "private_png",
+                            lambda view, draft: self._record("private", view), raising=False)
+
+    def _register(self, view: Any, secrets: Secrets) -> None:
+        # The view itself is kept too, so its id() is never reused for another object.
+        self._registered[id(view)] = (view, secrets)
+
+    def _recorder(self, kind: str) -> Any:
+        return lambda view: self._record(kind, view)
+
+    def _record(self, kind: str, view: Any) -> bytes:
+        """Runs in the renderer's worker thread: next() and a dict store are atomic."""
+        known = self._registered.get(id(view))
+        number = next(self._numbers)
+        self.rendered[number] = Rendered(kind, view, known[1] if known else None)
+        return _png(number)
+
+    # ------------------------------------------------------------------ reading Discord
+    def rendered_from(self, attachment: Attachment) -> Rendered:
+        """The recorded rendering an uploaded image came from."""
+        with Image.open(io.BytesIO(attachment.data)) as image:
+            return self.rendered[int(image.text[PNG_KEY])]  # type: ignore[attr-defined]
+
+    def problems(self, double: DiscordDouble, channel: Channel,
+                 members: Iterable[Any]) -> list[str]:
+        """Every leak people could have seen in `channel` and the members' DMs."""
+        found: list[str] = []
+        for message in channel.messages:
+            for version in _versions(message):
+                where = f"message {message.id} ({_title(version)})"
+                if message.visible_to is None:
+                    found += self._public_text(version, where)
+                    for image in _images(version):
+                        found += self._public_image(self.rendered_from(image), where)
+                else:
+                    found += self._private_images(version, message.visible_to, where)
+        for member in members:
+            for message in member.dms():
+                for version in _versions(message):
+                    found += self._private_images(version, member.id,
+                                                  f"DM {message.id} to {member.name}")
+        return found
+
+    def _public_text(self, version: Snapshot | Message, where: str) -> list[str]:
+        text = "\n".join([version.content, *map(str, version.embeds)])
+        shown = set(CARD_TEXT.findall(text))
+        heading = TITLE.fullmatch(_title(version))
+        if heading is None:
+            return [f"{where} writes cards {sorted(shown)}"] if shown else []
+        discarded = {card_label(c) for c in self.discards.get(int(heading[1]), ())}
+        leaked = shown & discarded
+        return [f"{where} writes discards {sorted(leaked)}"] if leaked else []
+
+    def _public_image(self, rendered: Rendered, where: str) -> list[str]:
+        if rendered.kind == "private" or not isinstance(rendered.view, TableView):
+            return [f"{where} shows a {rendered.kind} image made from {type(rendered.view)}"]
+        if rendered.secrets is None:
+            return [f"{where} shows an image of a view the table service never made"]
+        return leaks(rendered.view, rendered.secrets, where)
+
+    def _private_images(self, version: Snapshot | Message, reader: int, where: str) -> list[str]:
+        found = []
+        for image in _images(version):
+            rendered = self.rendered_from(image)
+            secrets = rendered.secrets
+            if rendered.kind != "private":
+                continue  # a public image is public everywhere
+            if not isinstance(rendered.view, PrivateView) or secrets is None:
+                found.append(f"{where} shows a private image of an unknown view")
+            elif secrets.owner != reader:
+                found.append(f"{where} shows player {secrets.owner}'s cards to {reader}")
+            else:
+                found += leaks(rendered.view.table, secrets, where)
+        return found
+
+    def count(self, kind: str, *, hidden_fantasy: bool = False) -> int:
+        """How many images of `kind` were made (with a Fantasyland board face down)."""
+        return sum(1 for r in self.rendered.values() if r.kind == kind and r.secrets is not None
+                   and (r.secrets.hidden_fantasy_board or not hidden_fantasy))
+
+
+def leaks(view: TableView, secrets: Secrets, where: str) -> list[str]:
+    """Cards `view` shows that its seats' owners had not placed, or that were hidden."""
+    found = []
+    for seat in view.seats:
+        shown = set(seat.board.cards) | set(seat.new_cards)
+        extra = shown - secrets.allowed.get(seat.seat, frozenset())
+        if extra or shown & secrets.hidden:
+            found.append(f"{where}: hand {view.hand_no} street {view.street} seat {seat.seat} "
+                         f"shows {_labels(extra | (shown & secrets.hidden))}")
+    if view.showdown is not None and view.phase != "playing":
+        for seat_result in view.showdown.seats:
+            leaked = set(seat_result.board.cards) & secrets.hidden
+            if leaked:
+                found.append(f"{where}: the showdown shows {_labels(leaked)}")
+    return found
+
+
+def _versions(message: Message) -> list[Snapshot | Message]:
+    return [*message.history, message]
+
+
+def _images(version: Snapshot | Message) -> list[Attachment]:
+    return [a for a in version.attachments if a.content_type.startswith("image/")]
+
+
+def _title(version: Snapshot | Message) -> str:
+    return str(version.embeds[0].get("title", "")) if version.embeds else version.content[:40]
+
+
+def _labels(cards: Iterable[Card]) -> str:
+    return " ".join(sorted(card_label(c) for c in cards))
+
+
+def _png(number: int) -> bytes:
+    info = PngImagePlugin.PngInfo()
+    info.add_text(PNG_KEY, str(number))
+    out = io.BytesIO()
+    Image.new("RGB", (1, 1)).save(out, "PNG", pnginfo=info)
+    return out.getvalue()
