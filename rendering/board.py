@@ -1,0 +1,111 @@
+"""One board drawn as three rows of card places: top 3 (centred), middle 5, bottom 5 (R2)."""
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from bot.engine.board import Board
+from bot.engine.cards import Card, is_joker
+from bot.engine.royalties import ROW_SIZES, ROWS
+from rendering import cards, theme
+from rendering.theme import RGB
+
+
+@dataclass(frozen=True, slots=True)
+class Tile:
+    """What one place shows (cards.tile draws it): a card, and a ring colour to mark it."""
+
+    kind: cards.Kind
+    card: Card = 0
+    ring: RGB | None = None
+
+    def image(self, width: int, four_colour: bool) -> Image.Image:
+        return cards.tile(self.kind, self.card, width, four_colour, self.ring)
+
+
+Rows = tuple[Sequence[Tile], Sequence[Tile], Sequence[Tile]]
+
+
+def gap(width: int) -> int:
+    return round(width * 0.12)
+
+
+def row_gap(width: int) -> int:
+    return round(width * 0.16)
+
+
+def board_size(width: int) -> tuple[int, int]:
+    """Pixel size of a board of cards `width` wide."""
+    return 5 * width + 4 * gap(width), 3 * cards.card_height(width) + 2 * row_gap(width)
+
+
+def row_y(width: int, row: int) -> int:
+    """Top of row 0 (top), 1 (middle) or 2 (bottom), from the board's top."""
+    return row * (cards.card_height(width) + row_gap(width))
+
+
+EMPTY = Tile("slot")
+
+
+def draw_board(canvas: Image.Image, x: int, y: int, width: int, rows: Rows,
+               four_colour: bool) -> None:
+    """Paste each row's tiles, and empty slots for the places still free."""
+    step = width + gap(width)
+    pad = cards.ring_pad(width)
+    for r, name in enumerate(ROWS):
+        size = ROW_SIZES[name]
+        left = x + (5 - size) * step // 2 - pad
+        top = y + row_y(width, r) - pad
+        for i in range(size):
+            tile = rows[r][i] if i < len(rows[r]) else EMPTY
+            canvas.paste(tile.image(width, four_colour), (left + i * step, top))
+
+
+def face_tiles(row: Sequence[Card], marked: Collection[Card] = (),
+               mark: RGB = theme.GOLD) -> list[Tile]:
+    """Face-up cards, the `marked` ones ringed."""
+    return [Tile("face", c, mark if c in marked else None) for c in row]
+
+
+def public_rows(board: Board, new_cards: Collection[Card] = (), hidden: int = 0) -> Rows:
+    """A board as everyone sees it: cards placed this street ringed in gold; `hidden`
+    face-down cards (a set Fantasyland board, R8) fill the rows bottom first."""
+    if hidden:
+        backs = []
+        left = hidden
+        for name in reversed(ROWS):
+            n = min(left, ROW_SIZES[name])
+            backs.append([Tile("back")] * n)
+            left -= n
+        bottom, middle, top = backs
+        return (top, middle, bottom)
+    top, middle, bottom = (face_tiles(board.row(r), new_cards) for r in ROWS)
+    return (top, middle, bottom)
+
+
+def stand_ins(placed: Sequence[Card], resolved: Sequence[Card]) -> dict[int, Card]:
+    """Which card each joker of a row stands for (R9), by its position in `placed`.
+
+    `resolved` holds the row's cards with jokers replaced, in any order: the cards it has
+    beyond the placed natural ones are the jokers' choices, given to the jokers in order."""
+    extra = list(resolved)
+    for c in placed:
+        if not is_joker(c):
+            extra.remove(c)
+    extra.sort(reverse=True)
+    positions = [i for i, c in enumerate(placed) if is_joker(c)]
+    return dict(zip(positions, extra, strict=True))
+
+
+def shown_rows(board: Board, resolved: Board) -> Rows:
+    """A board at showdown: jokers drawn as the card they stand for, in a joker frame."""
+    out = []
+    for name in ROWS:
+        placed = board.row(name)
+        chosen = stand_ins(placed, resolved.row(name))
+        out.append([
+            Tile("stand_in", chosen[i]) if i in chosen else Tile("face", c)
+            for i, c in enumerate(placed)
+        ])
+    return (out[0], out[1], out[2])

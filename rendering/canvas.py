@@ -1,0 +1,104 @@
+"""Drawing helpers every image shares: panels, pills, the header bar, PNG encoding."""
+
+import io
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from rendering import theme
+from rendering.fonts import Style, fit, font
+from rendering.theme import RGB
+
+SUPER = 4
+MARGIN = 16
+HEADER_H = 58
+COLUMN_GAP = 14  # between panels
+
+
+@lru_cache(maxsize=256)
+def rounded(width: int, height: int, radius: int, fill: RGB, edge: RGB | None = None,
+            edge_width: int = 0) -> Image.Image:
+    """A smooth rounded rectangle, RGBA (drawn large and scaled down)."""
+    big = Image.new("RGBA", (width * SUPER, height * SUPER), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, width * SUPER - 1, height * SUPER - 1), radius * SUPER, fill=fill,
+        outline=edge, width=edge_width * SUPER,
+    )
+    return big.resize((width, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=64)
+def panel_base(width: int, height: int, edge: RGB | None = None) -> Image.Image:
+    """A panel on the felt, opaque RGB (pasted without a mask); `edge` highlights it."""
+    out = Image.new("RGB", (width, height), theme.FELT)
+    if edge:
+        shape = rounded(width, height, 16, theme.FELT_DARK, edge, 4)
+    else:
+        shape = rounded(width, height, 16, theme.FELT_DARK, theme.PANEL_EDGE, 2)
+    out.paste(shape, (0, 0), shape)
+    return out
+
+
+def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
+    canvas.paste(img, (x, y), img)
+
+
+def pill(canvas: Image.Image, x: int, y: int, text: str, colour: RGB, size: int = 18,
+         dark_text: bool = True) -> int:
+    """A rounded label; returns its width."""
+    f = font(size, "condensed_bold")
+    h = round(size * 1.45)
+    w = round(f.getlength(text)) + 2 * round(size * 0.55)
+    paste(canvas, rounded(w, h, h // 2, colour), x, y)
+    ImageDraw.Draw(canvas).text(
+        (x + w // 2, y + h // 2), text, font=f, anchor="mm",
+        fill=(20, 20, 20) if dark_text else theme.TEXT,
+    )
+    return w
+
+
+def pill_height(size: int = 18) -> int:
+    return round(size * 1.45)
+
+
+def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Style = "bold",
+         fill: RGB = theme.TEXT, anchor: str = "la", max_width: int = 0,
+         min_size: int = 0) -> int:
+    """Draw `s` (shrunk or cut to `max_width` when given); returns the width drawn."""
+    if max_width:
+        s, f = fit(s, max_width, size, style, min_size)
+    else:
+        f = font(size, style)
+    ImageDraw.Draw(canvas).text(xy, s, font=f, fill=fill, anchor=anchor)
+    return round(f.getlength(s))
+
+
+def header_bar(canvas: Image.Image, left: str, right: str) -> None:
+    """The strip across the top: the hand and street on the left, the rules on the right."""
+    draw = ImageDraw.Draw(canvas)
+    draw.rectangle((0, 0, canvas.width, HEADER_H - 1), fill=theme.FELT_DARK)
+    draw.line((0, HEADER_H - 1, canvas.width, HEADER_H - 1), fill=theme.PANEL_EDGE, width=2)
+    mid = HEADER_H // 2
+    right_w = text(canvas, (canvas.width - MARGIN, mid), right, 20, "condensed",
+                   theme.MUTED, "rm")
+    text(canvas, (MARGIN, mid), left, 28, "bold", theme.TEXT, "lm",
+         max_width=canvas.width - 3 * MARGIN - right_w, min_size=20)
+
+
+def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.55) -> None:
+    """Fade a region into the felt (a seat sitting out)."""
+    region = canvas.crop(box)
+    canvas.paste(Image.blend(region, Image.new("RGB", region.size, theme.FELT), amount), box[:2])
+
+
+def to_png(img: Image.Image) -> bytes:
+    """PNG bytes; the same image always gives the same bytes (no timestamp, no text chunk)."""
+    # 256 colours without dithering look the same here (flat felt, antialiased edges) and make
+    # the PNG several times smaller and faster to write than RGB. The palette is chosen from
+    # every 4th pixel each way, then every pixel takes its nearest entry: half the time of a
+    # full quantization.
+    sample = img.resize((img.width // 4, img.height // 4), Image.Resampling.NEAREST)
+    palette = sample.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
+    return out.getvalue()

@@ -1,0 +1,99 @@
+"""A seat's panel: name, stack, button and status badges above its board."""
+
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from bot.engine.views import SeatView
+from rendering import theme
+from rendering.board import Rows, board_size, draw_board
+from rendering.canvas import dim, panel_base, paste, pill, pill_height, rounded, text
+from rendering.fonts import font
+from rendering.theme import RGB
+
+PAD = 14
+NAME_SIZE = 26
+BADGE_SIZE = 17
+LINE_GAP = 8
+HEAD_H = NAME_SIZE + 8 + LINE_GAP + pill_height(BADGE_SIZE) + 12
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    name: str
+    stack: int
+    button: bool
+    badges: tuple[tuple[str, RGB], ...]
+    highlight: RGB | None = None  # panel edge colour (whose turn)
+    dimmed: bool = False
+
+
+def panel_size(card_width: int) -> tuple[int, int]:
+    w, h = board_size(card_width)
+    return w + 2 * PAD, HEAD_H + h + 2 * PAD
+
+
+def seat_badges(seat: SeatView, to_act: bool,
+                you: bool = False) -> tuple[tuple[str, RGB], ...]:
+    """Status labels, most urgent first (R7, R8, R10)."""
+    badges: list[tuple[str, RGB]] = []
+    if to_act:
+        badges.append(("YOUR TURN" if you else "TO ACT", theme.GOLD))
+    if seat.in_fantasy:
+        badges.append((f"FANTASYLAND {seat.fantasy_size}", theme.FANTASY))
+    if seat.away:
+        badges.append(("AWAY", theme.AWAY))
+    if seat.sitting_out:
+        badges.append(("SITTING OUT", theme.AWAY))
+    if seat.is_ai:
+        badges.append((f"BOT {seat.ai_level}" if seat.ai_level else "BOT", theme.MUTED))
+    return tuple(badges)
+
+
+def seat_header(seat: SeatView, button: int, to_act: bool, you: bool = False) -> Header:
+    return Header(seat.name, seat.stack, seat.seat == button, seat_badges(seat, to_act, you),
+                  theme.GOLD if to_act else None, seat.sitting_out)
+
+
+def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:
+    """The dealer button: a white disc with a D."""
+    paste(canvas, rounded(size, size, size // 2, theme.CARD_WHITE, (160, 160, 160), 1), x, y)
+    ImageDraw.Draw(canvas).text((x + size // 2, y + size // 2 + 1), "D",
+                                font=font(round(size * 0.62), "bold"), fill=(20, 20, 20),
+                                anchor="mm")
+
+
+def chips(canvas: Image.Image, x: int, mid: int, amount: int, size: int = 24,
+          right_aligned: bool = True) -> int:
+    """A chip icon then the amount, ending at `x` (or starting there); returns the width."""
+    label = f"{amount:,}"
+    d = round(size * 0.8)
+    width = d + 6 + round(font(size).getlength(label))
+    left = x - width if right_aligned else x
+    paste(canvas, rounded(d, d, d // 2, theme.GOLD, (161, 98, 7), max(2, d // 7)), left,
+          mid - d // 2)
+    text(canvas, (left + d + 6, mid), label, size, "bold", theme.TEXT, "lm")
+    return width
+
+
+def draw_panel(canvas: Image.Image, x: int, y: int, card_width: int, header: Header,
+               rows: Rows, four_colour: bool) -> None:
+    """One seat's panel with its top-left corner at (x, y)."""
+    w, h = panel_size(card_width)
+    canvas.paste(panel_base(w, h, header.highlight), (x, y))
+    mid = y + PAD + NAME_SIZE // 2 + 2
+    left = x + PAD
+    if header.button:
+        size = NAME_SIZE + 4
+        dealer_button(canvas, left, mid - size // 2, size)
+        left += size + 8
+    stack_w = chips(canvas, x + w - PAD, mid, header.stack)
+    text(canvas, (left, mid), header.name, NAME_SIZE, "bold", theme.TEXT, "lm",
+         max_width=x + w - PAD - stack_w - 12 - left, min_size=19)
+    bx = x + PAD
+    by = y + PAD + NAME_SIZE + 8 + LINE_GAP
+    for label, colour in header.badges:
+        bx += pill(canvas, bx, by, label, colour, BADGE_SIZE) + 6
+    draw_board(canvas, x + PAD, y + PAD + HEAD_H, card_width, rows, four_colour)
+    if header.dimmed:
+        dim(canvas, (x, y, x + w, y + h))
