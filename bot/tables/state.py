@@ -8,6 +8,7 @@ Discord (thread, lobby and table messages) is kept in storage's own columns.
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from bot.engine.cards import Card
@@ -26,6 +27,12 @@ class Draft:
     hand_no: int
     street: int
     rows: dict[Card, str]  # dealt card -> "top" | "middle" | "bottom" | "discard"
+
+
+@lru_cache(maxsize=256)
+def _rules_json(rules: TableRules) -> dict[str, Any]:
+    """The options as JSON, once per rule set (every snapshot carries them)."""
+    return rules.to_dict()
 
 
 class BadSnapshot(ValueError):
@@ -63,7 +70,7 @@ class TableState:
     def to_json(self) -> dict[str, Any]:
         return {
             "service_version": SERVICE_VERSION,
-            "host_id": self.host_id, "rules": self.rules.to_dict(),
+            "host_id": self.host_id, "rules": _rules_json(self.rules),
             "created_at": self.created_at, "last_activity": self.last_activity,
             "status": self.status, "seed": self.seed,
             "seats": [[s.player_id, s.name, s.ai_level, s.stack] for s in self.seats],

@@ -1,0 +1,85 @@
+"""Table-service figure: placements applied through the service per second, persistence on
+(a real SQLite file, every action saved with its chip movements), 20 tables at once.
+
+Each table seats two people who place by R10's rule the moment it is their turn, through
+`TableService.place`, the path a Confirm click takes; hands go on to the match's end.
+"""
+
+import asyncio
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot.engine.placement import auto_assignment
+from bot.storage import Storage
+from bot.tables import FakeClock, TableEvent, TableService
+from bot.tables.simulate import FAST
+
+TABLES = 20
+HANDS = 4  # per table: 20 placements a hand heads-up (5 streets x 2 seats)
+GUILD = 1
+
+
+class _Wakeup:
+    """A listener that wakes a table's players when something happened at their table."""
+
+    def __init__(self) -> None:
+        self.events: dict[int, asyncio.Event] = {}
+
+    def of(self, table: int) -> asyncio.Event:
+        return self.events.setdefault(table, asyncio.Event())
+
+    async def __call__(self, events: Sequence[TableEvent]) -> None:
+        for event in events:
+            self.of(event.table_id).set()
+
+
+async def _table(service: TableService, wakeup: _Wakeup, number: int) -> int:
+    """Open a heads-up table in its own channel and play it to the end; the placements."""
+    players = (2 * number + 1, 2 * number + 2)
+    table = (await service.create_table(GUILD, 1000 + number, players[0], "a",
+                                        {"format": "hands", "hands": HANDS},
+                                        seed=number)).table_id
+    await service.join(table, players[1], "b")
+    await service.start(table, players[0])
+    placements = 0
+    changed = wakeup.of(table)
+    while table in service.live_tables():
+        changed.clear()
+        for pid in players:
+            if pid not in service.seats(table).values():
+                continue
+            state = service.private_view(table, pid)
+            if state.to_act:
+                view = state.view
+                await service.place(table, pid,
+                                    auto_assignment(view.board, view.dealt, view.discard_count),
+                                    hand_no=state.hand_no, street=state.street)
+                placements += 1
+        if not changed.is_set():
+            await changed.wait()  # the next deal, or the other player's turn
+    return placements
+
+
+async def _measure(folder: Path) -> float:
+    storage = await Storage.open(folder / "bench.sqlite3")
+    service = TableService(storage, FakeClock(), settings=FAST)
+    wakeup = _Wakeup()
+    service.add_listener(wakeup)
+    try:
+        start = time.perf_counter()
+        placements = await asyncio.gather(*(_table(service, wakeup, n) for n in range(TABLES)))
+        elapsed = time.perf_counter() - start
+    finally:
+        await service.close()
+        await storage.close()
+    return sum(placements) / elapsed
+
+
+def run(keys: set[str]) -> dict[str, float]:
+    if "service_actions_per_s" not in keys:
+        return {}
+    with tempfile.TemporaryDirectory() as folder:
+        rate = asyncio.run(_measure(Path(folder)))
+    return {"service_actions_per_s": round(rate, 1)}
