@@ -12,6 +12,7 @@ FIGURES: dict[str, str] = {
     "score_hand_per_s": "bot.bench.engine",
     "hand_playout_per_s": "bot.bench.state",
     "settle_per_s": "bot.bench.storage",
+    "service_actions_per_s": "bot.bench.service",
     "solve14_mean_ms": "bot.bench.ai",
     "solve14_max_ms": "bot.bench.ai",
     "solve17_mean_ms": "bot.bench.ai",
