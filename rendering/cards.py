@@ -92,7 +92,7 @@ def _joker(width: int) -> Image.Image:
 @cache
 def stand_in(card: Card, width: int, four_colour: bool = False) -> Image.Image:
     """A joker shown as the card it stands for (R9): that card's face in a joker frame."""
-    img = _shape(width, theme.CARD_WHITE, theme.JOKER, max(3, width // 14)).copy()
+    img = _shape(width, theme.JOKER_TINT, theme.JOKER, max(3, width // 14)).copy()
     draw = ImageDraw.Draw(img)
     colour = theme.ink(card, four_colour)
     _index(draw, width, RANK_LABELS[rank_of(card)], colour)

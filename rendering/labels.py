@@ -7,7 +7,7 @@ def street_text(view: TableView) -> str:
     """'Hand 4 · Street 3 of 5', with the phase when no street is being played."""
     if view.hand_no == 0:
         return "Waiting for the first hand"
-    hand = f"Hand {view.hand_no}"
+    hand = f"Hand {view.hand_no}" + (f" of {view.hands_total}" if view.hands_total else "")
     if view.phase == "playing" and view.street:
         hand += f" · Street {view.street} of {view.streets}"
     elif view.phase in ("showdown", "over"):
@@ -19,4 +19,5 @@ def street_text(view: TableView) -> str:
 
 def rules_text(view: TableView) -> str:
     r = view.rules
-    return f"{r.variant.capitalize()} · {r.scoring} · {r.point_value:,}/pt"
+    chips = "chip" if r.point_value == 1 else "chips"
+    return f"{r.variant.capitalize()} · {r.scoring} · {r.point_value:,} {chips}/pt"

@@ -83,7 +83,8 @@ def _card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str
         img.paste(tile.image(width, four_colour), (cx - pad, cy - pad))
         if label:
             text(img, (cx + width // 2, cy + cards.card_height(width) + pad + 4), label,
-                 LABEL_SIZE, "condensed_bold", colour, "mt", max_width=width + 2 * pad)
+                 LABEL_SIZE, "condensed_bold", colour, "mt", max_width=width + 2 * pad + 4,
+                 min_size=12)
     return lines * line_h
 
 

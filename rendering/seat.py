@@ -88,8 +88,8 @@ def draw_panel(canvas: Image.Image, x: int, y: int, card_width: int, header: Hea
         dealer_button(canvas, left, mid - size // 2, size)
         left += size + 8
     stack_w = chips(canvas, x + w - PAD, mid, header.stack)
-    text(canvas, (left, mid), header.name, NAME_SIZE, "bold", theme.TEXT, "lm",
-         max_width=x + w - PAD - stack_w - 12 - left, min_size=19)
+    text(canvas, (left, mid), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
+         max_width=x + w - PAD - stack_w - 12 - left, min_size=20)
     bx = x + PAD
     by = y + PAD + NAME_SIZE + 8 + LINE_GAP
     for label, colour in header.badges:

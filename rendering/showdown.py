@@ -1,13 +1,15 @@
 """The showdown image: every board face up with its hands, royalties, fouls, points and chips
 (R3-R6, R8), one band per seat."""
 
-from functools import lru_cache
+from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.engine.cards import Card, rank_of, suit_of
+from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
 from rendering import theme
-from rendering.board import board_size, draw_board, row_y, shown_rows
+from rendering.board import board_size, draw_board, row_y, shown_rows, stand_ins
 from rendering.canvas import (
     HEADER_H,
     MARGIN,
@@ -18,14 +20,15 @@ from rendering.canvas import (
     text,
     to_png,
 )
-from rendering.cards import card_height
+from rendering.cards import RANK_LABELS, SUIT_GLYPHS, card_height
 from rendering.fonts import font
 from rendering.labels import rules_text, street_text
 from rendering.seat import BADGE_SIZE, NAME_SIZE, PAD, chips, dealer_button
 
 CARD = 64
-INFO_W = 250
-CAPTION_W = 330
+INFO_W = 280
+JOKER_NOTE = (216, 180, 254)  # the joker colour, light enough to read on the panel
+CAPTION_W = 350
 BAND_GAP = 12
 
 
@@ -37,18 +40,18 @@ def _tone(n: int) -> theme.RGB:
     return theme.WIN if n > 0 else theme.LOSS if n < 0 else theme.MUTED
 
 
-@lru_cache(maxsize=8)
-def _stamp(width: int) -> Image.Image:
+@cache
+def _stamp() -> Image.Image:
     """'FOULED' in a red frame, tilted like a rubber stamp (R3)."""
-    f = font(round(width * 0.16), "bold")
+    f = font(40, "bold")
     tw = round(f.getlength("FOULED"))
-    w, h = tw + 40, round(width * 0.16) + 30
+    w, h = tw + 36, 62
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
-    draw.rounded_rectangle((3, 3, w - 4, h - 4), 10, fill=(255, 255, 255, 215),
-                           outline=theme.FOUL, width=6)
+    draw.rounded_rectangle((3, 3, w - 4, h - 4), 10, fill=theme.CARD_WHITE,
+                           outline=theme.FOUL, width=5)
     draw.text((w // 2, h // 2), "FOULED", font=f, fill=theme.FOUL, anchor="mm")
-    return img.rotate(12, resample=Image.Resampling.BICUBIC, expand=True)
+    return img.rotate(6, resample=Image.Resampling.BICUBIC, expand=True)
 
 
 def _band_size() -> tuple[int, int]:
@@ -60,28 +63,32 @@ def _info(img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat
           button: bool) -> None:
     """Name, points, chips moved and the stack after, Fantasyland earned."""
     left = x
+    mid = y + NAME_SIZE // 2 + 2
     if button:
-        dealer_button(img, left, y, NAME_SIZE + 4)
+        dealer_button(img, left, mid - (NAME_SIZE + 4) // 2, NAME_SIZE + 4)
         left += NAME_SIZE + 12
-    text(img, (left, y), seat.name, NAME_SIZE, "bold", theme.TEXT, "la",
+    text(img, (left, mid), seat.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=x + INFO_W - left, min_size=18)
-    y += NAME_SIZE + 18
-    points = f"{_signed(result.points)} pt" if abs(result.points) == 1 else \
-        f"{_signed(result.points)} pts"
-    text(img, (x, y), points, 40, "bold", _tone(result.points))
-    y += 52
+    y = mid + 62  # baseline of the points
+    unit = "pt" if abs(result.points) == 1 else "pts"
+    text(img, (x, y), f"{_signed(result.points)} {unit}", 40, "bold", _tone(result.points),
+         "ls")
+    y += 30
     text(img, (x, y), "chips", 20, "condensed", theme.MUTED, "lm")
-    text(img, (x + 60, y), _signed(result.chips), 24, "bold", _tone(result.chips), "lm")
+    text(img, (x + 64, y), _signed(result.chips), 24, "bold", _tone(result.chips), "lm")
     y += 34
     text(img, (x, y), "stack", 20, "condensed", theme.MUTED, "lm")
-    chips(img, x + 60, y, result.stack_after, right_aligned=False)
-    y += 30
+    chips(img, x + 64, y, result.stack_after, right_aligned=False)
+    y += 28
     if result.fouled:
-        pill(img, x, y, "FOULED", theme.FOUL, BADGE_SIZE, dark_text=False)
-        y += 36
+        paste(img, _stamp(), x, y - 6)
     if result.fantasy_next:
         pill(img, x, y, f"FANTASYLAND NEXT · {result.fantasy_next}", theme.FANTASY,
              BADGE_SIZE)
+
+
+def _card_text(card: Card) -> str:
+    return RANK_LABELS[rank_of(card)] + SUIT_GLYPHS[suit_of(card)]
 
 
 def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
@@ -90,6 +97,14 @@ def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
     for r, (name, royalty) in enumerate(zip(result.names, result.royalties, strict=True)):
         mid = y + row_y(CARD, r) + ch // 2
         colour = theme.MUTED if result.fouled else theme.TEXT
+        row = ROWS[r]
+        jokers = stand_ins(result.board.row(row), result.resolved.row(row)).values()
+        if jokers:
+            # R9: say what each joker stood for, under the hand it made.
+            note = "★ joker as " + ", ".join(_card_text(c) for c in jokers)
+            text(img, (x, mid + 6), note, 19, "condensed_bold", JOKER_NOTE, "la",
+                 max_width=CAPTION_W)
+            mid -= 12
         room = CAPTION_W
         if royalty:
             label = f"+{royalty}"
@@ -109,18 +124,14 @@ def showdown_image(view: TableView, four_colour: bool = False) -> Image.Image:
             HEADER_H + MARGIN + len(results) * (bh + BAND_GAP) - BAND_GAP + MARGIN)
     img = Image.new("RGB", size, theme.FELT)
     header_bar(img, street_text(view), rules_text(view))
-    board_w, board_h = board_size(CARD)
+    board_w = board_size(CARD)[0]
     for i, result in enumerate(results):
         x, y = MARGIN, HEADER_H + MARGIN + i * (bh + BAND_GAP)
-        img.paste(panel_base(bw, bh), (x, y))
+        img.paste(panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
         _info(img, x + PAD, y + PAD, by_seat[result.seat], result, result.seat == view.button)
         bx = x + 2 * PAD + INFO_W
         draw_board(img, bx, y + PAD, CARD, shown_rows(result.board, result.resolved),
                    four_colour)
-        if result.fouled:
-            stamp = _stamp(board_w)
-            paste(img, stamp, bx + (board_w - stamp.width) // 2,
-                  y + PAD + (board_h - stamp.height) // 2)
         _captions(img, bx + board_w + PAD, y + PAD, result)
     return img
 
