@@ -218,6 +218,11 @@ class _Entries:
 
 def _entries(options: Sequence[tuple[int, ...]], gains: Callable[[int], tuple[float, float]],
              keep: Callable[[int], bool] | None = None) -> _Entries:
+    if all(len(opts) == 1 for opts in options):  # no joker: one entry per subset, in bulk
+        index = [i for i, opts in enumerate(options) if keep is None or keep(opts[0])]
+        values = [options[i][0] for i in index]
+        pairs = list(map(gains, values))
+        return _Entries(index, values, values, [p for p, _ in pairs], [q for _, q in pairs])
     out = _Entries([], [], [], [], [])
     for i, opts in enumerate(options):
         if keep is not None and not keep(opts[0]):
