@@ -192,8 +192,9 @@ class Seat:
 
     def prompt(self) -> Message | None:
         """The latest prompt offering an action this member has not confirmed yet."""
-        if not self.my_hand:
-            latest = self.member.last_dm()
+        if not self.my_hand:  # the latest DM prompt (refusals come as ephemerals there)
+            prompts = [m for m in self.member.dms() if not m.ephemeral]
+            latest = prompts[-1] if prompts else None
             return latest if action_of(latest) not in self.done else None
         shown = [m for m in self.member.ephemerals()
                  if action_of(m) is not None and action_of(m) not in self.done]

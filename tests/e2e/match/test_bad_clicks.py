@@ -1,0 +1,134 @@
+"""Clicks the table must survive, through the real bot: another member's controls, a stale
+street's buttons, forged custom_ids, a confirm out of turn, the same button twice, two clicks
+at once. Each is refused with a reason or applied once; the hand then plays on to a showdown
+whose arithmetic holds (R3, R5, R6) and wallets that match it."""
+
+import asyncio
+from collections.abc import Awaitable
+
+from bot.app import OFCBot
+from cogs.text import card_label
+from tests.cogs.conftest import buttons
+from tests.e2e import breakdowns
+from tests.e2e.discord_double import DiscordDouble, Interaction, Member, Message
+from tests.e2e.flows import (
+    SUCCESS,
+    action_of,
+    check_wallets,
+    confirm,
+    dealt,
+    description,
+    draft,
+    open_table,
+    place_label,
+    play_out,
+    ready,
+    seats_of,
+    title,
+)
+from tests.e2e.privacy import CARD_TEXT
+
+NOT_VALID = "That control is not valid."
+PLACED_ALREADY = "Those cards are already placed."
+
+
+def refusals(member: Member, since: Message | None) -> list[str]:
+    """The reasons the bot gave `member` (ephemeral embeds) after `since`."""
+    return [description(m) for m in member.ephemerals()
+            if m.embed is not None and (since is None or m.id > since.id)]
+
+
+async def refused(double: DiscordDouble, member: Member, click: Awaitable[Interaction]) -> str:
+    """The one reason the bot gives for `click` (a click or a forge)."""
+    before = member.last_ephemeral()
+    await click
+    answer = await member.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
+    return description(answer)
+
+
+def chosen(prompt: Message, label: str) -> bool:
+    return buttons(prompt).get(label, {}).get("style") == SUCCESS
+
+
+async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    seats = seats_of((alice, bob))
+    first = (await double.wait_until(lambda: next((s for s in seats if ready(s.prompt())),
+                                                  None))).member
+    second = bob if first is alice else alice
+    prompt, theirs = first.last_dm(), await second.wait_for_dm()
+    assert prompt is not None
+    cards, their_cards = dealt(prompt), dealt(theirs)
+    _, _, table_id, hand, street, seat = str(action_of(prompt)).split(":")
+
+    # Out of turn: the second may arrange (R7) but not confirm; the draft is kept.
+    await draft(double, second, theirs, their_cards[0], "top")
+    reason = await refused(double, second, second.click(theirs, "Confirm"))
+    assert reason == f"It is {first.user.global_name}'s turn"
+    assert chosen(theirs, place_label(their_cards[0], "top"))
+
+    # Another member's control, sent from the second's own DM by a modified client.
+    foreign = str(buttons(prompt)[place_label(cards[0], "top")]["custom_id"])
+    reason = await refused(double, second, second.forge(theirs, foreign))
+    assert reason == "These controls belong to another player."
+    # Forged ids no button carries: a card index past the deck, an unknown row or kind, and
+    # a well-formed id of a hand that is not being played.
+    turn = f"{table_id}:{hand}:{street}:{seat}"
+    for custom_id in (f"ofc:place:{turn}:77:top", f"ofc:place:{turn}:0:sideways",
+                      "ofc:launch:1"):
+        assert await refused(double, first, first.forge(prompt, custom_id)) == NOT_VALID
+    stale_hand = f"ofc:place:{table_id}:9:{street}:{seat}:0:top"
+    assert await refused(double, first, first.forge(prompt, stale_hand)) == "That hand is over."
+    assert [x for x in prompt.labels() if " → " in x and chosen(prompt, x)] == []  # no draft
+
+    # The same button twice at once: applied once (a card is in one row).
+    label = place_label(cards[0], "top")
+    before = first.last_ephemeral()
+    await asyncio.gather(first.click(prompt, label), first.click(prompt, label))
+    await double.wait_until(lambda: chosen(prompt, label))
+    rows = ["bottom", "bottom", "middle", "middle"]
+    for card, row in zip(cards[1:], rows, strict=True):
+        await draft(double, first, prompt, card, row)
+    assert refusals(first, before) == []
+
+    # Confirm twice at once: placed once, the other click told the cards are placed.
+    street_1 = len(prompt.history)
+    await asyncio.gather(first.click(prompt, "Confirm"), first.click(prompt, "Confirm"))
+    await double.wait_until(lambda: action_of(prompt) is None and refusals(first, before))
+    assert refusals(first, before) == [PLACED_ALREADY]
+    assert title(prompt) == "Hand 1: street 1 placed"
+    assert sorted(CARD_TEXT.findall(description(prompt))) == sorted(map(card_label, cards))
+
+    # A stale client clicks the street-1 buttons it still shows.
+    reason = await refused(double, first, first.click(prompt, place_label(cards[1], "top"),
+                                                      version=street_1 - 1))
+    assert reason == PLACED_ALREADY
+
+    # The second acts (its kept draft included); on street 2 two discards race for one.
+    await confirm_after_drafting(double, second, theirs)
+    street_2 = await first.wait_for_dm(lambda m: ready(m), after=prompt)
+    two = dealt(street_2)
+    before = first.last_ephemeral()
+    await asyncio.gather(first.click(street_2, place_label(two[0], "discard")),
+                         first.click(street_2, place_label(two[1], "discard")))
+    await double.wait_until(lambda: refusals(first, before))
+    assert refusals(first, before) == ["Discard only 1 card."]
+    await double.wait_until(lambda: chosen(street_2, place_label(two[0], "discard"))
+                            != chosen(street_2, place_label(two[1], "discard")))
+
+    await play_out(double, table, seats)  # the rest of the hand, as usual
+    (shown,) = [breakdowns.read(m) for m in breakdowns.posted(double.messages())]
+    assert set(shown.seats) == {"Alice", "Bob"}
+    await check_wallets(double, (alice, bob))
+
+
+async def confirm_after_drafting(double: DiscordDouble, member: Member, prompt: Message) -> None:
+    """Draft the cards not drafted yet, bottom up, and confirm."""
+    await double.wait_until(lambda: ready(prompt), what=f"{member.name}'s turn")
+    rows = iter(["bottom", "bottom", "middle", "middle", "top"])
+    for card in dealt(prompt):
+        if not any(chosen(prompt, place_label(card, r)) for r in ("top", "middle", "bottom")):
+            await draft(double, member, prompt, card, next(rows))
+    await confirm(double, member, prompt)

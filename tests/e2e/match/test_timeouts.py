@@ -1,0 +1,71 @@
+"""R10 through the real bot: a member who never clicks is placed for when the turn runs out
+(short turns, no time bank, a fake clock), placed for at once from then on, and sits out
+after the hand with their stack back in the wallet; the others play on."""
+
+import asyncio
+import contextlib
+
+from bot.app import OFCBot
+from bot.tables import FakeClock
+from tests.e2e import breakdowns
+from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.flows import (
+    check_wallets,
+    description,
+    open_table,
+    play_out,
+    seats_of,
+    seed_decks,
+    title,
+    waiting_for,
+)
+
+TURN_SECONDS = 10  # the shortest turn /ofc create allows
+SEED = 5  # a fixed deck; the button is carol's seat, so she acts last on every street (R7)
+
+
+async def run_out_clock_for(double: DiscordDouble, clock: FakeClock, table: Message,
+                            name: str) -> None:
+    """Whenever the table waits for `name`, let the turn time pass (nobody else waits then:
+    the order is sequential, R7)."""
+    while True:
+        await double.wait_until(lambda: name in waiting_for(table), timeout=60)
+        shown = len(table.history)
+        await clock.advance(TURN_SECONDS)
+        await double.wait_until(lambda shown=shown: len(table.history) > shown,
+                                what="the table redrawn")
+
+
+async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
+        clock: FakeClock) -> None:
+    seed_decks(bot, SEED)
+    table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
+                             fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
+    idle = asyncio.create_task(run_out_clock_for(double, clock, table, "Carol"))
+    try:
+        await play_out(double, table, seats_of((alice, bob)))
+    finally:
+        idle.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await idle
+
+    # Her first prompt says time ran out; each later street's prompt reaches her while the
+    # others act (an away seat is then placed the moment its turn begins) and says so.
+    first, *later = carol.dms()
+    assert len(later) == 4
+    assert "Time ran out: your cards were placed for you (R10)." in description(first)
+    assert "I'm back" in first.labels()
+    assert all("You are marked away (R10)" in description(p) for p in later)
+    assert all(title(p).startswith("Hand 1:") for p in carol.dms())  # none in hand 2
+    assert not [i for i in double.state.interactions.values()
+                if i.user.id == carol.id and i.channel is carol.dm_channel]  # never clicked
+
+    sat_out = [m.content for m in double.messages() if m.content.startswith(carol.mention)]
+    assert len(sat_out) == 1 and "sat out (away)" in sat_out[0]
+    hands = [breakdowns.read(m) for m in breakdowns.posted(double.messages())]
+    assert [sorted(h.seats) for h in hands] == [["Alice", "Bob", "Carol"], ["Alice", "Bob"]]
+    carol_stack = hands[0].seats["Carol"].stack
+    assert f"{carol_stack} chips went back to the wallet" in sat_out[0]
+    stacks = await check_wallets(double, (alice, bob, carol))
+    assert stacks["Carol"] == carol_stack
