@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
@@ -32,6 +32,8 @@ FILL_ORDER = ("bottom", "middle", "top")  # R10's order for the cards a member k
 STARTING = 1000  # OFC_STARTING_CHIPS default: a new wallet (R12)
 BUY_IN = 200  # RULES.md R12 default
 STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
+
+T = TypeVar("T")
 
 # (member, prompt) -> card -> row ("top", "middle", "bottom", "discard"), or None to play
 # as R10 places: the cards kept from the bottom up, the rest discarded.
@@ -201,38 +203,45 @@ class Seat:
         return max(shown, key=lambda m: m.id) if shown else None
 
 
-async def play_out(double: DiscordDouble, table: Message, seats: Sequence[Seat],
-                   plan: Planner | None = None, *, timeout: float = 10.0) -> Message:
-    """Each seat acts whenever its prompt says it is its turn, until the match is over;
-    returns the match-over message. A My-hand seat presses My hand when the table message
+async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat],
+                     done: Callable[[], T | None], plan: Planner | None = None, *,
+                     timeout: float = 10.0) -> T:
+    """Each seat acts whenever its prompt says it is its turn, until `done()` returns
+    something, which is returned. A My-hand seat presses My hand when the table message
     names it (again only after that message changed)."""
-    channel = double.state.channels[table.channel_id]
 
-    def next_step() -> Message | Seat | None:
-        over = match_over(double, channel)
-        if over is not None:
-            return over
+    def next_step() -> tuple[T | None, Seat | None] | None:
+        if (result := done()) is not None:
+            return result, None
         for seat in seats:
             if ready(seat.prompt()):
-                return seat
+                return None, seat
         for seat in seats:
             if seat.my_hand and display_name(seat.member) in waiting_for(table) \
                     and seat.asked_at != len(table.history):
-                return seat
+                return None, seat
         return None
 
     while True:
-        step = await double.wait_until(next_step, timeout=timeout, what="a turn or the end")
-        if isinstance(step, Message):
-            return step
-        prompt = step.prompt()
+        result, seat = await double.wait_until(next_step, timeout=timeout,
+                                               what="a turn or the end")
+        if seat is None:
+            return result  # type: ignore[return-value]
+        prompt = seat.prompt()
         if ready(prompt):
             assert prompt is not None
-            step.done.add(str(action_of(prompt)))
-            await act(double, step.member, prompt, plan(step.member, prompt) if plan else None)
+            seat.done.add(str(action_of(prompt)))
+            await act(double, seat.member, prompt, plan(seat.member, prompt) if plan else None)
         else:
-            step.asked_at = len(table.history)
-            await double.resolved(await step.member.click(table, "My hand"))
+            seat.asked_at = len(table.history)
+            await double.resolved(await seat.member.click(table, "My hand"))
+
+
+async def play_out(double: DiscordDouble, table: Message, seats: Sequence[Seat],
+                   plan: Planner | None = None) -> Message:
+    """Play until the match is over; returns the match-over message."""
+    channel = double.state.channels[table.channel_id]
+    return await play_until(double, table, seats, lambda: match_over(double, channel), plan)
 
 
 def seats_of(members: Iterable[Member], *, my_hand: Iterable[Member] = ()) -> list[Seat]:
