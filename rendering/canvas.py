@@ -3,7 +3,7 @@
 import io
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
 from rendering.fonts import Style, fit, font
@@ -43,17 +43,15 @@ def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
     canvas.paste(img, (x, y), img)
 
 
-def pill(canvas: Image.Image, x: int, y: int, text: str, colour: RGB, size: int = 18,
+def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
          dark_text: bool = True) -> int:
     """A rounded label; returns its width."""
     f = font(size, "condensed_bold")
     h = round(size * 1.45)
-    w = round(f.getlength(text)) + 2 * round(size * 0.55)
+    w = round(f.getlength(label)) + 2 * round(size * 0.55)
     paste(canvas, rounded(w, h, h // 2, colour), x, y)
-    ImageDraw.Draw(canvas).text(
-        (x + w // 2, y + h // 2), text, font=f, anchor="mm",
-        fill=(20, 20, 20) if dark_text else theme.TEXT,
-    )
+    _ink(canvas, (x + w // 2, y + h // 2), label, f, (20, 20, 20) if dark_text else theme.TEXT,
+         "mm")
     return w
 
 
@@ -69,8 +67,24 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
         s, f = fit(s, max_width, size, style, min_size)
     else:
         f = font(size, style)
-    ImageDraw.Draw(canvas).text(xy, s, font=f, fill=fill, anchor=anchor)
+    _ink(canvas, xy, s, f, fill, anchor)
     return round(f.getlength(s))
+
+
+@lru_cache(maxsize=4096)
+def _mask(s: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
+    """The text's coverage as a mask, and where its corner is from the anchor point. The same
+    names, stacks and labels come back render after render: each is rasterized once."""
+    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def _ink(canvas: Image.Image, xy: tuple[int, int], s: str, f: ImageFont.FreeTypeFont,
+         fill: RGB, anchor: str) -> None:
+    mask, left, top = _mask(s, f, anchor)
+    canvas.paste(fill, (xy[0] + left, xy[1] + top), mask)
 
 
 def header_bar(canvas: Image.Image, left: str, right: str) -> None:

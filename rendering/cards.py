@@ -17,9 +17,9 @@ SUPER = 4
 RANK_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUIT_GLYPHS = "♠♥♦♣"  # order s, h, d, c as bot.engine.cards.SUITS
 STAR = "★"
-# Index size as a share of the card width: the rank's capital height is ~0.47 of the width,
-# so a 64 px card has a 30 px rank (see tests/rendering/test_readability.py).
-RANK_EM = 0.66
+# Index size as a share of the card width: the rank's capital height is ~0.51 of the width,
+# so a 64 px card has a 32 px rank (see tests/rendering/test_readability.py).
+RANK_EM = 0.70
 SUIT_EM = 0.62
 CAP = 0.729  # DejaVu capital height per em
 
@@ -53,8 +53,9 @@ def _index(draw: ImageDraw.ImageDraw, width: int, label: str, colour: RGB) -> No
     f = font(round(width * RANK_EM), "condensed_bold")
     x, baseline = round(width * 0.08), round(width * 0.1 + width * RANK_EM * CAP)
     if len(label) == 2:
-        draw.text((x - round(width * 0.02), baseline), label[0], font=f, fill=colour, anchor="ls")
-        x += round(f.getlength(label[0]) - width * 0.09)
+        x -= round(width * 0.03)
+        draw.text((x, baseline), label[0], font=f, fill=colour, anchor="ls")
+        x += round(f.getlength(label[0]) - width * 0.065)
         draw.text((x, baseline), label[1], font=f, fill=colour, anchor="ls")
     else:
         draw.text((x, baseline), label, font=f, fill=colour, anchor="ls")
@@ -84,8 +85,9 @@ def face(card: Card, width: int, four_colour: bool = False) -> Image.Image:
 def _joker(width: int) -> Image.Image:
     img = _shape(width, theme.CARD_WHITE, theme.JOKER, max(2, width // 24)).copy()
     draw = ImageDraw.Draw(img)
-    _index(draw, width, "JK", theme.JOKER)
-    _pip(draw, width, STAR, theme.JOKER)
+    _index(draw, width, STAR, theme.JOKER)
+    draw.text((width // 2, card_height(width) - round(width * 0.1)), "JOKER",
+              font=font(round(width * 0.2), "condensed_bold"), fill=theme.JOKER, anchor="ms")
     return img
 
 

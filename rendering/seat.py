@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from bot.engine.views import SeatView
 from rendering import theme
@@ -58,9 +58,8 @@ def seat_header(seat: SeatView, button: int, to_act: bool, you: bool = False) ->
 def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:
     """The dealer button: a white disc with a D."""
     paste(canvas, rounded(size, size, size // 2, theme.CARD_WHITE, (160, 160, 160), 1), x, y)
-    ImageDraw.Draw(canvas).text((x + size // 2, y + size // 2 + 1), "D",
-                                font=font(round(size * 0.62), "bold"), fill=(20, 20, 20),
-                                anchor="mm")
+    text(canvas, (x + size // 2, y + size // 2 + 1), "D", round(size * 0.62), "bold",
+         (20, 20, 20), "mm")
 
 
 def chips(canvas: Image.Image, x: int, mid: int, amount: int, size: int = 24,
@@ -70,7 +69,7 @@ def chips(canvas: Image.Image, x: int, mid: int, amount: int, size: int = 24,
     d = round(size * 0.8)
     width = d + 6 + round(font(size).getlength(label))
     left = x - width if right_aligned else x
-    paste(canvas, rounded(d, d, d // 2, theme.GOLD, (161, 98, 7), max(2, d // 7)), left,
+    paste(canvas, rounded(d, d, d // 2, theme.CHIP, theme.CHIP_EDGE, max(2, d // 7)), left,
           mid - d // 2)
     text(canvas, (left + d + 6, mid), label, size, "bold", theme.TEXT, "lm")
     return width
