@@ -12,7 +12,7 @@
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -119,6 +119,7 @@ class Play(commands.Cog):
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.closing = False
+        self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -129,6 +130,21 @@ class Play(commands.Cog):
             await asyncio.wait_for(self.drain(), DRAIN_SECONDS)
         for outbox in self.outboxes.values():
             outbox.cancel()
+
+    @contextlib.asynccontextmanager
+    async def serial(self, key: int) -> AsyncIterator[None]:
+        """One at a time per `key`, in the order they came (asyncio.Lock is fair)."""
+        lock, users = self._serial.get(key, (asyncio.Lock(), 0))
+        self._serial[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._serial[key]
+            if users == 1:
+                del self._serial[key]
+            else:
+                self._serial[key] = (lock, users - 1)
 
     async def drain(self) -> None:
         """Wait until every queued message is sent (tests, shutdown)."""
@@ -358,6 +374,17 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     await send(interaction, ephemeral=True, **(await prompt(state)).to_send())
 
 
+@contextlib.asynccontextmanager
+async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
+    """Answer the click at once (deferred), then take the clicked message's turn: clicks on
+    one prompt are applied and redrawn in the order they came, so a slow redraw never
+    overwrites a newer one (a "Best arrangement" image landing after "Confirm")."""
+    await interaction.response.defer()
+    message = interaction.message
+    async with play_of(interaction).serial(message.id if message else interaction.id):
+        yield tables_of(interaction)
+
+
 async def redraw(interaction: Interaction, state: SeatState) -> None:
     """The clicked prompt (DM or ephemeral) shows the seat's action as it is now."""
     await interaction.edit_original_response(**(await prompt(state)).to_edit())
@@ -386,40 +413,38 @@ async def on_table_button(interaction: Interaction, custom_id: str, values: list
     if key.kind == "hand":
         await show_hand(interaction, key.table)
         return
-    await interaction.response.defer()
-    service = tables_of(interaction)
-    await service.back(key.table, interaction.user.id)
-    await redraw(interaction, service.private_view(key.table, interaction.user.id))
+    async with clicked(interaction) as service:
+        await service.back(key.table, interaction.user.id)
+        await redraw(interaction, service.private_view(key.table, interaction.user.id))
 
 
 @handles("place")
 async def on_place(interaction: Interaction, custom_id: str, values: list[str]) -> None:
     key = parse_place(custom_id)
     turn = key.turn
-    await interaction.response.defer()
-    state = await tables_of(interaction).set_draft(
-        turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street, card=key.card,
-        row=key.row, seat=turn.seat)
-    await redraw(interaction, state)
+    async with clicked(interaction) as service:
+        state = await service.set_draft(
+            turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street,
+            card=key.card, row=key.row, seat=turn.seat)
+        await redraw(interaction, state)
 
 
 @handles("reset", "confirm", "best")
 async def on_step(interaction: Interaction, custom_id: str, values: list[str]) -> None:
     key = parse_step(custom_id)
     turn = key.turn
-    service = tables_of(interaction)
-    action = {"reset": service.reset_draft, "confirm": service.confirm,
-              "best": service.best_arrangement}[key.action]
-    await interaction.response.defer()
-    state = await action(turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street,
-                         seat=turn.seat)
-    if key.action == "confirm" and interaction.guild_id is None:
-        # A DM prompt becomes the record of what was placed; the next action comes as a new
-        # DM. An ephemeral prompt (DMs closed) goes straight on to the seat's next action.
-        await interaction.edit_original_response(embed=placed_embed(turn.hand, turn.street, state),
-                                                 view=discord.ui.View())
-    else:
-        await redraw(interaction, state)
+    async with clicked(interaction) as service:
+        action = {"reset": service.reset_draft, "confirm": service.confirm,
+                  "best": service.best_arrangement}[key.action]
+        state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
+                             street=turn.street, seat=turn.seat)
+        if key.action == "confirm" and interaction.guild_id is None:
+            # A DM prompt becomes the record of what was placed; the next action comes as a
+            # new DM. An ephemeral prompt (DMs closed) goes straight on to the next action.
+            await interaction.edit_original_response(
+                embed=placed_embed(turn.hand, turn.street, state), view=discord.ui.View())
+        else:
+            await redraw(interaction, state)
 
 
 @handles("fl")
@@ -428,18 +453,17 @@ async def on_fantasy_row(interaction: Interaction, custom_id: str, values: list[
     key = parse_fantasy_row(custom_id)
     turn = key.turn
     chosen = [parse_card(v) for v in values]
-    await interaction.response.defer()
-    service = tables_of(interaction)
-    state = service.private_view(turn.table, interaction.user.id)
     common = {"hand_no": turn.hand, "street": turn.street, "seat": turn.seat}
-    for card, row in state.draft.items():
-        if row == key.row and card not in chosen:
-            state = await service.set_draft(turn.table, interaction.user.id, card=card, row=None,
-                                            **common)
-    for card in chosen:
-        state = await service.set_draft(turn.table, interaction.user.id, card=card, row=key.row,
-                                        **common)
-    await redraw(interaction, state)
+    async with clicked(interaction) as service:
+        state = service.private_view(turn.table, interaction.user.id)
+        for card, row in state.draft.items():
+            if row == key.row and card not in chosen:
+                state = await service.set_draft(turn.table, interaction.user.id, card=card,
+                                                row=None, **common)
+        for card in chosen:
+            state = await service.set_draft(turn.table, interaction.user.id, card=card,
+                                            row=key.row, **common)
+        await redraw(interaction, state)
 
 
 COMMANDS = (hand, table)

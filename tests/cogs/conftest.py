@@ -89,20 +89,3 @@ async def started(double: DiscordDouble, host: Member, *guests: Member,
     await host.click(lobby, "Start")
     return await table_message(double)
 
-
-@pytest.fixture(autouse=True)
-def fake_rendering(monkeypatch: pytest.MonkeyPatch) -> None:
-    """TEMPORARY until rendering/ lands: a 1x1 PNG for every image."""
-    import io
-
-    from PIL import Image
-
-    import rendering
-
-    def png(*args: object) -> bytes:
-        out = io.BytesIO()
-        Image.new("RGB", (1, 1)).save(out, "PNG")
-        return out.getvalue()
-
-    for name in ("table_png", "private_png", "showdown_png"):
-        monkeypatch.setattr(rendering, name, png, raising=False)
