@@ -276,7 +276,9 @@ class Match:
 
         A street, or a whole Fantasyland arrangement. RuleError ("Top row is full", "Qs is not
         in your hand", "It is Bob's turn", ...) changes nothing."""
-        hand = self._hand_in_play()
+        hand = self.hand
+        if self.phase != "playing" or hand is None:
+            raise RuleError("No hand is being played")
         sh = hand.seats.get(seat)
         if sh is None:
             self.player(seat)  # names a seat that does not exist or is empty
@@ -289,8 +291,10 @@ class Match:
         events: list[Event] = []
         started = hand.place(seat, assignment, now, False, events)  # refuses before any change
         # R10: time past the turn's own seconds comes out of the time bank.
-        over = now - since - self._turn_seconds(sh.fantasy)
-        player.time_bank = max(0.0, player.time_bank - max(0.0, over))
+        over = now - since - (self.rules.fantasy_turn_seconds if sh.fantasy
+                              else self.rules.turn_seconds)
+        if over > 0:
+            player.time_bank = max(0.0, player.time_bank - over)
         if player.away:
             player.away = False
             events.append(Event(BACK, seat, False, {"player_id": player.player_id}))
@@ -332,11 +336,6 @@ class Match:
         events = [Event(BACK, seat, False, {"player_id": player.player_id})]
         self._record({"do": "back", "seat": seat, "now": now}, events)
         return events
-
-    def _hand_in_play(self) -> Hand:
-        if self.phase != "playing" or self.hand is None:
-            raise RuleError("No hand is being played")
-        return self.hand
 
     def _not_your_turn(self, seat: int) -> str:
         hand = self.hand
@@ -625,15 +624,20 @@ class Match:
 
     def _snapshot_json(self) -> dict[str, Any]:
         """The state before a deal, for the history: the last hand is not needed to replay."""
-        return replace(self, hand=None, showdown=None, log=None).to_json()
+        return {**self._core_json(), "hand": None, "showdown": None, "history": None}
 
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
+    def _core_json(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION, "rules": dict(_rules_json(self.rules)), "seed": self.seed,
             "seats": [p.to_json() if p is not None else None for p in self.seats],
             "button": self.button, "hand_no": self.hand_no, "phase": self.phase,
             "hands_total": self.hands_total,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
+        return {
+            **self._core_json(),
             "hand": self.hand.to_json() if self.hand is not None else None,
             "showdown": showdown_to_json(self.showdown) if self.showdown is not None else None,
             "history": self.history(),
