@@ -83,8 +83,7 @@ def _card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str
         img.paste(tile.image(width, four_colour), (cx - pad, cy - pad))
         if label:
             text(img, (cx + width // 2, cy + cards.card_height(width) + pad + 4), label,
-                 LABEL_SIZE, "condensed_bold", colour, "mt", max_width=width + 2 * pad + 4,
-                 min_size=12)
+                 LABEL_SIZE, "condensed_bold", colour, "mt", max_width=width, min_size=12)
     return lines * line_h
 
 
@@ -123,13 +122,19 @@ def private_image(view: PrivateView, draft: Draft | None = None,
     own = next(s for s in table.seats if s.seat == view.seat)
     others = [s for s in table.seats if s.seat != view.seat]
     own_w, own_h = panel_size(OWN_CARD)
-    other_w, other_h = panel_size(OTHER_CARD)
+    other_h = panel_size(OTHER_CARD)[1]
     dealt_h = _dealt_height(view, own_w - 2 * PAD)
-    left_h = own_h + (COLUMN_GAP + dealt_h if dealt_h else 0)
-    right_h = len(others) * (other_h + COLUMN_GAP) - COLUMN_GAP
-    size = (2 * MARGIN + own_w + COLUMN_GAP + other_w,
-            HEADER_H + MARGIN + max(left_h, right_h) + MARGIN)
-    img = Image.new("RGB", size, theme.FELT)
+    # Each other seat goes under whichever column is shorter so far: [x, height used].
+    left = [MARGIN, own_h + COLUMN_GAP + (dealt_h + COLUMN_GAP if dealt_h else 0)]
+    right = [MARGIN + own_w + COLUMN_GAP, 0]
+    places = []
+    for seat in others:
+        column = right if right[1] <= left[1] else left
+        places.append((seat, column[0], column[1]))
+        column[1] += other_h + COLUMN_GAP
+    width = right[0] + panel_size(OTHER_CARD)[0] + MARGIN if right[1] else own_w + 2 * MARGIN
+    img = Image.new("RGB", (width, HEADER_H + MARGIN + max(left[1], right[1]) - COLUMN_GAP
+                            + MARGIN), theme.FELT)
     header_bar(img, street_text(table), rules_text(table))
     top = HEADER_H + MARGIN
     header = seat_header(own, table.button, view.seat in table.to_act, you=True)
@@ -137,10 +142,9 @@ def private_image(view: PrivateView, draft: Draft | None = None,
                four_colour)
     if dealt_h:
         _dealt_section(img, MARGIN, top + own_h + COLUMN_GAP, own_w, view, draft, four_colour)
-    x = MARGIN + own_w + COLUMN_GAP
-    for i, seat in enumerate(others):
+    for seat, x, y in places:
         rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
-        draw_panel(img, x, top + i * (other_h + COLUMN_GAP), OTHER_CARD,
+        draw_panel(img, x, top + y, OTHER_CARD,
                    seat_header(seat, table.button, seat.seat in table.to_act), rows, four_colour)
     return img
 
