@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.engine.cards import INDEX, Card, card_str, parse_card
 from bot.engine.errors import RuleError
-from bot.engine.events import Event
+from bot.engine.events import LEFT, SAT_OUT, Event
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.placement import DISCARD, TARGETS, auto_assignment
 from bot.engine.rules import TableRules
@@ -216,8 +216,6 @@ class TableService(TableCore):
             seat = self._own_seat(state, player_id)
             await self._after_match(live, match.leave(seat), match.pending(), [],
                                     [self._lobby_event(state, "left")])
-            if not any(p is not None and p.status != "out" for p in match.seats):
-                await self._commit(live, [self._closed(state, "empty")], [money.close()])
             return self._lobby_view(state)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str = "easy", *,
@@ -552,6 +550,8 @@ class TableService(TableCore):
         match = state.match
         assert match is not None
         now = self._clock.now()
+        if _last_person_gone(match, events):
+            events = [*events, *match.finish()]  # nobody to play for: stacks go home
         outcome = translate(state, events, pending_before)
         state.drafts = {s: d for s, d in state.drafts.items() if self._draft(state, s)}
         if outcome.hand_over and not outcome.match_over:
@@ -699,6 +699,15 @@ def _no_room(row: str, room: int) -> str:
         return ("No card is discarded on this street." if not room
                 else f"Discard only {room} card{'s' if room > 1 else ''}.")
     return f"{row.capitalize()} row is full."
+
+
+def _last_person_gone(match: Match, events: list[Event]) -> bool:
+    """A person got up (sat out, R10, or left a cash table, R11) between hands and no person
+    is left: the match ends rather than computers playing on for nobody. (A table of
+    computers only, a simulation, never had anyone to lose.)"""
+    left = any(e.kind in (SAT_OUT, LEFT) and e.data["player_id"] > 0 for e in events)
+    people = any(p is not None and p.player_id > 0 and p.status != "out" for p in match.seats)
+    return left and not people and match.phase not in ("playing", "over")
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:

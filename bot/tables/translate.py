@@ -72,9 +72,10 @@ def translate(state: TableState, engine_events: list[Event],
         elif e.kind == ev.MATCH_OVER:
             result.match_over = True
             _match_over(state, match, e, base, result)
-    # One prompt per seat dealt to that still holds cards (an away seat's were placed, R10).
+    # One prompt per person dealt to who still holds cards (an away seat's were placed, R10;
+    # computers need no message).
     result.events.extend(dealt_event(state, s) for s in dict.fromkeys(dealt)
-                         if match.dealt_to(s))
+                         if match.dealt_to(s) and match.player(s).player_id > 0)
     pending = match.pending()
     if pending and (pending != pending_before or dealt):
         result.events.append(turn_event(state))

@@ -89,4 +89,4 @@ def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int
 
 
 # Strong computers on a small playout budget: reproducible and quick.
-QUICK_AI = AIPlayers(seconds=None, playouts=20)
+QUICK_AI = AIPlayers(seconds=None, playouts=6)

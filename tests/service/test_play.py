@@ -2,6 +2,7 @@
 refused actions that change nothing, concurrent clicks applied once."""
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -11,34 +12,49 @@ from bot.storage import Storage
 from bot.tables import (
     Dealt,
     FakeClock,
+    LobbyChanged,
     MatchOver,
     NotYourSeat,
     Placed,
     PlayerAway,
     PlayerLeft,
     SeatState,
+    ServiceSettings,
     ShowdownDone,
     StaleAction,
     TableClosed,
     TableError,
+    TableEvent,
     TableService,
     Turn,
 )
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, act, chips, play
+from .driver import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    QUICK_AI,
+    START,
+    Recorder,
+    act,
+    chips,
+    play,
+)
 
 BUY_IN = 200
 
 
-async def new_table(service: TableService, people: list[int], computers: int = 0,
+async def new_table(service: TableService, people: list[int], computers: Sequence[str] = (),
                     **options: object) -> int:
     table = (await service.create_table(GUILD, CHANNEL, people[0], "p0", options,
                                         seed=11)).table_id
     for i, pid in enumerate(people[1:], 1):
         await service.join(table, pid, f"p{i}")
-    for _ in range(computers):
-        await service.add_computer(table, people[0])
+    for level in computers:
+        await service.add_computer(table, people[0], level)
     await service.start(table, people[0])
     await service.idle()
     return table
@@ -55,7 +71,7 @@ async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
 async def test_a_whole_match_of_people_and_a_computer(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         db_path: Path) -> None:
-    table = await new_table(service, [ALICE, BOB], computers=1, format="hands", hands=3)
+    table = await new_table(service, [ALICE, BOB], ["easy"], format="hands", hands=3)
     await play(service, clock, table, [ALICE, BOB])
     showdowns = recorder.of(ShowdownDone)
     over = recorder.of(MatchOver)
@@ -81,7 +97,7 @@ async def test_a_whole_match_of_people_and_a_computer(
 async def test_timeout_places_by_r10_and_the_away_player_sits_out(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         db_path: Path) -> None:
-    table = await new_table(service, [ALICE, BOB], computers=1)
+    table = await new_table(service, [ALICE, BOB], ["easy"])
     people = [ALICE, BOB]
     # Bob plays; Alice never does. Find Alice's first turn.
     while ALICE not in to_act(service, table, people):
@@ -124,7 +140,7 @@ async def test_timeout_places_by_r10_and_the_away_player_sits_out(
 
 async def test_an_away_player_who_comes_back_acts_again(
         service: TableService, clock: FakeClock, recorder: Recorder) -> None:
-    table = await new_table(service, [ALICE, BOB], computers=1)
+    table = await new_table(service, [ALICE, BOB], ["easy"])
     people = [ALICE, BOB]
     while ALICE not in to_act(service, table, people):
         await act(service, table, BOB)
@@ -237,3 +253,43 @@ async def test_simultaneous_streets_from_both_players_at_once(
     assert sorted(e.player_id for e in recorder.of(Placed)) == [ALICE, BOB]
     assert recorder.of(Turn)[-1].street == 2
     assert {e.private_to for e in recorder.of(Dealt) if e.street == 2} == {ALICE, BOB}
+
+
+async def test_computers_wait_their_delay_and_think_off_the_loop(
+        storage: Storage, clock: FakeClock) -> None:
+    settings = ServiceSettings(ai_delay_seconds=1.5, next_hand_seconds=0, ai_in_thread=True)
+    service = TableService(storage, clock, QUICK_AI, settings)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    table = await new_table(service, [ALICE], ["strong"])
+    while ALICE not in to_act(service, table, [ALICE]):
+        recorder.clear()
+        await clock.advance(1.4)
+        await service.idle()
+        assert not recorder.of(Placed)  # people get time to follow
+        await clock.advance(0.1)
+        await service.idle()
+        assert [e.auto for e in recorder.of(Placed)] == [False]
+    await service.close()
+
+
+async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
+        service: TableService, recorder: Recorder) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    failures: list[BaseException] = []
+
+    async def rude(events: Sequence[TableEvent]) -> None:
+        try:
+            await service.join(table, BOB, "Bob")  # an action from inside its own listener
+        except RuntimeError as error:
+            failures.append(error)
+        await service.set_dm_message(table, ALICE, 5, 6)  # fine: saved after the action
+        raise ValueError("a listener bug")
+
+    service.add_listener(rude)
+    await service.add_computer(table, ALICE)
+    await service.idle()
+    assert len(failures) == 1 and "listener" in str(failures[0])
+    assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]  # no Bob
+    assert recorder.of(LobbyChanged)[-1].reason == "computer added"  # others still heard it
+    assert service.messages(table).dm == {ALICE: (5, 6)}

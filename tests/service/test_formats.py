@@ -1,0 +1,117 @@
+"""Fantasyland hands (R8) and cash tables (R11) through the service, and the simulation
+helper `ofc simulate` uses."""
+
+from pathlib import Path
+
+from bot.storage import Storage
+from bot.tables import (
+    Dealt,
+    FakeClock,
+    LobbyChanged,
+    MatchOver,
+    PlayerLeft,
+    ServiceSettings,
+    ShowdownDone,
+    StaleAction,
+    TableClosed,
+    TableService,
+)
+from bot.tables.simulate import FAST, play_computer_match
+from tests.storage.audit import audit
+
+from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, play
+
+FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland in hand 1
+
+
+async def test_a_fantasyland_hand_with_best_arrangement(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        db_path: Path) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1},
+                                        seed=FANTASY_SEED)).table_id
+    await service.add_computer(table, ALICE)
+    await service.start(table, ALICE)
+    await service.idle()
+    while not recorder.of(ShowdownDone):
+        await act(service, table, ALICE)
+        await service.idle()
+    first = recorder.of(ShowdownDone)[0]
+    seat = next(s for s, p in first.player_ids.items() if p == ALICE)
+    assert first.fantasy_next == {seat: 14}  # R8: QQ+ on top, standard: 14 cards
+    deal = [e for e in recorder.of(Dealt) if e.private_to == ALICE][-1]
+    assert (deal.hand_no, deal.street, len(deal.cards), deal.discards) == (2, 0, 14, 1)
+    mine = service.private_view(table, ALICE)
+    assert mine.street == 0 and mine.to_act and mine.view.dealt == deal.cards
+    hidden = next(s for s in service.public_view(table).seats if s.player_id == ALICE)
+    assert hidden.in_fantasy and hidden.board.cards == ()  # R8: nobody sees it before showdown
+    try:
+        await service.set_draft(table, ALICE, hand_no=2, street=1, card=deal.cards[0],
+                                row="top")
+        raise AssertionError("a street-1 control was accepted in a Fantasyland hand")
+    except StaleAction:
+        pass
+    best = await service.best_arrangement(table, ALICE, hand_no=2, street=0)
+    assert sorted(best.draft.values()).count("discard") == 1
+    assert best.free == {"top": 0, "middle": 0, "bottom": 0, "discard": 0}
+    await service.confirm(table, ALICE, hand_no=2, street=0)
+    await play(service, clock, table, [ALICE])
+    assert len(recorder.of(ShowdownDone)) == 2 and recorder.of(MatchOver)
+    board = next(r for r in recorder.of(ShowdownDone)[1].view.seats if r.seat == seat)
+    assert len(board.board.cards) == 13
+    stats = await storage.stats(GUILD, ALICE)
+    assert (stats.hands, stats.fantasy_entries, stats.fantasy_hands) == (2, 1, 1)
+    assert audit(db_path) == []
+
+
+async def test_a_cash_table_takes_joiners_and_leavers(
+        storage: Storage, clock: FakeClock, db_path: Path) -> None:
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service = TableService(storage, clock, QUICK_AI, settings)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
+                                        seed=3)).table_id
+    await service.add_computer(table, ALICE)
+    await service.start(table, ALICE)
+    await service.idle()
+    await act(service, table, ALICE)  # hand 1 in play: Bob sits down for the next one
+    await service.join(table, BOB, "Bob")
+    assert recorder.of(LobbyChanged)[-1].reason == "joined"
+    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
+    assert BOB not in {e.private_to for e in recorder.of(Dealt)}
+    await service.leave(table, ALICE)  # gets up once this hand is over (R11)
+    while not recorder.of(ShowdownDone):
+        await act(service, table, ALICE)
+        await service.idle()
+    left = recorder.of(PlayerLeft)
+    assert [(e.player_id, e.reason) for e in left] == [(ALICE, "left")]
+    assert (await storage.wallet(GUILD, ALICE, now=clock.now())).balance == (
+        START - 200 + left[0].returned)
+    await clock.advance(5)  # the next deal: Bob is in it, Alice is not
+    await service.idle()
+    assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == 2} == {BOB}
+    while len(recorder.of(ShowdownDone)) < 2:
+        await act(service, table, BOB)
+        await service.idle()
+    await service.leave(table, BOB)  # between hands: at once; nobody is left to play for
+    assert recorder.of(TableClosed)[-1].reason == "over"
+    standings = recorder.of(MatchOver)[0].standings  # who was still seated
+    assert ALICE not in {s.player_id for s in standings}
+    assert sum(s.net for s in standings) + left[0].returned - 200 == 0  # R6: chips conserved
+    bob = next(s for s in standings if s.player_id == BOB)
+    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START + bob.net
+    assert service.table_for_channel(CHANNEL) is None
+    assert audit(db_path) == []
+    await service.close()
+
+
+async def test_a_simulated_match_of_computers(storage: Storage, db_path: Path) -> None:
+    result = await play_computer_match(storage, ["easy", "strong"],
+                                       {"format": "hands", "hands": 2}, seed=4, ai=QUICK_AI)
+    assert len(result.showdowns) >= 2
+    assert {s.player_id for s in result.standings} == {-1, -2}
+    assert sum(s.net for s in result.standings) == 0
+    assert (await storage.table(result.table_id)).status == "closed"
+    assert FAST.ai_delay_seconds == 0
+    assert audit(db_path) == []
