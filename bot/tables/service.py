@@ -7,6 +7,7 @@ action is saved before anyone hears of it; chips move in the same transaction (m
 """
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -22,7 +23,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.placement import DISCARD, TARGETS, auto_assignment
 from bot.engine.rules import TableRules
 from bot.engine.views import TableView
-from bot.storage import UNCHANGED, Storage
+from bot.storage import UNCHANGED, Storage, TableClosed
 from bot.storage.core import Unchanged
 from bot.tables import events as out
 from bot.tables import money
@@ -90,9 +91,10 @@ class TableService(TableCore):
         call from a listener: it does not take the table's lock."""
         live = self._live(table_id)
         state = live.state
-        await self._storage.set_table_messages(
-            table_id, now=self._clock.now(), thread_id=thread_id,
-            lobby_message_id=lobby_message_id, table_message_id=table_message_id)
+        with contextlib.suppress(TableClosed):  # a closed table's last messages: memory only
+            await self._storage.set_table_messages(
+                table_id, now=self._clock.now(), thread_id=thread_id,
+                lobby_message_id=lobby_message_id, table_message_id=table_message_id)
         if not isinstance(thread_id, Unchanged):
             self._forget_channel(state)
             state.thread_id = thread_id
