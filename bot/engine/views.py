@@ -24,7 +24,7 @@ class SeatView:
     stack: int
     board: Board  # placed cards everyone may see (empty rows for a hidden Fantasyland board)
     hidden_cards: int = 0  # face-down cards to draw instead (a set Fantasyland board: 13)
-    new_cards: tuple[Card, ...] = ()  # cards this seat placed on the current street
+    new_cards: tuple[Card, ...] = ()  # the seat's latest placement everyone has seen
     in_fantasy: bool = False
     fantasy_size: int = 0  # cards dealt to this seat's Fantasyland hand, 0 when not in FL
     away: bool = False  # R10
