@@ -81,9 +81,6 @@ class OfcButton(discord.ui.DynamicItem[Button],
                 template=rf"ofc:(?:{'|'.join(BUTTON_KINDS)}):[!-~]{{1,90}}"):
     """Every button of the bot; what it does is in its custom_id."""
 
-    def __init__(self, button: Button) -> None:
-        super().__init__(button)
-
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Button,
                              match: Any) -> "OfcButton":
@@ -96,9 +93,6 @@ class OfcButton(discord.ui.DynamicItem[Button],
 class OfcSelect(discord.ui.DynamicItem[Select],
                 template=rf"ofc:(?:{'|'.join(SELECT_KINDS)}):[!-~]{{1,90}}"):
     """The Fantasyland row menus."""
-
-    def __init__(self, select: Select) -> None:
-        super().__init__(select)
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: Select,

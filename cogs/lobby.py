@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import OfcButton, OfcSelect, handles
+from cogs.components import handles
 from cogs.context import guild_id_of, refusing, send
 from cogs.group import install, ofc
 from cogs.ids import parse_lobby
@@ -123,35 +123,16 @@ ACTIONS: dict[str, Action] = {"join": _join, "leave": _leave, "start": _start,
                               "strong": _computer("strong")}
 
 
-async def _command(interaction: Interaction, action: str) -> None:
-    async with refusing(interaction):
-        table = table_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await send(interaction, ephemeral=True, content=await ACTIONS[action](interaction, table))
-
-
-@app_commands.command(name="join",
-                      description="Sit down at this table (the buy-in leaves your wallet)")
-async def join(interaction: Interaction) -> None:
-    await _command(interaction, "join")
-
-
-@app_commands.command(name="leave",
-                      description="Get up from this channel's table; your chips go back")
-async def leave(interaction: Interaction) -> None:
-    await _command(interaction, "leave")
-
-
-@app_commands.command(name="start",
-                      description="Start this channel's table (host or Manage Server)")
-async def start(interaction: Interaction) -> None:
-    await _command(interaction, "start")
-
-
-@app_commands.command(name="cancel",
-                      description="Close this table and refund every stack (host or Manage Server)")
-async def cancel(interaction: Interaction) -> None:
-    await _command(interaction, "cancel")
+def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None]:
+    """`/ofc <action>` at this channel's table: the same as the lobby button, answered
+    privately."""
+    async def run(interaction: Interaction) -> None:
+        async with refusing(interaction):
+            table = table_here(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            answer = await ACTIONS[action](interaction, table)
+            await send(interaction, ephemeral=True, content=answer)
+    return app_commands.Command(name=action, description=description, callback=run)
 
 
 @handles("lobby")
@@ -162,7 +143,13 @@ async def on_lobby_button(interaction: Interaction, custom_id: str, values: list
     await ACTIONS[key.action](interaction, key.table)
 
 
-COMMANDS = (create, join, leave, start, cancel)
+COMMANDS = (
+    create,
+    _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
+    _slash("leave", "Get up from this channel's table; your chips go back"),
+    _slash("start", "Start this channel's table (host or Manage Server)"),
+    _slash("cancel", "Close this table and refund every stack (host or Manage Server)"),
+)
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -171,7 +158,6 @@ async def setup(bot: commands.Bot) -> None:
     for command in COMMANDS:
         ofc.add_command(command, override=True)
     install(bot.tree)
-    bot.add_dynamic_items(OfcButton, OfcSelect)
 
 
 async def teardown(bot: commands.Bot) -> None:
