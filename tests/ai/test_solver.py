@@ -62,7 +62,7 @@ def check_against_brute(seed: int, count: int, jokers: int = 0) -> None:
     assert solved_key(cards, rules, stay) == expected, (name, stay, cards)
 
 
-@pytest.mark.parametrize("seed", range(48))
+@pytest.mark.parametrize("seed", range(36))
 def test_13_cards_equal_brute_force(seed: int) -> None:
     check_against_brute(seed, 13)
 
