@@ -3,10 +3,12 @@
 - `easy`: places each street where the rule of thumb (heuristic.py) scores the board highest.
 - `strong`: scores every legal placement of the street by Monte Carlo playouts: the rest of the
   hand is dealt from the cards it cannot see (every visible card and its own discards are
-  dead), played out by the rule of thumb, and the finished board valued in points
-  (outcome.py). Candidates share the same dealt futures (paired comparison), and successive
-  halving gives the better half of them twice the playouts each round, within a budget of
-  playouts and/or seconds. On the last street there is nothing left to deal: exact.
+  dead) to its board and to every opponent's visible board, all are played out by the rule of
+  thumb, and the finished boards are scored as R5 does (a hidden Fantasyland board by
+  outcome.py's table). Candidates share the same dealt futures (paired comparison), start
+  from the rule of thumb's score as a prior, and successive halving gives the better half of
+  them twice the playouts each round, within a budget of playouts and/or seconds. When nothing
+  is left to deal to anyone, every candidate is scored exactly.
 - Both set a Fantasyland hand with the exact solver (solver.py).
 
 Every choice is one of the engine's legal assignments, so it is legal by construction. Decisions
