@@ -11,7 +11,7 @@ from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from cogs.embeds_economy import INFO, chips
 from cogs.rules_text import describe, summary
-from cogs.text import cards_label, signed
+from cogs.text import HAND_IMAGE, SHOWDOWN_IMAGE, cards_label, signed
 
 FOUL = discord.Colour.dark_red()
 OK = discord.Colour.green()
@@ -61,6 +61,7 @@ def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) 
                         value=_player_field(player, board, rules.point_value))
     embed.add_field(name="Head to head (R5)", inline=False, value="\n".join(
         _pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
+    embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     return embed
 
 
@@ -82,6 +83,7 @@ def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
                         value=f"{cards_label(cards)}: {name}{bonus}")
     if solved.discard:
         embed.add_field(name="Discard", value=cards_label(solved.discard), inline=False)
+    embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
 

@@ -20,7 +20,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.storage.validate import MAX_CHIPS
-from cogs import embeds_economy, embeds_tools
+from cogs import embeds_economy, embeds_tools, images
 from cogs.context import (
     Refusal,
     guild_id_of,
@@ -44,6 +44,7 @@ from cogs.rule_options import (
     server_rules,
 )
 from cogs.score_input import EXAMPLE, score_input
+from cogs.tool_views import score_view, solution_view
 
 Interaction = discord.Interaction[Any]
 AUDIT_SHOWN = 5
@@ -79,9 +80,11 @@ async def score(interaction: Interaction, player1: str, player2: str,
                                         fantasy=fantasy, point_value=point_value))
         blocks = [text for text in (player1, player2, player3, player4) if text]
         request = score_input(blocks, rules, in_fantasy or "")
-        sheet = score_sheet(request)
+        sheet = score_sheet(request)  # every refusal comes before this point
         boards = parse_boards(request["players"], rules)
-        await send(interaction, ephemeral=False, embed=embeds_tools.score(rules, boards, sheet))
+        await interaction.response.defer(thinking=True)  # the image takes a moment
+        await send(interaction, ephemeral=False, embed=embeds_tools.score(rules, boards, sheet),
+                   file=await images.showdown_file(score_view(rules, request, sheet)))
 
 
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
@@ -106,7 +109,9 @@ async def solve(interaction: Interaction, cards: str, variant: str | None = None
         # A Fantasyland hand is secret until showdown: the answer is for the asker only.
         await interaction.response.defer(ephemeral=True, thinking=True)
         solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
-        await send(interaction, ephemeral=True,
+        image = await images.private_file(
+            solution_view(rules, hand, interaction.user.display_name), solved.assignment())
+        await send(interaction, ephemeral=True, file=image,
                    embed=embeds_tools.solution(rules, solved, len(hand)))
 
 

@@ -58,6 +58,7 @@ async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,
         "ofc score", player1="A: Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
         player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c", scoring="2-4"))
     assert not answer.ephemeral
+    assert answer.embed_image().startswith(b"\x89PNG")  # the boards, as an image
     fields = {f["name"]: f["value"] for f in answer.embed["fields"]}
     assert "**+3 points**" in fields["A"] and "**-3 points**" in fields["B"]
     typo = await double.resolved(await alice.slash(

@@ -110,6 +110,10 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
     await score.callback(interaction, **typed, **options)
     answer = interaction.answer
     assert not answer.ephemeral  # the whole table reads it
+    assert interaction.response.deferred is False  # publicly, while the image renders
+    assert answer.file is not None and answer.file.filename == "showdown.png"
+    assert answer.file.fp.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert answer.embed.image.url == "attachment://showdown.png"
     fields = {f.name: f.value for f in answer.embed.fields}
     point_value = options.get("point_value", 1)
     for player in cli["players"]:
@@ -176,5 +180,6 @@ async def test_bad_boards_are_refused_with_the_bad_card_named(
     await score.callback(interaction, **players, **extra)
     answer = interaction.answer
     assert answer.ephemeral and answer.file is None
+    assert interaction.response.deferred is None  # refused at once, nothing rendered
     assert message in answer.embed.description
     assert dump(db_path) == before
