@@ -1,10 +1,13 @@
 """The one `/ofc` slash command group every cog adds its subcommands to.
 
-Each extension attaches its subcommands in `setup` with `ofc.add_command(command,
-override=True)` (not `@ofc.command` at import: loading an extension runs its module again,
-while this module and its group are imported once), then calls `install(bot.tree)`, which adds
-the group to the tree once, however many extensions load.
+An extension attaches its subcommands in `setup` with `attach(bot.tree, COMMANDS)` and takes
+them off in `teardown` with `detach(COMMANDS)`; not with `@ofc.command` at import, because
+loading an extension runs its module again while this module, and so the group, is imported
+once: the fresh commands must replace the ones an earlier run attached.
 """
+
+from collections.abc import Iterable
+from typing import Any
 
 from discord import app_commands
 
@@ -14,8 +17,24 @@ ofc = app_commands.Group(
     guild_only=True,  # wallets, tables and settings are per server (R12)
 )
 
+Subcommand = app_commands.Command[Any, ..., Any]
 
-def install(tree: app_commands.CommandTree) -> None:
+
+def install(tree: app_commands.CommandTree[Any]) -> None:
     """Add the `/ofc` group to the command tree unless an extension already did."""
     if tree.get_command(ofc.name) is None:
         tree.add_command(ofc)
+
+
+def attach(tree: app_commands.CommandTree[Any], commands: Iterable[Subcommand]) -> None:
+    """Put `commands` under `/ofc` (replacing same-named ones) and the group on the tree."""
+    for command in commands:
+        ofc.add_command(command, override=True)
+    install(tree)
+
+
+def detach(commands: Iterable[Subcommand]) -> None:
+    """Take `commands` off `/ofc`, unless a newer load of their module replaced them."""
+    for command in commands:
+        if ofc.get_command(command.name) is command:
+            ofc.remove_command(command.name)

@@ -30,7 +30,7 @@ from cogs.context import (
     send,
     storage_of,
 )
-from cogs.group import install, ofc
+from cogs.group import attach, detach
 from cogs.rule_options import (
     CHOICE,
     BuyIn,
@@ -196,14 +196,8 @@ COMMANDS = (score, solve, rules, settings)
 
 
 async def setup(bot: commands.Bot) -> None:
-    # Attached here, not at import: loading an extension runs its module again, and the
-    # group is shared, so the fresh commands replace any an earlier run attached.
-    for command in COMMANDS:
-        ofc.add_command(command, override=True)
-    install(bot.tree)
+    attach(bot.tree, COMMANDS)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    for command in COMMANDS:
-        if ofc.get_command(command.name) is command:
-            ofc.remove_command(command.name)
+    detach(COMMANDS)
