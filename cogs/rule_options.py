@@ -7,10 +7,12 @@ anything.
 
 from typing import Any
 
+import discord
 from discord import app_commands
 
 from bot.engine.rules import BOUNDS, CHOICES, TableRules
 from bot.storage import Storage
+from cogs.context import guild_id_of, storage_of
 
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
     name: [app_commands.Choice(name=value, value=value) for value in values]
@@ -35,3 +37,10 @@ async def server_rules(storage: Storage, guild_id: int) -> TableRules:
     """The server's default table rules (`/ofc settings`), RULES.md's defaults elsewhere."""
     settings = await storage.guild_settings(guild_id)
     return TableRules.from_mapping(settings.table_options)
+
+
+async def chosen_rules(interaction: discord.Interaction[Any], **options: Any) -> TableRules:
+    """The server's default rules with the options the member filled in (RuleError names a
+    bad one)."""
+    base = await server_rules(storage_of(interaction), guild_id_of(interaction))
+    return base.with_options(given(**options))

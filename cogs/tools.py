@@ -40,6 +40,7 @@ from cogs.rule_options import (
     Seats,
     TimeBankSeconds,
     TurnSeconds,
+    chosen_rules,
     given,
     server_rules,
 )
@@ -74,10 +75,8 @@ async def score(interaction: Interaction, player1: str, player2: str,
                 point_value: PointValue | None = None,
                 in_fantasy: str | None = None) -> None:
     async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        base = await server_rules(storage_of(interaction), guild_id)
-        rules = base.with_options(given(variant=variant, scoring=scoring, royalties=royalties,
-                                        fantasy=fantasy, point_value=point_value))
+        rules = await chosen_rules(interaction, variant=variant, scoring=scoring,
+                                   royalties=royalties, fantasy=fantasy, point_value=point_value)
         blocks = [text for text in (player1, player2, player3, player4) if text]
         request = score_input(blocks, rules, in_fantasy or "")
         sheet = score_sheet(request)  # every refusal comes before this point
@@ -99,11 +98,9 @@ async def solve(interaction: Interaction, cards: str, variant: str | None = None
                 royalties: str | None = None, fantasy: str | None = None,
                 fantasy_stay_full_house_middle: bool | None = None) -> None:
     async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        base = await server_rules(storage_of(interaction), guild_id)
-        rules = base.with_options(given(
-            variant=variant, royalties=royalties, fantasy=fantasy,
-            fantasy_stay_full_house_middle=fantasy_stay_full_house_middle))
+        rules = await chosen_rules(
+            interaction, variant=variant, royalties=royalties, fantasy=fantasy,
+            fantasy_stay_full_house_middle=fantasy_stay_full_house_middle)
         hand = parse_cards(cards, allow_jokers=rules.jokers)
         check_cards(hand, rules)
         # A Fantasyland hand is secret until showdown: the answer is for the asker only.
