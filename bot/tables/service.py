@@ -23,8 +23,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.placement import DISCARD, TARGETS, auto_assignment
 from bot.engine.rules import TableRules
 from bot.engine.views import TableView
-from bot.storage import UNCHANGED, Storage, TableClosed
-from bot.storage.core import Unchanged
+from bot.storage import UNCHANGED, Storage, TableClosed, Unchanged
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.clock import Clock, SystemClock
@@ -40,6 +39,7 @@ log = logging.getLogger(__name__)
 
 CANCELLED = "The table was cancelled: every stack went back to its owner."
 EXPIRED = "The lobby expired: every stack went back to its owner."
+RETRY_SECONDS = 5.0  # after a failed timer action (storage trouble)
 UNRESTORABLE = ("This table could not be restored after a restart: every stack went back "
                 "to its owner.")
 
@@ -347,7 +347,8 @@ class TableService(TableCore):
         async with self._locked(table_id) as live:
             state = live.state
             own = self._acting_seat(state, player_id, hand_no, street, seat)
-            state.drafts[own] = Draft(hand_no, street, dict(suggestion))
+            rows = {c: r for c, r in suggestion.items() if c in view.dealt and r in TARGETS}
+            state.drafts[own] = Draft(hand_no, street, rows)
             await self._commit(live, ())
             return self._seat_state(state, own)
 
@@ -418,7 +419,12 @@ class TableService(TableCore):
             return True
 
     async def _refund_unrestorable(self, table_id: int, channel_id: int) -> None:
-        refund = await self._storage.refund_table(table_id, UNRESTORABLE, now=self._clock.now())
+        try:
+            refund = await self._storage.refund_table(table_id, UNRESTORABLE,
+                                                      now=self._clock.now())
+        except Exception:  # the other tables still come back; this one stays for an admin
+            log.exception("table %s could not be refunded", table_id)
+            return
         base = {"table_id": table_id, "channel_id": channel_id}
         await self._emit([out.TableRefunded(**base, reason=UNRESTORABLE, refunds=refund.refunds),
                           out.TableClosed(**base, reason="refunded")])
@@ -610,6 +616,12 @@ class TableService(TableCore):
                 await self._due(live)
         except TableError as error:
             log.warning("table %s timer: %s", table_id, error)
+        except Exception:  # storage trouble: the table is as last saved; try again soon
+            log.exception("table %s timer failed; retrying in %s s", table_id, RETRY_SECONDS)
+            live = self._tables.get(table_id)
+            if live is not None and not self._closing:
+                retry = self._clock.now() + RETRY_SECONDS
+                live.timer, live.timer_at = self._spawn(self._on_timer(table_id, retry)), retry
 
     async def _due(self, live: Live) -> None:
         """Whatever is due now: lobby expiry, R10 timeouts, or the next deal."""

@@ -205,3 +205,43 @@ async def test_a_table_that_cannot_be_restored_is_refunded(
     assert (await storage.table(table)).status == "refunded"
     assert audit(db_path) == []
     await resumed.close()
+
+
+class Flaky:
+    """Makes one storage method fail its next `times` calls (a disk or lock error)."""
+
+    def __init__(self, storage: Storage, name: str, times: int = 1) -> None:
+        self.real = getattr(storage, name)
+        self.times = times
+        setattr(storage, name, self)
+
+    async def __call__(self, *args: object, **kwargs: object) -> object:
+        if self.times:
+            self.times -= 1
+            raise sqlite3.OperationalError("disk I/O error")
+        return await self.real(*args, **kwargs)
+
+
+async def test_a_failed_save_changes_nothing_and_timers_retry(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        caplog: pytest.LogCaptureFixture) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    state = service.private_view(table, first)
+    snapshot = (await storage.table(table)).state_json
+    Flaky(storage, "save_snapshot")
+    with pytest.raises(sqlite3.OperationalError):
+        await service.place(table, first, {c: "bottom" for c in state.view.dealt},
+                            hand_no=state.hand_no, street=state.street)
+    assert service.private_view(table, first) == state  # memory as storage has it
+    assert (await storage.table(table)).state_json == snapshot
+    Flaky(storage, "save_snapshot")
+    await clock.advance(state.deadline - clock.now())  # R10 timeout, whose save fails
+    await service.idle()
+    assert "retrying" in caplog.text
+    assert service.private_view(table, first).to_act and not recorder.of(Placed)
+    await clock.advance(5)  # RETRY_SECONDS
+    await service.idle()
+    assert [(e.player_id, e.auto) for e in recorder.of(Placed)] == [(first, True)]
