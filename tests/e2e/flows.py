@@ -76,19 +76,27 @@ def is_lobby(message: Message) -> bool:
 
 
 async def open_table(double: DiscordDouble, host: Member, *guests: Member,
-                     channel: Channel | None = None, **options: Any) -> Message:
-    """`host` runs /ofc create with `options`, each guest presses Join, the host presses
-    Start: returns the table message."""
+                     channel: Channel | None = None, computers: Sequence[str] = (),
+                     timeout: float = 5.0, **options: Any) -> Message:
+    """`host` runs /ofc create with `options`, each guest presses Join, the host adds a
+    computer of each level in `computers` and presses Start: returns the table message."""
     channel = channel or double.channel
-    await double.resolved(await host.slash("ofc create", channel=channel, **options))
-    lobby = await double.wait_for_message(is_lobby, channel=channel)
+    await double.resolved(await host.slash("ofc create", channel=channel, **options),
+                          timeout=timeout)
+    lobby = await double.wait_for_message(is_lobby, channel=channel, timeout=timeout)
     for guest in guests:
         await guest.click(lobby, "Join")
         await double.wait_until(lambda g=guest: g.mention in str(lobby.embed),
-                                what=f"{guest.name} seated")
-    await double.wait_until(lambda: enabled(lobby, "Start"), what="Start enabled")
+                                timeout=timeout, what=f"{guest.name} seated")
+    for number, level in enumerate(computers, start=1):
+        await host.click(lobby, f"Add computer ({level})")
+        await double.wait_until(lambda n=number: str(lobby.embed).count("(computer, ") == n,
+                                timeout=timeout, what=f"a computer ({level}) seated")
+    await double.wait_until(lambda: enabled(lobby, "Start"), timeout=timeout,
+                            what="Start enabled")
     await host.click(lobby, "Start")
-    return await double.wait_for_message(lambda m: "My hand" in m.labels(), channel=channel)
+    return await double.wait_for_message(lambda m: "My hand" in m.labels(), channel=channel,
+                                         timeout=timeout)
 
 
 # ------------------------------------------------------------------ prompts
@@ -238,10 +246,11 @@ async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat
 
 
 async def play_out(double: DiscordDouble, table: Message, seats: Sequence[Seat],
-                   plan: Planner | None = None) -> Message:
+                   plan: Planner | None = None, *, timeout: float = 10.0) -> Message:
     """Play until the match is over; returns the match-over message."""
     channel = double.state.channels[table.channel_id]
-    return await play_until(double, table, seats, lambda: match_over(double, channel), plan)
+    return await play_until(double, table, seats, lambda: match_over(double, channel), plan,
+                            timeout=timeout)
 
 
 def seats_of(members: Iterable[Member], *, my_hand: Iterable[Member] = ()) -> list[Seat]:
@@ -257,14 +266,15 @@ async def balance(double: DiscordDouble, member: Member) -> int:
 
 
 async def check_wallets(double: DiscordDouble, members: Sequence[Member], *,
-                        channel: Channel | None = None, buy_in: int = BUY_IN) -> dict[str, int]:
+                        channel: Channel | None = None, computers: Sequence[str] = (),
+                        buy_in: int = BUY_IN) -> dict[str, int]:
     """The match's showdowns checked by the rules from the buy-ins (tests/e2e/breakdowns.py);
     the match-over standings and every member's /balance agree with them (R6, R11, R12).
-    Returns the final stacks by name."""
+    `computers` are the names of computer seats (no wallet). Returns the final stacks."""
     names = {display_name(m): m for m in members}
     stacks = breakdowns.stacks_after(breakdowns.posted(double.messages(channel)),
-                                     dict.fromkeys(names, buy_in))
-    assert sum(stacks.values()) == buy_in * len(names)  # R6: chips are conserved
+                                     dict.fromkeys([*names, *computers], buy_in))
+    assert sum(stacks.values()) == buy_in * len(stacks)  # R6: chips are conserved
     over = match_over(double, channel)
     assert over is not None
     for line in STANDING.finditer(description(over)):

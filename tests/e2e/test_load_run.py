@@ -1,0 +1,26 @@
+"""The load run (tests/e2e/load_run.py): tables playing at once through the Discord double
+against the bot in its own process. The default run plays 5 tables (quick: no computer pause,
+members clicking as soon as they see a change, 1x1 images); `-m slow` plays 50 with the
+bot's default settings and real images. Timing is `ofc bench`'s (interaction_p99_ms), not a
+test's: here every table must play to its end, settle by the rules, with zero errors."""
+
+import pytest
+
+from tests.e2e.load_run import load_run
+
+# /ofc create, Join, Add computer, Start; then each of 2 members: street 1 five placements
+# and Confirm, streets 2-5 two placements, a discard and Confirm (R7).
+PER_TABLE = 4 + 2 * (5 + 1 + 4 * (3 + 1))
+
+
+async def test_five_tables_at_once_play_to_the_end_without_errors() -> None:
+    report = await load_run(5, think=0.02, ai_delay=0, stub_rendering=True)
+    assert report.errors == []
+    assert report.interactions == 5 * PER_TABLE
+
+
+@pytest.mark.slow
+async def test_fifty_tables_at_once_play_to_the_end_without_errors() -> None:
+    report = await load_run(50)
+    assert report.errors == []
+    assert report.interactions == 50 * PER_TABLE
