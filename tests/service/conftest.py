@@ -1,28 +1,19 @@
-"""Fixtures of the table-service tests: real SQLite files in tmp_path, a fake clock, and a
-service with no pauses (computers act at once, the next hand is dealt at once)."""
+"""Fixtures of the table-service tests: real SQLite files in tmp_path (storage's own fixtures,
+which audit the file after each test), a fake clock, and a service with no pauses (computers
+act at once, the next hand is dealt at once)."""
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
+from tests.storage.conftest import db_path, storage
 
 from .driver import QUICK_AI, Recorder
 
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "ofc.sqlite3"
-
-
-@pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(db_path)
-    yield opened
-    await opened.close()
+__all__ = ["clock", "db_path", "recorder", "service", "storage"]
 
 
 @pytest.fixture

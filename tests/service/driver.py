@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.ai.players import AIPlayers, Settings, decide
-from bot.tables import FakeClock, TableEvent, TableService
+from bot.storage import Storage
+from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
+from bot.tables.simulate import FAST
 
 GUILD = 10
 CHANNEL = 20
@@ -16,6 +18,9 @@ CAROL = 103
 START = 1000  # storage's default starting chips
 
 E = TypeVar("E", bound=TableEvent)
+
+# Strong computers on a small playout budget: reproducible and quick.
+QUICK_AI = AIPlayers(seconds=None, playouts=6)
 
 
 class Recorder:
@@ -88,5 +93,11 @@ def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int
     return wallets, stacks, external
 
 
-# Strong computers on a small playout budget: reproducible and quick.
-QUICK_AI = AIPlayers(seconds=None, playouts=6)
+def fresh_service(storage: Storage, now: float,
+                  settings: ServiceSettings = FAST) -> tuple[TableService, FakeClock, Recorder]:
+    """A new service on `storage` (a restart, or other settings), its clock and recorder."""
+    clock = FakeClock(now)
+    service = TableService(storage, clock, QUICK_AI, settings)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    return service, clock, recorder

@@ -19,7 +19,7 @@ from bot.tables import (
 from bot.tables.simulate import FAST, play_computer_match
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, play
+from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, fresh_service, play
 
 FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland in hand 1
 
@@ -67,9 +67,7 @@ async def test_a_fantasyland_hand_with_best_arrangement(
 async def test_a_cash_table_takes_joiners_and_leavers(
         storage: Storage, clock: FakeClock, db_path: Path) -> None:
     settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
-    service = TableService(storage, clock, QUICK_AI, settings)
-    recorder = Recorder()
-    service.add_listener(recorder)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
                                         seed=3)).table_id
     await service.add_computer(table, ALICE)

@@ -36,11 +36,11 @@ from .driver import (
     CAROL,
     CHANNEL,
     GUILD,
-    QUICK_AI,
     START,
     Recorder,
     act,
     chips,
+    fresh_service,
     play,
 )
 
@@ -258,9 +258,7 @@ async def test_simultaneous_streets_from_both_players_at_once(
 async def test_computers_wait_their_delay_and_think_off_the_loop(
         storage: Storage, clock: FakeClock) -> None:
     settings = ServiceSettings(ai_delay_seconds=1.5, next_hand_seconds=0, ai_in_thread=True)
-    service = TableService(storage, clock, QUICK_AI, settings)
-    recorder = Recorder()
-    service.add_listener(recorder)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
     table = await new_table(service, [ALICE], ["strong"])
     while ALICE not in to_act(service, table, [ALICE]):
         recorder.clear()

@@ -19,10 +19,9 @@ from bot.tables import (
     TableService,
     Turn,
 )
-from bot.tables.simulate import FAST
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, play
+from .driver import ALICE, BOB, CHANNEL, GUILD, START, Recorder, fresh_service, play
 
 WRITES = ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table", "refund_table",
           "record_match_end")
@@ -69,10 +68,7 @@ async def start_match(service: TableService) -> int:
 async def finish(path: Path, now: float) -> tuple[list[int], Recorder, FakeClock, Storage]:
     """Open a copy in a fresh service, restore it, and play it to the end."""
     storage = await Storage.open(path)
-    clock = FakeClock(now)
-    service = TableService(storage, clock, QUICK_AI, FAST)
-    recorder = Recorder()
-    service.add_listener(recorder)
+    service, clock, recorder = fresh_service(storage, now)
     restored = await service.restore()
     for table in restored:
         await play(service, clock, table, [ALICE])
@@ -122,10 +118,7 @@ async def test_timers_resume_with_the_time_left(
     await clock.advance(100)
     await service.close()
 
-    later = FakeClock(clock.now())
-    resumed = TableService(storage, later, QUICK_AI, FAST)
-    recorder = Recorder()
-    resumed.add_listener(recorder)
+    resumed, later, recorder = fresh_service(storage, clock.now())
     assert await resumed.restore() == [table]
     assert resumed.table_for_channel(CHANNEL) == table
     messages = resumed.messages(table)
@@ -148,10 +141,7 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
     await clock.advance(800)
     await service.close()
-    later = FakeClock(clock.now())
-    resumed = TableService(storage, later, QUICK_AI, FAST)
-    recorder = Recorder()
-    resumed.add_listener(recorder)
+    resumed, later, recorder = fresh_service(storage, clock.now())
     assert await resumed.restore() == [lobby.table_id]
     assert recorder.of(TableRestored)[0].lobby.seats == lobby.seats
     await later.advance(99)
@@ -191,9 +181,7 @@ async def test_a_table_that_cannot_be_restored_is_refunded(
                                 (table,)).fetchone()
         conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
                      (corrupt(state), table))  # type: ignore[operator]
-    resumed = TableService(storage, FakeClock(clock.now()), QUICK_AI, FAST)
-    recorder = Recorder()
-    resumed.add_listener(recorder)
+    resumed, _, recorder = fresh_service(storage, clock.now())
     assert await resumed.restore() == []
     refunded = recorder.of(TableRefunded)
     assert [(e.table_id, e.channel_id) for e in refunded] == [(table, CHANNEL)]
