@@ -32,6 +32,8 @@ def run(keys: set[str]) -> dict[str, float]:
     if not lines:
         raise RuntimeError(f"the load run failed:\n{done.stderr[-2000:]}")
     report = json.loads(lines[-1])
+    for error in report["errors"][:10]:  # what went wrong, for whoever reads the figures
+        print(f"load run: {error}", file=sys.stderr)
     figures = {
         "interaction_p50_ms": float(report["interaction_p50_ms"]),
         "interaction_p99_ms": float(report["interaction_p99_ms"]),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -50,10 +50,10 @@ def display_name(member: Member) -> str:
     return member.user.global_name or member.name
 
 
-async def start_bot(double: DiscordDouble, database: Path, clock: Clock | None = None,
-                    **settings: Any) -> OFCBot:
-    """bot/app.py's OFCBot with every extension, connected to the double."""
-    bot = OFCBot(replace(settings_for(double, database), **settings), clock=clock)
+async def start_bot(double: DiscordDouble, database: Path, clock: Clock | None = None) -> OFCBot:
+    """bot/app.py's OFCBot with every extension, connected to the double (no pause before a
+    computer acts or between hands, table edits not coalesced: tests/cogs' settings)."""
+    bot = OFCBot(settings_for(double, database), clock=clock)
     await double.start_client(bot)
     return bot
 
@@ -136,19 +136,20 @@ def place_label(card: Card, row: str) -> str:
 
 
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
-                row: str) -> None:
+                row: str, *, timeout: float = 5.0) -> None:
     """Click one placement button and wait until the prompt shows it chosen."""
     label = place_label(card, row)
     await member.click(prompt, label)
     await double.wait_until(lambda: buttons(prompt).get(label, {}).get("style") == SUCCESS,
-                            what=f"{label} drafted for {member.name}")
+                            timeout=timeout, what=f"{label} drafted for {member.name}")
 
 
-async def confirm(double: DiscordDouble, member: Member, prompt: Message) -> None:
+async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
+                  timeout: float = 5.0) -> None:
     """Click Confirm and wait until the prompt no longer offers that action."""
     action = action_of(prompt)
     await member.click(prompt, "Confirm")
-    await double.wait_until(lambda: action_of(prompt) != action,
+    await double.wait_until(lambda: action_of(prompt) != action, timeout=timeout,
                             what=f"{member.name}'s action confirmed")
 
 
@@ -159,14 +160,14 @@ def _first_free(prompt: Message, card: Card) -> str:
 
 
 async def act(double: DiscordDouble, member: Member, prompt: Message,
-              plan: Mapping[Card, str] | None = None) -> None:
+              plan: Mapping[Card, str] | None = None, *, timeout: float = 5.0) -> None:
     """Play the prompt's action by clicks and confirm it. A Fantasyland hand takes Best
     arrangement (R8); a street follows `plan`, or else keeps cards from the bottom up and
-    discards the rest (as R10 would)."""
+    discards the rest (as R10 would). `timeout`: how long each click's effect may take."""
     if "Best arrangement" in prompt.labels():
         shown = len(prompt.history)
         await member.click(prompt, "Best arrangement")
-        await double.wait_until(lambda: len(prompt.history) > shown,
+        await double.wait_until(lambda: len(prompt.history) > shown, timeout=timeout,
                                 what=f"{member.name}'s Fantasyland arrangement")
     else:
         cards = dealt(prompt)
@@ -176,8 +177,8 @@ async def act(double: DiscordDouble, member: Member, prompt: Message,
                 row = plan[card]
             else:
                 row = _first_free(prompt, card) if number < keep else "discard"
-            await draft(double, member, prompt, card, row)
-    await confirm(double, member, prompt)
+            await draft(double, member, prompt, card, row, timeout=timeout)
+    await confirm(double, member, prompt, timeout=timeout)
 
 
 # ------------------------------------------------------------------ whole matches
@@ -216,7 +217,8 @@ async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat
                      timeout: float = 10.0) -> T:
     """Each seat acts whenever its prompt says it is its turn, until `done()` returns
     something, which is returned. A My-hand seat presses My hand when the table message
-    names it (again only after that message changed)."""
+    names it (again only after that message changed). `timeout`: how long a turn, and each
+    click's effect, may take."""
 
     def next_step() -> tuple[T | None, Seat | None] | None:
         if (result := done()) is not None:
@@ -239,7 +241,8 @@ async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat
         if ready(prompt):
             assert prompt is not None
             seat.done.add(str(action_of(prompt)))
-            await act(double, seat.member, prompt, plan(seat.member, prompt) if plan else None)
+            await act(double, seat.member, prompt, plan(seat.member, prompt) if plan else None,
+                      timeout=timeout)
         else:
             seat.asked_at = len(table.history)
             await double.resolved(await seat.member.click(table, "My hand"))

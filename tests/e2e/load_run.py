@@ -1,6 +1,6 @@
 """The load run (issue 8, part 4): many tables playing at once through the Discord double.
 
-    python -m tests.e2e.load_run [--tables 50] [--think 0.5] [--ai-delay S] [--stub-rendering]
+    python -m tests.e2e.load_run [--tables 50] [--think 1.0] [--ai-delay S] [--stub-rendering]
                                  [--json]
 
 Each table has its own text channel, two scripted members and one easy computer seat
@@ -76,7 +76,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 
 # ------------------------------------------------------------------ the driver
-async def load_run(tables: int = 50, *, think: float = 0.5, ai_delay: float | None = None,
+async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | None = None,
                    stub_rendering: bool = False) -> LoadReport:
     """Start the double and the bot process, play `tables` tables at once, report."""
     from tests.e2e.discord_double import DiscordDouble
@@ -266,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.e2e.load_run",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--think", type=float, default=0.5,
+    parser.add_argument("--think", type=float, default=1.0,
                         help="seconds a member waits after a change before clicking")
     parser.add_argument("--ai-delay", type=float, default=None,
                         help="seconds a computer pauses before acting (default: the bot's)")
