@@ -84,5 +84,6 @@ def test_listing_order_changes_nothing_but_through_the_button(hand, rnd) -> None
     r_points, r_pairs = score_hand([results[i] for i in rotated], rules.scoring,
                                    rotated.index(button))
     _, r_transfers = settle([stacks[i] for i in rotated], r_pairs, rules.point_value)
+    assert [r_points[rotated.index(i)] for i in range(n)] == points
     assert [(rotated[t.payer], rotated[t.payee], t.owed, t.paid) for t in r_transfers] == [
         (t.payer, t.payee, t.owed, t.paid) for t in transfers]
