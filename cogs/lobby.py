@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from cogs.components import handles
 from cogs.context import guild_id_of, refusing, send
-from cogs.group import install, ofc
+from cogs.group import attach, detach
 from cogs.ids import parse_lobby
 from cogs.rule_options import (
     CHOICE,
@@ -153,14 +153,8 @@ COMMANDS = (
 
 
 async def setup(bot: commands.Bot) -> None:
-    # Attached here, not at import: loading an extension runs its module again, and the
-    # group is shared, so the fresh commands replace any an earlier run attached.
-    for command in COMMANDS:
-        ofc.add_command(command, override=True)
-    install(bot.tree)
+    attach(bot.tree, COMMANDS)
 
 
 async def teardown(bot: commands.Bot) -> None:
-    for command in COMMANDS:
-        if ofc.get_command(command.name) is command:
-            ofc.remove_command(command.name)
+    detach(COMMANDS)

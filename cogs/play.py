@@ -50,7 +50,7 @@ from cogs.components import (
     on_unlisted_component,
 )
 from cogs.context import refusing, send
-from cogs.group import install, ofc
+from cogs.group import attach, detach
 from cogs.ids import (
     parse_card,
     parse_fantasy_row,
@@ -470,16 +470,10 @@ COMMANDS = (hand, table)
 
 
 async def setup(bot: commands.Bot) -> None:
-    # Attached here, not at import: loading an extension runs its module again, and the
-    # group is shared, so the fresh commands replace any an earlier run attached.
-    for command in COMMANDS:
-        ofc.add_command(command, override=True)
-    install(bot.tree)
+    attach(bot.tree, COMMANDS)
     bot.add_dynamic_items(OfcButton, OfcSelect)
     await bot.add_cog(Play(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    for command in COMMANDS:
-        if ofc.get_command(command.name) is command:
-            ofc.remove_command(command.name)
+    detach(COMMANDS)
