@@ -5,9 +5,9 @@
   the class, so a restarted bot is watched too): each view is registered with what each seat
   may show at that very moment, read from every seat's private view: its own placed board,
   nothing of a Fantasyland board in play, never a dealt (or drafted) or discarded card;
-- replaces rendering's `table_png`, `showdown_png` and `private_png` with a recorder that
-  returns a 1x1 PNG carrying the number of the view it was given, so every image Discord
-  shows can be traced back to the exact view it was drawn from.
+- wraps rendering's `table_png`, `showdown_png` and `private_png` with a recorder: the real
+  image, with a PNG text chunk carrying the number of the view it was drawn from, so every
+  image Discord shows can be traced back to that exact view.
 
 `problems(double, channel)` then reads what people saw (every version of every message) and
 names each leak: a public image drawn from anything but a registered public TableView or
@@ -20,13 +20,15 @@ from __future__ import annotations
 import io
 import itertools
 import re
+import struct
 import threading
-from collections.abc import Iterable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from PIL import Image, PngImagePlugin
+from PIL import Image
 
 import rendering
 from bot.engine.cards import Card
@@ -111,24 +113,24 @@ class PrivacyWatch:
 
         monkeypatch.setattr(Match, "public_view", watched_public)
         monkeypatch.setattr(Match, "view_for", watched_private)
-        for kind in ("table", "showdown"):
-            monkeypatch.setattr(rendering, f"{kind}_png", self._recorder(kind), raising=False)
-        monkeypatch.setattr(rendering, "private_png",
-                            lambda view, draft: self._record("private", view), raising=False)
+        for kind in ("table", "showdown", "private"):
+            real = getattr(rendering, f"{kind}_png", None)
+            monkeypatch.setattr(rendering, f"{kind}_png", self._recorder(kind, real),
+                                raising=False)
 
     def _register(self, view: Any, secrets: Secrets) -> None:
         # The view itself is kept too, so its id() is never reused for another object.
         self._registered[id(view)] = (view, secrets)
 
-    def _recorder(self, kind: str) -> Any:
-        return lambda view: self._record(kind, view)
+    def _recorder(self, kind: str, real: Callable[..., bytes] | None) -> Callable[..., bytes]:
+        def record(view: Any, *args: Any) -> bytes:
+            """Runs in the renderer's worker thread: next() and a dict store are atomic."""
+            known = self._registered.get(id(view))
+            number = next(self._numbers)
+            self.rendered[number] = Rendered(kind, view, known[1] if known else None)
+            return _numbered(real(view, *args) if real else BLANK, number)
 
-    def _record(self, kind: str, view: Any) -> bytes:
-        """Runs in the renderer's worker thread: next() and a dict store are atomic."""
-        known = self._registered.get(id(view))
-        number = next(self._numbers)
-        self.rendered[number] = Rendered(kind, view, known[1] if known else None)
-        return _png(number)
+        return record
 
     # ------------------------------------------------------------------ reading Discord
     def rendered_from(self, attachment: Attachment) -> Rendered:
@@ -227,9 +229,19 @@ def _labels(cards: Iterable[Card]) -> str:
     return " ".join(sorted(card_label(c) for c in cards))
 
 
-def _png(number: int) -> bytes:
-    info = PngImagePlugin.PngInfo()
-    info.add_text(PNG_KEY, str(number))
+def _numbered(png: bytes, number: int) -> bytes:
+    """`png` with a text chunk naming its recorded view, put before the closing IEND chunk
+    (12 bytes): the image is drawn as it was, and nothing is re-encoded."""
+    data = f"{PNG_KEY}\0{number}".encode()
+    chunk = b"tEXt" + data
+    return (png[:-12] + struct.pack(">I", len(data)) + chunk
+            + struct.pack(">I", zlib.crc32(chunk)) + png[-12:])
+
+
+def _blank() -> bytes:
     out = io.BytesIO()
-    Image.new("RGB", (1, 1)).save(out, "PNG", pnginfo=info)
+    Image.new("RGB", (1, 1)).save(out, "PNG")
     return out.getvalue()
+
+
+BLANK = _blank()  # when rendering/ has no such function

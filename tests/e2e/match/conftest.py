@@ -1,6 +1,6 @@
 """Whole flows through the real bot (bot.app.OFCBot, every extension, real discord.py HTTP and
 gateway code, a real SQLite file) against the Discord double of tests/e2e, with a fake clock
-for the table service's timers and a recording renderer (tests/e2e/privacy.py)."""
+for the table service's timers and the real renderer, recorded (tests/e2e/privacy.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def clock() -> FakeClock:
 
 @pytest.fixture(autouse=True)
 def watch(monkeypatch: pytest.MonkeyPatch) -> PrivacyWatch:
-    """Every image is recorded with the view it was drawn from (and is a 1x1 PNG: fast)."""
+    """Every image is recorded with the view it was drawn from (tests/e2e/privacy.py)."""
     recorder = PrivacyWatch()
     recorder.install(monkeypatch)
     return recorder
