@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.ai.commands import USAGE_ERROR, parse_options
 from bot.ai.players import LEVELS, AIPlayers
+from bot.ai.solver import STAY_VALUE
 from bot.engine.cards import Card
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
@@ -181,6 +182,9 @@ def add_simulate_parser(subparsers: Any) -> None:
                    help=f"strong player's playouts per decision (default {DEFAULT_PLAYOUTS})")
     p.add_argument("--seconds", type=float, default=None,
                    help="strong player's time per decision instead (not reproducible)")
+    p.add_argument("--stay-value", type=float, default=STAY_VALUE,
+                   help=f"points a Fantasyland hand is worth to the players (default "
+                        f"{STAY_VALUE:g})")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--images", metavar="DIR", help="save each showdown's table image here")
     p.set_defaults(run=simulate_command)
@@ -209,13 +213,16 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RuleError("--hands must be at least 1")
         if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
             raise RuleError("the strong player needs a positive budget")
+        if args.stay_value < 0:
+            raise RuleError("the stay value cannot be negative")
         if args.images:
             raise RuleError("--images needs the table renderer, which is not available yet")
     except RuleError as error:
         print(f"ofc simulate: {error}", file=sys.stderr)
         return USAGE_ERROR
     players = AIPlayers(seconds=args.seconds,
-                        playouts=None if args.seconds is not None else args.playouts)
+                        playouts=None if args.seconds is not None else args.playouts,
+                        fantasy_value=args.stay_value)
     report = asyncio.run(simulate(levels, args.hands, args.seed, options, players))
     if args.json:
         print(json.dumps(report))
