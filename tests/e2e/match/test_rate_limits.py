@@ -35,5 +35,6 @@ async def test_rate_limited_sends_and_edits_are_retried_and_nothing_is_lost(
     for member in (alice, bob):  # one prompt per street, each ending as placed
         assert [title(m) for m in member.dms() if not m.ephemeral] == [
             f"Hand 1: street {n} placed" for n in range(1, STREETS + 1)]
-    assert description(table) == "The match is over."
+    await double.wait_until(lambda: description(table) == "The match is over.",
+                            what="the table message's last edit")
     await check_wallets(double, (alice, bob))
