@@ -25,12 +25,13 @@ from bot.ai.commands import USAGE_ERROR, parse_options
 from bot.ai.players import LEVELS, AIPlayers
 from bot.ai.solver import STAY_VALUE
 from bot.engine.cards import Card
+from bot.engine.deal import streets
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
-from bot.engine.views import PrivateView
+from bot.engine.views import PrivateView, SeatView, TableView
 from bot.storage import Storage
-from bot.tables.events import ShowdownDone
-from bot.tables.simulate import play_computer_match
+from bot.tables.events import HandStarted, ShowdownDone
+from bot.tables.simulate import MatchResult, play_computer_match
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
@@ -132,10 +133,35 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, folder: Path,
+                 prefix: str) -> None:
+    """Each showdown of a match as the showdown image players see (rendering), one PNG each."""
+    from rendering import showdown_png
+
+    started: dict[int, HandStarted] = {}
+    for event in result.events:
+        if isinstance(event, HandStarted):
+            started[event.hand_no] = event
+        elif isinstance(event, ShowdownDone):
+            hand = started[event.hand_no]
+            seats = tuple(
+                SeatView(seat=s.seat, player_id=event.player_ids[s.seat],
+                         name=f"{levels[s.seat]} {s.seat + 1}", stack=s.stack_after,
+                         board=s.board, in_fantasy=s.seat in hand.fantasy, is_ai=True,
+                         ai_level=levels[s.seat])
+                for s in event.view.seats)
+            plan = len(streets(rules))
+            view = TableView(rules=rules, hand_no=event.hand_no, phase="showdown", street=plan,
+                             streets=plan, button=hand.button, seats=seats,
+                             showdown=event.view)
+            (folder / f"{prefix}-hand{event.hand_no:03d}.png").write_bytes(showdown_png(view))
+
+
 async def simulate(levels: Sequence[str], hands: int, seed: int,
-                   options: dict[str, Any], players: AIPlayers,
-                   progress: bool = True) -> dict[str, Any]:
-    """Play `hands` deals (each in every seating when the players differ) and tally them."""
+                   options: dict[str, Any], players: AIPlayers, progress: bool = True,
+                   images: Path | None = None) -> dict[str, Any]:
+    """Play `hands` deals (each in every seating when the players differ) and tally them;
+    with `images`, save every showdown's image there."""
     tallies = [Tally(level) for level in levels]
     count = len(levels)
     seatings = [0] if len(set(levels)) == 1 else list(range(count))
@@ -155,6 +181,10 @@ async def simulate(levels: Sequence[str], hands: int, seed: int,
                     result = await play_computer_match(
                         storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
                         ai=_Timed(players, seated))
+                    if images is not None:
+                        _save_images(result, [t.level for t in seated],
+                                     TableRules.from_mapping(rules), images,
+                                     f"match{group + 1:04d}-seating{shift + 1}")
                     for s, (points, played) in enumerate(_count(result.showdowns, seated)):
                         p, h = totals[order[s]]
                         totals[order[s]] = (p + points, h + played)
@@ -186,7 +216,7 @@ def add_simulate_parser(subparsers: Any) -> None:
                    help=f"points a Fantasyland hand is worth to the players (default "
                         f"{STAY_VALUE:g})")
     p.add_argument("--json", action="store_true", help="one JSON object")
-    p.add_argument("--images", metavar="DIR", help="save each showdown's table image here")
+    p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
     p.set_defaults(run=simulate_command)
 
 
@@ -215,15 +245,17 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RuleError("the strong player needs a positive budget")
         if args.stay_value < 0:
             raise RuleError("the stay value cannot be negative")
-        if args.images:
-            raise RuleError("--images needs the table renderer, which is not available yet")
+        images = Path(args.images) if args.images else None
+        if images is not None and not images.is_dir():
+            raise RuleError(f"{args.images} is not a folder")
     except RuleError as error:
         print(f"ofc simulate: {error}", file=sys.stderr)
         return USAGE_ERROR
     players = AIPlayers(seconds=args.seconds,
                         playouts=None if args.seconds is not None else args.playouts,
                         fantasy_value=args.stay_value)
-    report = asyncio.run(simulate(levels, args.hands, args.seed, options, players))
+    report = asyncio.run(simulate(levels, args.hands, args.seed, options, players,
+                                  images=images))
     if args.json:
         print(json.dumps(report))
         return 0

@@ -88,3 +88,18 @@ def test_simulate_bad_input_is_one_line_and_exit_2(args: list[str], message: str
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr
+
+
+def test_simulate_saves_showdown_images(tmp_path) -> None:
+    done = ofc("simulate", "--hands", "1", "--seed", "3", "--ai", "easy", "--images",
+               str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    images = sorted(tmp_path.glob("*.png"))
+    assert images  # one per showdown: at least the one deal
+    assert all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in images)
+
+
+def test_simulate_images_needs_a_folder(tmp_path) -> None:
+    done = ofc("simulate", "--hands", "1", "--images", str(tmp_path / "missing"))
+    assert done.returncode == 2
+    assert "is not a folder" in done.stderr
