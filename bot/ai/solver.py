@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, pairwise
 
-from bot.engine.board import Board, BoardResult, _row_options, evaluate_board
+from bot.engine.board import Board, BoardResult, evaluate_board, row_options
 from bot.engine.cards import JOKERS, Card, cards_str, is_joker
 from bot.engine.errors import RuleError
 from bot.engine.evaluation import eval3, eval5, is_low
@@ -168,7 +168,7 @@ def _joker_options(row: Row, subset: tuple[Card, ...]) -> tuple[int, ...]:
 
 @lru_cache(maxsize=4096)
 def _joker_options_of(row: Row, fixed: tuple[Card, ...], wild: int) -> tuple[int, ...]:
-    return tuple(sorted(_row_options(row, fixed + JOKERS[:wild])))
+    return tuple(sorted(row_options(row, fixed + JOKERS[:wild])))
 
 
 def _at_most(options: tuple[int, ...], limit: int) -> int:

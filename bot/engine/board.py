@@ -101,7 +101,7 @@ def _fouled(top: int, middle: int, bottom: int, lowball: bool) -> bool:
     return top > middle or middle > bottom
 
 
-def _row_options(row: Row, cards: tuple[Card, ...]) -> dict[int, tuple[Card, ...]]:
+def row_options(row: Row, cards: tuple[Card, ...]) -> dict[int, tuple[Card, ...]]:
     """Each value the row can take, with one choice of cards for its jokers (R9).
 
     A joker may be any card but one already in its own row (no five of a kind)."""
@@ -152,7 +152,7 @@ def _resolve_jokers(board: Board, table: str,
                     lowball: bool) -> tuple[tuple[int, int, int], Board]:
     """R9: not fouled if any choice avoids it; then most royalties, then the strongest bottom,
     middle, top."""
-    options = [_row_options(r, board.row(r)) for r in ROWS]
+    options = [row_options(r, board.row(r)) for r in ROWS]
     best: tuple[tuple[int, ...], tuple[int, int, int]] | None = None
     for bottom in options[2]:
         for middle in options[1]:
