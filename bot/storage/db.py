@@ -80,14 +80,17 @@ class Database:
         one consistent state.
         """
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
+                # Inside the try: a task cancelled while awaiting BEGIN has still begun the
+                # transaction on aiosqlite's thread, and must end it before the lock goes.
+                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._conn
                 await self._conn.execute("COMMIT")
             except BaseException:
                 # Statements run in queue order on aiosqlite's thread, so this ROLLBACK runs
                 # before any later BEGIN even if we are cancelled while awaiting it. It fails
-                # harmlessly when the COMMIT itself went through or SQLite already rolled back.
+                # harmlessly when the COMMIT itself went through, SQLite already rolled back,
+                # or BEGIN never ran.
                 with contextlib.suppress(sqlite3.OperationalError):
                     await self._conn.execute("ROLLBACK")
                 raise
