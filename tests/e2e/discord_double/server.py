@@ -99,6 +99,25 @@ def _quota_headers(route: str) -> dict[str, str]:
     }
 
 
+@dataclass
+class Hold:
+    """Requests to `method route` (in `channel_id` only, when given) wait until `release()`:
+    a slow Discord, made deterministic. `held` counts the requests that came while holding."""
+
+    method: str
+    route: str
+    channel_id: int | None = None
+    held: int = 0
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def matches(self, method: str, route: str, channel_id: str | None) -> bool:
+        return (method, route) == (self.method, self.route) and (
+            self.channel_id is None or channel_id == str(self.channel_id))
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class ErrorLog(logging.Handler):
     """ERROR records from the watched loggers (discord.py's by default: an exception in a
     command, a view or an event handler)."""
@@ -146,6 +165,7 @@ class DiscordDouble:
         self.guild: Guild = self.state.add_guild(guild_name)
         self.channel: Channel = self.state.add_text_channel(self.guild, channel_name)
         self._rate_limits: list[RateLimit] = []
+        self._holds: list[Hold] = []
         self._clients: dict[discord.Client, asyncio.Task[None]] = {}
         self._members: dict[int, Member] = {}
         self._runner: web.AppRunner | None = None
@@ -300,6 +320,13 @@ class DiscordDouble:
         `/channels/{channel_id}/messages`) with 429 and Retry-After, as Discord does."""
         self._rate_limits.append(RateLimit(method.upper(), route, times, retry_after, is_global))
 
+    def hold(self, method: str, route: str, *, channel_id: int | None = None) -> Hold:
+        """Hold back every request to `method route` (a template such as
+        `/channels/{channel_id}/messages`) until the returned hold is released."""
+        hold = Hold(method.upper(), route, channel_id)
+        self._holds.append(hold)
+        return hold
+
     async def drop_gateway(self) -> None:
         """Cut the gateway socket as a network failure would; the client resumes."""
         await self.gateway.drop_connections()
@@ -375,10 +402,20 @@ class DiscordDouble:
     async def _middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         if request.path == "/ws":
             return await handler(request)
+        await self._wait_for_holds(request)
         async with self.state.busy:
             response = await self._handle(request, handler)
         self.state.changed()
         return response
+
+    async def _wait_for_holds(self, request: web.Request) -> None:
+        resource = request.match_info.route.resource
+        route = (resource.canonical if resource else request.path).removeprefix(API)
+        channel_id = request.match_info.get("channel_id")
+        for hold in self._holds:
+            if not hold.released.is_set() and hold.matches(request.method, route, channel_id):
+                hold.held += 1
+                await hold.released.wait()
 
     async def _handle(self, request: web.Request, handler: Any) -> web.StreamResponse:
         match = request.match_info
