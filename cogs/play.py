@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot.engine.views import TableView
 from bot.tables import (
     Dealt,
+    DmPrompt,
     LobbyChanged,
     MatchOver,
     NoTable,
@@ -114,8 +115,9 @@ class Play(commands.Cog):
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
-        # (table, player) -> (hand, street, to_act) of the last prompt sent by DM
-        self.prompted: dict[tuple[int, int], tuple[int, int, bool]] = {}
+        # (table, DM prompt message) -> whether it shows "your turn"
+        self.turn_shown: dict[tuple[int, int], bool] = {}
+        self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.closing = False
@@ -194,7 +196,7 @@ class Play(commands.Cog):
                     table, player, "Time ran out: your cards were placed for you (R10)."))
             case PlayerAway(player_id=player) if _human(player):
                 refresh_table()
-                box.post(lambda: self._edit_prompt(table, player))
+                box.post(lambda: self._edit_prompt(table, player, close=False))
             case ShowdownDone():
                 # The view as the showdown left it (the next deal comes in a later batch).
                 shown = self.tables.public_view(table)
@@ -222,8 +224,8 @@ class Play(commands.Cog):
                 refresh_table()
 
     async def _forget(self, table: int) -> None:
-        for key in [k for k in self.prompted if k[0] == table]:
-            del self.prompted[key]
+        self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
+        self.closed = {k for k in self.closed if k[0] != table}
         self.no_dm = {k for k in self.no_dm if k[0] != table}
         self.told = {k for k in self.told if k[0] != table}
 
@@ -304,17 +306,25 @@ class Play(commands.Cog):
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
     # ------------------------------------------------------------ prompts by DM
+    # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
+    # redrawn with that action; once the action is over it becomes its record, with no
+    # controls. Every edit of a prompt takes that message's turn (`serial`), as clicks do, and
+    # reads the table when it runs: a late job can close an old prompt but never draw a later
+    # action on it, and the next action always comes as a new message with its controls.
     async def _send_prompt(self, table: int, player: int, hand: int, street: int) -> None:
-        """The seat's controls for this action by DM, once (a restart sends them again)."""
-        key = (table, player)
-        if self.prompted.get(key, (0, 0, False))[:2] == (hand, street):
-            return
+        """The seat's controls for this action by DM, once: when the action's prompt is
+        already out (a restart announces every deal again) it is redrawn in place."""
         state = self.tables.private_view(table, player)
         if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
             return  # placed (or timed out) meanwhile: nothing to ask
-        self.prompted[key] = (hand, street, state.to_act)
+        sent = self.tables.messages(table).dm.get(player)
+        if sent is not None and (sent.hand_no, sent.street) == (hand, street):
+            await self._redraw_prompt(table, player, sent)
+            return
         if (table, player, hand) in self.no_dm:
             return
+        if sent is not None:
+            await self._close_prompt(table, player, sent)
         try:
             user = self.bot.get_user(player) or await self.bot.fetch_user(player)
             message = await user.send(**(await prompt(state)).to_send())
@@ -323,7 +333,9 @@ class Play(commands.Cog):
                 raise
             await self._dms_closed(table, player, hand)
             return
-        await self.tables.set_dm_message(table, player, message.channel.id, message.id)
+        self.turn_shown[table, message.id] = state.to_act
+        await self.tables.set_dm_message(
+            table, player, DmPrompt(message.channel.id, message.id, hand, street))
 
     async def _dms_closed(self, table: int, player: int, hand: int) -> None:
         self.no_dm.add((table, player, hand))  # tried again next hand: DMs may open meanwhile
@@ -335,30 +347,85 @@ class Play(commands.Cog):
             "message (or use `/ofc hand`) to see your cards and place them."))
 
     async def _edit_prompt(self, table: int, player: int, note: str = "", *,
-                           turn: bool = False) -> None:
-        """Redraw the player's last DM prompt: its turn came (`turn`: only if that changed
-        it), it is away, or `note` says why it is over."""
-        dm = self.tables.messages(table).dm.get(player)
-        sent = self.prompted.get((table, player))
-        if dm is None or sent is None:
+                           turn: bool = False, close: bool = True) -> None:
+        """Update the player's DM prompt: its turn came (`turn`: only if that changes it), it
+        is away (`close=False`: the prompt of an action already over is left to the note that
+        says how it ended), or `note` says why its action is over."""
+        sent = self.tables.messages(table).dm.get(player)
+        if sent is not None:
+            await self._redraw_prompt(table, player, sent, note, turn=turn, close=close)
+
+    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt, note: str = "",
+                             *, turn: bool = False, close: bool = True) -> None:
+        async with self.serial(sent.message_id):
+            try:
+                state = self.tables.private_view(table, player)
+            except TableError:
+                return  # the player has left
+            if turn and (not state.to_act or self.turn_shown.get((table, sent.message_id), True)):
+                return  # shown as its turn already, or closed: a confirm's record stays
+            message = self._dm_message(sent)
+            if state.away and not state.view.dealt:
+                # R10: nothing to place while away; the prompt offers the way back, and the
+                # action it shows from now on is the seat's current one.
+                await message.edit(**(await prompt(state, note=note)).to_edit())
+                self.turn_shown[table, sent.message_id] = state.to_act
+                self.closed.discard((table, sent.message_id))
+                await self.tables.set_dm_message(
+                    table, player, sent._replace(hand_no=state.hand_no, street=state.street))
+            elif (sent.hand_no, sent.street) == (state.hand_no, state.street) \
+                    and state.view.dealt:
+                await message.edit(**(await prompt(state, note=note)).to_edit())
+                self.turn_shown[table, sent.message_id] = state.to_act
+            elif close:
+                await self._close_locked(table, sent, state, note)
+
+    async def _close_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
+        """The prompt's action is over: it becomes its record, without controls."""
+        async with self.serial(sent.message_id):
+            try:
+                state = self.tables.private_view(table, player)
+            except TableError:
+                return
+            await self._close_locked(table, sent, state)
+
+    async def _close_locked(self, table: int, sent: DmPrompt, state: SeatState,
+                            note: str = "") -> None:
+        if (table, sent.message_id) in self.closed:
             return
-        try:
-            state = self.tables.private_view(table, player)
-        except TableError:
-            return  # the player has left
-        current = sent[:2] == (state.hand_no, state.street)
-        if turn and (not state.to_act or sent == (state.hand_no, state.street, state.to_act)):
-            # Sent when it was already this seat's turn, or the seat acted before this job
-            # ran (a Fantasyland seat is named in every Turn until it confirms): the
-            # confirm's own edit, the record of what was placed, must stay.
+        self.closed.add((table, sent.message_id))
+        self.turn_shown[table, sent.message_id] = True
+        # No attachments given: the image of the action as it was shown stays. An away seat
+        # keeps its way back, which belongs to no action.
+        await self._dm_message(sent).edit(
+            embed=placed_embed(sent.hand_no, sent.street, state, note),
+            view=controls_view(state) if state.away else discord.ui.View())
+
+    def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(
+            sent.channel_id, type=discord.ChannelType.private).get_partial_message(sent.message_id)
+
+    def follow(self, table: int, player: int) -> None:
+        """The seat's action changed through "My hand": its DM prompt follows (the draft
+        shown, or closed once placed), in turn with the table's other DM edits."""
+        self._outbox(table).post(lambda: self._edit_prompt(table, player))
+
+    def confirmed(self, table: int, message: discord.Message | None) -> None:
+        """A DM prompt's Confirm turned it into its record (the click's own edit)."""
+        if message is not None:
+            self.closed.add((table, message.id))
+            self.turn_shown[table, message.id] = True
+
+    async def came_back(self, table: int, player: int, message: discord.Message | None,
+                        state: SeatState) -> None:
+        """"Back" redrew a DM prompt with the seat's current action: it is that action's
+        prompt now."""
+        if message is None:
             return
-        if current:
-            self.prompted[(table, player)] = (state.hand_no, state.street, state.to_act)
-        channel_id, message_id = dm
-        content = await prompt(state, note=note, controls=current or state.away)
-        message = self.bot.get_partial_messageable(
-            channel_id, type=discord.ChannelType.private).get_partial_message(message_id)
-        await message.edit(**content.to_edit())
+        self.closed.discard((table, message.id))
+        self.turn_shown[table, message.id] = state.to_act
+        await self.tables.set_dm_message(
+            table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
 
 
 def play_of(interaction: Interaction) -> Play:
@@ -386,8 +453,11 @@ async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
 
 
 async def redraw(interaction: Interaction, state: SeatState) -> None:
-    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now."""
+    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now; a click on
+    "My hand" shows it in the seat's DM prompt too."""
     await interaction.edit_original_response(**(await prompt(state)).to_edit())
+    if interaction.guild_id is not None:
+        play_of(interaction).follow(state.table_id, state.player_id)
 
 
 @app_commands.command(name="hand",
@@ -415,7 +485,11 @@ async def on_table_button(interaction: Interaction, custom_id: str, values: list
         return
     async with clicked(interaction) as service:
         await service.back(key.table, interaction.user.id)
-        await redraw(interaction, service.private_view(key.table, interaction.user.id))
+        state = service.private_view(key.table, interaction.user.id)
+        await redraw(interaction, state)
+        if interaction.guild_id is None:
+            await play_of(interaction).came_back(key.table, interaction.user.id,
+                                                 interaction.message, state)
 
 
 @handles("place")
@@ -443,6 +517,7 @@ async def on_step(interaction: Interaction, custom_id: str, values: list[str]) -
             # new DM. An ephemeral prompt (DMs closed) goes straight on to the next action.
             await interaction.edit_original_response(
                 embed=placed_embed(turn.hand, turn.street, state), view=discord.ui.View())
+            play_of(interaction).confirmed(turn.table, interaction.message)
         else:
             await redraw(interaction, state)
 

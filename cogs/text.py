@@ -162,8 +162,7 @@ def prompt_embed(state: SeatState, note: str = "") -> discord.Embed:
         waiting = " and ".join(names[s] for s in table.to_act) or "the others"
         status = f"{task} Waiting for {waiting}: arrange now, confirm on your turn."
     if state.away:
-        status += "\nYou are marked away (R10): your cards are placed for you. Press " \
-                  "**I'm back** to play again."
+        status += f"\n{AWAY}"
     if note:
         status = f"{note}\n{status}"
     embed = discord.Embed(title=title, description=status, colour=COLOUR)
@@ -178,14 +177,22 @@ def prompt_embed(state: SeatState, note: str = "") -> discord.Embed:
     return embed
 
 
-def placed_embed(hand_no: int, street: int, state: SeatState) -> discord.Embed:
-    """What a DM prompt turns into once its action is confirmed."""
+AWAY = ("You are marked away (R10): your cards are placed for you. Press **I'm back** to "
+        "play again.")
+
+
+def placed_embed(hand_no: int, street: int, state: SeatState, note: str = "") -> discord.Embed:
+    """What a DM prompt turns into once its action is over; `note` says how (time ran out)."""
     action = "Fantasyland hand" if street == 0 else f"street {street}"
     embed = discord.Embed(title=f"Hand {hand_no}: {action} placed", colour=COLOUR)
+    lines = [note] if note else []
+    if state.away:
+        lines.append(AWAY)
     if state.hand_no == hand_no:
         board = state.view.board
-        embed.description = board_lines({"top": board.top, "middle": board.middle,
-                                         "bottom": board.bottom})
+        lines.append(board_lines({"top": board.top, "middle": board.middle,
+                                  "bottom": board.bottom}))
+    embed.description = "\n".join(lines) or None
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 

@@ -24,12 +24,20 @@ from bot.tables.events import (
 from bot.tables.players import ComputerPlayers
 from bot.tables.service import TableService
 from bot.tables.settings import ServiceSettings
-from bot.tables.views import LobbySeat, LobbyView, SeatState, TableMessages, card_from_index
+from bot.tables.views import (
+    DmPrompt,
+    LobbySeat,
+    LobbyView,
+    SeatState,
+    TableMessages,
+    card_from_index,
+)
 
 __all__ = [
     "Clock",
     "ComputerPlayers",
     "Dealt",
+    "DmPrompt",
     "FakeClock",
     "HandStarted",
     "LobbyChanged",

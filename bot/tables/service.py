@@ -33,7 +33,7 @@ from bot.tables.runtime import Live, TableCore
 from bot.tables.settings import ServiceSettings
 from bot.tables.state import BadSnapshot, Draft, TableState
 from bot.tables.translate import dealt_event, street_of, translate, turn_event
-from bot.tables.views import LobbySeat, LobbyView, SeatState, TableMessages
+from bot.tables.views import DmPrompt, LobbySeat, LobbyView, SeatState, TableMessages
 
 log = logging.getLogger(__name__)
 
@@ -104,33 +104,32 @@ class TableService(TableCore):
         if not isinstance(table_message_id, Unchanged):
             state.table_message_id = table_message_id
 
-    async def set_dm_message(self, table_id: int, player_id: int, channel_id: int | None,
-                             message_id: int | None) -> None:
-        """Record (None: forget) the DM message holding a player's controls. Saved with the
-        snapshot; from a listener the save happens right after the current action."""
+    async def set_dm_message(self, table_id: int, player_id: int,
+                             prompt: DmPrompt | None) -> None:
+        """Record (None: forget) the DM message holding a player's controls and the action it
+        shows. Saved with the snapshot; from a listener the save happens right after the
+        current action."""
         live = self._live(table_id)
         if live.owner is asyncio.current_task():
-            self._set_dm(live.state, player_id, channel_id, message_id)
-            self._spawn(self._save_dm(table_id, player_id, channel_id, message_id))
+            self._set_dm(live.state, player_id, prompt)
+            self._spawn(self._save_dm(table_id, player_id, prompt))
             return
-        await self._save_dm(table_id, player_id, channel_id, message_id)
+        await self._save_dm(table_id, player_id, prompt)
 
-    async def _save_dm(self, table_id: int, player_id: int, channel_id: int | None,
-                       message_id: int | None) -> None:
+    async def _save_dm(self, table_id: int, player_id: int, prompt: DmPrompt | None) -> None:
         try:
             async with self._locked(table_id) as live:
-                self._set_dm(live.state, player_id, channel_id, message_id)
+                self._set_dm(live.state, player_id, prompt)
                 await self._commit(live, ())
         except TableError:
             pass  # the table closed meanwhile: nothing to keep
 
     @staticmethod
-    def _set_dm(state: TableState, player_id: int, channel_id: int | None,
-                message_id: int | None) -> None:
-        if channel_id is None or message_id is None:
+    def _set_dm(state: TableState, player_id: int, prompt: DmPrompt | None) -> None:
+        if prompt is None:
             state.dm.pop(player_id, None)
         else:
-            state.dm[player_id] = (channel_id, message_id)
+            state.dm[player_id] = prompt
 
     # ================================================================= lobby
     async def create_table(self, guild_id: int, channel_id: int, host_id: int, host_name: str,

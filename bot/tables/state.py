@@ -15,7 +15,7 @@ from bot.engine.cards import Card
 from bot.engine.deal import decode, encode
 from bot.engine.match import Match
 from bot.engine.rules import TableRules
-from bot.tables.views import LobbySeat, Status
+from bot.tables.views import DmPrompt, LobbySeat, Status
 
 SERVICE_VERSION = 1
 
@@ -54,7 +54,7 @@ class TableState:
     match: Match | None = None
     match_id: int | None = None  # storage history's match
     drafts: dict[int, Draft] = field(default_factory=dict)  # seat -> its draft
-    dm: dict[int, tuple[int, int]] = field(default_factory=dict)  # player -> (channel, msg)
+    dm: dict[int, DmPrompt] = field(default_factory=dict)  # player -> their latest DM prompt
     step: int = 0  # actions applied so far: part of every idempotency key
     pending: list[dict[str, Any]] = field(default_factory=list)  # money ops to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
@@ -106,7 +106,7 @@ class TableState:
                 drafts={int(seat): Draft(int(h), int(st), dict(zip(decode(rows), rows.values(),
                                                                        strict=True)))
                         for seat, (h, st, rows) in d["drafts"].items()},
-                dm={int(p): (int(ids[0]), int(ids[1])) for p, ids in d["dm"].items()},
+                dm={int(p): _dm_prompt(ids) for p, ids in d["dm"].items()},
                 step=int(d["step"]), pending=list(d["pending"]), next_hand_at=d["next_hand_at"],
                 thread_id=thread_id, lobby_message_id=lobby_message_id,
                 table_message_id=table_message_id,
@@ -115,3 +115,10 @@ class TableState:
             raise
         except Exception as error:  # any malformed snapshot: the caller refunds the table
             raise BadSnapshot(f"{type(error).__name__}: {error}") from error
+
+
+def _dm_prompt(ids: list[int]) -> DmPrompt:
+    """A snapshot from before prompts recorded their action holds only the message: hand 0
+    matches no action, so that message is closed and the action's prompt sent anew."""
+    channel_id, message_id, hand_no, street = (*ids, 0, 0)[:4]
+    return DmPrompt(int(channel_id), int(message_id), int(hand_no), int(street))

@@ -1,7 +1,7 @@
 """What the service hands the Discord layer besides events: lobby, seat and message records."""
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from bot.engine.cards import DECK, JOKERS, Card
 from bot.engine.rules import TableRules
@@ -57,12 +57,22 @@ class SeatState:
     away: bool
 
 
+class DmPrompt(NamedTuple):
+    """The DM message holding a player's controls, and the action it was sent for: a message
+    is only ever redrawn with that action, so a late redraw cannot show a later one."""
+
+    channel_id: int
+    message_id: int
+    hand_no: int
+    street: int  # 1.. a street, 0 a Fantasyland hand
+
+
 @dataclass(frozen=True, slots=True)
 class TableMessages:
     thread_id: int | None = None
     lobby_message_id: int | None = None
     table_message_id: int | None = None
-    dm: dict[int, tuple[int, int]] = field(default_factory=dict)  # player -> (channel, message)
+    dm: dict[int, DmPrompt] = field(default_factory=dict)  # player -> their latest DM prompt
 
 
 def card_from_index(index: int) -> Card:

@@ -169,20 +169,23 @@ async def test_closed_dms_are_told_to_use_my_hand_which_opens_the_controls(
     assert len(double.messages()) == 3  # lobby, table, one notice: no notice per street
 
 
-async def test_buttons_keep_working_after_a_restart_and_prompts_are_sent_again(
+async def test_buttons_keep_working_after_a_restart_and_prompts_are_redrawn(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
         tmp_path: Path) -> None:
     await started(double, alice, bob)
     table = table_id(bot, double)
     prompt = await alice.wait_for_dm()
+    edits = len(prompt.history)
     dealt = seat_state(bot, table, alice).view.dealt
     await double.stop_client(bot)
 
     restarted = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
     await double.start_client(restarted)
     try:
-        again = await alice.wait_for_dm(after=prompt)  # re-sent by the restored table
-        assert again.embed["title"] == "Hand 1: street 1 of 5"  # type: ignore[index]
+        # The restored table redraws the prompt it had sent, rather than sending another.
+        await double.wait_until(lambda: len(prompt.history) > edits, what="the prompt redrawn")
+        assert alice.dms() == [prompt]
+        assert prompt.embed["title"] == "Hand 1: street 1 of 5"  # type: ignore[index]
         await draft(double, alice, prompt, dealt[4], "Top")  # the pre-restart DM's button
         assert restarted.tables.private_view(table, alice.id).draft == {dealt[4]: "top"}
     finally:
@@ -218,23 +221,33 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
 FANTASY_PLAN = {"top": "Ah Kc Ac", "middle": "8d 7h 8c 7s 7c", "bottom": "9h Js Jh 9d Jd"}
 
 
-async def test_fantasyland_menus_best_arrangement_and_confirm(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    service = bot.tables
+async def fantasy_table(double: DiscordDouble, bot: OFCBot, alice: Member,
+                        bob: Member) -> int:
+    """A started one-hand heads-up table (seed 4) with alice in seat 0: its id."""
     options = {"seats": 2, "format": "hands", "hands": 1}
-    lobby = await service.create_table(double.guild.id, double.channel.id, alice.id, "alice",
-                                       options, seed=4)
-    table = lobby.table_id
-    await service.join(table, bob.id, "bob")
-    await service.start(table, alice.id)
+    lobby = await bot.tables.create_table(double.guild.id, double.channel.id, alice.id,
+                                          "alice", options, seed=4)
+    await bot.tables.join(lobby.table_id, bob.id, "bob")
+    await bot.tables.start(lobby.table_id, alice.id)
+    return lobby.table_id
+
+
+def toward_fantasy(player_id: int) -> Callable[[Member, SeatState], Mapping[Card, str]]:
+    """`player_id` places FANTASY_PLAN's cards (the others dealt to it are discarded); every
+    other seat places R10's way."""
     plan = {card: row for row, text in FANTASY_PLAN.items() for card in parse_cards(text)}
 
-    def planned(member: Member, state: SeatState) -> Mapping[Card, str]:
-        if member is bob:
+    def choose(member: Member, state: SeatState) -> Mapping[Card, str]:
+        if member.id != player_id:
             return auto(member, state)
         return {c: plan.get(c, "discard") for c in state.view.dealt}
+    return choose
 
-    await play_hand(bot, table, (alice, bob), planned)
+
+async def test_fantasyland_menus_best_arrangement_and_confirm(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    table = await fantasy_table(double, bot, alice, bob)
+    await play_hand(bot, table, (alice, bob), toward_fantasy(alice.id))
     await double.wait_for_message(lambda m: m.embed is not None
                                   and "Fantasyland next hand: 14 cards" in str(m.embed))
 

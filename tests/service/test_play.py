@@ -11,6 +11,7 @@ from bot.engine.cards import card_str
 from bot.storage import Storage
 from bot.tables import (
     Dealt,
+    DmPrompt,
     FakeClock,
     LobbyChanged,
     MatchOver,
@@ -281,7 +282,7 @@ async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
             await service.join(table, BOB, "Bob")  # an action from inside its own listener
         except RuntimeError as error:
             failures.append(error)
-        await service.set_dm_message(table, ALICE, 5, 6)  # fine: saved after the action
+        await service.set_dm_message(table, ALICE, DmPrompt(5, 6, 1, 1))  # saved after the action
         raise ValueError("a listener bug")
 
     service.add_listener(rude)
@@ -290,4 +291,4 @@ async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
     assert len(failures) == 1 and "listener" in str(failures[0])
     assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]  # no Bob
     assert recorder.of(LobbyChanged)[-1].reason == "computer added"  # others still heard it
-    assert service.messages(table).dm == {ALICE: (5, 6)}
+    assert service.messages(table).dm == {ALICE: DmPrompt(5, 6, hand_no=1, street=1)}

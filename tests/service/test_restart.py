@@ -10,6 +10,7 @@ import pytest
 from bot.storage import Storage
 from bot.tables import (
     Dealt,
+    DmPrompt,
     FakeClock,
     MatchOver,
     Placed,
@@ -113,7 +114,7 @@ async def test_timers_resume_with_the_time_left(
     await service.start(table, ALICE)
     await service.set_messages(table, lobby_message_id=7001, table_message_id=7002)
     first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
-    await service.set_dm_message(table, first, 8001, 8002)
+    await service.set_dm_message(table, first, DmPrompt(8001, 8002, 1, 1))
     deadline = service.private_view(table, first).deadline
     await clock.advance(100)
     await service.close()
@@ -123,7 +124,7 @@ async def test_timers_resume_with_the_time_left(
     assert resumed.table_for_channel(CHANNEL) == table
     messages = resumed.messages(table)
     assert (messages.lobby_message_id, messages.table_message_id) == (7001, 7002)
-    assert messages.dm == {first: (8001, 8002)}
+    assert messages.dm == {first: DmPrompt(8001, 8002, hand_no=1, street=1)}
     assert recorder.of(Turn)[-1].deadline == deadline
     assert {e.private_to for e in recorder.of(Dealt)} == {ALICE, BOB}  # prompts to re-send
     await later.advance(deadline - later.now() - 1)
