@@ -18,13 +18,13 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
-from cogs.components import SOMETHING_WRONG
-from cogs.context import send
+from cogs.common.interactions import send
+from cogs.tables.components import SOMETHING_WRONG
 
 log = logging.getLogger("bot")
 
 # The extensions of cogs/ to load (see /work notes COGS.md): each has a `setup(bot)`.
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.economy", "cogs.tools")
+EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools")
 
 
 class OFCBot(commands.Bot):

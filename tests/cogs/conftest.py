@@ -16,7 +16,7 @@ from bot.tables import FakeClock
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.discord_double.components import walk
 
-EXTENSIONS = ("cogs.lobby", "cogs.play")
+EXTENSIONS = ("cogs.tables",)
 
 
 def settings_for(double: DiscordDouble, database: Path) -> Settings:

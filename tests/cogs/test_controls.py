@@ -11,9 +11,9 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.placement import auto_assignment
 from bot.engine.rules import TableRules
 from bot.tables import LobbySeat, LobbyView, SeatState
-from cogs.components import controls_view, lobby_view
-from cogs.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
-from cogs.text import card_label
+from cogs.common.format import card_label
+from cogs.tables.components import controls_view, lobby_view
+from cogs.tables.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
 
 PLAYERS = [PlayerSpec(11, "alice", 200), PlayerSpec(22, "bob", 200)]
 

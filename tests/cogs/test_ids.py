@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.cards import INDEX, JOKERS, parse_card
-from cogs.components import OfcButton, OfcSelect
-from cogs.ids import (
+from cogs.tables.components import OfcButton, OfcSelect
+from cogs.tables.ids import (
     FANTASY_ROWS,
     LOBBY_ACTIONS,
     PLACE_ROWS,

@@ -7,8 +7,8 @@ import pytest
 
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.economy import balance, daily
-from cogs.tools import rules, settings, solve
+from cogs.economy.commands import balance, daily
+from cogs.tools.commands import rules, settings, solve
 from tests.economy.conftest import (
     ADMIN,
     ALICE,

@@ -6,7 +6,7 @@ from typing import Any
 import discord
 
 from bot.tables import TableService
-from cogs.context import Refusal
+from cogs.common.interactions import Refusal
 
 NO_TABLE = "There is no table in this channel. Open one with /ofc create."
 

@@ -39,8 +39,10 @@ from bot.tables import (
     TableService,
     Turn,
 )
-from cogs import images
-from cogs.components import (
+from cogs.common import images
+from cogs.common.group import attach, detach
+from cogs.common.interactions import refusing, send
+from cogs.tables.components import (
     OfcButton,
     OfcSelect,
     controls_view,
@@ -49,18 +51,8 @@ from cogs.components import (
     lobby_view,
     on_unlisted_component,
 )
-from cogs.context import refusing, send
-from cogs.group import attach, detach
-from cogs.ids import (
-    parse_card,
-    parse_fantasy_row,
-    parse_place,
-    parse_step,
-    parse_table_button,
-)
-from cogs.outbox import Outbox
-from cogs.service import table_here, tables_of
-from cogs.text import (
+from cogs.tables.context import table_here, tables_of
+from cogs.tables.embeds import (
     lobby_embed,
     placed_embed,
     prompt_embed,
@@ -68,6 +60,14 @@ from cogs.text import (
     standings_embed,
     table_embed,
 )
+from cogs.tables.ids import (
+    parse_card,
+    parse_fantasy_row,
+    parse_place,
+    parse_step,
+    parse_table_button,
+)
+from cogs.tables.outbox import Outbox
 
 log = logging.getLogger(__name__)
 

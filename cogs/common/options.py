@@ -12,7 +12,7 @@ from discord import app_commands
 
 from bot.engine.rules import BOUNDS, CHOICES, TableRules
 from bot.storage import Storage
-from cogs.context import guild_id_of, storage_of
+from cogs.common.interactions import guild_id_of, storage_of
 
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
     name: [app_commands.Choice(name=value, value=value) for value in values]

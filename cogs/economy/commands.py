@@ -13,8 +13,8 @@ from discord.ext import commands
 
 from bot.storage import DailyNotReady
 from bot.storage.validate import MAX_CHIPS
-from cogs import embeds_economy as embeds
-from cogs.context import (
+from cogs.common.format import when
+from cogs.common.interactions import (
     Refusal,
     about,
     guild_id_of,
@@ -25,8 +25,8 @@ from cogs.context import (
     send,
     storage_of,
 )
-from cogs.history_menu import HandPicker, MatchPicker
-from cogs.text import when
+from cogs.economy import embeds
+from cogs.economy.history_menu import HandPicker, MatchPicker
 
 RECENT_MATCHES = 10
 LEADERBOARD_SIZE = 10

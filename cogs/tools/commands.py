@@ -20,8 +20,9 @@ from bot.engine.cards import parse_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.storage.validate import MAX_CHIPS
-from cogs import embeds_economy, embeds_tools, images
-from cogs.context import (
+from cogs.common import images
+from cogs.common.group import attach, detach
+from cogs.common.interactions import (
     Refusal,
     guild_id_of,
     now_of,
@@ -30,8 +31,7 @@ from cogs.context import (
     send,
     storage_of,
 )
-from cogs.group import attach, detach
-from cogs.rule_options import (
+from cogs.common.options import (
     CHOICE,
     BuyIn,
     FantasyTurnSeconds,
@@ -44,8 +44,9 @@ from cogs.rule_options import (
     given,
     server_rules,
 )
-from cogs.score_input import EXAMPLE, score_input
-from cogs.tool_views import score_view, solution_view
+from cogs.tools import embeds as embeds_tools
+from cogs.tools.engine_views import score_view, solution_view
+from cogs.tools.score_input import EXAMPLE, score_input
 
 Interaction = discord.Interaction[Any]
 AUDIT_SHOWN = 5
@@ -184,7 +185,7 @@ async def settings(
         changed = [name.replace("_", " ") for name in RESET_FIELDS
                    if getattr(before, name) != getattr(after, name)]
         defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
-        await send(interaction, ephemeral=True, embed=embeds_economy.settings(
+        await send(interaction, ephemeral=True, embed=embeds_tools.settings(
             after, defaults, TableRules.from_mapping(after.table_options),
             await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed))
 

@@ -18,8 +18,9 @@ import discord
 from bot.engine.cards import INDEX
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import LobbyView, SeatState
-from cogs.context import Refusal, refusing, send
-from cogs.ids import (
+from cogs.common.format import ROW_LABELS, card_label
+from cogs.common.interactions import Refusal, refusing, send
+from cogs.tables.ids import (
     FANTASY_ROWS,
     BadId,
     FantasyRowId,
@@ -30,7 +31,6 @@ from cogs.ids import (
     Turn,
     kind_of,
 )
-from cogs.text import ROW_LABELS, card_label
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from typing import Any, Self
 import discord
 
 from bot.storage import HandHistory, MatchSummary, Storage
-from cogs import embeds_economy as embeds
-from cogs.context import Refusal, guild_id_of, refusing, send, storage_of
-from cogs.text import signed
+from cogs.common.format import signed
+from cogs.common.interactions import Refusal, guild_id_of, refusing, send, storage_of
+from cogs.economy import embeds
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches

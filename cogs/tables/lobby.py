@@ -12,11 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.components import handles
-from cogs.context import guild_id_of, refusing, send
-from cogs.group import attach, detach
-from cogs.ids import parse_lobby
-from cogs.rule_options import (
+from cogs.common.format import plural
+from cogs.common.group import attach, detach
+from cogs.common.interactions import guild_id_of, refusing, send
+from cogs.common.options import (
     CHOICE,
     BuyIn,
     FantasyTurnSeconds,
@@ -27,8 +26,9 @@ from cogs.rule_options import (
     TurnSeconds,
     given,
 )
-from cogs.service import is_admin, name_of, table_here, tables_of
-from cogs.text import plural
+from cogs.tables.components import handles
+from cogs.tables.context import is_admin, name_of, table_here, tables_of
+from cogs.tables.ids import parse_lobby
 
 Interaction = discord.Interaction[Any]
 Action = Callable[[Interaction, int], Awaitable[str]]
