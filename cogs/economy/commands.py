@@ -13,18 +13,9 @@ from discord.ext import commands
 
 from bot.storage import DailyNotReady
 from bot.storage.validate import MAX_CHIPS
+from cogs.common.answers import Refusal, install_error_handler, manage_server, send
 from cogs.common.format import when
-from cogs.common.interactions import (
-    Refusal,
-    about,
-    guild_id_of,
-    now_of,
-    refusing,
-    require_human,
-    require_manage_guild,
-    send,
-    storage_of,
-)
+from cogs.common.interactions import about, guild_id_of, now_of, require_human, storage_of
 from cogs.economy import embeds
 from cogs.economy.history_menu import HandPicker, MatchPicker
 
@@ -40,68 +31,63 @@ Member = discord.Member | discord.User
 @app_commands.describe(member="Whose wallet to show (default: yours)")
 @app_commands.guild_only()
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
-    async with refusing(interaction):
-        guild_id, target = about(interaction, member)
-        storage, now = storage_of(interaction), now_of(interaction)
-        wallet = await storage.wallet(guild_id, target.id, now=now)
-        line = await storage.rank_of(guild_id, target.id)
-        next_daily = None
-        if target.id == interaction.user.id:
-            last = wallet.last_daily_at
-            next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
-        await send(interaction, ephemeral=True,
-                   embed=embeds.balance(target.mention, wallet, line, next_daily, now))
+    guild_id, target = about(interaction, member)
+    storage, now = storage_of(interaction), now_of(interaction)
+    wallet = await storage.wallet(guild_id, target.id, now=now)
+    line = await storage.rank_of(guild_id, target.id)
+    next_daily = None
+    if target.id == interaction.user.id:
+        last = wallet.last_daily_at
+        next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
+    await send(interaction, ephemeral=True,
+               embed=embeds.balance(target.mention, wallet, line, next_daily, now))
 
 
 @app_commands.command(name="daily", description="Claim your daily chips")
 @app_commands.guild_only()
 async def daily(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        storage, now = storage_of(interaction), now_of(interaction)
-        try:
-            claim = await storage.claim_daily(guild_id, interaction.user.id, now=now)
-        except DailyNotReady as error:
-            raise Refusal(f"Already claimed. {error} "
-                          f"({when(now + error.seconds_left, 't')})") from error
-        await send(interaction, ephemeral=True, embed=embeds.daily(claim))
+    guild_id = guild_id_of(interaction)
+    storage, now = storage_of(interaction), now_of(interaction)
+    try:
+        claim = await storage.claim_daily(guild_id, interaction.user.id, now=now)
+    except DailyNotReady as error:
+        raise Refusal(f"Already claimed. {error} "
+                      f"({when(now + error.seconds_left, 't')})") from error
+    await send(interaction, ephemeral=True, embed=embeds.daily(claim))
 
 
 @app_commands.command(name="leaderboard", description="The richest players of this server")
 @app_commands.guild_only()
 async def leaderboard(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        storage = storage_of(interaction)
-        rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
-        me = await storage.rank_of(guild_id, interaction.user.id)
-        name = interaction.guild.name if interaction.guild else "this server"
-        await send(interaction, ephemeral=False, embed=embeds.leaderboard(rows, me, name))
+    guild_id = guild_id_of(interaction)
+    storage = storage_of(interaction)
+    rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
+    me = await storage.rank_of(guild_id, interaction.user.id)
+    name = interaction.guild.name if interaction.guild else "this server"
+    await send(interaction, ephemeral=False, embed=embeds.leaderboard(rows, me, name))
 
 
 @app_commands.command(name="history", description="Recent matches, with their hands")
 @app_commands.describe(member="Whose matches to show (default: yours)")
 @app_commands.guild_only()
 async def history(interaction: Interaction, member: Member | None = None) -> None:
-    async with refusing(interaction):
-        guild_id, target = about(interaction, member)
-        matches = await storage_of(interaction).recent_matches(
-            guild_id, target.id, limit=RECENT_MATCHES)
-        view = discord.ui.View(timeout=None)
-        if matches:
-            view.add_item(MatchPicker(target.id, matches))
-        await send(interaction, ephemeral=True, view=view,
-                   embed=embeds.history(target.mention, target.id, matches))
+    guild_id, target = about(interaction, member)
+    matches = await storage_of(interaction).recent_matches(
+        guild_id, target.id, limit=RECENT_MATCHES)
+    view = discord.ui.View(timeout=None)
+    if matches:
+        view.add_item(MatchPicker(target.id, matches))
+    await send(interaction, ephemeral=True, view=view,
+               embed=embeds.history(target.mention, target.id, matches))
 
 
 @app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
 @app_commands.describe(member="Whose statistics to show (default: yours)")
 @app_commands.guild_only()
 async def stats(interaction: Interaction, member: Member | None = None) -> None:
-    async with refusing(interaction):
-        guild_id, target = about(interaction, member)
-        figures = await storage_of(interaction).stats(guild_id, target.id)
-        await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
+    guild_id, target = about(interaction, member)
+    figures = await storage_of(interaction).stats(guild_id, target.id)
+    await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
 
 
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")
@@ -109,27 +95,27 @@ async def stats(interaction: Interaction, member: Member | None = None) -> None:
                        reason="Why (kept in the ledger)")
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
+@manage_server
 async def grant(interaction: Interaction, member: Member,
                 amount: app_commands.Range[int, 1, MAX_CHIPS],
                 reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        require_manage_guild(interaction)
-        require_human(member)
-        # The interaction id as idempotency key: a redelivered interaction grants once.
-        move = await storage_of(interaction).grant(
-            guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
-            now=now_of(interaction), key=f"grant:{interaction.id}")
-        if not move.applied:
-            raise Refusal("This grant was already made.")
-        await send(interaction, ephemeral=False, embed=embeds.granted(
-            member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
+    guild_id = guild_id_of(interaction)
+    require_human(member)
+    # The interaction id as idempotency key: a redelivered interaction grants once.
+    move = await storage_of(interaction).grant(
+        guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
+        now=now_of(interaction), key=f"grant:{interaction.id}")
+    if not move.applied:
+        raise Refusal("This grant was already made.")
+    await send(interaction, ephemeral=False, embed=embeds.granted(
+        member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
 
 
 COMMANDS = (balance, daily, leaderboard, history, stats, grant)
 
 
 async def setup(bot: commands.Bot) -> None:
+    install_error_handler(bot.tree)
     for command in COMMANDS:
         bot.tree.add_command(command)
     bot.add_dynamic_items(MatchPicker, HandPicker)

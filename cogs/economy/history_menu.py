@@ -11,8 +11,9 @@ from typing import Any, Self
 import discord
 
 from bot.storage import HandHistory, MatchSummary, Storage
+from cogs.common.answers import Answered, Refusal, send
 from cogs.common.format import signed
-from cogs.common.interactions import Refusal, guild_id_of, refusing, send, storage_of
+from cogs.common.interactions import guild_id_of, storage_of
 from cogs.economy import embeds
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
@@ -33,7 +34,7 @@ async def _recent_match(storage: Storage, guild_id: int, user_id: int,
     raise Refusal(f"Match #{match_id} is not among that member's matches in this server.")
 
 
-class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class MatchPicker(Answered, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
     """Under a `/history` answer: pick a match to list its hands."""
 
@@ -56,21 +57,20 @@ class MatchPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Select[Any], match: Any) -> Self:
         return cls(int(match["user"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with refusing(interaction):
-            storage = storage_of(interaction)
-            guild_id = guild_id_of(interaction)
-            summary = await _recent_match(storage, guild_id, self.user_id,
-                                          _picked(self.item.values))
-            hands = await storage.match_hands(summary.match_id)
-            view = discord.ui.View(timeout=None)
-            if hands:
-                view.add_item(HandPicker(self.user_id, summary.match_id, hands))
-            await send(interaction, ephemeral=True, embed=embeds.match_hands(summary, hands),
-                       view=view)
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        storage = storage_of(interaction)
+        guild_id = guild_id_of(interaction)
+        summary = await _recent_match(storage, guild_id, self.user_id,
+                                      _picked(self.item.values))
+        hands = await storage.match_hands(summary.match_id)
+        view = discord.ui.View(timeout=None)
+        if hands:
+            view.add_item(HandPicker(self.user_id, summary.match_id, hands))
+        await send(interaction, ephemeral=True, embed=embeds.match_hands(summary, hands),
+                   view=view)
 
 
-class HandPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+class HandPicker(Answered, discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=r"ofc:histhand:(?P<user>[0-9]{1,20}):(?P<match>[0-9]{1,20})"):
     """Under a match's hands: pick a hand to see every board as shown down."""
 
@@ -91,15 +91,14 @@ class HandPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
                              item: discord.ui.Select[Any], match: Any) -> Self:
         return cls(int(match["user"]), int(match["match"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with refusing(interaction):
-            storage = storage_of(interaction)
-            guild_id = guild_id_of(interaction)
-            await _recent_match(storage, guild_id, self.user_id, self.match_id)
-            hand_no = _picked(self.item.values)
-            hand = next((h for h in await storage.match_hands(self.match_id)
-                         if h.hand_no == hand_no), None)
-            if hand is None:
-                raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
-            await send(interaction, ephemeral=True,
-                       embed=embeds.hand_detail(self.match_id, hand))
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        storage = storage_of(interaction)
+        guild_id = guild_id_of(interaction)
+        await _recent_match(storage, guild_id, self.user_id, self.match_id)
+        hand_no = _picked(self.item.values)
+        hand = next((h for h in await storage.match_hands(self.match_id)
+                     if h.hand_no == hand_no), None)
+        if hand is None:
+            raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
+        await send(interaction, ephemeral=True,
+                   embed=embeds.hand_detail(self.match_id, hand))

@@ -8,7 +8,6 @@ handler registered for its kind. A forged id that is on no message never reaches
 through the same checks.
 """
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,11 +17,10 @@ import discord
 from bot.engine.cards import INDEX
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import LobbyView, SeatState
+from cogs.common.answers import BadId, answer_error
 from cogs.common.format import ROW_LABELS, card_label
-from cogs.common.interactions import Refusal, refusing, send
 from cogs.tables.ids import (
     FANTASY_ROWS,
-    BadId,
     FantasyRowId,
     LobbyId,
     PlaceId,
@@ -40,8 +38,6 @@ Select = discord.ui.Select[discord.ui.View]
 # discord.py runs every DynamicItem whose template matches.
 BUTTON_KINDS = ("lobby", "hand", "back", "place", "reset", "confirm", "best")
 SELECT_KINDS = ("fl",)
-INVALID = "That control is not valid."
-SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
 
 Handler = Callable[[discord.Interaction[Any], str, list[str]], Awaitable[None]]
 _HANDLERS: dict[str, Handler] = {}
@@ -62,19 +58,12 @@ async def dispatch(interaction: discord.Interaction[Any], custom_id: str,
     this bot carries (BadId) gets a short ephemeral answer and changes nothing. A failure is
     logged and the member told, instead of Discord's bare "interaction failed"."""
     try:
-        async with refusing(interaction):
-            handler = _HANDLERS.get(kind_of(custom_id))
-            try:
-                if handler is None:
-                    raise BadId(custom_id)
-                await handler(interaction, custom_id, values)
-            except BadId:
-                log.info("refused component id %r from %s", custom_id, interaction.user.id)
-                raise Refusal(INVALID) from None
-    except Exception:
-        log.exception("component %r failed", custom_id)
-        with contextlib.suppress(discord.HTTPException):
-            await send(interaction, ephemeral=True, content=SOMETHING_WRONG)
+        handler = _HANDLERS.get(kind_of(custom_id))
+        if handler is None:
+            raise BadId(custom_id)
+        await handler(interaction, custom_id, values)
+    except Exception as error:
+        await answer_error(interaction, error)
 
 
 class OfcButton(discord.ui.DynamicItem[Button],

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.engine.cards import INDEX, Card
 from bot.tables import card_from_index
+from cogs.common.answers import BadId
 
 MAX_LENGTH = 100
 PLACE_ROWS = ("top", "middle", "bottom", "discard")
@@ -21,10 +22,6 @@ LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "start", "cancel")  # easy, 
 STEP_ACTIONS = ("reset", "confirm", "best")
 TABLE_BUTTONS = ("hand", "back")
 
-
-
-class BadId(ValueError):
-    """A custom_id no button of this bot carries (forged or mangled)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.common.answers import install_error_handler, manages_server, send
 from cogs.common.format import plural
 from cogs.common.group import attach, detach
-from cogs.common.interactions import guild_id_of, refusing, send
+from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import (
     CHOICE,
     BuyIn,
@@ -27,7 +28,6 @@ from cogs.common.options import (
     given,
 )
 from cogs.tables.components import handles
-from cogs.tables.context import is_admin, name_of, table_here, tables_of
 from cogs.tables.ids import parse_lobby
 
 Interaction = discord.Interaction[Any]
@@ -70,22 +70,21 @@ async def create(
     fantasy_turn_seconds: FantasyTurnSeconds | None = None,
     time_bank_seconds: TimeBankSeconds | None = None,
 ) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        options = given(
-            variant=variant, seats=seats, buy_in=buy_in, point_value=point_value,
-            scoring=scoring, royalties=royalties, fantasy=fantasy,
-            fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
-            button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
-            hands=hands, turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
-            time_bank_seconds=time_bank_seconds)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        lobby = await tables_of(interaction).create_table(
-            guild_id, interaction.channel_id, interaction.user.id, name_of(interaction.user),
-            options)
-        await send(interaction, ephemeral=True, content=(
-            f"Your table is open (lobby below); you sat down with "
-            f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
+    guild_id = guild_id_of(interaction)
+    options = given(
+        variant=variant, seats=seats, buy_in=buy_in, point_value=point_value,
+        scoring=scoring, royalties=royalties, fantasy=fantasy,
+        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
+        button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
+        hands=hands, turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
+        time_bank_seconds=time_bank_seconds)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    lobby = await tables_of(interaction).create_table(
+        guild_id, interaction.channel_id, interaction.user.id, name_of(interaction.user),
+        options)
+    await send(interaction, ephemeral=True, content=(
+        f"Your table is open (lobby below); you sat down with "
+        f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
 
 
 async def _join(interaction: Interaction, table: int) -> str:
@@ -100,20 +99,20 @@ async def _leave(interaction: Interaction, table: int) -> str:
 
 async def _start(interaction: Interaction, table: int) -> str:
     await tables_of(interaction).start(table, interaction.user.id,
-                                       is_admin=is_admin(interaction))
+                                       is_admin=manages_server(interaction))
     return "The match has started: your cards come by DM."
 
 
 async def _cancel(interaction: Interaction, table: int) -> str:
     await tables_of(interaction).cancel(table, interaction.user.id,
-                                        is_admin=is_admin(interaction))
+                                        is_admin=manages_server(interaction))
     return "The table is closed; every stack went back to its wallet."
 
 
 def _computer(level: str) -> Action:
     async def add(interaction: Interaction, table: int) -> str:
         await tables_of(interaction).add_computer(table, interaction.user.id, level,
-                                                  is_admin=is_admin(interaction))
+                                                  is_admin=manages_server(interaction))
         return f"A computer player ({level}) sat down."
     return add
 
@@ -127,11 +126,10 @@ def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None
     """`/ofc <action>` at this channel's table: the same as the lobby button, answered
     privately."""
     async def run(interaction: Interaction) -> None:
-        async with refusing(interaction):
-            table = table_here(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            answer = await ACTIONS[action](interaction, table)
-            await send(interaction, ephemeral=True, content=answer)
+        table = table_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await ACTIONS[action](interaction, table)
+        await send(interaction, ephemeral=True, content=answer)
     return app_commands.Command(name=action, description=description, callback=run)
 
 
@@ -153,6 +151,7 @@ COMMANDS = (
 
 
 async def setup(bot: commands.Bot) -> None:
+    install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
 
 

@@ -40,8 +40,9 @@ from bot.tables import (
     Turn,
 )
 from cogs.common import images
+from cogs.common.answers import send
 from cogs.common.group import attach, detach
-from cogs.common.interactions import refusing, send
+from cogs.common.interactions import table_here, tables_of
 from cogs.tables.components import (
     OfcButton,
     OfcSelect,
@@ -51,7 +52,6 @@ from cogs.tables.components import (
     lobby_view,
     on_unlisted_component,
 )
-from cogs.tables.context import table_here, tables_of
 from cogs.tables.embeds import (
     lobby_embed,
     placed_embed,
@@ -393,18 +393,16 @@ async def redraw(interaction: Interaction, state: SeatState) -> None:
 @app_commands.command(name="hand",
                       description="Your cards and placement controls (only you see them)")
 async def hand(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        await show_hand(interaction, table_here(interaction))
+    await show_hand(interaction, table_here(interaction))
 
 
 @app_commands.command(name="table",
                       description="Post this channel's table message again, at the bottom")
 async def table(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        table_id = table_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await play_of(interaction).repost(table_id)
-        await send(interaction, ephemeral=True, content="The table message is posted below.")
+    table_id = table_here(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await play_of(interaction).repost(table_id)
+    await send(interaction, ephemeral=True, content="The table message is posted below.")
 
 
 @handles("hand", "back")

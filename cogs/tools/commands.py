@@ -21,16 +21,9 @@ from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.storage.validate import MAX_CHIPS
 from cogs.common import images
+from cogs.common.answers import Refusal, install_error_handler, manage_server, send
 from cogs.common.group import attach, detach
-from cogs.common.interactions import (
-    Refusal,
-    guild_id_of,
-    now_of,
-    refusing,
-    require_manage_guild,
-    send,
-    storage_of,
-)
+from cogs.common.interactions import guild_id_of, now_of, storage_of, tables_of
 from cogs.common.options import (
     CHOICE,
     BuyIn,
@@ -75,16 +68,15 @@ async def score(interaction: Interaction, player1: str, player2: str,
                 royalties: str | None = None, fantasy: str | None = None,
                 point_value: PointValue | None = None,
                 in_fantasy: str | None = None) -> None:
-    async with refusing(interaction):
-        rules = await chosen_rules(interaction, variant=variant, scoring=scoring,
-                                   royalties=royalties, fantasy=fantasy, point_value=point_value)
-        blocks = [text for text in (player1, player2, player3, player4) if text]
-        request = score_input(blocks, rules, in_fantasy or "")
-        sheet = score_sheet(request)  # every refusal comes before this point
-        boards = parse_boards(request["players"], rules)
-        await interaction.response.defer(thinking=True)  # the image takes a moment
-        await send(interaction, ephemeral=False, embed=embeds_tools.score(rules, boards, sheet),
-                   file=await images.showdown_file(score_view(rules, request, sheet)))
+    rules = await chosen_rules(interaction, variant=variant, scoring=scoring,
+                               royalties=royalties, fantasy=fantasy, point_value=point_value)
+    blocks = [text for text in (player1, player2, player3, player4) if text]
+    request = score_input(blocks, rules, in_fantasy or "")
+    sheet = score_sheet(request)  # every refusal comes before this point
+    boards = parse_boards(request["players"], rules)
+    await interaction.response.defer(thinking=True)  # the image takes a moment
+    await send(interaction, ephemeral=False, embed=embeds_tools.score(rules, boards, sheet),
+               file=await images.showdown_file(score_view(rules, request, sheet)))
 
 
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
@@ -98,19 +90,18 @@ async def score(interaction: Interaction, player1: str, player2: str,
 async def solve(interaction: Interaction, cards: str, variant: str | None = None,
                 royalties: str | None = None, fantasy: str | None = None,
                 fantasy_stay_full_house_middle: bool | None = None) -> None:
-    async with refusing(interaction):
-        rules = await chosen_rules(
-            interaction, variant=variant, royalties=royalties, fantasy=fantasy,
-            fantasy_stay_full_house_middle=fantasy_stay_full_house_middle)
-        hand = parse_cards(cards, allow_jokers=rules.jokers)
-        check_cards(hand, rules)
-        # A Fantasyland hand is secret until showdown: the answer is for the asker only.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
-        image = await images.private_file(
-            solution_view(rules, hand, interaction.user.display_name), solved.assignment())
-        await send(interaction, ephemeral=True, file=image,
-                   embed=embeds_tools.solution(rules, solved, len(hand)))
+    rules = await chosen_rules(
+        interaction, variant=variant, royalties=royalties, fantasy=fantasy,
+        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle)
+    hand = parse_cards(cards, allow_jokers=rules.jokers)
+    check_cards(hand, rules)
+    # A Fantasyland hand is secret until showdown: the answer is for the asker only.
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
+    image = await images.private_file(
+        solution_view(rules, hand, interaction.user.display_name), solved.assignment())
+    await send(interaction, ephemeral=True, file=image,
+               embed=embeds_tools.solution(rules, solved, len(hand)))
 
 
 @app_commands.command(name="rules",
@@ -118,20 +109,19 @@ async def solve(interaction: Interaction, cards: str, variant: str | None = None
 @app_commands.describe(table="A table's number (default: the table in this channel)")
 async def rules(interaction: Interaction,
                 table: app_commands.Range[int, 1, MAX_CHIPS] | None = None) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        service = interaction.client.tables
-        table_id = table or service.table_for_channel(interaction.channel_id)
-        if table_id is None:
-            in_force = await server_rules(storage_of(interaction), guild_id)
-            where = "No table in this channel: these are this server's default rules."
-        else:
-            lobby = service.lobby(table_id)
-            if lobby.guild_id != guild_id:
-                raise Refusal(f"There is no table #{table_id} in this server.")
-            in_force = lobby.rules
-            where = f"Table #{table_id} in <#{lobby.thread_id or lobby.channel_id}>."
-        await send(interaction, ephemeral=False, embed=embeds_tools.rules(in_force, where))
+    guild_id = guild_id_of(interaction)
+    service = tables_of(interaction)
+    table_id = table or service.table_for_channel(interaction.channel_id)
+    if table_id is None:
+        in_force = await server_rules(storage_of(interaction), guild_id)
+        where = "No table in this channel: these are this server's default rules."
+    else:
+        lobby = service.lobby(table_id)
+        if lobby.guild_id != guild_id:
+            raise Refusal(f"There is no table #{table_id} in this server.")
+        in_force = lobby.rules
+        where = f"Table #{table_id} in <#{lobby.thread_id or lobby.channel_id}>."
+    await send(interaction, ephemeral=False, embed=embeds_tools.rules(in_force, where))
 
 
 @app_commands.command(name="settings",
@@ -140,6 +130,7 @@ async def rules(interaction: Interaction,
     starting_chips="Chips in a new wallet", daily_chips="Chips of one /daily claim",
     reset="Put a setting back to the bot's default first",
 )
+@manage_server
 @app_commands.choices(reset=RESETS, **{name: CHOICE[name] for name in CHOICE})
 async def settings(
     interaction: Interaction,
@@ -155,45 +146,44 @@ async def settings(
     time_bank_seconds: TimeBankSeconds | None = None,
     reset: str | None = None,
 ) -> None:
-    async with refusing(interaction):
-        guild_id = guild_id_of(interaction)
-        require_manage_guild(interaction)
-        storage = storage_of(interaction)
-        before = await storage.guild_settings(guild_id)
-        if reset is not None and reset != "all" and reset not in RESET_FIELDS:
-            raise Refusal(f"'{reset}' is not a setting that can be reset.")
-        update: dict[str, Any] = {
-            field: default for field, default in RESET_FIELDS.items() if reset in (field, "all")
-        }
-        update |= given(starting_chips=starting_chips, daily_chips=daily_chips)
-        options = given(
-            variant=variant, royalties=royalties, scoring=scoring, fantasy=fantasy,
-            fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
-            button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
-            hands=hands, seats=seats, point_value=point_value, buy_in=buy_in,
-            turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
-            time_bank_seconds=time_bank_seconds)
-        if options:
-            kept = update.get("table_options", before.table_options)
-            merged = {**kept, **options}
-            checked = TableRules.from_mapping(merged)  # names the first bad option
-            update["table_options"] = {name: getattr(checked, name) for name in merged}
-        after = before
-        if update:
-            after = await storage.update_guild_settings(
-                guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update)
-        changed = [name.replace("_", " ") for name in RESET_FIELDS
-                   if getattr(before, name) != getattr(after, name)]
-        defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
-        await send(interaction, ephemeral=True, embed=embeds_tools.settings(
-            after, defaults, TableRules.from_mapping(after.table_options),
-            await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed))
+    guild_id = guild_id_of(interaction)
+    storage = storage_of(interaction)
+    before = await storage.guild_settings(guild_id)
+    if reset is not None and reset != "all" and reset not in RESET_FIELDS:
+        raise Refusal(f"'{reset}' is not a setting that can be reset.")
+    update: dict[str, Any] = {
+        field: default for field, default in RESET_FIELDS.items() if reset in (field, "all")
+    }
+    update |= given(starting_chips=starting_chips, daily_chips=daily_chips)
+    options = given(
+        variant=variant, royalties=royalties, scoring=scoring, fantasy=fantasy,
+        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
+        button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
+        hands=hands, seats=seats, point_value=point_value, buy_in=buy_in,
+        turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
+        time_bank_seconds=time_bank_seconds)
+    if options:
+        kept = update.get("table_options", before.table_options)
+        merged = {**kept, **options}
+        checked = TableRules.from_mapping(merged)  # names the first bad option
+        update["table_options"] = {name: getattr(checked, name) for name in merged}
+    after = before
+    if update:
+        after = await storage.update_guild_settings(
+            guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update)
+    changed = [name.replace("_", " ") for name in RESET_FIELDS
+               if getattr(before, name) != getattr(after, name)]
+    defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
+    await send(interaction, ephemeral=True, embed=embeds_tools.settings(
+        after, defaults, TableRules.from_mapping(after.table_options),
+        await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed))
 
 
 COMMANDS = (score, solve, rules, settings)
 
 
 async def setup(bot: commands.Bot) -> None:
+    install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
 
 

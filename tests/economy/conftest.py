@@ -6,12 +6,15 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.storage import Storage
 from bot.tables import FakeClock, ServiceSettings, TableService
+from cogs.common.answers import answer_error
 from tests.e2e.conftest import alice, bob, double  # noqa: F401  (fixtures of test_e2e.py)
 from tests.economy.doubles import Guild, Interaction, User, at
 from tests.storage.audit import audit
@@ -29,6 +32,19 @@ T0 = 1_700_000_000.0
 HOUR = 3600.0
 
 Invoke = Callable[..., Interaction]
+
+
+async def run(command: app_commands.Command[Any, ..., Any], interaction: Interaction,
+              /, **options: Any) -> None:
+    """A slash command as the command tree runs it: its checks, then its callback, and any
+    error to the tree's on_error (the one error path, cogs/common/answers.py)."""
+    try:
+        for check in command.checks:
+            if not await discord.utils.maybe_coroutine(check, interaction):
+                raise app_commands.CheckFailure(command.name)
+        await command.callback(interaction, **options)  # type: ignore[arg-type]
+    except Exception as error:
+        await answer_error(interaction, error)  # type: ignore[arg-type]
 
 
 @pytest.fixture
