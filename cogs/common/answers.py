@@ -2,7 +2,7 @@
 
 `send` is the first answer to an interaction, or a follow-up once it was answered or deferred.
 `answer_error` is where every failure of a slash command (the command tree's `on_error`, set
-by `install_error_handler`) and of a component callback (`Answered`) ends: a refusal (Refusal,
+by `install_error_handler`) and of a component callback (`PersistentItem`) ends: a refusal (Refusal,
 the engine's RuleError and so the table service's TableError, storage's StorageError, a failed
 app_commands check, an option Discord could not convert) gets one ephemeral embed naming the
 problem; anything else is logged once, with its traceback, and the member gets an apology.
@@ -11,7 +11,9 @@ Refusals are raised before anything changes.
 
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
@@ -101,9 +103,19 @@ def _what(interaction: Interaction) -> str:
     return f"component {data.get('custom_id', '')!r}"
 
 
-class Answered:
-    """Mixed into every DynamicItem of the bot: its `callback` runs `clicked` and sends any
-    failure down the one error path (discord.py would only log it)."""
+class PersistentItem:
+    """Mixed into every DynamicItem of the bot (before DynamicItem): rebuilt from the clicked
+    component as it is, and its `callback` runs `clicked`, sending any failure down the one
+    error path (discord.py would only log it). A kind whose template carries fields the item
+    keeps overrides `from_custom_id`."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)  # type: ignore[call-arg]  # DynamicItem's
+
+    @classmethod
+    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        return cls(item)
 
     async def clicked(self, interaction: Interaction) -> None:
         raise NotImplementedError
@@ -113,6 +125,41 @@ class Answered:
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+
+
+def _listed(message: discord.Message | None, custom_id: str) -> bool:
+    """Is `custom_id` one of the message's components?"""
+    if message is None:
+        return False
+    return any(getattr(child, "custom_id", None) == custom_id
+               for row in message.components for child in getattr(row, "children", ()))
+
+
+async def answer_unlisted(interaction: Interaction,
+                          kinds: Sequence[type[discord.ui.DynamicItem[Any]]]) -> None:
+    """An `ofc:` component id that is on no message (only a modified client sends one):
+    discord.py runs a DynamicItem only for a component of the clicked message, so route it
+    here through the same checks as a real click of its kind; an id of no kind is refused."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith("ofc:") or _listed(interaction.message, custom_id):
+        return
+    try:
+        for kind in kinds:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None:
+                base: discord.ui.Item[Any] = (
+                    discord.ui.Select(custom_id=custom_id)
+                    if data.get("component_type") == discord.ComponentType.select.value
+                    else discord.ui.Button(custom_id=custom_id))
+                item = await kind.from_custom_id(interaction, base, match)
+                await item.callback(interaction)
+                return
+        raise BadId(custom_id)
+    except Exception as error:
+        await answer_error(interaction, error)
 
 
 def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:

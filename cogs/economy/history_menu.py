@@ -11,7 +11,7 @@ from typing import Any, Self
 import discord
 
 from bot.storage import HandHistory, MatchSummary, Storage
-from cogs.common.answers import Answered, Refusal, send
+from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.format import signed
 from cogs.common.interactions import guild_id_of, storage_of
 from cogs.economy import embeds
@@ -34,7 +34,7 @@ async def _recent_match(storage: Storage, guild_id: int, user_id: int,
     raise Refusal(f"Match #{match_id} is not among that member's matches in this server.")
 
 
-class MatchPicker(Answered, discord.ui.DynamicItem[discord.ui.Select[Any]],
+class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
     """Under a `/history` answer: pick a match to list its hands."""
 
@@ -70,7 +70,7 @@ class MatchPicker(Answered, discord.ui.DynamicItem[discord.ui.Select[Any]],
                    view=view)
 
 
-class HandPicker(Answered, discord.ui.DynamicItem[discord.ui.Select[Any]],
+class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=r"ofc:histhand:(?P<user>[0-9]{1,20}):(?P<match>[0-9]{1,20})"):
     """Under a match's hands: pick a hand to see every board as shown down."""
 

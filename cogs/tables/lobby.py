@@ -2,7 +2,7 @@
 `/ofc start`, `/ofc cancel`, and the lobby message's buttons.
 
 Thin: each command or click is one table-service call; the lobby message itself is drawn and
-kept up to date by cogs/play.py from the service's events, whoever caused them.
+kept up to date by cogs/tables/play.py from the service's events, whoever caused them.
 """
 
 from collections.abc import Awaitable, Callable
@@ -10,11 +10,15 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from cogs.common.answers import install_error_handler, manages_server, send
+from bot.tables import LobbyView
+from cogs.common.answers import (
+    Interaction,
+    PersistentItem,
+    manages_server,
+    send,
+)
 from cogs.common.format import plural
-from cogs.common.group import attach, detach
 from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import (
     CHOICE,
@@ -27,10 +31,8 @@ from cogs.common.options import (
     TurnSeconds,
     given,
 )
-from cogs.tables.components import handles
-from cogs.tables.ids import parse_lobby
+from cogs.tables import ids
 
-Interaction = discord.Interaction[Any]
 Action = Callable[[Interaction, int], Awaitable[str]]
 
 # Slash option help, by RULES.md section; an option left out takes this server's default
@@ -133,12 +135,41 @@ def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None
     return app_commands.Command(name=action, description=description, callback=run)
 
 
-@handles("lobby")
-async def on_lobby_button(interaction: Interaction, custom_id: str, values: list[str]) -> None:
+Button = discord.ui.Button[discord.ui.View]
+
+
+class LobbyButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.LOBBY):
     """A lobby button: the lobby message itself is redrawn from the service's events."""
-    key = parse_lobby(custom_id)
-    await interaction.response.defer()
-    await ACTIONS[key.action](interaction, key.table)
+
+    async def clicked(self, interaction: Interaction) -> None:
+        key = ids.parse_lobby(self.custom_id)
+        await interaction.response.defer()
+        await ACTIONS[key.action](interaction, key.table)
+
+
+def _button(action: str, table: int, label: str, style: discord.ButtonStyle, *, row: int,
+            disabled: bool = False) -> LobbyButton:
+    return LobbyButton(discord.ui.Button(label=label, style=style, row=row, disabled=disabled,
+                                         custom_id=str(ids.LobbyId(table, action))))
+
+
+def lobby_view(lobby: LobbyView) -> discord.ui.View:
+    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started."""
+    view = discord.ui.View(timeout=None)
+    if lobby.status != "lobby":
+        return view
+    full = lobby.is_full
+    table = lobby.table_id
+    grey, green = discord.ButtonStyle.secondary, discord.ButtonStyle.success
+    view.add_item(_button("join", table, "Join", green, row=0, disabled=full))
+    view.add_item(_button("leave", table, "Leave", grey, row=0))
+    view.add_item(_button("start", table, "Start", discord.ButtonStyle.primary, row=0,
+                          disabled=len(lobby.seats) < 2))
+    view.add_item(_button("cancel", table, "Cancel", discord.ButtonStyle.danger, row=0))
+    for level in ("easy", "strong"):
+        view.add_item(_button(level, table, f"Add computer ({level})", grey, row=1,
+                              disabled=full))
+    return view
 
 
 COMMANDS = (
@@ -148,12 +179,3 @@ COMMANDS = (
     _slash("start", "Start this channel's table (host or Manage Server)"),
     _slash("cancel", "Close this table and refund every stack (host or Manage Server)"),
 )
-
-
-async def setup(bot: commands.Bot) -> None:
-    install_error_handler(bot.tree)
-    attach(bot.tree, COMMANDS)
-
-
-async def teardown(bot: commands.Bot) -> None:
-    detach(COMMANDS)

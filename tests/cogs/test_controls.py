@@ -12,8 +12,9 @@ from bot.engine.placement import auto_assignment
 from bot.engine.rules import TableRules
 from bot.tables import LobbySeat, LobbyView, SeatState
 from cogs.common.format import card_label
-from cogs.tables.components import controls_view, lobby_view
+from cogs.tables.controls import controls_view
 from cogs.tables.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
+from cogs.tables.lobby import lobby_view
 
 PLAYERS = [PlayerSpec(11, "alice", 200), PlayerSpec(22, "bob", 200)]
 
