@@ -13,20 +13,17 @@ import contextlib
 import logging
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 import discord
 from discord import app_commands
 
 from bot.engine.errors import RuleError
 from bot.storage import StorageError
-
-if TYPE_CHECKING:
-    pass
+from cogs.common.client import Interaction, Tree
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction["OFCBot"]
 REFUSED = discord.Colour.red()
 SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
 INVALID = "That control is not valid."
@@ -113,14 +110,15 @@ class PersistentItem:
         super().__init__(item)  # type: ignore[call-arg]  # DynamicItem's
 
     @classmethod
-    async def from_custom_id(cls, interaction: Interaction, item: discord.ui.Item[Any],
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
                              match: re.Match[str]) -> Self:
         return cls(item)
 
     async def clicked(self, interaction: Interaction) -> None:
         raise NotImplementedError
 
-    async def callback(self, interaction: Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py's signature; the bot's interactions are Interaction[OFCBot].
         try:
             await self.clicked(interaction)
         except Exception as error:
@@ -162,6 +160,6 @@ async def answer_unlisted(interaction: Interaction,
         await answer_error(interaction, error)
 
 
-def install_error_handler(tree: app_commands.CommandTree[Any]) -> None:
+def install_error_handler(tree: Tree) -> None:
     """Make `answer_error` the command tree's `on_error` (each extension's setup calls it)."""
     tree.error(answer_error)

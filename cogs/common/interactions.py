@@ -10,7 +10,8 @@ import discord
 
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.common.answers import Interaction, Refusal
+from cogs.common.answers import Refusal
+from cogs.common.client import Interaction
 
 NO_TABLE = "There is no table in this channel. Open one with /ofc create."
 

@@ -7,11 +7,11 @@ anything.
 
 from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.engine.rules import BOUNDS, CHOICES, TableRules
 from bot.storage import Storage
+from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, storage_of
 
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
@@ -39,7 +39,7 @@ async def server_rules(storage: Storage, guild_id: int) -> TableRules:
     return TableRules.from_mapping(settings.table_options)
 
 
-async def chosen_rules(interaction: discord.Interaction[Any], **options: Any) -> TableRules:
+async def chosen_rules(interaction: Interaction, **options: Any) -> TableRules:
     """The server's default rules with the options the member filled in (RuleError names a
     bad one)."""
     base = await server_rules(storage_of(interaction), guild_id_of(interaction))

@@ -5,25 +5,27 @@ these commands only read, claim and grant. Personal answers are ephemeral; the l
 grants are public.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.storage import DailyNotReady
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, install_error_handler, manage_server, send
+from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import when
 from cogs.common.interactions import about, guild_id_of, now_of, require_human, storage_of
 from cogs.economy import embeds
 from cogs.economy.history_menu import HandPicker, MatchPicker
 
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
 RECENT_MATCHES = 10
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
 
-Interaction = discord.Interaction[Any]
 Member = discord.Member | discord.User
 
 
@@ -111,17 +113,17 @@ async def grant(interaction: Interaction, member: Member,
         member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
 
 
-COMMANDS = (balance, daily, leaderboard, history, stats, grant)
+COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard, history, stats, grant)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
     for command in COMMANDS:
         bot.tree.add_command(command)
     bot.add_dynamic_items(MatchPicker, HandPicker)
 
 
-async def teardown(bot: commands.Bot) -> None:
+async def teardown(bot: "OFCBot") -> None:
     for command in COMMANDS:
         bot.tree.remove_command(command.name)
     bot.remove_dynamic_items(MatchPicker, HandPicker)

@@ -16,6 +16,7 @@ from bot.storage import (
     PlayerStats,
     Wallet,
 )
+from bot.tables import is_person
 from cogs.common.format import INFO, chips, rules_line, signed, when
 
 MONEY = discord.Colour.gold()
@@ -170,7 +171,8 @@ def hand_detail(match_id: int, hand: HandHistory) -> discord.Embed:
         text = _result_line(r.points, r.chips, r.fouled, r.royalties, fantasy)
         if seat is not None:
             text = f"{_board_lines(seat)}\n{text}"
-        name = names.get(r.user_id) or ("Computer" if r.user_id < 0 else f"Player {r.user_id}")
+        name = names.get(r.user_id) or (
+            f"Player {r.user_id}" if is_person(r.user_id) else "Computer")
         embed.add_field(name=discord.utils.escape_markdown(name)[:256], value=text, inline=False)
     return embed
 

@@ -5,6 +5,7 @@ it shows (and which match). Every pick is checked again against that member's re
 this server, so a forged id or value cannot show another server's match.
 """
 
+import re
 from collections.abc import Sequence
 from typing import Any, Self
 
@@ -12,6 +13,7 @@ import discord
 
 from bot.storage import HandHistory, MatchSummary, Storage
 from cogs.common.answers import PersistentItem, Refusal, send
+from cogs.common.client import Interaction
 from cogs.common.format import signed
 from cogs.common.interactions import guild_id_of, storage_of
 from cogs.economy import embeds
@@ -54,10 +56,10 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: Any) -> Self:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
         return cls(int(match["user"]))
 
-    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+    async def clicked(self, interaction: Interaction) -> None:
         storage = storage_of(interaction)
         guild_id = guild_id_of(interaction)
         summary = await _recent_match(storage, guild_id, self.user_id,
@@ -88,10 +90,10 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Select[Any], match: Any) -> Self:
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
         return cls(int(match["user"]), int(match["match"]))
 
-    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+    async def clicked(self, interaction: Interaction) -> None:
         storage = storage_of(interaction)
         guild_id = guild_id_of(interaction)
         await _recent_match(storage, guild_id, self.user_id, self.match_id)

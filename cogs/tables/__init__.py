@@ -7,22 +7,26 @@
 - ids.py: the custom_ids of those components; embeds.py: what the messages say.
 """
 
-from discord.ext import commands
+from typing import TYPE_CHECKING
 
 from cogs.common.answers import install_error_handler
+from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
 from cogs.tables import controls, lobby, play
 
-COMMANDS = (*lobby.COMMANDS, controls.hand, play.table)
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
+COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, play.table)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
     bot.add_dynamic_items(*play.COMPONENTS)
     await bot.add_cog(play.Play(bot))
 
 
-async def teardown(bot: commands.Bot) -> None:
+async def teardown(bot: "OFCBot") -> None:
     detach(COMMANDS)
     bot.remove_dynamic_items(*play.COMPONENTS)

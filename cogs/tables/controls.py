@@ -20,7 +20,8 @@ from bot.engine.cards import INDEX
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import SeatState, TableService
 from cogs.common import images
-from cogs.common.answers import Interaction, PersistentItem, send
+from cogs.common.answers import PersistentItem, send
+from cogs.common.client import Interaction
 from cogs.common.format import ROW_LABELS, card_label
 from cogs.common.interactions import table_here, tables_of
 from cogs.tables import ids

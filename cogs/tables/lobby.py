@@ -13,11 +13,11 @@ from discord import app_commands
 
 from bot.tables import LobbyView
 from cogs.common.answers import (
-    Interaction,
     PersistentItem,
     manages_server,
     send,
 )
+from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import plural
 from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import (
@@ -172,7 +172,7 @@ def lobby_view(lobby: LobbyView) -> discord.ui.View:
     return view
 
 
-COMMANDS = (
+COMMANDS: tuple[SlashCommand, ...] = (
     create,
     _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
     _slash("leave", "Get up from this channel's table; your chips go back"),

@@ -12,8 +12,8 @@
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -36,15 +36,20 @@ from bot.tables import (
     TableRestored,
     TableService,
     Turn,
+    is_person,
 )
 from cogs.common import images
-from cogs.common.answers import Interaction, answer_unlisted, send
+from cogs.common.answers import answer_unlisted, send
+from cogs.common.client import Interaction
 from cogs.common.interactions import table_here
 from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import Content, hand_view, play_of, prompt
 from cogs.tables.embeds import lobby_embed, showdown_embed, standings_embed, table_embed
 from cogs.tables.lobby import LobbyButton, lobby_view
 from cogs.tables.outbox import Outbox
+
+if TYPE_CHECKING:
+    from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +59,13 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 COMPONENTS = (LobbyButton, *CONTROLS)  # every kind of table component
 
 
-def _human(player_id: int | None) -> bool:
-    return player_id is not None and player_id > 0  # computer seats have negative ids
-
-
 Draw = Callable[[], Awaitable[Content]]
 
 
 class Play(commands.Cog):
     """Presents every table: one Outbox each; remembers which prompts went out by DM."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: "OFCBot") -> None:
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
@@ -111,7 +112,7 @@ class Play(commands.Cog):
         await answer_unlisted(interaction, COMPONENTS)
 
     # ------------------------------------------------------------ events -> messages
-    async def on_events(self, events: list[TableEvent]) -> None:
+    async def on_events(self, events: Sequence[TableEvent]) -> None:
         """Called by the service under the table's lock: it only queues work."""
         if self.closing:
             return
@@ -135,18 +136,18 @@ class Play(commands.Cog):
                 box.refresh("lobby", lambda: self._refresh_lobby(table))
                 if lobby.status == "playing":
                     refresh_table()
-            case Dealt(private_to=player, hand_no=hand, street=street) if _human(player):
+            case Dealt(private_to=player, hand_no=hand, street=street) if is_person(player):
                 assert player is not None
                 box.post(lambda: self._send_prompt(table, player, hand, street))
             case Turn(player_ids=players):
                 refresh_table()
-                for player in filter(_human, players):
+                for player in filter(is_person, players):
                     box.post(lambda p=player: self._edit_prompt(table, p, turn=True))
-            case Placed(player_id=player, auto=True) if _human(player):
+            case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(
                     table, player, "Time ran out: your cards were placed for you (R10)."))
-            case PlayerAway(player_id=player) if _human(player):
+            case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(table, player))
             case ShowdownDone():
@@ -156,7 +157,7 @@ class Play(commands.Cog):
                 refresh_table()
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
-                who = f"<@{player}>" if _human(player) else self._names(table).get(seat, "")
+                who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
                 text = f"{who} {why}: {chips} chips went back to the wallet."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
@@ -164,7 +165,7 @@ class Play(commands.Cog):
                                             Content(standings_embed(standings),
                                                     discord.ui.View())))
             case TableRefunded(reason=reason, refunds=refunds):
-                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if _human(p))
+                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
                 box.post(lambda: self._notice(event.channel_id, text))
             case TableClosed():

@@ -8,11 +8,9 @@ code of `ofc score`.
 """
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot.ai.solver import check_cards
 from bot.ai.solver import solve as solve_fantasyland
@@ -22,6 +20,7 @@ from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.storage.validate import MAX_CHIPS
 from cogs.common import images
 from cogs.common.answers import Refusal, install_error_handler, manage_server, send
+from cogs.common.client import Interaction, SlashCommand
 from cogs.common.group import attach, detach
 from cogs.common.interactions import guild_id_of, now_of, storage_of, tables_of
 from cogs.common.options import (
@@ -41,7 +40,9 @@ from cogs.tools import embeds as embeds_tools
 from cogs.tools.engine_views import score_view, solution_view
 from cogs.tools.score_input import EXAMPLE, score_input
 
-Interaction = discord.Interaction[Any]
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
 AUDIT_SHOWN = 5
 BOARD = f"Name: top / middle / bottom, e.g. {EXAMPLE}"
 RESETS = [
@@ -50,7 +51,7 @@ RESETS = [
     app_commands.Choice(name="table options", value="table_options"),
     app_commands.Choice(name="everything", value="all"),
 ]
-RESET_FIELDS = {"starting_chips": None, "daily_chips": None, "table_options": {}}
+RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "table_options": {}}
 
 
 @app_commands.command(name="score", description="Score a finished hand of a game at a real table")
@@ -179,13 +180,13 @@ async def settings(
         await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed))
 
 
-COMMANDS = (score, solve, rules, settings)
+COMMANDS: tuple[SlashCommand, ...] = (score, solve, rules, settings)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
 
 
-async def teardown(bot: commands.Bot) -> None:
+async def teardown(bot: "OFCBot") -> None:
     detach(COMMANDS)
