@@ -20,66 +20,16 @@ from cogs.common.answers import (
 from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import plural
 from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
-from cogs.common.options import (
-    CHOICE,
-    BuyIn,
-    FantasyTurnSeconds,
-    Hands,
-    PointValue,
-    Seats,
-    TimeBankSeconds,
-    TurnSeconds,
-    given,
-)
+from cogs.common.options import table_options
 from cogs.tables import ids
 
 Action = Callable[[Interaction, int], Awaitable[str]]
 
-# Slash option help, by RULES.md section; an option left out takes this server's default
-# (`/ofc settings`), else RULES.md's.
-OPTION_HELP = {
-    "variant": "R9: pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker",
-    "seats": "Players at the table: 2-3 (turbo 2-4)",
-    "buy_in": "R12: chips each player brings from the wallet (default 200)",
-    "point_value": "R5: chips per point (default 1)",
-    "scoring": "R5: 1-6 (scoop +3) or 2-4 (+1 for two lines)",
-    "royalties": "R4: american or russian bonus table",
-    "fantasy": "R8: standard, progressive, ultimate, tournament, off",
-    "fantasy_stay_full_house_middle": "R8: a full house in the middle also stays in Fantasyland",
-    "button_moves_on_fantasy": "R8: move the button before a Fantasyland hand",
-    "order": "R7: sequential (one at a time) or simultaneous",
-    "format": "R11: match (one hand per player), hands (a number of hands), cash",
-    "hands": "R11: hands to play in the 'hands' format (default 20)",
-    "turn_seconds": "R10: seconds for each street (default 60)",
-    "fantasy_turn_seconds": "R10: seconds for a Fantasyland hand (default 180)",
-    "time_bank_seconds": "R10: extra seconds per match once a turn runs out (default 120)",
-}
-
-
 @app_commands.command(name="create",
                       description="Open a table in this channel and sit down at it")
-@app_commands.describe(**OPTION_HELP)
-@app_commands.choices(**{name: CHOICE[name] for name in CHOICE})
-async def create(
-    interaction: Interaction,
-    variant: str | None = None, seats: Seats | None = None, buy_in: BuyIn | None = None,
-    point_value: PointValue | None = None, scoring: str | None = None,
-    royalties: str | None = None, fantasy: str | None = None,
-    fantasy_stay_full_house_middle: bool | None = None,
-    button_moves_on_fantasy: bool | None = None, order: str | None = None,
-    format: str | None = None, hands: Hands | None = None,
-    turn_seconds: TurnSeconds | None = None,
-    fantasy_turn_seconds: FantasyTurnSeconds | None = None,
-    time_bank_seconds: TimeBankSeconds | None = None,
-) -> None:
+@table_options()
+async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
-    options = given(
-        variant=variant, seats=seats, buy_in=buy_in, point_value=point_value,
-        scoring=scoring, royalties=royalties, fantasy=fantasy,
-        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
-        button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
-        hands=hands, turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
-        time_bank_seconds=time_bank_seconds)
     await interaction.response.defer(ephemeral=True, thinking=True)
     lobby = await tables_of(interaction).create_table(
         guild_id, interaction.channel_id, interaction.user.id, name_of(interaction.user),

@@ -23,19 +23,7 @@ from cogs.common.answers import Refusal, install_error_handler, manage_server, s
 from cogs.common.client import Interaction, SlashCommand
 from cogs.common.group import attach, detach
 from cogs.common.interactions import guild_id_of, now_of, storage_of, tables_of
-from cogs.common.options import (
-    CHOICE,
-    BuyIn,
-    FantasyTurnSeconds,
-    Hands,
-    PointValue,
-    Seats,
-    TimeBankSeconds,
-    TurnSeconds,
-    chosen_rules,
-    given,
-    server_rules,
-)
+from cogs.common.options import chosen_rules, given, server_rules, table_options
 from cogs.tools import embeds as embeds_tools
 from cogs.tools.engine_views import score_view, solution_view
 from cogs.tools.score_input import EXAMPLE, score_input
@@ -57,20 +45,13 @@ RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "ta
 @app_commands.command(name="score", description="Score a finished hand of a game at a real table")
 @app_commands.describe(
     player1=BOARD, player2=BOARD, player3=BOARD, player4=BOARD,
-    variant="Variant (default: this server's)", scoring="Scoring system",
-    royalties="Royalty table", fantasy="Fantasyland mode", point_value="Chips per point",
     in_fantasy="Who played this hand in Fantasyland, e.g. 'Alice' or 'Alice 15'",
 )
-@app_commands.choices(variant=CHOICE["variant"], scoring=CHOICE["scoring"],
-                      royalties=CHOICE["royalties"], fantasy=CHOICE["fantasy"])
+@table_options("variant", "scoring", "royalties", "fantasy", "point_value")
 async def score(interaction: Interaction, player1: str, player2: str,
-                player3: str | None = None, player4: str | None = None,
-                variant: str | None = None, scoring: str | None = None,
-                royalties: str | None = None, fantasy: str | None = None,
-                point_value: PointValue | None = None,
-                in_fantasy: str | None = None) -> None:
-    rules = await chosen_rules(interaction, variant=variant, scoring=scoring,
-                               royalties=royalties, fantasy=fantasy, point_value=point_value)
+                player3: str | None = None, player4: str | None = None, *,
+                in_fantasy: str | None = None, options: dict[str, Any]) -> None:
+    rules = await chosen_rules(interaction, options)
     blocks = [text for text in (player1, player2, player3, player4) if text]
     request = score_input(blocks, rules, in_fantasy or "")
     sheet = score_sheet(request)  # every refusal comes before this point
@@ -81,19 +62,10 @@ async def score(interaction: Interaction, player1: str, player2: str,
 
 
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
-@app_commands.describe(
-    cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h",
-    variant="Variant (default: this server's)", royalties="Royalty table",
-    fantasy="Fantasyland mode", fantasy_stay_full_house_middle="Full house in the middle stays",
-)
-@app_commands.choices(variant=CHOICE["variant"], royalties=CHOICE["royalties"],
-                      fantasy=CHOICE["fantasy"])
-async def solve(interaction: Interaction, cards: str, variant: str | None = None,
-                royalties: str | None = None, fantasy: str | None = None,
-                fantasy_stay_full_house_middle: bool | None = None) -> None:
-    rules = await chosen_rules(
-        interaction, variant=variant, royalties=royalties, fantasy=fantasy,
-        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle)
+@app_commands.describe(cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h")
+@table_options("variant", "royalties", "fantasy", "fantasy_stay_full_house_middle")
+async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]) -> None:
+    rules = await chosen_rules(interaction, options)
     hand = parse_cards(cards, allow_jokers=rules.jokers)
     check_cards(hand, rules)
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
@@ -132,20 +104,13 @@ async def rules(interaction: Interaction,
     reset="Put a setting back to the bot's default first",
 )
 @manage_server
-@app_commands.choices(reset=RESETS, **{name: CHOICE[name] for name in CHOICE})
+@app_commands.choices(reset=RESETS)
+@table_options()
 async def settings(
     interaction: Interaction,
     starting_chips: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
-    daily_chips: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
-    variant: str | None = None, royalties: str | None = None, scoring: str | None = None,
-    fantasy: str | None = None, fantasy_stay_full_house_middle: bool | None = None,
-    button_moves_on_fantasy: bool | None = None, order: str | None = None,
-    format: str | None = None, hands: Hands | None = None,
-    seats: Seats | None = None, point_value: PointValue | None = None,
-    buy_in: BuyIn | None = None, turn_seconds: TurnSeconds | None = None,
-    fantasy_turn_seconds: FantasyTurnSeconds | None = None,
-    time_bank_seconds: TimeBankSeconds | None = None,
-    reset: str | None = None,
+    daily_chips: app_commands.Range[int, 0, MAX_CHIPS] | None = None, *,
+    reset: str | None = None, options: dict[str, Any],
 ) -> None:
     guild_id = guild_id_of(interaction)
     storage = storage_of(interaction)
@@ -156,13 +121,6 @@ async def settings(
         field: default for field, default in RESET_FIELDS.items() if reset in (field, "all")
     }
     update |= given(starting_chips=starting_chips, daily_chips=daily_chips)
-    options = given(
-        variant=variant, royalties=royalties, scoring=scoring, fantasy=fantasy,
-        fantasy_stay_full_house_middle=fantasy_stay_full_house_middle,
-        button_moves_on_fantasy=button_moves_on_fantasy, order=order, format=format,
-        hands=hands, seats=seats, point_value=point_value, buy_in=buy_in,
-        turn_seconds=turn_seconds, fantasy_turn_seconds=fantasy_turn_seconds,
-        time_bank_seconds=time_bank_seconds)
     if options:
         kept = update.get("table_options", before.table_options)
         merged = {**kept, **options}
