@@ -1,7 +1,7 @@
 """A seat's controls: the placement prompt (DM or ephemeral), its persistent components, and
 what each click does.
 
-One `DynamicItem` per kind of component (DESIGN.md "Placement controls"), each registered with
+One `DynamicItem` per kind of component (README.md "What players see"), each registered with
 the template of its kind (cogs/tables/ids.py), so a button keeps working after a restart.
 A click defers at once (rendering and the service may take a moment), makes one table-service
 call, then redraws the clicked message; a refused click gets an ephemeral reason (the one
@@ -185,8 +185,8 @@ def _turn(state: SeatState) -> Turn:
 
 
 def controls_view(state: SeatState) -> discord.ui.View:
-    """The placement controls of DESIGN.md: a street's buttons or Fantasyland's menus; for an
-    away seat the button to come back."""
+    """The placement controls (README.md "What players see"): a street's buttons or
+    Fantasyland's menus; for an away seat the button to come back."""
     view = discord.ui.View(timeout=None)
     if state.away:  # R10: the system places for an away seat at once, until it is back
         view.add_item(_button(BackButton, TableButtonId("back", state.table_id), "I'm back",

@@ -25,29 +25,6 @@ def settings_for(double: DiscordDouble, database: Path) -> Settings:
 
 
 @pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    # An error logged by the bot's own code fails the test too (assert_clean).
-    async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
-        yield running
-        running.assert_clean()
-
-
-@pytest.fixture
-def alice(double: DiscordDouble) -> Member:
-    return double.add_member("alice")
-
-
-@pytest.fixture
-def bob(double: DiscordDouble) -> Member:
-    return double.add_member("bob")
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
 async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
               tmp_path: Path) -> AsyncIterator[OFCBot]:
     """The bot, connected, with alice and bob in the guild and commands synced to it."""

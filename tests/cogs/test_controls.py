@@ -1,4 +1,4 @@
-"""The placement controls (DESIGN.md "Discord experience"): one action row per dealt card,
+"""The placement controls (README.md "What players see"): one action row per dealt card,
 full rows disabled, Reset and Confirm within Discord's 5 rows of 5; Fantasyland menus."""
 
 from dataclasses import replace

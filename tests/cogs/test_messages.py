@@ -1,5 +1,5 @@
-"""What the showdown, match-end, lobby and prompt messages say (cogs/text.py), checked by hand
-against RULES.md."""
+"""What the showdown, match-end, lobby and prompt messages say (cogs/tables/embeds.py), checked
+by hand against RULES.md."""
 
 from bot.engine.board import Board
 from bot.engine.rules import TableRules

@@ -1,4 +1,4 @@
-"""The per-table outbox (cogs/outbox.py): table message edits coalesced, latest state wins,
+"""The per-table outbox (cogs/tables/outbox.py): table message edits coalesced, latest state wins,
 at most one per interval; posts in order; one failure does not stop the rest."""
 
 import asyncio
