@@ -13,3 +13,4 @@ if TYPE_CHECKING:
 Interaction: TypeAlias = discord.Interaction["OFCBot"]
 Tree: TypeAlias = app_commands.CommandTree["OFCBot"]
 SlashCommand: TypeAlias = app_commands.Command[Any, ..., Any]
+Member: TypeAlias = discord.Member | discord.User  # a member as a slash option

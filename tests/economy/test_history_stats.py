@@ -10,8 +10,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import HandRecord, PlayerHandResult, Storage
-from cogs.economy.commands import history, stats
-from cogs.economy.history_menu import HandPicker, MatchPicker
+from cogs.economy.history import HandPicker, MatchPicker, history, stats
 from tests.economy.conftest import (
     ALICE,
     BOB,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cogs.tools.commands import score
+from cogs.tools.score import score
 from tests.economy.conftest import ALICE, Invoke, dump, run
 
 # Boards checked by hand (RULES.md R2-R5). X beats Y on every row; X ties W's top and wins

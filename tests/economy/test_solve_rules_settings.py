@@ -7,8 +7,10 @@ import pytest
 
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.economy.commands import balance, daily
-from cogs.tools.commands import rules, settings, solve
+from cogs.economy.wallets import balance, daily
+from cogs.tools.rules import rules
+from cogs.tools.settings import settings
+from cogs.tools.solve import solve
 from tests.economy.conftest import (
     ADMIN,
     ALICE,

@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.storage import Storage
-from cogs.economy.commands import balance, daily, grant, leaderboard
+from cogs.economy.wallets import balance, daily, grant, leaderboard
 from tests.economy.conftest import (
     ADMIN,
     ALICE,

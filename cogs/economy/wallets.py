@@ -1,4 +1,4 @@
-"""The server economy (R12): /balance, /daily, /leaderboard, /history, /stats, /grant.
+"""Wallets (R12): /balance, /daily, /leaderboard, /grant.
 
 Every chip movement goes through storage, which writes its ledger row in the same transaction;
 these commands only read, claim and grant. Personal answers are ephemeral; the leaderboard and
@@ -7,26 +7,22 @@ grants are public.
 
 from typing import TYPE_CHECKING
 
-import discord
 from discord import app_commands
 
 from bot.storage import DailyNotReady
 from bot.storage.validate import MAX_CHIPS
-from cogs.common.answers import Refusal, install_error_handler, manage_server, send
-from cogs.common.client import Interaction, SlashCommand
+from cogs.common.answers import Refusal, manage_server, send
+from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import when
 from cogs.common.interactions import about, guild_id_of, now_of, require_human, storage_of
 from cogs.economy import embeds
-from cogs.economy.history_menu import HandPicker, MatchPicker
 
 if TYPE_CHECKING:
-    from bot.app import OFCBot
+    pass
 
-RECENT_MATCHES = 10
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
 
-Member = discord.Member | discord.User
 
 
 @app_commands.command(name="balance", description="Your chips in this server (or a member's)")
@@ -69,29 +65,6 @@ async def leaderboard(interaction: Interaction) -> None:
     await send(interaction, ephemeral=False, embed=embeds.leaderboard(rows, me, name))
 
 
-@app_commands.command(name="history", description="Recent matches, with their hands")
-@app_commands.describe(member="Whose matches to show (default: yours)")
-@app_commands.guild_only()
-async def history(interaction: Interaction, member: Member | None = None) -> None:
-    guild_id, target = about(interaction, member)
-    matches = await storage_of(interaction).recent_matches(
-        guild_id, target.id, limit=RECENT_MATCHES)
-    view = discord.ui.View(timeout=None)
-    if matches:
-        view.add_item(MatchPicker(target.id, matches))
-    await send(interaction, ephemeral=True, view=view,
-               embed=embeds.history(target.mention, target.id, matches))
-
-
-@app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
-@app_commands.describe(member="Whose statistics to show (default: yours)")
-@app_commands.guild_only()
-async def stats(interaction: Interaction, member: Member | None = None) -> None:
-    guild_id, target = about(interaction, member)
-    figures = await storage_of(interaction).stats(guild_id, target.id)
-    await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
-
-
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")
 @app_commands.describe(member="Who receives the chips", amount="How many chips",
                        reason="Why (kept in the ledger)")
@@ -113,17 +86,4 @@ async def grant(interaction: Interaction, member: Member,
         member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
 
 
-COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard, history, stats, grant)
-
-
-async def setup(bot: "OFCBot") -> None:
-    install_error_handler(bot.tree)
-    for command in COMMANDS:
-        bot.tree.add_command(command)
-    bot.add_dynamic_items(MatchPicker, HandPicker)
-
-
-async def teardown(bot: "OFCBot") -> None:
-    for command in COMMANDS:
-        bot.tree.remove_command(command.name)
-    bot.remove_dynamic_items(MatchPicker, HandPicker)
+COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard, grant)

@@ -1,6 +1,7 @@
-"""The select menus behind `/history`: a match's hands, then one hand's boards.
+"""A member's past play: /history (recent matches, then a match's hands, then one hand's
+boards, through two select menus) and /stats.
 
-They are DynamicItems, so a menu still works after a restart: its custom_id says whose history
+The menus are DynamicItems, so a menu still works after a restart: its custom_id says whose history
 it shows (and which match). Every pick is checked again against that member's recent matches in
 this server, so a forged id or value cannot show another server's match.
 """
@@ -10,16 +11,18 @@ from collections.abc import Sequence
 from typing import Any, Self
 
 import discord
+from discord import app_commands
 
 from bot.storage import HandHistory, MatchSummary, Storage
 from cogs.common.answers import PersistentItem, Refusal, send
-from cogs.common.client import Interaction
+from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed
-from cogs.common.interactions import guild_id_of, storage_of
+from cogs.common.interactions import about, guild_id_of, storage_of
 from cogs.economy import embeds
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
+RECENT_MATCHES = 10
 
 
 def _picked(values: Sequence[str]) -> int:
@@ -104,3 +107,30 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
             raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
         await send(interaction, ephemeral=True,
                    embed=embeds.hand_detail(self.match_id, hand))
+
+
+@app_commands.command(name="history", description="Recent matches, with their hands")
+@app_commands.describe(member="Whose matches to show (default: yours)")
+@app_commands.guild_only()
+async def history(interaction: Interaction, member: Member | None = None) -> None:
+    guild_id, target = about(interaction, member)
+    matches = await storage_of(interaction).recent_matches(
+        guild_id, target.id, limit=RECENT_MATCHES)
+    view = discord.ui.View(timeout=None)
+    if matches:
+        view.add_item(MatchPicker(target.id, matches))
+    await send(interaction, ephemeral=True, view=view,
+               embed=embeds.history(target.mention, target.id, matches))
+
+
+@app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
+@app_commands.describe(member="Whose statistics to show (default: yours)")
+@app_commands.guild_only()
+async def stats(interaction: Interaction, member: Member | None = None) -> None:
+    guild_id, target = about(interaction, member)
+    figures = await storage_of(interaction).stats(guild_id, target.id)
+    await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
+
+
+COMMANDS: tuple[SlashCommand, ...] = (history, stats)
+MENUS = (MatchPicker, HandPicker)
