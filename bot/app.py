@@ -1,5 +1,6 @@
-"""The discord.py bot: opens storage, builds the table service, loads the cogs, registers the
-persistent components, restores live tables; closes it all down in order.
+"""The discord.py bot: opens storage, builds the table service, loads the cogs by name (each
+adds its commands, persistent components and the tree's error handler), restores live tables;
+closes it all down in order.
 
 Commands are synced only when asked (discord.py's advice: a sync on every start gets rate
 limited): `ofc-bot --sync` publishes them globally, OFC_DEV_GUILD copies them to one server

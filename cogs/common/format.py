@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 import discord
+from discord.utils import TimestampStyle
 
 from bot.engine.cards import SUITS, Card, card_str, is_joker
 from bot.engine.rules import TableRules
@@ -27,9 +28,9 @@ def cards_label(cards: Iterable[Card]) -> str:
     return " ".join(card_label(c) for c in cards) or "—"
 
 
-def when(epoch: float, style: str = "R") -> str:
+def when(epoch: float, style: TimestampStyle = "R") -> str:
     """A Discord timestamp: every reader sees it in their own time zone, counting down."""
-    return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)  # type: ignore[arg-type]
+    return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)
 
 
 def signed(n: int) -> str:

@@ -9,8 +9,8 @@ anything.
 
 import functools
 import inspect
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate
 
 from discord import app_commands
 
@@ -55,7 +55,7 @@ TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
         "R10: extra seconds per match once a turn runs out (default 120)"),
 }
 
-Callback = Callable[..., Awaitable[None]]
+Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]
 
 
 def given(**options: Any) -> dict[str, Any]:

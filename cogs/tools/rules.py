@@ -18,7 +18,7 @@ async def rules(interaction: Interaction,
                 table: app_commands.Range[int, 1, MAX_CHIPS] | None = None) -> None:
     guild_id = guild_id_of(interaction)
     service = tables_of(interaction)
-    table_id = table or service.table_for_channel(interaction.channel_id)
+    table_id = table or service.table_for_channel(interaction.channel_id or 0)
     if table_id is None:
         in_force = await server_rules(storage_of(interaction), guild_id)
         where = "No table in this channel: these are this server's default rules."
