@@ -1,5 +1,6 @@
-"""The discord.py bot: opens storage, builds the table service, loads the cogs, registers the
-persistent components, restores live tables; closes it all down in order.
+"""The discord.py bot: opens storage, builds the table service, loads the cogs by name (each
+adds its commands, persistent components and the tree's error handler), restores live tables;
+closes it all down in order.
 
 Commands are synced only when asked (discord.py's advice: a sync on every start gets rate
 limited): `ofc-bot --sync` publishes them globally, OFC_DEV_GUILD copies them to one server
@@ -7,24 +8,21 @@ and syncs there at every start (instant, for development).
 """
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Sequence
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
-from cogs.components import SOMETHING_WRONG
-from cogs.context import send
 
 log = logging.getLogger("bot")
 
-# The extensions of cogs/ to load (see /work notes COGS.md): each has a `setup(bot)`.
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.economy", "cogs.tools")
+# The extensions to load, by name (this module imports nothing of cogs/): each package of
+# cogs/ has a `setup(bot)` that adds its commands, components and error handler.
+EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools")
 
 
 class OFCBot(commands.Bot):
@@ -37,7 +35,7 @@ class OFCBot(commands.Bot):
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS) -> None:
         # Slash commands only: no prefix commands, so no message content intent (privileged).
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
-                         intents=discord.Intents.default(), tree_cls=OFCTree)
+                         intents=discord.Intents.default())
         self.settings = settings
         self.sync_global = sync_global
         self.clock = clock or SystemClock()
@@ -84,16 +82,6 @@ class OFCBot(commands.Bot):
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
         if hasattr(self, "storage"):
             await self.storage.close()
-
-
-class OFCTree(app_commands.CommandTree[OFCBot]):
-    async def on_error(self, interaction: discord.Interaction[OFCBot],
-                       error: app_commands.AppCommandError) -> None:
-        """An unexpected failure: logged with its traceback, and the member is told."""
-        log.error("command %r failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=error)
-        with contextlib.suppress(discord.HTTPException):
-            await send(interaction, ephemeral=True, content=SOMETHING_WRONG)
 
 
 def run(settings: Settings, *, sync_global: bool = False) -> int:

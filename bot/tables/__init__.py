@@ -21,7 +21,7 @@ from bot.tables.events import (
     TableRestored,
     Turn,
 )
-from bot.tables.players import ComputerPlayers
+from bot.tables.players import ComputerPlayers, is_person
 from bot.tables.service import TableService
 from bot.tables.settings import ServiceSettings
 from bot.tables.views import (
@@ -66,4 +66,5 @@ __all__ = [
     "TableService",
     "Turn",
     "card_from_index",
+    "is_person",
 ]

@@ -6,13 +6,18 @@ click. The default is bot.ai's players (easy and strong; the exact solver in Fan
 """
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import Protocol, TypeGuard
 
 from bot.ai.players import LEVELS, AIPlayers
 from bot.engine.cards import Card
 from bot.engine.views import PrivateView
 
-__all__ = ["LEVELS", "ComputerPlayers", "default_players"]
+__all__ = ["LEVELS", "ComputerPlayers", "default_players", "is_person"]
+
+
+def is_person(player_id: int | None) -> TypeGuard[int]:
+    """A person's seat (a Discord user id); computer seats have negative ids, none is 0."""
+    return player_id is not None and player_id > 0
 
 
 class ComputerPlayers(Protocol):

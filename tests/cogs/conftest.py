@@ -16,35 +16,12 @@ from bot.tables import FakeClock
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.discord_double.components import walk
 
-EXTENSIONS = ("cogs.lobby", "cogs.play")
+EXTENSIONS = ("cogs.tables",)
 
 
 def settings_for(double: DiscordDouble, database: Path) -> Settings:
     return Settings(token=double.token, database=str(database), dev_guild=double.guild.id,
                     ai_delay_seconds=0, next_hand_seconds=0, table_edit_seconds=0)
-
-
-@pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    # An error logged by the bot's own code fails the test too (assert_clean).
-    async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
-        yield running
-        running.assert_clean()
-
-
-@pytest.fixture
-def alice(double: DiscordDouble) -> Member:
-    return double.add_member("alice")
-
-
-@pytest.fixture
-def bob(double: DiscordDouble) -> Member:
-    return double.add_member("bob")
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture

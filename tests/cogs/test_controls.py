@@ -1,4 +1,4 @@
-"""The placement controls (DESIGN.md "Discord experience"): one action row per dealt card,
+"""The placement controls (README.md "What players see"): one action row per dealt card,
 full rows disabled, Reset and Confirm within Discord's 5 rows of 5; Fantasyland menus."""
 
 from dataclasses import replace
@@ -11,9 +11,10 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.placement import auto_assignment
 from bot.engine.rules import TableRules
 from bot.tables import LobbySeat, LobbyView, SeatState
-from cogs.components import controls_view, lobby_view
-from cogs.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
-from cogs.text import card_label
+from cogs.common.format import card_label
+from cogs.tables.controls import controls_view
+from cogs.tables.ids import FantasyRowId, PlaceId, StepId, Turn, parse_place
+from cogs.tables.lobby import lobby_view
 
 PLAYERS = [PlayerSpec(11, "alice", 200), PlayerSpec(22, "bob", 200)]
 

@@ -1,5 +1,6 @@
-"""Custom ids (cogs/ids.py): their exact format, the 100-character limit, strict parsing, and
-the DynamicItem templates that route them (cogs/components.py)."""
+"""Custom ids (cogs/tables/ids.py): their exact format, the 100-character limit, strict
+parsing, and the DynamicItem templates that route them, one per kind (cogs/tables/controls.py,
+cogs/tables/lobby.py)."""
 
 import re
 
@@ -9,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.engine.cards import INDEX, JOKERS, parse_card
-from cogs.components import OfcButton, OfcSelect
-from cogs.ids import (
+from cogs.tables.controls import FantasyRowSelect, PlaceButton
+from cogs.tables.ids import (
     FANTASY_ROWS,
     LOBBY_ACTIONS,
     PLACE_ROWS,
@@ -29,6 +30,7 @@ from cogs.ids import (
     parse_step,
     parse_table_button,
 )
+from cogs.tables.play import COMPONENTS
 
 # Storage table ids are SQLite rowids: up to 2**63 - 1.
 tables = st.integers(1, 2**63 - 1)
@@ -98,28 +100,38 @@ def _template(item: type) -> re.Pattern[str]:
 def test_each_id_matches_exactly_one_template(turn: Turn, card: int, row: str, action: str,
                                               fl_row: str) -> None:
     # discord.py runs every DynamicItem whose template matches: exactly one must.
-    buttons = [str(PlaceId(turn, card, row)), str(StepId(turn, action)),
-               str(LobbyId(turn.table, "start")), str(TableButtonId("hand", turn.table))]
-    for custom_id in buttons:
-        assert _template(OfcButton).fullmatch(custom_id)
-        assert not _template(OfcSelect).fullmatch(custom_id)
-    menu = str(FantasyRowId(turn, fl_row))
-    assert _template(OfcSelect).fullmatch(menu) and not _template(OfcButton).fullmatch(menu)
+    expected = {
+        str(PlaceId(turn, card, row)): "PlaceButton",
+        str(StepId(turn, action)): "StepButton",
+        str(LobbyId(turn.table, "start")): "LobbyButton",
+        str(TableButtonId("hand", turn.table)): "HandButton",
+        str(TableButtonId("back", turn.table)): "BackButton",
+        str(FantasyRowId(turn, fl_row)): "FantasyRowSelect",
+    }
+    for custom_id, kind in expected.items():
+        assert [k.__name__ for k in COMPONENTS if _template(k).fullmatch(custom_id)] == [kind]
 
 
 def test_templates_leave_other_cogs_ids_alone() -> None:
     for other in ("ofc:hist:123", "ofc:histhand:123:4", "tiny:count:1"):
-        assert not _template(OfcButton).fullmatch(other)
-        assert not _template(OfcSelect).fullmatch(other)
+        assert not any(_template(kind).fullmatch(other) for kind in COMPONENTS)
+
+
+def test_templates_name_the_fields_of_their_kind() -> None:
+    custom_id = str(FantasyRowId(Turn(12, 4, 0, 2), "middle"))
+    match = _template(FantasyRowSelect).fullmatch(custom_id)
+    assert match is not None
+    assert match.groupdict() == {"table": "12", "hand": "4", "street": "0", "seat": "2",
+                                 "row": "middle"}
 
 
 async def test_dynamic_item_round_trip_keeps_the_component() -> None:
     custom_id = str(PlaceId(Turn(9, 2, 3, 1), parse_card("Td"), "discard"))
     button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
         label="T♦ → Discard", custom_id=custom_id, row=2)
-    match = _template(OfcButton).fullmatch(custom_id)
+    match = _template(PlaceButton).fullmatch(custom_id)
     assert match is not None
-    item = await OfcButton.from_custom_id(None, button, match)  # type: ignore[arg-type]
-    assert isinstance(item, OfcButton)
+    item = await PlaceButton.from_custom_id(None, button, match)  # type: ignore[arg-type]
+    assert isinstance(item, PlaceButton)
     assert item.custom_id == custom_id and item.item.label == "T♦ → Discard"
     assert item.to_component_dict() == button.to_component_dict()

@@ -1,11 +1,12 @@
-"""What the showdown, match-end, lobby and prompt messages say (cogs/text.py), checked by hand
-against RULES.md."""
+"""What the showdown, match-end, lobby and prompt messages say (cogs/tables/embeds.py), checked
+by hand against RULES.md."""
 
 from bot.engine.board import Board
 from bot.engine.rules import TableRules
 from bot.engine.showdown import show_down
 from bot.tables import Standing
-from cogs.text import rules_summary, showdown_embed, standings_embed
+from cogs.common.format import rules_paragraph
+from cogs.tables.embeds import showdown_embed, standings_embed
 
 ALICE = Board.parse("Qh Qd 2c", "5s 5d 9c 9h Kd", "2h 3h 4h 5h 7h")
 BOB_FOULED = Board.parse("Ah Ad Ks", "Ts Td Jc 3s 4c", "6c 6d 6s 8h 8s")  # top AA > middle TT
@@ -55,8 +56,8 @@ def test_standings_list_stacks_and_nets() -> None:
     assert "wallet" in embed.description
 
 
-def test_rules_summary_names_every_option_in_force() -> None:
-    text = rules_summary(TableRules(variant="turbo", seats=4, format="hands", hands=8,
+def test_rules_paragraph_names_every_option_in_force() -> None:
+    text = rules_paragraph(TableRules(variant="turbo", seats=4, format="hands", hands=8,
                                     scoring="2-4", royalties="russian", fantasy="off",
                                     point_value=2, buy_in=500, order="simultaneous"))
     for part in ("**Turbo**, 4 seats, 8 hands (R11)", "Buy-in 500 chips", "2 chips per point",

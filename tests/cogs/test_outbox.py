@@ -1,4 +1,4 @@
-"""The per-table outbox (cogs/outbox.py): table message edits coalesced, latest state wins,
+"""The per-table outbox (cogs/tables/outbox.py): table message edits coalesced, latest state wins,
 at most one per interval; posts in order; one failure does not stop the rest."""
 
 import asyncio
@@ -6,8 +6,8 @@ import logging
 
 import pytest
 
-from cogs import outbox
-from cogs.outbox import Outbox
+from cogs.tables import outbox
+from cogs.tables.outbox import Outbox
 
 
 async def test_refreshes_while_one_runs_collapse_into_one_with_the_latest_job(
@@ -52,7 +52,7 @@ async def test_posts_run_in_order_and_a_failure_is_logged_not_fatal(
 
     for text in ("dm", "bad", "showdown", "standings"):
         box.post(lambda t=text: send(t))
-    with caplog.at_level(logging.ERROR, logger="cogs.outbox"):
+    with caplog.at_level(logging.ERROR, logger="cogs.tables.outbox"):
         await box.drain()
     assert sent == ["dm", "showdown", "standings"]
     assert [r.getMessage() for r in caplog.records] == ["sending a table message failed"]

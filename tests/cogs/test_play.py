@@ -10,8 +10,8 @@ from bot.app import OFCBot
 from bot.engine.cards import Card, parse_cards
 from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
-from cogs.ids import PlaceId, StepId, Turn
-from cogs.text import card_label
+from cogs.common.format import card_label
+from cogs.tables.ids import PlaceId, StepId, Turn
 from tests.cogs.conftest import EXTENSIONS, buttons, started, table_message
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 

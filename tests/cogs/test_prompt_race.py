@@ -11,7 +11,7 @@ import re
 
 from bot.app import OFCBot
 from bot.tables import FakeClock
-from cogs.text import card_label
+from cogs.common.format import card_label
 from tests.cogs.conftest import EXTENSIONS, buttons, started
 from tests.cogs.test_play import (
     auto,

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
 from bot.tables import Clock
-from cogs.text import ROW_LABELS, SUIT_SYMBOLS, card_label
+from cogs.common.format import ROW_LABELS, SUIT_SYMBOLS, card_label
 from tests.cogs.conftest import buttons, enabled, settings_for
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import Channel, DiscordDouble, Member, Message

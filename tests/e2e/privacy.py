@@ -34,7 +34,7 @@ import rendering
 from bot.engine.cards import Card
 from bot.engine.match import Match
 from bot.engine.views import PrivateView, TableView
-from cogs.text import card_label
+from cogs.common.format import card_label
 from tests.e2e.breakdowns import TITLE
 from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message, Snapshot
 

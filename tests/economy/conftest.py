@@ -1,20 +1,22 @@
-"""Fixtures: a real SQLite file (audited after every test), the bot's services as the commands
-reach them (`interaction.client.storage` / `.tables`), and interactions from given members."""
+"""Fixtures: the bot's services as the commands reach them (`interaction.client.storage` /
+`.tables`, on tests/conftest.py's audited `storage`), interactions from given members, and `run`,
+which runs a command as the command tree does."""
 
 import itertools
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import discord
 import pytest
+from discord import app_commands
 
 from bot.storage import Storage
 from bot.tables import FakeClock, ServiceSettings, TableService
-from tests.e2e.conftest import alice, bob, double  # noqa: F401  (fixtures of test_e2e.py)
+from cogs.common.answers import answer_error
 from tests.economy.doubles import Guild, Interaction, User, at
-from tests.storage.audit import audit
 
 GUILD = 111_111_111_111_111_111
 OTHER_GUILD = 111_111_111_111_111_222
@@ -31,19 +33,17 @@ HOUR = 3600.0
 Invoke = Callable[..., Interaction]
 
 
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "ofc.sqlite3"
-
-
-@pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
-    """Default amounts of the bot: 1,000 starting chips, 200 a day, every 20 hours.
-    After the test, the independent audit must find every wallet equal to its ledger."""
-    store = await Storage.open(db_path)
-    yield store
-    await store.close()
-    assert audit(db_path) == []
+async def run(command: app_commands.Command[Any, ..., Any], interaction: Interaction,
+              /, **options: Any) -> None:
+    """A slash command as the command tree runs it: its checks, then its callback, and any
+    error to the tree's on_error (the one error path, cogs/common/answers.py)."""
+    try:
+        for check in command.checks:
+            if not await discord.utils.maybe_coroutine(check, interaction):
+                raise app_commands.CheckFailure(command.name)
+        await command.callback(interaction, **options)  # type: ignore[arg-type]
+    except Exception as error:
+        await answer_error(interaction, error)  # type: ignore[arg-type]
 
 
 @pytest.fixture

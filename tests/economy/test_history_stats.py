@@ -10,8 +10,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import HandRecord, PlayerHandResult, Storage
-from cogs.economy import history, stats
-from cogs.history_menu import HandPicker, MatchPicker
+from cogs.economy.history import HandPicker, MatchPicker, history, stats
 from tests.economy.conftest import (
     ALICE,
     BOB,
@@ -22,6 +21,7 @@ from tests.economy.conftest import (
     Invoke,
     User,
     dump,
+    run,
 )
 from tests.economy.doubles import Interaction
 
@@ -71,7 +71,7 @@ async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) 
     await record_match(storage, MATCH_1, [ALICE.id])
     await record_match(storage, MATCH_2, [BOB.id], start=T0 + DAY, options={"point_value": 2})
     interaction = invoke(ALICE)
-    await stats.callback(interaction)
+    await run(stats, interaction)
     answer = interaction.answer
     assert answer.ephemeral
     fields = {f.name: f.value for f in answer.embed.fields}
@@ -89,7 +89,7 @@ async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) 
         "Best royalties": "12 in one hand",
     }
     of_bob = invoke(ALICE)
-    await stats.callback(of_bob, member=BOB)
+    await run(stats, of_bob, member=BOB)
     fields = {f.name: f.value for f in of_bob.answer.embed.fields}
     assert (fields["Net points"], fields["Fouls"], fields["Matches won"]) == (
         "-16 (-5.33 a hand)", "1 (33% of hands)", "1 of 2 (50%)")
@@ -97,7 +97,7 @@ async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) 
 
 async def test_stats_of_a_newcomer(invoke: Invoke) -> None:
     interaction = invoke(BOB)
-    await stats.callback(interaction)
+    await run(stats, interaction)
     assert "has not played a hand here yet" in interaction.answer.text
     assert not interaction.answer.embed.fields
 
@@ -108,7 +108,7 @@ async def test_history_lists_matches_newest_first_with_the_hands_behind_menus(
     second = await record_match(storage, MATCH_2, [BOB.id], start=T0 + DAY,
                                 options={"point_value": 2, "variant": "turbo"})
     interaction = invoke(ALICE)
-    await history.callback(interaction)
+    await run(history, interaction)
     answer = interaction.answer
     assert answer.ephemeral
     newest, oldest = answer.embed.fields
@@ -189,6 +189,6 @@ async def test_menus_refuse_a_match_of_another_server_or_a_forged_choice(
 
 async def test_history_of_a_member_without_matches(invoke: Invoke) -> None:
     interaction = invoke(ALICE)
-    await history.callback(interaction, member=BOB)
+    await run(history, interaction, member=BOB)
     assert "has not played a match in this server yet" in interaction.answer.text
     assert not interaction.answer.view.children

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cogs.tools import score
-from tests.economy.conftest import ALICE, Invoke, dump
+from cogs.tools.score import score
+from tests.economy.conftest import ALICE, Invoke, dump, run
 
 # Boards checked by hand (RULES.md R2-R5). X beats Y on every row; X ties W's top and wins
 # the rest; Z fouls (KK on top over a pair of jacks in the middle).
@@ -84,7 +84,7 @@ def cli_outputs() -> dict[str, dict[str, Any]]:
 
 
 def cli_input(boards: dict[str, str], options: dict[str, Any]) -> dict[str, Any]:
-    """DESIGN.md's `ofc score` input for the same hand, written out directly."""
+    """README.md's `ofc score` input for the same hand, written out directly."""
     rules = {k: v for k, v in options.items() if k != "in_fantasy"}
     players = []
     for name, text in boards.items():
@@ -107,7 +107,7 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
 
     typed = {f"player{n}": f"{name}: {text}" for n, (name, text) in enumerate(boards.items(), 1)}
     interaction = invoke(ALICE)
-    await score.callback(interaction, **typed, **options)
+    await run(score, interaction, **typed, **options)
     answer = interaction.answer
     assert not answer.ephemeral  # the whole table reads it
     assert interaction.response.deferred is False  # publicly, while the image renders
@@ -145,7 +145,7 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
 
 async def test_names_are_optional_and_rows_may_be_split_by_bars(invoke: Invoke) -> None:
     interaction = invoke(ALICE)
-    await score.callback(interaction, player1=X.replace("/", "|"), player2=f"  : {Y}")
+    await run(score, interaction, player1=X.replace("/", "|"), player2=f"  : {Y}")
     names = [f.name for f in interaction.answer.embed.fields]
     assert names == ["Player 1", "Player 2", "Head to head (R5)"]
     assert "**+6 points**" in interaction.answer.embed.fields[0].value
@@ -177,7 +177,7 @@ async def test_bad_boards_are_refused_with_the_bad_card_named(
         message: str) -> None:
     before = dump(db_path)
     interaction = invoke(ALICE)
-    await score.callback(interaction, **players, **extra)
+    await run(score, interaction, **players, **extra)
     answer = interaction.answer
     assert answer.ephemeral and answer.file is None
     assert interaction.response.deferred is None  # refused at once, nothing rendered

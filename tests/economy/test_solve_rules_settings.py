@@ -7,8 +7,10 @@ import pytest
 
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.economy import balance, daily
-from cogs.tools import rules, settings, solve
+from cogs.economy.wallets import balance, daily
+from cogs.tools.rules import rules
+from cogs.tools.settings import settings
+from cogs.tools.solve import solve
 from tests.economy.conftest import (
     ADMIN,
     ALICE,
@@ -19,6 +21,7 @@ from tests.economy.conftest import (
     OTHER_GUILD,
     Invoke,
     dump,
+    run,
 )
 
 # Hand-checked (R4, R8): the spade royal on the bottom (25), the heart flush in the middle (8),
@@ -29,7 +32,7 @@ FOURTEEN = "As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c 4d"
 
 async def test_solve_answers_privately_with_the_best_arrangement(invoke: Invoke) -> None:
     interaction = invoke(ALICE)
-    await solve.callback(interaction, cards=FOURTEEN)
+    await run(solve, interaction, cards=FOURTEEN)
     assert interaction.response.deferred is True  # the solver may take a moment
     answer = interaction.answer
     assert answer.ephemeral  # a Fantasyland hand is secret until showdown (R8)
@@ -47,7 +50,7 @@ async def test_solve_answers_privately_with_the_best_arrangement(invoke: Invoke)
 
 async def test_solve_under_tournament_rules_never_stays(invoke: Invoke) -> None:
     interaction = invoke(ALICE)
-    await solve.callback(interaction, cards=FOURTEEN, fantasy="tournament")
+    await run(solve, interaction, cards=FOURTEEN, fantasy="tournament")
     assert "Does not stay in Fantasyland" in interaction.answer.embed.description
 
 
@@ -63,7 +66,7 @@ async def test_bad_solve_input_is_refused_before_any_work(
         message: str) -> None:
     before = dump(db_path)
     interaction = invoke(ALICE)
-    await solve.callback(interaction, cards=cards, **options)
+    await run(solve, interaction, cards=cards, **options)
     assert interaction.response.deferred is None
     assert interaction.answer.ephemeral
     assert message in interaction.answer.embed.description
@@ -72,7 +75,7 @@ async def test_bad_solve_input_is_refused_before_any_work(
 
 async def test_solve_with_jokers_in_the_joker_variant(invoke: Invoke) -> None:
     interaction = invoke(ALICE)
-    await solve.callback(interaction, cards="As Ks Qs Js X 2h 5h 7h 9h Jh Kd Kc 3c 4d",
+    await run(solve, interaction, cards="As Ks Qs Js X 2h 5h 7h 9h Jh Kd Kc 3c 4d",
                          variant="joker")
     # The joker completes the royal flush: the same 41 as with the Ts.
     assert "Royalties **41**" in interaction.answer.embed.description
@@ -87,7 +90,7 @@ def with_tables(client: SimpleNamespace, tables: TableService) -> TableService:
 async def test_rules_of_the_server_then_of_the_table_in_the_channel(
         invoke: Invoke, with_tables: TableService) -> None:
     interaction = invoke(BOB)
-    await rules.callback(interaction)
+    await run(rules, interaction)
     answer = interaction.answer
     assert not answer.ephemeral  # everyone at the table reads it
     assert "No table in this channel: these are this server's default rules." in answer.text
@@ -97,7 +100,7 @@ async def test_rules_of_the_server_then_of_the_table_in_the_channel(
                                            {"scoring": "2-4", "royalties": "russian",
                                             "fantasy": "progressive"})
     here = invoke(BOB)
-    await rules.callback(here)
+    await run(rules, here)
     text = here.answer.text
     assert f"Table #{lobby.table_id} in <#{CHANNEL}>." in text
     assert "Pineapple · 2-4 · russian royalties · progressive Fantasyland" in text
@@ -106,11 +109,11 @@ async def test_rules_of_the_server_then_of_the_table_in_the_channel(
     assert "QQ 14, KK 15, AA 16, trips 17 cards" in text  # R8 progressive
 
     by_number = invoke(BOB, channel=OTHER_CHANNEL)
-    await rules.callback(by_number, table=lobby.table_id)
+    await run(rules, by_number, table=lobby.table_id)
     assert f"Table #{lobby.table_id}" in by_number.answer.text
 
     elsewhere = invoke(BOB, guild=OTHER_GUILD)
-    await rules.callback(elsewhere, table=lobby.table_id)
+    await run(rules, elsewhere, table=lobby.table_id)
     assert elsewhere.answer.ephemeral
     assert f"There is no table #{lobby.table_id} in this server." in elsewhere.answer.text
     await with_tables.cancel(lobby.table_id, ALICE.id)
@@ -118,14 +121,14 @@ async def test_rules_of_the_server_then_of_the_table_in_the_channel(
 
 async def test_rules_of_an_unknown_table(invoke: Invoke, with_tables: TableService) -> None:
     interaction = invoke(BOB)
-    await rules.callback(interaction, table=4242)
+    await run(rules, interaction, table=4242)
     assert interaction.answer.ephemeral and interaction.answer.embed.title is None
 
 
 async def test_settings_need_manage_server(invoke: Invoke, db_path: Path) -> None:
     before = dump(db_path)
     interaction = invoke(BOB)
-    await settings.callback(interaction, starting_chips=5)
+    await run(settings, interaction, starting_chips=5)
     assert interaction.answer.ephemeral
     assert "Only members with the Manage Server permission" in interaction.answer.text
     assert dump(db_path) == before
@@ -134,7 +137,7 @@ async def test_settings_need_manage_server(invoke: Invoke, db_path: Path) -> Non
 async def test_settings_change_chips_and_table_defaults_with_an_audit(
         invoke: Invoke, storage: Storage, with_tables: TableService) -> None:
     interaction = invoke(ADMIN, manage_guild=True)
-    await settings.callback(interaction, starting_chips=500, daily_chips=50, variant="turbo",
+    await run(settings, interaction, starting_chips=500, daily_chips=50, variant="turbo",
                             seats=4, point_value=2)
     answer = interaction.answer
     assert answer.ephemeral
@@ -148,17 +151,17 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     assert options == {"variant": "turbo", "seats": 4, "point_value": 2}
 
     # New wallets start with 500, a daily claim gives 50, and tables here default to turbo.
-    await balance.callback(invoke(ALICE))
+    await run(balance, invoke(ALICE))
     claim = invoke(ALICE)
-    await daily.callback(claim)
+    await run(daily, claim)
     assert "**+50 chips**" in claim.answer.text and "550 chips" in claim.answer.text
     shown = invoke(ALICE)
-    await rules.callback(shown)
+    await run(rules, shown)
     assert "**Turbo**" in shown.answer.text
 
     # Reset the table options, then set one: the others go back to RULES.md's defaults.
     again = invoke(ADMIN, manage_guild=True)
-    await settings.callback(again, reset="table_options", scoring="2-4")
+    await run(settings, again, reset="table_options", scoring="2-4")
     assert (await storage.guild_settings(GUILD)).table_options == {"scoring": "2-4"}
 
 
@@ -173,7 +176,7 @@ async def test_bad_settings_are_refused_and_change_nothing(
         invoke: Invoke, db_path: Path, options: dict[str, object], message: str) -> None:
     before = dump(db_path)
     interaction = invoke(ADMIN, manage_guild=True)
-    await settings.callback(interaction, **options)
+    await run(settings, interaction, **options)
     assert interaction.answer.ephemeral
     assert message in interaction.answer.embed.description
     assert dump(db_path) == before
@@ -183,7 +186,7 @@ async def test_settings_without_options_show_the_current_ones(invoke: Invoke,
                                                                db_path: Path) -> None:
     before = dump(db_path)
     interaction = invoke(ADMIN, manage_guild=True)
-    await settings.callback(interaction)
+    await run(settings, interaction)
     text = interaction.answer.text
     assert "Nothing changed." in text
     assert "1,000 chips (default)" in text and "200 chips (default)" in text

@@ -7,8 +7,8 @@ from bot.engine.cards import parse_cards
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import score_sheet
-from cogs.score_input import score_input
-from cogs.tool_views import score_view, solution_view
+from cogs.tools.engine_views import score_view, solution_view
+from cogs.tools.score_input import score_input
 from tests.economy.test_score import CASES
 
 

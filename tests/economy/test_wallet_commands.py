@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot.storage import Storage
-from cogs.economy import balance, daily, grant, leaderboard
+from cogs.economy.wallets import balance, daily, grant, leaderboard
 from tests.economy.conftest import (
     ADMIN,
     ALICE,
@@ -23,13 +23,14 @@ from tests.economy.conftest import (
     User,
     dump,
     ledger,
+    run,
 )
 
 
 async def test_balance_opens_a_wallet_with_the_starting_chips_through_the_ledger(
         invoke: Invoke, db_path: Path) -> None:
     interaction = invoke(ALICE)
-    await balance.callback(interaction)
+    await run(balance, interaction)
     answer = interaction.answer
     assert answer.ephemeral
     assert f"{ALICE.mention} has **1,000 chips**" in answer.text
@@ -41,13 +42,13 @@ async def test_balance_of_another_member_and_the_next_daily_of_ones_own(
         invoke: Invoke, storage: Storage) -> None:
     await storage.claim_daily(GUILD, ALICE.id, now=T0)
     interaction = invoke(ALICE, at_time=T0 + HOUR)
-    await balance.callback(interaction)
+    await run(balance, interaction)
     # The next claim is 20 hours after the last one, as a Discord timestamp.
     assert f"<t:{int(T0 + 20 * HOUR)}:R>" in interaction.answer.text
     assert "**1,200 chips**" in interaction.answer.text
 
     other = invoke(ALICE, at_time=T0 + HOUR)
-    await balance.callback(other, member=BOB)
+    await run(balance, other, member=BOB)
     assert f"{BOB.mention} has **1,000 chips**" in other.answer.text
     assert "Daily" not in other.answer.text  # someone else's claims are theirs
 
@@ -55,24 +56,24 @@ async def test_balance_of_another_member_and_the_next_daily_of_ones_own(
 async def test_balance_refuses_a_bot_and_outside_a_server(invoke: Invoke, db_path: Path) -> None:
     before = dump(db_path)
     interaction = invoke(ALICE)
-    await balance.callback(interaction, member=ROBOT)
+    await run(balance, interaction, member=ROBOT)
     assert interaction.answer.ephemeral
     assert "bots have no wallet" in interaction.answer.text
     in_dm = invoke(ALICE, guild=None)
-    await balance.callback(in_dm)
+    await run(balance, in_dm)
     assert "works in a server" in in_dm.answer.text
     assert dump(db_path) == before
 
 
 async def test_daily_once_per_20_hours_with_the_time_left(invoke: Invoke, db_path: Path) -> None:
     first = invoke(ALICE, at_time=T0)
-    await daily.callback(first)
+    await run(daily, first)
     assert first.answer.ephemeral
     assert "**+200 chips**" in first.answer.text and "1,200 chips" in first.answer.text
 
     before = dump(db_path)
     early = invoke(ALICE, at_time=T0 + 20 * HOUR - 90)
-    await daily.callback(early)
+    await run(daily, early)
     assert early.answer.ephemeral
     assert early.answer.embed.colour == discord.Colour.red()
     # 90 seconds left, rounded up to whole minutes; and the moment, in the reader's time zone.
@@ -81,7 +82,7 @@ async def test_daily_once_per_20_hours_with_the_time_left(invoke: Invoke, db_pat
     assert dump(db_path) == before
 
     again = invoke(ALICE, at_time=T0 + 20 * HOUR)
-    await daily.callback(again)
+    await run(daily, again)
     assert "1,400 chips" in again.answer.text
     assert ledger(db_path, ALICE) == [("start", 1000, 1000), ("daily", 200, 1200),
                                       ("daily", 200, 1400)]
@@ -89,7 +90,7 @@ async def test_daily_once_per_20_hours_with_the_time_left(invoke: Invoke, db_pat
 
 async def test_concurrent_daily_claims_pay_once(invoke: Invoke, db_path: Path) -> None:
     claims = [invoke(ALICE, at_time=T0 + k) for k in range(20)]
-    await asyncio.gather(*(daily.callback(c) for c in claims))
+    await asyncio.gather(*(run(daily, c) for c in claims))
     paid = [c for c in claims if c.answer.embed.title == "Daily chips"]
     refused = [c for c in claims if "You can claim again" in c.answer.text]
     assert len(paid) == 1 and len(refused) == 19
@@ -100,10 +101,10 @@ async def test_grant_needs_manage_server(invoke: Invoke, db_path: Path) -> None:
     # Discord hides /grant from members without Manage Server by default...
     assert grant.default_permissions == discord.Permissions(manage_guild=True)
     # ...and the command refuses them anyway (a server may change who sees it).
-    await balance.callback(invoke(BOB))
+    await run(balance, invoke(BOB))
     before = dump(db_path)
     interaction = invoke(BOB)
-    await grant.callback(interaction, member=BOB, amount=500, reason="I deserve it")
+    await run(grant, interaction, member=BOB, amount=500, reason="I deserve it")
     assert interaction.answer.ephemeral
     assert "Only members with the Manage Server permission" in interaction.answer.text
     assert dump(db_path) == before
@@ -112,7 +113,7 @@ async def test_grant_needs_manage_server(invoke: Invoke, db_path: Path) -> None:
 async def test_grant_is_public_and_written_in_the_ledger(invoke: Invoke, db_path: Path,
                                                          storage: Storage) -> None:
     interaction = invoke(ADMIN, manage_guild=True)
-    await grant.callback(interaction, member=ALICE, amount=2500, reason="tournament prize")
+    await run(grant, interaction, member=ALICE, amount=2500, reason="tournament prize")
     answer = interaction.answer
     assert not answer.ephemeral
     assert f"{ADMIN.mention} gave {ALICE.mention} **2,500 chips**" in answer.text
@@ -124,9 +125,9 @@ async def test_grant_is_public_and_written_in_the_ledger(invoke: Invoke, db_path
 
 async def test_a_redelivered_grant_pays_once(invoke: Invoke, db_path: Path) -> None:
     first = invoke(ADMIN, manage_guild=True, id=77)
-    await grant.callback(first, member=ALICE, amount=100, reason="bonus")
+    await run(grant, first, member=ALICE, amount=100, reason="bonus")
     repeat = invoke(ADMIN, manage_guild=True, id=77)
-    await grant.callback(repeat, member=ALICE, amount=100, reason="bonus")
+    await run(grant, repeat, member=ALICE, amount=100, reason="bonus")
     assert repeat.answer.ephemeral and "already made" in repeat.answer.text
     assert ledger(db_path, ALICE) == [("start", 1000, 1000), ("grant", 100, 1100)]
 
@@ -141,10 +142,10 @@ async def test_a_redelivered_grant_pays_once(invoke: Invoke, db_path: Path) -> N
 async def test_bad_grants_are_refused_and_change_nothing(
         invoke: Invoke, db_path: Path, member: User, amount: int, reason: str,
         message: str) -> None:
-    await balance.callback(invoke(ALICE))
+    await run(balance, invoke(ALICE))
     before = dump(db_path)
     interaction = invoke(ADMIN, manage_guild=True)
-    await grant.callback(interaction, member=member, amount=amount, reason=reason)
+    await run(grant, interaction, member=member, amount=amount, reason=reason)
     assert interaction.answer.ephemeral
     assert message in interaction.answer.text
     assert dump(db_path) == before
@@ -159,7 +160,7 @@ async def test_leaderboard_top_ten_and_the_callers_rank(invoke: Invoke, storage:
     table = await storage.create_table(GUILD, CHANNEL, "{}", now=T0)
     await storage.buy_in(table, players[0].id, 1000, key="t:p0", now=T0)
     interaction = invoke(players[0])
-    await leaderboard.callback(interaction)
+    await run(leaderboard, interaction)
     answer = interaction.answer
     assert not answer.ephemeral
     lines = answer.embed.description.splitlines()

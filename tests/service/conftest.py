@@ -1,5 +1,5 @@
-"""Fixtures of the table-service tests: real SQLite files in tmp_path (storage's own fixtures,
-which audit the file after each test), a fake clock, and a service with no pauses (computers
+"""Fixtures of the table-service tests: real SQLite files in tmp_path (tests/conftest.py's storage,
+audited after each test), its fake clock, and a service with no pauses (computers
 act at once, the next hand is dealt at once)."""
 
 from collections.abc import AsyncIterator
@@ -9,16 +9,8 @@ import pytest
 from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
-from tests.storage.conftest import db_path, storage
 
 from .driver import QUICK_AI, Recorder
-
-__all__ = ["clock", "db_path", "recorder", "service", "storage"]
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
 
 
 @pytest.fixture

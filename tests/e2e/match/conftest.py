@@ -19,17 +19,10 @@ REACTION_SECONDS = 0.01  # flows wait to see each click's effect before the next
 
 
 @pytest.fixture
-async def double() -> AsyncIterator[DiscordDouble]:
-    # An error logged by the bot's own code fails the test too (assert_clean).
-    async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
-        running.reaction_time = REACTION_SECONDS
-        yield running
-        running.assert_clean()
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
+def double(double: DiscordDouble) -> DiscordDouble:
+    """tests/conftest.py's double, with flows waiting to see each click's effect."""
+    double.reaction_time = REACTION_SECONDS
+    return double
 
 
 @pytest.fixture(autouse=True)

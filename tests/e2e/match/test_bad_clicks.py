@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable
 
 from bot.app import OFCBot
-from cogs.text import card_label
+from cogs.common.format import card_label
 from tests.cogs.conftest import buttons
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Interaction, Member, Message

@@ -1,5 +1,6 @@
-"""The embeds of /ofc score, /ofc solve and /ofc rules (no I/O here)."""
+"""The embeds of /ofc score, /ofc solve, /ofc rules and /ofc settings (no I/O here)."""
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -9,12 +10,14 @@ from bot.ai.solver import Solution
 from bot.engine.board import Board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
-from cogs.embeds_economy import INFO, chips
-from cogs.rules_text import describe, summary
-from cogs.text import HAND_IMAGE, SHOWDOWN_IMAGE, cards_label, signed
+from bot.storage import GuildSettings, SettingsChange
+from cogs.common.format import INFO, cards_label, chips, rules_line, signed, when
+from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE
+from cogs.tools.rules_words import describe
 
 FOUL = discord.Colour.dark_red()
 OK = discord.Colour.green()
+FIELD_LIMIT = 1024  # characters in one embed field's value
 _LINE_WORDS = {1: "won", 0: "tied", -1: "lost"}
 
 
@@ -54,7 +57,7 @@ def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) 
     """`boards` in the players' order; `sheet`: score_sheet's output for them."""
     fouled = any(p["fouled"] for p in sheet["players"])
     embed = discord.Embed(title="Hand scored", colour=FOUL if fouled else OK,
-                          description=summary(rules))
+                          description=rules_line(rules))
     for player, board in zip(sheet["players"], boards, strict=True):
         title = f"{player['name']}{': FOULED' if player['fouled'] else ''}"
         embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
@@ -72,7 +75,7 @@ def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
     embed = discord.Embed(
         title=f"Best Fantasyland arrangement of {dealt} cards",
         colour=FOUL if result.fouled else OK,
-        description=(f"{summary(rules)}\nRoyalties **{solved.royalties}** · {stays}"
+        description=(f"{rules_line(rules)}\nRoyalties **{solved.royalties}** · {stays}"
                      + ("\nEvery arrangement fouls: no 2-7 low is possible."
                         if result.fouled else "")),
     )
@@ -89,8 +92,34 @@ def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
 
 def rules(table_rules: TableRules, where: str) -> discord.Embed:
     embed = discord.Embed(title="Rules in force", colour=INFO,
-                          description=f"{where}\n{summary(table_rules)}")
+                          description=f"{where}\n{rules_line(table_rules)}")
     for title, text in describe(table_rules):
         embed.add_field(name=title, value=text, inline=False)
     embed.set_footer(text="Section numbers (R1-R12) refer to the bot's RULES.md.")
+    return embed
+
+
+def _setting(value: int | None, default: int) -> str:
+    return chips(default) + " (default)" if value is None else chips(value)
+
+
+def settings(current: GuildSettings, defaults: tuple[int, int], rules: TableRules,
+             changes: Sequence[SettingsChange], changed: Sequence[str]) -> discord.Embed:
+    starting, daily_amount = defaults
+    embed = discord.Embed(
+        title="Server settings", colour=INFO,
+        description=("Changed: " + ", ".join(changed) + "." if changed
+                     else "Nothing changed. Give options to change these settings."),
+    )
+    embed.add_field(name="Starting chips (new wallets)",
+                    value=_setting(current.starting_chips, starting))
+    embed.add_field(name="Daily chips", value=_setting(current.daily_chips, daily_amount))
+    custom = ", ".join(f"{k} = {v}" for k, v in sorted(current.table_options.items()))
+    embed.add_field(name="Default table options", inline=False,
+                    value=f"{rules_line(rules)}\n{custom or 'RULES.md defaults'}")
+    if changes:
+        embed.add_field(name="Recent changes", inline=False, value="\n".join(
+            f"{when(c.changed_at, 'd')} <@{c.actor_id}>: {c.field} "
+            f"{json.dumps(c.old)} -> {json.dumps(c.new)}"[:FIELD_LIMIT // len(changes)]
+            for c in changes))
     return embed

@@ -1,4 +1,5 @@
-"""`/ofc score`'s typed boards, turned into the `ofc score` JSON input (DESIGN.md).
+"""`/ofc score`'s typed boards, turned into the `ofc score` JSON input (README.md,
+"`ofc score [FILE]`").
 
 One text option per player, `Name: top / middle / bottom` (the name is optional, `|` or a new
 line also separate rows), and one option naming who played the hand in Fantasyland. The cards

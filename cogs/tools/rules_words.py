@@ -12,6 +12,7 @@ from bot.engine.evaluation import eval3, eval5
 from bot.engine.fantasy import LOWBALL_CARDS, TURBO_CARDS, fantasy_cards
 from bot.engine.royalties import ROYALTY
 from bot.engine.rules import TableRules
+from cogs.common.format import plural
 
 # R4's paying hands, one example each, in the order RULES.md lists them.
 _BOTTOM_EXAMPLES = (
@@ -61,17 +62,6 @@ _SYSTEMS = {
 }
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
-
-
-def summary(rules: TableRules) -> str:
-    """One line: variant, scoring, royalties, Fantasyland, stakes."""
-    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
-    return (f"{rules.variant.capitalize()} · {rules.scoring} · {rules.royalties} royalties · "
-            f"{fantasy} · {_plural(rules.point_value, 'chip')} a point")
-
-
 def _game(rules: TableRules) -> str:
     return (f"{_VARIANTS[rules.variant]} Up to {rules.seats} seats at this table.\n"
             f"{_ORDERS[rules.order]} A confirmed street is final; dealt cards and discards "
@@ -87,7 +77,7 @@ def _fouls(rules: TableRules) -> str:
 def _scoring(rules: TableRules) -> str:
     return (f"Every pair of players is scored head to head. {_SYSTEMS[rules.scoring]} "
             "Royalties too: you get yours from each opponent and pay theirs. Each point is "
-            f"{_plural(rules.point_value, 'chip')} (R5).")
+            f"{plural(rules.point_value, 'chip')} (R5).")
 
 
 def _paying(examples: tuple[tuple[str, str], ...], royalties: list[int],
@@ -155,11 +145,11 @@ def _table(rules: TableRules) -> str:
     extra = "plus one Fantasyland hand after every hand in which anyone earned it"
     formats = {
         "match": f"**Match**: one hand per player (the button goes round once), {extra}.",
-        "hands": f"**{_plural(rules.hands, 'hand')}**, {extra}.",
+        "hands": f"**{plural(rules.hands, 'hand')}**, {extra}.",
         "cash": "**Cash**: no end; players join and leave between hands (a player owed a "
                 "Fantasyland hand plays it first).",
     }
-    return (f"{formats[rules.format]} Buy-in {_plural(rules.buy_in, 'chip')}. Table stakes: "
+    return (f"{formats[rules.format]} Buy-in {plural(rules.buy_in, 'chip')}. Table stakes: "
             "nobody loses more than their stack, and nobody wins more from one opponent than "
             "they have in front of them (R6, R11).\n"
             f"Time: {rules.turn_seconds} s a street, {rules.fantasy_turn_seconds} s for a "

@@ -7,9 +7,10 @@ once: the fresh commands must replace the ones an earlier run attached.
 """
 
 from collections.abc import Iterable
-from typing import Any
 
 from discord import app_commands
+
+from cogs.common.client import SlashCommand, Tree
 
 ofc = app_commands.Group(
     name="ofc",
@@ -17,23 +18,22 @@ ofc = app_commands.Group(
     guild_only=True,  # wallets, tables and settings are per server (R12)
 )
 
-Subcommand = app_commands.Command[Any, ..., Any]
 
 
-def install(tree: app_commands.CommandTree[Any]) -> None:
+def install(tree: Tree) -> None:
     """Add the `/ofc` group to the command tree unless an extension already did."""
     if tree.get_command(ofc.name) is None:
         tree.add_command(ofc)
 
 
-def attach(tree: app_commands.CommandTree[Any], commands: Iterable[Subcommand]) -> None:
+def attach(tree: Tree, commands: Iterable[SlashCommand]) -> None:
     """Put `commands` under `/ofc` (replacing same-named ones) and the group on the tree."""
     for command in commands:
         ofc.add_command(command, override=True)
     install(tree)
 
 
-def detach(commands: Iterable[Subcommand]) -> None:
+def detach(commands: Iterable[SlashCommand]) -> None:
     """Take `commands` off `/ofc`, unless a newer load of their module replaced them."""
     for command in commands:
         if ofc.get_command(command.name) is command:

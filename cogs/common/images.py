@@ -14,7 +14,10 @@ import rendering
 from bot.engine.cards import Card
 from bot.engine.views import PrivateView, TableView
 from bot.tables import SeatState
-from cogs.text import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
+
+TABLE_IMAGE = "table.png"
+HAND_IMAGE = "hand.png"
+SHOWDOWN_IMAGE = "showdown.png"
 
 
 async def _file(render: Callable[[], bytes], filename: str) -> discord.File:

@@ -1,20 +1,19 @@
-"""Table play: the service's events turned into Discord messages, and the placement controls.
+"""Table play: the presenter (the Play cog) turns the service's events into Discord messages.
 
 - The lobby message and the table message (public image, whose turn, the clock, "My hand")
   are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
 - Each seated person gets a DM per action with the private image and the controls; if DMs are
   closed (50007) the channel is told once to use "My hand" / `/ofc hand`, which shows the same
   controls ephemerally.
-- Clicks: defer at once (rendering and the service may take a moment), then one service call,
-  then the clicked message is redrawn. A refused click gets an ephemeral reason (dispatch).
+- Clicks are cogs/tables/controls.py's; the cog orders the clicks on one message (`serial`)
+  and routes a component id that is on no message through the same checks.
 """
 
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -39,79 +38,42 @@ from bot.tables import (
     TableRestored,
     TableService,
     Turn,
+    is_person,
 )
-from cogs import images
-from cogs.components import (
-    OfcButton,
-    OfcSelect,
-    controls_view,
-    hand_view,
-    handles,
-    lobby_view,
-    on_unlisted_component,
-)
-from cogs.context import refusing, send
-from cogs.group import attach, detach
-from cogs.ids import (
-    parse_card,
-    parse_fantasy_row,
-    parse_place,
-    parse_step,
-    parse_table_button,
-)
-from cogs.outbox import Outbox
-from cogs.service import table_here, tables_of
-from cogs.text import (
+from cogs.common import images
+from cogs.common.answers import answer_unlisted, send
+from cogs.common.client import Interaction
+from cogs.common.interactions import table_here
+from cogs.tables.controls import ITEMS as CONTROLS
+from cogs.tables.controls import Content, controls_view, hand_view, play_of, prompt
+from cogs.tables.embeds import (
     lobby_embed,
     placed_embed,
-    prompt_embed,
     showdown_embed,
     standings_embed,
     table_embed,
 )
+from cogs.tables.lobby import LobbyButton, lobby_view
+from cogs.tables.outbox import Outbox
+
+if TYPE_CHECKING:
+    from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
 
-Interaction = discord.Interaction[Any]
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-
-
-def _human(player_id: int | None) -> bool:
-    return player_id is not None and player_id > 0  # computer seats have negative ids
-
-
-@dataclass(frozen=True)
-class Content:
-    """A message's embed, controls and image, for sending or for editing in place."""
-
-    embed: discord.Embed
-    view: discord.ui.View
-    file: discord.File | None = None
-
-    def to_send(self) -> dict[str, Any]:
-        return {"embed": self.embed, "view": self.view} | ({"file": self.file} if self.file else {})
-
-    def to_edit(self) -> dict[str, Any]:
-        return {"embed": self.embed, "view": self.view} | \
-            ({"attachments": [self.file]} if self.file else {})
+COMPONENTS = (LobbyButton, *CONTROLS)  # every kind of table component
 
 
 Draw = Callable[[], Awaitable[Content]]
 
 
-async def prompt(state: SeatState, *, note: str = "", controls: bool = True) -> Content:
-    """One seat's current action: the private image with the draft, and its controls."""
-    return Content(prompt_embed(state, note),
-                   controls_view(state) if controls else discord.ui.View(),
-                   await images.hand_file(state))
-
-
 class Play(commands.Cog):
     """Presents every table: one Outbox each; remembers which prompts went out by DM."""
 
-    def __init__(self, bot: Any) -> None:
+    def __init__(self, bot: "OFCBot") -> None:
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
@@ -156,10 +118,10 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: Interaction) -> None:
-        await on_unlisted_component(interaction)
+        await answer_unlisted(interaction, COMPONENTS)
 
     # ------------------------------------------------------------ events -> messages
-    async def on_events(self, events: list[TableEvent]) -> None:
+    async def on_events(self, events: Sequence[TableEvent]) -> None:
         """Called by the service under the table's lock: it only queues work."""
         if self.closing:
             return
@@ -183,18 +145,18 @@ class Play(commands.Cog):
                 box.refresh("lobby", lambda: self._refresh_lobby(table))
                 if lobby.status == "playing":
                     refresh_table()
-            case Dealt(private_to=player, hand_no=hand, street=street) if _human(player):
+            case Dealt(private_to=player, hand_no=hand, street=street) if is_person(player):
                 assert player is not None
                 box.post(lambda: self._send_prompt(table, player, hand, street))
             case Turn(player_ids=players):
                 refresh_table()
-                for player in filter(_human, players):
+                for player in filter(is_person, players):
                     box.post(lambda p=player: self._edit_prompt(table, p, turn=True))
-            case Placed(player_id=player, auto=True) if _human(player):
+            case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(
                     table, player, "Time ran out: your cards were placed for you (R10)."))
-            case PlayerAway(player_id=player) if _human(player):
+            case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(table, player, close=False))
             case ShowdownDone():
@@ -204,7 +166,7 @@ class Play(commands.Cog):
                 refresh_table()
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
-                who = f"<@{player}>" if _human(player) else self._names(table).get(seat, "")
+                who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
                 text = f"{who} {why}: {chips} chips went back to the wallet."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
@@ -212,7 +174,7 @@ class Play(commands.Cog):
                                             Content(standings_embed(standings),
                                                     discord.ui.View())))
             case TableRefunded(reason=reason, refunds=refunds):
-                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if _human(p))
+                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
                 box.post(lambda: self._notice(event.channel_id, text))
             case TableClosed():
@@ -428,127 +390,10 @@ class Play(commands.Cog):
             table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
 
 
-def play_of(interaction: Interaction) -> Play:
-    cog = interaction.client.get_cog(Play.__cog_name__)
-    assert isinstance(cog, Play)
-    return cog
-
-
-async def show_hand(interaction: Interaction, table: int) -> None:
-    """The seat's controls as an ephemeral message ("My hand", `/ofc hand`)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    state = tables_of(interaction).private_view(table, interaction.user.id)
-    await send(interaction, ephemeral=True, **(await prompt(state)).to_send())
-
-
-@contextlib.asynccontextmanager
-async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
-    """Answer the click at once (deferred), then take the clicked message's turn: clicks on
-    one prompt are applied and redrawn in the order they came, so a slow redraw never
-    overwrites a newer one (a "Best arrangement" image landing after "Confirm")."""
-    await interaction.response.defer()
-    message = interaction.message
-    async with play_of(interaction).serial(message.id if message else interaction.id):
-        yield tables_of(interaction)
-
-
-async def redraw(interaction: Interaction, state: SeatState) -> None:
-    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now; a click on
-    "My hand" shows it in the seat's DM prompt too."""
-    await interaction.edit_original_response(**(await prompt(state)).to_edit())
-    if interaction.guild_id is not None:
-        play_of(interaction).follow(state.table_id, state.player_id)
-
-
-@app_commands.command(name="hand",
-                      description="Your cards and placement controls (only you see them)")
-async def hand(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        await show_hand(interaction, table_here(interaction))
-
-
 @app_commands.command(name="table",
                       description="Post this channel's table message again, at the bottom")
 async def table(interaction: Interaction) -> None:
-    async with refusing(interaction):
-        table_id = table_here(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        await play_of(interaction).repost(table_id)
-        await send(interaction, ephemeral=True, content="The table message is posted below.")
-
-
-@handles("hand", "back")
-async def on_table_button(interaction: Interaction, custom_id: str, values: list[str]) -> None:
-    key = parse_table_button(custom_id)
-    if key.kind == "hand":
-        await show_hand(interaction, key.table)
-        return
-    async with clicked(interaction) as service:
-        await service.back(key.table, interaction.user.id)
-        state = service.private_view(key.table, interaction.user.id)
-        await redraw(interaction, state)
-        if interaction.guild_id is None:
-            await play_of(interaction).came_back(key.table, interaction.user.id,
-                                                 interaction.message, state)
-
-
-@handles("place")
-async def on_place(interaction: Interaction, custom_id: str, values: list[str]) -> None:
-    key = parse_place(custom_id)
-    turn = key.turn
-    async with clicked(interaction) as service:
-        state = await service.set_draft(
-            turn.table, interaction.user.id, hand_no=turn.hand, street=turn.street,
-            card=key.card, row=key.row, seat=turn.seat)
-        await redraw(interaction, state)
-
-
-@handles("reset", "confirm", "best")
-async def on_step(interaction: Interaction, custom_id: str, values: list[str]) -> None:
-    key = parse_step(custom_id)
-    turn = key.turn
-    async with clicked(interaction) as service:
-        action = {"reset": service.reset_draft, "confirm": service.confirm,
-                  "best": service.best_arrangement}[key.action]
-        state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
-                             street=turn.street, seat=turn.seat)
-        if key.action == "confirm" and interaction.guild_id is None:
-            # A DM prompt becomes the record of what was placed; the next action comes as a
-            # new DM. An ephemeral prompt (DMs closed) goes straight on to the next action.
-            await interaction.edit_original_response(
-                embed=placed_embed(turn.hand, turn.street, state), view=discord.ui.View())
-            play_of(interaction).confirmed(turn.table, interaction.message)
-        else:
-            await redraw(interaction, state)
-
-
-@handles("fl")
-async def on_fantasy_row(interaction: Interaction, custom_id: str, values: list[str]) -> None:
-    """R8: the cards chosen for one row; cards the menu no longer lists leave that row."""
-    key = parse_fantasy_row(custom_id)
-    turn = key.turn
-    chosen = [parse_card(v) for v in values]
-    common = {"hand_no": turn.hand, "street": turn.street, "seat": turn.seat}
-    async with clicked(interaction) as service:
-        state = service.private_view(turn.table, interaction.user.id)
-        for card, row in state.draft.items():
-            if row == key.row and card not in chosen:
-                state = await service.set_draft(turn.table, interaction.user.id, card=card,
-                                                row=None, **common)
-        for card in chosen:
-            state = await service.set_draft(turn.table, interaction.user.id, card=card,
-                                            row=key.row, **common)
-        await redraw(interaction, state)
-
-
-COMMANDS = (hand, table)
-
-
-async def setup(bot: commands.Bot) -> None:
-    attach(bot.tree, COMMANDS)
-    bot.add_dynamic_items(OfcButton, OfcSelect)
-    await bot.add_cog(Play(bot))
-
-
-async def teardown(bot: commands.Bot) -> None:
-    detach(COMMANDS)
+    table_id = table_here(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await play_of(interaction).repost(table_id)
+    await send(interaction, ephemeral=True, content="The table message is posted below.")

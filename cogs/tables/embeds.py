@@ -1,73 +1,35 @@
 """Words and embeds: what the lobby, table, prompt, showdown and match-end messages say.
 
 Built only from the service's views and events (never the match state), so a message cannot
-show a card its reader may not see (DESIGN.md "Views").
+show a card its reader may not see (README.md "Architecture").
 """
 
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 
 import discord
 
-from bot.engine.cards import SUITS, Card, card_str, is_joker
+from bot.engine.cards import Card
 from bot.engine.royalties import ROWS
-from bot.engine.rules import TableRules
 from bot.engine.views import ShowdownView, TableView
 from bot.tables import LobbyView, SeatState, Standing
+from cogs.common.format import (
+    ROW_LABELS,
+    card_label,
+    cards_label,
+    plural,
+    rules_paragraph,
+    signed,
+    when,
+)
+from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 
-SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
-ROW_LABELS = {"top": "Top", "middle": "Middle", "bottom": "Bottom", "discard": "Discard"}
 COLOUR = discord.Colour.dark_green()
-TABLE_IMAGE = "table.png"
-HAND_IMAGE = "hand.png"
-SHOWDOWN_IMAGE = "showdown.png"
-
-
-def card_label(card: Card) -> str:
-    """'A♥', 'T♠'; 'Joker' for a joker (R9)."""
-    if is_joker(card):
-        return "Joker"
-    text = card_str(card)
-    return text[0] + SUIT_SYMBOLS[text[1]]
-
-
-def cards_label(cards: Iterable[Card]) -> str:
-    return " ".join(card_label(c) for c in cards) or "—"
-
-
-def when(epoch: float, style: str = "R") -> str:
-    """A Discord timestamp: every reader sees it in their own time zone, counting down."""
-    return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)  # type: ignore[arg-type]
-
-
-def signed(n: int) -> str:
-    return f"{n:+d}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def rules_summary(rules: TableRules) -> str:
-    """The table's options in one short paragraph (RULES.md names)."""
-    match_length = {"match": "one hand per player (R11)",
-                    "hands": f"{rules.hands} hands (R11)",
-                    "cash": "cash table: join and leave between hands (R11)"}[rules.format]
-    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"Fantasyland {rules.fantasy}"
-    return (
-        f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "
-        f"{match_length}\n"
-        f"Buy-in {rules.buy_in} chips, {plural(rules.point_value, 'chip')} per point, "
-        f"scoring {rules.scoring}, {rules.royalties} royalties, {fantasy}, "
-        f"{rules.order} turns of {rules.turn_seconds} s "
-        f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
-    )
 
 
 def lobby_embed(lobby: LobbyView) -> discord.Embed:
     title = {"lobby": "OFC table: waiting for players", "playing": "OFC table: playing",
              "closed": "OFC table: closed"}[lobby.status]
-    embed = discord.Embed(title=title, description=rules_summary(lobby.rules), colour=COLOUR)
+    embed = discord.Embed(title=title, description=rules_paragraph(lobby.rules), colour=COLOUR)
     size = min(lobby.rules.seats, lobby.rules.max_seats)
     lines = []
     for number in range(size):

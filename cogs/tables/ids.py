@@ -1,18 +1,23 @@
-"""The custom_ids of every persistent component (DESIGN.md "Discord experience").
+"""The custom_ids of the table components (README.md "What players see"), written and parsed
+here and nowhere else.
 
 A component's whole meaning is in its custom_id, so a button still works after a restart:
 `ofc:<kind>:<table>:...`. Placement ids carry hand, street and seat, so a stale or someone
 else's click is recognised before anything changes. Cards are written as `INDEX[card]`
 (0..53), rows by name. Every id is at most 100 characters (Discord's limit).
 
-The component templates (cogs/components.py) match any `ofc:<kind>:` id; the strict parsing
-is here, so a forged or mangled id is refused with a message instead of being ignored.
+Each kind has one template, a regular expression naming its fields: the DynamicItem of that
+kind (cogs/tables/controls.py, cogs/tables/lobby.py) is registered with it, and the parser of
+that kind reads the fields through it, then checks them strictly (no leading zeros, a card
+that exists), so a forged or mangled id is refused with a reason (BadId) instead of ignored.
 """
 
+import re
 from dataclasses import dataclass
 
 from bot.engine.cards import INDEX, Card
 from bot.tables import card_from_index
+from cogs.common.answers import BadId
 
 MAX_LENGTH = 100
 PLACE_ROWS = ("top", "middle", "bottom", "discard")
@@ -21,10 +26,22 @@ LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "start", "cancel")  # easy, 
 STEP_ACTIONS = ("reset", "confirm", "best")
 TABLE_BUTTONS = ("hand", "back")
 
+_NUMBER = "[0-9]{1,20}"  # ASCII digits only: the parsers refuse leading zeros
+_TURN = (rf"(?P<table>{_NUMBER}):(?P<hand>{_NUMBER}):(?P<street>{_NUMBER}):"
+         rf"(?P<seat>{_NUMBER})")
 
 
-class BadId(ValueError):
-    """A custom_id no button of this bot carries (forged or mangled)."""
+def _one_of(names: tuple[str, ...]) -> str:
+    return "|".join(names)
+
+
+# The templates, one per kind of component.
+PLACE = re.compile(rf"ofc:place:{_TURN}:(?P<card>{_NUMBER}):(?P<row>{_one_of(PLACE_ROWS)})")
+STEP = re.compile(rf"ofc:(?P<action>{_one_of(STEP_ACTIONS)}):{_TURN}")
+FANTASY_ROW = re.compile(rf"ofc:fl:{_TURN}:(?P<row>{_one_of(FANTASY_ROWS)})")
+LOBBY = re.compile(rf"ofc:lobby:(?P<table>{_NUMBER}):(?P<action>{_one_of(LOBBY_ACTIONS)})")
+HAND = re.compile(rf"ofc:(?P<kind>hand):(?P<table>{_NUMBER})")
+BACK = re.compile(rf"ofc:(?P<kind>back):(?P<table>{_NUMBER})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,39 +115,30 @@ def _join(kind: str, *fields: object) -> str:
     return text
 
 
-def kind_of(custom_id: str) -> str:
-    """`place` of `ofc:place:...`; empty for an id that is not the bot's."""
-    parts = custom_id.split(":", 2)
-    return parts[1] if len(parts) == 3 and parts[0] == "ofc" else ""
-
-
-def _fields(custom_id: str, kind: str, count: int) -> list[str]:
-    parts = custom_id.split(":")
-    if parts[:2] != ["ofc", kind] or len(parts) != count + 2:
+def _fields(template: re.Pattern[str], custom_id: str) -> re.Match[str]:
+    match = template.fullmatch(custom_id)
+    if match is None:
         raise BadId(custom_id)
-    return parts[2:]
+    return match
 
 
 def _number(text: str) -> int:
-    # Digits only, no sign, no leading zeros: exactly what _join writes.
-    if not text.isdigit() or not text.isascii() or (len(text) > 1 and text[0] == "0"):
+    # No leading zeros: exactly what _join writes.
+    if len(text) > 1 and text[0] == "0":
         raise BadId(text)
     return int(text)
 
 
-def _choice(text: str, allowed: tuple[str, ...]) -> str:
-    if text not in allowed:
-        raise BadId(text)
-    return text
-
-
-def _turn(fields: list[str]) -> Turn:
-    table, hand, street, seat = map(_number, fields)
+def _turn(match: re.Match[str]) -> Turn:
+    table, hand, street, seat = (_number(match[name])
+                                 for name in ("table", "hand", "street", "seat"))
     return Turn(table, hand, street, seat)
 
 
 def parse_card(text: str) -> Card:
     """A card as ids and menu values carry it: its INDEX."""
+    if not text.isdigit() or not text.isascii():
+        raise BadId(text)
     try:
         return card_from_index(_number(text))
     except ValueError:
@@ -138,27 +146,25 @@ def parse_card(text: str) -> Card:
 
 
 def parse_place(custom_id: str) -> PlaceId:
-    fields = _fields(custom_id, "place", 6)
-    return PlaceId(_turn(fields[:4]), parse_card(fields[4]), _choice(fields[5], PLACE_ROWS))
+    match = _fields(PLACE, custom_id)
+    return PlaceId(_turn(match), parse_card(match["card"]), match["row"])
 
 
 def parse_step(custom_id: str) -> StepId:
-    action = _choice(kind_of(custom_id), STEP_ACTIONS)
-    fields = _fields(custom_id, action, 4)
-    return StepId(_turn(fields), action)
+    match = _fields(STEP, custom_id)
+    return StepId(_turn(match), match["action"])
 
 
 def parse_fantasy_row(custom_id: str) -> FantasyRowId:
-    fields = _fields(custom_id, "fl", 5)
-    return FantasyRowId(_turn(fields[:4]), _choice(fields[4], FANTASY_ROWS))
+    match = _fields(FANTASY_ROW, custom_id)
+    return FantasyRowId(_turn(match), match["row"])
 
 
 def parse_lobby(custom_id: str) -> LobbyId:
-    table, action = _fields(custom_id, "lobby", 2)
-    return LobbyId(_number(table), _choice(action, LOBBY_ACTIONS))
+    match = _fields(LOBBY, custom_id)
+    return LobbyId(_number(match["table"]), match["action"])
 
 
 def parse_table_button(custom_id: str) -> TableButtonId:
-    kind = _choice(kind_of(custom_id), TABLE_BUTTONS)
-    (table,) = _fields(custom_id, kind, 1)
-    return TableButtonId(kind, _number(table))
+    match = HAND.fullmatch(custom_id) or _fields(BACK, custom_id)
+    return TableButtonId(match["kind"], _number(match["table"]))

@@ -10,25 +10,17 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 from bot.storage import (
     DailyClaim,
-    GuildSettings,
     HandHistory,
     LeaderRow,
     MatchSummary,
     PlayerStats,
-    SettingsChange,
     Wallet,
 )
-from cogs.rules_text import summary
-from cogs.text import signed, when
+from bot.tables import is_person
+from cogs.common.format import INFO, chips, rules_line, signed, when
 
 MONEY = discord.Colour.gold()
-INFO = discord.Colour.blurple()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
-FIELD_LIMIT = 1024  # characters in one embed field's value
-
-
-def chips(amount: int) -> str:
-    return f"{amount:,} chip{'' if amount == 1 else 's'}"
 
 
 def _percent(rate: float) -> str:
@@ -78,7 +70,7 @@ def leaderboard(rows: Sequence[LeaderRow], me: LeaderRow | None, guild_name: str
 def options_summary(options_json: str) -> str:
     """A match's table options in one line; the raw text if they no longer validate."""
     try:
-        return summary(TableRules.from_mapping(json.loads(options_json)))
+        return rules_line(TableRules.from_mapping(json.loads(options_json)))
     except (ValueError, TypeError, RuleError, AttributeError):
         return options_json[:200]
 
@@ -179,7 +171,8 @@ def hand_detail(match_id: int, hand: HandHistory) -> discord.Embed:
         text = _result_line(r.points, r.chips, r.fouled, r.royalties, fantasy)
         if seat is not None:
             text = f"{_board_lines(seat)}\n{text}"
-        name = names.get(r.user_id) or ("Computer" if r.user_id < 0 else f"Player {r.user_id}")
+        name = names.get(r.user_id) or (
+            f"Player {r.user_id}" if is_person(r.user_id) else "Computer")
         embed.add_field(name=discord.utils.escape_markdown(name)[:256], value=text, inline=False)
     return embed
 
@@ -216,29 +209,3 @@ def granted(mention: str, amount: int, balance_after: int, reason: str,
                      f"Reason: {discord.utils.escape_markdown(reason)}\n"
                      f"{mention}'s wallet now holds {chips(balance_after)}."),
     )
-
-
-def _setting(value: int | None, default: int) -> str:
-    return chips(default) + " (default)" if value is None else chips(value)
-
-
-def settings(current: GuildSettings, defaults: tuple[int, int], rules: TableRules,
-             changes: Sequence[SettingsChange], changed: Sequence[str]) -> discord.Embed:
-    starting, daily_amount = defaults
-    embed = discord.Embed(
-        title="Server settings", colour=INFO,
-        description=("Changed: " + ", ".join(changed) + "." if changed
-                     else "Nothing changed. Give options to change these settings."),
-    )
-    embed.add_field(name="Starting chips (new wallets)",
-                    value=_setting(current.starting_chips, starting))
-    embed.add_field(name="Daily chips", value=_setting(current.daily_chips, daily_amount))
-    custom = ", ".join(f"{k} = {v}" for k, v in sorted(current.table_options.items()))
-    embed.add_field(name="Default table options", inline=False,
-                    value=f"{summary(rules)}\n{custom or 'RULES.md defaults'}")
-    if changes:
-        embed.add_field(name="Recent changes", inline=False, value="\n".join(
-            f"{when(c.changed_at, 'd')} <@{c.actor_id}>: {c.field} "
-            f"{json.dumps(c.old)} -> {json.dumps(c.new)}"[:FIELD_LIMIT // len(changes)]
-            for c in changes))
-    return embed

@@ -1,0 +1,165 @@
+"""How the bot answers an interaction, and the one error path.
+
+`send` is the first answer to an interaction, or a follow-up once it was answered or deferred.
+`answer_error` is where every failure of a slash command (the command tree's `on_error`, set
+by `install_error_handler`) and of a component callback (`PersistentItem`) ends: a refusal (Refusal,
+the engine's RuleError and so the table service's TableError, storage's StorageError, a failed
+app_commands check, an option Discord could not convert) gets one ephemeral embed naming the
+problem; anything else is logged once, with its traceback, and the member gets an apology.
+Refusals are raised before anything changes.
+"""
+
+import contextlib
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import RuleError
+from bot.storage import StorageError
+from cogs.common.client import Interaction, Tree
+
+log = logging.getLogger(__name__)
+
+REFUSED = discord.Colour.red()
+SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
+INVALID = "That control is not valid."
+MANAGE_SERVER = "Only members with the Manage Server permission can do that."
+
+
+class Refusal(Exception):
+    """A command refused for a reason its invoker can read; nothing was changed."""
+
+
+class BadId(Refusal):
+    """A custom_id (or menu value) no component of this bot carries: forged or mangled."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(INVALID)
+        self.text = text
+
+
+class NotManager(app_commands.CheckFailure):
+    """The member lacks the Manage Server permission a command requires."""
+
+
+REFUSALS = (Refusal, RuleError, StorageError, app_commands.CheckFailure,
+            app_commands.TransformerError)
+
+
+def manages_server(interaction: Interaction) -> bool:
+    """R12: tables and settings are the server's; Manage Server (or Administrator) runs them."""
+    permissions = interaction.permissions
+    return permissions.manage_guild or permissions.administrator
+
+
+def _check_manages_server(interaction: Interaction) -> bool:
+    if not manages_server(interaction):
+        raise NotManager(MANAGE_SERVER)
+    return True
+
+
+# The runtime half of the Manage Server rule, as an app_commands check: default_permissions is
+# only the default Discord shows (a server can change it, and subcommands cannot carry it).
+manage_server = app_commands.check(_check_manages_server)
+
+
+async def send(interaction: Interaction, *, ephemeral: bool, **content: Any) -> None:
+    """The first answer to an interaction, or a follow-up once it was answered or deferred."""
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=ephemeral, **content)
+    else:
+        await interaction.response.send_message(ephemeral=ephemeral, **content)
+
+
+async def answer_error(interaction: Interaction, error: BaseException) -> None:
+    """The one error path: a refusal's reason as an ephemeral embed; anything else logged once
+    with its traceback, then an apology. Safe whether or not the interaction was answered."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    content: dict[str, Any]
+    if isinstance(error, REFUSALS):
+        if isinstance(error, BadId):
+            log.info("refused component id %r from %s", error.text, interaction.user.id)
+        content = {"embed": discord.Embed(description=str(error), colour=REFUSED)}
+    else:
+        log.error("%s failed", _what(interaction), exc_info=error)
+        content = {"content": SOMETHING_WRONG}
+    with contextlib.suppress(discord.HTTPException):
+        await send(interaction, ephemeral=True, **content)
+
+
+def _what(interaction: Interaction) -> str:
+    command = interaction.command
+    if command is not None:
+        return f"command {command.qualified_name!r}"
+    data: Any = interaction.data or {}
+    return f"component {data.get('custom_id', '')!r}"
+
+
+class PersistentItem:
+    """Mixed into every DynamicItem of the bot (before DynamicItem): rebuilt from the clicked
+    component as it is, and its `callback` runs `clicked`, sending any failure down the one
+    error path (discord.py would only log it). A kind whose template carries fields the item
+    keeps overrides `from_custom_id`."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)  # type: ignore[call-arg]  # DynamicItem's
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any],
+                             match: re.Match[str]) -> Self:
+        return cls(item)
+
+    async def clicked(self, interaction: Interaction) -> None:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py's signature; the bot's interactions are Interaction[OFCBot].
+        try:
+            await self.clicked(interaction)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+def _listed(message: discord.Message | None, custom_id: str) -> bool:
+    """Is `custom_id` one of the message's components?"""
+    if message is None:
+        return False
+    return any(getattr(child, "custom_id", None) == custom_id
+               for row in message.components for child in getattr(row, "children", ()))
+
+
+async def answer_unlisted(interaction: Interaction,
+                          kinds: Sequence[type[discord.ui.DynamicItem[Any]]]) -> None:
+    """An `ofc:` component id that is on no message (only a modified client sends one):
+    discord.py runs a DynamicItem only for a component of the clicked message, so route it
+    here through the same checks as a real click of its kind; an id of no kind is refused."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Any = interaction.data or {}
+    custom_id = str(data.get("custom_id", ""))
+    if not custom_id.startswith("ofc:") or _listed(interaction.message, custom_id):
+        return
+    try:
+        for kind in kinds:
+            match = kind.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is not None:
+                base: discord.ui.Item[Any] = (
+                    discord.ui.Select(custom_id=custom_id)
+                    if data.get("component_type") == discord.ComponentType.select.value
+                    else discord.ui.Button(custom_id=custom_id))
+                item = await kind.from_custom_id(interaction, base, match)
+                await item.callback(interaction)
+                return
+        raise BadId(custom_id)
+    except Exception as error:
+        await answer_error(interaction, error)
+
+
+def install_error_handler(tree: Tree) -> None:
+    """Make `answer_error` the command tree's `on_error` (each extension's setup calls it)."""
+    tree.error(answer_error)

@@ -1,0 +1,70 @@
+"""Words shared by every feature: cards, rows, Discord timestamps, signed numbers, plurals,
+and a table's rules in short.
+"""
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+import discord
+from discord.utils import TimestampStyle
+
+from bot.engine.cards import SUITS, Card, card_str, is_joker
+from bot.engine.rules import TableRules
+
+INFO = discord.Colour.blurple()  # the colour of answers that only inform
+SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
+ROW_LABELS = {"top": "Top", "middle": "Middle", "bottom": "Bottom", "discard": "Discard"}
+
+
+def card_label(card: Card) -> str:
+    """'A♥', 'T♠'; 'Joker' for a joker (R9)."""
+    if is_joker(card):
+        return "Joker"
+    text = card_str(card)
+    return text[0] + SUIT_SYMBOLS[text[1]]
+
+
+def cards_label(cards: Iterable[Card]) -> str:
+    return " ".join(card_label(c) for c in cards) or "—"
+
+
+def when(epoch: float, style: TimestampStyle = "R") -> str:
+    """A Discord timestamp: every reader sees it in their own time zone, counting down."""
+    return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def plural(n: int, word: str) -> str:
+    """'1 chip', '2,000 chips'."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def chips(amount: int) -> str:
+    return plural(amount, "chip")
+
+
+def rules_paragraph(rules: TableRules) -> str:
+    """The table's options in one short paragraph (RULES.md names), for the lobby message."""
+    match_length = {"match": "one hand per player (R11)",
+                    "hands": f"{rules.hands} hands (R11)",
+                    "cash": "cash table: join and leave between hands (R11)"}[rules.format]
+    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"Fantasyland {rules.fantasy}"
+    return (
+        f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "
+        f"{match_length}\n"
+        f"Buy-in {plural(rules.buy_in, 'chip')}, {plural(rules.point_value, 'chip')} per point, "
+        f"scoring {rules.scoring}, {rules.royalties} royalties, {fantasy}, "
+        f"{rules.order} turns of {rules.turn_seconds} s "
+        f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
+    )
+
+
+def rules_line(rules: TableRules) -> str:
+    """The table's rules in one line: variant, scoring, royalties, Fantasyland, stakes
+    (`/ofc rules`, `/ofc settings`, `/history`)."""
+    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
+    return (f"{rules.variant.capitalize()} · {rules.scoring} · {rules.royalties} royalties · "
+            f"{fantasy} · {plural(rules.point_value, 'chip')} a point")

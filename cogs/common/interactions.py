@@ -1,0 +1,60 @@
+"""What the commands and controls take from an interaction: the bot's services, the server,
+the member, the table of this channel, and the moment.
+
+The bot object (bot/app.py) carries the services as `client.storage` (bot.storage.Storage) and
+`client.tables` (bot.tables.TableService). A command's clock is the moment Discord created the
+interaction (its snowflake), so a test's interaction double fixes the time exactly.
+"""
+
+import discord
+
+from bot.storage import Storage
+from bot.tables import TableService
+from cogs.common.answers import Refusal
+from cogs.common.client import Interaction
+
+NO_TABLE = "There is no table in this channel. Open one with /ofc create."
+
+
+def storage_of(interaction: Interaction) -> Storage:
+    return interaction.client.storage
+
+
+def tables_of(interaction: Interaction) -> TableService:
+    return interaction.client.tables
+
+
+def now_of(interaction: Interaction) -> float:
+    return interaction.created_at.timestamp()
+
+
+def guild_id_of(interaction: Interaction) -> int:
+    if interaction.guild_id is None:
+        raise Refusal("This command works in a server, not in direct messages.")
+    return interaction.guild_id
+
+
+def require_human(member: discord.abc.User) -> None:
+    if member.bot:
+        raise Refusal(f"{member.mention} is a bot: bots have no wallet.")
+
+
+def about(interaction: Interaction,
+          member: discord.abc.User | None) -> tuple[int, discord.abc.User]:
+    """The server and the member a command is about (by default the invoker), never a bot."""
+    guild_id = guild_id_of(interaction)
+    target = member or interaction.user
+    require_human(target)
+    return guild_id, target
+
+
+def table_here(interaction: Interaction) -> int:
+    """The live table of the channel (or thread) the command was used in."""
+    table = tables_of(interaction).table_for_channel(interaction.channel_id or 0)
+    if table is None:
+        raise Refusal(NO_TABLE)
+    return table
+
+
+def name_of(user: discord.abc.User) -> str:
+    return user.display_name

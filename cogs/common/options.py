@@ -1,0 +1,107 @@
+"""The table options of RULES.md as slash command options, defined once: their types, ranges,
+choices and help. `/ofc create`, `/ofc settings`, `/ofc score` and `/ofc solve` take theirs
+with `@table_options(...)`.
+
+Choices and ranges come from bot.engine.rules (CHOICES, BOUNDS), so a command offers exactly
+what the engine accepts; every value is still validated by TableRules, since a client may send
+anything.
+"""
+
+import functools
+import inspect
+from collections.abc import Callable, Coroutine
+from typing import Any, Concatenate
+
+from discord import app_commands
+
+from bot.engine.rules import BOUNDS, CHOICES, TableRules
+from bot.storage import Storage
+from cogs.common.client import Interaction
+from cogs.common.interactions import guild_id_of, storage_of
+
+CHOICE: dict[str, list[app_commands.Choice[str]]] = {
+    name: [app_commands.Choice(name=value, value=value) for value in values]
+    for name, values in CHOICES.items()
+}
+
+
+def _whole(name: str) -> Any:
+    """A whole-number option as a slash command range (BOUNDS holds its limits)."""
+    low, high = BOUNDS[name]
+    return app_commands.Range[int, low, high]
+
+
+# Every table option: its type as a slash option and its help, by RULES.md section. An option
+# left out takes this server's default (`/ofc settings`), else RULES.md's.
+TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
+    "variant": (str, "R9: pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker"),
+    "seats": (_whole("seats"), "Players at the table: 2-3 (turbo 2-4)"),
+    "buy_in": (_whole("buy_in"), "R12: chips each player brings from the wallet (default 200)"),
+    "point_value": (_whole("point_value"), "R5: chips per point (default 1)"),
+    "scoring": (str, "R5: 1-6 (scoop +3) or 2-4 (+1 for two lines)"),
+    "royalties": (str, "R4: american or russian bonus table"),
+    "fantasy": (str, "R8: standard, progressive, ultimate, tournament, off"),
+    "fantasy_stay_full_house_middle": (
+        bool, "R8: a full house in the middle also stays in Fantasyland"),
+    "button_moves_on_fantasy": (bool, "R8: move the button before a Fantasyland hand"),
+    "order": (str, "R7: sequential (one at a time) or simultaneous"),
+    "format": (str, "R11: match (one hand per player), hands (a number of hands), cash"),
+    "hands": (_whole("hands"), "R11: hands to play in the 'hands' format (default 20)"),
+    "turn_seconds": (_whole("turn_seconds"), "R10: seconds for each street (default 60)"),
+    "fantasy_turn_seconds": (
+        _whole("fantasy_turn_seconds"), "R10: seconds for a Fantasyland hand (default 180)"),
+    "time_bank_seconds": (
+        _whole("time_bank_seconds"),
+        "R10: extra seconds per match once a turn runs out (default 120)"),
+}
+
+Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]
+
+
+def given(**options: Any) -> dict[str, Any]:
+    """The options a member filled in (Discord passes None for the others)."""
+    return {name: value for name, value in options.items() if value is not None}
+
+
+def table_options(*names: str) -> Callable[[Callback], Callback]:
+    """Give a slash command callback the table options `names` (all of them when none are
+    named), optional, after its own positional parameters and before its keyword-only ones,
+    with their help and choices. The callback receives those the member filled in as its
+    keyword argument `options` (a dict, for TableRules or the service)."""
+    chosen = names or tuple(TABLE_OPTIONS)
+
+    def decorate(func: Callback) -> Callback:
+        own = [p for p in inspect.signature(func).parameters.values() if p.name != "options"]
+        added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                                   annotation=TABLE_OPTIONS[name][0] | None)
+                 for name in chosen]
+        keyword = [p for p in own if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        positional = [p for p in own if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+
+        @functools.wraps(func)
+        async def callback(interaction: Interaction, *args: Any, **kwargs: Any) -> None:
+            options = given(**{name: kwargs.pop(name, None) for name in chosen})
+            await func(interaction, *args, options=options, **kwargs)
+
+        callback.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+            [*positional, *added, *keyword])
+        app_commands.describe(**{name: TABLE_OPTIONS[name][1] for name in chosen})(callback)
+        choices = {name: CHOICE[name] for name in chosen if name in CHOICE}
+        if choices:
+            app_commands.choices(**choices)(callback)
+        return callback
+
+    return decorate
+
+
+async def server_rules(storage: Storage, guild_id: int) -> TableRules:
+    """The server's default table rules (`/ofc settings`), RULES.md's defaults elsewhere."""
+    settings = await storage.guild_settings(guild_id)
+    return TableRules.from_mapping(settings.table_options)
+
+
+async def chosen_rules(interaction: Interaction, options: dict[str, Any]) -> TableRules:
+    """The server's default rules with the options the member filled in (RuleError names a
+    bad one)."""
+    base = await server_rules(storage_of(interaction), guild_id_of(interaction))
+    return base.with_options(options)

@@ -1,0 +1,89 @@
+"""Wallets (R12): /balance, /daily, /leaderboard, /grant.
+
+Every chip movement goes through storage, which writes its ledger row in the same transaction;
+these commands only read, claim and grant. Personal answers are ephemeral; the leaderboard and
+grants are public.
+"""
+
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+
+from bot.storage import DailyNotReady
+from bot.storage.validate import MAX_CHIPS
+from cogs.common.answers import Refusal, manage_server, send
+from cogs.common.client import Interaction, Member, SlashCommand
+from cogs.common.format import when
+from cogs.common.interactions import about, guild_id_of, now_of, require_human, storage_of
+from cogs.economy import embeds
+
+if TYPE_CHECKING:
+    pass
+
+LEADERBOARD_SIZE = 10
+MAX_REASON = 200
+
+
+
+@app_commands.command(name="balance", description="Your chips in this server (or a member's)")
+@app_commands.describe(member="Whose wallet to show (default: yours)")
+@app_commands.guild_only()
+async def balance(interaction: Interaction, member: Member | None = None) -> None:
+    guild_id, target = about(interaction, member)
+    storage, now = storage_of(interaction), now_of(interaction)
+    wallet = await storage.wallet(guild_id, target.id, now=now)
+    line = await storage.rank_of(guild_id, target.id)
+    next_daily = None
+    if target.id == interaction.user.id:
+        last = wallet.last_daily_at
+        next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
+    await send(interaction, ephemeral=True,
+               embed=embeds.balance(target.mention, wallet, line, next_daily, now))
+
+
+@app_commands.command(name="daily", description="Claim your daily chips")
+@app_commands.guild_only()
+async def daily(interaction: Interaction) -> None:
+    guild_id = guild_id_of(interaction)
+    storage, now = storage_of(interaction), now_of(interaction)
+    try:
+        claim = await storage.claim_daily(guild_id, interaction.user.id, now=now)
+    except DailyNotReady as error:
+        raise Refusal(f"Already claimed. {error} "
+                      f"({when(now + error.seconds_left, 't')})") from error
+    await send(interaction, ephemeral=True, embed=embeds.daily(claim))
+
+
+@app_commands.command(name="leaderboard", description="The richest players of this server")
+@app_commands.guild_only()
+async def leaderboard(interaction: Interaction) -> None:
+    guild_id = guild_id_of(interaction)
+    storage = storage_of(interaction)
+    rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
+    me = await storage.rank_of(guild_id, interaction.user.id)
+    name = interaction.guild.name if interaction.guild else "this server"
+    await send(interaction, ephemeral=False, embed=embeds.leaderboard(rows, me, name))
+
+
+@app_commands.command(name="grant", description="Give chips to a member (Manage Server)")
+@app_commands.describe(member="Who receives the chips", amount="How many chips",
+                       reason="Why (kept in the ledger)")
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+@manage_server
+async def grant(interaction: Interaction, member: Member,
+                amount: app_commands.Range[int, 1, MAX_CHIPS],
+                reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
+    guild_id = guild_id_of(interaction)
+    require_human(member)
+    # The interaction id as idempotency key: a redelivered interaction grants once.
+    move = await storage_of(interaction).grant(
+        guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
+        now=now_of(interaction), key=f"grant:{interaction.id}")
+    if not move.applied:
+        raise Refusal("This grant was already made.")
+    await send(interaction, ephemeral=False, embed=embeds.granted(
+        member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
+
+
+COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard, grant)

@@ -1,0 +1,32 @@
+"""The `cogs.tables` extension: live tables on Discord.
+
+- lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel` and the lobby buttons;
+- play.py: the presenter (the Play cog): the service's events turned into the lobby, table,
+  showdown and DM messages, through one outbox per table (outbox.py); `/ofc table`;
+- controls.py: a seat's prompt and placement controls, what each click does; `/ofc hand`;
+- ids.py: the custom_ids of those components; embeds.py: what the messages say.
+"""
+
+from typing import TYPE_CHECKING
+
+from cogs.common.answers import install_error_handler
+from cogs.common.client import SlashCommand
+from cogs.common.group import attach, detach
+from cogs.tables import controls, lobby, play
+
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
+COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, play.table)
+
+
+async def setup(bot: "OFCBot") -> None:
+    install_error_handler(bot.tree)
+    attach(bot.tree, COMMANDS)
+    bot.add_dynamic_items(*play.COMPONENTS)
+    await bot.add_cog(play.Play(bot))
+
+
+async def teardown(bot: "OFCBot") -> None:
+    detach(COMMANDS)
+    bot.remove_dynamic_items(*play.COMPONENTS)

@@ -1,0 +1,131 @@
+"""The lobby: `/ofc create` (every table option of RULES.md), `/ofc join`, `/ofc leave`,
+`/ofc start`, `/ofc cancel`, and the lobby message's buttons.
+
+Thin: each command or click is one table-service call; the lobby message itself is drawn and
+kept up to date by cogs/tables/play.py from the service's events, whoever caused them.
+"""
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.tables import LobbyView
+from cogs.common.answers import (
+    PersistentItem,
+    manages_server,
+    send,
+)
+from cogs.common.client import Interaction, SlashCommand
+from cogs.common.format import plural
+from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
+from cogs.common.options import table_options
+from cogs.tables import ids
+
+Action = Callable[[Interaction, int], Awaitable[str]]
+
+@app_commands.command(name="create",
+                      description="Open a table in this channel and sit down at it")
+@table_options()
+async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
+    guild_id = guild_id_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    lobby = await tables_of(interaction).create_table(
+        guild_id, interaction.channel_id, interaction.user.id, name_of(interaction.user),
+        options)
+    await send(interaction, ephemeral=True, content=(
+        f"Your table is open (lobby below); you sat down with "
+        f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
+
+
+async def _join(interaction: Interaction, table: int) -> str:
+    lobby = await tables_of(interaction).join(table, interaction.user.id, name_of(interaction.user))
+    return f"You sat down with {plural(lobby.rules.buy_in, 'chip')} from your wallet."
+
+
+async def _leave(interaction: Interaction, table: int) -> str:
+    await tables_of(interaction).leave(table, interaction.user.id)
+    return "You got up; your chips went back to your wallet."
+
+
+async def _start(interaction: Interaction, table: int) -> str:
+    await tables_of(interaction).start(table, interaction.user.id,
+                                       is_admin=manages_server(interaction))
+    return "The match has started: your cards come by DM."
+
+
+async def _cancel(interaction: Interaction, table: int) -> str:
+    await tables_of(interaction).cancel(table, interaction.user.id,
+                                        is_admin=manages_server(interaction))
+    return "The table is closed; every stack went back to its wallet."
+
+
+def _computer(level: str) -> Action:
+    async def add(interaction: Interaction, table: int) -> str:
+        await tables_of(interaction).add_computer(table, interaction.user.id, level,
+                                                  is_admin=manages_server(interaction))
+        return f"A computer player ({level}) sat down."
+    return add
+
+
+ACTIONS: dict[str, Action] = {"join": _join, "leave": _leave, "start": _start,
+                              "cancel": _cancel, "easy": _computer("easy"),
+                              "strong": _computer("strong")}
+
+
+def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None]:
+    """`/ofc <action>` at this channel's table: the same as the lobby button, answered
+    privately."""
+    async def run(interaction: Interaction) -> None:
+        table = table_here(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        answer = await ACTIONS[action](interaction, table)
+        await send(interaction, ephemeral=True, content=answer)
+    return app_commands.Command(name=action, description=description, callback=run)
+
+
+Button = discord.ui.Button[discord.ui.View]
+
+
+class LobbyButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.LOBBY):
+    """A lobby button: the lobby message itself is redrawn from the service's events."""
+
+    async def clicked(self, interaction: Interaction) -> None:
+        key = ids.parse_lobby(self.custom_id)
+        await interaction.response.defer()
+        await ACTIONS[key.action](interaction, key.table)
+
+
+def _button(action: str, table: int, label: str, style: discord.ButtonStyle, *, row: int,
+            disabled: bool = False) -> LobbyButton:
+    return LobbyButton(discord.ui.Button(label=label, style=style, row=row, disabled=disabled,
+                                         custom_id=str(ids.LobbyId(table, action))))
+
+
+def lobby_view(lobby: LobbyView) -> discord.ui.View:
+    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started."""
+    view = discord.ui.View(timeout=None)
+    if lobby.status != "lobby":
+        return view
+    full = lobby.is_full
+    table = lobby.table_id
+    grey, green = discord.ButtonStyle.secondary, discord.ButtonStyle.success
+    view.add_item(_button("join", table, "Join", green, row=0, disabled=full))
+    view.add_item(_button("leave", table, "Leave", grey, row=0))
+    view.add_item(_button("start", table, "Start", discord.ButtonStyle.primary, row=0,
+                          disabled=len(lobby.seats) < 2))
+    view.add_item(_button("cancel", table, "Cancel", discord.ButtonStyle.danger, row=0))
+    for level in ("easy", "strong"):
+        view.add_item(_button(level, table, f"Add computer ({level})", grey, row=1,
+                              disabled=full))
+    return view
+
+
+COMMANDS: tuple[SlashCommand, ...] = (
+    create,
+    _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
+    _slash("leave", "Get up from this channel's table; your chips go back"),
+    _slash("start", "Start this channel's table (host or Manage Server)"),
+    _slash("cancel", "Close this table and refund every stack (host or Manage Server)"),
+)

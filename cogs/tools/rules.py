@@ -1,0 +1,31 @@
+"""`/ofc rules`: the rules in force at a table here, or this server's, in words
+(cogs/tools/rules_words.py)."""
+
+from discord import app_commands
+
+from bot.storage.validate import MAX_CHIPS
+from cogs.common.answers import Refusal, send
+from cogs.common.client import Interaction
+from cogs.common.interactions import guild_id_of, storage_of, tables_of
+from cogs.common.options import server_rules
+from cogs.tools import embeds
+
+
+@app_commands.command(name="rules",
+                      description="The rules in force at a table here, or this server's")
+@app_commands.describe(table="A table's number (default: the table in this channel)")
+async def rules(interaction: Interaction,
+                table: app_commands.Range[int, 1, MAX_CHIPS] | None = None) -> None:
+    guild_id = guild_id_of(interaction)
+    service = tables_of(interaction)
+    table_id = table or service.table_for_channel(interaction.channel_id or 0)
+    if table_id is None:
+        in_force = await server_rules(storage_of(interaction), guild_id)
+        where = "No table in this channel: these are this server's default rules."
+    else:
+        lobby = service.lobby(table_id)
+        if lobby.guild_id != guild_id:
+            raise Refusal(f"There is no table #{table_id} in this server.")
+        in_force = lobby.rules
+        where = f"Table #{table_id} in <#{lobby.thread_id or lobby.channel_id}>."
+    await send(interaction, ephemeral=False, embed=embeds.rules(in_force, where))

@@ -1,0 +1,42 @@
+"""`/ofc score`: score a finished hand of a game at a real table.
+
+It takes one text option per player (`Name: top / middle / bottom`, cogs/tools/score_input.py)
+rather than a modal per player: the whole hand and the table's rules go in one command with
+Discord's own choice lists for the options, a typo is fixed by editing one line of the recalled
+command, and it reads the same on a phone. The numbers come from
+bot.engine.scoresheet.score_sheet, the very code of `ofc score`.
+"""
+
+from typing import Any
+
+from discord import app_commands
+
+from bot.engine.scoresheet import parse_boards, score_sheet
+from cogs.common import images
+from cogs.common.answers import send
+from cogs.common.client import Interaction
+from cogs.common.options import chosen_rules, table_options
+from cogs.tools import embeds
+from cogs.tools.engine_views import score_view
+from cogs.tools.score_input import EXAMPLE, score_input
+
+BOARD = f"Name: top / middle / bottom, e.g. {EXAMPLE}"
+
+
+@app_commands.command(name="score", description="Score a finished hand of a game at a real table")
+@app_commands.describe(
+    player1=BOARD, player2=BOARD, player3=BOARD, player4=BOARD,
+    in_fantasy="Who played this hand in Fantasyland, e.g. 'Alice' or 'Alice 15'",
+)
+@table_options("variant", "scoring", "royalties", "fantasy", "point_value")
+async def score(interaction: Interaction, player1: str, player2: str,
+                player3: str | None = None, player4: str | None = None, *,
+                in_fantasy: str | None = None, options: dict[str, Any]) -> None:
+    rules = await chosen_rules(interaction, options)
+    blocks = [text for text in (player1, player2, player3, player4) if text]
+    request = score_input(blocks, rules, in_fantasy or "")
+    sheet = score_sheet(request)  # every refusal comes before this point
+    boards = parse_boards(request["players"], rules)
+    await interaction.response.defer(thinking=True)  # the image takes a moment
+    await send(interaction, ephemeral=False, embed=embeds.score(rules, boards, sheet),
+               file=await images.showdown_file(score_view(rules, request, sheet)))

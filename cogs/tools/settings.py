@@ -1,0 +1,63 @@
+"""`/ofc settings`: this server's chips and default table options (Manage Server)."""
+
+from typing import Any
+
+from discord import app_commands
+
+from bot.engine.rules import TableRules
+from bot.storage.validate import MAX_CHIPS
+from cogs.common.answers import Refusal, manage_server, send
+from cogs.common.client import Interaction
+from cogs.common.interactions import guild_id_of, now_of, storage_of
+from cogs.common.options import given, table_options
+from cogs.tools import embeds
+
+AUDIT_SHOWN = 5
+RESETS = [
+    app_commands.Choice(name="starting chips", value="starting_chips"),
+    app_commands.Choice(name="daily chips", value="daily_chips"),
+    app_commands.Choice(name="table options", value="table_options"),
+    app_commands.Choice(name="everything", value="all"),
+]
+RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "table_options": {}}
+
+
+@app_commands.command(name="settings",
+             description="This server's chips and default table options (Manage Server)")
+@app_commands.describe(
+    starting_chips="Chips in a new wallet", daily_chips="Chips of one /daily claim",
+    reset="Put a setting back to the bot's default first",
+)
+@manage_server
+@app_commands.choices(reset=RESETS)
+@table_options()
+async def settings(
+    interaction: Interaction,
+    starting_chips: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
+    daily_chips: app_commands.Range[int, 0, MAX_CHIPS] | None = None, *,
+    reset: str | None = None, options: dict[str, Any],
+) -> None:
+    guild_id = guild_id_of(interaction)
+    storage = storage_of(interaction)
+    before = await storage.guild_settings(guild_id)
+    if reset is not None and reset != "all" and reset not in RESET_FIELDS:
+        raise Refusal(f"'{reset}' is not a setting that can be reset.")
+    update: dict[str, Any] = {
+        field: default for field, default in RESET_FIELDS.items() if reset in (field, "all")
+    }
+    update |= given(starting_chips=starting_chips, daily_chips=daily_chips)
+    if options:
+        kept = update.get("table_options", before.table_options)
+        merged = {**kept, **options}
+        checked = TableRules.from_mapping(merged)  # names the first bad option
+        update["table_options"] = {name: getattr(checked, name) for name in merged}
+    after = before
+    if update:
+        after = await storage.update_guild_settings(
+            guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update)
+    changed = [name.replace("_", " ") for name in RESET_FIELDS
+               if getattr(before, name) != getattr(after, name)]
+    defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
+    await send(interaction, ephemeral=True, embed=embeds.settings(
+        after, defaults, TableRules.from_mapping(after.table_options),
+        await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed))

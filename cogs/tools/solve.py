@@ -1,0 +1,33 @@
+"""`/ofc solve`: the best Fantasyland arrangement of 13-17 cards (bot.ai.solver), for the
+asker only."""
+
+import asyncio
+from typing import Any
+
+from discord import app_commands
+
+from bot.ai.solver import check_cards
+from bot.ai.solver import solve as solve_fantasyland
+from bot.engine.cards import parse_cards
+from cogs.common import images
+from cogs.common.answers import send
+from cogs.common.client import Interaction
+from cogs.common.options import chosen_rules, table_options
+from cogs.tools import embeds
+from cogs.tools.engine_views import solution_view
+
+
+@app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
+@app_commands.describe(cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h")
+@table_options("variant", "royalties", "fantasy", "fantasy_stay_full_house_middle")
+async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]) -> None:
+    rules = await chosen_rules(interaction, options)
+    hand = parse_cards(cards, allow_jokers=rules.jokers)
+    check_cards(hand, rules)
+    # A Fantasyland hand is secret until showdown: the answer is for the asker only.
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
+    image = await images.private_file(
+        solution_view(rules, hand, interaction.user.display_name), solved.assignment())
+    await send(interaction, ephemeral=True, file=image,
+               embed=embeds.solution(rules, solved, len(hand)))

@@ -1,0 +1,62 @@
+"""Fixtures shared by the test packages.
+
+`db_path`, `storage`: a fresh SQLite file, audited after the test (every wallet equal to its
+ledger, tests/storage/audit.py). `clock`: the table service's fake clock.
+`double`: a running local Discord API double (tests/e2e/discord_double; guild `double.guild`,
+text channel `double.channel`); after the test it checks that no request left 127.0.0.1, none
+hit an unknown route, and neither discord.py nor the bot's own code (`bot`, `cogs` loggers)
+logged an error (a test that provokes one on purpose clears `double.errors.records`,
+`double.escaped` or `double.requests`). `alice`, `bob`, `carol`: members of that guild, added
+before any bot connects.
+"""
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.tables import FakeClock
+from tests.e2e.discord_double import DiscordDouble, Member
+from tests.storage.audit import audit
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "ofc.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """Default amounts of the bot: 1,000 starting chips, 200 a day, every 20 hours."""
+    store = await Storage.open(db_path)
+    yield store
+    await store.close()
+    assert audit(db_path) == []
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def double() -> AsyncIterator[DiscordDouble]:
+    async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
+        yield running
+        running.assert_clean()
+
+
+@pytest.fixture
+def alice(double: DiscordDouble) -> Member:
+    return double.add_member("alice")
+
+
+@pytest.fixture
+def bob(double: DiscordDouble) -> Member:
+    return double.add_member("bob")
+
+
+@pytest.fixture
+def carol(double: DiscordDouble) -> Member:
+    return double.add_member("carol")
