@@ -22,7 +22,7 @@ from bot.tables import Clock
 from cogs.common.format import ROW_LABELS, SUIT_SYMBOLS, card_label
 from tests.cogs.conftest import buttons, enabled, settings_for
 from tests.e2e import breakdowns
-from tests.e2e.discord_double import Channel, DiscordDouble, Member, Message
+from tests.e2e.discord_double import PATIENCE, Channel, DiscordDouble, Member, Message
 
 SUCCESS = 3  # Discord's green button style: the row a card is drafted to
 YOUR_TURN = "**Your turn.**"
@@ -77,7 +77,7 @@ def is_lobby(message: Message) -> bool:
 
 async def open_table(double: DiscordDouble, host: Member, *guests: Member,
                      channel: Channel | None = None, computers: Sequence[str] = (),
-                     timeout: float = 5.0, **options: Any) -> Message:
+                     timeout: float = PATIENCE, **options: Any) -> Message:
     """`host` runs /ofc create with `options`, each guest presses Join, the host adds a
     computer of each level in `computers` and presses Start: returns the table message."""
     channel = channel or double.channel
@@ -136,7 +136,7 @@ def place_label(card: Card, row: str) -> str:
 
 
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
-                row: str, *, timeout: float = 5.0) -> None:
+                row: str, *, timeout: float = PATIENCE) -> None:
     """Click one placement button and wait until the prompt shows it chosen."""
     label = place_label(card, row)
     await member.click(prompt, label)
@@ -145,7 +145,7 @@ async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Ca
 
 
 async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
-                  timeout: float = 5.0) -> None:
+                  timeout: float = PATIENCE) -> None:
     """Click Confirm and wait until the prompt no longer offers that action."""
     action = action_of(prompt)
     await member.click(prompt, "Confirm")
@@ -160,7 +160,7 @@ def _first_free(prompt: Message, card: Card) -> str:
 
 
 async def act(double: DiscordDouble, member: Member, prompt: Message,
-              plan: Mapping[Card, str] | None = None, *, timeout: float = 5.0) -> None:
+              plan: Mapping[Card, str] | None = None, *, timeout: float = PATIENCE) -> None:
     """Play the prompt's action by clicks and confirm it. A Fantasyland hand takes Best
     arrangement (R8); a street follows `plan`, or else keeps cards from the bottom up and
     discards the rest (as R10 would). `timeout`: how long each click's effect may take."""
@@ -214,7 +214,7 @@ class Seat:
 
 async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat],
                      done: Callable[[], T | None], plan: Planner | None = None, *,
-                     timeout: float = 10.0) -> T:
+                     timeout: float = PATIENCE) -> T:
     """Each seat acts whenever its prompt says it is its turn, until `done()` returns
     something, which is returned. A My-hand seat presses My hand when the table message
     names it (again only after that message changed). `timeout`: how long a turn, and each
@@ -249,7 +249,7 @@ async def play_until(double: DiscordDouble, table: Message, seats: Sequence[Seat
 
 
 async def play_out(double: DiscordDouble, table: Message, seats: Sequence[Seat],
-                   plan: Planner | None = None, *, timeout: float = 10.0) -> Message:
+                   plan: Planner | None = None, *, timeout: float = PATIENCE) -> Message:
     """Play until the match is over; returns the match-over message."""
     channel = double.state.channels[table.channel_id]
     return await play_until(double, table, seats, lambda: match_over(double, channel), plan,

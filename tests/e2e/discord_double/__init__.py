@@ -3,10 +3,11 @@
 from .components import ComponentError
 from .model import Attachment, Channel, Guild, Message, Role, Snapshot, User
 from .server import DiscordDouble, RecordedRequest
-from .state import ApiError, Interaction
+from .state import PATIENCE, ApiError, Interaction
 from .users import InteractionNotAnswered, Member
 
 __all__ = [
+    "PATIENCE",
     "ApiError",
     "Attachment",
     "Channel",

@@ -29,7 +29,7 @@ from discord.http import Route
 from .gateway import Gateway
 from .model import Channel, Guild, Message, Role
 from .rest import AFTER, API, BODY, UPLOADS, Rest, json_response, read_body
-from .state import ApiError, DoubleState, Interaction
+from .state import PATIENCE, ApiError, DoubleState, Interaction
 from .users import Member
 
 LOOPBACK = "127.0.0.1"
@@ -219,7 +219,7 @@ class DiscordDouble:
 
     # -- clients ---------------------------------------------------------------------------
 
-    async def start_client(self, client: discord.Client, *, timeout: float = 10.0) -> None:
+    async def start_client(self, client: discord.Client, *, timeout: float = PATIENCE) -> None:
         """Log `client` in with the double's token and wait for on_ready. Its HTTP session may
         reach only the double: any other URL is blocked and recorded in `escaped`."""
         client.http.http_trace = self._loopback_guard()
@@ -360,7 +360,7 @@ class DiscordDouble:
         *,
         channel: Channel | None = None,
         after: Message | None = None,
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
     ) -> Message:
         """The latest public message of `channel` (newer than `after`) satisfying `predicate`."""
 
@@ -369,12 +369,12 @@ class DiscordDouble:
         )
 
     async def wait_until(
-        self, predicate: Callable[[], Any], *, timeout: float = 5.0, what: str = "a condition"
+        self, predicate: Callable[[], Any], *, timeout: float = PATIENCE, what: str = "a condition"
     ) -> Any:
         """Wait until `predicate()` is truthy (re-checked on every change in the double)."""
         return await self.state.wait_until(predicate, timeout, what)
 
-    async def resolved(self, interaction: Interaction, *, timeout: float = 5.0) -> Message:
+    async def resolved(self, interaction: Interaction, *, timeout: float = PATIENCE) -> Message:
         """The interaction's response message once it is no longer "thinking"."""
         return await self.state.wait_until(
             lambda: (

@@ -41,6 +41,10 @@ from .model import (
 from .snowflakes import Snowflakes, iso_now
 
 # Gateway intents that gate the events the double dispatches.
+PATIENCE = 30.0
+"""Seconds a test waits for something the bot should do before it fails. Generous: a busy CI
+machine can stall a process for seconds, and a passing test never waits this long."""
+
 GUILDS_INTENT = 1 << 0
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12

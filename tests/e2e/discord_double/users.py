@@ -21,6 +21,7 @@ from .state import (
     APPLICATION_COMMAND,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
+    PATIENCE,
     Interaction,
     owners,
 )
@@ -219,7 +220,7 @@ class Member:
         predicate: Callable[[Message], Any] | None = None,
         *,
         after: Message | None = None,
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
     ) -> Message:
         """The latest DM (newer than `after`) that satisfies `predicate`, waiting for it."""
         return await self.double.state.wait_for_latest(
@@ -231,7 +232,7 @@ class Member:
         predicate: Callable[[Message], Any] | None = None,
         *,
         after: Message | None = None,
-        timeout: float = 5.0,
+        timeout: float = PATIENCE,
     ) -> Message:
         """The latest ephemeral message to this member satisfying `predicate`, waiting for it."""
         return await self.double.state.wait_for_latest(

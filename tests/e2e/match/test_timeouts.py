@@ -27,9 +27,13 @@ SEED = 5  # a fixed deck; the button is carol's seat, so she acts last on every 
 async def run_out_clock_for(double: DiscordDouble, clock: FakeClock, table: Message,
                             name: str) -> None:
     """Whenever the table waits for `name`, let the turn time pass (nobody else waits then:
-    the order is sequential, R7)."""
+    the order is sequential, R7). Runs until cancelled: once `name` sits out her turn never
+    comes again, however long the others take on a busy machine."""
     while True:
-        await double.wait_until(lambda: name in waiting_for(table), timeout=60)
+        try:
+            await double.wait_until(lambda: name in waiting_for(table), timeout=60)
+        except TimeoutError:
+            continue
         shown = len(table.history)
         await clock.advance(TURN_SECONDS)
         await double.wait_until(lambda shown=shown: len(table.history) > shown,
