@@ -41,7 +41,7 @@ OPTION_HELP = {
     "buy_in": "R12: chips each player brings from the wallet (default 200)",
     "point_value": "R5: chips per point (default 1)",
     "scoring": "R5: 1-6 (scoop +3) or 2-4 (+1 for two lines)",
-    "royalties": "R4: american or russian bonus table",
+    "royalties": "R4: american or russian bonus table, or off (none)",
     "fantasy": "R8: standard, progressive, ultimate, tournament, off",
     "fantasy_stay_full_house_middle": "R8: a full house in the middle also stays in Fantasyland",
     "button_moves_on_fantasy": "R8: move the button before a Fantasyland hand",
