@@ -71,12 +71,14 @@ History (history.py)
 - `record_hand(HandRecord(match_id, hand_no, history_json, (PlayerHandResult, ...)), now=)`
   -> bool (False: already recorded). PlayerHandResult: user_id, points, chips, fouled,
   royalties, in_fantasy, fantasy_entered, fantasy_stayed, scoops.
-- `record_match_end(match_id, winners, now=)` -> bool (False: already ended).
+- `record_match_end(match_id, winners, now=, cancelled=False)` -> bool (False: already
+  ended). A cancelled match (/ofc cancel) is ended but left out of /stats.
 - `recent_matches(guild, user, limit=10)` -> [MatchSummary] (options, players' net points and
   chips, won); `match_hands(match_id)` -> [HandHistory].
-- `stats(guild, user)` -> PlayerStats: hands, net points/chips, matches and wins (win_rate),
-  fouls (foul_rate), Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays
-  (fantasy_stay_rate, per hand in FL), scoops, best_royalties.
+- `stats(guild, user)` -> PlayerStats over the finished matches (not running, not
+  cancelled): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
+  Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
+  per hand in FL), scoops, best_royalties.
 
 Guild settings (settings.py)
 - `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options);

@@ -272,7 +272,7 @@ class TableService(TableCore):
             self._check_host(live.state, actor_id, is_admin)
             ops = []
             if live.state.match_id is not None:
-                ops.append(money.match_end(live.state.match_id, []))
+                ops.append(money.match_end(live.state.match_id, [], cancelled=True))
             await self._close_with_refund(live, ops, CANCELLED, "cancelled")
 
     # ================================================================= play
