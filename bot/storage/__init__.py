@@ -30,6 +30,10 @@ Wallets (wallets.py)
 - `leaderboard(guild, limit=10)` -> [LeaderRow(rank, user_id, balance, at_tables, total)],
   ranked by wallet plus chips at open tables; `rank_of(guild, user)` -> LeaderRow | None.
 
+Start-up (db.py, guard.py): `Storage.open` runs SQLite's quick_check (DatabaseDamaged) and a
+rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot) it holds
+`<database>.lock` until close, so a second process on the file gets DatabaseInUse.
+
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
   table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`.
@@ -90,6 +94,9 @@ Guild settings (settings.py)
 from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseReadOnly,
     InsufficientChips,
     InvalidInput,
     KeyConflict,
@@ -132,6 +139,9 @@ __all__ = [
     "UNCHANGED",
     "DailyClaim",
     "DailyNotReady",
+    "DatabaseDamaged",
+    "DatabaseInUse",
+    "DatabaseReadOnly",
     "GuildSettings",
     "HandHistory",
     "HandRecord",
