@@ -416,8 +416,11 @@ class Match:
         if not earned or self.rules.button_moves_on_fantasy:  # R8: FL continues the hand
             self.button = self._next_button()
         for s, p in players.items():
-            # R10, R11: away and leaving players get up once they owe no Fantasyland hand.
-            if p.status != "out" and (p.away or p.leaving) and not p.fantasy:
+            # R10, R11: away and leaving players get up once they owe no Fantasyland hand; an
+            # away player also plays the FL hand an opponent earned (seed 003: FL continues
+            # the hand, "only after it will the player be transferred to the Sit-out").
+            if (p.status != "out" and (p.away or p.leaving) and not p.fantasy
+                    and not (p.away and earned)):
                 self._get_up(s, LEFT if p.leaving else SAT_OUT, events)
         events.append(Event(HAND_OVER, None, False, {
             "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
@@ -545,9 +548,14 @@ class Match:
     def public_view(self, now: float | None = None) -> TableView:
         """What a spectator may see (R7, R8): no dealt-but-unplaced card, no discard, no
         Fantasyland board before showdown, no placement of a simultaneous street before it
-        ends. With `now`, time banks show what is left at that moment."""
+        ends, and no card of the one player outside Fantasyland when all the others are in it
+        (seeds 000, 003: it lays out face down). With `now`, time banks show what is left at
+        that moment."""
         hand = self.hand
         playing = self.phase == "playing"
+        # Seeds 000, 003: when every player but one is in FL, that one lays out face down too.
+        face_down = (playing and hand is not None and len(hand.normal) == 1
+                     and len(hand.order) > 1)
         seats = []
         for s, p in enumerate(self.seats):
             if p is None:
@@ -560,6 +568,8 @@ class Match:
                     board = sh.board
                 elif sh.fantasy:
                     hidden_cards = BOARD_CARDS if sh.acted else 0
+                elif face_down:
+                    hidden_cards, new_cards = len(sh.board.cards), ()
                 elif sh.hidden:
                     board = Board(*(tuple(c for c in row if c not in sh.hidden)
                                     for row in sh.board.rows))
