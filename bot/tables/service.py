@@ -516,6 +516,9 @@ class TableService(TableCore):
             raise StaleAction("That hand is over.")
         if street != street_of(match, own) or not match.dealt_to(own):
             raise StaleAction("Those cards are already placed.")
+        deadline = match.deadline(own)
+        if deadline is not None and self._clock.now() >= deadline:  # R10: the timer's due
+            raise StaleAction("Your time ran out: the system places these cards (R10).")
         return own
 
     @staticmethod

@@ -291,3 +291,32 @@ async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
     assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]  # no Bob
     assert recorder.of(LobbyChanged)[-1].reason == "computer added"  # others still heard it
     assert service.messages(table).dm == {ALICE: (5, 6)}
+
+
+async def test_an_action_after_its_deadline_is_refused_before_the_timer_fires(
+        service: TableService, clock: FakeClock, recorder: Recorder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R10: once the turn time and the time bank are gone the system places; a click that
+    arrives later is refused even if the timer has not run yet (a busy loop, a slow lock)."""
+    table = await new_table(service, [ALICE], ["easy"])
+    while not service.private_view(table, ALICE).to_act:
+        await clock.advance_to_next()
+        await service.idle()
+    alice = service.private_view(table, ALICE)
+    assert alice.deadline is not None
+    card = alice.view.dealt[0]
+    late = alice.deadline + 0.25
+    monkeypatch.setattr(clock, "now", lambda: late)  # time passed; no sleeper woke yet
+    with pytest.raises(StaleAction, match="time ran out"):
+        await service.set_draft(table, ALICE, hand_no=alice.hand_no, street=alice.street,
+                                card=card, row="bottom")
+    with pytest.raises(StaleAction, match="time ran out"):
+        await service.place(table, ALICE, dict.fromkeys(alice.view.dealt, "bottom"),
+                            hand_no=alice.hand_no, street=alice.street)
+    assert service.private_view(table, ALICE).to_act  # nothing changed
+    assert not [e for e in recorder.of(Placed) if e.player_id == ALICE]
+    monkeypatch.undo()
+    await clock.advance(alice.deadline - clock.now())  # the timer: R10 places for her
+    await service.idle()
+    placed = [e for e in recorder.of(Placed) if e.player_id == ALICE]
+    assert placed and (placed[0].street, placed[0].auto) == (alice.street, True)
