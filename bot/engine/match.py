@@ -325,6 +325,18 @@ class Match:
             self._record({"do": "timeout", "now": now}, events)
         return events
 
+    def complete_hand(self, now: float) -> list[Event]:
+        """Play the hand in progress to its end at once (the table is closing): every action
+        still owed is placed by R10's rule, streets dealt as usual, then the hand is shown
+        down and scored like any other. Nobody is marked away: nobody ran out of time."""
+        if self.phase != "playing" or self.hand is None:
+            raise RuleError("No hand is being played")
+        events: list[Event] = []
+        while self.phase == "playing":
+            self._after(self._auto(self.hand.pending()[0], now, events), now, events)
+        self._record({"do": "complete", "now": now}, events)
+        return events
+
     def back(self, seat: int, now: float) -> list[Event]:
         """The away player is back (R10): its next actions wait for it again."""
         player = self.player(seat)

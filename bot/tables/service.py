@@ -266,14 +266,25 @@ class TableService(TableCore):
             return self._lobby_view(state)
 
     async def cancel(self, table_id: int, actor_id: int, *, is_admin: bool = False) -> None:
-        """Close the table now (host or admin): every stack back to its wallet as it stands;
-        a hand in play is abandoned (its chips never moved)."""
+        """Close the table now (host or admin): every stack back to its wallet. A hand in
+        play is never voided: it is completed at once (what is owed placed by R10's rule),
+        shown down and settled first. The match counts as cancelled (not in /stats)."""
         async with self._locked(table_id) as live:
-            self._check_host(live.state, actor_id, is_admin)
-            ops = []
-            if live.state.match_id is not None:
-                ops.append(money.match_end(live.state.match_id, [], cancelled=True))
-            await self._close_with_refund(live, ops, CANCELLED, "cancelled")
+            state = live.state
+            self._check_host(state, actor_id, is_admin)
+            ops: list[money.Op] = []
+            shown: list[out.TableEvent] = []
+            match = state.match
+            if match is not None and match.phase == "playing":
+                outcome = translate(state, match.complete_hand(self._clock.now()),
+                                    match.pending())
+                if outcome.match_over:  # that was the last hand: the match ends as usual
+                    await self._commit(live, outcome.events, outcome.ops)
+                    return
+                shown, ops = outcome.events, outcome.ops
+            if state.match_id is not None:
+                ops.append(money.match_end(state.match_id, [], cancelled=True))
+            await self._close_with_refund(live, ops, CANCELLED, "cancelled", shown)
 
     # ================================================================= play
     async def set_draft(self, table_id: int, player_id: int, *, hand_no: int, street: int,
@@ -473,8 +484,8 @@ class TableService(TableCore):
         return self._lobby_view(live.state)
 
     async def _close_with_refund(self, live: Live, ops: list[money.Op], reason: str,
-                                 why: str) -> None:
-        results = await self._commit(live, (), [*ops, money.refund(reason)])
+                                 why: str, events: Sequence[out.TableEvent] = ()) -> None:
+        results = await self._commit(live, events, [*ops, money.refund(reason)])
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
         await self._emit([out.TableRefunded(**base, reason=reason, refunds=results[-1].refunds),

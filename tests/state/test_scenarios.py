@@ -207,3 +207,21 @@ def test_the_one_player_outside_fantasyland_lays_out_face_down() -> None:
             assert match.view_for(1).table.seats[2].hidden_cards == len(
                 match.view_for(2).board.cards)
     assert len(match.view_for(0).table.seats[2].board.cards) == 13  # shown down
+
+
+def test_completing_a_hand_places_by_r10_and_shows_down() -> None:
+    # Issue 21 (k): a closing table never voids a hand: what is owed is placed by R10's rule
+    # (in the order dealt: bottom, then middle, then top; streets 2-5 discard the third card).
+    match = new_match(2, stack=200)
+    match.start_hand(0.0)
+    seat = match.pending()[0]
+    dealt = match.dealt_to(seat)
+    events = match.complete_hand(5.0)
+    assert match.phase == "showdown" and SHOWDOWN in kinds(events)
+    assert "away" not in kinds(events) and "timeout" not in kinds(events)
+    hand = match.hand
+    assert hand is not None
+    assert hand.seats[seat].board.bottom == dealt  # street 1: five cards, bottom first
+    for sh in hand.seats.values():
+        assert len(sh.board.cards) == 13 and len(sh.discards) == 4
+    check_replay(match)
