@@ -511,10 +511,10 @@ class Match:
             raise RuleError("Players can join only a cash table once the match has begun")
         if self.phase == "over":
             raise RuleError("The match is over")
-        mine = [p for p in self.seats if p is not None and p.player_id == spec.player_id]
+        mine = [s for s, p in enumerate(self.seats)
+                if p is not None and p.player_id == spec.player_id]
         if mine:
-            raise RuleError("You can sit down again once the next hand is dealt"
-                            if mine[0].status == "out" else "You are already at this table")
+            return self._sit_again(mine[0], spec, seat)
         # A seat whose player got up frees at the next deal: until then its last hand shows.
         free = [s for s, p in enumerate(self.seats) if p is None]
         if seat is None:
@@ -527,6 +527,22 @@ class Match:
                             else f"There is no seat {seat}")
         player = _spec_player(spec, self.rules)
         player.status = "joining"
+        self.seats[seat] = player
+        events = [Event(JOINED, seat, False, {**spec.to_json()})]
+        self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
+        return events
+
+    def _sit_again(self, seat: int, spec: PlayerSpec, wanted: int | None) -> list[Event]:
+        """Cash (R11): a player who busted (R6) or got up buys in again, in the seat it still
+        holds until the next deal; its match totals carry on (net = out - in)."""
+        old = self._seated(seat)
+        if old.status != "out":
+            raise RuleError("You are already at this table")
+        if self.phase == "playing" or wanted not in (None, seat):
+            raise RuleError("You can sit down again once the next hand is dealt")
+        player = _spec_player(spec, self.rules)
+        player.status, player.time_bank = "joining", old.time_bank
+        player.start_stack, player.cashed_out = old.start_stack + spec.stack, old.cashed_out
         self.seats[seat] = player
         events = [Event(JOINED, seat, False, {**spec.to_json()})]
         self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)

@@ -188,8 +188,10 @@ class TableService(TableCore):
             if state.rules.format != "cash":
                 raise TableError("This match has started; join the next one.")
             events = match.join(PlayerSpec(player_id, name, state.rules.buy_in))
-            if match.phase != "playing" and state.next_hand_at is None:
-                state.next_hand_at = self._clock.now() + self._settings.next_hand_seconds
+            soon = self._clock.now() + self._settings.next_hand_seconds
+            if match.phase != "playing" and (state.next_hand_at is None
+                                             or state.next_hand_at > soon):
+                state.next_hand_at = soon  # (a table waiting for players deals soon)
             op = money.buy_in(player_id, state.rules.buy_in, self._key(state, "buy_in", player_id))
             await self._after_match(live, events, match.pending(), [op],
                                     [self._lobby_event(state, "joined")])
@@ -578,6 +580,7 @@ class TableService(TableCore):
         state.drafts = {s: d for s, d in state.drafts.items() if self._draft(state, s)}
         if outcome.hand_over and not outcome.match_over:
             state.next_hand_at = now + self._settings.next_hand_seconds
+            state.last_activity = now  # a cash table short of players waits from here
         await self._commit(live, [*(first or ()), *outcome.events],
                            [*(ops or ()), *outcome.ops])
 
@@ -653,10 +656,14 @@ class TableService(TableCore):
         elif (match is not None and state.next_hand_at is not None
               and now >= state.next_hand_at):
             state.next_hand_at = None
+            wait_until = state.last_activity + self._settings.lobby_idle_seconds
             if sum(1 for p in match.seats if p is not None and p.status != "out") >= 2:
                 await self._after_match(live, match.start_hand(now), ())
-            else:
-                await self._commit(live, ())  # a cash table waits for players to join
+            elif now < wait_until:  # cash: a busted player may buy in again, others join
+                state.next_hand_at = wait_until
+                await self._commit(live, ())
+            else:  # R11: fewer than two can play: the match ends, stacks go home
+                await self._after_match(live, match.finish(), ())
         else:
             self._schedule(live)
 

@@ -225,3 +225,21 @@ def test_completing_a_hand_places_by_r10_and_shows_down() -> None:
     for sh in hand.seats.values():
         assert len(sh.board.cards) == 13 and len(sh.discards) == 4
     check_replay(match)
+
+
+def test_a_cash_player_who_busts_can_buy_in_again_before_the_next_deal() -> None:
+    # R11 cash: no end; R6: a busted player is out of the hands, not banned from the table.
+    # P1 scoops P2: 6 owed, P2 has 3 and pays 3 (R6): busted.
+    match = new_match(2, stack=3, seats=2, format="cash")
+    events = stacked_deal(match, {0: P1, 1: P2})
+    assert first(events, BUSTED).seat == 1 and match.phase == "showdown"
+    events = match.join(PlayerSpec(2, "Bob", 50))  # Bob buys in again, in his seat
+    assert kinds(events) == ["joined"] and match.seat_of(2) == 1
+    events = match.start_hand(0.0)
+    assert sorted(first(events, HAND_STARTED).data["seats"]) == [0, 1]
+    over = first(match.finish(), MATCH_OVER).data["standings"]
+    standings = {s["player_id"]: s for s in over}
+    # Bob brought 3 + 50 and leaves with 50: net -3; Ann +3 (chips conserved).
+    assert (standings[2]["stack"], standings[2]["net"]) == (50, -3)
+    assert (standings[1]["stack"], standings[1]["net"]) == (6, 3)
+    check_replay(match)
