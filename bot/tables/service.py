@@ -217,6 +217,9 @@ class TableService(TableCore):
             if state.rules.format != "cash":
                 raise TableError("You can leave once the match is over; a player who stops "
                                  "playing is placed for and sits out after the hand (R10).")
+            if match.seat_of(player_id) is None and any(
+                    p is not None and p.player_id == player_id for p in match.seats):
+                return self._lobby_view(state)  # busted (R6) or got up: nothing to move
             seat = self._own_seat(state, player_id)
             await self._after_match(live, match.leave(seat), match.pending(), [],
                                     [self._lobby_event(state, "left")])

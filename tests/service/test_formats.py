@@ -155,7 +155,8 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     await service.idle()
     assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == hand + 1} == {ALICE, BOB}
     recorder.clear()
-    await until_bust()  # someone busts again, and this time nobody buys in
+    busted = await until_bust()  # someone busts again, and this time nobody buys in
+    await service.leave(table, busted)  # and walks away: nothing left to move
     await clock.advance(5)
     await service.idle()
     assert table in service.live_tables()  # waiting for someone to (re)join
