@@ -538,8 +538,10 @@ class Match:
         old = self._seated(seat)
         if old.status != "out":
             raise RuleError("You are already at this table")
-        if self.phase == "playing" or wanted not in (None, seat):
+        if self.phase == "playing":
             raise RuleError("You can sit down again once the next hand is dealt")
+        if wanted not in (None, seat):
+            raise RuleError(f"Your seat is still seat {seat} until the next hand is dealt")
         player = _spec_player(spec, self.rules)
         player.status, player.time_bank = "joining", old.time_bank
         player.start_stack, player.cashed_out = old.start_stack + spec.stack, old.cashed_out

@@ -150,7 +150,7 @@ def test_cash_rejoin_takes_back_the_seat_between_hands() -> None:
     match = new_match(2, seats=3, format="cash")
     match.leave(0)
     refused(match, lambda: match.join(PlayerSpec(1, "Ann", 10), 2),
-            "You can sit down again once the next hand is dealt")
+            "Your seat is still seat 0 until the next hand is dealt")
     match.join(PlayerSpec(1, "Ann", 10))
     assert match.seat_of(1) == 0 and match.player(0).status == "joining"
     match.join(PlayerSpec(3, "Cy", 10))
