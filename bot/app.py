@@ -9,6 +9,7 @@ and syncs there at every start (instant, for development).
 
 import asyncio
 import logging
+import sys
 from collections.abc import Sequence
 
 import discord
@@ -32,7 +33,8 @@ class OFCBot(commands.Bot):
     tables: TableService
 
     def __init__(self, settings: Settings, *, sync_global: bool = False,
-                 clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS) -> None:
+                 clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
+                 storage: Storage | None = None) -> None:
         # Slash commands only: no prefix commands, so no message content intent (privileged).
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          intents=discord.Intents.default())
@@ -41,12 +43,13 @@ class OFCBot(commands.Bot):
         self.clock = clock or SystemClock()
         self.extension_names = tuple(extensions)
         self.shutting_down = False
+        if storage is not None:  # opened before connecting (run): start-up checks come first
+            self.storage = storage
 
     async def setup_hook(self) -> None:
         settings = self.settings
-        self.storage = await Storage.open(settings.database,
-                                          starting_chips=settings.starting_chips,
-                                          daily_chips=settings.daily_chips)
+        if not hasattr(self, "storage"):
+            self.storage = await open_storage(settings)
         self.tables = TableService(self.storage, clock=self.clock, settings=ServiceSettings(
             lobby_idle_seconds=settings.lobby_idle_minutes * 60,
             ai_delay_seconds=settings.ai_delay_seconds,
@@ -84,12 +87,21 @@ class OFCBot(commands.Bot):
             await self.storage.close()
 
 
+async def open_storage(settings: Settings) -> Storage:
+    """The bot's database: one bot process per file (its lock is held until close), checked
+    by SQLite's quick_check and a rolled-back write (bot.storage.guard)."""
+    return await Storage.open(settings.database, starting_chips=settings.starting_chips,
+                              daily_chips=settings.daily_chips, exclusive=True)
+
+
 def run(settings: Settings, *, sync_global: bool = False) -> int:
-    """Run the bot until interrupted; the exit status for `ofc-bot`."""
+    """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
+    stderr when the database is unusable (in use by another bot, damaged, read-only...)."""
     discord.utils.setup_logging(level=settings.log_level_number)
 
     async def main() -> None:
-        async with OFCBot(settings, sync_global=sync_global) as bot:
+        storage = await open_storage(settings)  # before connecting to Discord
+        async with OFCBot(settings, sync_global=sync_global, storage=storage) as bot:
             await bot.start(settings.token or "")
 
     try:
@@ -99,8 +111,8 @@ def run(settings: Settings, *, sync_global: bool = False) -> int:
                   "Portal (Bot -> Reset Token) and put the new one in .env.")
         return 1
     except StorageError as error:
-        log.error("cannot open the database %s: %s", settings.database, error)
-        return 1
+        print(f"ofc-bot: {error}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         log.info("stopped")
     return 0

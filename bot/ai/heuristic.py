@@ -26,7 +26,7 @@ from bot.engine.evaluation import (
     ranks_of,
 )
 from bot.engine.placement import row_patterns
-from bot.engine.royalties import ROYALTY
+from bot.engine.royalties import ROYALTY, middle_royalties
 from bot.engine.rules import TableRules
 
 Rows = tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
@@ -83,7 +83,7 @@ class Heuristic:
         self.lowball = rules.variant == "lowball"
         self.fantasy_value = 0.0 if rules.fantasy == "off" else fantasy_value
         self.royalty = ROYALTY[rules.royalties]
-        self.low_royalty = ROYALTY["lowball"]["middle"]
+        self.low_royalty = middle_royalties(rules.royalties, lowball=True)
         # R8 (R9 lowball: kings): the lowest top pair that earns Fantasyland
         self.fantasy_pair = QUEEN + 1 if self.lowball else QUEEN
         self._rows: dict[tuple[int, tuple[Card, ...]], tuple[int, float]] = {}

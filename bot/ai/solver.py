@@ -25,7 +25,7 @@ from bot.engine.cards import JOKERS, Card, cards_str, is_joker
 from bot.engine.errors import RuleError
 from bot.engine.evaluation import eval3, eval5, is_low
 from bot.engine.fantasy import fantasy_cards
-from bot.engine.royalties import ROYALTY, Row
+from bot.engine.royalties import ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
 
 # What keeping Fantasyland is worth, in points, against royalties now: the worth of one more
@@ -92,7 +92,7 @@ def _tables(rules: TableRules) -> _Tables:
     table = ROYALTY[rules.royalties]
     royalty = {
         "top": table["top"],
-        "middle": ROYALTY["lowball"]["middle"] if lowball else table["middle"],
+        "middle": middle_royalties(rules.royalties, lowball),
         "bottom": table["bottom"],
     }
     size = len(table["top"])

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from bot.engine.cards import DECK, Card, cards_str, is_joker, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.evaluation import eval3, eval5, hand_name, is_low, low_name
-from bot.engine.royalties import ROW_SIZES, ROWS, ROYALTY, Row
+from bot.engine.royalties import ROW_SIZES, ROWS, ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
 
 
@@ -144,8 +144,7 @@ def evaluate_board(board: Board, rules: TableRules) -> BoardResult:
 def _royalties(table: str, values: tuple[int, int, int], lowball: bool) -> tuple[int, int, int]:
     top, middle, bottom = values
     rows = ROYALTY[table]
-    middle_table = ROYALTY["lowball"]["middle"] if lowball else rows["middle"]
-    return (rows["top"][top], middle_table[middle], rows["bottom"][bottom])
+    return (rows["top"][top], middle_royalties(table, lowball)[middle], rows["bottom"][bottom])
 
 
 def _resolve_jokers(board: Board, table: str,

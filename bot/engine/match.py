@@ -325,6 +325,18 @@ class Match:
             self._record({"do": "timeout", "now": now}, events)
         return events
 
+    def complete_hand(self, now: float) -> list[Event]:
+        """Play the hand in progress to its end at once (the table is closing): every action
+        still owed is placed by R10's rule, streets dealt as usual, then the hand is shown
+        down and scored like any other. Nobody is marked away: nobody ran out of time."""
+        if self.phase != "playing" or self.hand is None:
+            raise RuleError("No hand is being played")
+        events: list[Event] = []
+        while self.phase == "playing":
+            self._after(self._auto(self.hand.pending()[0], now, events), now, events)
+        self._record({"do": "complete", "now": now}, events)
+        return events
+
     def back(self, seat: int, now: float) -> list[Event]:
         """The away player is back (R10): its next actions wait for it again."""
         player = self.player(seat)
@@ -416,8 +428,11 @@ class Match:
         if not earned or self.rules.button_moves_on_fantasy:  # R8: FL continues the hand
             self.button = self._next_button()
         for s, p in players.items():
-            # R10, R11: away and leaving players get up once they owe no Fantasyland hand.
-            if p.status != "out" and (p.away or p.leaving) and not p.fantasy:
+            # R10, R11: away and leaving players get up once they owe no Fantasyland hand; an
+            # away player also plays the FL hand an opponent earned (seed 003: FL continues
+            # the hand, "only after it will the player be transferred to the Sit-out").
+            if (p.status != "out" and (p.away or p.leaving) and not p.fantasy
+                    and not (p.away and earned)):
                 self._get_up(s, LEFT if p.leaving else SAT_OUT, events)
         events.append(Event(HAND_OVER, None, False, {
             "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
@@ -496,10 +511,10 @@ class Match:
             raise RuleError("Players can join only a cash table once the match has begun")
         if self.phase == "over":
             raise RuleError("The match is over")
-        mine = [p for p in self.seats if p is not None and p.player_id == spec.player_id]
+        mine = [s for s, p in enumerate(self.seats)
+                if p is not None and p.player_id == spec.player_id]
         if mine:
-            raise RuleError("You can sit down again once the next hand is dealt"
-                            if mine[0].status == "out" else "You are already at this table")
+            return self._sit_again(mine[0], spec, seat)
         # A seat whose player got up frees at the next deal: until then its last hand shows.
         free = [s for s, p in enumerate(self.seats) if p is None]
         if seat is None:
@@ -512,6 +527,24 @@ class Match:
                             else f"There is no seat {seat}")
         player = _spec_player(spec, self.rules)
         player.status = "joining"
+        self.seats[seat] = player
+        events = [Event(JOINED, seat, False, {**spec.to_json()})]
+        self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
+        return events
+
+    def _sit_again(self, seat: int, spec: PlayerSpec, wanted: int | None) -> list[Event]:
+        """Cash (R11): a player who busted (R6) or got up buys in again, in the seat it still
+        holds until the next deal; its match totals carry on (net = out - in)."""
+        old = self._seated(seat)
+        if old.status != "out":
+            raise RuleError("You are already at this table")
+        if self.phase == "playing":
+            raise RuleError("You can sit down again once the next hand is dealt")
+        if wanted not in (None, seat):
+            raise RuleError(f"Your seat is still seat {seat} until the next hand is dealt")
+        player = _spec_player(spec, self.rules)
+        player.status, player.time_bank = "joining", old.time_bank
+        player.start_stack, player.cashed_out = old.start_stack + spec.stack, old.cashed_out
         self.seats[seat] = player
         events = [Event(JOINED, seat, False, {**spec.to_json()})]
         self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
@@ -545,9 +578,14 @@ class Match:
     def public_view(self, now: float | None = None) -> TableView:
         """What a spectator may see (R7, R8): no dealt-but-unplaced card, no discard, no
         Fantasyland board before showdown, no placement of a simultaneous street before it
-        ends. With `now`, time banks show what is left at that moment."""
+        ends, and no card of the one player outside Fantasyland when all the others are in it
+        (seeds 000, 003: it lays out face down). With `now`, time banks show what is left at
+        that moment."""
         hand = self.hand
         playing = self.phase == "playing"
+        # Seeds 000, 003: when every player but one is in FL, that one lays out face down too.
+        face_down = (playing and hand is not None and len(hand.normal) == 1
+                     and len(hand.order) > 1)
         seats = []
         for s, p in enumerate(self.seats):
             if p is None:
@@ -560,6 +598,8 @@ class Match:
                     board = sh.board
                 elif sh.fantasy:
                     hidden_cards = BOARD_CARDS if sh.acted else 0
+                elif face_down:
+                    hidden_cards, new_cards = len(sh.board.cards), ()
                 elif sh.hidden:
                     board = Board(*(tuple(c for c in row if c not in sh.hidden)
                                     for row in sh.board.rows))

@@ -21,6 +21,8 @@ def replay(history: dict[str, Any]) -> Match:
             match.place(action["seat"], cards, action["now"])
         elif do == "timeout":
             match.timeout(action["now"])
+        elif do == "complete":
+            match.complete_hand(action["now"])
         elif do == "back":
             match.back(action["seat"], action["now"])
         elif do == "join":

@@ -64,7 +64,9 @@ def _low_royalty(value: int) -> int:
 
 def _tables() -> dict[str, dict[Row, list[int]]]:
     values = range(len(TUPLES))
-    out: dict[str, dict[Row, list[int]]] = {}
+    nothing = [0] * len(TUPLES)
+    # R4 option `royalties = off` (seed 000: "Royalties are optional"): no row pays.
+    out: dict[str, dict[Row, list[int]]] = {"off": {r: nothing for r in ROWS}}
     for name, table in _FIVE_CARD.items():
         out[name] = {
             "top": [_top_royalty(v) if v else 0 for v in values],
@@ -78,8 +80,16 @@ def _tables() -> dict[str, dict[Row, list[int]]]:
 ROYALTY: dict[str, dict[Row, list[int]]] = _tables()
 
 
+def middle_royalties(table: str, lowball: bool) -> list[int]:
+    """The middle row's royalty per value: R9's lowball list replaces R4's middle, and `off`
+    turns both off."""
+    if lowball and table != "off":
+        return ROYALTY["lowball"]["middle"]
+    return ROYALTY[table]["middle"]
+
+
 def row_royalty(table: str, row: Row, value: int, lowball: bool = False) -> int:
-    """The royalty of a non-fouled row's value under `table` (american|russian)."""
-    if lowball and row == "middle":
-        return ROYALTY["lowball"]["middle"][value]
+    """The royalty of a non-fouled row's value under `table` (american|russian|off)."""
+    if row == "middle":
+        return middle_royalties(table, lowball)[value]
     return ROYALTY[table][row][value]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from bot.engine.errors import RuleError
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
-Royalties = Literal["american", "russian"]
+Royalties = Literal["american", "russian", "off"]
 Scoring = Literal["1-6", "2-4"]
 Fantasy = Literal["standard", "progressive", "ultimate", "tournament", "off"]
 Order = Literal["sequential", "simultaneous"]
@@ -15,7 +15,7 @@ Format = Literal["match", "hands", "cash"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "variant": ("pineapple", "turbo", "lowball", "joker"),
-    "royalties": ("american", "russian"),
+    "royalties": ("american", "russian", "off"),
     "scoring": ("1-6", "2-4"),
     "fantasy": ("standard", "progressive", "ultimate", "tournament", "off"),
     "order": ("sequential", "simultaneous"),
@@ -40,7 +40,7 @@ class TableRules:
     """Every option of RULES.md, defaults as there. Construct with `from_mapping` to validate."""
 
     variant: Variant = "pineapple"  # R9
-    royalties: Royalties = "american"  # R4
+    royalties: Royalties = "american"  # R4; "off": no royalties (seed 000)
     scoring: Scoring = "1-6"  # R5
     fantasy: Fantasy = "standard"  # R8
     fantasy_stay_full_house_middle: bool = False  # R8

@@ -30,6 +30,10 @@ Wallets (wallets.py)
 - `leaderboard(guild, limit=10)` -> [LeaderRow(rank, user_id, balance, at_tables, total)],
   ranked by wallet plus chips at open tables; `rank_of(guild, user)` -> LeaderRow | None.
 
+Start-up (db.py, guard.py): `Storage.open` runs SQLite's quick_check (DatabaseDamaged) and a
+rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot) it holds
+`<database>.lock` until close, so a second process on the file gets DatabaseInUse.
+
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
   table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`.
@@ -71,12 +75,14 @@ History (history.py)
 - `record_hand(HandRecord(match_id, hand_no, history_json, (PlayerHandResult, ...)), now=)`
   -> bool (False: already recorded). PlayerHandResult: user_id, points, chips, fouled,
   royalties, in_fantasy, fantasy_entered, fantasy_stayed, scoops.
-- `record_match_end(match_id, winners, now=)` -> bool (False: already ended).
+- `record_match_end(match_id, winners, now=, cancelled=False)` -> bool (False: already
+  ended). A cancelled match (/ofc cancel) is ended but left out of /stats.
 - `recent_matches(guild, user, limit=10)` -> [MatchSummary] (options, players' net points and
   chips, won); `match_hands(match_id)` -> [HandHistory].
-- `stats(guild, user)` -> PlayerStats: hands, net points/chips, matches and wins (win_rate),
-  fouls (foul_rate), Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays
-  (fantasy_stay_rate, per hand in FL), scoops, best_royalties.
+- `stats(guild, user)` -> PlayerStats over the finished matches (not running, not
+  cancelled): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
+  Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
+  per hand in FL), scoops, best_royalties.
 
 Guild settings (settings.py)
 - `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options);
@@ -88,6 +94,9 @@ Guild settings (settings.py)
 from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseReadOnly,
     InsufficientChips,
     InvalidInput,
     KeyConflict,
@@ -130,6 +139,9 @@ __all__ = [
     "UNCHANGED",
     "DailyClaim",
     "DailyNotReady",
+    "DatabaseDamaged",
+    "DatabaseInUse",
+    "DatabaseReadOnly",
     "GuildSettings",
     "HandHistory",
     "HandRecord",

@@ -5,10 +5,11 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import aiosqlite
 
+from bot.storage import guard
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
 
@@ -40,19 +41,39 @@ class Database:
     COMMIT; other processes are kept out by SQLite's own locks (BEGIN IMMEDIATE, busy_timeout).
     """
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, lock: IO[str] | None = None) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._file_lock = lock  # `<database>.lock`, held until close (exclusive open)
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Database":
-        """Open (creating if needed) the file, set WAL, foreign keys and busy timeout, migrate."""
+    async def open(cls, path: str | Path, *, exclusive: bool = False) -> "Database":
+        """Open (creating if needed) the file, set WAL, foreign keys and busy timeout, migrate.
+
+        Start-up checks, each a StorageError naming the file: `exclusive` holds the lock file
+        `<database>.lock` until close, so a second bot on the file stops at once
+        (DatabaseInUse); SQLite's quick_check (DatabaseDamaged); a write in a transaction
+        rolled back (DatabaseReadOnly), so a read-only file fails now, not at the first
+        write. `path` may be an SQLite `file:` URI (`?mode=ro`)."""
+        file = guard.file_of(path)
+        lock = guard.acquire_lock(file) if exclusive else None
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
+            guard.check_access(file)
+            return cls(await cls._connect(path), lock)
+        except BaseException:
+            guard.release_lock(lock)
+            raise
+
+    @staticmethod
+    async def _connect(path: str | Path) -> aiosqlite.Connection:
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None,
+                                           uri=str(path).startswith("file:"))
         except sqlite3.Error as e:
             raise StorageError(f"Cannot open database {path}: {e}") from e
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await guard.quick_check(conn, path)
             mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
             if mode[0][0] != "wal":
                 raise StorageError(f"Database {path} cannot use WAL (journal mode {mode[0][0]})")
@@ -60,17 +81,20 @@ class Database:
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate(conn)
+            await guard.probe_write(conn, path)
         except sqlite3.DatabaseError as e:
             await conn.close()
             raise StorageError(f"Cannot use database {path}: {e}") from e
         except BaseException:
             await conn.close()
             raise
-        return cls(conn)
+        return conn
 
     async def close(self) -> None:
         async with self._lock:
             await self._conn.close()
+            guard.release_lock(self._file_lock)
+            self._file_lock = None
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:

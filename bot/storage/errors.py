@@ -61,6 +61,18 @@ class KeyConflict(StorageError):
     """An idempotency key already used by a different operation (a caller bug, never a retry)."""
 
 
+class DatabaseInUse(StorageError):
+    """Another process (another ofc-bot) holds the database's lock file."""
+
+
+class DatabaseDamaged(StorageError):
+    """SQLite's quick_check found the file damaged."""
+
+
+class DatabaseReadOnly(StorageError):
+    """The file (or its folder, where WAL keeps its -wal and -shm files) cannot be written."""
+
+
 class SchemaTooNew(StorageError):
     def __init__(self, found: int, supported: int) -> None:
         super().__init__(

@@ -103,6 +103,10 @@ async def insert_hand(
     return True
 
 
+# A match /stats counts: ended, and not by /ofc cancel.
+_FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0"
+
+
 def _result(row: Sequence[int]) -> PlayerHandResult:
     user_id, points, chips, fouled, royalties, in_fl, entered, stayed, scoops = row
     return PlayerHandResult(
@@ -160,13 +164,16 @@ class HistoryMixin(StorageCore):
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(
-        self, match_id: int, winners: Collection[int], *, now: float
+        self, match_id: int, winners: Collection[int], *, now: float, cancelled: bool = False
     ) -> bool:
         """Finish a match; `winners` (participants, the caller's choice, ties allowed) count
-        as won for /stats. Net points and chips come from the recorded hands.
+        as won for /stats. Net points and chips come from the recorded hands. A `cancelled`
+        match (no winners) ends too, but /stats leaves it out.
         False when the match had already ended."""
         match_id = validate.snowflake("match id", match_id)
         won = {validate.player(w) for w in winners}
+        if cancelled and won:
+            raise InvalidInput("A cancelled match has no winners.")
         async with self._db.transaction() as conn:
             _, ended_at = await _match_row(conn, match_id)
             if ended_at is not None:
@@ -183,7 +190,8 @@ class HistoryMixin(StorageCore):
                 "UPDATE match_players SET won = 1 WHERE match_id = ? AND user_id = ?",
                 [(match_id, w) for w in won],
             )
-            await conn.execute("UPDATE matches SET ended_at = ? WHERE id = ?", (now, match_id))
+            await conn.execute("UPDATE matches SET ended_at = ?, cancelled = ? WHERE id = ?",
+                               (now, int(cancelled), match_id))
         return True
 
     async def recent_matches(
@@ -240,7 +248,8 @@ class HistoryMixin(StorageCore):
         ]
 
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
-        """A player's totals in a guild over every recorded hand and finished match."""
+        """A player's totals in a guild over the finished matches: a match still running or
+        cancelled counts for nothing, its hands included."""
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
@@ -251,13 +260,13 @@ class HistoryMixin(StorageCore):
                 "coalesce(sum(r.fantasy_stayed), 0), coalesce(sum(r.scoops), 0), "
                 "coalesce(max(r.royalties), 0) "
                 "FROM hand_results AS r JOIN matches AS m ON m.id = r.match_id "
-                "WHERE m.guild_id = ? AND r.user_id = ?",
+                f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
                 (guild_id, user_id),
             )
             matches = await conn.execute_fetchall(
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
-                "WHERE m.guild_id = ? AND mp.user_id = ? AND m.ended_at IS NOT NULL",
+                f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",
                 (guild_id, user_id),
             )
         (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best) = hands[0]

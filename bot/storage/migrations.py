@@ -158,7 +158,12 @@ CREATE TABLE guild_settings_audit (
 CREATE INDEX guild_settings_audit_by_guild ON guild_settings_audit (guild_id, id);
 """
 
-MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS)
+# 4: a match closed by /ofc cancel is ended but cancelled: /stats counts only the finished ones.
+_CANCELLED = """
+ALTER TABLE matches ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
+"""
+
+MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED)
 LATEST = len(MIGRATIONS)
 
 

@@ -26,11 +26,14 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin):
         starting_chips: int = Defaults.starting_chips,
         daily_chips: int = Defaults.daily_chips,
         daily_cooldown_seconds: float = Defaults.daily_cooldown_seconds,
+        exclusive: bool = False,
     ) -> "Storage":
         """Open (or create) the database file and bring its schema up to date.
 
         Raises SchemaTooNew for a file written by a newer bot, StorageError for a file that
-        is not a usable SQLite database.
+        is not a usable SQLite database: damaged (DatabaseDamaged), read-only
+        (DatabaseReadOnly), or, with `exclusive` (the bot), held by another process
+        (DatabaseInUse) - see db.Database.open.
         """
         if not isinstance(daily_cooldown_seconds, int | float) or daily_cooldown_seconds < 0:
             raise InvalidInput("The daily cooldown must be a number of seconds >= 0.")
@@ -39,4 +42,4 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin):
             validate.chips(daily_chips, allow_zero=True),
             daily_cooldown_seconds,
         )
-        return cls(await Database.open(path), defaults)
+        return cls(await Database.open(path, exclusive=exclusive), defaults)

@@ -40,8 +40,11 @@ def settle(hand_no: int, transfers: list[tuple[int, int, int]], op_key: str,
                                     "results": [asdict(r) for r in hand.results]}}
 
 
-def match_end(match_id: int, winners: list[int]) -> Op:
-    return {"op": "match_end", "match_id": match_id, "winners": winners}
+def match_end(match_id: int, winners: list[int], cancelled: bool = False) -> Op:
+    op: Op = {"op": "match_end", "match_id": match_id, "winners": winners}
+    if cancelled:  # older snapshots' pending ops have no such key
+        op["cancelled"] = True
+    return op
 
 
 def close() -> Op:
@@ -73,7 +76,8 @@ async def apply(storage: Storage, table_id: int, op: Op, snapshot: str, now: flo
                                          [tuple(t) for t in op["transfers"]], key=op["key"],
                                          now=now, snapshot=snapshot, hand=record)
     if kind == "match_end":
-        return await storage.record_match_end(op["match_id"], op["winners"], now=now)
+        return await storage.record_match_end(op["match_id"], op["winners"], now=now,
+                                              cancelled=op.get("cancelled", False))
     if kind == "close":
         return await storage.close_table(table_id, now=now, snapshot=snapshot)
     if kind == "refund":

@@ -187,8 +187,10 @@ class TableService(TableCore):
             if state.rules.format != "cash":
                 raise TableError("This match has started; join the next one.")
             events = match.join(PlayerSpec(player_id, name, state.rules.buy_in))
-            if match.phase != "playing" and state.next_hand_at is None:
-                state.next_hand_at = self._clock.now() + self._settings.next_hand_seconds
+            soon = self._clock.now() + self._settings.next_hand_seconds
+            if match.phase != "playing" and (state.next_hand_at is None
+                                             or state.next_hand_at > soon):
+                state.next_hand_at = soon  # (a table waiting for players deals soon)
             op = money.buy_in(player_id, state.rules.buy_in, self._key(state, "buy_in", player_id))
             await self._after_match(live, events, match.pending(), [op],
                                     [self._lobby_event(state, "joined")])
@@ -214,6 +216,9 @@ class TableService(TableCore):
             if state.rules.format != "cash":
                 raise TableError("You can leave once the match is over; a player who stops "
                                  "playing is placed for and sits out after the hand (R10).")
+            if match.seat_of(player_id) is None and any(
+                    p is not None and p.player_id == player_id for p in match.seats):
+                return self._lobby_view(state)  # busted (R6) or got up: nothing to move
             seat = self._own_seat(state, player_id)
             await self._after_match(live, match.leave(seat), match.pending(), [],
                                     [self._lobby_event(state, "left")])
@@ -265,14 +270,25 @@ class TableService(TableCore):
             return self._lobby_view(state)
 
     async def cancel(self, table_id: int, actor_id: int, *, is_admin: bool = False) -> None:
-        """Close the table now (host or admin): every stack back to its wallet as it stands;
-        a hand in play is abandoned (its chips never moved)."""
+        """Close the table now (host or admin): every stack back to its wallet. A hand in
+        play is never voided: it is completed at once (what is owed placed by R10's rule),
+        shown down and settled first. The match counts as cancelled (not in /stats)."""
         async with self._locked(table_id) as live:
-            self._check_host(live.state, actor_id, is_admin)
-            ops = []
-            if live.state.match_id is not None:
-                ops.append(money.match_end(live.state.match_id, []))
-            await self._close_with_refund(live, ops, CANCELLED, "cancelled")
+            state = live.state
+            self._check_host(state, actor_id, is_admin)
+            ops: list[money.Op] = []
+            shown: list[out.TableEvent] = []
+            match = state.match
+            if match is not None and match.phase == "playing":
+                outcome = translate(state, match.complete_hand(self._clock.now()),
+                                    match.pending())
+                if outcome.match_over:  # that was the last hand: the match ends as usual
+                    await self._commit(live, outcome.events, outcome.ops)
+                    return
+                shown, ops = outcome.events, outcome.ops
+            if state.match_id is not None:
+                ops.append(money.match_end(state.match_id, [], cancelled=True))
+            await self._close_with_refund(live, ops, CANCELLED, "cancelled", shown)
 
     # ================================================================= play
     async def set_draft(self, table_id: int, player_id: int, *, hand_no: int, street: int,
@@ -472,8 +488,8 @@ class TableService(TableCore):
         return self._lobby_view(live.state)
 
     async def _close_with_refund(self, live: Live, ops: list[money.Op], reason: str,
-                                 why: str) -> None:
-        results = await self._commit(live, (), [*ops, money.refund(reason)])
+                                 why: str, events: Sequence[out.TableEvent] = ()) -> None:
+        results = await self._commit(live, events, [*ops, money.refund(reason)])
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
         await self._emit([out.TableRefunded(**base, reason=reason, refunds=results[-1].refunds),
@@ -515,6 +531,9 @@ class TableService(TableCore):
             raise StaleAction("That hand is over.")
         if street != street_of(match, own) or not match.dealt_to(own):
             raise StaleAction("Those cards are already placed.")
+        deadline = match.deadline(own)
+        if deadline is not None and self._clock.now() >= deadline:  # R10: the timer's due
+            raise StaleAction("Your time ran out: the system places these cards (R10).")
         return own
 
     @staticmethod
@@ -563,6 +582,7 @@ class TableService(TableCore):
         state.drafts = {s: d for s, d in state.drafts.items() if self._draft(state, s)}
         if outcome.hand_over and not outcome.match_over:
             state.next_hand_at = now + self._settings.next_hand_seconds
+            state.last_activity = now  # a cash table short of players waits from here
         await self._commit(live, [*(first or ()), *outcome.events],
                            [*(ops or ()), *outcome.ops])
 
@@ -638,10 +658,14 @@ class TableService(TableCore):
         elif (match is not None and state.next_hand_at is not None
               and now >= state.next_hand_at):
             state.next_hand_at = None
+            wait_until = state.last_activity + self._settings.lobby_idle_seconds
             if sum(1 for p in match.seats if p is not None and p.status != "out") >= 2:
                 await self._after_match(live, match.start_hand(now), ())
-            else:
-                await self._commit(live, ())  # a cash table waits for players to join
+            elif now < wait_until:  # cash: a busted player may buy in again, others join
+                state.next_hand_at = wait_until
+                await self._commit(live, ())
+            else:  # R11: fewer than two can play: the match ends, stacks go home
+                await self._after_match(live, match.finish(), ())
         else:
             self._schedule(live)
 

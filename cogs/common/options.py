@@ -39,7 +39,7 @@ TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
     "buy_in": (_whole("buy_in"), "R12: chips each player brings from the wallet (default 200)"),
     "point_value": (_whole("point_value"), "R5: chips per point (default 1)"),
     "scoring": (str, "R5: 1-6 (scoop +3) or 2-4 (+1 for two lines)"),
-    "royalties": (str, "R4: american or russian bonus table"),
+    "royalties": (str, "R4: american or russian bonus table, or off (none)"),
     "fantasy": (str, "R8: standard, progressive, ultimate, tournament, off"),
     "fantasy_stay_full_house_middle": (
         bool, "R8: a full house in the middle also stays in Fantasyland"),

@@ -152,3 +152,25 @@ def test_joker_without_royalty_gives_the_strongest_bottom() -> None:
     result = score("2c 3d 4h", "Ah Ad 7c 8s 9d", "2h 2d 5c 7s X", JOKER)
     assert result.total_royalties == 0
     assert result.names[2] == "Three of a kind, twos"
+
+
+# R4 option `royalties = off` (seed 000: "Royalties are optional").
+def test_royalties_off_pays_nothing_not_even_the_lowball_middle() -> None:
+    off = TableRules(royalties="off")
+    result = score("Ah Ad Ac", "Ks Kd Kc Kh 2s", "8h 9h Th Jh Qh", off)  # 22 + 20 + 15 paid
+    assert not result.fouled and result.royalties == (0, 0, 0)
+    low = score("Qh Qd 9c", "7s 5h 4d 3c 2s", "Ks Kd Kc 8h 8c", TableRules(
+        variant="lowball", royalties="off"))
+    assert not low.fouled and low.royalties == (0, 0, 0)  # QQ, 75432: 7 + 8 with royalties
+
+
+# R9: a joker may stand for a card already elsewhere on its own board (another row), only not
+# for one in its own row.
+def test_joker_may_copy_a_card_of_another_row_of_its_board() -> None:
+    # Three kings are on the bottom and the fourth on top: the joker's pair of kings on top
+    # (8) copies a bottom king. Top KK < middle QQQ55 < bottom KKK22, so it does not foul.
+    result = score("X Kh 3c", "Qs Qd Qc 5h 5d", "Ks Kd Kc 2s 2d", JOKER)
+    assert not result.fouled
+    assert result.royalties == (8, 12, 6)
+    top = result.resolved.text()["top"].split()
+    assert next(c for c in top if c[0] == "K" and c != "Kh") in {"Ks", "Kd", "Kc"}

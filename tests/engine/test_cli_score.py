@@ -64,3 +64,21 @@ def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
     assert message in lines[0]
+
+
+def test_royalties_off() -> None:
+    """R4 option `royalties = off` (seed 000: "Royalties are optional"). By hand: A wins the
+    top (QQ over A-high), B the middle (tens up over nines up) and the bottom (full house over
+    a flush): A -1 line, no scoop, no royalties either side. A's QQ still earns Fantasyland
+    (R8 does not depend on royalties). 1 point x 2 chips, B has 3: A pays 2."""
+    done = run({"rules": {"point_value": 2, "royalties": "off"}, "button": 1,
+                "players": [A, B]})
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    a, b = out["players"]
+    assert (a["royalties"], a["row_royalties"], a["points"], a["fantasy_cards"]) == (
+        0, {"top": 0, "middle": 0, "bottom": 0}, -1, 14)
+    assert (b["royalties"], b["points"], b["stack_after"], a["stack_after"]) == (0, 1, 5, 98)
+    assert out["pairs"] == [{"a": "A", "b": "B", "lines": [1, -1, -1], "line_points": -1,
+                             "bonus": 0, "royalties": 0, "points": -1}]
+    assert out["transfers"] == [{"from": "A", "to": "B", "owed": 2, "paid": 2}]

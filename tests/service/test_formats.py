@@ -113,3 +113,59 @@ async def test_a_simulated_match_of_computers(storage: Storage, db_path: Path) -
     assert (await storage.table(result.table_id)).status == "closed"
     assert FAST.ai_delay_seconds == 0
     assert audit(db_path) == []
+
+
+async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
+                                            db_path: Path) -> None:
+    """Issue 21 (j), R6 and R11: a busted player is out of the hands, not the table: it may
+    buy in again and is dealt the next hand; when fewer than two can play and nobody comes
+    back within the lobby's idle time, the match ends and every stack goes home."""
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False,
+                               lobby_idle_seconds=600)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2, "buy_in": 1},
+                                        seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+
+    async def until_bust() -> int:
+        """Play hands (the people act, the clock runs to each next deal) until one busts."""
+        for _ in range(200):
+            await service.idle()
+            for pid in (ALICE, BOB):
+                seated = pid in service.seats(table).values()
+                if seated and service.private_view(table, pid).to_act:
+                    await act(service, table, pid)
+                    break
+            else:
+                busted = [s for e in recorder.of(ShowdownDone) for s in e.busted]
+                if busted:
+                    return recorder.of(ShowdownDone)[-1].player_ids[busted[-1]]
+                assert await clock.advance_to_next(), "the table is stuck"
+        raise AssertionError("nobody busted")
+
+    loser = await until_bust()
+    hand = recorder.of(ShowdownDone)[-1].hand_no
+    assert table in service.live_tables() and not recorder.of(MatchOver)
+    before = (await storage.wallet(GUILD, loser, now=clock.now())).balance
+    await service.join(table, loser, "again")  # buys in again (R12)
+    assert (await storage.wallet(GUILD, loser, now=clock.now())).balance == before - 1
+    await clock.advance(5)
+    await service.idle()
+    assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == hand + 1} == {ALICE, BOB}
+    recorder.clear()
+    busted = await until_bust()  # someone busts again, and this time nobody buys in
+    await service.leave(table, busted)  # and walks away: nothing left to move
+    await clock.advance(5)
+    await service.idle()
+    assert table in service.live_tables()  # waiting for someone to (re)join
+    await clock.advance(600)
+    await service.idle()
+    assert recorder.of(MatchOver) and recorder.of(TableClosed)[-1].reason == "over"
+    assert service.table_for_channel(CHANNEL) is None
+    wallets = {pid: (await storage.wallet(GUILD, pid, now=clock.now())).balance
+               for pid in (ALICE, BOB)}
+    assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
+    assert audit(db_path) == []
+    await service.close()

@@ -26,6 +26,7 @@ from bot.tables import (
     TableClosed,
     TableError,
     TableEvent,
+    TableRefunded,
     TableService,
     Turn,
 )
@@ -292,3 +293,61 @@ async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
     assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]  # no Bob
     assert recorder.of(LobbyChanged)[-1].reason == "computer added"  # others still heard it
     assert service.messages(table).dm == {ALICE: DmPrompt(5, 6, hand_no=1, street=1)}
+
+
+async def test_an_action_after_its_deadline_is_refused_before_the_timer_fires(
+        service: TableService, clock: FakeClock, recorder: Recorder,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R10: once the turn time and the time bank are gone the system places; a click that
+    arrives later is refused even if the timer has not run yet (a busy loop, a slow lock)."""
+    table = await new_table(service, [ALICE], ["easy"])
+    while not service.private_view(table, ALICE).to_act:
+        await clock.advance_to_next()
+        await service.idle()
+    alice = service.private_view(table, ALICE)
+    assert alice.deadline is not None
+    card = alice.view.dealt[0]
+    late = alice.deadline + 0.25
+    monkeypatch.setattr(clock, "now", lambda: late)  # time passed; no sleeper woke yet
+    with pytest.raises(StaleAction, match="time ran out"):
+        await service.set_draft(table, ALICE, hand_no=alice.hand_no, street=alice.street,
+                                card=card, row="bottom")
+    with pytest.raises(StaleAction, match="time ran out"):
+        await service.place(table, ALICE, dict.fromkeys(alice.view.dealt, "bottom"),
+                            hand_no=alice.hand_no, street=alice.street)
+    assert service.private_view(table, ALICE).to_act  # nothing changed
+    assert not [e for e in recorder.of(Placed) if e.player_id == ALICE]
+    monkeypatch.undo()
+    await clock.advance(alice.deadline - clock.now())  # the timer: R10 places for her
+    await service.idle()
+    placed = [e for e in recorder.of(Placed) if e.player_id == ALICE]
+    assert placed and (placed[0].street, placed[0].auto) == (alice.street, True)
+
+
+async def test_cancel_completes_and_settles_the_hand_in_play(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        db_path: Path) -> None:
+    """Issue 21 (k): /ofc cancel never voids a hand in play. The hand is completed at once
+    (what is owed placed by R10's rule: bottom first, in the order dealt), shown down and
+    settled; then every stack goes home. The match is cancelled: /stats leaves it out."""
+    table = await new_table(service, [ALICE, BOB], format="hands", hands=3)
+    people = [ALICE, BOB]
+    for _ in range(3):  # a few actions into hand 1
+        await act(service, table, to_act(service, table, people)[0])
+        await service.idle()
+    assert not recorder.of(ShowdownDone)
+    await service.cancel(table, ALICE)
+    [shown] = recorder.of(ShowdownDone)
+    assert shown.hand_no == 1
+    assert all(len(s.board.cards) == 13 for s in shown.view.seats)
+    refunded = recorder.of(TableRefunded)[-1]
+    for seat in shown.view.seats:  # the stacks refunded are the settled ones (R6)
+        pid = shown.player_ids[seat.seat]
+        assert refunded.refunds.get(pid, 0) == seat.stack_after == BUY_IN + seat.chips
+        assert await wallet(storage, pid, clock) == START + seat.chips
+    assert recorder.of(TableClosed)[-1].reason == "cancelled"
+    assert not recorder.of(PlayerAway)  # nobody ran out of time
+    assert (await storage.stats(GUILD, ALICE)).hands == 0  # a cancelled match (issue 21 h)
+    wallets, stacks, external = chips(db_path)
+    assert stacks == {} and sum(wallets.values()) == external
+    assert audit(db_path) == []

@@ -39,11 +39,15 @@ def board(top: str, middle: str, bottom: str) -> Board:
     return Board.parse(top, middle, bottom, jokers=True)
 
 
-def stacked_deal(match: Match, boards: dict[int, Board], now: float = 0.0) -> list[Event]:
+def stacked_deal(match: Match, boards: dict[int, Board], now: float = 0.0,
+                 late: Iterable[int] = ()) -> list[Event]:
     """Start the next hand with a deck that deals each seat exactly the cards of its target
     board (plus filler discards), then play it out so every seat ends with its board.
 
-    Fantasyland seats (owed FL) get their 13 board cards first, then fillers to discard."""
+    Fantasyland seats (owed FL) get their 13 board cards first, then fillers to discard.
+    `late` seats never act: their time runs out (R10), the system places for them (not their
+    target board) and they are away."""
+    late = set(late)
     rules = match.rules
     order = acting_order(match)
     used = {c for b in boards.values() for c in b.cards}
@@ -74,6 +78,12 @@ def stacked_deal(match: Match, boards: dict[int, Board], now: float = 0.0) -> li
         pending = match.pending()
         assert pending, "a hand in play always awaits someone"
         seat = pending[0]
+        if seat in late:
+            deadline = match.deadline(seat)
+            assert deadline is not None
+            now = max(now, deadline)
+            events += match.timeout(now)
+            continue
         assignment = {c: rows[seat].get(c, "discard") for c in match.dealt_to(seat)}
         events += match.place(seat, assignment, now)
     return events
@@ -139,11 +149,14 @@ def visible_boards(match: Match) -> dict[int, set[Card]]:
     out: dict[int, set[Card]] = {}
     if hand is None:
         return out
+    normal = [s for s, sh in hand.seats.items() if not sh.fantasy]
     for s, sh in hand.seats.items():
         if match.phase != "playing":
             out[s] = set(sh.board.cards)  # showdown: everything but discards
         elif sh.fantasy:
             out[s] = set()  # R8: nobody sees a FL board before showdown
+        elif normal == [s] and len(hand.seats) > 1:
+            out[s] = set()  # R8: all but one in FL: that one lays out face down
         else:
             out[s] = set(sh.board.cards) - set(sh.hidden)  # R7 simultaneous: street unshown
     return out

@@ -144,12 +144,17 @@ def test_cash_refusals() -> None:
     refused(match, lambda: match.leave(1), "You have already left")
 
 
-def test_cash_rejoin_waits_for_the_next_deal() -> None:
+def test_cash_rejoin_takes_back_the_seat_between_hands() -> None:
+    # Issue 21 (j): a player who got up (or busted) may buy in again before the next deal,
+    # in the seat it still holds; during a hand it waits for the next deal.
     match = new_match(2, seats=3, format="cash")
     match.leave(0)
-    refused(match, lambda: match.join(PlayerSpec(1, "Ann", 10)),
-            "You can sit down again once the next hand is dealt")
-    match.join(PlayerSpec(3, "Cy", 10))
-    match.start_hand(0.0)  # frees seat 0
+    refused(match, lambda: match.join(PlayerSpec(1, "Ann", 10), 2),
+            "Your seat is still seat 0 until the next hand is dealt")
     match.join(PlayerSpec(1, "Ann", 10))
-    assert match.seat_of(1) == 0
+    assert match.seat_of(1) == 0 and match.player(0).status == "joining"
+    match.join(PlayerSpec(3, "Cy", 10))
+    match.start_hand(0.0)
+    match.leave(2)  # Cy gets up after the hand
+    refused(match, lambda: match.join(PlayerSpec(3, "Cy", 10)),
+            "You are already at this table")

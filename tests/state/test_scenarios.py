@@ -1,5 +1,7 @@
 """Hand-written scenarios, each checked by hand against RULES.md (R5-R11)."""
 
+import random
+
 from bot.engine.events import (
     BUSTED,
     HAND_OVER,
@@ -7,6 +9,7 @@ from bot.engine.events import (
     LEAVING,
     LEFT,
     MATCH_OVER,
+    SAT_OUT,
     SHOWDOWN,
 )
 from bot.engine.match import PlayerSpec
@@ -155,4 +158,88 @@ def test_cash_join_during_a_hand_is_dealt_the_next_one() -> None:
     view = match.public_view()
     assert [sv.sitting_out for sv in view.seats] == [False, False, True]
     assert match.hand is not None and 2 not in match.hand.seats
+    check_replay(match)
+
+
+def test_an_away_player_plays_the_fantasyland_hand_an_opponent_earned() -> None:
+    # Seed 003: a player placed by the system sits out, "except in cases where the opponent has
+    # received the right to lay Fantasy ... it will be played, and only after it will the
+    # player be transferred to the Sit-out" (R8: FL continues the hand that earned it; R10).
+    match = new_match(2, stack=200, format="match")  # 2 hands, button 0: seat 1 acts first
+    events = stacked_deal(match, {0: Q, 1: P1}, late={1})
+    assert first(events, "away").seat == 1
+    assert SAT_OUT not in kinds(events)
+    assert fl_owed(match) == {0: 14} and match.phase == "showdown" and match.hands_total == 3
+    assert match.seats[1].status == "playing"  # type: ignore[union-attr]
+    events = stacked_deal(match, {0: P2, 1: P3}, late={1})  # the FL hand, seat 1 still away
+    started = first(events, HAND_STARTED).data
+    assert started["seats"] == [1, 0] and started["fantasy"] == [{"seat": 0, "cards": 14}]
+    assert first(events, SHOWDOWN) and first(events, SAT_OUT).seat == 1  # now it sits out
+    assert match.phase == "over"  # one player left (R11)
+    check_replay(match)
+
+
+def test_the_one_player_outside_fantasyland_lays_out_face_down() -> None:
+    # Seeds 000 and 003: when every player but one is in FL, the remaining player gets its
+    # cards street by street but places them face down: no FL player (nor anyone else) sees
+    # them before the showdown. The player sees its own board.
+    match = new_match(3, stack=200, format="hands", hands=3)
+    stacked_deal(match, {0: Q, 1: K, 2: P1})  # seats 0 and 1 earn FL
+    assert fl_owed(match) == {0: 14, 1: 14}
+    match.start_hand(0.0)
+    assert set(match.pending()) == {0, 1, 2}  # FL seats and the street-1 player act at once
+    dealt = match.dealt_to(2)
+    match.place(2, {c: r for c, r in zip(dealt, ("bottom",) * 3 + ("middle",) * 2,
+                                         strict=True)}, 1.0)
+    assert match.view_for(2).board.cards != ()  # its own view shows its rows
+    for viewer in (0, 1):
+        seat = match.view_for(viewer).table.seats[2]
+        assert (seat.board.cards, seat.new_cards, seat.hidden_cards) == ((), (), 5)
+    assert match.public_view().seats[2].board.cards == ()
+    rng = random.Random(5)
+    for seat in (0, 1):  # the FL players set their boards
+        match.place(seat, match.random_assignment(seat, rng), 2.0)
+        assert match.view_for(seat).table.seats[2].board.cards == ()
+    while match.phase == "playing":  # streets 2-5
+        match.place(2, match.random_assignment(2, rng), 3.0)
+        if match.phase == "playing":
+            assert match.view_for(0).table.seats[2].board.cards == ()
+            assert match.view_for(1).table.seats[2].hidden_cards == len(
+                match.view_for(2).board.cards)
+    assert len(match.view_for(0).table.seats[2].board.cards) == 13  # shown down
+
+
+def test_completing_a_hand_places_by_r10_and_shows_down() -> None:
+    # Issue 21 (k): a closing table never voids a hand: what is owed is placed by R10's rule
+    # (in the order dealt: bottom, then middle, then top; streets 2-5 discard the third card).
+    match = new_match(2, stack=200)
+    match.start_hand(0.0)
+    seat = match.pending()[0]
+    dealt = match.dealt_to(seat)
+    events = match.complete_hand(5.0)
+    assert match.phase == "showdown" and SHOWDOWN in kinds(events)
+    assert "away" not in kinds(events) and "timeout" not in kinds(events)
+    hand = match.hand
+    assert hand is not None
+    assert hand.seats[seat].board.bottom == dealt  # street 1: five cards, bottom first
+    for sh in hand.seats.values():
+        assert len(sh.board.cards) == 13 and len(sh.discards) == 4
+    check_replay(match)
+
+
+def test_a_cash_player_who_busts_can_buy_in_again_before_the_next_deal() -> None:
+    # R11 cash: no end; R6: a busted player is out of the hands, not banned from the table.
+    # P1 scoops P2: 6 owed, P2 has 3 and pays 3 (R6): busted.
+    match = new_match(2, stack=3, seats=2, format="cash")
+    events = stacked_deal(match, {0: P1, 1: P2})
+    assert first(events, BUSTED).seat == 1 and match.phase == "showdown"
+    events = match.join(PlayerSpec(2, "Bob", 50))  # Bob buys in again, in his seat
+    assert kinds(events) == ["joined"] and match.seat_of(2) == 1
+    events = match.start_hand(0.0)
+    assert sorted(first(events, HAND_STARTED).data["seats"]) == [0, 1]
+    over = first(match.finish(), MATCH_OVER).data["standings"]
+    standings = {s["player_id"]: s for s in over}
+    # Bob brought 3 + 50 and leaves with 50: net -3; Ann +3 (chips conserved).
+    assert (standings[2]["stack"], standings[2]["net"]) == (50, -3)
+    assert (standings[1]["stack"], standings[1]["net"]) == (6, 3)
     check_replay(match)

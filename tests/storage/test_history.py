@@ -179,3 +179,22 @@ async def test_a_closed_table_starts_no_match(storage: Storage, table: int) -> N
     await storage.close_table(table, now=1.0)
     with pytest.raises(TableClosed):
         await storage.record_match_start(table, OPTIONS, [ALICE], now=2.0)
+
+
+async def test_stats_count_only_finished_matches(storage: Storage, table: int) -> None:
+    """/stats: the hands of a match still running, or cancelled, do not count (issue 21)."""
+    running = await storage.record_match_start(table, OPTIONS, [ALICE, BOB, BOT], now=10.0)
+    for number, hand in enumerate(_hands(running)):
+        assert await storage.record_hand(hand, now=11.0 + number) is True
+    empty = PlayerStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    assert await storage.stats(GUILD, ALICE) == empty  # unfinished
+    assert await storage.record_match_end(running, [], now=20.0, cancelled=True) is True
+    assert await storage.stats(GUILD, ALICE) == empty  # cancelled
+    assert await storage.current_match(table) is None
+    await _played_match(storage, table)
+    alice = await storage.stats(GUILD, ALICE)
+    assert (alice.hands, alice.net_points, alice.matches, alice.matches_won) == (3, 7, 1, 1)
+    with pytest.raises(InvalidInput):
+        await storage.record_match_end(
+            await storage.record_match_start(table, OPTIONS, [ALICE], now=30.0), [ALICE],
+            now=31.0, cancelled=True)

@@ -1,0 +1,138 @@
+"""Start-up checks of the database (issue 21): one bot per file, SQLite's quick_check, and a
+read-only file refused at open rather than at the first write."""
+
+import os
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.storage import (
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseReadOnly,
+    Storage,
+    StorageError,
+)
+from tests.storage.conftest import ALICE, CHANNEL, GUILD
+
+
+async def filled(path: Path) -> None:
+    """A closed database (its WAL checkpointed into the file) with rows in every table."""
+    store = await Storage.open(path)
+    try:
+        for number in range(40):
+            await store.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=0.0)
+            await store.grant(GUILD, ALICE + number, 5, reason="test", actor_id=1, now=1.0)
+    finally:
+        await store.close()
+
+
+def damage(path: Path, table: str) -> int:
+    """Overwrite bytes of the b-tree page holding `table`'s rows; returns the page number."""
+    with sqlite3.connect(path) as conn:
+        page = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = ?",
+                            (table,)).fetchone()[0]
+        size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(path, "r+b") as file:
+        file.seek((page - 1) * size + 8)  # past the page header: the cell pointers
+        file.write(b"\xa5" * 56)
+    return int(page)
+
+
+async def test_a_second_exclusive_open_of_the_file_is_refused(db_path: Path) -> None:
+    first = await Storage.open(db_path, exclusive=True)
+    try:
+        with pytest.raises(DatabaseInUse) as refused:
+            await Storage.open(db_path, exclusive=True)
+        assert str(refused.value) == (
+            f"Database {db_path} is in use by another ofc-bot (pid {os.getpid()}): run one "
+            f"bot per database (lock file {db_path}.lock)")
+        await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
+    finally:
+        await first.close()
+    again = await Storage.open(db_path, exclusive=True)  # closed: the lock is free again
+    await again.close()
+
+
+@pytest.mark.parametrize("table", ["ledger", "live_tables"])
+async def test_a_damaged_page_stops_the_start(tmp_path: Path, table: str) -> None:
+    path = tmp_path / f"{table}.sqlite3"
+    await filled(path)
+    page = damage(path, table)
+    with pytest.raises(DatabaseDamaged) as refused:
+        await Storage.open(path, exclusive=True)
+    message = str(refused.value)
+    assert message.startswith(f"Database {path} is damaged: SQLite's quick_check found: "
+                              f"On tree page {page} ")
+    assert message.endswith("Restore it from a backup")
+    # The lock is not kept by a failed open.
+    with pytest.raises(DatabaseDamaged):
+        await Storage.open(path, exclusive=True)
+
+
+async def test_a_read_only_database_fails_at_open_not_at_the_first_write(
+        db_path: Path) -> None:
+    await filled(db_path)
+    # SQLite's own read-only mode works whoever runs the tests, root included.
+    with pytest.raises(DatabaseReadOnly) as refused:
+        await Storage.open(f"file:{db_path}?mode=ro")
+    assert str(refused.value) == (
+        f"Database file:{db_path}?mode=ro cannot be written: attempt to write a readonly "
+        "database")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files anyway")
+async def test_a_read_only_file_or_folder_fails_at_open(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "ofc.sqlite3"
+    path.parent.mkdir()
+    await filled(path)
+    path.chmod(stat.S_IRUSR)
+    with pytest.raises(DatabaseReadOnly, match="is read-only"):
+        await Storage.open(path)
+    path.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    path.parent.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        with pytest.raises(StorageError, match="read-only"):
+            await Storage.open(path)
+    finally:
+        path.parent.chmod(stat.S_IRWXU)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def ofc_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """`python -m bot` (== `ofc-bot`) with a token, on `database`: it stops at the
+    database checks, before connecting to Discord."""
+    env = {**os.environ, "DISCORD_TOKEN": "not.a.token", "OFC_DATABASE": str(database),
+           "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "bot"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+async def test_ofc_bot_refuses_a_database_another_bot_holds(tmp_path: Path) -> None:
+    path = tmp_path / "ofc.sqlite3"
+    running = await Storage.open(path, exclusive=True)  # the first bot
+    try:
+        done = ofc_bot(path, tmp_path)
+    finally:
+        await running.close()
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"ofc-bot: Database {path} is in use by another ofc-bot (pid {os.getpid()}): run one "
+        f"bot per database (lock file {path}.lock)"]
+
+
+async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:
+    path = tmp_path / "ofc.sqlite3"
+    await filled(path)
+    damage(path, "ledger")
+    done = ofc_bot(path, tmp_path)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"ofc-bot: Database {path} is damaged: SQLite's quick_check found: ")
