@@ -6,10 +6,11 @@ from collections.abc import Mapping, Sequence
 from PIL import Image
 
 from bot.engine.cards import Card
+from bot.engine.ordering import sort_row
 from bot.engine.royalties import ROW_SIZES, ROWS
 from bot.engine.views import PrivateView
 from rendering import cards, theme
-from rendering.board import Tile, face_tiles, public_rows
+from rendering.board import Tile, public_rows
 from rendering.canvas import COLUMN_GAP, HEADER_H, MARGIN, header_bar, panel_base, text, to_png
 from rendering.labels import rules_text, street_text
 from rendering.seat import PAD, draw_panel, panel_size, seat_header
@@ -27,15 +28,16 @@ Draft = Mapping[Card, str]
 
 def _own_rows(view: PrivateView, seat_new: Sequence[Card],
               draft: Draft) -> tuple[list[Tile], list[Tile], list[Tile]]:
-    """The own board: placed cards (this street's ringed gold), then the draft's cards in the
-    free places, ringed in the draft colour; a draft beyond a row's room is not drawn."""
+    """The own board with the draft's cards in the free places, each row in the order of its
+    hand: this street's placed cards ringed gold, the draft's in the draft colour; a draft
+    beyond a row's room is not drawn."""
     rows = []
     for name in ROWS:
         placed = view.board.row(name)
-        tiles = face_tiles(placed, seat_new)
         going = [c for c in view.dealt if draft.get(c) == name][:ROW_SIZES[name] - len(placed)]
-        tiles += face_tiles(going, going, theme.DRAFT)
-        rows.append(tiles)
+        rows.append([Tile("face", c, theme.DRAFT if c in going else
+                          theme.GOLD if c in seat_new else None)
+                     for c in sort_row(name, placed + tuple(going))])
     return (rows[0], rows[1], rows[2])
 
 

@@ -6,10 +6,11 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Card, rank_of, suit_of
+from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
 from rendering import theme
-from rendering.board import board_size, draw_board, row_y, shown_rows, stand_ins
+from rendering.board import board_size, draw_board, row_y, shown_rows
 from rendering.canvas import (
     HEADER_H,
     MARGIN,
@@ -98,7 +99,7 @@ def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
         mid = y + row_y(CARD, r) + ch // 2
         colour = theme.MUTED if result.fouled else theme.TEXT
         row = ROWS[r]
-        jokers = stand_ins(result.board.row(row), result.resolved.row(row)).values()
+        jokers = joker_choices(result.board.row(row), result.resolved.row(row)).values()
         if jokers:
             # R9: say what each joker stood for, under the hand it made.
             note = "★ joker as " + ", ".join(_card_text(c) for c in jokers)
