@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.ai.players import Settings, decide
 from bot.engine.cards import Card, is_joker
 from bot.engine.match import Match, PlayerSpec
+from bot.engine.outlook import draft_outlook
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
 
@@ -133,6 +134,37 @@ def joining_hand() -> Match:
     return finish(match, at_street(2, 1))
 
 
+def private_foul() -> tuple[PrivateView, Draft]:
+    """A careless seat's private view mid-hand whose draft leaves no finish without a foul
+    (R3): the image warns it."""
+    for seed in range(SEARCH):
+        rng = random.Random(seed)
+        match = new_match(3, seed)
+        for m in play(match, careless=frozenset({1}), seed=seed):
+            if m.pending()[:1] != (1,):
+                continue
+            view = m.view_for(1)
+            draft = m.random_assignment(1, rng)
+            got = draft_outlook(view, draft)
+            if got.foul_unavoidable and not got.complete:
+                return view, draft
+    raise LookupError("no seed gives the wanted hand")
+
+
+def private_last_street() -> tuple[PrivateView, Draft]:
+    """The last street with a draft that fills the board for royalties (R4)."""
+    def wanted(m: Match) -> bool:
+        seat = m.pending()[:1]
+        if m.phase != "playing" or not seat:
+            return False
+        got = draft_outlook(m.view_for(seat[0]), choice(m, seat[0]))
+        return got.complete and not got.fouled and got.total_royalties > 0
+    match = search(lambda seed: finish(new_match(3, seed), lambda m: m.public_view().street
+                                       == 5), wanted)
+    seat = match.pending()[0]
+    return match.view_for(seat), choice(match, seat)
+
+
 def private_mid_hand(seats: int = 3) -> tuple[PrivateView, Draft]:
     match = mid_hand(seats)
     seat = match.pending()[0]
@@ -153,6 +185,8 @@ def samples() -> dict[str, bytes]:
     view, draft = private_mid_hand()
     out["private.png"] = private_png(view, draft)
     out["private-four-colour.png"] = private_png(view, draft, four_colour=True)
+    out["private-foul.png"] = private_png(*private_foul())
+    out["private-last-street.png"] = private_png(*private_last_street())
     fantasy = fantasy_hand()
     seat = fantasy_seat(fantasy)
     out["private-fantasyland.png"] = private_png(fantasy.view_for(seat), choice(fantasy, seat))
