@@ -87,7 +87,7 @@ def _step(width: int) -> int:
     return width + 2 * cards.ring_pad(width) + 6
 
 
-def _line_height(width: int) -> int:
+def line_height(width: int) -> int:
     return cards.card_height(width) + 2 * cards.ring_pad(width) + PLACE_SIZE + 6
 
 
@@ -102,18 +102,18 @@ def _dealt_height(view: PrivateView) -> int:
     if view.dealt:
         width = _dealt_width(view)
         lines = -(-len(view.dealt) // _per_line(width, INNER))
-        return height + lines * _line_height(width)
-    return height + _line_height(DISCARD_CARD)
+        return height + lines * line_height(width)
+    return height + line_height(DISCARD_CARD)
 
 
-def _card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str, RGB]],
+def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str, RGB]],
                width: int, room: int, four_colour: bool) -> None:
     """Cards with a label under each, wrapped to `room` pixels."""
     pad = cards.ring_pad(width)
     per_line = _per_line(width, room)
     for i, (tile, label, colour) in enumerate(tiles):
         cx = x + (i % per_line) * _step(width)
-        cy = y + (i // per_line) * _line_height(width)
+        cy = y + (i // per_line) * line_height(width)
         img.paste(tile.image(width, four_colour), (cx, cy))
         if label:
             text(img, (cx + pad + width // 2, cy + cards.card_height(width) + 2 * pad + 2),
@@ -139,7 +139,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
                 tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
             else:
                 tiles.append((Tile("face", c), "", theme.MUTED))
-        _card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
+        card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
         discards_x = x + min(len(tiles), _per_line(width, INNER)) * _step(width) + 14
     if view.discards:
         # Beside the dealt cards (a street deals 3 at most with discards), else alone.
@@ -147,7 +147,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
         text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), "Your discards",
              PLACE_SIZE, "condensed_bold", theme.MUTED)
         shown = [(Tile("face", c), "", theme.MUTED) for c in view.discards]
-        _card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
+        card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
                    shown, DISCARD_CARD, room, four_colour)
 
 

@@ -17,6 +17,7 @@ NAMES = ("Alice", "Bartholomew the Great", "Chen", "Dana")
 STACK = 200
 EASY = Settings(level="easy", seed=0)
 SEARCH = 60  # seeds tried for a hand with a given feature before giving up
+SOLVE_HAND = "As X Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c 4c 4d"  # /ofc solve, joker variant
 
 Draft = dict[Card, str]
 
@@ -173,7 +174,9 @@ def private_mid_hand(seats: int = 3) -> tuple[PrivateView, Draft]:
 
 def samples() -> dict[str, bytes]:
     """Every sample image by file name."""
-    from rendering import private_png, showdown_png, table_png
+    from bot.ai.solver import solve
+    from bot.engine.cards import parse_cards
+    from rendering import private_png, score_png, showdown_png, solution_png, table_png
 
     out = {
         "table.png": table_png(mid_hand(3).public_view()),
@@ -194,6 +197,10 @@ def samples() -> dict[str, bytes]:
     out["table-fantasyland.png"] = table_png(fantasy.public_view())
     out["showdown.png"] = showdown_png(_showdown(eventful_showdown()))
     out["showdown-jokers.png"] = showdown_png(_showdown(joker_showdown()))
+    out["score.png"] = score_png(_showdown(eventful_showdown()))
+    rules = TableRules(variant="joker")
+    solved = solve(parse_cards(SOLVE_HAND), rules)
+    out["solve.png"] = solution_png(solved.board, solved.discard, rules)
     return out
 
 
