@@ -38,7 +38,7 @@ from bot.engine.views import PrivateView
 
 ACE = 12
 # Up to this many ways to fill the free places, every way is tried (exact, card by card).
-EXACT_LIMIT = 20_000
+EXACT_LIMIT = 5_000
 
 
 # -- (a) what a row holds ---------------------------------------------------------------------
