@@ -3,7 +3,8 @@ wide there, so it is drawn 640 px wide, top to bottom:
 - the seat's own board large, its draft placement drawn in, each row labelled with the hand it
   makes or holds so far, and a warning once no finish avoids a foul (or, full, its royalties and
   Fantasyland);
-- the cards to place now, each labelled with where the draft puts it, and the seat's discards;
+- the cards to place now (pairs together, then high to low), each labelled with where the
+  draft puts it, and the seat's discards;
 - the other seats' boards small, two to a line.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from PIL import Image
 
 from bot.engine.cards import Card
-from bot.engine.ordering import sort_row
+from bot.engine.ordering import order_cards, sort_row
 from bot.engine.outlook import draft_outlook, with_draft
 from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView, SeatView
@@ -131,7 +132,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
              max_width=INNER, min_size=15)
         width = _dealt_width(view)
         tiles = []
-        for c in view.dealt:
+        for c in order_cards(view.dealt):
             place = draft.get(c)
             if place == "discard":
                 tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
@@ -146,7 +147,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
         room = EDGE + PAD + INNER - discards_x
         text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), "Your discards",
              PLACE_SIZE, "condensed_bold", theme.MUTED)
-        shown = [(Tile("face", c), "", theme.MUTED) for c in view.discards]
+        shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
         card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
                    shown, DISCARD_CARD, room, four_colour)
 
