@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, groupby
 from math import comb
 from operator import itemgetter
 
@@ -110,8 +110,11 @@ Filling = tuple[int, tuple[tuple[int, int], ...], tuple[int, ...], int]
 @cache
 def _multisets(free: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...], int], ...]:
     """Every multiset of `free` ranks: the ranks, (rank, how many) pairs, their key sum."""
-    return tuple((extra, tuple(Counter(extra).items()), sum(RANK_KEYS[r] for r in extra))
-                 for extra in combinations_with_replacement(range(13), free))
+    out = []
+    for extra in combinations_with_replacement(range(13), free):  # each sorted
+        need = tuple((r, len(list(group))) for r, group in groupby(extra))
+        out.append((extra, need, sum(RANK_KEYS[r] for r in extra)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=256)
@@ -242,6 +245,10 @@ def foul_unavoidable(board: Board, pool: Sequence[Card] | None = None,
     free = [board.free(r) for r in ROWS]
     if sum(free) > len(pool):
         return False  # the board cannot be filled from these cards: nothing to judge yet
+    if not board.cards:
+        # Any 13 cards can be set without a foul: the best five at the bottom, the best five
+        # of the rest in the middle (at least any five holding the top's three), the rest on top.
+        return False
     ways = comb(len(pool), free[0]) * comb(len(pool) - free[0], free[1]) * comb(
         len(pool) - free[0] - free[1], free[2])
     if not any(is_joker(c) for c in (*board.cards, *pool)) and ways <= EXACT_LIMIT:

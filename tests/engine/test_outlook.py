@@ -237,3 +237,23 @@ def test_when_not_exact_a_foul_announced_is_always_certain(monkeypatch: pytest.M
         agree += relaxed == exact
         total += 1
     assert agree >= 0.95 * total
+
+
+def test_any_13_cards_can_be_set_without_a_foul() -> None:
+    # Why an empty board never fouls: the best five at the bottom, the best five of the other
+    # eight in the middle, the last three on top is always in order (R3).
+    import random
+    from itertools import combinations
+
+    from bot.engine.cards import DECK
+    from bot.engine.evaluation import eval3, eval5
+
+    rng = random.Random(3)
+    for _ in range(200):
+        cards = rng.sample(DECK, 13)
+        bottom = max(combinations(cards, 5), key=eval5)
+        rest = [c for c in cards if c not in bottom]
+        middle = max(combinations(rest, 5), key=eval5)
+        top = [c for c in rest if c not in middle]
+        assert eval3(top) <= eval5(middle) <= eval5(bottom)
+    assert not foul_unavoidable(Board(), parse_cards("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 5h 7s"))
