@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.app import OFCBot
+from bot.engine.cards import INDEX
 from bot.tables import FakeClock
-from cogs.tables.ids import LobbyId, TableButtonId
+from cogs.tables.ids import FantasyRowId, LobbyId, StepId, TableButtonId, Turn
 from tests.cogs.conftest import EXTENSIONS, lobby_message, settings_for
-from tests.cogs.test_play import opening, table_id
+from tests.cogs.test_play import opening, seat_state, table_id
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
 MANAGE_GUILD = 1 << 5
@@ -80,3 +81,23 @@ async def test_a_table_click_from_another_channel_of_the_same_server_is_refused(
     await refused_with(host, dm, str(LobbyId(table, "cancel")),
                        "That control works in the table's channel, not in direct messages.")
     assert bot.tables.lobby(table).status == "playing"
+
+
+def seat_of(bot: OFCBot, table: int, member: Member) -> int:
+    return next(s for s, p in bot.tables.seats(table).items() if p == member.id)
+
+
+async def test_fantasyland_controls_are_refused_on_a_normal_street(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    table, first, _second, prompt, dealt = await opening(double, bot, alice, bob)
+    turn = Turn(table, 1, 1, seat_of(bot, table, first))
+    await refused_with(first, prompt, str(StepId(turn, "best")),
+                       "Best arrangement is only for a Fantasyland hand.")
+    assert seat_state(bot, table, first).draft == {}  # no hint drafted
+    before = first.last_ephemeral()
+    await first.forge(prompt, str(FantasyRowId(turn, "bottom")), component_type=3,
+                      values=[str(INDEX[c]) for c in dealt[:3]])
+    answer = await first.wait_for_ephemeral(after=before, timeout=5)
+    assert answer.embed is not None and answer.embed["description"] == "That control is not valid."
+    assert seat_state(bot, table, first).draft == {}
+
