@@ -12,13 +12,14 @@ import pytest
 from bot.app import OFCBot
 from bot.engine.cards import INDEX
 from bot.tables import FakeClock
-from cogs.tables.ids import FantasyRowId, LobbyId, StepId, TableButtonId, Turn
-from tests.cogs.conftest import EXTENSIONS, lobby_message, settings_for
+from cogs.tables.ids import FantasyRowId, LobbyId, PlaceId, StepId, TableButtonId, Turn
+from tests.cogs.conftest import EXTENSIONS, lobby_message, settings_for, table_message
 from tests.cogs.test_play import opening, seat_state, table_id
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
 MANAGE_GUILD = 1 << 5
 ELSEWHERE = "That control belongs to a table in another channel."
+PUBLIC = "Your controls work in your DM or in your own \"My hand\" message, not here."
 
 
 @pytest.fixture
@@ -101,3 +102,18 @@ async def test_fantasyland_controls_are_refused_on_a_normal_street(
     assert answer.embed is not None and answer.embed["description"] == "That control is not valid."
     assert seat_state(bot, table, first).draft == {}
 
+
+async def test_a_forged_reset_on_the_public_table_message_draws_no_cards_there(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    table, first, _second, _prompt, _dealt = await opening(double, bot, alice, bob)
+    public = await table_message(double)
+    shown = public.payload()
+    turn = Turn(table, 1, 1, seat_of(bot, table, first))
+    for action in ("reset", "confirm", "best"):
+        await refused_with(first, public, str(StepId(turn, action)), PUBLIC)
+    state = seat_state(bot, table, first)
+    await refused_with(first, public, str(PlaceId(turn, state.view.dealt[0], "top")), PUBLIC)
+    await refused_with(first, public, str(TableButtonId("back", table)), PUBLIC)
+    assert public.payload()["embeds"] == shown["embeds"]
+    assert public.payload()["attachments"] == shown["attachments"]
+    assert seat_state(bot, table, first).draft == {}
