@@ -11,7 +11,7 @@ from bot.engine.board import Board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import GuildSettings, SettingsChange
-from cogs.common.format import INFO, cards_label, chips, rules_line, signed, when
+from cogs.common.format import INFO, add_lines, cards_label, chips, rules_line, signed, when
 from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE
 from cogs.tools.rules_words import describe
 
@@ -62,8 +62,9 @@ def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) 
         title = f"{player['name']}{': FOULED' if player['fouled'] else ''}"
         embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
                         value=_player_field(player, board, rules.point_value))
-    embed.add_field(name="Head to head (R5)", inline=False, value="\n".join(
-        _pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
+    # Six pairs of 32-character names at a large point value exceed one field (issue 21).
+    add_lines(embed, "Head to head (R5)",
+              (_pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     return embed
 

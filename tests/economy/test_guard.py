@@ -52,3 +52,23 @@ async def test_score_solve_and_table_have_a_per_member_cooldown(
     for _ in range(2):
         assert not slowed(await double.resolved(await alice.slash("ofc table")))
     assert slowed(await double.resolved(await alice.slash("ofc table")))
+
+
+def long_name(letter: str) -> str:
+    return (letter * 32)[:32]  # MAX_NAME characters
+
+
+async def test_score_of_four_long_names_at_the_largest_point_value_fits_discord(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    boards = ("Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
+              "Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c",
+              "Kh Ks 4c / 6s 6d 8c 8h Qc / 2d 3d 4d 8d 9d",
+              "Jh Jd 5c / Th Tc 6h 6c 7s / 4s 8s 9s Js Qs")
+    players = {f"player{n}": f"{long_name('ABCD'[n - 1])}: {board}"
+               for n, board in enumerate(boards, start=1)}
+    answer = await double.resolved(await alice.slash(
+        "ofc score", variant="turbo", point_value=1_000_000, **players))
+    assert not answer.ephemeral and answer.embed is not None  # Discord took it (no 400)
+    text = str(answer.embed)
+    for letter in "ABCD":
+        assert long_name(letter) in text
