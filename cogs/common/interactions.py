@@ -6,8 +6,9 @@ The bot object (bot/app.py) carries the services as `client.storage` (bot.storag
 interaction (its snowflake), so a test's interaction double fixes the time exactly.
 """
 
+import asyncio
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import discord
@@ -20,6 +21,7 @@ from cogs.common.client import Interaction
 
 NO_TABLE = "There is no table in this channel. Open one with /ofc create."
 T = TypeVar("T")
+DEFER_AFTER = 1.5  # seconds a write may take before the answer is deferred (Discord allows 3)
 
 
 def storage_of(interaction: Interaction) -> Storage:
@@ -64,6 +66,18 @@ def table_here(interaction: Interaction) -> int:
 
 def name_of(user: discord.abc.User) -> str:
     return user.display_name
+
+
+async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bool) -> T:
+    """Issue 21: `work` (a write that may wait on a busy database), answered in Discord's 3 s:
+    when it takes longer than DEFER_AFTER the interaction is deferred ("thinking", with the
+    visibility of its answer), and the answer then comes as the follow-up. A quick refusal
+    stays an immediate private answer."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
 
 
 class Slowed(app_commands.CheckFailure):

@@ -1,6 +1,8 @@
 """Issue 21, Discord side, through the real bot and the local Discord double: per-member
 cooldowns on the costly commands, embeds within Discord's limits whatever the input."""
 
+import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 from bot.app import OFCBot
 from bot.config import Settings
 from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double.model import MANAGE_GUILD
 
 EVERY = ("cogs.tables", "cogs.economy", "cogs.tools")
 FOURTEEN = "As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c"
@@ -72,3 +75,46 @@ async def test_score_of_four_long_names_at_the_largest_point_value_fits_discord(
     text = str(answer.embed)
     for letter in "ABCD":
         assert long_name(letter) in text
+
+
+@pytest.fixture
+def croupier(double: DiscordDouble) -> Member:
+    """A member with Manage Server (added before the bot connects)."""
+    return double.add_member("croupier", roles=(double.add_role("Croupier", MANAGE_GUILD),))
+
+
+def grants(path: Path, member: Member) -> list[tuple[int, int]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT amount, balance_after FROM ledger WHERE user_id = ? AND "
+                            "kind = 'grant'", (member.id,)).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_grants_once(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        tmp_path: Path) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    await double.resolved(await alice.slash("balance"))  # alice's wallet: 1,000 chips
+    other = sqlite3.connect(database, isolation_level=None)  # another process's writer
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
+    try:
+        # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
+        asked = await croupier.slash("grant", member=alice, amount=250, reason="prize")
+        answer = await double.resolved(asked, timeout=10)
+    finally:
+        await asyncio.sleep(0)
+        other.close()
+    assert asked.callback_type == 5 and not answer.ephemeral  # deferred, then followed up
+    assert answer.embed is not None and answer.embed["title"] == "Chips granted"
+    assert grants(database, alice) == [(250, 1250)]
+
+    # Discord delivers the same interaction again (a resumed gateway): it grants once.
+    await double.gateway.dispatch("INTERACTION_CREATE", croupier._payload(asked), None)
+    await double.wait_until(lambda: len(double.requests_to(
+        "POST", "/interactions/{interaction_id}/{token}/callback")) >= 3,
+        what="the bot's answer to the redelivery")
+    await asyncio.sleep(0.3)
+    assert grants(database, alice) == [(250, 1250)]
