@@ -2,6 +2,7 @@
 names (32 characters), the largest values the options and storage allow, the most players."""
 
 import json
+from dataclasses import fields
 
 import discord
 import pytest
@@ -14,18 +15,20 @@ from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.engine.showdown import show_down
 from bot.storage import (
     DailyClaim,
+    GuildSettings,
     HandHistory,
     LeaderRow,
     MatchSummary,
     PlayerStats,
+    SettingsChange,
     Wallet,
 )
 from bot.storage.records import MatchPlayer, PlayerHandResult
 from bot.storage.validate import MAX_CHIPS
-from bot.tables import Standing
+from bot.tables import LobbySeat, LobbyView, Standing
 from cogs.economy import embeds as economy
 from cogs.economy.wallets import MAX_REASON
-from cogs.tables.embeds import showdown_embed, standings_embed
+from cogs.tables.embeds import lobby_embed, showdown_embed, standings_embed
 from cogs.tools import embeds as tools
 from cogs.tools.score_input import MAX_NAME, score_input
 
@@ -115,3 +118,17 @@ def test_add_lines_splits_and_clips(lines: list[str]) -> None:
     add_lines(embed, "n" * 300, lines)
     within_limits(embed)
     assert sum(len(f.value or "") for f in embed.fields) >= min(sum(map(len, lines)), 1000)
+
+
+def test_lobby_and_settings_at_their_largest() -> None:
+    rules = TableRules(variant="turbo", seats=4, buy_in=1_000_000_000, point_value=BIG_POINT)
+    seats = tuple(LobbySeat(-n if n % 2 else USER - n, name(n), "strong" if n % 2 else None,
+                            1_000_000_000) for n in range(4))
+    for status in ("lobby", "playing", "closed"):
+        within_limits(lobby_embed(LobbyView(USER, USER, USER, USER, USER - 2, rules, seats,
+                                            status, 2e9, 2e9)))  # type: ignore[arg-type]
+    options = {field.name: getattr(rules, field.name) for field in fields(TableRules)}
+    changes = [SettingsChange(USER, "table_options", options, options, 2e9)] * 10
+    within_limits(tools.settings(GuildSettings(MAX_CHIPS, MAX_CHIPS, options),
+                                 (MAX_CHIPS, MAX_CHIPS), rules, changes,
+                                 ["starting chips", "daily chips", "table options"]))
