@@ -353,9 +353,11 @@ class TableService(TableCore):
 
     async def best_arrangement(self, table_id: int, player_id: int, *, hand_no: int,
                                street: int, seat: int | None = None) -> SeatState:
-        """Fill the draft with the solver's (Fantasyland) or the computer's suggestion."""
+        """Fill the draft with the solver's arrangement: a Fantasyland hand only."""
         state = self._live(table_id).state
         own = self._acting_seat(state, player_id, hand_no, street, seat)
+        if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
+            raise TableError("Best arrangement is only for a Fantasyland hand.")
         assert state.match is not None
         view = state.match.view_for(own)
         suggestion = await self._think(self._ai.suggest, view)

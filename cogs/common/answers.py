@@ -13,7 +13,7 @@ import contextlib
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 from discord import app_commands
@@ -28,6 +28,8 @@ REFUSED = discord.Colour.red()
 SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
 INVALID = "That control is not valid."
 MANAGE_SERVER = "Only members with the Manage Server permission can do that."
+ELSEWHERE = "That control belongs to a table in another channel."
+NOT_IN_DMS = "That control works in the table's channel, not in direct messages."
 
 
 class Refusal(Exception):
@@ -104,7 +106,15 @@ class PersistentItem:
     """Mixed into every DynamicItem of the bot (before DynamicItem): rebuilt from the clicked
     component as it is, and its `callback` runs `clicked`, sending any failure down the one
     error path (discord.py would only log it). A kind whose template carries fields the item
-    keeps overrides `from_custom_id`."""
+    keeps overrides `from_custom_id`.
+
+    Issue 21: a kind whose template names a `table` acts only on a table of the server and
+    channel (or thread) the click came from, so a member of another server cannot reach it
+    with a forged id, and permissions are always those of the table's server. From a DM it acts
+    only for the clicker's own seat (the table service checks the seat), or not at all where
+    `in_dms` is False (the lobby)."""
+
+    in_dms: ClassVar[bool] = True
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)  # type: ignore[call-arg]  # DynamicItem's
@@ -120,9 +130,25 @@ class PersistentItem:
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py's signature; the bot's interactions are Interaction[OFCBot].
         try:
+            self._check_origin(interaction)
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+
+    def _check_origin(self, interaction: Interaction) -> None:
+        custom_id = getattr(self, "custom_id", "")
+        template = type(self).__discord_ui_compiled_template__  # type: ignore[attr-defined]
+        match = template.fullmatch(custom_id)
+        if match is None or "table" not in match.groupdict():
+            return
+        if interaction.guild_id is None:
+            if not self.in_dms:
+                raise Refusal(NOT_IN_DMS)
+            return
+        table = interaction.client.tables.lobby(int(match["table"]))
+        if table.guild_id != interaction.guild_id or \
+                interaction.channel_id not in (table.channel_id, table.thread_id):
+            raise Refusal(ELSEWHERE)
 
 
 def _listed(message: discord.Message | None, custom_id: str) -> bool:

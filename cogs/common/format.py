@@ -14,6 +14,27 @@ from bot.engine.rules import TableRules
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
 SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 ROW_LABELS = {"top": "Top", "middle": "Middle", "bottom": "Bottom", "discard": "Discard"}
+FIELD_NAME, FIELD_VALUE = 256, 1024  # Discord's limits of one embed field, in characters
+
+
+def clip(text: str, limit: int) -> str:
+    """`text`, cut to `limit` characters with an ellipsis if longer."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def add_lines(embed: discord.Embed, name: str, lines: Iterable[str]) -> None:
+    """`lines` as one full-width field, or as several ("name (more)") when they exceed
+    Discord's 1,024 characters a field; a line too long for a field alone is clipped."""
+    chunk: list[str] = []
+    size = 0
+    for line in (clip(text, FIELD_VALUE) for text in lines):
+        if chunk and size + 1 + len(line) > FIELD_VALUE:
+            embed.add_field(name=clip(name, FIELD_NAME), value="\n".join(chunk), inline=False)
+            name, chunk, size = f"{name} (more)", [], 0
+        size += len(line) + (1 if chunk else 0)
+        chunk.append(line)
+    if chunk:
+        embed.add_field(name=clip(name, FIELD_NAME), value="\n".join(chunk), inline=False)
 
 
 def card_label(card: Card) -> str:

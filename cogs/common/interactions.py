@@ -6,7 +6,13 @@ The bot object (bot/app.py) carries the services as `client.storage` (bot.storag
 interaction (its snowflake), so a test's interaction double fixes the time exactly.
 """
 
+import asyncio
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
 import discord
+from discord import app_commands
 
 from bot.storage import Storage
 from bot.tables import TableService
@@ -14,6 +20,8 @@ from cogs.common.answers import Refusal
 from cogs.common.client import Interaction
 
 NO_TABLE = "There is no table in this channel. Open one with /ofc create."
+T = TypeVar("T")
+DEFER_AFTER = 1.5  # seconds a write may take before the answer is deferred (Discord allows 3)
 
 
 def storage_of(interaction: Interaction) -> Storage:
@@ -58,3 +66,42 @@ def table_here(interaction: Interaction) -> int:
 
 def name_of(user: discord.abc.User) -> str:
     return user.display_name
+
+
+async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bool) -> T:
+    """Issue 21: `work` (a write that may wait on a busy database), answered in Discord's 3 s:
+    when it takes longer than DEFER_AFTER the interaction is deferred ("thinking", with the
+    visibility of its answer), and the answer then comes as the follow-up. A quick refusal
+    stays an immediate private answer."""
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done and not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    return await task
+
+
+class Slowed(app_commands.CheckFailure):
+    """A member ran a costly command again before its cooldown ended."""
+
+
+def per_member(uses: int, seconds: float) -> Callable[[T], T]:
+    """Issue 21: a check allowing a member `uses` runs of the command per `seconds` in a
+    server (a typo fixed at once is not refused), timed by Discord's clock (the interaction's
+    snowflake) and kept on the bot, so a restart or another bot in the same process starts
+    afresh. Refused through the one error path with the time to wait."""
+    def check(interaction: Interaction) -> bool:
+        client: Any = interaction.client
+        runs: dict[tuple[object, int | None, int], list[float]] = client.__dict__.setdefault(
+            "ofc_cooldowns", {})
+        now = now_of(interaction)
+        key = (check, interaction.guild_id, interaction.user.id)  # one check per command
+        recent = [t for t in runs.get(key, []) if t > now - seconds]
+        if len(recent) >= uses:
+            left = recent[0] + seconds - now
+            raise Slowed(f"Slow down: try again in {max(1, math.ceil(left))} s.")
+        if len(runs) > 10_000:  # forget the members whose cooldown is over
+            for old in [k for k, times in runs.items() if times[-1] <= now - seconds]:
+                del runs[old]
+        runs[key] = [*recent, now]
+        return True
+    return app_commands.check(check)

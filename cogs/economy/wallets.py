@@ -14,7 +14,14 @@ from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
 from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import when
-from cogs.common.interactions import about, guild_id_of, now_of, require_human, storage_of
+from cogs.common.interactions import (
+    about,
+    guild_id_of,
+    in_time,
+    now_of,
+    require_human,
+    storage_of,
+)
 from cogs.economy import embeds
 
 if TYPE_CHECKING:
@@ -31,7 +38,8 @@ MAX_REASON = 200
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage, now = storage_of(interaction), now_of(interaction)
-    wallet = await storage.wallet(guild_id, target.id, now=now)
+    wallet = await in_time(interaction, storage.wallet(guild_id, target.id, now=now),
+                           ephemeral=True)  # a first wallet is a write
     line = await storage.rank_of(guild_id, target.id)
     next_daily = None
     if target.id == interaction.user.id:
@@ -47,7 +55,8 @@ async def daily(interaction: Interaction) -> None:
     guild_id = guild_id_of(interaction)
     storage, now = storage_of(interaction), now_of(interaction)
     try:
-        claim = await storage.claim_daily(guild_id, interaction.user.id, now=now)
+        claim = await in_time(interaction, storage.claim_daily(
+            guild_id, interaction.user.id, now=now), ephemeral=True)
     except DailyNotReady as error:
         raise Refusal(f"Already claimed. {error} "
                       f"({when(now + error.seconds_left, 't')})") from error
@@ -77,9 +86,9 @@ async def grant(interaction: Interaction, member: Member,
     guild_id = guild_id_of(interaction)
     require_human(member)
     # The interaction id as idempotency key: a redelivered interaction grants once.
-    move = await storage_of(interaction).grant(
+    move = await in_time(interaction, storage_of(interaction).grant(
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
-        now=now_of(interaction), key=f"grant:{interaction.id}")
+        now=now_of(interaction), key=f"grant:{interaction.id}"), ephemeral=False)
     if not move.applied:
         raise Refusal("This grant was already made.")
     await send(interaction, ephemeral=False, embed=embeds.granted(

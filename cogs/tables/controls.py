@@ -20,7 +20,7 @@ from bot.engine.cards import INDEX
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import SeatState, TableService
 from cogs.common import images
-from cogs.common.answers import PersistentItem, send
+from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import ROW_LABELS, card_label
 from cogs.common.interactions import table_here, tables_of
@@ -31,6 +31,7 @@ from cogs.tables.ids import FANTASY_ROWS, FantasyRowId, PlaceId, StepId, TableBu
 if TYPE_CHECKING:
     from cogs.tables.play import Play
 
+NOT_PUBLIC = "Your controls work in your DM or in your own \"My hand\" message, not here."
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
@@ -77,9 +78,15 @@ async def show_hand(interaction: Interaction, table: int) -> None:
 async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
     """Answer the click at once (deferred), then take the clicked message's turn: clicks on
     one prompt are applied and redrawn in the order they came, so a slow redraw never
-    overwrites a newer one (a "Best arrangement" image landing after "Confirm")."""
-    await interaction.response.defer()
+    overwrites a newer one (a "Best arrangement" image landing after "Confirm").
+
+    Issue 21: these controls redraw the seat's private prompt on the clicked message, so they
+    are refused on a public message (a forged id on the table message): only a DM or the
+    seat's own ephemeral message may show its cards."""
     message = interaction.message
+    if interaction.guild_id is not None and (message is None or not message.flags.ephemeral):
+        raise Refusal(NOT_PUBLIC)
+    await interaction.response.defer()
     async with play_of(interaction).serial(message.id if message else interaction.id):
         yield tables_of(interaction)
 

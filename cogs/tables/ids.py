@@ -157,7 +157,10 @@ def parse_step(custom_id: str) -> StepId:
 
 def parse_fantasy_row(custom_id: str) -> FantasyRowId:
     match = _fields(FANTASY_ROW, custom_id)
-    return FantasyRowId(_turn(match), match["row"])
+    turn = _turn(match)
+    if turn.street != 0:  # a Fantasyland menu on a normal street: never drawn, so forged
+        raise BadId(custom_id)
+    return FantasyRowId(turn, match["row"])
 
 
 def parse_lobby(custom_id: str) -> LobbyId:

@@ -91,6 +91,8 @@ Button = discord.ui.Button[discord.ui.View]
 class LobbyButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.LOBBY):
     """A lobby button: the lobby message itself is redrawn from the service's events."""
 
+    in_dms = False
+
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_lobby(self.custom_id)
         await interaction.response.defer()

@@ -43,7 +43,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
-from cogs.common.interactions import table_here
+from cogs.common.interactions import per_member, table_here
 from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import Content, controls_view, hand_view, play_of, prompt
 from cogs.tables.embeds import (
@@ -390,6 +390,7 @@ class Play(commands.Cog):
             table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
 
 
+@per_member(2, 30)
 @app_commands.command(name="table",
                       description="Post this channel's table message again, at the bottom")
 async def table(interaction: Interaction) -> None:

@@ -11,13 +11,13 @@ from bot.engine.board import Board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import GuildSettings, SettingsChange
-from cogs.common.format import INFO, cards_label, chips, rules_line, signed, when
+from cogs.common.format import INFO, add_lines, cards_label, chips, clip, rules_line, signed, when
 from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE
 from cogs.tools.rules_words import describe
 
 FOUL = discord.Colour.dark_red()
 OK = discord.Colour.green()
-FIELD_LIMIT = 1024  # characters in one embed field's value
+CHANGE_LINE = 200  # characters of one recent settings change
 _LINE_WORDS = {1: "won", 0: "tied", -1: "lost"}
 
 
@@ -62,8 +62,9 @@ def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) 
         title = f"{player['name']}{': FOULED' if player['fouled'] else ''}"
         embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
                         value=_player_field(player, board, rules.point_value))
-    embed.add_field(name="Head to head (R5)", inline=False, value="\n".join(
-        _pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
+    # Six pairs of 32-character names at a large point value exceed one field (issue 21).
+    add_lines(embed, "Head to head (R5)",
+              (_pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     return embed
 
@@ -118,8 +119,7 @@ def settings(current: GuildSettings, defaults: tuple[int, int], rules: TableRule
     embed.add_field(name="Default table options", inline=False,
                     value=f"{rules_line(rules)}\n{custom or 'RULES.md defaults'}")
     if changes:
-        embed.add_field(name="Recent changes", inline=False, value="\n".join(
+        add_lines(embed, "Recent changes", (clip(
             f"{when(c.changed_at, 'd')} <@{c.actor_id}>: {c.field} "
-            f"{json.dumps(c.old)} -> {json.dumps(c.new)}"[:FIELD_LIMIT // len(changes)]
-            for c in changes))
+            f"{json.dumps(c.old)} -> {json.dumps(c.new)}", CHANGE_LINE) for c in changes))
     return embed

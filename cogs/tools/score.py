@@ -15,6 +15,7 @@ from bot.engine.scoresheet import parse_boards, score_sheet
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
+from cogs.common.interactions import per_member
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 from cogs.tools.engine_views import score_view
@@ -23,6 +24,7 @@ from cogs.tools.score_input import EXAMPLE, score_input
 BOARD = f"Name: top / middle / bottom, e.g. {EXAMPLE}"
 
 
+@per_member(3, 10)
 @app_commands.command(name="score", description="Score a finished hand of a game at a real table")
 @app_commands.describe(
     player1=BOARD, player2=BOARD, player3=BOARD, player4=BOARD,

@@ -8,7 +8,7 @@ from bot.engine.rules import TableRules
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
 from cogs.common.client import Interaction
-from cogs.common.interactions import guild_id_of, now_of, storage_of
+from cogs.common.interactions import guild_id_of, in_time, now_of, storage_of
 from cogs.common.options import given, table_options
 from cogs.tools import embeds
 
@@ -53,8 +53,9 @@ async def settings(
         update["table_options"] = {name: getattr(checked, name) for name in merged}
     after = before
     if update:
-        after = await storage.update_guild_settings(
-            guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update)
+        after = await in_time(interaction, storage.update_guild_settings(
+            guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update),
+            ephemeral=True)
     changed = [name.replace("_", " ") for name in RESET_FIELDS
                if getattr(before, name) != getattr(after, name)]
     defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)

@@ -12,11 +12,13 @@ from bot.engine.cards import parse_cards
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
+from cogs.common.interactions import per_member
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 from cogs.tools.engine_views import solution_view
 
 
+@per_member(2, 10)
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
 @app_commands.describe(cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h")
 @table_options("variant", "royalties", "fantasy", "fantasy_stay_full_house_middle")

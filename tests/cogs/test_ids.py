@@ -60,7 +60,8 @@ def test_place_ids_round_trip_within_100_characters(turn: Turn, card: int, row: 
 def test_other_ids_round_trip(turn: Turn, action: str, row: str, table: int, lobby: str,
                               button: str) -> None:
     assert parse_step(str(StepId(turn, action))) == StepId(turn, action)
-    assert parse_fantasy_row(str(FantasyRowId(turn, row))) == FantasyRowId(turn, row)
+    fantasy = Turn(turn.table, turn.hand, 0, turn.seat)  # a Fantasyland hand is street 0
+    assert parse_fantasy_row(str(FantasyRowId(fantasy, row))) == FantasyRowId(fantasy, row)
     assert parse_lobby(str(LobbyId(table, lobby))) == LobbyId(table, lobby)
     assert parse_table_button(str(TableButtonId(button, table))) == TableButtonId(button, table)
 
@@ -68,6 +69,7 @@ def test_other_ids_round_trip(turn: Turn, action: str, row: str, table: int, lob
 @pytest.mark.parametrize("custom_id", [
     "ofc:place:1:1:1:0:54:top",  # no card has index 54
     "ofc:place:1:1:1:0:5:side",  # not a row
+    "ofc:fl:1:1:1:0:top",  # a Fantasyland menu on a normal street (issue 21)
     "ofc:place:01:1:1:0:5:top",  # a leading zero is never written
     "ofc:place:-1:1:1:0:5:top",
     "ofc:place:1:1:1:0:5",  # a field short

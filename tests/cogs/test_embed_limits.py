@@ -1,0 +1,134 @@
+"""Issue 21: every embed the bot builds fits Discord's limits whatever the input: the longest
+names (32 characters), the largest values the options and storage allow, the most players."""
+
+import json
+from dataclasses import fields
+
+import discord
+import pytest
+
+from bot.ai.solver import solve
+from bot.engine.board import Board
+from bot.engine.cards import parse_cards
+from bot.engine.rules import TableRules
+from bot.engine.scoresheet import parse_boards, score_sheet
+from bot.engine.showdown import show_down
+from bot.storage import (
+    DailyClaim,
+    GuildSettings,
+    HandHistory,
+    LeaderRow,
+    MatchSummary,
+    PlayerStats,
+    SettingsChange,
+    Wallet,
+)
+from bot.storage.records import MatchPlayer, PlayerHandResult
+from bot.storage.validate import MAX_CHIPS
+from bot.tables import LobbySeat, LobbyView, Standing
+from cogs.economy import embeds as economy
+from cogs.economy.wallets import MAX_REASON
+from cogs.tables.embeds import lobby_embed, showdown_embed, standings_embed
+from cogs.tools import embeds as tools
+from cogs.tools.score_input import MAX_NAME, score_input
+
+BIG_POINT = 1_000_000  # the largest point_value option
+USER = 2**63 - 1  # the longest snowflake
+MENTION = f"<@{USER}>"
+TYPED = ("Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",  # four boards, 52 distinct cards
+         "Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c",
+         "Kh Ks 4c / 6s 6d 8c 8h Qc / 2d 3d 4d 8d 9d",
+         "Jh Jd 5c / Th Tc 6h 6c 7s / 4s 8s 9s Js Qs")
+BOARDS = tuple(Board.parse(*typed.split(" / ")) for typed in TYPED)
+FOUR = TableRules(variant="turbo", seats=4, point_value=BIG_POINT)
+
+
+def name(n: int) -> str:
+    return (f"*_Player {n}_*" * 8)[:MAX_NAME]  # markdown that escaping lengthens
+
+
+def within_limits(embed: discord.Embed) -> None:
+    """Discord's embed limits (https://discord.com/developers/docs/resources/message)."""
+    assert len(embed.title or "") <= 256
+    assert len(embed.description or "") <= 4096
+    assert len(embed.fields) <= 25
+    for field in embed.fields:
+        assert 0 < len(field.name or "") <= 256, field.name
+        assert 0 < len(field.value or "") <= 1024, (field.name, len(field.value or ""))
+    assert len(embed.footer.text or "") <= 2048
+    assert len(embed.author.name or "") <= 256
+    assert len(embed) <= 6000
+
+
+def test_score_of_four_long_names_at_the_largest_point_value() -> None:
+    request = score_input([f"{name(n)}: {typed}" for n, typed in enumerate(TYPED)], FOUR)
+    sheet = score_sheet(request)
+    embed = tools.score(FOUR, parse_boards(request["players"], FOUR), sheet)
+    within_limits(embed)
+    assert sum(f.name.startswith("Head to head") for f in embed.fields) >= 2  # split, not cut
+
+
+def test_solution_and_rules_of_every_variant() -> None:
+    for variant in ("pineapple", "turbo", "joker"):
+        rules = TableRules(variant=variant)
+        within_limits(tools.rules(rules, "x" * 200))
+    rules = TableRules()
+    cards = parse_cards("As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c 4c 4d 4h")
+    within_limits(tools.solution(rules, solve(cards, rules), len(cards)))
+
+
+def test_showdown_and_standings_of_four_long_names_and_huge_stacks() -> None:
+    stacks = dict.fromkeys(range(4), MAX_CHIPS)
+    view = show_down(FOUR, dict(enumerate(BOARDS)), {}, stacks, button=3)
+    names = {seat: name(seat) for seat in range(4)}
+    within_limits(showdown_embed(99, view, names, point_value=BIG_POINT))
+    within_limits(standings_embed(
+        Standing(seat, USER, name(seat), MAX_CHIPS, -MAX_CHIPS) for seat in range(4)))
+
+
+def test_economy_embeds_at_their_largest() -> None:
+    row = LeaderRow(1, USER, MAX_CHIPS, MAX_CHIPS, 2 * MAX_CHIPS)
+    within_limits(economy.balance(MENTION, Wallet(1, USER, MAX_CHIPS, None), row,
+                                  2e9, 0))
+    within_limits(economy.daily(DailyClaim(MAX_CHIPS, MAX_CHIPS, 2e9)))
+    within_limits(economy.leaderboard([row] * 10, row, "n" * 100))
+    within_limits(economy.granted(MENTION, MAX_CHIPS, MAX_CHIPS, "*" * MAX_REASON,
+                                  MENTION))
+    options = json.dumps({"variant": "turbo", "seats": 4, "point_value": BIG_POINT,
+                          "buy_in": 1_000_000_000})
+    players = tuple(MatchPlayer(USER - n, -MAX_CHIPS, -MAX_CHIPS, 999, n == 0)
+                    for n in range(4))
+    match = MatchSummary(USER, USER, USER, options, 2e9, 2e9, 9999, players)
+    within_limits(economy.history(MENTION, USER, [match] * 10))
+    results = tuple(PlayerHandResult(USER - n, -9999, -MAX_CHIPS, True, 999, True, True, True)
+                    for n in range(4))
+    hands = [HandHistory(USER, n, "{}", 2e9, results) for n in range(1, 200)]
+    within_limits(economy.match_hands(match, hands))
+    within_limits(economy.hand_detail(USER, hands[-1]))
+    big = 10**12
+    within_limits(economy.stats(MENTION,
+                                PlayerStats(big, -big, -big, big, big, big, big, big, big, big,
+                                            big, big)))
+
+
+@pytest.mark.parametrize("lines", [["x" * 5000], ["y" * 300] * 10, []])
+def test_add_lines_splits_and_clips(lines: list[str]) -> None:
+    from cogs.common.format import add_lines
+    embed = discord.Embed()
+    add_lines(embed, "n" * 300, lines)
+    within_limits(embed)
+    assert sum(len(f.value or "") for f in embed.fields) >= min(sum(map(len, lines)), 1000)
+
+
+def test_lobby_and_settings_at_their_largest() -> None:
+    rules = TableRules(variant="turbo", seats=4, buy_in=1_000_000_000, point_value=BIG_POINT)
+    seats = tuple(LobbySeat(-n if n % 2 else USER - n, name(n), "strong" if n % 2 else None,
+                            1_000_000_000) for n in range(4))
+    for status in ("lobby", "playing", "closed"):
+        within_limits(lobby_embed(LobbyView(USER, USER, USER, USER, USER - 2, rules, seats,
+                                            status, 2e9, 2e9)))  # type: ignore[arg-type]
+    options = {field.name: getattr(rules, field.name) for field in fields(TableRules)}
+    changes = [SettingsChange(USER, "table_options", options, options, 2e9)] * 10
+    within_limits(tools.settings(GuildSettings(MAX_CHIPS, MAX_CHIPS, options),
+                                 (MAX_CHIPS, MAX_CHIPS), rules, changes,
+                                 ["starting chips", "daily chips", "table options"]))
