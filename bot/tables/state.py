@@ -15,6 +15,7 @@ from bot.engine.cards import Card
 from bot.engine.deal import decode, encode
 from bot.engine.match import Match
 from bot.engine.rules import TableRules
+from bot.tables import money
 from bot.tables.views import LobbySeat, Status
 
 SERVICE_VERSION = 1
@@ -33,6 +34,14 @@ class Draft:
 def _rules_json(rules: TableRules) -> dict[str, Any]:
     """The options as JSON, once per rule set (every snapshot carries them)."""
     return rules.to_dict()
+
+
+def street_of(match: Match, seat: int) -> int:
+    """The seat's current action: 1.. a street, 0 a Fantasyland hand (R8)."""
+    hand = match.hand
+    if hand is None or seat not in hand.seats:
+        return 0
+    return 0 if hand.seats[seat].fantasy else hand.street
 
 
 class BadSnapshot(ValueError):
@@ -66,6 +75,20 @@ class TableState:
     def home(self) -> int:
         """The channel events go to: the table's thread, else its channel."""
         return self.thread_id or self.channel_id
+
+    def op_key(self, kind: str, user: int | None = None) -> str:
+        """The idempotency key of a chip movement the current action makes (money.py)."""
+        hand_no = self.match.hand_no if self.match is not None else 0
+        return money.key(self.table_id, hand_no, self.step, kind, user)
+
+    def draft(self, seat: int) -> dict[Card, str]:
+        """The seat's draft for its current action (an older one is void)."""
+        draft = self.drafts.get(seat)
+        match = self.match
+        if draft is None or match is None or (draft.hand_no, draft.street) != (
+                match.hand_no, street_of(match, seat)):
+            return {}
+        return draft.rows
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -10,7 +10,8 @@ from bot.engine.views import ShowdownView
 from bot.storage import HandRecord, PlayerHandResult
 from bot.tables import events as out
 from bot.tables import money
-from bot.tables.state import TableState
+from bot.tables.players import is_person
+from bot.tables.state import TableState, street_of
 
 
 @dataclass(slots=True)
@@ -21,14 +22,6 @@ class Outcome:
     ops: list[money.Op] = field(default_factory=list)
     hand_over: bool = False  # a hand ended and the match goes on: deal the next one later
     match_over: bool = False
-
-
-def street_of(match: Match, seat: int) -> int:
-    """The seat's current action: 1.. a street, 0 a Fantasyland hand (R8)."""
-    hand = match.hand
-    if hand is None or seat not in hand.seats:
-        return 0
-    return 0 if hand.seats[seat].fantasy else hand.street
 
 
 def translate(state: TableState, engine_events: list[Event],
@@ -66,7 +59,7 @@ def translate(state: TableState, engine_events: list[Event],
             result.events.append(out.PlayerLeft(
                 **base, seat=e.seat, player_id=pid, returned=e.data["stack"],
                 reason="away" if e.kind == ev.SAT_OUT else "left"))
-            result.ops.append(money.cash_out(pid, _key(state, match, "cash_out", pid)))
+            result.ops.append(money.cash_out(pid, state.op_key("cash_out", pid)))
         elif e.kind == ev.HAND_OVER:
             result.hand_over = True
         elif e.kind == ev.MATCH_OVER:
@@ -75,7 +68,7 @@ def translate(state: TableState, engine_events: list[Event],
     # One prompt per person dealt to who still holds cards (an away seat's were placed, R10;
     # computers need no message).
     result.events.extend(dealt_event(state, s) for s in dict.fromkeys(dealt)
-                         if match.dealt_to(s) and match.player(s).player_id > 0)
+                         if match.dealt_to(s) and is_person(match.player(s).player_id))
     pending = match.pending()
     if pending and (pending != pending_before or dealt):
         result.events.append(turn_event(state))
@@ -102,10 +95,6 @@ def dealt_event(state: TableState, seat: int) -> out.Dealt:
         table_id=state.table_id, channel_id=state.home,
         private_to=match.player(seat).player_id, seat=seat, hand_no=match.hand_no,
         street=street_of(match, seat), cards=match.dealt_to(seat), discards=needs.discards)
-
-
-def _key(state: TableState, match: Match, kind: str, user: int | None = None) -> str:
-    return money.key(state.table_id, match.hand_no, state.step, kind, user)
 
 
 def _showdown_event(base: dict[str, int], match: Match, view: ShowdownView) -> out.ShowdownDone:
@@ -135,7 +124,7 @@ def _settlement(state: TableState, match: Match, view: ShowdownView) -> money.Op
             fantasy_stayed=bool(r.fantasy_next) and in_fantasy, scoops=scoops))
     record = HandRecord(state.match_id, match.hand_no,
                         json.dumps(match.history(), separators=(",", ":")), tuple(results))
-    return money.settle(match.hand_no, transfers, _key(state, match, "settle"), record)
+    return money.settle(match.hand_no, transfers, state.op_key("settle"), record)
 
 
 def _match_over(state: TableState, match: Match, e: Event, base: dict[str, int],
@@ -148,7 +137,7 @@ def _match_over(state: TableState, match: Match, e: Event, base: dict[str, int],
     for s in rows:
         if s["returned"]:
             result.ops.append(money.cash_out(
-                s["player_id"], _key(state, match, "cash_out", s["player_id"])))
+                s["player_id"], state.op_key("cash_out", s["player_id"])))
     best = max((s.net for s in standings), default=0)
     winners = [s.player_id for s in standings if best > 0 and s.net == best]
     if state.match_id is not None:
