@@ -63,7 +63,7 @@ class Solution:
         return out
 
     def to_dict(self) -> dict[str, object]:
-        """The `ofc solve --json` shape (DESIGN.md)."""
+        """The `ofc solve --json` shape (README.md)."""
         text = self.board.text()
         return {
             "top": text["top"], "middle": text["middle"], "bottom": text["bottom"],

@@ -1,6 +1,6 @@
 """The table service: live tables, their lobby and play, timers, computer turns, persistence,
-and typed events out to the Discord layer. No discord import here (see SERVICE_API in the
-README's architecture section)."""
+and typed events out to the Discord layer. No discord import here (README.md, "The table
+service"; service.py names the parts)."""
 
 from bot.tables.clock import Clock, FakeClock, SystemClock
 from bot.tables.errors import NoTable, NotAllowed, NotYourSeat, StaleAction, TableError
@@ -21,7 +21,7 @@ from bot.tables.events import (
     TableRestored,
     Turn,
 )
-from bot.tables.players import ComputerPlayers
+from bot.tables.players import ComputerPlayers, is_person
 from bot.tables.service import TableService
 from bot.tables.settings import ServiceSettings
 from bot.tables.views import LobbySeat, LobbyView, SeatState, TableMessages, card_from_index
@@ -58,4 +58,5 @@ __all__ = [
     "TableService",
     "Turn",
     "card_from_index",
+    "is_person",
 ]
