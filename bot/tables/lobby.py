@@ -6,7 +6,7 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.errors import RuleError
@@ -116,7 +116,7 @@ class Lobby:
             events = match.join(PlayerSpec(player_id, name, state.rules.buy_in))
             if match.phase != "playing" and state.next_hand_at is None:
                 state.next_hand_at = core.clock.now() + core.settings.next_hand_seconds
-            op = money.buy_in(player_id, state.rules.buy_in, state.op_key("buy_in", player_id))
+            op = money.BuyIn(player_id, state.rules.buy_in, state.op_key("buy_in", player_id))
             await core.after_match(live, events, match.pending(), [op],
                                    [self.event(state, "joined")])
             return self.view(state)
@@ -128,7 +128,7 @@ class Lobby:
             if state.match is None:
                 lobby_seat = self._lobby_seat(state, player_id)
                 state.seats.remove(lobby_seat)
-                ops = [money.cash_out(player_id, state.op_key("cash_out", player_id))]
+                ops = [money.CashOut(player_id, state.op_key("cash_out", player_id))]
                 if player_id != state.host_id:
                     return await self._lobby_action(live, "left", ops)
                 people = [s for s in state.seats if is_person(s.player_id)]
@@ -168,7 +168,7 @@ class Lobby:
             if player_id >= 0:
                 raise TableError("That is not a computer player.")
             state.seats.remove(self._lobby_seat(state, player_id))
-            op = money.cash_out(player_id, state.op_key("cash_out", player_id))
+            op = money.CashOut(player_id, state.op_key("cash_out", player_id))
             return await self._lobby_action(live, "computer removed", [op])
 
     async def start(self, table_id: int, actor_id: int, is_admin: bool) -> LobbyView:
@@ -194,18 +194,18 @@ class Lobby:
     async def cancel(self, table_id: int, actor_id: int, is_admin: bool) -> None:
         async with self._core.locked(table_id) as live:
             _check_host(live.state, actor_id, is_admin)
-            ops = []
+            ops: list[money.Op] = []
             if live.state.match_id is not None:
-                ops.append(money.match_end(live.state.match_id, []))
+                ops.append(money.MatchEnd(live.state.match_id, ()))
             await self.close_with_refund(live, ops, CANCELLED, "cancelled")
 
     async def expire(self, live: Live) -> None:
         """An idle lobby is cancelled and refunded (called when its time is due)."""
         await self.close_with_refund(live, [], EXPIRED, "expired")
 
-    async def close_with_refund(self, live: Live, ops: list[money.Op], reason: str,
+    async def close_with_refund(self, live: Live, ops: Sequence[money.Op], reason: str,
                                 why: str) -> None:
-        results = await self._core.commit(live, (), [*ops, money.refund(reason)])
+        results = await self._core.commit(live, (), [*ops, money.RefundTable(reason)])
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
         await self._core.emit([
@@ -221,9 +221,10 @@ class Lobby:
         if len(state.seats) >= limit:
             raise TableError(f"The table is full ({limit} seats).")
         state.seats.append(LobbySeat(player_id, name, level, state.rules.buy_in))
-        return money.buy_in(player_id, state.rules.buy_in, state.op_key("buy_in", player_id))
+        return money.BuyIn(player_id, state.rules.buy_in, state.op_key("buy_in", player_id))
 
-    async def _lobby_action(self, live: Live, reason: str, ops: list[money.Op]) -> LobbyView:
+    async def _lobby_action(self, live: Live, reason: str,
+                            ops: Sequence[money.Op]) -> LobbyView:
         live.state.last_activity = self._core.clock.now()
         await self._core.commit(live, [self.event(live.state, reason)], ops)
         return self.view(live.state)

@@ -193,15 +193,15 @@ class TableCore:
         while state.pending:
             op, *rest = state.pending
             state.pending, status = rest, state.status
-            if op["op"] in money.TERMINAL:
+            if op.terminal:
                 state.status = "closed"
             text = state.dumps()
             try:
-                results.append(await money.apply(self.storage, state.table_id, op, text, now))
+                results.append(await op.apply(self.storage, state.table_id, text, now))
             except BaseException:
                 state.pending, state.status = [op, *rest], status
                 raise
-            unsaved = not money.carries_snapshot(op)
+            unsaved = not op.with_snapshot
             if not unsaved:
                 live.saved = text
             if state.status == "closed":

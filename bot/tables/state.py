@@ -65,7 +65,7 @@ class TableState:
     drafts: dict[int, Draft] = field(default_factory=dict)  # seat -> its draft
     dm: dict[int, tuple[int, int]] = field(default_factory=dict)  # player -> (channel, msg)
     step: int = 0  # actions applied so far: part of every idempotency key
-    pending: list[dict[str, Any]] = field(default_factory=list)  # money ops to apply
+    pending: list[money.Op] = field(default_factory=list)  # money ops to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
     thread_id: int | None = None
     lobby_message_id: int | None = None
@@ -103,7 +103,8 @@ class TableState:
                                    dict(zip(encode(d.rows), d.rows.values(), strict=True))]
                        for seat, d in self.drafts.items()},
             "dm": {str(p): list(ids) for p, ids in self.dm.items()},
-            "step": self.step, "pending": self.pending, "next_hand_at": self.next_hand_at,
+            "step": self.step, "pending": [money.to_json(op) for op in self.pending],
+            "next_hand_at": self.next_hand_at,
         }
 
     def dumps(self) -> str:
@@ -130,7 +131,8 @@ class TableState:
                                                                        strict=True)))
                         for seat, (h, st, rows) in d["drafts"].items()},
                 dm={int(p): (int(ids[0]), int(ids[1])) for p, ids in d["dm"].items()},
-                step=int(d["step"]), pending=list(d["pending"]), next_hand_at=d["next_hand_at"],
+                step=int(d["step"]), pending=[money.from_json(op) for op in d["pending"]],
+                next_hand_at=d["next_hand_at"],
                 thread_id=thread_id, lobby_message_id=lobby_message_id,
                 table_message_id=table_message_id,
             )

@@ -59,7 +59,7 @@ def translate(state: TableState, engine_events: list[Event],
             result.events.append(out.PlayerLeft(
                 **base, seat=e.seat, player_id=pid, returned=e.data["stack"],
                 reason="away" if e.kind == ev.SAT_OUT else "left"))
-            result.ops.append(money.cash_out(pid, state.op_key("cash_out", pid)))
+            result.ops.append(money.CashOut(pid, state.op_key("cash_out", pid)))
         elif e.kind == ev.HAND_OVER:
             result.hand_over = True
         elif e.kind == ev.MATCH_OVER:
@@ -124,7 +124,7 @@ def _settlement(state: TableState, match: Match, view: ShowdownView) -> money.Op
             fantasy_stayed=bool(r.fantasy_next) and in_fantasy, scoops=scoops))
     record = HandRecord(state.match_id, match.hand_no,
                         json.dumps(match.history(), separators=(",", ":")), tuple(results))
-    return money.settle(match.hand_no, transfers, state.op_key("settle"), record)
+    return money.Settle(match.hand_no, tuple(transfers), state.op_key("settle"), record)
 
 
 def _match_over(state: TableState, match: Match, e: Event, base: dict[str, int],
@@ -136,11 +136,11 @@ def _match_over(state: TableState, match: Match, e: Event, base: dict[str, int],
     result.events.append(out.MatchOver(**base, standings=standings))
     for s in rows:
         if s["returned"]:
-            result.ops.append(money.cash_out(
+            result.ops.append(money.CashOut(
                 s["player_id"], state.op_key("cash_out", s["player_id"])))
     best = max((s.net for s in standings), default=0)
     winners = [s.player_id for s in standings if best > 0 and s.net == best]
     if state.match_id is not None:
-        result.ops.append(money.match_end(state.match_id, winners))
-    result.ops.append(money.close())
+        result.ops.append(money.MatchEnd(state.match_id, tuple(winners)))
+    result.ops.append(money.Close())
     result.events.append(out.TableClosed(**base, reason="over"))
