@@ -75,5 +75,6 @@ def decode_board(rows: list[list[str]]) -> Board:
 TEXT = {c: card_str(c) for c in CODE}  # display text ("X" for both jokers), for event data
 
 
-def texts(cards: Iterable[Card]) -> list[str]:
-    return [TEXT[c] for c in cards]
+def texts(cards: Iterable[Card]) -> tuple[str, ...]:
+    text = TEXT
+    return tuple([text[c] for c in cards])

@@ -11,7 +11,6 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import (
     BOARD_CARDS,
-    TEXT,
     Street,
     decode,
     decode_board,
@@ -19,7 +18,7 @@ from bot.engine.deal import (
     encode_board,
     texts,
 )
-from bot.engine.events import DEALT, PLACED, STREET, Event
+from bot.engine.events import Dealt, Event, NewStreet, Placed, Rows
 from bot.engine.placement import Assignment, apply
 
 EMPTY = Board()
@@ -97,8 +96,8 @@ class Hand:
         start = self.next_card
         self.next_card = start + count
         sh.dealt = tuple(self.deck[start:self.next_card])
-        out.append(Event(DEALT, sh.seat, True,
-                         {"street": street, "cards": texts(sh.dealt), "discards": discards}))
+        out.append(Dealt(seat=sh.seat, street=street, cards=texts(sh.dealt),
+                         discards=discards))
 
     def _begin_street(self, now: float, out: list[Event]) -> list[int]:
         if not self.normal:
@@ -107,7 +106,7 @@ class Hand:
         self.turn = 0
         street = self.plan[self.street - 1]
         if self.street > 1:
-            out.append(Event(STREET, None, False, {"street": self.street}))
+            out.append(NewStreet(street=self.street))
         for s in self.normal:
             sh = self.seats[s]
             sh.acted = False
@@ -141,13 +140,10 @@ class Hand:
         sh = self.seats[seat]
         old = sh.board
         board, placed, thrown = apply(old, sh.dealt, self.discards_due(seat), assignment)
-        text = TEXT
-        rows = {"top": [text[c] for c in board.top[len(old.top):]],
-                "middle": [text[c] for c in board.middle[len(old.middle):]],
-                "bottom": [text[c] for c in board.bottom[len(old.bottom):]]}
-        out.append(Event(PLACED, seat, True, {
-            "street": 0 if sh.fantasy else self.street, "rows": rows,
-            "discards": [text[c] for c in thrown], "auto": auto}))
+        rows = Rows(texts(board.top[len(old.top):]), texts(board.middle[len(old.middle):]),
+                    texts(board.bottom[len(old.bottom):]))
+        out.append(Placed(seat=seat, street=0 if sh.fantasy else self.street, rows=rows,
+                          discards=texts(thrown), auto=auto))
         sh.board, sh.dealt, sh.discards = board, (), sh.discards + thrown
         sh.acted, sh.since = True, None
         if sh.fantasy:

@@ -23,20 +23,25 @@ from bot.engine.deal import (
 )
 from bot.engine.errors import RuleError
 from bot.engine.events import (
-    AWAY,
-    BACK,
-    BUSTED,
-    HAND_OVER,
-    HAND_STARTED,
-    JOINED,
-    LEAVING,
-    LEFT,
-    MATCH_OVER,
-    SAT_OUT,
-    SHOWDOWN,
-    TIMEOUT,
-    TURN,
+    Away,
+    Back,
+    Busted,
     Event,
+    FantasySeat,
+    HandOver,
+    HandStarted,
+    Joined,
+    Leaving,
+    Left,
+    MatchOver,
+    Payment,
+    Rows,
+    SatOut,
+    SeatResult,
+    Showdown,
+    Standing,
+    Timeout,
+    Turn,
 )
 from bot.engine.hand import EMPTY, Hand, SeatHand
 from bot.engine.history import HandLog
@@ -258,10 +263,9 @@ class Match:
         self.hand_no += 1
         if deck is None:
             deck = shuffled_deck(self.rules, self.seed, self.hand_no)
-        events = [Event(HAND_STARTED, None, False, {
-            "hand_no": self.hand_no, "button": self.button, "seats": list(order),
-            "fantasy": [{"seat": s, "cards": n} for s, n in fantasy.items()],
-        })]
+        events: list[Event] = [HandStarted(
+            hand_no=self.hand_no, button=self.button, seats=order,
+            fantasy=tuple([FantasySeat(s, n) for s, n in fantasy.items()]))]
         self.hand, started = Hand.deal(streets(self.rules), self.rules.order == "simultaneous",
                                        order, fantasy, deck, now, events)
         self.phase = "playing"
@@ -297,7 +301,7 @@ class Match:
             player.time_bank = max(0.0, player.time_bank - over)
         if player.away:
             player.away = False
-            events.append(Event(BACK, seat, False, {"player_id": player.player_id}))
+            events.append(Back(seat=seat, player_id=player.player_id))
         self._after(started, now, events)
         code = CODE
         self._record({"do": "place", "seat": seat, "now": now,
@@ -317,8 +321,7 @@ class Match:
             assert player is not None
             player.time_bank = 0.0
             street = 0 if self.hand.seats[seat].fantasy else self.hand.street
-            events.append(Event(TIMEOUT, seat, False, {"player_id": player.player_id,
-                                                       "street": street}))
+            events.append(Timeout(seat=seat, player_id=player.player_id, street=street))
             self._mark_away(seat, events)
             self._after(self._auto(seat, now, events), now, events)
         if events:
@@ -333,7 +336,7 @@ class Match:
         if not player.away:
             raise RuleError("You are not marked away")
         player.away = False
-        events = [Event(BACK, seat, False, {"player_id": player.player_id})]
+        events: list[Event] = [Back(seat=seat, player_id=player.player_id)]
         self._record({"do": "back", "seat": seat, "now": now}, events)
         return events
 
@@ -356,7 +359,7 @@ class Match:
         assert player is not None
         if not player.away:
             player.away = True
-            events.append(Event(AWAY, seat, False, {"player_id": player.player_id}))
+            events.append(Away(seat=seat, player_id=player.player_id))
 
     def _auto(self, seat: int, now: float, events: list[Event]) -> list[int]:
         """R10's placement: bottom, middle, top in the order dealt; the rest discarded."""
@@ -385,8 +388,8 @@ class Match:
             else:
                 waiting = True
                 deadline = sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
-                events.append(Event(TURN, seat, False, {
-                    "street": 0 if sh.fantasy else hand.street, "deadline": deadline}))
+                events.append(Turn(seat=seat, street=0 if sh.fantasy else hand.street,
+                                   deadline=deadline))
         if not waiting and hand.complete:
             self._end_hand(events)
 
@@ -405,11 +408,11 @@ class Match:
         for result in view.seats:
             p = players[result.seat]
             p.stack, p.fantasy = result.stack_after, result.fantasy_next
-        events.append(Event(SHOWDOWN, None, False, self._showdown_data(view)))
+        events.append(self._showdown_event(view))
         for s, p in players.items():
             if p.stack == 0:  # R6: all-in, out for the rest of the match
                 p.status, p.fantasy = "out", 0
-                events.append(Event(BUSTED, s, False, {"player_id": p.player_id}))
+                events.append(Busted(seat=s, player_id=p.player_id))
         earned = any(p.fantasy for p in players.values() if p.status != "out")
         if earned and self.hands_total:
             self.hands_total += 1  # R11: one extra hand however many earned Fantasyland
@@ -418,21 +421,20 @@ class Match:
         for s, p in players.items():
             # R10, R11: away and leaving players get up once they owe no Fantasyland hand.
             if p.status != "out" and (p.away or p.leaving) and not p.fantasy:
-                self._get_up(s, LEFT if p.leaving else SAT_OUT, events)
-        events.append(Event(HAND_OVER, None, False, {
-            "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
-            "fantasy": [{"seat": s, "cards": p.fantasy} for s, p in players.items()
-                        if p.fantasy],
-        }))
+                self._get_up(s, Left if p.leaving else SatOut, events)
+        events.append(HandOver(
+            hand_no=self.hand_no, button=self.button, hands_total=self.hands_total,
+            fantasy=tuple([FantasySeat(s, p.fantasy) for s, p in players.items()
+                           if p.fantasy])))
         if self.hands_total and (len(self._active()) < 2 or self.hand_no >= self.hands_total):
             self._over(events)
 
-    def _get_up(self, seat: int, kind: str, events: list[Event]) -> None:
+    def _get_up(self, seat: int, kind: type[Left | SatOut], events: list[Event]) -> None:
         """The player is out of the match; its stack goes back to its wallet (R10, R11, R12).
 
         It keeps its seat, shown as sitting out, until the next deal."""
         p = self._seated(seat)
-        events.append(Event(kind, seat, False, {"player_id": p.player_id, "stack": p.stack}))
+        events.append(kind(seat=seat, player_id=p.player_id, stack=p.stack))
         p.status, p.cashed_out, p.stack = "out", p.cashed_out + p.stack, 0
 
     def _seated(self, seat: int) -> Player:
@@ -447,21 +449,19 @@ class Match:
         table = len(self.seats)
         return min(active, key=lambda s: (s - self.button - 1) % table)
 
-    def _showdown_data(self, view: ShowdownView) -> dict[str, Any]:
+    def _showdown_event(self, view: ShowdownView) -> Showdown:
         pid = {s: self._seated(s).player_id for s in (r.seat for r in view.seats)}
-        return {
-            "hand_no": self.hand_no,
-            "seats": [{
-                "seat": r.seat, "player_id": pid[r.seat], "fouled": r.fouled,
-                "rows": {"top": texts(r.board.top), "middle": texts(r.board.middle),
-                         "bottom": texts(r.board.bottom)},
-                "names": list(r.names), "royalties": list(r.royalties), "points": r.points,
-                "chips": r.chips, "stack_after": r.stack_after, "fantasy_next": r.fantasy_next,
-            } for r in view.seats],
-            "transfers": [{"payer": t.payer, "payer_id": pid[t.payer], "payee": t.payee,
-                           "payee_id": pid[t.payee], "owed": t.owed, "paid": t.paid}
-                          for t in view.transfers],
-        }
+        return Showdown(
+            hand_no=self.hand_no,
+            seats=tuple([SeatResult(
+                seat=r.seat, player_id=pid[r.seat], fouled=r.fouled,
+                rows=Rows(texts(r.board.top), texts(r.board.middle), texts(r.board.bottom)),
+                names=tuple(r.names), royalties=tuple(r.royalties), points=r.points,
+                chips=r.chips, stack_after=r.stack_after, fantasy_next=r.fantasy_next,
+            ) for r in view.seats]),
+            transfers=tuple([Payment(payer=t.payer, payer_id=pid[t.payer], payee=t.payee,
+                                     payee_id=pid[t.payee], owed=t.owed, paid=t.paid)
+                             for t in view.transfers]))
 
     def _over(self, events: list[Event]) -> None:
         """R11: the match ends; every stack still on the table goes back to its wallet."""
@@ -471,10 +471,10 @@ class Match:
             if p is None:
                 continue
             final = p.stack + p.cashed_out
-            standings.append({"seat": s, "player_id": p.player_id, "name": p.name,
-                              "stack": final, "net": final - p.start_stack,
-                              "returned": p.stack})
-        events.append(Event(MATCH_OVER, None, False, {"standings": standings}))
+            standings.append(Standing(seat=s, player_id=p.player_id, name=p.name,
+                                      stack=final, net=final - p.start_stack,
+                                      returned=p.stack))
+        events.append(MatchOver(standings=tuple(standings)))
 
     # ----------------------------------------------------------------- formats
     def finish(self) -> list[Event]:
@@ -513,7 +513,8 @@ class Match:
         player = _spec_player(spec, self.rules)
         player.status = "joining"
         self.seats[seat] = player
-        events = [Event(JOINED, seat, False, {**spec.to_json()})]
+        events: list[Event] = [Joined(seat=seat, player_id=spec.player_id, name=spec.name,
+                                      stack=spec.stack, ai_level=spec.ai_level)]
         self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
         return events
 
@@ -530,14 +531,13 @@ class Match:
         in_hand = self.phase == "playing" and self.hand is not None and seat in self.hand.seats
         if in_hand or player.fantasy:
             player.leaving = True
-            events = [Event(LEAVING, seat, False, {"player_id": player.player_id})]
+            events: list[Event] = [Leaving(seat=seat, player_id=player.player_id)]
         elif player.status == "joining":
-            events = [Event(LEFT, seat, False, {"player_id": player.player_id,
-                                                "stack": player.stack})]
+            events = [Left(seat=seat, player_id=player.player_id, stack=player.stack)]
             self.seats[seat] = None
         else:
             events = []
-            self._get_up(seat, LEFT, events)
+            self._get_up(seat, Left, events)
         self._record({"do": "leave", "seat": seat}, events)
         return events
 

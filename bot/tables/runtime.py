@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.errors import RuleError
-from bot.engine.events import LEFT, SAT_OUT, Event
+from bot.engine.events import Event, Left, SatOut
 from bot.engine.match import Match
 from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
 from bot.tables import events as out
@@ -255,7 +255,7 @@ def _last_person_gone(match: Match, events: list[Event]) -> bool:
     """A person got up (sat out, R10, or left a cash table, R11) between hands and no person
     is left: the match ends rather than computers playing on for nobody. (A table of
     computers only, a simulation, never had anyone to lose.)"""
-    left = any(e.kind in (SAT_OUT, LEFT) and is_person(e.data["player_id"]) for e in events)
+    left = any(isinstance(e, SatOut | Left) and is_person(e.player_id) for e in events)
     people = any(p is not None and is_person(p.player_id) and p.status != "out"
                  for p in match.seats)
     return left and not people and match.phase not in ("playing", "over")
