@@ -553,6 +553,7 @@ class Match:
             if p is None:
                 continue
             sh = hand.seats.get(s) if hand is not None else None
+            new_cards: tuple[Card, ...]
             board, hidden_cards, new_cards = EMPTY, 0, ()
             if sh is not None:
                 new_cards = sh.last

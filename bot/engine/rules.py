@@ -82,7 +82,7 @@ class TableRules:
                 raise RuleError(f"unknown option '{name}'")
             default = known[name].default
             if name in CHOICES:
-                value = str(raw).lower()
+                value: str | bool | int = str(raw).lower()
                 if value not in CHOICES[name]:
                     allowed = ", ".join(CHOICES[name])
                     raise RuleError(f"'{raw}' is not a valid {name} (choose {allowed})")

@@ -42,7 +42,7 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
     for player in players:
         rows = [_field(player, r, str) for r in ROWS]
         try:
-            boards.append(Board.parse(*rows, jokers=rules.jokers))
+            boards.append(Board.parse(rows[0], rows[1], rows[2], jokers=rules.jokers))
         except RuleError as error:
             raise RuleError(f"{player['name']}: {error}") from None
     # A card can be on one board only; there are two jokers in the whole deck (R1, R9).

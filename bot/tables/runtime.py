@@ -32,7 +32,7 @@ from bot.tables.translate import translate
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Sequence[out.TableEvent]], Awaitable[None]]
+Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
 
@@ -73,9 +73,10 @@ class TableCore:
     async def emit(self, events: Sequence[out.TableEvent]) -> None:
         if not events:
             return
+        batch = list(events)
         for listener in self._listeners:
             try:
-                await listener(events)
+                await listener(batch)
             except Exception:  # the game goes on whatever a listener does
                 log.exception("table event listener failed")
 
