@@ -1,16 +1,15 @@
 """One way to write state as plain JSON and read it back: dataclasses <-> JSON values.
 
-`dump(value)` writes a dataclass as an object of its fields in declaration order, tuples and
-lists as arrays, dicts as objects (their keys as JSON makes them), everything else as is.
-`load(type_, data)` reads it back by the type hints: dataclass fields, `list[T]`,
-`tuple[T, ...]`, fixed tuples, `dict[K, V]` (int keys from their text), `T | None`,
-`Literal[...]`, `Any`. A field whose JSON is not its plain shape says so with
-`Annotated[T, Custom(dump, load)]` (cards as text, a rule set as its options), and a class
-with a shape of its own (a list instead of an object) registers one with `custom`.
+Both directions follow the type hints, so what is written is what is read:
+- a dataclass or NamedTuple is an object of its fields in declaration order (a field with
+  `metadata=codec.SKIP` is not written; `load` takes it as a keyword argument);
+- `list[T]`, `tuple[T, ...]` and fixed tuples are arrays; `dict[K, V]` is an object (int keys
+  as their text); `T | None` is null or T; `Literal`, `Any` and plain values are as they are;
+- a field whose JSON is not its plain shape says so with `Annotated[T, Custom(dump, load)]`
+  (cards as text, a rule set as its options, a record as an array: `as_array`).
 
-Loading is strict where it is cheap (a missing field raises KeyError; a wrong container
-raises TypeError) and otherwise trusts the data: snapshots and histories are the service's
-own writing, read back (bot/tables/state.py turns any failure into BadSnapshot).
+Reading checks the shape (a missing field raises KeyError, a wrong container or a plain value
+of the wrong type TypeError) and converts nothing: a value read is written back the same.
 """
 
 import dataclasses
@@ -19,107 +18,170 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
+Fn = Callable[[Any], Any]
 
-__all__ = ["Custom", "custom", "dump", "load"]
+__all__ = ["SKIP", "Custom", "as_array", "dump", "load"]
+
+SKIP = {"json": False}  # dataclasses.field(metadata=SKIP): a field JSON does not hold
 
 
 @dataclass(frozen=True, slots=True)
 class Custom:
-    """How one field (in `Annotated`) or one class (`custom`) is written and read."""
+    """How a field (in `Annotated[T, Custom(...)]`) is written and read."""
 
-    dump: Callable[[Any], Any]
-    load: Callable[[Any], Any]
-
-
-_CLASSES: dict[type, Custom] = {}
+    dump: Fn
+    load: Fn
 
 
-def custom(cls: type, dump_: Callable[[Any], Any], load_: Callable[[Any], Any]) -> None:
-    """Give a class its own JSON shape (wherever it appears in a field's type)."""
-    _CLASSES[cls] = Custom(dump_, load_)
+def as_array(cls: type) -> Custom:
+    """A record written as an array of its fields (a compact shape), read back by position."""
+    layout = _layout(typing.cast(Any, cls))
+    names = [name for name, _ in layout[0]]
+    writers = [w for _, w in layout[0]]
+    readers = [r for _, r in layout[1]]
+
+    def write(value: Any) -> list[Any]:
+        return [w(getattr(value, n)) for n, w in zip(names, writers, strict=True)]
+
+    def read(data: Any) -> Any:
+        return cls(*(r(v) for r, v in zip(readers, _array(data), strict=True)))
+
+    return Custom(write, read)
 
 
 def dump(value: Any) -> Any:
     """`value` as plain JSON values (see the module's docstring)."""
-    cls = type(value)
-    if cls in _CLASSES:
-        return _CLASSES[cls].dump(value)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {name: (hook.dump(v) if hook is not None else dump(v))
-                for name, hook in _fields(typing.cast(Any, cls))
-                for v in (getattr(value, name),)}
-    if cls is tuple or cls is list:
-        return [dump(v) for v in value]
-    if cls is dict:
-        return {k: dump(v) for k, v in value.items()}
-    return value
+    return _writer(typing.cast(Any, type(value)))(value)
 
 
-def load(type_: type[T], data: Any) -> T:
-    """`data` (plain JSON values) read back as `type_`."""
+def load(type_: type[T], data: Any, **skipped: Any) -> T:
+    """`data` (plain JSON values) read back as `type_`; `skipped`: the fields JSON lacks."""
+    if skipped:
+        return typing.cast(T, _record_reader(typing.cast(Any, type_), tuple(skipped))(
+            data, skipped))
     return typing.cast(T, _reader(typing.cast(Any, type_))(data))
 
 
+# ----------------------------------------------------------------- records
+def _is_record(hint: Any) -> bool:
+    return isinstance(hint, type) and (
+        dataclasses.is_dataclass(hint) or (issubclass(hint, tuple) and hasattr(hint, "_fields")))
+
+
 @cache
-def _fields(cls: type) -> tuple[tuple[str, Custom | None], ...]:
+def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn], ...]]:
+    """The (name, writer) of each field JSON holds, and (name, reader) of each it reads."""
     hints = typing.get_type_hints(cls, include_extras=True)
-    return tuple((f.name, _hook(hints[f.name])) for f in dataclasses.fields(cls))
+    if dataclasses.is_dataclass(cls):
+        names = [f.name for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
+    else:
+        names = list(cls._fields)
+    return (tuple((n, _writer(hints[n])) for n in names),
+            tuple((n, _reader(hints[n])) for n in names))
 
 
+def _record_writer(cls: Any) -> Fn:
+    def write(value: Any) -> dict[str, Any]:
+        return {name: w(getattr(value, name)) for name, w in _layout(cls)[0]}
+    return write
+
+
+@cache
+def _record_reader(cls: Any, skipped: tuple[str, ...] = ()) -> Callable[..., Any]:
+    def read(data: Any, extra: dict[str, Any] | None = None) -> Any:
+        data = _object(data)
+        values = {name: r(data[name]) for name, r in _layout(cls)[1]}
+        return cls(**values, **(extra or {}))
+    return read
+
+
+# ----------------------------------------------------------------- hints
 def _hook(hint: Any) -> Custom | None:
     if get_origin(hint) is Annotated:
         return next((a for a in get_args(hint)[1:] if isinstance(a, Custom)), None)
     return None
 
 
+def _optional(hint: Any) -> Any | None:
+    """T of `T | None`; None for any other hint."""
+    if get_origin(hint) in (Union, types.UnionType):
+        options = [a for a in get_args(hint) if a is not type(None)]
+        if len(options) != 1:
+            raise TypeError(f"cannot write or read a union of several types: {hint!r}")
+        return options[0]
+    return None
+
+
 @cache
-def _reader(hint: Any) -> Callable[[Any], Any]:
+def _writer(hint: Any) -> Fn:
+    hook = _hook(hint)
+    if hook is not None:
+        return hook.dump
+    if get_origin(hint) is Annotated:
+        return _writer(get_args(hint)[0])
+    inner = _optional(hint)
+    if inner is not None:
+        write = _writer(inner)
+        return lambda v: None if v is None else write(v)
+    if _is_record(hint):
+        return _record_writer(hint)
+    origin, args = get_origin(hint) or hint, get_args(hint)
+    if origin in (list, tuple):
+        if args and (len(args) == 1 or args[1] is Ellipsis):
+            item = _writer(args[0])
+            return lambda v: [item(x) for x in v]
+        if args:
+            items = [_writer(a) for a in args]
+            return lambda v: [w(x) for w, x in zip(items, v, strict=True)]
+        return lambda v: [dump(x) for x in v]
+    if origin is dict:
+        value = _writer(args[1]) if args else dump
+        return lambda v: {(k if type(k) is str else str(k)): value(x) for k, x in v.items()}
+    return _same  # Any, Literal and plain values
+
+
+@cache
+def _reader(hint: Any) -> Fn:
     hook = _hook(hint)
     if hook is not None:
         return hook.load
     if get_origin(hint) is Annotated:
         return _reader(get_args(hint)[0])
-    if hint in _CLASSES:
-        return _CLASSES[hint].load
-    if hint is Any or get_origin(hint) is Literal:
-        return _same
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _dataclass_reader(hint)
-    origin, args = get_origin(hint), get_args(hint)
-    if origin in (Union, types.UnionType):
-        options = [a for a in args if a is not type(None)]
-        if len(options) != 1:
-            raise TypeError(f"cannot read a union of several types: {hint!r}")
-        inner = _reader(options[0])
-        return lambda d: None if d is None else inner(d)
-    if origin is list:
-        item = _reader(args[0]) if args else _same
-        return lambda d: [item(v) for v in _array(d)]
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
+    inner = _optional(hint)
+    if inner is not None:
+        read = _reader(inner)
+        return lambda d: None if d is None else read(d)
+    if _is_record(hint):
+        return _record_reader(hint)
+    origin, args = get_origin(hint) or hint, get_args(hint)
+    if origin in (list, tuple):
+        make = list if origin is list else tuple
+        if args and (len(args) == 1 or args[1] is Ellipsis):
             item = _reader(args[0])
-            return lambda d: tuple(item(v) for v in _array(d))
-        items = [_reader(a) for a in args]
-        return lambda d: tuple(r(v) for r, v in zip(items, _array(d), strict=True))
+            return lambda d: make([item(x) for x in _array(d)])
+        if args:
+            items = [_reader(a) for a in args]
+            return lambda d: tuple([r(x) for r, x in zip(items, _array(d), strict=True)])
+        return lambda d: make(_array(d))
     if origin is dict:
-        key, value = (_reader(args[0]), _reader(args[1])) if args else (_same, _same)
-        if args and args[0] is int:
-            key = int
-        return lambda d: {key(k): value(v) for k, v in _object(d).items()}
-    return _same  # int, float, str, bool and other plain values: trusted as read
+        key = int if args and args[0] is int else _same
+        value = _reader(args[1]) if args else _same
+        return lambda d: {key(k): value(x) for k, x in _object(d).items()}
+    if hint in (int, str, bool):
+        return _plain(hint)
+    if hint is float:
+        return _plain(int, float)
+    return _same  # Any, Literal
 
 
-def _dataclass_reader(cls: type) -> Callable[[Any], Any]:
-    hints = typing.get_type_hints(cls, include_extras=True)
-    readers = [(f.name, _reader(hints[f.name])) for f in dataclasses.fields(cls) if f.init]
-
+def _plain(*types_: type) -> Fn:
     def read(d: Any) -> Any:
-        d = _object(d)
-        return cls(**{name: r(d[name]) for name, r in readers})
-
+        if type(d) not in types_:
+            raise TypeError(f"expected {types_[-1].__name__}, not {type(d).__name__}")
+        return d
     return read
 
 
@@ -128,9 +190,9 @@ def _same(d: Any) -> Any:
 
 
 def _array(d: Any) -> list[Any]:
-    if not isinstance(d, list | tuple):
+    if not isinstance(d, list):
         raise TypeError(f"expected an array, not {type(d).__name__}")
-    return list(d)
+    return d
 
 
 def _object(d: Any) -> dict[Any, Any]:

@@ -230,3 +230,6 @@ class MatchOver(Event):
 KINDS: dict[str, type[Event]] = {c.kind: c for c in (
     HandStarted, Dealt, Turn, Placed, NewStreet, Timeout, Away, Back, Showdown, Busted, SatOut,
     HandOver, Joined, Leaving, Left, MatchOver)}
+# A list of events of any kinds as a field of state JSON (a hand's history).
+EVENTS = codec.Custom(lambda events: [e.to_json() for e in events],
+                      lambda data: [Event.from_json(e) for e in data])

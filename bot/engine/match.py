@@ -8,9 +8,9 @@ events it caused; a bad action raises RuleError and changes nothing.
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from bot.engine import codec
 from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import (
@@ -43,8 +43,8 @@ from bot.engine.events import (
     Timeout,
     Turn,
 )
-from bot.engine.hand import EMPTY, Hand, SeatHand
-from bot.engine.history import HandLog
+from bot.engine.hand import EMPTY, Hand, HandJson, SeatHand
+from bot.engine.history import HAND_LOG, HandLog
 from bot.engine.placement import (
     Assignment,
     Needs,
@@ -53,8 +53,8 @@ from bot.engine.placement import (
     needs,
     random_assignment,
 )
-from bot.engine.rules import TableRules
-from bot.engine.showdown import show_down, showdown_from_json, showdown_to_json
+from bot.engine.rules import RULES, TableRules
+from bot.engine.showdown import show_down
 from bot.engine.views import Phase, PrivateView, SeatView, ShowdownView, TableView
 
 STATE_VERSION = 1
@@ -72,8 +72,8 @@ class PlayerSpec:
     ai_level: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player_id": self.player_id, "name": self.name, "stack": self.stack,
-                "ai_level": self.ai_level}
+        data: dict[str, Any] = codec.dump(self)
+        return data
 
 
 @dataclass(slots=True)
@@ -92,22 +92,22 @@ class Player:
     leaving: bool = False  # cash: gets up once it owes no Fantasyland hand
     cashed_out: int = 0  # chips returned to the wallet on sitting out (then stack is 0)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player_id": self.player_id, "name": self.name, "stack": self.stack,
-            "ai_level": self.ai_level, "start_stack": self.start_stack,
-            "time_bank": self.time_bank, "status": self.status, "away": self.away,
-            "fantasy": self.fantasy, "leaving": self.leaving, "cashed_out": self.cashed_out,
-        }
 
-    @staticmethod
-    def from_json(d: dict[str, Any]) -> "Player":
-        return Player(**d)
+@dataclass(slots=True)
+class MatchJson:
+    """A match in state JSON (`Match.to_json`); `history` is the hand's log (history.py)."""
 
-
-@lru_cache(maxsize=64)
-def _rules_json(rules: TableRules) -> dict[str, Any]:
-    return rules.to_dict()
+    version: int
+    rules: Annotated[TableRules, RULES]
+    seed: int | None
+    seats: list[Player | None]
+    button: int
+    hand_no: int
+    phase: Phase
+    hands_total: int
+    hand: HandJson | None
+    showdown: ShowdownView | None
+    history: Annotated[HandLog, HAND_LOG] | None
 
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
@@ -625,40 +625,30 @@ class Match:
 
     def _snapshot_json(self) -> dict[str, Any]:
         """The state before a deal, for the history: the last hand is not needed to replay."""
-        return {**self._core_json(), "hand": None, "showdown": None, "history": None}
+        return self._json(hand=None, showdown=None, history=None)
 
-    def _core_json(self) -> dict[str, Any]:
-        return {
-            "version": STATE_VERSION, "rules": dict(_rules_json(self.rules)), "seed": self.seed,
-            "seats": [p.to_json() if p is not None else None for p in self.seats],
-            "button": self.button, "hand_no": self.hand_no, "phase": self.phase,
-            "hands_total": self.hands_total,
-        }
+    def _json(self, hand: HandJson | None, showdown: ShowdownView | None,
+              history: HandLog | None) -> dict[str, Any]:
+        data: dict[str, Any] = codec.dump(MatchJson(
+            STATE_VERSION, self.rules, self.seed, self.seats, self.button, self.hand_no,
+            self.phase, self.hands_total, hand, showdown, history))
+        return data
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
-        return {
-            **self._core_json(),
-            "hand": self.hand.to_json() if self.hand is not None else None,
-            "showdown": showdown_to_json(self.showdown) if self.showdown is not None else None,
-            "history": self.history(),
-        }
+        hand = self.hand.json_record() if self.hand is not None else None
+        return self._json(hand, self.showdown, self.log)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Match":
         if data.get("version") != STATE_VERSION:
             raise RuleError(f"Unknown table state version {data.get('version')!r}")
-        rules = TableRules.from_mapping(data["rules"])
-        hand = data["hand"]
+        j = codec.load(MatchJson, data)
+        rules = j.rules
         return Match(
-            rules=rules, seed=data["seed"],
-            seats=[Player.from_json(p) if p is not None else None for p in data["seats"]],
-            button=data["button"], hand_no=data["hand_no"], phase=data["phase"],
-            hands_total=data["hands_total"],
-            hand=(Hand.from_json(hand, streets(rules), rules.order == "simultaneous")
-                  if hand is not None else None),
-            showdown=(showdown_from_json(data["showdown"])
-                      if data["showdown"] is not None else None),
-            log=HandLog.from_json(data["history"]) if data["history"] is not None else None,
-        )
+            rules=rules, seed=j.seed, seats=j.seats, button=j.button, hand_no=j.hand_no,
+            phase=j.phase, hands_total=j.hands_total,
+            hand=(Hand.from_record(j.hand, streets(rules), rules.order == "simultaneous")
+                  if j.hand is not None else None),
+            showdown=j.showdown, log=j.history)
 

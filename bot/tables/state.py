@@ -8,13 +8,13 @@ Discord (thread, lobby and table messages) is kept in storage's own columns.
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
+from bot.engine import codec
 from bot.engine.cards import Card
-from bot.engine.deal import decode, encode
+from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
-from bot.engine.rules import TableRules
+from bot.engine.rules import RULES, TableRules
 from bot.tables import money
 from bot.tables.views import LobbySeat, Status
 
@@ -27,13 +27,16 @@ class Draft:
 
     hand_no: int
     street: int
-    rows: dict[Card, str]  # dealt card -> "top" | "middle" | "bottom" | "discard"
+    rows: Annotated[dict[Card, str], CARD_KEYS]  # dealt card -> "top" | "middle" | ...
 
 
-@lru_cache(maxsize=256)
-def _rules_json(rules: TableRules) -> dict[str, Any]:
-    """The options as JSON, once per rule set (every snapshot carries them)."""
-    return rules.to_dict()
+# How the snapshot writes what it holds (bot/engine/codec.py): lobby seats and drafts as
+# compact arrays, the match as its own JSON, money operations as {"op": kind, ...}.
+_SEAT = codec.as_array(LobbySeat)
+_DRAFT = codec.as_array(Draft)
+_MATCH = codec.Custom(Match.to_json, Match.from_json)
+_MONEY = codec.Custom(money.to_json, money.from_json)
+_ELSEWHERE = codec.SKIP  # kept in storage's own columns, not in the snapshot
 
 
 def street_of(match: Match, seat: int) -> int:
@@ -50,26 +53,26 @@ class BadSnapshot(ValueError):
 
 @dataclass(slots=True)
 class TableState:
-    table_id: int
-    guild_id: int
-    channel_id: int
+    table_id: int = field(metadata=_ELSEWHERE)
+    guild_id: int = field(metadata=_ELSEWHERE)
+    channel_id: int = field(metadata=_ELSEWHERE)
     host_id: int
-    rules: TableRules
+    rules: Annotated[TableRules, RULES]
     created_at: float
     last_activity: float
     status: Status = "lobby"
     seed: int | None = None  # tests and simulations only (R1)
-    seats: list[LobbySeat] = field(default_factory=list)  # the lobby, in joining order
-    match: Match | None = None
+    seats: list[Annotated[LobbySeat, _SEAT]] = field(default_factory=list)  # joining order
+    match: Annotated[Match, _MATCH] | None = None
     match_id: int | None = None  # storage history's match
-    drafts: dict[int, Draft] = field(default_factory=dict)  # seat -> its draft
+    drafts: dict[int, Annotated[Draft, _DRAFT]] = field(default_factory=dict)  # seat -> draft
     dm: dict[int, tuple[int, int]] = field(default_factory=dict)  # player -> (channel, msg)
     step: int = 0  # actions applied so far: part of every idempotency key
-    pending: list[money.Op] = field(default_factory=list)  # money ops to apply
+    pending: list[Annotated[money.Op, _MONEY]] = field(default_factory=list)  # money to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
-    thread_id: int | None = None
-    lobby_message_id: int | None = None
-    table_message_id: int | None = None
+    thread_id: int | None = field(default=None, metadata=_ELSEWHERE)
+    lobby_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
+    table_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
 
     @property
     def home(self) -> int:
@@ -91,21 +94,7 @@ class TableState:
         return draft.rows
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "service_version": SERVICE_VERSION,
-            "host_id": self.host_id, "rules": _rules_json(self.rules),
-            "created_at": self.created_at, "last_activity": self.last_activity,
-            "status": self.status, "seed": self.seed,
-            "seats": [[s.player_id, s.name, s.ai_level, s.stack] for s in self.seats],
-            "match": self.match.to_json() if self.match is not None else None,
-            "match_id": self.match_id,
-            "drafts": {str(seat): [d.hand_no, d.street,
-                                   dict(zip(encode(d.rows), d.rows.values(), strict=True))]
-                       for seat, d in self.drafts.items()},
-            "dm": {str(p): list(ids) for p, ids in self.dm.items()},
-            "step": self.step, "pending": [money.to_json(op) for op in self.pending],
-            "next_hand_at": self.next_hand_at,
-        }
+        return {"service_version": SERVICE_VERSION, **codec.dump(self)}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -119,23 +108,10 @@ class TableState:
             d = json.loads(text)
             if d.get("service_version") != SERVICE_VERSION:
                 raise BadSnapshot(f"snapshot version {d.get('service_version')!r}")
-            return TableState(
-                table_id=table_id, guild_id=guild_id, channel_id=channel_id,
-                host_id=int(d["host_id"]), rules=TableRules.from_mapping(d["rules"]),
-                created_at=float(d["created_at"]), last_activity=float(d["last_activity"]),
-                status=d["status"], seed=d["seed"],
-                seats=[LobbySeat(int(p), str(n), a, int(s)) for p, n, a, s in d["seats"]],
-                match=Match.from_json(d["match"]) if d["match"] is not None else None,
-                match_id=d["match_id"],
-                drafts={int(seat): Draft(int(h), int(st), dict(zip(decode(rows), rows.values(),
-                                                                       strict=True)))
-                        for seat, (h, st, rows) in d["drafts"].items()},
-                dm={int(p): (int(ids[0]), int(ids[1])) for p, ids in d["dm"].items()},
-                step=int(d["step"]), pending=[money.from_json(op) for op in d["pending"]],
-                next_hand_at=d["next_hand_at"],
+            return codec.load(
+                TableState, d, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
                 thread_id=thread_id, lobby_message_id=lobby_message_id,
-                table_message_id=table_message_id,
-            )
+                table_message_id=table_message_id)
         except BadSnapshot:
             raise
         except Exception as error:  # any malformed snapshot: the caller refunds the table
