@@ -115,66 +115,51 @@ def _optional(hint: Any) -> Any | None:
     return None
 
 
-@cache
 def _writer(hint: Any) -> Fn:
-    hook = _hook(hint)
-    if hook is not None:
-        return hook.dump
-    if get_origin(hint) is Annotated:
-        return _writer(get_args(hint)[0])
-    inner = _optional(hint)
-    if inner is not None:
-        write = _writer(inner)
-        return lambda v: None if v is None else write(v)
-    if _is_record(hint):
-        return _record_writer(hint)
-    origin, args = get_origin(hint) or hint, get_args(hint)
-    if origin in (list, tuple):
-        if args and (len(args) == 1 or args[1] is Ellipsis):
-            item = _writer(args[0])
-            return lambda v: [item(x) for x in v]
-        if args:
-            items = [_writer(a) for a in args]
-            return lambda v: [w(x) for w, x in zip(items, v, strict=True)]
-        return lambda v: [dump(x) for x in v]
-    if origin is dict:
-        value = _writer(args[1]) if args else dump
-        return lambda v: {(k if type(k) is str else str(k)): value(x) for k, x in v.items()}
-    return _same  # Any, Literal and plain values
+    return _pair(hint)[0]
+
+
+def _reader(hint: Any) -> Fn:
+    return _pair(hint)[1]
 
 
 @cache
-def _reader(hint: Any) -> Fn:
+def _pair(hint: Any) -> tuple[Fn, Fn]:
+    """How a value of the hinted type is written, and how it is read."""
     hook = _hook(hint)
     if hook is not None:
-        return hook.load
+        return hook.dump, hook.load
     if get_origin(hint) is Annotated:
-        return _reader(get_args(hint)[0])
+        return _pair(get_args(hint)[0])
     inner = _optional(hint)
     if inner is not None:
-        read = _reader(inner)
-        return lambda d: None if d is None else read(d)
+        write, read = _pair(inner)
+        return (lambda v: None if v is None else write(v)), (
+            lambda d: None if d is None else read(d))
     if _is_record(hint):
-        return _record_reader(hint)
+        return _record_writer(hint), _record_reader(hint)
     origin, args = get_origin(hint) or hint, get_args(hint)
     if origin in (list, tuple):
         make = list if origin is list else tuple
         if args and (len(args) == 1 or args[1] is Ellipsis):
-            item = _reader(args[0])
-            return lambda d: make([item(x) for x in _array(d)])
+            write, read = _pair(args[0])
+            return (lambda v: [write(x) for x in v]), (
+                lambda d: make([read(x) for x in _array(d)]))
         if args:
-            items = [_reader(a) for a in args]
-            return lambda d: tuple([r(x) for r, x in zip(items, _array(d), strict=True)])
-        return lambda d: make(_array(d))
+            pairs = [_pair(a) for a in args]
+            return (lambda v: [p[0](x) for p, x in zip(pairs, v, strict=True)]), (
+                lambda d: tuple([p[1](x) for p, x in zip(pairs, _array(d), strict=True)]))
+        return (lambda v: [dump(x) for x in v]), (lambda d: make(_array(d)))
     if origin is dict:
         key = int if args and args[0] is int else _same
-        value = _reader(args[1]) if args else _same
-        return lambda d: {key(k): value(x) for k, x in _object(d).items()}
+        write, read = _pair(args[1]) if args else (dump, _same)
+        return (lambda v: {(k if type(k) is str else str(k)): write(x) for k, x in v.items()}), (
+            lambda d: {key(k): read(x) for k, x in _object(d).items()})
     if hint in (int, str, bool):
-        return _plain(hint)
+        return _same, _plain(hint)
     if hint is float:
-        return _plain(int, float)
-    return _same  # Any, Literal
+        return _same, _plain(int, float)
+    return _same, _same  # Any, Literal
 
 
 def _plain(*types_: type) -> Fn:

@@ -6,7 +6,8 @@ import asyncio
 import json
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.engine.errors import RuleError
@@ -148,10 +149,8 @@ class Lobby:
 
     async def add_computer(self, table_id: int, actor_id: int, level: str,
                            is_admin: bool) -> LobbyView:
-        async with self._core.locked(table_id) as live:
+        async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
-            _check_host(state, actor_id, is_admin)
-            _check_lobby(state)
             if level not in LEVELS:
                 raise TableError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)}).")
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
@@ -161,10 +160,8 @@ class Lobby:
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,
                               is_admin: bool) -> LobbyView:
-        async with self._core.locked(table_id) as live:
+        async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
-            _check_host(state, actor_id, is_admin)
-            _check_lobby(state)
             if player_id >= 0:
                 raise TableError("That is not a computer player.")
             state.seats.remove(self._lobby_seat(state, player_id))
@@ -173,10 +170,8 @@ class Lobby:
 
     async def start(self, table_id: int, actor_id: int, is_admin: bool) -> LobbyView:
         core = self._core
-        async with core.locked(table_id) as live:
+        async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
-            _check_host(state, actor_id, is_admin)
-            _check_lobby(state)
             specs = [PlayerSpec(s.player_id, s.name, s.stack, s.ai_level) for s in state.seats]
             pick = (secrets.SystemRandom() if state.seed is None
                     else random.Random(f"{state.seed}:button"))
@@ -192,8 +187,7 @@ class Lobby:
             return self.view(state)
 
     async def cancel(self, table_id: int, actor_id: int, is_admin: bool) -> None:
-        async with self._core.locked(table_id) as live:
-            _check_host(live.state, actor_id, is_admin)
+        async with self._hosting(table_id, actor_id, is_admin, in_lobby=False) as live:
             ops: list[money.Op] = []
             if live.state.match_id is not None:
                 ops.append(money.MatchEnd(live.state.match_id, ()))
@@ -213,6 +207,16 @@ class Lobby:
             out.TableClosed(**base, reason=why)])
 
     # ----------------------------------------------------------------- internals
+    @asynccontextmanager
+    async def _hosting(self, table_id: int, actor_id: int, is_admin: bool,
+                       in_lobby: bool = True) -> AsyncIterator[Live]:
+        """The table, locked, for an action of its host (or an admin), before the start."""
+        async with self._core.locked(table_id) as live:
+            _check_host(live.state, actor_id, is_admin)
+            if in_lobby:
+                _check_lobby(live.state)
+            yield live
+
     def _seat(self, state: TableState, player_id: int, name: str,
               level: str | None) -> money.Op:
         """Seat a player in the lobby; returns the buy-in to apply (R12)."""

@@ -2,11 +2,13 @@
 what a seat's controls show (R7, R8, R10). Computer seats place through the same path."""
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from typing import TypeVar
 
 from bot.engine.cards import INDEX, Card, card_str, parse_card
 from bot.engine.errors import RuleError
+from bot.engine.match import Match
 from bot.engine.placement import DISCARD, TARGETS
 from bot.engine.views import PrivateView, TableView
 from bot.tables.errors import NotYourSeat, StaleAction, TableError
@@ -53,11 +55,8 @@ class Play:
     # ----------------------------------------------------------------- actions
     async def set_draft(self, table_id: int, player_id: int, hand_no: int, street: int,
                         card: Card | str, row: str | None, seat: int | None) -> SeatState:
-        async with self._core.locked(table_id) as live:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
             state = live.state
-            own = _acting_seat(state, player_id, hand_no, street, seat)
-            match = state.match
-            assert match is not None
             chosen = _card(card, match.dealt_to(own))
             rows = dict(state.draft(own))
             rows.pop(chosen, None)
@@ -75,20 +74,16 @@ class Play:
 
     async def reset_draft(self, table_id: int, player_id: int, hand_no: int, street: int,
                           seat: int | None) -> SeatState:
-        async with self._core.locked(table_id) as live:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, _):
             state = live.state
-            own = _acting_seat(state, player_id, hand_no, street, seat)
             state.drafts.pop(own, None)
             await self._core.commit(live, ())
             return self.seat_state(state, own)
 
     async def confirm(self, table_id: int, player_id: int, hand_no: int, street: int,
                       seat: int | None) -> SeatState:
-        async with self._core.locked(table_id) as live:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
             state = live.state
-            own = _acting_seat(state, player_id, hand_no, street, seat)
-            match = state.match
-            assert match is not None
             rows = dict(state.draft(own))
             left = [c for c in match.dealt_to(own) if c not in rows]
             due = match.legal_rows(own).discards - sum(1 for r in rows.values() if r == DISCARD)
@@ -99,11 +94,9 @@ class Play:
 
     async def place(self, table_id: int, player_id: int, assignment: Assignment,
                     hand_no: int, street: int, seat: int | None) -> SeatState:
-        async with self._core.locked(table_id) as live:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
             state = live.state
-            own = _acting_seat(state, player_id, hand_no, street, seat)
-            assert state.match is not None
-            dealt = state.match.dealt_to(own)
+            dealt = match.dealt_to(own)
             await self._place(live, own, {_card(c, dealt): r for c, r in assignment.items()})
             return self.seat_state(state, own)
 
@@ -114,9 +107,8 @@ class Play:
         assert state.match is not None
         view = state.match.view_for(own)
         suggestion = await self.think(self._ai.suggest, view)
-        async with self._core.locked(table_id) as live:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, _):
             state = live.state
-            own = _acting_seat(state, player_id, hand_no, street, seat)
             rows = {c: r for c, r in suggestion.items() if c in view.dealt and r in TARGETS}
             state.drafts[own] = Draft(hand_no, street, rows)
             await self._core.commit(live, ())
@@ -139,6 +131,16 @@ class Play:
         if self._core.settings.ai_in_thread:
             return await asyncio.to_thread(decide, *args)
         return decide(*args)
+
+    @asynccontextmanager
+    async def _acting(self, table_id: int, player_id: int, hand_no: int, street: int,
+                      seat: int | None) -> AsyncIterator[tuple[Live, int, Match]]:
+        """The table, locked, for an action of the clicker's seat (refused when the control
+        is not theirs or not for the action they owe now): the table, the seat, the match."""
+        async with self._core.locked(table_id) as live:
+            own = _acting_seat(live.state, player_id, hand_no, street, seat)
+            assert live.state.match is not None
+            yield live, own, live.state.match
 
     async def _place(self, live: Live, seat: int, assignment: Mapping[Card, str]) -> None:
         match = live.state.match
