@@ -73,14 +73,16 @@ def _is_record(hint: Any) -> bool:
 
 @cache
 def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn], ...]]:
-    """The (name, writer) of each field JSON holds, and (name, reader) of each it reads."""
+    """The (name, writer) of each field JSON holds, and the (name, reader) of each of them
+    the constructor takes (a derived field is written, for people, and not read)."""
     hints = typing.get_type_hints(cls, include_extras=True)
     if dataclasses.is_dataclass(cls):
-        names = [f.name for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
+        held = [f for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
+        names, given = [f.name for f in held], [f.name for f in held if f.init]
     else:
-        names = list(cls._fields)
+        names = given = list(cls._fields)
     return (tuple((n, _writer(hints[n])) for n in names),
-            tuple((n, _reader(hints[n])) for n in names))
+            tuple((n, _reader(hints[n])) for n in given))
 
 
 def _record_writer(cls: Any) -> Fn:
