@@ -8,8 +8,10 @@ Both directions follow the type hints, so what is written is what is read:
 - a field whose JSON is not its plain shape says so with `Annotated[T, Custom(dump, load)]`
   (cards as text, a rule set as its options, a record as an array: `as_array`).
 
-Reading checks the shape (a missing field raises KeyError, a wrong container or a plain value
-of the wrong type TypeError) and converts nothing: a value read is written back the same.
+Reading checks the shape (a missing field without a default raises KeyError, a wrong
+container or a plain value of the wrong type TypeError) and converts nothing: a value read is
+written back the same. A field with a default may be missing (JSON written before it was
+added): it takes its default.
 """
 
 import dataclasses
@@ -41,7 +43,7 @@ def as_array(cls: type) -> Custom:
     layout = _layout(typing.cast(Any, cls))
     names = [name for name, _ in layout[0]]
     writers = [w for _, w in layout[0]]
-    readers = [r for _, r in layout[1]]
+    readers = [r for _, r, _ in layout[1]]
 
     def write(value: Any) -> list[Any]:
         return [w(getattr(value, n)) for n, w in zip(names, writers, strict=True)]
@@ -72,17 +74,20 @@ def _is_record(hint: Any) -> bool:
 
 
 @cache
-def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn], ...]]:
-    """The (name, writer) of each field JSON holds, and the (name, reader) of each of them
-    the constructor takes (a derived field is written, for people, and not read)."""
+def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn, bool], ...]]:
+    """The (name, writer) of each field JSON holds, and the (name, reader, has a default) of
+    each of them the constructor takes (a derived field is written, for people, not read)."""
     hints = typing.get_type_hints(cls, include_extras=True)
     if dataclasses.is_dataclass(cls):
         held = [f for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
-        names, given = [f.name for f in held], [f.name for f in held if f.init]
+        names = [f.name for f in held]
+        given = [(f.name, f.default is not dataclasses.MISSING
+                  or f.default_factory is not dataclasses.MISSING) for f in held if f.init]
     else:
-        names = given = list(cls._fields)
+        names = list(cls._fields)
+        given = [(n, n in cls._field_defaults) for n in names]
     return (tuple((n, _writer(hints[n])) for n in names),
-            tuple((n, _reader(hints[n])) for n in given))
+            tuple((n, _reader(hints[n]), optional) for n, optional in given))
 
 
 def _record_writer(cls: Any) -> Fn:
@@ -95,8 +100,13 @@ def _record_writer(cls: Any) -> Fn:
 def _record_reader(cls: Any, skipped: tuple[str, ...] = ()) -> Callable[..., Any]:
     def read(data: Any, extra: dict[str, Any] | None = None) -> Any:
         data = _object(data)
-        values = {name: r(data[name]) for name, r in _layout(cls)[1]}
-        return cls(**values, **(extra or {}))
+        values = dict(extra or {})
+        for name, r, optional in _layout(cls)[1]:
+            if name in data:
+                values[name] = r(data[name])
+            elif not optional:  # a field added later takes its default in older JSON
+                raise KeyError(name)
+        return cls(**values)
     return read
 
 

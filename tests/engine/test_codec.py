@@ -49,3 +49,13 @@ def test_reading_checks_the_shape() -> None:
     with pytest.raises(TypeError):
         codec.load(list[int], {"x": 1})
     assert codec.load(Point, {"x": 1, "y": 2}) == Point(1, 2)  # an int is a float's value
+
+
+def test_a_field_added_later_takes_its_default_in_older_json() -> None:
+    @dataclass
+    class Grown:
+        a: int
+        b: int = 5
+        c: list[int] = field(default_factory=list)
+
+    assert codec.load(Grown, {"a": 1}) == Grown(1, 5, [])
