@@ -79,7 +79,8 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
 def _mask(s: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage as a mask, and where its corner is from the anchor point. The same
     names, stacks and labels come back render after render: each is rasterized once."""
-    left, top, right, bottom = f.getbbox(s, anchor=anchor)
+    # Whole pixels: the BASIC layout (fonts.py) measures in ints; the stubs say float.
+    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
     return mask, left, top

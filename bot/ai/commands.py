@@ -1,5 +1,5 @@
 """`ofc solve CARDS [--rules k=v ...] [--stay-value V] [--json]`: the best Fantasyland
-arrangement (DESIGN.md's contract). Bad input prints one line on stderr and exits 2."""
+arrangement (the contract in README.md). Bad input prints one line on stderr and exits 2."""
 
 import argparse
 import json

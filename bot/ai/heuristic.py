@@ -230,11 +230,12 @@ def _plan(top: int, middle: int, bottom: int, dealt: int, discards: int) -> _Pla
     """Every legal placement of a street as (dealt indices to top, to middle, to bottom, free
     places left in the middle, in the bottom): the engine's row patterns (R7) for each choice
     of discards."""
-    out = []
+    out: list[Placement] = []
     for thrown in combinations(range(dealt), discards):
         kept = [i for i in range(dealt) if i not in thrown]
         for pattern in row_patterns(top, middle, bottom, len(kept)):
             idx = tuple(tuple(k for k, r in zip(kept, pattern, strict=True) if r == name)
                         for name in ("top", "middle", "bottom"))
             out.append((idx[0], idx[1], idx[2], middle - len(idx[1]), bottom - len(idx[2])))
-    return _Plan(tuple(out), tuple(frozenset(c[i] for c in out) for i in range(3)))
+    return _Plan(tuple(out), (frozenset(c[0] for c in out), frozenset(c[1] for c in out),
+                             frozenset(c[2] for c in out)))

@@ -63,7 +63,7 @@ class Solution:
         return out
 
     def to_dict(self) -> dict[str, object]:
-        """The `ofc solve --json` shape (DESIGN.md)."""
+        """The `ofc solve --json` shape (README.md)."""
         text = self.board.text()
         return {
             "top": text["top"], "middle": text["middle"], "bottom": text["bottom"],
@@ -104,8 +104,9 @@ def _tables(rules: TableRules) -> _Tables:
             hands = list(weakest)
             hands[index] = value or 1
             result = BoardResult(
-                board=Board(), resolved=Board(), fouled=False, hands=tuple(hands),
-                lines=tuple(hands), royalties=(0, 0, 0),
+                board=Board(), resolved=Board(), fouled=False,
+                hands=(hands[0], hands[1], hands[2]), lines=(hands[0], hands[1], hands[2]),
+                royalties=(0, 0, 0),
             )
             flags.append(fantasy_cards(result, rules, in_fantasy=True, entry_cards=14) > 0)
         stays[row] = flags
@@ -135,7 +136,9 @@ def solve(cards: Sequence[Card], rules: TableRules | None = None,
         ordered = sorted(hand, reverse=True)
         rows = (tuple(ordered[10:13]), tuple(ordered[5:10]), tuple(ordered[:5]))
     else:
-        rows = tuple(tuple(c for i, c in enumerate(hand) if mask >> i & 1) for mask in picked)
+        top, middle, bottom = (tuple(c for i, c in enumerate(hand) if mask >> i & 1)
+                               for mask in picked)
+        rows = (top, middle, bottom)
     board = Board(*rows)
     result = evaluate_board(board, rules)
     stays = fantasy_cards(result, rules, in_fantasy=True, entry_cards=len(hand)) > 0

@@ -5,7 +5,9 @@ import secrets
 import struct
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Annotated
 
+from bot.engine import codec
 from bot.engine.board import Board
 from bot.engine.cards import DECK, JOKERS, Card, card_str, full_deck
 from bot.engine.errors import RuleError
@@ -72,8 +74,18 @@ def decode_board(rows: list[list[str]]) -> Board:
     return Board(top, middle, bottom)
 
 
+# How state JSON (bot/engine/codec.py) holds cards: a row, hand or deck as a list of state text,
+# a board as its three rows, a draft's cards as the keys of an object.
+CARDS = codec.Custom(encode, decode)
+DECK_CARDS = codec.Custom(encode, lambda codes: list(decode(codes)))
+BOARD = codec.Custom(encode_board, decode_board)
+CARD_KEYS = codec.Custom(lambda rows: dict(zip(encode(rows), rows.values(), strict=True)),
+                         lambda rows: dict(zip(decode(rows), rows.values(), strict=True)))
+Cards = Annotated[tuple[Card, ...], CARDS]
+
 TEXT = {c: card_str(c) for c in CODE}  # display text ("X" for both jokers), for event data
 
 
-def texts(cards: Iterable[Card]) -> list[str]:
-    return [TEXT[c] for c in cards]
+def texts(cards: Iterable[Card]) -> tuple[str, ...]:
+    text = TEXT
+    return tuple([text[c] for c in cards])

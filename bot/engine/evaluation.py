@@ -87,10 +87,10 @@ def _build() -> tuple[list[int], list[int], list[int], list[HandTuple], int]:
     value_of = {t: v for v, t in enumerate(ordered, start=1)}
     size = _rank_sum((12, 12, 12, 12, 11)) + 1
     plain, suited, top = [0] * size, [0] * size, [0] * size
-    for (ranks, flush), t in five.items():
-        (suited if flush else plain)[_rank_sum(ranks)] = value_of[t]
-    for ranks, t in three.items():
-        top[_rank_sum(ranks)] = value_of[t]
+    for (five_ranks, flush), t in five.items():
+        (suited if flush else plain)[_rank_sum(five_ranks)] = value_of[t]
+    for top_ranks, t in three.items():
+        top[_rank_sum(top_ranks)] = value_of[t]
     return plain, suited, top, [(-1,), *ordered], len(five)
 
 

@@ -1,10 +1,18 @@
 """What the state machines report: every state change comes out as a list of events.
 
-The table service turns events into messages, prompts and storage writes; chip movements it must
-mirror (showdown transfers, stacks going back to wallets) are carried in their data.
+One dataclass per kind, its fields typed. The table service turns events into messages,
+prompts and storage writes; chip movements it must mirror (showdown transfers, stacks going
+back to wallets) are carried in their fields. Cards are their display text (`Ah`, `X`): events
+are for people to read (a hand's history keeps them, history.py).
+
+In JSON (a hand's history) an event is `{"kind", "seat", "private", "data"}`, `data` holding
+its other fields in order (bot/engine/codec.py); `Event.from_json` reads any kind back.
 """
 
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bot.engine import codec
 
 # Event kinds, in the order they usually occur.
 HAND_STARTED = "hand_started"  # public: hand_no, button, seats dealt in, fantasy sizes
@@ -25,17 +33,203 @@ LEFT = "left"  # public (cash): the player got up; `stack` goes back to its wall
 MATCH_OVER = "match_over"  # public: standings; `returned` chips go back to wallets (R11)
 
 
-class Event(NamedTuple):
-    """One thing that happened. A NamedTuple: a hand makes dozens, simulations millions."""
+@dataclass(slots=True, kw_only=True)
+class Event:
+    """One thing that happened to `seat` (None: to the table). Slotted and not frozen: a
+    hand makes dozens, simulations millions."""
 
-    kind: str
-    seat: int | None  # the seat concerned, if any
-    private: bool  # True: only that seat's player may see it
-    data: dict[str, Any]  # JSON-able (cards as text)
+    kind: ClassVar[str]
+    private: ClassVar[bool] = False  # True: only that seat's player may see it
+    seat: int | None = None
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The fields other than `seat`, as JSON."""
+        data: dict[str, Any] = codec.dump(self)
+        del data["seat"]
+        return data
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "private": self.private, "data": self.data}
+        return {"kind": self.kind, "seat": self.seat, "private": self.private,
+                "data": self.data}
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Event":
-        return Event(data["kind"], data["seat"], data["private"], data["data"])
+        return codec.load(KINDS[data["kind"]], {"seat": data["seat"], **data["data"]})
+
+
+# ----------------------------------------------------------------- parts of events
+@dataclass(slots=True)
+class FantasySeat:
+    seat: int
+    cards: int  # the Fantasyland hand's size (R8)
+
+
+@dataclass(slots=True)
+class Rows:
+    """Cards as text, per row."""
+
+    top: tuple[str, ...]
+    middle: tuple[str, ...]
+    bottom: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class SeatResult:
+    seat: int
+    player_id: int
+    fouled: bool
+    rows: Rows
+    names: tuple[str, ...]  # each row's hand in words
+    royalties: tuple[int, ...]  # per row
+    points: int
+    chips: int
+    stack_after: int
+    fantasy_next: int
+
+
+@dataclass(slots=True)
+class Payment:
+    payer: int
+    payer_id: int
+    payee: int
+    payee_id: int
+    owed: int
+    paid: int
+
+
+@dataclass(slots=True)
+class Standing:
+    seat: int
+    player_id: int
+    name: str
+    stack: int
+    net: int
+    returned: int  # chips going back to the wallet now (R11)
+
+
+# ----------------------------------------------------------------- the events
+@dataclass(slots=True, kw_only=True)
+class HandStarted(Event):
+    kind = HAND_STARTED
+    hand_no: int
+    button: int
+    seats: tuple[int, ...]  # dealt in, in acting order
+    fantasy: tuple[FantasySeat, ...]
+
+
+@dataclass(slots=True, kw_only=True)
+class Dealt(Event):
+    kind = DEALT
+    private = True
+    street: int
+    cards: tuple[str, ...]
+    discards: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Turn(Event):
+    kind = TURN
+    street: int
+    deadline: float
+
+
+@dataclass(slots=True, kw_only=True)
+class Placed(Event):
+    kind = PLACED
+    private = True
+    street: int
+    rows: Rows  # the cards placed now
+    discards: tuple[str, ...]
+    auto: bool  # the system placed (R10)
+
+
+@dataclass(slots=True, kw_only=True)
+class NewStreet(Event):
+    kind = STREET
+    street: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Timeout(Event):
+    kind = TIMEOUT
+    player_id: int
+    street: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Away(Event):
+    kind = AWAY
+    player_id: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Back(Event):
+    kind = BACK
+    player_id: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Showdown(Event):
+    kind = SHOWDOWN
+    hand_no: int
+    seats: tuple[SeatResult, ...]
+    transfers: tuple[Payment, ...]
+
+
+@dataclass(slots=True, kw_only=True)
+class Busted(Event):
+    kind = BUSTED
+    player_id: int
+
+
+@dataclass(slots=True, kw_only=True)
+class SatOut(Event):
+    kind = SAT_OUT
+    player_id: int
+    stack: int  # back to the wallet
+
+
+@dataclass(slots=True, kw_only=True)
+class HandOver(Event):
+    kind = HAND_OVER
+    hand_no: int
+    button: int  # the next hand's
+    hands_total: int
+    fantasy: tuple[FantasySeat, ...]  # owed next hand
+
+
+@dataclass(slots=True, kw_only=True)
+class Joined(Event):
+    kind = JOINED
+    player_id: int
+    name: str
+    stack: int
+    ai_level: str | None
+
+
+@dataclass(slots=True, kw_only=True)
+class Leaving(Event):
+    kind = LEAVING
+    player_id: int
+
+
+@dataclass(slots=True, kw_only=True)
+class Left(Event):
+    kind = LEFT
+    player_id: int
+    stack: int  # back to the wallet
+
+
+@dataclass(slots=True, kw_only=True)
+class MatchOver(Event):
+    kind = MATCH_OVER
+    standings: tuple[Standing, ...]
+
+
+KINDS: dict[str, type[Event]] = {c.kind: c for c in (
+    HandStarted, Dealt, Turn, Placed, NewStreet, Timeout, Away, Back, Showdown, Busted, SatOut,
+    HandOver, Joined, Leaving, Left, MatchOver)}
+# A list of events of any kinds as a field of state JSON (a hand's history).
+EVENTS = codec.Custom(lambda events: [e.to_json() for e in events],
+                      lambda data: [Event.from_json(e) for e in data])

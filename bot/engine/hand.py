@@ -5,21 +5,12 @@ shows the hand down. A hand only records when each pending action began (`since`
 """
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Annotated
 
 from bot.engine.board import Board
 from bot.engine.cards import Card
-from bot.engine.deal import (
-    BOARD_CARDS,
-    TEXT,
-    Street,
-    decode,
-    decode_board,
-    encode,
-    encode_board,
-    texts,
-)
-from bot.engine.events import DEALT, PLACED, STREET, Event
+from bot.engine.deal import BOARD, BOARD_CARDS, DECK_CARDS, Cards, Street, texts
+from bot.engine.events import Dealt, Event, NewStreet, Placed, Rows
 from bot.engine.placement import Assignment, apply
 
 EMPTY = Board()
@@ -31,29 +22,25 @@ class SeatHand:
 
     seat: int
     fantasy: int = 0  # cards of this seat's Fantasyland hand (R8); 0 for a normal hand
-    board: Board = EMPTY
-    dealt: tuple[Card, ...] = ()  # dealt and not yet placed
-    discards: tuple[Card, ...] = ()
-    hidden: tuple[Card, ...] = ()  # placed this street, shown when the street ends (simultaneous)
-    last: tuple[Card, ...] = ()  # the latest placement everyone has seen
+    board: Annotated[Board, BOARD] = EMPTY
+    dealt: Cards = ()  # dealt and not yet placed
+    discards: Cards = ()
+    hidden: Cards = ()  # placed this street, shown when the street ends (simultaneous)
+    last: Cards = ()  # the latest placement everyone has seen
     acted: bool = False  # placed the current street (a Fantasyland seat: its whole board)
     since: float | None = None  # when its pending action began (R10); None when none is
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat, "fantasy": self.fantasy, "board": encode_board(self.board),
-            "dealt": encode(self.dealt), "discards": encode(self.discards),
-            "hidden": encode(self.hidden), "last": encode(self.last), "acted": self.acted,
-            "since": self.since,
-        }
 
-    @staticmethod
-    def from_json(d: dict[str, Any]) -> "SeatHand":
-        return SeatHand(
-            seat=d["seat"], fantasy=d["fantasy"], board=decode_board(d["board"]),
-            dealt=decode(d["dealt"]), discards=decode(d["discards"]), hidden=decode(d["hidden"]),
-            last=decode(d["last"]), acted=d["acted"], since=d["since"],
-        )
+@dataclass(slots=True)
+class HandJson:
+    """A hand in state JSON: its streets and order come from the match's rules."""
+
+    order: tuple[int, ...]
+    seats: tuple[SeatHand, ...]  # in acting order
+    deck: Annotated[list[Card], DECK_CARDS]
+    next_card: int
+    street: int
+    turn: int
 
 
 @dataclass(slots=True)
@@ -97,8 +84,8 @@ class Hand:
         start = self.next_card
         self.next_card = start + count
         sh.dealt = tuple(self.deck[start:self.next_card])
-        out.append(Event(DEALT, sh.seat, True,
-                         {"street": street, "cards": texts(sh.dealt), "discards": discards}))
+        out.append(Dealt(seat=sh.seat, street=street, cards=texts(sh.dealt),
+                         discards=discards))
 
     def _begin_street(self, now: float, out: list[Event]) -> list[int]:
         if not self.normal:
@@ -107,7 +94,7 @@ class Hand:
         self.turn = 0
         street = self.plan[self.street - 1]
         if self.street > 1:
-            out.append(Event(STREET, None, False, {"street": self.street}))
+            out.append(NewStreet(street=self.street))
         for s in self.normal:
             sh = self.seats[s]
             sh.acted = False
@@ -141,13 +128,10 @@ class Hand:
         sh = self.seats[seat]
         old = sh.board
         board, placed, thrown = apply(old, sh.dealt, self.discards_due(seat), assignment)
-        text = TEXT
-        rows = {"top": [text[c] for c in board.top[len(old.top):]],
-                "middle": [text[c] for c in board.middle[len(old.middle):]],
-                "bottom": [text[c] for c in board.bottom[len(old.bottom):]]}
-        out.append(Event(PLACED, seat, True, {
-            "street": 0 if sh.fantasy else self.street, "rows": rows,
-            "discards": [text[c] for c in thrown], "auto": auto}))
+        rows = Rows(texts(board.top[len(old.top):]), texts(board.middle[len(old.middle):]),
+                    texts(board.bottom[len(old.bottom):]))
+        out.append(Placed(seat=seat, street=0 if sh.fantasy else self.street, rows=rows,
+                          discards=texts(thrown), auto=auto))
         sh.board, sh.dealt, sh.discards = board, (), sh.discards + thrown
         sh.acted, sh.since = True, None
         if sh.fantasy:
@@ -175,15 +159,11 @@ class Hand:
         return Hand(self.plan, self.simultaneous, self.order, seats, list(self.deck),
                     self.next_card, self.street, self.turn)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "order": list(self.order), "seats": [self.seats[s].to_json() for s in self.order],
-            "deck": encode(self.deck), "next_card": self.next_card, "street": self.street,
-            "turn": self.turn,
-        }
+    def json_record(self) -> HandJson:
+        return HandJson(self.order, tuple(self.seats[s] for s in self.order), self.deck,
+                        self.next_card, self.street, self.turn)
 
     @staticmethod
-    def from_json(d: dict[str, Any], plan: tuple[Street, ...], simultaneous: bool) -> "Hand":
-        seats = {sd["seat"]: SeatHand.from_json(sd) for sd in d["seats"]}
-        return Hand(plan, simultaneous, tuple(d["order"]), seats, list(decode(d["deck"])),
-                    d["next_card"], d["street"], d["turn"])
+    def from_record(j: HandJson, plan: tuple[Street, ...], simultaneous: bool) -> "Hand":
+        return Hand(plan, simultaneous, j.order, {sh.seat: sh for sh in j.seats}, j.deck,
+                    j.next_card, j.street, j.turn)

@@ -6,11 +6,12 @@ on the state before and reach the same state; events are what happened, for peop
 """
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
+from bot.engine import codec
 from bot.engine.cards import Card
-from bot.engine.deal import decode, encode
-from bot.engine.events import Event
+from bot.engine.deal import DECK_CARDS
+from bot.engine.events import EVENTS, Event
 
 HISTORY_VERSION = 1
 
@@ -19,21 +20,20 @@ HISTORY_VERSION = 1
 class HandLog:
     hand_no: int
     before: dict[str, Any]  # the match state (Match.to_json, without history) before the deal
-    deck: list[Card]
+    deck: Annotated[list[Card], DECK_CARDS]
     actions: list[dict[str, Any]] = field(default_factory=list)  # JSON-able inputs, in order
-    events: list[Event] = field(default_factory=list)
+    events: Annotated[list[Event], EVENTS] = field(default_factory=list)
 
     def copy(self) -> "HandLog":
         return HandLog(self.hand_no, self.before, self.deck, list(self.actions), list(self.events))
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "version": HISTORY_VERSION, "hand_no": self.hand_no, "before": self.before,
-            "deck": encode(self.deck), "actions": self.actions,
-            "events": [e.to_json() for e in self.events],
-        }
+        return {"version": HISTORY_VERSION, **codec.dump(self)}
 
     @staticmethod
     def from_json(d: dict[str, Any]) -> "HandLog":
-        return HandLog(d["hand_no"], d["before"], list(decode(d["deck"])), list(d["actions"]),
-                       [Event.from_json(e) for e in d["events"]])
+        return codec.load(HandLog, d)
+
+
+# A hand's log as a field of state JSON (the match's `history`).
+HAND_LOG = codec.Custom(HandLog.to_json, HandLog.from_json)

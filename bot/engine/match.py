@@ -8,9 +8,9 @@ events it caused; a bad action raises RuleError and changes nothing.
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from bot.engine import codec
 from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import (
@@ -23,23 +23,28 @@ from bot.engine.deal import (
 )
 from bot.engine.errors import RuleError
 from bot.engine.events import (
-    AWAY,
-    BACK,
-    BUSTED,
-    HAND_OVER,
-    HAND_STARTED,
-    JOINED,
-    LEAVING,
-    LEFT,
-    MATCH_OVER,
-    SAT_OUT,
-    SHOWDOWN,
-    TIMEOUT,
-    TURN,
+    Away,
+    Back,
+    Busted,
     Event,
+    FantasySeat,
+    HandOver,
+    HandStarted,
+    Joined,
+    Leaving,
+    Left,
+    MatchOver,
+    Payment,
+    Rows,
+    SatOut,
+    SeatResult,
+    Showdown,
+    Standing,
+    Timeout,
+    Turn,
 )
-from bot.engine.hand import EMPTY, Hand, SeatHand
-from bot.engine.history import HandLog
+from bot.engine.hand import EMPTY, Hand, HandJson, SeatHand
+from bot.engine.history import HAND_LOG, HandLog
 from bot.engine.placement import (
     Assignment,
     Needs,
@@ -48,8 +53,8 @@ from bot.engine.placement import (
     needs,
     random_assignment,
 )
-from bot.engine.rules import TableRules
-from bot.engine.showdown import show_down, showdown_from_json, showdown_to_json
+from bot.engine.rules import RULES, TableRules
+from bot.engine.showdown import show_down
 from bot.engine.views import Phase, PrivateView, SeatView, ShowdownView, TableView
 
 STATE_VERSION = 1
@@ -67,8 +72,8 @@ class PlayerSpec:
     ai_level: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"player_id": self.player_id, "name": self.name, "stack": self.stack,
-                "ai_level": self.ai_level}
+        data: dict[str, Any] = codec.dump(self)
+        return data
 
 
 @dataclass(slots=True)
@@ -87,22 +92,22 @@ class Player:
     leaving: bool = False  # cash: gets up once it owes no Fantasyland hand
     cashed_out: int = 0  # chips returned to the wallet on sitting out (then stack is 0)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player_id": self.player_id, "name": self.name, "stack": self.stack,
-            "ai_level": self.ai_level, "start_stack": self.start_stack,
-            "time_bank": self.time_bank, "status": self.status, "away": self.away,
-            "fantasy": self.fantasy, "leaving": self.leaving, "cashed_out": self.cashed_out,
-        }
 
-    @staticmethod
-    def from_json(d: dict[str, Any]) -> "Player":
-        return Player(**d)
+@dataclass(slots=True)
+class MatchJson:
+    """A match in state JSON (`Match.to_json`); `history` is the hand's log (history.py)."""
 
-
-@lru_cache(maxsize=64)
-def _rules_json(rules: TableRules) -> dict[str, Any]:
-    return rules.to_dict()
+    version: int
+    rules: Annotated[TableRules, RULES]
+    seed: int | None
+    seats: list[Player | None]
+    button: int
+    hand_no: int
+    phase: Phase
+    hands_total: int
+    hand: HandJson | None
+    showdown: ShowdownView | None
+    history: Annotated[HandLog, HAND_LOG] | None
 
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
@@ -258,10 +263,9 @@ class Match:
         self.hand_no += 1
         if deck is None:
             deck = shuffled_deck(self.rules, self.seed, self.hand_no)
-        events = [Event(HAND_STARTED, None, False, {
-            "hand_no": self.hand_no, "button": self.button, "seats": list(order),
-            "fantasy": [{"seat": s, "cards": n} for s, n in fantasy.items()],
-        })]
+        events: list[Event] = [HandStarted(
+            hand_no=self.hand_no, button=self.button, seats=order,
+            fantasy=tuple([FantasySeat(s, n) for s, n in fantasy.items()]))]
         self.hand, started = Hand.deal(streets(self.rules), self.rules.order == "simultaneous",
                                        order, fantasy, deck, now, events)
         self.phase = "playing"
@@ -297,7 +301,7 @@ class Match:
             player.time_bank = max(0.0, player.time_bank - over)
         if player.away:
             player.away = False
-            events.append(Event(BACK, seat, False, {"player_id": player.player_id}))
+            events.append(Back(seat=seat, player_id=player.player_id))
         self._after(started, now, events)
         code = CODE
         self._record({"do": "place", "seat": seat, "now": now,
@@ -317,8 +321,7 @@ class Match:
             assert player is not None
             player.time_bank = 0.0
             street = 0 if self.hand.seats[seat].fantasy else self.hand.street
-            events.append(Event(TIMEOUT, seat, False, {"player_id": player.player_id,
-                                                       "street": street}))
+            events.append(Timeout(seat=seat, player_id=player.player_id, street=street))
             self._mark_away(seat, events)
             self._after(self._auto(seat, now, events), now, events)
         if events:
@@ -345,7 +348,7 @@ class Match:
         if not player.away:
             raise RuleError("You are not marked away")
         player.away = False
-        events = [Event(BACK, seat, False, {"player_id": player.player_id})]
+        events: list[Event] = [Back(seat=seat, player_id=player.player_id)]
         self._record({"do": "back", "seat": seat, "now": now}, events)
         return events
 
@@ -368,7 +371,7 @@ class Match:
         assert player is not None
         if not player.away:
             player.away = True
-            events.append(Event(AWAY, seat, False, {"player_id": player.player_id}))
+            events.append(Away(seat=seat, player_id=player.player_id))
 
     def _auto(self, seat: int, now: float, events: list[Event]) -> list[int]:
         """R10's placement: bottom, middle, top in the order dealt; the rest discarded."""
@@ -397,8 +400,8 @@ class Match:
             else:
                 waiting = True
                 deadline = sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
-                events.append(Event(TURN, seat, False, {
-                    "street": 0 if sh.fantasy else hand.street, "deadline": deadline}))
+                events.append(Turn(seat=seat, street=0 if sh.fantasy else hand.street,
+                                   deadline=deadline))
         if not waiting and hand.complete:
             self._end_hand(events)
 
@@ -417,11 +420,11 @@ class Match:
         for result in view.seats:
             p = players[result.seat]
             p.stack, p.fantasy = result.stack_after, result.fantasy_next
-        events.append(Event(SHOWDOWN, None, False, self._showdown_data(view)))
+        events.append(self._showdown_event(view))
         for s, p in players.items():
             if p.stack == 0:  # R6: all-in, out for the rest of the match
                 p.status, p.fantasy = "out", 0
-                events.append(Event(BUSTED, s, False, {"player_id": p.player_id}))
+                events.append(Busted(seat=s, player_id=p.player_id))
         earned = any(p.fantasy for p in players.values() if p.status != "out")
         if earned and self.hands_total:
             self.hands_total += 1  # R11: one extra hand however many earned Fantasyland
@@ -433,21 +436,20 @@ class Match:
             # the hand, "only after it will the player be transferred to the Sit-out").
             if (p.status != "out" and (p.away or p.leaving) and not p.fantasy
                     and not (p.away and earned)):
-                self._get_up(s, LEFT if p.leaving else SAT_OUT, events)
-        events.append(Event(HAND_OVER, None, False, {
-            "hand_no": self.hand_no, "button": self.button, "hands_total": self.hands_total,
-            "fantasy": [{"seat": s, "cards": p.fantasy} for s, p in players.items()
-                        if p.fantasy],
-        }))
+                self._get_up(s, Left if p.leaving else SatOut, events)
+        events.append(HandOver(
+            hand_no=self.hand_no, button=self.button, hands_total=self.hands_total,
+            fantasy=tuple([FantasySeat(s, p.fantasy) for s, p in players.items()
+                           if p.fantasy])))
         if self.hands_total and (len(self._active()) < 2 or self.hand_no >= self.hands_total):
             self._over(events)
 
-    def _get_up(self, seat: int, kind: str, events: list[Event]) -> None:
+    def _get_up(self, seat: int, kind: type[Left | SatOut], events: list[Event]) -> None:
         """The player is out of the match; its stack goes back to its wallet (R10, R11, R12).
 
         It keeps its seat, shown as sitting out, until the next deal."""
         p = self._seated(seat)
-        events.append(Event(kind, seat, False, {"player_id": p.player_id, "stack": p.stack}))
+        events.append(kind(seat=seat, player_id=p.player_id, stack=p.stack))
         p.status, p.cashed_out, p.stack = "out", p.cashed_out + p.stack, 0
 
     def _seated(self, seat: int) -> Player:
@@ -462,21 +464,19 @@ class Match:
         table = len(self.seats)
         return min(active, key=lambda s: (s - self.button - 1) % table)
 
-    def _showdown_data(self, view: ShowdownView) -> dict[str, Any]:
+    def _showdown_event(self, view: ShowdownView) -> Showdown:
         pid = {s: self._seated(s).player_id for s in (r.seat for r in view.seats)}
-        return {
-            "hand_no": self.hand_no,
-            "seats": [{
-                "seat": r.seat, "player_id": pid[r.seat], "fouled": r.fouled,
-                "rows": {"top": texts(r.board.top), "middle": texts(r.board.middle),
-                         "bottom": texts(r.board.bottom)},
-                "names": list(r.names), "royalties": list(r.royalties), "points": r.points,
-                "chips": r.chips, "stack_after": r.stack_after, "fantasy_next": r.fantasy_next,
-            } for r in view.seats],
-            "transfers": [{"payer": t.payer, "payer_id": pid[t.payer], "payee": t.payee,
-                           "payee_id": pid[t.payee], "owed": t.owed, "paid": t.paid}
-                          for t in view.transfers],
-        }
+        return Showdown(
+            hand_no=self.hand_no,
+            seats=tuple([SeatResult(
+                seat=r.seat, player_id=pid[r.seat], fouled=r.fouled,
+                rows=Rows(texts(r.board.top), texts(r.board.middle), texts(r.board.bottom)),
+                names=tuple(r.names), royalties=tuple(r.royalties), points=r.points,
+                chips=r.chips, stack_after=r.stack_after, fantasy_next=r.fantasy_next,
+            ) for r in view.seats]),
+            transfers=tuple([Payment(payer=t.payer, payer_id=pid[t.payer], payee=t.payee,
+                                     payee_id=pid[t.payee], owed=t.owed, paid=t.paid)
+                             for t in view.transfers]))
 
     def _over(self, events: list[Event]) -> None:
         """R11: the match ends; every stack still on the table goes back to its wallet."""
@@ -486,10 +486,10 @@ class Match:
             if p is None:
                 continue
             final = p.stack + p.cashed_out
-            standings.append({"seat": s, "player_id": p.player_id, "name": p.name,
-                              "stack": final, "net": final - p.start_stack,
-                              "returned": p.stack})
-        events.append(Event(MATCH_OVER, None, False, {"standings": standings}))
+            standings.append(Standing(seat=s, player_id=p.player_id, name=p.name,
+                                      stack=final, net=final - p.start_stack,
+                                      returned=p.stack))
+        events.append(MatchOver(standings=tuple(standings)))
 
     # ----------------------------------------------------------------- formats
     def finish(self) -> list[Event]:
@@ -527,8 +527,12 @@ class Match:
                             else f"There is no seat {seat}")
         player = _spec_player(spec, self.rules)
         player.status = "joining"
+        return self._sit(seat, player, spec)
+
+    def _sit(self, seat: int, player: Player, spec: PlayerSpec) -> list[Event]:
         self.seats[seat] = player
-        events = [Event(JOINED, seat, False, {**spec.to_json()})]
+        events: list[Event] = [Joined(seat=seat, player_id=spec.player_id, name=spec.name,
+                                      stack=spec.stack, ai_level=spec.ai_level)]
         self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
         return events
 
@@ -545,10 +549,7 @@ class Match:
         player = _spec_player(spec, self.rules)
         player.status, player.time_bank = "joining", old.time_bank
         player.start_stack, player.cashed_out = old.start_stack + spec.stack, old.cashed_out
-        self.seats[seat] = player
-        events = [Event(JOINED, seat, False, {**spec.to_json()})]
-        self._record({"do": "join", "seat": seat, "player": spec.to_json()}, events)
-        return events
+        return self._sit(seat, player, spec)
 
     def leave(self, seat: int) -> list[Event]:
         """Cash format (R11): get up now, or after the hand in play and any Fantasyland hand
@@ -563,14 +564,13 @@ class Match:
         in_hand = self.phase == "playing" and self.hand is not None and seat in self.hand.seats
         if in_hand or player.fantasy:
             player.leaving = True
-            events = [Event(LEAVING, seat, False, {"player_id": player.player_id})]
+            events: list[Event] = [Leaving(seat=seat, player_id=player.player_id)]
         elif player.status == "joining":
-            events = [Event(LEFT, seat, False, {"player_id": player.player_id,
-                                                "stack": player.stack})]
+            events = [Left(seat=seat, player_id=player.player_id, stack=player.stack)]
             self.seats[seat] = None
         else:
             events = []
-            self._get_up(seat, LEFT, events)
+            self._get_up(seat, Left, events)
         self._record({"do": "leave", "seat": seat}, events)
         return events
 
@@ -591,6 +591,7 @@ class Match:
             if p is None:
                 continue
             sh = hand.seats.get(s) if hand is not None else None
+            new_cards: tuple[Card, ...]
             board, hidden_cards, new_cards = EMPTY, 0, ()
             if sh is not None:
                 new_cards = sh.last
@@ -664,40 +665,30 @@ class Match:
 
     def _snapshot_json(self) -> dict[str, Any]:
         """The state before a deal, for the history: the last hand is not needed to replay."""
-        return {**self._core_json(), "hand": None, "showdown": None, "history": None}
+        return self._json(hand=None, showdown=None, history=None)
 
-    def _core_json(self) -> dict[str, Any]:
-        return {
-            "version": STATE_VERSION, "rules": dict(_rules_json(self.rules)), "seed": self.seed,
-            "seats": [p.to_json() if p is not None else None for p in self.seats],
-            "button": self.button, "hand_no": self.hand_no, "phase": self.phase,
-            "hands_total": self.hands_total,
-        }
+    def _json(self, hand: HandJson | None, showdown: ShowdownView | None,
+              history: HandLog | None) -> dict[str, Any]:
+        data: dict[str, Any] = codec.dump(MatchJson(
+            STATE_VERSION, self.rules, self.seed, self.seats, self.button, self.hand_no,
+            self.phase, self.hands_total, hand, showdown, history))
+        return data
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
-        return {
-            **self._core_json(),
-            "hand": self.hand.to_json() if self.hand is not None else None,
-            "showdown": showdown_to_json(self.showdown) if self.showdown is not None else None,
-            "history": self.history(),
-        }
+        hand = self.hand.json_record() if self.hand is not None else None
+        return self._json(hand, self.showdown, self.log)
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Match":
         if data.get("version") != STATE_VERSION:
             raise RuleError(f"Unknown table state version {data.get('version')!r}")
-        rules = TableRules.from_mapping(data["rules"])
-        hand = data["hand"]
+        j = codec.load(MatchJson, data)
+        rules = j.rules
         return Match(
-            rules=rules, seed=data["seed"],
-            seats=[Player.from_json(p) if p is not None else None for p in data["seats"]],
-            button=data["button"], hand_no=data["hand_no"], phase=data["phase"],
-            hands_total=data["hands_total"],
-            hand=(Hand.from_json(hand, streets(rules), rules.order == "simultaneous")
-                  if hand is not None else None),
-            showdown=(showdown_from_json(data["showdown"])
-                      if data["showdown"] is not None else None),
-            log=HandLog.from_json(data["history"]) if data["history"] is not None else None,
-        )
+            rules=rules, seed=j.seed, seats=j.seats, button=j.button, hand_no=j.hand_no,
+            phase=j.phase, hands_total=j.hands_total,
+            hand=(Hand.from_record(j.hand, streets(rules), rules.order == "simultaneous")
+                  if j.hand is not None else None),
+            showdown=j.showdown, log=j.history)
 

@@ -5,7 +5,7 @@ playouts share them.
 """
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
@@ -131,6 +131,9 @@ def random_assignment(board: Board, dealt: tuple[Card, ...], discards: int,
                       rng: random.Random) -> dict[Card, str]:
     """A random legal assignment, uniform over the legal row patterns of a street (playouts,
     tests). Fantasyland hands (13 cards to place) fill the free places in a random order."""
+    kept: tuple[Card, ...]
+    thrown: tuple[Card, ...]
+    rows: Sequence[str]
     if not discards:
         kept, thrown = dealt, ()
     elif discards == 1:

@@ -2,8 +2,10 @@
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from functools import lru_cache
 from typing import Any, Literal
 
+from bot.engine import codec
 from bot.engine.errors import RuleError
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
@@ -82,7 +84,7 @@ class TableRules:
                 raise RuleError(f"unknown option '{name}'")
             default = known[name].default
             if name in CHOICES:
-                value = str(raw).lower()
+                value: str | bool | int = str(raw).lower()
                 if value not in CHOICES[name]:
                     allowed = ", ".join(CHOICES[name])
                     raise RuleError(f"'{raw}' is not a valid {name} (choose {allowed})")
@@ -119,3 +121,13 @@ def _parse_int(name: str, raw: Any) -> int:
     if not low <= value <= high:
         raise RuleError(f"{name} must be from {low} to {high}")
     return value
+
+
+@lru_cache(maxsize=256)
+def _options(rules: TableRules) -> dict[str, Any]:
+    """The options as JSON, once per rule set (every snapshot carries them)."""
+    return rules.to_dict()
+
+
+# A rule set as a field of state JSON (bot/engine/codec.py): its options by name.
+RULES = codec.Custom(lambda rules: dict(_options(rules)), TableRules.from_mapping)

@@ -1,6 +1,7 @@
 """A finished hand as plain data in, its full scoring as plain data out.
 
-The `ofc score` JSON contract (DESIGN.md) and `/ofc score` both go through `score_sheet`."""
+The `ofc score` JSON contract (README.md, "ofc score") and `/ofc score` both go through
+`score_sheet`."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -41,7 +42,7 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
     for player in players:
         rows = [_field(player, r, str) for r in ROWS]
         try:
-            boards.append(Board.parse(*rows, jokers=rules.jokers))
+            boards.append(Board.parse(rows[0], rows[1], rows[2], jokers=rules.jokers))
         except RuleError as error:
             raise RuleError(f"{player['name']}: {error}") from None
     # A card can be on one board only; there are two jokers in the whole deck (R1, R9).
@@ -51,7 +52,7 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
 
 
 def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Score and settle one finished hand given as DESIGN.md's `ofc score` input."""
+    """Score and settle one finished hand given as `ofc score` input (README.md)."""
     if not isinstance(data, Mapping):
         raise RuleError("the input must be a JSON object")
     unknown = set(data) - {"rules", "button", "players"}

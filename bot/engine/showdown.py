@@ -2,8 +2,8 @@
 
 from typing import Any
 
+from bot.engine import codec
 from bot.engine.board import Board, evaluate_board
-from bot.engine.deal import decode_board, encode_board
 from bot.engine.fantasy import fantasy_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoring import PairScore, score_hand
@@ -43,28 +43,9 @@ def show_down(rules: TableRules, boards: dict[int, Board], fantasy: dict[int, in
 
 
 def showdown_to_json(view: ShowdownView) -> dict[str, Any]:
-    return {
-        "seats": [{
-            "seat": s.seat, "board": encode_board(s.board), "resolved": encode_board(s.resolved),
-            "fouled": s.fouled, "names": list(s.names), "royalties": list(s.royalties),
-            "points": s.points, "chips": s.chips, "stack_after": s.stack_after,
-            "fantasy_next": s.fantasy_next,
-        } for s in view.seats],
-        "pairs": [{"a": p.a, "b": p.b, "lines": list(p.lines), "line_points": p.line_points,
-                   "bonus": p.bonus, "royalties": p.royalties} for p in view.pairs],
-        "transfers": [{"payer": t.payer, "payee": t.payee, "owed": t.owed, "paid": t.paid}
-                      for t in view.transfers],
-    }
+    data: dict[str, Any] = codec.dump(view)
+    return data
 
 
 def showdown_from_json(d: dict[str, Any]) -> ShowdownView:
-    seats = tuple(ShowdownSeat(
-        seat=s["seat"], board=decode_board(s["board"]), resolved=decode_board(s["resolved"]),
-        fouled=s["fouled"], names=tuple(s["names"]), royalties=tuple(s["royalties"]),
-        points=s["points"], chips=s["chips"], stack_after=s["stack_after"],
-        fantasy_next=s["fantasy_next"],
-    ) for s in d["seats"])
-    pairs = tuple(PairScore(p["a"], p["b"], tuple(p["lines"]), p["line_points"], p["bonus"],
-                            p["royalties"]) for p in d["pairs"])
-    transfers = tuple(Transfer(**t) for t in d["transfers"])
-    return ShowdownView(seats, pairs, transfers)
+    return codec.load(ShowdownView, d)

@@ -3,10 +3,11 @@
 A view holds no card its viewer may not see, so nothing built from it can leak one."""
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Annotated, Literal
 
 from bot.engine.board import Board
 from bot.engine.cards import Card, full_deck
+from bot.engine.deal import BOARD
 from bot.engine.rules import TableRules
 from bot.engine.scoring import PairScore
 from bot.engine.settlement import Transfer
@@ -41,8 +42,8 @@ class ShowdownSeat:
     """One seat's result in a hand's showdown (R3-R8)."""
 
     seat: int
-    board: Board  # as placed (jokers as jokers)
-    resolved: Board  # jokers replaced by what they stand for
+    board: Annotated[Board, BOARD]  # as placed (jokers as jokers)
+    resolved: Annotated[Board, BOARD]  # jokers replaced by what they stand for
     fouled: bool
     names: tuple[str, str, str]  # top, middle, bottom
     royalties: tuple[int, int, int]

@@ -11,6 +11,7 @@ import aiosqlite
 
 from bot.storage.db import Database
 from bot.storage.errors import InsufficientChips, KeyConflict, TableClosed, UnknownTable
+from bot.storage.sql import fetchall
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -51,7 +52,8 @@ class Origin:
 
 async def open_table(conn: aiosqlite.Connection, table_id: int) -> int:
     """The guild of an open table; UnknownTable or TableClosed otherwise."""
-    rows = await conn.execute_fetchall(
+    rows = await fetchall(
+        conn,
         "SELECT guild_id, status FROM live_tables WHERE id = ?", (table_id,)
     )
     if not rows:
@@ -73,7 +75,8 @@ class StorageCore:
         self, conn: aiosqlite.Connection, guild_id: int, column: str, default: int
     ) -> int:
         """A guild's override of `starting_chips` or `daily_chips`, else the bot's default."""
-        rows = await conn.execute_fetchall(
+        rows = await fetchall(
+            conn,
             f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         return default if not rows or rows[0][0] is None else int(rows[0][0])
@@ -102,7 +105,8 @@ class StorageCore:
         self, conn: aiosqlite.Connection, guild_id: int, user_id: int, now: float
     ) -> int:
         """The wallet's balance; a first touch creates it with the starting chips."""
-        rows = await conn.execute_fetchall(
+        rows = await fetchall(
+            conn,
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         if rows:
@@ -164,7 +168,8 @@ class StorageCore:
         )
         if cursor.rowcount == 1:
             return True
-        rows = await conn.execute_fetchall(
+        rows = await fetchall(
+            conn,
             "SELECT kind, table_id FROM operations WHERE key = ?", (key,)
         )
         if (rows[0][0], rows[0][1]) != (kind, table_id):

@@ -12,6 +12,7 @@ import aiosqlite
 from bot.storage import guard
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
+from bot.storage.sql import fetchall
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -74,7 +75,7 @@ class Database:
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await guard.quick_check(conn, path)
-            mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+            mode = await fetchall(conn, "PRAGMA journal_mode = WAL")
             if mode[0][0] != "wal":
                 raise StorageError(f"Database {path} cannot use WAL (journal mode {mode[0][0]})")
             # FULL: a commit reported to a player survives a power cut, not only a crash.

@@ -15,6 +15,7 @@ from bot.storage.records import (
     PlayerHandResult,
     PlayerStats,
 )
+from bot.storage.sql import fetchall
 
 _RESULT_COLUMNS = (
     "user_id, points, chips, fouled, royalties, in_fantasy, fantasy_entered, fantasy_stayed, "
@@ -58,7 +59,8 @@ def _checked_hand(hand: HandRecord) -> HandRecord:
 
 async def _match_row(conn: aiosqlite.Connection, match_id: int) -> tuple[int, float | None]:
     """(table id, ended_at) of a match; UnknownMatch if there is none."""
-    rows = await conn.execute_fetchall(
+    rows = await fetchall(
+        conn,
         "SELECT table_id, ended_at FROM matches WHERE id = ?", (match_id,)
     )
     if not rows:
@@ -130,12 +132,14 @@ class HistoryMixin(StorageCore):
         seated = [validate.player(p) for p in players]
         async with self._db.transaction() as conn:
             guild_id = await open_table(conn, table_id)
-            running = await conn.execute_fetchall(
+            running = await fetchall(
+                conn,
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
             if running:
                 return int(running[0][0])
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "INSERT INTO matches (table_id, guild_id, options_json, started_at) "
                 "VALUES (?, ?, ?, ?) RETURNING id",
                 (table_id, guild_id, options_json, now),
@@ -152,7 +156,8 @@ class HistoryMixin(StorageCore):
         """The id of a table's unfinished match, if any."""
         table_id = validate.snowflake("table id", table_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
         return int(rows[0][0]) if rows else None
@@ -178,7 +183,8 @@ class HistoryMixin(StorageCore):
             _, ended_at = await _match_row(conn, match_id)
             if ended_at is not None:
                 return False
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT user_id FROM match_players WHERE match_id = ?", (match_id,)
             )
             strangers = won - {int(r[0]) for r in rows}
@@ -202,7 +208,8 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            matches = await conn.execute_fetchall(
+            matches = await fetchall(
+                conn,
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
                 "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id) "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
@@ -211,7 +218,8 @@ class HistoryMixin(StorageCore):
             )
             players: dict[int, list[MatchPlayer]] = {int(m[0]): [] for m in matches}
             marks = ", ".join("?" for _ in players)
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT mp.match_id, mp.user_id, coalesce(sum(r.points), 0) AS points, "
                 "coalesce(sum(r.chips), 0), count(r.hand_no), mp.won "
                 "FROM match_players AS mp LEFT JOIN hand_results AS r "
@@ -222,19 +230,22 @@ class HistoryMixin(StorageCore):
             )
         for match_id, user, points, chips, hands, won in rows:
             players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
-        return [MatchSummary(*m, players=tuple(players[m[0]])) for m in matches]
+        return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]))
+                for m in matches]
 
     async def match_hands(self, match_id: int) -> list[HandHistory]:
         """Every recorded hand of a match, in order, with each player's line."""
         match_id = validate.snowflake("match id", match_id)
         async with self._db.transaction(write=False) as conn:
             await _match_row(conn, match_id)
-            hands = await conn.execute_fetchall(
+            hands = await fetchall(
+                conn,
                 "SELECT hand_no, history_json, played_at FROM hands WHERE match_id = ? "
                 "ORDER BY hand_no",
                 (match_id,),
             )
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 f"SELECT hand_no, {_RESULT_COLUMNS} FROM hand_results WHERE match_id = ? "
                 "ORDER BY hand_no, user_id",
                 (match_id,),
@@ -253,7 +264,8 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            hands = await conn.execute_fetchall(
+            hands = await fetchall(
+                conn,
                 "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
@@ -263,7 +275,8 @@ class HistoryMixin(StorageCore):
                 f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
                 (guild_id, user_id),
             )
-            matches = await conn.execute_fetchall(
+            matches = await fetchall(
+                conn,
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
                 f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",

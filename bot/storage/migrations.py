@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import aiosqlite
 
 from bot.storage.errors import SchemaTooNew
+from bot.storage.sql import fetchall
 
 # 1: money. Wallets hold human chips (user_id > 0); the ledger has one row per wallet movement
 # and a 'house' row (no wallet, balance_after NULL) per chip a computer seat (user_id < 0)
@@ -181,12 +182,13 @@ def statements(script: str) -> Iterator[str]:
 
 async def schema_version(conn: aiosqlite.Connection) -> int:
     """The version a database is at; 0 for a new, empty file."""
-    rows = await conn.execute_fetchall(
+    rows = await fetchall(
+        conn,
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
     )
     if not rows:
         return 0
-    rows = await conn.execute_fetchall("SELECT coalesce(max(version), 0) FROM schema_version")
+    rows = await fetchall(conn, "SELECT coalesce(max(version), 0) FROM schema_version")
     return int(rows[0][0])
 
 

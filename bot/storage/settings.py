@@ -15,6 +15,7 @@ from bot.storage import validate
 from bot.storage.core import UNCHANGED, StorageCore, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.records import GuildSettings, SettingsChange
+from bot.storage.sql import fetchall
 
 
 def _options(value: object) -> dict[str, Any]:
@@ -27,7 +28,8 @@ def _options(value: object) -> dict[str, Any]:
 
 
 async def _load(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-    rows = await conn.execute_fetchall(
+    rows = await fetchall(
+        conn,
         "SELECT starting_chips, daily_chips, table_options_json FROM guild_settings "
         "WHERE guild_id = ?",
         (guild_id,),
@@ -96,7 +98,8 @@ class SettingsMixin(StorageCore):
         """The latest settings changes of a guild, newest first."""
         guild_id = validate.snowflake("guild id", guild_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT actor_id, field, old_json, new_json, changed_at FROM guild_settings_audit "
                 "WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
                 (guild_id, validate.count("limit", limit)),

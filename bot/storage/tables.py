@@ -29,6 +29,7 @@ from bot.storage.errors import (
 )
 from bot.storage.history import insert_hand
 from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
+from bot.storage.sql import fetchall
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, state_json, "
@@ -61,7 +62,8 @@ class _Money(NamedTuple):
 
 async def _money(conn: aiosqlite.Connection, table_id: int) -> _Money:
     """A table's guild, status and stacks in one query (every statement is a thread hop)."""
-    rows = await conn.execute_fetchall(
+    rows = await fetchall(
+        conn,
         "SELECT t.guild_id, t.status, s.user_id, s.stack FROM live_tables AS t "
         "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id",
         (table_id,),
@@ -117,7 +119,8 @@ class TablesMixin(StorageCore):
             now,
         ]
         async with self._db.transaction() as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
                 "table_message_id, state_json, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -176,14 +179,15 @@ class TablesMixin(StorageCore):
     async def _load_tables(
         self, conn: aiosqlite.Connection, where: str, params: Sequence[object]
     ) -> list[LiveTable]:
-        rows = await conn.execute_fetchall(
+        rows = await fetchall(
+            conn,
             f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE {where} ORDER BY id", params
         )
         tables = []
         for row in rows:
             stacks = (await _money(conn, row[0])).stacks
-            tables.append(LiveTable(*row[:9], stacks=stacks, created_at=row[9],
-                                    updated_at=row[10]))
+            tables.append(LiveTable(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
+                                    row[7], row[8], stacks, row[9], row[10]))
         return tables
 
     async def _owner_pays(
@@ -227,7 +231,8 @@ class TablesMixin(StorageCore):
         """What a repeated buy-in or cash-out returns: nothing moved, the current figures."""
         guild_id = money.guild_id
         stack = money.stacks.get(user_id, 0)
-        rows = await conn.execute_fetchall(
+        rows = await fetchall(
+            conn,
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return StackMove(False, 0, stack, int(rows[0][0]) if rows else None)
@@ -317,7 +322,8 @@ class TablesMixin(StorageCore):
             "DELETE FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
         )
         if not stack:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )

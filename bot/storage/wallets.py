@@ -4,6 +4,7 @@ from bot.storage import validate
 from bot.storage.core import LedgerKind, Origin, StorageCore
 from bot.storage.errors import DailyNotReady
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
+from bot.storage.sql import fetchall
 
 # wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank)
 _TOTALS = """
@@ -27,7 +28,8 @@ class WalletsMixin(StorageCore):
         user_id = validate.human(user_id)
         async with self._db.transaction() as conn:
             await self._ensure_wallet(conn, guild_id, user_id, now)
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -40,7 +42,8 @@ class WalletsMixin(StorageCore):
         cooldown = self.defaults.daily_cooldown_seconds
         async with self._db.transaction() as conn:
             await self._ensure_wallet(conn, guild_id, user_id, now)
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -121,7 +124,8 @@ class WalletsMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 "SELECT id, guild_id, user_id, amount, balance_after, kind, reason, actor_id, "
                 "table_id, hand_no, op_key, created_at FROM ledger "
                 "WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
@@ -133,7 +137,8 @@ class WalletsMixin(StorageCore):
         """The richest players of a guild (wallet plus chips at open tables)."""
         guild_id = validate.snowflake("guild id", guild_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 f"SELECT rank() OVER (ORDER BY total DESC), user_id, balance, at_tables, total "
                 f"FROM ({_TOTALS}) ORDER BY total DESC, user_id LIMIT :limit",
                 {"guild": guild_id, "limit": validate.count("limit", limit)},
@@ -145,7 +150,8 @@ class WalletsMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.execute_fetchall(
+            rows = await fetchall(
+                conn,
                 f"WITH totals AS ({_TOTALS}) "
                 "SELECT 1 + (SELECT count(*) FROM totals AS o WHERE o.total > me.total), "
                 "user_id, balance, at_tables, total FROM totals AS me WHERE user_id = :user",

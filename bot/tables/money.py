@@ -4,19 +4,16 @@ An action that moves chips appends operations to the table's `pending` list; the
 one by one, each in one storage transaction that also saves the snapshot with the operations
 still to do. A crash anywhere leaves a snapshot that lists exactly what is left, and a replay
 of an operation that did commit is a no-op thanks to its idempotency key (table, hand, step).
+
+In the snapshot an operation is an object naming its kind first (`{"op": "buy_in", "user":
+..}`) and then its fields in order (bot/engine/codec.py).
 """
 
-from dataclasses import asdict
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from bot.storage import HandRecord, PlayerHandResult, Storage
-
-Op = dict[str, Any]
-
-# Operations whose storage call saves the snapshot in the same transaction.
-_WITH_SNAPSHOT = frozenset({"buy_in", "cash_out", "settle", "close"})
-# Operations after which the table is closed in storage.
-TERMINAL = frozenset({"close", "refund"})
+from bot.engine import codec
+from bot.storage import HandRecord, Refund, Settlement, StackMove, Storage
 
 
 def key(table_id: int, hand_no: int, step: int, kind: str, user: int | None = None) -> str:
@@ -24,62 +21,109 @@ def key(table_id: int, hand_no: int, step: int, kind: str, user: int | None = No
     return base if user is None else f"{base}:{user}"
 
 
-def buy_in(user: int, amount: int, op_key: str) -> Op:
-    return {"op": "buy_in", "user": user, "amount": amount, "key": op_key}
+@dataclass(frozen=True, slots=True)
+class MoneyOp:
+    """One chip movement. `with_snapshot`: its storage call saves the snapshot in the same
+    transaction; `terminal`: the table is closed in storage after it."""
+
+    KIND: ClassVar[str]
+    with_snapshot: ClassVar[bool] = True
+    terminal: ClassVar[bool] = False
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> Any:
+        """Apply the operation; `snapshot` is saved with it when the storage call takes one."""
+        raise NotImplementedError
 
 
-def cash_out(user: int, op_key: str) -> Op:
-    return {"op": "cash_out", "user": user, "key": op_key}
+@dataclass(frozen=True, slots=True)
+class BuyIn(MoneyOp):
+    KIND = "buy_in"
+    user: int
+    amount: int
+    key: str
 
-
-def settle(hand_no: int, transfers: list[tuple[int, int, int]], op_key: str,
-           hand: HandRecord) -> Op:
-    return {"op": "settle", "hand_no": hand_no, "transfers": [list(t) for t in transfers],
-            "key": op_key, "hand": {"match_id": hand.match_id, "hand_no": hand.hand_no,
-                                    "history_json": hand.history_json,
-                                    "results": [asdict(r) for r in hand.results]}}
-
-
-def match_end(match_id: int, winners: list[int], cancelled: bool = False) -> Op:
-    op: Op = {"op": "match_end", "match_id": match_id, "winners": winners}
-    if cancelled:  # older snapshots' pending ops have no such key
-        op["cancelled"] = True
-    return op
-
-
-def close() -> Op:
-    return {"op": "close"}
-
-
-def refund(reason: str) -> Op:
-    return {"op": "refund", "reason": reason}
-
-
-def carries_snapshot(op: Op) -> bool:
-    return op["op"] in _WITH_SNAPSHOT
-
-
-async def apply(storage: Storage, table_id: int, op: Op, snapshot: str, now: float) -> Any:
-    """Apply one operation; `snapshot` is saved with it when the storage call takes one."""
-    kind = op["op"]
-    if kind == "buy_in":
-        return await storage.buy_in(table_id, op["user"], op["amount"], key=op["key"], now=now,
+    async def apply(self, storage: Storage, table_id: int, snapshot: str,
+                    now: float) -> StackMove:
+        return await storage.buy_in(table_id, self.user, self.amount, key=self.key, now=now,
                                     snapshot=snapshot)
-    if kind == "cash_out":
-        return await storage.cash_out(table_id, op["user"], key=op["key"], now=now,
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut(MoneyOp):
+    KIND = "cash_out"
+    user: int
+    key: str
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str,
+                    now: float) -> StackMove:
+        return await storage.cash_out(table_id, self.user, key=self.key, now=now,
                                       snapshot=snapshot)
-    if kind == "settle":
-        h = op["hand"]
-        record = HandRecord(h["match_id"], h["hand_no"], h["history_json"],
-                            tuple(PlayerHandResult(**r) for r in h["results"]))
-        return await storage.settle_hand(table_id, op["hand_no"],
-                                         [tuple(t) for t in op["transfers"]], key=op["key"],
-                                         now=now, snapshot=snapshot, hand=record)
-    if kind == "match_end":
-        return await storage.record_match_end(op["match_id"], op["winners"], now=now,
-                                              cancelled=op.get("cancelled", False))
-    if kind == "close":
+
+
+@dataclass(frozen=True, slots=True)
+class Settle(MoneyOp):
+    """A hand's R6 transfers (payer, payee, chips) with its history for /history, /stats."""
+
+    KIND = "settle"
+    hand_no: int
+    transfers: tuple[tuple[int, int, int], ...]
+    key: str
+    hand: HandRecord
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str,
+                    now: float) -> Settlement:
+        return await storage.settle_hand(table_id, self.hand_no, list(self.transfers),
+                                         key=self.key, now=now, snapshot=snapshot,
+                                         hand=self.hand)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnd(MoneyOp):
+    KIND = "match_end"
+    with_snapshot = False
+    match_id: int
+    winners: tuple[int, ...]
+    cancelled: bool = False  # older snapshots' pending operations have no such key
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:
+        return await storage.record_match_end(self.match_id, list(self.winners), now=now,
+                                              cancelled=self.cancelled)
+
+
+@dataclass(frozen=True, slots=True)
+class Close(MoneyOp):
+    KIND = "close"
+    terminal = True
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:
         return await storage.close_table(table_id, now=now, snapshot=snapshot)
-    if kind == "refund":
-        return await storage.refund_table(table_id, op["reason"], now=now)
-    raise ValueError(f"unknown money operation {kind!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RefundTable(MoneyOp):
+    """Every stack back to its owner, the table closed as refunded."""
+
+    KIND = "refund"
+    with_snapshot = False
+    terminal = True
+    reason: str
+
+    async def apply(self, storage: Storage, table_id: int, snapshot: str,
+                    now: float) -> Refund:
+        return await storage.refund_table(table_id, self.reason, now=now)
+
+
+Op = BuyIn | CashOut | Settle | MatchEnd | Close | RefundTable
+_KINDS: dict[str, type[Op]] = {c.KIND: c for c in (BuyIn, CashOut, Settle, MatchEnd, Close,
+                                                    RefundTable)}
+
+
+def to_json(op: Op) -> dict[str, Any]:
+    return {"op": op.KIND, **codec.dump(op)}
+
+
+def from_json(data: dict[str, Any]) -> Op:
+    kind = data["op"]
+    if kind not in _KINDS:
+        raise ValueError(f"unknown money operation {kind!r}")
+    return codec.load(_KINDS[kind], {k: v for k, v in data.items() if k != "op"})

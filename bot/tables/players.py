@@ -1,4 +1,7 @@
-"""Computer seats and "Best arrangement": who decides a placement the service then applies.
+"""Who sits at a table: people and computer seats, and who decides a computer's placement.
+
+A player id is a Discord user id (> 0) for a person and a negative id for a computer seat
+(storage's convention, bot/storage/__init__.py); `is_person` names the test.
 
 The service asks a `ComputerPlayers` for a placement from a seat's `PrivateView` only (what
 that seat may see, R7), and applies the answer through the same checked path as a person's

@@ -1,9 +1,13 @@
 """The service's machinery: live tables in memory, their locks, background tasks, persistence.
 
-Every action on a table runs inside `TableCore._locked`: one at a time per table, and any
+Every action on a table runs inside `TableCore.locked`: one at a time per table, and any
 failure puts the table back exactly as it was last saved (so a refused action changes nothing,
-in memory as on disk). `_commit` applies the action's chip movements with the snapshot, tells
-the listeners, and re-arms the table's timer and computer turns (service.py).
+in memory as on disk). `commit` applies the action's chip movements with the snapshot, tells
+the listeners, and re-arms the table's timer and computer turns (`rearm`, which the service
+points at its scheduler, scheduling.py).
+
+The parts of the service (lobby.py, play.py, scheduling.py, recovery.py, messages.py) each
+hold this core and work through it; service.py puts them behind one facade.
 """
 
 import asyncio
@@ -14,17 +18,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.errors import RuleError
+from bot.engine.events import Event, Left, SatOut
+from bot.engine.match import Match
 from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
+from bot.tables import events as out
 from bot.tables import money
 from bot.tables.clock import Clock
 from bot.tables.errors import NoTable, TableError
-from bot.tables.events import TableEvent
+from bot.tables.players import is_person
 from bot.tables.settings import ServiceSettings
 from bot.tables.state import TableState
+from bot.tables.translate import translate
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[Sequence[TableEvent]], Awaitable[None]]
+Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
 
@@ -44,32 +52,35 @@ class Live:
 
 class TableCore:
     def __init__(self, storage: Storage, clock: Clock, settings: ServiceSettings) -> None:
-        self._storage = storage
-        self._clock = clock
-        self._settings = settings
-        self._tables: dict[int, Live] = {}
-        self._by_channel: dict[int, int] = {}
+        self.storage = storage
+        self.clock = clock
+        self.settings = settings
+        self.tables: dict[int, Live] = {}
+        self.by_channel: dict[int, int] = {}
+        self.closing = False
+        # Re-arm a table's timer and computer turns after each commit (the scheduler's).
+        self.rearm: Callable[[Live], None] = lambda live: None
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parked: set[asyncio.Task[Any]] = set()  # tasks asleep on the clock
         self._settled = asyncio.Event()  # set when a task parks or ends (for idle())
-        self._closing = False
 
     # ----------------------------------------------------------------- listeners, tasks
     def add_listener(self, listener: Listener) -> None:
         """`await listener(events)` after every action, in order, under the table's lock."""
         self._listeners.append(listener)
 
-    async def _emit(self, events: Sequence[TableEvent]) -> None:
+    async def emit(self, events: Sequence[out.TableEvent]) -> None:
         if not events:
             return
+        batch = list(events)
         for listener in self._listeners:
             try:
-                await listener(events)
+                await listener(batch)
             except Exception:  # the game goes on whatever a listener does
                 log.exception("table event listener failed")
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
@@ -82,7 +93,7 @@ class TableCore:
         if not task.cancelled() and task.exception() is not None:
             log.error("table service task failed", exc_info=task.exception())
 
-    async def _sleep(self, seconds: float) -> None:
+    async def sleep(self, seconds: float) -> None:
         """Sleep on the service's clock, marked as parked so `idle()` does not wait for it."""
         if seconds <= 0:
             return
@@ -91,7 +102,7 @@ class TableCore:
         self._parked.add(task)
         self._settled.set()
         try:
-            await self._clock.sleep(seconds)
+            await self.clock.sleep(seconds)
         finally:
             self._parked.discard(task)
 
@@ -108,38 +119,38 @@ class TableCore:
 
     async def close(self) -> None:
         """Stop timers and computer turns (every state is already saved)."""
-        self._closing = True
+        self.closing = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     # ----------------------------------------------------------------- tables
-    def _live(self, table_id: int) -> Live:
-        live = self._tables.get(table_id)
+    def live(self, table_id: int) -> Live:
+        live = self.tables.get(table_id)
         if live is None:
             raise NoTable("There is no such table.")
         return live
 
-    def _register(self, live: Live) -> None:
+    def register(self, live: Live) -> None:
         state = live.state
-        self._tables[state.table_id] = live
+        self.tables[state.table_id] = live
         for channel in (state.channel_id, state.thread_id):
             if channel is not None:
-                old = self._by_channel.get(channel)
+                old = self.by_channel.get(channel)
                 if old is not None and old != state.table_id:
-                    self._tables.pop(old, None)  # a closed table kept for its last views
-                self._by_channel[channel] = state.table_id
+                    self.tables.pop(old, None)  # a closed table kept for its last views
+                self.by_channel[channel] = state.table_id
 
-    def _forget_channel(self, state: TableState) -> None:
+    def forget_channel(self, state: TableState) -> None:
         for channel in (state.channel_id, state.thread_id):
-            if channel is not None and self._by_channel.get(channel) == state.table_id:
-                del self._by_channel[channel]
+            if channel is not None and self.by_channel.get(channel) == state.table_id:
+                del self.by_channel[channel]
 
     @asynccontextmanager
-    async def _locked(self, table_id: int) -> AsyncIterator[Live]:
+    async def locked(self, table_id: int) -> AsyncIterator[Live]:
         """Hold the table's lock for one action; on any failure restore the last save."""
-        live = self._live(table_id)
+        live = self.live(table_id)
         me = asyncio.current_task()
         if live.owner is me:
             raise RuntimeError("a table event listener awaited an action on its own table")
@@ -149,7 +160,7 @@ class TableCore:
                 if live.state.status == "closed":
                     raise NoTable("This table is closed.")
                 if live.state.pending:
-                    await self._flush(live)  # finish what a failure left undone
+                    await self.flush(live)  # finish what a failure left undone
                 live.state.step += 1
                 yield live
             except BaseException as error:
@@ -168,14 +179,14 @@ class TableCore:
             thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
             table_message_id=s.table_message_id)
 
-    async def _flush(self, live: Live) -> list[Any]:
+    async def flush(self, live: Live) -> list[Any]:
         """Apply the pending chip movements, each with a snapshot listing the ones left;
         with none, just save the snapshot."""
         state = live.state
-        now = self._clock.now()
+        now = self.clock.now()
         if not state.pending:
             text = state.dumps()
-            await self._storage.save_snapshot(state.table_id, text, now=now)
+            await self.storage.save_snapshot(state.table_id, text, now=now)
             live.saved = text
             return []
         results = []
@@ -183,15 +194,15 @@ class TableCore:
         while state.pending:
             op, *rest = state.pending
             state.pending, status = rest, state.status
-            if op["op"] in money.TERMINAL:
+            if op.terminal:
                 state.status = "closed"
             text = state.dumps()
             try:
-                results.append(await money.apply(self._storage, state.table_id, op, text, now))
+                results.append(await op.apply(self.storage, state.table_id, text, now))
             except BaseException:
                 state.pending, state.status = [op, *rest], status
                 raise
-            unsaved = not money.carries_snapshot(op)
+            unsaved = not op.with_snapshot
             if not unsaved:
                 live.saved = text
             if state.status == "closed":
@@ -199,9 +210,38 @@ class TableCore:
                 return results
         if unsaved:
             text = state.dumps()
-            await self._storage.save_snapshot(state.table_id, text, now=now)
+            await self.storage.save_snapshot(state.table_id, text, now=now)
             live.saved = text
         return results
+
+    # ----------------------------------------------------------------- committing actions
+    async def commit(self, live: Live, events: Sequence[out.TableEvent],
+                     ops: Sequence[money.Op] = ()) -> list[Any]:
+        """Save the action (with its chip movements), tell the listeners, re-arm the table.
+        Returns the storage results of `ops`."""
+        live.state.pending.extend(ops)
+        results = await self.flush(live)
+        await self.emit(events)
+        self.rearm(live)
+        return results
+
+    async def after_match(self, live: Live, events: list[Event],
+                          pending_before: tuple[int, ...], ops: list[money.Op] | None = None,
+                          first: list[out.TableEvent] | None = None) -> None:
+        """Save and announce what a match call did, with the chips it moved."""
+        state = live.state
+        match = state.match
+        assert match is not None
+        now = self.clock.now()
+        if _last_person_gone(match, events):
+            events = [*events, *match.finish()]  # nobody to play for: stacks go home
+        outcome = translate(state, events, pending_before)
+        state.drafts = {s: d for s, d in state.drafts.items() if state.draft(s)}
+        if outcome.hand_over and not outcome.match_over:
+            state.next_hand_at = now + self.settings.next_hand_seconds
+            state.last_activity = now  # a cash table short of players waits from here
+        await self.commit(live, [*(first or ()), *outcome.events],
+                          [*(ops or ()), *outcome.ops])
 
 
 def _readable(error: BaseException) -> BaseException:
@@ -211,3 +251,13 @@ def _readable(error: BaseException) -> BaseException:
     if isinstance(error, (RuleError, *_PLAYER_STORAGE_ERRORS)):
         return TableError(str(error))
     return error
+
+
+def _last_person_gone(match: Match, events: list[Event]) -> bool:
+    """A person got up (sat out, R10, or left a cash table, R11) between hands and no person
+    is left: the match ends rather than computers playing on for nobody. (A table of
+    computers only, a simulation, never had anyone to lose.)"""
+    left = any(isinstance(e, SatOut | Left) and is_person(e.player_id) for e in events)
+    people = any(p is not None and is_person(p.player_id) and p.status != "out"
+                 for p in match.seats)
+    return left and not people and match.phase not in ("playing", "over")

@@ -8,13 +8,14 @@ Discord (thread, lobby and table messages) is kept in storage's own columns.
 
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any
+from typing import Annotated, Any
 
+from bot.engine import codec
 from bot.engine.cards import Card
-from bot.engine.deal import decode, encode
+from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
-from bot.engine.rules import TableRules
+from bot.engine.rules import RULES, TableRules
+from bot.tables import money
 from bot.tables.views import DmPrompt, LobbySeat, Status
 
 SERVICE_VERSION = 1
@@ -26,13 +27,34 @@ class Draft:
 
     hand_no: int
     street: int
-    rows: dict[Card, str]  # dealt card -> "top" | "middle" | "bottom" | "discard"
+    rows: Annotated[dict[Card, str], CARD_KEYS]  # dealt card -> "top" | "middle" | ...
 
 
-@lru_cache(maxsize=256)
-def _rules_json(rules: TableRules) -> dict[str, Any]:
-    """The options as JSON, once per rule set (every snapshot carries them)."""
-    return rules.to_dict()
+# How the snapshot writes what it holds (bot/engine/codec.py): lobby seats and drafts as
+# compact arrays, the match as its own JSON, money operations as {"op": kind, ...}.
+_SEAT = codec.as_array(LobbySeat)
+_DRAFT = codec.as_array(Draft)
+_MATCH = codec.Custom(Match.to_json, Match.from_json)
+_MONEY = codec.Custom(money.to_json, money.from_json)
+_ELSEWHERE = codec.SKIP  # kept in storage's own columns, not in the snapshot
+
+
+def _dm_prompt(ids: list[int]) -> DmPrompt:
+    """A snapshot from before prompts recorded their action holds only the message: hand 0
+    matches no action, so that message is closed and the action's prompt sent anew."""
+    channel_id, message_id, hand_no, street = (*ids, 0, 0)[:4]
+    return DmPrompt(int(channel_id), int(message_id), int(hand_no), int(street))
+
+
+_DM = codec.Custom(list, _dm_prompt)  # [channel, message, hand, street]
+
+
+def street_of(match: Match, seat: int) -> int:
+    """The seat's current action: 1.. a street, 0 a Fantasyland hand (R8)."""
+    hand = match.hand
+    if hand is None or seat not in hand.seats:
+        return 0
+    return 0 if hand.seats[seat].fantasy else hand.street
 
 
 class BadSnapshot(ValueError):
@@ -41,47 +63,48 @@ class BadSnapshot(ValueError):
 
 @dataclass(slots=True)
 class TableState:
-    table_id: int
-    guild_id: int
-    channel_id: int
+    table_id: int = field(metadata=_ELSEWHERE)
+    guild_id: int = field(metadata=_ELSEWHERE)
+    channel_id: int = field(metadata=_ELSEWHERE)
     host_id: int
-    rules: TableRules
+    rules: Annotated[TableRules, RULES]
     created_at: float
     last_activity: float
     status: Status = "lobby"
     seed: int | None = None  # tests and simulations only (R1)
-    seats: list[LobbySeat] = field(default_factory=list)  # the lobby, in joining order
-    match: Match | None = None
+    seats: list[Annotated[LobbySeat, _SEAT]] = field(default_factory=list)  # joining order
+    match: Annotated[Match, _MATCH] | None = None
     match_id: int | None = None  # storage history's match
-    drafts: dict[int, Draft] = field(default_factory=dict)  # seat -> its draft
-    dm: dict[int, DmPrompt] = field(default_factory=dict)  # player -> their latest DM prompt
+    drafts: dict[int, Annotated[Draft, _DRAFT]] = field(default_factory=dict)  # seat -> draft
+    dm: dict[int, Annotated[DmPrompt, _DM]] = field(default_factory=dict)  # player -> prompt
     step: int = 0  # actions applied so far: part of every idempotency key
-    pending: list[dict[str, Any]] = field(default_factory=list)  # money ops to apply
+    pending: list[Annotated[money.Op, _MONEY]] = field(default_factory=list)  # money to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
-    thread_id: int | None = None
-    lobby_message_id: int | None = None
-    table_message_id: int | None = None
+    thread_id: int | None = field(default=None, metadata=_ELSEWHERE)
+    lobby_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
+    table_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
 
     @property
     def home(self) -> int:
         """The channel events go to: the table's thread, else its channel."""
         return self.thread_id or self.channel_id
 
+    def op_key(self, kind: str, user: int | None = None) -> str:
+        """The idempotency key of a chip movement the current action makes (money.py)."""
+        hand_no = self.match.hand_no if self.match is not None else 0
+        return money.key(self.table_id, hand_no, self.step, kind, user)
+
+    def draft(self, seat: int) -> dict[Card, str]:
+        """The seat's draft for its current action (an older one is void)."""
+        draft = self.drafts.get(seat)
+        match = self.match
+        if draft is None or match is None or (draft.hand_no, draft.street) != (
+                match.hand_no, street_of(match, seat)):
+            return {}
+        return draft.rows
+
     def to_json(self) -> dict[str, Any]:
-        return {
-            "service_version": SERVICE_VERSION,
-            "host_id": self.host_id, "rules": _rules_json(self.rules),
-            "created_at": self.created_at, "last_activity": self.last_activity,
-            "status": self.status, "seed": self.seed,
-            "seats": [[s.player_id, s.name, s.ai_level, s.stack] for s in self.seats],
-            "match": self.match.to_json() if self.match is not None else None,
-            "match_id": self.match_id,
-            "drafts": {str(seat): [d.hand_no, d.street,
-                                   dict(zip(encode(d.rows), d.rows.values(), strict=True))]
-                       for seat, d in self.drafts.items()},
-            "dm": {str(p): list(ids) for p, ids in self.dm.items()},
-            "step": self.step, "pending": self.pending, "next_hand_at": self.next_hand_at,
-        }
+        return {"service_version": SERVICE_VERSION, **codec.dump(self)}
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), separators=(",", ":"))
@@ -95,30 +118,11 @@ class TableState:
             d = json.loads(text)
             if d.get("service_version") != SERVICE_VERSION:
                 raise BadSnapshot(f"snapshot version {d.get('service_version')!r}")
-            return TableState(
-                table_id=table_id, guild_id=guild_id, channel_id=channel_id,
-                host_id=int(d["host_id"]), rules=TableRules.from_mapping(d["rules"]),
-                created_at=float(d["created_at"]), last_activity=float(d["last_activity"]),
-                status=d["status"], seed=d["seed"],
-                seats=[LobbySeat(int(p), str(n), a, int(s)) for p, n, a, s in d["seats"]],
-                match=Match.from_json(d["match"]) if d["match"] is not None else None,
-                match_id=d["match_id"],
-                drafts={int(seat): Draft(int(h), int(st), dict(zip(decode(rows), rows.values(),
-                                                                       strict=True)))
-                        for seat, (h, st, rows) in d["drafts"].items()},
-                dm={int(p): _dm_prompt(ids) for p, ids in d["dm"].items()},
-                step=int(d["step"]), pending=list(d["pending"]), next_hand_at=d["next_hand_at"],
+            return codec.load(
+                TableState, d, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
                 thread_id=thread_id, lobby_message_id=lobby_message_id,
-                table_message_id=table_message_id,
-            )
+                table_message_id=table_message_id)
         except BadSnapshot:
             raise
         except Exception as error:  # any malformed snapshot: the caller refunds the table
             raise BadSnapshot(f"{type(error).__name__}: {error}") from error
-
-
-def _dm_prompt(ids: list[int]) -> DmPrompt:
-    """A snapshot from before prompts recorded their action holds only the message: hand 0
-    matches no action, so that message is closed and the action's prompt sent anew."""
-    channel_id, message_id, hand_no, street = (*ids, 0, 0)[:4]
-    return DmPrompt(int(channel_id), int(message_id), int(hand_no), int(street))

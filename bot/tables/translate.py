@@ -10,7 +10,8 @@ from bot.engine.views import ShowdownView
 from bot.storage import HandRecord, PlayerHandResult
 from bot.tables import events as out
 from bot.tables import money
-from bot.tables.state import TableState
+from bot.tables.players import is_person
+from bot.tables.state import TableState, street_of
 
 
 @dataclass(slots=True)
@@ -23,14 +24,6 @@ class Outcome:
     match_over: bool = False
 
 
-def street_of(match: Match, seat: int) -> int:
-    """The seat's current action: 1.. a street, 0 a Fantasyland hand (R8)."""
-    hand = match.hand
-    if hand is None or seat not in hand.seats:
-        return 0
-    return 0 if hand.seats[seat].fantasy else hand.street
-
-
 def translate(state: TableState, engine_events: list[Event],
               pending_before: tuple[int, ...]) -> Outcome:
     """Map one action's engine events; `pending_before` tells whether the turn changed."""
@@ -40,42 +33,39 @@ def translate(state: TableState, engine_events: list[Event],
     base = {"table_id": state.table_id, "channel_id": state.home}
     dealt: list[int] = []
     for e in engine_events:
-        if e.kind == ev.HAND_STARTED:
+        if isinstance(e, ev.HandStarted):
             result.events.append(out.HandStarted(
-                **base, hand_no=e.data["hand_no"], button=e.data["button"],
-                seats=tuple(e.data["seats"]),
-                fantasy=tuple(f["seat"] for f in e.data["fantasy"])))
-        elif e.kind == ev.DEALT and e.seat is not None:
+                **base, hand_no=e.hand_no, button=e.button, seats=e.seats,
+                fantasy=tuple(f.seat for f in e.fantasy)))
+        elif isinstance(e, ev.Dealt) and e.seat is not None:
             dealt.append(e.seat)
-        elif e.kind == ev.PLACED and e.seat is not None:
+        elif isinstance(e, ev.Placed) and e.seat is not None:
             result.events.append(out.Placed(
                 **base, seat=e.seat, player_id=match.player(e.seat).player_id,
-                hand_no=match.hand_no, street=e.data["street"], auto=e.data["auto"]))
-        elif e.kind == ev.AWAY and e.seat is not None:
-            result.events.append(out.PlayerAway(**base, seat=e.seat,
-                                                player_id=e.data["player_id"]))
-        elif e.kind == ev.BACK and e.seat is not None:
-            result.events.append(out.PlayerBack(**base, seat=e.seat,
-                                                player_id=e.data["player_id"]))
-        elif e.kind == ev.SHOWDOWN:
+                hand_no=match.hand_no, street=e.street, auto=e.auto))
+        elif isinstance(e, ev.Away) and e.seat is not None:
+            result.events.append(out.PlayerAway(**base, seat=e.seat, player_id=e.player_id))
+        elif isinstance(e, ev.Back) and e.seat is not None:
+            result.events.append(out.PlayerBack(**base, seat=e.seat, player_id=e.player_id))
+        elif isinstance(e, ev.Showdown):
             assert match.showdown is not None
             result.events.append(_showdown_event(base, match, match.showdown))
             result.ops.append(_settlement(state, match, match.showdown))
-        elif e.kind in (ev.SAT_OUT, ev.LEFT) and e.seat is not None:
-            pid = e.data["player_id"]
+        elif isinstance(e, ev.SatOut | ev.Left) and e.seat is not None:
+            pid = e.player_id
             result.events.append(out.PlayerLeft(
-                **base, seat=e.seat, player_id=pid, returned=e.data["stack"],
-                reason="away" if e.kind == ev.SAT_OUT else "left"))
-            result.ops.append(money.cash_out(pid, _key(state, match, "cash_out", pid)))
-        elif e.kind == ev.HAND_OVER:
+                **base, seat=e.seat, player_id=pid, returned=e.stack,
+                reason="away" if isinstance(e, ev.SatOut) else "left"))
+            result.ops.append(money.CashOut(pid, state.op_key("cash_out", pid)))
+        elif isinstance(e, ev.HandOver):
             result.hand_over = True
-        elif e.kind == ev.MATCH_OVER:
+        elif isinstance(e, ev.MatchOver):
             result.match_over = True
             _match_over(state, match, e, base, result)
     # One prompt per person dealt to who still holds cards (an away seat's were placed, R10;
     # computers need no message).
     result.events.extend(dealt_event(state, s) for s in dict.fromkeys(dealt)
-                         if match.dealt_to(s) and match.player(s).player_id > 0)
+                         if match.dealt_to(s) and is_person(match.player(s).player_id))
     pending = match.pending()
     if pending and (pending != pending_before or dealt):
         result.events.append(turn_event(state))
@@ -102,10 +92,6 @@ def dealt_event(state: TableState, seat: int) -> out.Dealt:
         table_id=state.table_id, channel_id=state.home,
         private_to=match.player(seat).player_id, seat=seat, hand_no=match.hand_no,
         street=street_of(match, seat), cards=match.dealt_to(seat), discards=needs.discards)
-
-
-def _key(state: TableState, match: Match, kind: str, user: int | None = None) -> str:
-    return money.key(state.table_id, match.hand_no, state.step, kind, user)
 
 
 def _showdown_event(base: dict[str, int], match: Match, view: ShowdownView) -> out.ShowdownDone:
@@ -135,23 +121,21 @@ def _settlement(state: TableState, match: Match, view: ShowdownView) -> money.Op
             fantasy_stayed=bool(r.fantasy_next) and in_fantasy, scoops=scoops))
     record = HandRecord(state.match_id, match.hand_no,
                         json.dumps(match.history(), separators=(",", ":")), tuple(results))
-    return money.settle(match.hand_no, transfers, _key(state, match, "settle"), record)
+    return money.Settle(match.hand_no, tuple(transfers), state.op_key("settle"), record)
 
 
-def _match_over(state: TableState, match: Match, e: Event, base: dict[str, int],
+def _match_over(state: TableState, match: Match, e: ev.MatchOver, base: dict[str, int],
                 result: Outcome) -> None:
     """R11: every stack still on the table goes back to its wallet; the table closes."""
-    rows = sorted(e.data["standings"], key=lambda s: (-s["stack"], s["seat"]))
-    standings = tuple(out.Standing(s["seat"], s["player_id"], s["name"], s["stack"], s["net"])
-                      for s in rows)
+    rows = sorted(e.standings, key=lambda s: (-s.stack, s.seat))
+    standings = tuple(out.Standing(s.seat, s.player_id, s.name, s.stack, s.net) for s in rows)
     result.events.append(out.MatchOver(**base, standings=standings))
     for s in rows:
-        if s["returned"]:
-            result.ops.append(money.cash_out(
-                s["player_id"], _key(state, match, "cash_out", s["player_id"])))
+        if s.returned:
+            result.ops.append(money.CashOut(s.player_id, state.op_key("cash_out", s.player_id)))
     best = max((s.net for s in standings), default=0)
     winners = [s.player_id for s in standings if best > 0 and s.net == best]
     if state.match_id is not None:
-        result.ops.append(money.match_end(state.match_id, winners))
-    result.ops.append(money.close())
+        result.ops.append(money.MatchEnd(state.match_id, tuple(winners)))
+    result.ops.append(money.Close())
     result.events.append(out.TableClosed(**base, reason="over"))

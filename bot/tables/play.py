@@ -1,0 +1,192 @@
+"""Drafts and placement: a seat's button clicks before it confirms, the placement itself, and
+what a seat's controls show (R7, R8, R10). Computer seats place through the same path."""
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
+from typing import TypeVar
+
+from bot.engine.cards import INDEX, Card, card_str, parse_card
+from bot.engine.errors import RuleError
+from bot.engine.match import Match
+from bot.engine.placement import DISCARD, TARGETS
+from bot.engine.views import PrivateView, TableView
+from bot.tables.errors import NotYourSeat, StaleAction, TableError
+from bot.tables.lobby import own_seat
+from bot.tables.players import ComputerPlayers
+from bot.tables.runtime import Live, TableCore
+from bot.tables.state import Draft, TableState, street_of
+from bot.tables.views import SeatState
+
+T = TypeVar("T")
+# A placement as the Discord layer sends it: engine cards or their text -> row.
+Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
+
+
+class Play:
+    def __init__(self, core: TableCore, ai: ComputerPlayers) -> None:
+        self._core = core
+        self._ai = ai
+
+    # ----------------------------------------------------------------- views
+    def public_view(self, table_id: int) -> TableView | None:
+        match = self._core.live(table_id).state.match
+        return match.public_view(self._core.clock.now()) if match is not None else None
+
+    def private_view(self, table_id: int, player_id: int) -> SeatState:
+        state = self._core.live(table_id).state
+        return self.seat_state(state, own_seat(state, player_id))
+
+    def seat_state(self, state: TableState, seat: int) -> SeatState:
+        match = state.match
+        assert match is not None
+        rows = state.draft(seat)
+        needs = match.legal_rows(seat)
+        free = {row: needs.free(row) - sum(1 for r in rows.values() if r == row)
+                for row in ("top", "middle", "bottom")}
+        free[DISCARD] = needs.discards - sum(1 for r in rows.values() if r == DISCARD)
+        player = match.player(seat)
+        return SeatState(
+            table_id=state.table_id, player_id=player.player_id, seat=seat,
+            view=match.view_for(seat, self._core.clock.now()), hand_no=match.hand_no,
+            street=street_of(match, seat), draft=dict(rows), to_act=seat in match.pending(),
+            deadline=match.deadline(seat), free=free, away=player.away)
+
+    # ----------------------------------------------------------------- actions
+    async def set_draft(self, table_id: int, player_id: int, hand_no: int, street: int,
+                        card: Card | str, row: str | None, seat: int | None) -> SeatState:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
+            state = live.state
+            chosen = _card(card, match.dealt_to(own))
+            rows = dict(state.draft(own))
+            rows.pop(chosen, None)
+            if row is not None:
+                if row not in TARGETS:
+                    raise TableError(f"'{row}' is not a row (top, middle, bottom or discard).")
+                needs = match.legal_rows(own)
+                room = needs.discards if row == DISCARD else needs.free(row)
+                if sum(1 for r in rows.values() if r == row) >= room:
+                    raise TableError(_no_room(row, room))
+                rows[chosen] = row
+            state.drafts[own] = Draft(hand_no, street, rows)
+            await self._core.commit(live, ())
+            return self.seat_state(state, own)
+
+    async def reset_draft(self, table_id: int, player_id: int, hand_no: int, street: int,
+                          seat: int | None) -> SeatState:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, _):
+            state = live.state
+            state.drafts.pop(own, None)
+            await self._core.commit(live, ())
+            return self.seat_state(state, own)
+
+    async def confirm(self, table_id: int, player_id: int, hand_no: int, street: int,
+                      seat: int | None) -> SeatState:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
+            state = live.state
+            rows = dict(state.draft(own))
+            left = [c for c in match.dealt_to(own) if c not in rows]
+            due = match.legal_rows(own).discards - sum(1 for r in rows.values() if r == DISCARD)
+            if left and len(left) == due:
+                rows.update(dict.fromkeys(left, DISCARD))
+            await self._place(live, own, rows)
+            return self.seat_state(state, own)
+
+    async def place(self, table_id: int, player_id: int, assignment: Assignment,
+                    hand_no: int, street: int, seat: int | None) -> SeatState:
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
+            state = live.state
+            dealt = match.dealt_to(own)
+            await self._place(live, own, {_card(c, dealt): r for c, r in assignment.items()})
+            return self.seat_state(state, own)
+
+    async def best_arrangement(self, table_id: int, player_id: int, hand_no: int,
+                               street: int, seat: int | None) -> SeatState:
+        state = self._core.live(table_id).state
+        own = _acting_seat(state, player_id, hand_no, street, seat, self._core.clock.now())
+        if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
+            raise TableError("Best arrangement is only for a Fantasyland hand.")
+        assert state.match is not None
+        view = state.match.view_for(own)
+        suggestion = await self.think(self._ai.suggest, view)
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, _):
+            state = live.state
+            rows = {c: r for c, r in suggestion.items() if c in view.dealt and r in TARGETS}
+            state.drafts[own] = Draft(hand_no, street, rows)
+            await self._core.commit(live, ())
+            return self.seat_state(state, own)
+
+    async def back(self, table_id: int, player_id: int) -> None:
+        core = self._core
+        async with core.locked(table_id) as live:
+            state = live.state
+            seat = own_seat(state, player_id)
+            assert state.match is not None
+            match = state.match
+            await core.after_match(live, match.back(seat, core.clock.now()), match.pending())
+
+    async def decide(self, view: PrivateView, level: str, seed: int | None) -> Mapping[Card, str]:
+        """A computer seat's placement (off the event loop when the settings say so)."""
+        return await self.think(self._ai.decide, view, level, seed)
+
+    async def think(self, decide: Callable[..., T], *args: object) -> T:
+        if self._core.settings.ai_in_thread:
+            return await asyncio.to_thread(decide, *args)
+        return decide(*args)
+
+    @asynccontextmanager
+    async def _acting(self, table_id: int, player_id: int, hand_no: int, street: int,
+                      seat: int | None) -> AsyncIterator[tuple[Live, int, Match]]:
+        """The table, locked, for an action of the clicker's seat (refused when the control
+        is not theirs or not for the action they owe now): the table, the seat, the match."""
+        async with self._core.locked(table_id) as live:
+            own = _acting_seat(live.state, player_id, hand_no, street, seat,
+                               self._core.clock.now())
+            assert live.state.match is not None
+            yield live, own, live.state.match
+
+    async def _place(self, live: Live, seat: int, assignment: Mapping[Card, str]) -> None:
+        match = live.state.match
+        assert match is not None
+        before = match.pending()
+        events = match.place(seat, assignment, self._core.clock.now())
+        await self._core.after_match(live, events, before)
+
+
+def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
+                 seat: int | None, now: float) -> int:
+    """The clicker's seat, if the control is theirs and for the action they owe now."""
+    own = own_seat(state, player_id)
+    if seat is not None and seat != own:
+        raise NotYourSeat("These controls belong to another player.")
+    match = state.match
+    assert match is not None
+    if match.phase != "playing" or hand_no != match.hand_no:
+        raise StaleAction("That hand is over.")
+    if street != street_of(match, own) or not match.dealt_to(own):
+        raise StaleAction("Those cards are already placed.")
+    deadline = match.deadline(own)
+    if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run
+        raise StaleAction("Your time ran out: the system places these cards (R10).")
+    return own
+
+
+def _card(card: Card | str, dealt: tuple[Card, ...]) -> Card:
+    """A dealt card from the engine int or its text; refuses a card not dealt (forged)."""
+    try:
+        value = parse_card(card) if isinstance(card, str) else card
+    except RuleError as error:
+        raise TableError(f"{error}.") from error
+    if isinstance(card, str) and value < 0:  # "X": whichever joker was dealt
+        value = next((c for c in dealt if c < 0), value)
+    if isinstance(value, bool) or not isinstance(value, int) or value not in dealt:
+        name = card_str(value) if value in INDEX else repr(card)
+        raise TableError(f"{name} is not in your hand.")
+    return value
+
+
+def _no_room(row: str, room: int) -> str:
+    if row == DISCARD:
+        return ("No card is discarded on this street." if not room
+                else f"Discard only {room} card{'s' if room > 1 else ''}.")
+    return f"{row.capitalize()} row is full."

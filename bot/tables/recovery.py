@@ -1,0 +1,101 @@
+"""Recovery after a restart: every live table comes back from its snapshot with its timers
+and prompts; a table that cannot is refunded and says so in its channel."""
+
+import logging
+from collections.abc import Mapping
+
+from bot.tables import events as out
+from bot.tables.lobby import Lobby
+from bot.tables.players import is_person
+from bot.tables.runtime import Live, TableCore
+from bot.tables.state import BadSnapshot, TableState
+from bot.tables.translate import dealt_event, turn_event
+
+log = logging.getLogger(__name__)
+
+UNRESTORABLE = ("This table could not be restored after a restart: every stack went back "
+                "to its owner.")
+
+
+class Recovery:
+    def __init__(self, core: TableCore, lobby: Lobby) -> None:
+        self._core = core
+        self._lobby = lobby
+
+    async def restore(self) -> list[int]:
+        core = self._core
+        restored = []
+        for row in await core.storage.live_tables():
+            if row.id in core.tables:
+                continue
+            try:
+                state = TableState.loads(
+                    row.state_json, table_id=row.id, guild_id=row.guild_id,
+                    channel_id=row.channel_id, thread_id=row.thread_id,
+                    lobby_message_id=row.lobby_message_id,
+                    table_message_id=row.table_message_id)
+            except BadSnapshot as error:
+                log.error("table %s cannot be restored: %s", row.id, error)
+                await self._refund_unrestorable(row.id, row.thread_id or row.channel_id)
+                continue
+            live = Live(state, row.state_json)
+            core.register(live)
+            try:
+                if not await self._resume(live):
+                    continue
+            except Exception:
+                log.exception("table %s cannot be resumed", row.id)
+                core.tables.pop(row.id, None)
+                core.forget_channel(live.state)
+                await self._refund_unrestorable(row.id, live.state.home)
+                continue
+            restored.append(row.id)
+        return restored
+
+    async def _resume(self, live: Live) -> bool:
+        """Bring a loaded table back to life; False when it turned out to be closing."""
+        core = self._core
+        async with live.lock:
+            state = live.state
+            if state.pending:
+                await core.flush(live)
+            if state.status == "closed":  # the crash came as it closed: finish closing
+                core.rearm(live)
+                await core.emit([out.TableClosed(table_id=state.table_id,
+                                                 channel_id=state.home, reason="over")])
+                return False
+            stacks = (await core.storage.table(state.table_id)).stacks
+            if _nonzero(stacks) != _nonzero(_expected_stacks(state)):
+                raise BadSnapshot(f"stacks {stacks} do not match the snapshot")
+            events: list[out.TableEvent] = [out.TableRestored(
+                table_id=state.table_id, channel_id=state.home, lobby=self._lobby.view(state))]
+            match = state.match
+            if match is not None and match.phase == "playing":
+                events += [dealt_event(state, s) for s, p in enumerate(match.seats)
+                           if p is not None and is_person(p.player_id) and match.dealt_to(s)]
+                events.append(turn_event(state))
+            await core.emit(events)
+            core.rearm(live)
+            return True
+
+    async def _refund_unrestorable(self, table_id: int, channel_id: int) -> None:
+        core = self._core
+        try:
+            refund = await core.storage.refund_table(table_id, UNRESTORABLE,
+                                                     now=core.clock.now())
+        except Exception:  # the other tables still come back; this one stays for an admin
+            log.exception("table %s could not be refunded", table_id)
+            return
+        base = {"table_id": table_id, "channel_id": channel_id}
+        await core.emit([out.TableRefunded(**base, reason=UNRESTORABLE, refunds=refund.refunds),
+                         out.TableClosed(**base, reason="refunded")])
+
+
+def _expected_stacks(state: TableState) -> dict[int, int]:
+    if state.match is None:
+        return {s.player_id: s.stack for s in state.seats}
+    return {p.player_id: p.stack for p in state.match.seats if p is not None}
+
+
+def _nonzero(stacks: Mapping[int, int]) -> dict[int, int]:
+    return {k: v for k, v in stacks.items() if v}
