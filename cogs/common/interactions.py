@@ -42,6 +42,12 @@ def guild_id_of(interaction: Interaction) -> int:
     return interaction.guild_id
 
 
+def channel_id_of(interaction: Interaction) -> int:
+    if interaction.channel_id is None:
+        raise Refusal("This command works in a channel.")
+    return interaction.channel_id
+
+
 def require_human(member: discord.abc.User) -> None:
     if member.bot:
         raise Refusal(f"{member.mention} is a bot: bots have no wallet.")

@@ -19,7 +19,7 @@ from cogs.common.answers import (
 )
 from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import plural
-from cogs.common.interactions import guild_id_of, name_of, table_here, tables_of
+from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import table_options
 from cogs.tables import ids
 
@@ -32,7 +32,7 @@ async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     lobby = await tables_of(interaction).create_table(
-        guild_id, interaction.channel_id, interaction.user.id, name_of(interaction.user),
+        guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),
         options)
     await send(interaction, ephemeral=True, content=(
         f"Your table is open (lobby below); you sat down with "

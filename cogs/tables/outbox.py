@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 log = logging.getLogger(__name__)
 
-Job = Callable[[], Awaitable[None]]
+Job = Callable[[], Awaitable[object]]  # what a job returns is not used
 
 
 class Outbox:

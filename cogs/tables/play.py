@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
@@ -145,20 +146,19 @@ class Play(commands.Cog):
                 box.refresh("lobby", lambda: self._refresh_lobby(table))
                 if lobby.status == "playing":
                     refresh_table()
-            case Dealt(private_to=player, hand_no=hand, street=street) if is_person(player):
-                assert player is not None
-                box.post(lambda: self._send_prompt(table, player, hand, street))
+            case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
+                box.post(partial(self._send_prompt, table, player, hand, street))
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
-                    box.post(lambda p=player: self._edit_prompt(table, p, turn=True))
+                    box.post(partial(self._edit_prompt, table, player, turn=True))
             case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
-                box.post(lambda: self._edit_prompt(
-                    table, player, "Time ran out: your cards were placed for you (R10)."))
+                box.post(partial(self._edit_prompt, table, player,
+                                 "Time ran out: your cards were placed for you (R10)."))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
-                box.post(lambda: self._edit_prompt(table, player, close=False))
+                box.post(partial(self._edit_prompt, table, player, close=False))
             case ShowdownDone():
                 # The view as the showdown left it (the next deal comes in a later batch).
                 shown = self.tables.public_view(table)
