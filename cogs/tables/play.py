@@ -91,8 +91,9 @@ class Play(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.closing = True  # the service outlives the cog by a moment: ignore its last events
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.drain(), DRAIN_SECONDS)
+        with contextlib.suppress(TimeoutError):  # asyncio.timeout lets a cancel through
+            async with asyncio.timeout(DRAIN_SECONDS):
+                await self.drain()
         for outbox in self.outboxes.values():
             outbox.cancel()
 

@@ -17,6 +17,7 @@ from discord.http import Route
 from PIL import Image
 
 from .discord_double import (
+    PATIENCE,
     ComponentError,
     DiscordDouble,
     InteractionNotAnswered,
@@ -575,3 +576,26 @@ async def test_forged_custom_ids_reach_the_bot_as_a_modified_client_sends_them(
     assert counter.content == "count 0"
     await alice.forge(counter, "tiny:count:0")  # the genuine id, sent raw
     assert counter.content == "count 1"
+
+
+async def test_a_cancelled_wait_ends_cancelled_while_the_double_keeps_changing(
+    double: DiscordDouble,
+) -> None:
+    # A wait cancelled in the very turn its change event fires must still end: with
+    # asyncio.wait_for (Python 3.11) the event's result won and the cancel was lost, so a
+    # helper task a test had cancelled could run for ever.
+    async def churn() -> None:
+        while True:
+            double.state.changed()
+            await asyncio.sleep(0)
+
+    churner = asyncio.create_task(churn())
+    try:
+        for _ in range(100):
+            waiting = asyncio.create_task(double.wait_until(lambda: False, timeout=PATIENCE))
+            await asyncio.sleep(0.002)
+            waiting.cancel()
+            done, _ = await asyncio.wait({waiting}, timeout=PATIENCE)
+            assert done and waiting.cancelled()
+    finally:
+        churner.cancel()

@@ -222,8 +222,11 @@ class DoubleState:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"timed out after {timeout} s waiting for {what}")
+            # asyncio.timeout, not wait_for: in Python 3.11 a cancel arriving as wait_for
+            # times out can come back as TimeoutError, and be swallowed here with it.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(remaining, _POLL_SECONDS))
+                async with asyncio.timeout(min(remaining, _POLL_SECONDS)):
+                    await self._changed.wait()
 
     async def wait_for_latest(
         self,

@@ -3,15 +3,15 @@
 after the hand with their stack back in the wallet; the others play on."""
 
 import asyncio
-import contextlib
 
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e import breakdowns
-from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.discord_double import PATIENCE, DiscordDouble, Member, Message
 from tests.e2e.flows import (
     check_wallets,
     description,
+    match_over,
     open_table,
     play_out,
     seats_of,
@@ -27,13 +27,13 @@ SEED = 5  # a fixed deck; the button is carol's seat, so she acts last on every 
 async def run_out_clock_for(double: DiscordDouble, clock: FakeClock, table: Message,
                             name: str) -> None:
     """Whenever the table waits for `name`, let the turn time pass (nobody else waits then:
-    the order is sequential, R7). Runs until cancelled: once `name` sits out her turn never
-    comes again, however long the others take on a busy machine."""
+    the order is sequential, R7), until the match is over (once `name` sits out her turn never
+    comes again, however long the others take on a busy machine)."""
     while True:
-        try:
-            await double.wait_until(lambda: name in waiting_for(table), timeout=60)
-        except TimeoutError:
-            continue
+        await double.wait_until(lambda: name in waiting_for(table) or match_over(double),
+                                what=f"{name}'s turn or the match's end")
+        if match_over(double):
+            return
         shown = len(table.history)
         await clock.advance(TURN_SECONDS)
         await double.wait_until(lambda shown=shown: len(table.history) > shown,
@@ -50,9 +50,9 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     try:
         await play_out(double, table, seats_of((alice, bob)))
     finally:
+        await asyncio.wait({idle}, timeout=PATIENCE)
         idle.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await idle
+    await idle  # it ended on its own at the match's end (or raises what went wrong)
 
     # Her first prompt becomes the record of street 1 and says time ran out, with only the
     # way back left; each later street's prompt reaches her while the others act (an away
