@@ -2,13 +2,19 @@
 
 - `table_png(view)`: the table everyone in the channel sees (2, 3 or 4 seats).
 - `showdown_png(view)`: every board face up with hands, royalties, fouls, points and chips.
-- `private_png(view, draft)`: one seat's own board large, its dealt cards with the draft
-  placement (card -> "top" / "middle" / "bottom" / "discard"), the other boards small.
-Every function takes `four_colour=True` for the four-colour deck.
+- `private_png(view, draft)`: one seat's image for a phone: its own board large with the draft
+  placement (card -> "top" / "middle" / "bottom" / "discard") and each row's hand, the dealt
+  cards, the other boards small.
+- `solution_png(board, discards, rules)`: /ofc solve's arrangement alone (no seat, no chips).
+- `score_png(view)`: /ofc score's showdown of typed boards, without stacks.
+Every function takes `four_colour=True` for the four-colour deck (spades black, hearts red,
+diamonds blue, clubs green). Every row is drawn in the order of the hand it makes.
 """
 
 from rendering.private import render_private as private_png
+from rendering.showdown import render_score as score_png
 from rendering.showdown import render_showdown as showdown_png
+from rendering.solution import render_solution as solution_png
 from rendering.table import render_table as table_png
 
-__all__ = ["private_png", "showdown_png", "table_png"]
+__all__ = ["private_png", "score_png", "showdown_png", "solution_png", "table_png"]

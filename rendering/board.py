@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.engine.board import Board
-from bot.engine.cards import Card, is_joker
+from bot.engine.cards import Card
+from bot.engine.ordering import joker_choices, sort_row
 from bot.engine.royalties import ROW_SIZES, ROWS
 from rendering import cards, theme
 from rendering.theme import RGB
@@ -69,7 +70,8 @@ def face_tiles(row: Sequence[Card], marked: Collection[Card] = (),
 
 
 def public_rows(board: Board, new_cards: Collection[Card] = (), hidden: int = 0) -> Rows:
-    """A board as everyone sees it: cards placed this street ringed in gold; `hidden`
+    """A board as everyone sees it, each row in the order of its hand (cards placed this street
+    ringed in gold); `hidden`
     face-down cards (a set Fantasyland board, R8) fill the rows bottom first."""
     if hidden:
         backs = []
@@ -80,32 +82,19 @@ def public_rows(board: Board, new_cards: Collection[Card] = (), hidden: int = 0)
             left -= n
         bottom, middle, top = backs
         return (top, middle, bottom)
-    top, middle, bottom = (face_tiles(board.row(r), new_cards) for r in ROWS)
+    top, middle, bottom = (face_tiles(sort_row(r, board.row(r)), new_cards) for r in ROWS)
     return (top, middle, bottom)
 
 
-def stand_ins(placed: Sequence[Card], resolved: Sequence[Card]) -> dict[int, Card]:
-    """Which card each joker of a row stands for (R9), by its position in `placed`.
-
-    `resolved` holds the row's cards with jokers replaced, in any order: the cards it has
-    beyond the placed natural ones are the jokers' choices, given to the jokers in order."""
-    extra = list(resolved)
-    for c in placed:
-        if not is_joker(c):
-            extra.remove(c)
-    extra.sort(reverse=True)
-    positions = [i for i, c in enumerate(placed) if is_joker(c)]
-    return dict(zip(positions, extra, strict=True))
-
-
 def shown_rows(board: Board, resolved: Board) -> Rows:
-    """A board at showdown: jokers drawn as the card they stand for, in a joker frame."""
+    """A board at showdown, each row in the order of its hand: jokers drawn as the card they
+    stand for, in a joker frame (R9)."""
     out = []
     for name in ROWS:
-        placed = board.row(name)
-        chosen = stand_ins(placed, resolved.row(name))
+        placed, chosen = board.row(name), resolved.row(name)
+        stands = joker_choices(placed, chosen)
         out.append([
-            Tile("stand_in", chosen[i]) if i in chosen else Tile("face", c)
-            for i, c in enumerate(placed)
+            Tile("stand_in", stands[c]) if c in stands else Tile("face", c)
+            for c in sort_row(name, placed, chosen)
         ])
     return (out[0], out[1], out[2])

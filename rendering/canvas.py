@@ -48,11 +48,15 @@ def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int
     """A rounded label; returns its width."""
     f = font(size, "condensed_bold")
     h = round(size * 1.45)
-    w = round(f.getlength(label)) + 2 * round(size * 0.55)
+    w = pill_width(label, size)
     paste(canvas, rounded(w, h, h // 2, colour), x, y)
     _ink(canvas, (x + w // 2, y + h // 2), label, f, (20, 20, 20) if dark_text else theme.TEXT,
          "mm")
     return w
+
+
+def pill_width(label: str, size: int = 18) -> int:
+    return round(font(size, "condensed_bold").getlength(label)) + 2 * round(size * 0.55)
 
 
 def pill_height(size: int = 18) -> int:
@@ -87,16 +91,34 @@ def _ink(canvas: Image.Image, xy: tuple[int, int], s: str, f: ImageFont.FreeType
     canvas.paste(fill, (xy[0] + left, xy[1] + top), mask)
 
 
-def header_bar(canvas: Image.Image, left: str, right: str) -> None:
+def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_H,
+               size: int = 28) -> None:
     """The strip across the top: the hand and street on the left, the rules on the right."""
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, canvas.width, HEADER_H - 1), fill=theme.FELT_DARK)
-    draw.line((0, HEADER_H - 1, canvas.width, HEADER_H - 1), fill=theme.PANEL_EDGE, width=2)
-    mid = HEADER_H // 2
-    right_w = text(canvas, (canvas.width - MARGIN, mid), right, 20, "condensed",
-                   theme.MUTED, "rm")
-    text(canvas, (MARGIN, mid), left, 28, "bold", theme.TEXT, "lm",
-         max_width=canvas.width - 3 * MARGIN - right_w, min_size=20)
+    draw.rectangle((0, 0, canvas.width, height - 1), fill=theme.FELT_DARK)
+    draw.line((0, height - 1, canvas.width, height - 1), fill=theme.PANEL_EDGE, width=2)
+    mid = height // 2
+    margin = min(MARGIN, height // 3)
+    right_w = text(canvas, (canvas.width - margin, mid), right, max(16, round(size * 0.72)),
+                   "condensed", theme.MUTED, "rm")
+    text(canvas, (margin, mid), left, size, "bold", theme.TEXT, "lm",
+         max_width=canvas.width - 3 * margin - right_w, min_size=round(size * 0.72))
+
+
+def wrap(s: str, max_width: int, size: int, style: Style = "bold",
+         max_lines: int = 3) -> list[str]:
+    """`s` broken into lines of at most `max_width` pixels at words (the last line cut with an
+    ellipsis when the text needs more than `max_lines`)."""
+    f = font(size, style)
+    lines: list[str] = []
+    for word in s.split():
+        if lines and f.getlength(f"{lines[-1]} {word}") <= max_width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    if len(lines) > max_lines:
+        lines = [*lines[:max_lines - 1], " ".join(lines[max_lines - 1:])]
+    return [fit(line, max_width, size, style)[0] for line in lines]
 
 
 def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.55) -> None:
@@ -105,14 +127,16 @@ def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.5
     canvas.paste(Image.blend(region, Image.new("RGB", region.size, theme.FELT), amount), box[:2])
 
 
-def to_png(img: Image.Image) -> bytes:
-    """PNG bytes; the same image always gives the same bytes (no timestamp, no text chunk)."""
-    # 256 colours without dithering look the same here (flat felt, antialiased edges) and make
+def to_png(img: Image.Image, colours: int = 256, level: int = 3) -> bytes:
+    """PNG bytes; the same image always gives the same bytes (no timestamp, no text chunk).
+    `colours` and the zlib `level`: fewer colours and a higher level make smaller files."""
+    # A palette without dithering looks the same here (flat felt, antialiased edges) and makes
     # the PNG several times smaller and faster to write than RGB. The palette is chosen from
     # every 4th pixel each way, then every pixel takes its nearest entry: half the time of a
     # full quantization.
     sample = img.resize((img.width // 4, img.height // 4), Image.Resampling.NEAREST)
-    palette = sample.quantize(256, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = sample.quantize(colours, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG", compress_level=3)
+    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG",
+                                                                 compress_level=level)
     return out.getvalue()

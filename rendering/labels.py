@@ -1,5 +1,6 @@
 """Texts shown on several images."""
 
+from bot.engine.rules import TableRules
 from bot.engine.views import TableView
 
 
@@ -18,6 +19,10 @@ def street_text(view: TableView) -> str:
 
 
 def rules_text(view: TableView) -> str:
-    r = view.rules
+    return rules_line(view.rules)
+
+
+def rules_line(r: TableRules) -> str:
+    """'Pineapple · 1-6 · 1 chip/pt'."""
     chips = "chip" if r.point_value == 1 else "chips"
     return f"{r.variant.capitalize()} · {r.scoring} · {r.point_value:,} {chips}/pt"

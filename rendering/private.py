@@ -1,47 +1,77 @@
-"""The private image of one seat (R7, R8): its own board large, the cards it must place now
-with the player's draft placement, and the other seats' boards small."""
+"""The private image of one seat (R7, R8), sized for a phone: Discord shows it about 550 px
+wide there, so it is drawn 640 px wide, top to bottom:
+- the seat's own board large, its draft placement drawn in, each row labelled with the hand it
+  makes or holds so far, and a warning once no finish avoids a foul (or, full, its royalties and
+  Fantasyland);
+- the cards to place now (pairs together, then high to low), each labelled with where the
+  draft puts it, and the seat's discards;
+- the other seats' boards small, two to a line.
+"""
 
 from collections.abc import Mapping, Sequence
 
 from PIL import Image
 
 from bot.engine.cards import Card
-from bot.engine.royalties import ROW_SIZES, ROWS
-from bot.engine.views import PrivateView
+from bot.engine.ordering import order_cards, sort_row
+from bot.engine.outlook import draft_outlook, with_draft
+from bot.engine.royalties import ROWS
+from bot.engine.views import PrivateView, SeatView
 from rendering import cards, theme
-from rendering.board import Tile, face_tiles, public_rows
-from rendering.canvas import COLUMN_GAP, HEADER_H, MARGIN, header_bar, panel_base, text, to_png
+from rendering.board import Tile, board_size, draw_board, public_rows
+from rendering.canvas import (
+    dim,
+    header_bar,
+    panel_base,
+    pill,
+    pill_height,
+    pill_width,
+    text,
+    to_png,
+)
+from rendering.hand import draw_labelled_board, label_room, labelled_height
 from rendering.labels import rules_text, street_text
-from rendering.seat import PAD, draw_panel, panel_size, seat_header
+from rendering.seat import chips, dealer_button, seat_badges, seat_header
+from rendering.theme import RGB
 
-OWN_CARD = 100
-OTHER_CARD = 64
-DEALT_CARD = 100  # a street's 3 or 5 cards
-MANY_DEALT_CARD = 64  # a Fantasyland hand's 13-17 cards
-TITLE_SIZE = 24
-LABEL_SIZE = 17
+WIDTH = 640
+EDGE = 10  # around the image and between panels
+PAD = 12  # inside a panel
+HEADER = 40
+OWN_CARD = 80
+OTHER_CARD = 52
+DEALT_CARD = 80  # a street's 3 or 5 cards
+MANY_DEALT_CARD = 56  # a Fantasyland hand's 13-17 cards
+DISCARD_CARD = 40
+NAME_SIZE = 22
+SMALL_NAME = 18
+TITLE_SIZE = 19
+PLACE_SIZE = 15
 PLACES = {"top": "TOP", "middle": "MIDDLE", "bottom": "BOTTOM", "discard": "DISCARD"}
+INNER = WIDTH - 2 * EDGE - 2 * PAD
+PRIVATE_COLOURS = 128
+PRIVATE_LEVEL = 6
 
 Draft = Mapping[Card, str]
 
 
-def _own_rows(view: PrivateView, seat_new: Sequence[Card],
-              draft: Draft) -> tuple[list[Tile], list[Tile], list[Tile]]:
-    """The own board: placed cards (this street's ringed gold), then the draft's cards in the
-    free places, ringed in the draft colour; a draft beyond a row's room is not drawn."""
+def _own_rows(view: PrivateView, seat_new: Sequence[Card], draft: Draft) -> tuple[
+        list[Tile], list[Tile], list[Tile]]:
+    """The own board with the draft's cards in the free places, each row in the order of its
+    hand: this street's placed cards ringed gold, the draft's in the draft colour; a draft
+    beyond a row's room is not drawn."""
+    drafted = with_draft(view.board, view.dealt, draft)
     rows = []
     for name in ROWS:
         placed = view.board.row(name)
-        tiles = face_tiles(placed, seat_new)
-        going = [c for c in view.dealt if draft.get(c) == name][:ROW_SIZES[name] - len(placed)]
-        tiles += face_tiles(going, going, theme.DRAFT)
-        rows.append(tiles)
+        rows.append([Tile("face", c, None if c in placed and c not in seat_new else
+                          theme.GOLD if c in placed else theme.DRAFT)
+                     for c in sort_row(name, drafted.row(name))])
     return (rows[0], rows[1], rows[2])
 
 
-def _task(view: PrivateView, draft: Draft) -> str:
+def _task(view: PrivateView, seat: SeatView, draft: Draft) -> str:
     n, discards = len(view.dealt), view.discard_count
-    seat = next(s for s in view.table.seats if s.seat == view.seat)
     if seat.in_fantasy:
         head = f"Fantasyland: set 13 of {n}, discard {discards}"
     else:
@@ -50,55 +80,59 @@ def _task(view: PrivateView, draft: Draft) -> str:
     return head + (f" · {chosen} of {n} chosen" if draft else "")
 
 
-def _grid(count: int, width: int, inner: int) -> tuple[int, int]:
-    """Cards per line and lines for `count` cards of `width` in `inner` pixels."""
-    step = width + cards.ring_pad(width) * 2 + 6
-    per_line = max(1, (inner + 6) // step)
-    return per_line, -(-count // per_line)
+def _dealt_width(view: PrivateView) -> int:
+    return DEALT_CARD if len(view.dealt) <= 5 else MANY_DEALT_CARD
 
 
-def _dealt_height(view: PrivateView, inner: int) -> int:
-    lines = 0
+def _step(width: int) -> int:
+    return width + 2 * cards.ring_pad(width) + 6
+
+
+def line_height(width: int) -> int:
+    return cards.card_height(width) + 2 * cards.ring_pad(width) + PLACE_SIZE + 6
+
+
+def _per_line(width: int, room: int) -> int:
+    return max(1, (room + 6) // _step(width))
+
+
+def _dealt_height(view: PrivateView) -> int:
+    if not view.dealt and not view.discards:
+        return 0
+    height = 2 * PAD + TITLE_SIZE + 10
     if view.dealt:
-        width = DEALT_CARD if len(view.dealt) <= 5 else MANY_DEALT_CARD
-        lines = _grid(len(view.dealt), width, inner)[1]
-        body = lines * (cards.card_height(width) + LABEL_SIZE + 26)
-    else:
-        body = 0
-    if view.discards:
-        body += TITLE_SIZE + 16 + cards.card_height(OTHER_CARD) + 12
-    return TITLE_SIZE + 24 + body + PAD if (view.dealt or view.discards) else 0
+        width = _dealt_width(view)
+        lines = -(-len(view.dealt) // _per_line(width, INNER))
+        return height + lines * line_height(width)
+    return height + line_height(DISCARD_CARD)
 
 
-def _card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str, theme.RGB]],
-               width: int, inner: int, four_colour: bool) -> int:
-    """Cards with a label under each, wrapped to `inner`; returns the height used."""
+def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str, RGB]],
+               width: int, room: int, four_colour: bool) -> None:
+    """Cards with a label under each, wrapped to `room` pixels."""
     pad = cards.ring_pad(width)
-    step = width + 2 * pad + 6
-    per_line, lines = _grid(len(tiles), width, inner)
-    line_h = cards.card_height(width) + LABEL_SIZE + 26
+    per_line = _per_line(width, room)
     for i, (tile, label, colour) in enumerate(tiles):
-        cx = x + pad + (i % per_line) * step
-        cy = y + pad + (i // per_line) * line_h
-        img.paste(tile.image(width, four_colour), (cx - pad, cy - pad))
+        cx = x + (i % per_line) * _step(width)
+        cy = y + (i // per_line) * line_height(width)
+        img.paste(tile.image(width, four_colour), (cx, cy))
         if label:
-            text(img, (cx + width // 2, cy + cards.card_height(width) + pad + 4), label,
-                 LABEL_SIZE, "condensed_bold", colour, "mt", max_width=width, min_size=12)
-    return lines * line_h
+            text(img, (cx + pad + width // 2, cy + cards.card_height(width) + 2 * pad + 2),
+                 label, PLACE_SIZE, "condensed_bold", colour, "mt", max_width=width + 2 * pad,
+                 min_size=11)
 
 
-def _dealt_section(img: Image.Image, x: int, y: int, w: int, view: PrivateView, draft: Draft,
+def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, draft: Draft,
                    four_colour: bool) -> None:
-    h = _dealt_height(view, w - 2 * PAD)
-    img.paste(panel_base(w, h), (x, y))
-    x, y, inner = x + PAD, y + PAD, w - 2 * PAD
+    img.paste(panel_base(WIDTH - 2 * EDGE, _dealt_height(view)), (EDGE, y))
+    x, y = EDGE + PAD, y + PAD
+    discards_x = x
     if view.dealt:
-        text(img, (x, y), _task(view, draft), TITLE_SIZE, "bold", theme.TEXT, max_width=inner,
-             min_size=18)
-        y += TITLE_SIZE + 14
-        width = DEALT_CARD if len(view.dealt) <= 5 else MANY_DEALT_CARD
+        text(img, (x, y), _task(view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
+             max_width=INNER, min_size=15)
+        width = _dealt_width(view)
         tiles = []
-        for c in view.dealt:
+        for c in order_cards(view.dealt):
             place = draft.get(c)
             if place == "discard":
                 tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
@@ -106,13 +140,58 @@ def _dealt_section(img: Image.Image, x: int, y: int, w: int, view: PrivateView, 
                 tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
             else:
                 tiles.append((Tile("face", c), "", theme.MUTED))
-        y += _card_line(img, x, y, tiles, width, inner, four_colour) + 4
+        card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
+        discards_x = x + min(len(tiles), _per_line(width, INNER)) * _step(width) + 14
     if view.discards:
-        text(img, (x, y), "Your discards (only you see them)", TITLE_SIZE - 4, "condensed_bold",
-             theme.MUTED, max_width=inner)
-        y += TITLE_SIZE + 12
-        _card_line(img, x, y, [(Tile("face", c), "", theme.MUTED) for c in view.discards],
-                   OTHER_CARD, inner, four_colour)
+        # Beside the dealt cards (a street deals 3 at most with discards), else alone.
+        room = EDGE + PAD + INNER - discards_x
+        text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), "Your discards",
+             PLACE_SIZE, "condensed_bold", theme.MUTED)
+        shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
+        card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
+                   shown, DISCARD_CARD, room, four_colour)
+
+
+def _own_height(outlook_height: int) -> int:
+    return 2 * PAD + NAME_SIZE + 12 + outlook_height
+
+
+def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView,
+               badges: Sequence[tuple[str, RGB]], button: bool, size: int) -> None:
+    """[dealer button] name badges ... stack, centred on y."""
+    if button:
+        d = size + 2
+        dealer_button(img, x, y - d // 2, d)
+        x += d + 6
+    stack_w = chips(img, right, y, seat.stack, size)
+    badge_size = max(11, round(size * 0.62))
+    badge_w = sum(pill_width(label, badge_size) + 5 for label, _ in badges)
+    name_room = max(40, right - stack_w - 10 - x - badge_w)
+    x += text(img, (x, y), seat.name, size, "condensed_bold", theme.TEXT, "lm",
+              max_width=name_room, min_size=max(12, size - 6)) + 8
+    for label, colour in badges:
+        if x + pill_width(label, badge_size) > right - stack_w - 6:
+            break
+        x += pill(img, x, y - pill_height(badge_size) // 2, label, colour, badge_size) + 5
+
+
+def _mini_size() -> tuple[int, int]:
+    w, h = board_size(OTHER_CARD)
+    return w + 2 * PAD - 4, h + 2 * PAD + SMALL_NAME + 10
+
+
+def _mini_panel(img: Image.Image, x: int, y: int, seat: SeatView, button: int,
+                to_act: bool, four_colour: bool) -> None:
+    """Another seat: name, badges and stack on one line, its public board small."""
+    w, h = _mini_size()
+    header = seat_header(seat, button, to_act)
+    img.paste(panel_base(w, h, header.highlight), (x, y))
+    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat,
+               header.badges, header.button, SMALL_NAME)
+    rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
+    draw_board(img, x + PAD - 2, y + PAD + SMALL_NAME + 10, OTHER_CARD, rows, four_colour)
+    if seat.sitting_out:
+        dim(img, (x, y, x + w, y + h))
 
 
 def private_image(view: PrivateView, draft: Draft | None = None,
@@ -121,36 +200,41 @@ def private_image(view: PrivateView, draft: Draft | None = None,
     draft = {c: p for c, p in (draft or {}).items() if c in view.dealt}
     own = next(s for s in table.seats if s.seat == view.seat)
     others = [s for s in table.seats if s.seat != view.seat]
-    own_w, own_h = panel_size(OWN_CARD)
-    other_h = panel_size(OTHER_CARD)[1]
-    dealt_h = _dealt_height(view, own_w - 2 * PAD)
-    # Each other seat goes under whichever column is shorter so far: [x, height used].
-    left = [MARGIN, own_h + COLUMN_GAP + (dealt_h + COLUMN_GAP if dealt_h else 0)]
-    right = [MARGIN + own_w + COLUMN_GAP, 0]
-    places = []
-    for seat in others:
-        column = right if right[1] <= left[1] else left
-        places.append((seat, column[0], column[1]))
-        column[1] += other_h + COLUMN_GAP
-    width = right[0] + panel_size(OTHER_CARD)[0] + MARGIN if right[1] else own_w + 2 * MARGIN
-    img = Image.new("RGB", (width, HEADER_H + MARGIN + max(left[1], right[1]) - COLUMN_GAP
-                            + MARGIN), theme.FELT)
-    header_bar(img, street_text(table), rules_text(table))
-    top = HEADER_H + MARGIN
+    outlook = draft_outlook(view, draft)
+    own_h = _own_height(labelled_height(OWN_CARD, outlook))
+    dealt_h = _dealt_height(view)
+    mini_w, mini_h = _mini_size()
+    mini_lines = -(-len(others) // 2)
+    height = (HEADER + EDGE + own_h + EDGE + (dealt_h + EDGE if dealt_h else 0)
+              + mini_lines * (mini_h + EDGE))
+    img = Image.new("RGB", (WIDTH, height), theme.FELT)
+    header_bar(img, street_text(table), rules_text(table), HEADER, 20)
+    y = HEADER + EDGE
     header = seat_header(own, table.button, view.seat in table.to_act, you=True)
-    draw_panel(img, MARGIN, top, OWN_CARD, header, _own_rows(view, own.new_cards, draft),
-               four_colour)
+    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
+    _name_line(img, EDGE + PAD, y + PAD + NAME_SIZE // 2, WIDTH - EDGE - PAD, own,
+               seat_badges(own, view.seat in table.to_act, you=True), header.button,
+               NAME_SIZE)
+    draw_labelled_board(img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
+                        _own_rows(view, own.new_cards, draft), outlook,
+                        label_room(INNER, OWN_CARD), four_colour)
+    y += own_h + EDGE
     if dealt_h:
-        _dealt_section(img, MARGIN, top + own_h + COLUMN_GAP, own_w, view, draft, four_colour)
-    for seat, x, y in places:
-        rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
-        draw_panel(img, x, top + y, OTHER_CARD,
-                   seat_header(seat, table.button, seat.seat in table.to_act), rows, four_colour)
+        _dealt_section(img, y, view, own, draft, four_colour)
+        y += dealt_h + EDGE
+    gap = WIDTH - 2 * EDGE - 2 * mini_w
+    for i, seat in enumerate(others):
+        x = EDGE + (i % 2) * (mini_w + gap)
+        _mini_panel(img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
+                    seat.seat in table.to_act, four_colour)
     return img
 
 
 def render_private(view: PrivateView, draft: Draft | None = None,
                    four_colour: bool = False) -> bytes:
     """One seat's private image as PNG bytes. `draft` maps cards of `view.dealt` to "top",
-    "middle", "bottom" or "discard": the player's placement not yet confirmed."""
-    return to_png(private_image(view, draft, four_colour))
+    "middle", "bottom" or "discard": the player's placement not yet confirmed.
+
+    A DM gets a new one at every click: 128 colours and zlib level 6 keep it near 40 KB (256
+    colours at level 3: 50 KB) for a few milliseconds more."""
+    return to_png(private_image(view, draft, four_colour), PRIVATE_COLOURS, PRIVATE_LEVEL)

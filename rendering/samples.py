@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.ai.players import Settings, decide
 from bot.engine.cards import Card, is_joker
 from bot.engine.match import Match, PlayerSpec
+from bot.engine.outlook import draft_outlook
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
 
@@ -16,6 +17,7 @@ NAMES = ("Alice", "Bartholomew the Great", "Chen", "Dana")
 STACK = 200
 EASY = Settings(level="easy", seed=0)
 SEARCH = 60  # seeds tried for a hand with a given feature before giving up
+SOLVE_HAND = "As X Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c 4c 4d"  # /ofc solve, joker variant
 
 Draft = dict[Card, str]
 
@@ -133,6 +135,37 @@ def joining_hand() -> Match:
     return finish(match, at_street(2, 1))
 
 
+def private_foul() -> tuple[PrivateView, Draft]:
+    """A careless seat's private view mid-hand whose draft leaves no finish without a foul
+    (R3): the image warns it."""
+    for seed in range(SEARCH):
+        rng = random.Random(seed)
+        match = new_match(3, seed)
+        for m in play(match, careless=frozenset({1}), seed=seed):
+            if m.pending()[:1] != (1,):
+                continue
+            view = m.view_for(1)
+            draft = m.random_assignment(1, rng)
+            got = draft_outlook(view, draft)
+            if got.foul_unavoidable and not got.complete:
+                return view, draft
+    raise LookupError("no seed gives the wanted hand")
+
+
+def private_last_street() -> tuple[PrivateView, Draft]:
+    """The last street with a draft that fills the board for royalties (R4)."""
+    def wanted(m: Match) -> bool:
+        seat = m.pending()[:1]
+        if m.phase != "playing" or not seat:
+            return False
+        got = draft_outlook(m.view_for(seat[0]), choice(m, seat[0]))
+        return got.complete and not got.fouled and got.total_royalties > 0
+    match = search(lambda seed: finish(new_match(3, seed), lambda m: m.public_view().street
+                                       == 5), wanted)
+    seat = match.pending()[0]
+    return match.view_for(seat), choice(match, seat)
+
+
 def private_mid_hand(seats: int = 3) -> tuple[PrivateView, Draft]:
     match = mid_hand(seats)
     seat = match.pending()[0]
@@ -141,7 +174,9 @@ def private_mid_hand(seats: int = 3) -> tuple[PrivateView, Draft]:
 
 def samples() -> dict[str, bytes]:
     """Every sample image by file name."""
-    from rendering import private_png, showdown_png, table_png
+    from bot.ai.solver import solve
+    from bot.engine.cards import parse_cards
+    from rendering import private_png, score_png, showdown_png, solution_png, table_png
 
     out = {
         "table.png": table_png(mid_hand(3).public_view()),
@@ -153,6 +188,8 @@ def samples() -> dict[str, bytes]:
     view, draft = private_mid_hand()
     out["private.png"] = private_png(view, draft)
     out["private-four-colour.png"] = private_png(view, draft, four_colour=True)
+    out["private-foul.png"] = private_png(*private_foul())
+    out["private-last-street.png"] = private_png(*private_last_street())
     fantasy = fantasy_hand()
     seat = fantasy_seat(fantasy)
     out["private-fantasyland.png"] = private_png(fantasy.view_for(seat), choice(fantasy, seat))
@@ -160,6 +197,10 @@ def samples() -> dict[str, bytes]:
     out["table-fantasyland.png"] = table_png(fantasy.public_view())
     out["showdown.png"] = showdown_png(_showdown(eventful_showdown()))
     out["showdown-jokers.png"] = showdown_png(_showdown(joker_showdown()))
+    out["score.png"] = score_png(_showdown(eventful_showdown()))
+    rules = TableRules(variant="joker")
+    solved = solve(parse_cards(SOLVE_HAND), rules)
+    out["solve.png"] = solution_png(solved.board, solved.discard, rules)
     return out
 
 

@@ -6,10 +6,11 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from bot.engine.cards import Card, rank_of, suit_of
+from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
 from rendering import theme
-from rendering.board import board_size, draw_board, row_y, shown_rows, stand_ins
+from rendering.board import board_size, draw_board, row_y, shown_rows
 from rendering.canvas import (
     HEADER_H,
     MARGIN,
@@ -60,8 +61,8 @@ def _band_size() -> tuple[int, int]:
 
 
 def _info(img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat,
-          button: bool) -> None:
-    """Name, points, chips moved and the stack after, Fantasyland earned."""
+          button: bool, stacks: bool) -> None:
+    """Name, points, chips moved and (with `stacks`) the stack after, Fantasyland earned."""
     left = x
     mid = y + NAME_SIZE // 2 + 2
     if button:
@@ -77,8 +78,9 @@ def _info(img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat
     text(img, (x, y), "chips", 20, "condensed", theme.MUTED, "lm")
     text(img, (x + 64, y), _signed(result.chips), 24, "bold", _tone(result.chips), "lm")
     y += 34
-    text(img, (x, y), "stack", 20, "condensed", theme.MUTED, "lm")
-    chips(img, x + 64, y, result.stack_after, right_aligned=False)
+    if stacks:
+        text(img, (x, y), "stack", 20, "condensed", theme.MUTED, "lm")
+        chips(img, x + 64, y, result.stack_after, right_aligned=False)
     y += 28
     if result.fouled:
         paste(img, _stamp(), x, y - 6)
@@ -98,7 +100,7 @@ def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
         mid = y + row_y(CARD, r) + ch // 2
         colour = theme.MUTED if result.fouled else theme.TEXT
         row = ROWS[r]
-        jokers = stand_ins(result.board.row(row), result.resolved.row(row)).values()
+        jokers = joker_choices(result.board.row(row), result.resolved.row(row)).values()
         if jokers:
             # R9: say what each joker stood for, under the hand it made.
             note = "★ joker as " + ", ".join(_card_text(c) for c in jokers)
@@ -115,7 +117,8 @@ def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
              min_size=16)
 
 
-def showdown_image(view: TableView, four_colour: bool = False) -> Image.Image:
+def showdown_image(view: TableView, four_colour: bool = False,
+                   stacks: bool = True) -> Image.Image:
     assert view.showdown is not None
     by_seat = {s.seat: s for s in view.seats}
     results = view.showdown.seats
@@ -128,7 +131,8 @@ def showdown_image(view: TableView, four_colour: bool = False) -> Image.Image:
     for i, result in enumerate(results):
         x, y = MARGIN, HEADER_H + MARGIN + i * (bh + BAND_GAP)
         img.paste(panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
-        _info(img, x + PAD, y + PAD, by_seat[result.seat], result, result.seat == view.button)
+        _info(img, x + PAD, y + PAD, by_seat[result.seat], result, result.seat == view.button,
+              stacks)
         bx = x + 2 * PAD + INFO_W
         draw_board(img, bx, y + PAD, CARD, shown_rows(result.board, result.resolved),
                    four_colour)
@@ -139,3 +143,9 @@ def showdown_image(view: TableView, four_colour: bool = False) -> Image.Image:
 def render_showdown(view: TableView, four_colour: bool = False) -> bytes:
     """The showdown as PNG bytes (`view.showdown` must be set)."""
     return to_png(showdown_image(view, four_colour))
+
+
+def render_score(view: TableView, four_colour: bool = False) -> bytes:
+    """/ofc score's boards as PNG bytes: the showdown of typed boards, without stacks (a live
+    game elsewhere keeps its own)."""
+    return to_png(showdown_image(view, four_colour, stacks=False))

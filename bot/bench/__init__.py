@@ -22,6 +22,7 @@ FIGURES: dict[str, str] = {
     "render_table_ms": "bot.bench.rendering",
     "render_private_ms": "bot.bench.rendering",
     "render_table_kb": "bot.bench.rendering",
+    "render_private_kb": "bot.bench.rendering",
     "interaction_p50_ms": "bot.bench.e2e",
     "interaction_p99_ms": "bot.bench.e2e",
     "interaction_done_p99_ms": "bot.bench.e2e",

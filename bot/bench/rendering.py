@@ -1,5 +1,5 @@
 """Rendering figures: the table image (3 seats, mid-hand) and a private image, in ms (best of
-many renders with warm card caches, as a live table has), and the table PNG's size in KB."""
+many renders with warm card caches, as a live table has), and both PNGs' sizes in KB."""
 
 import time
 from collections.abc import Callable
@@ -25,10 +25,12 @@ def run(keys: set[str]) -> dict[str, float]:
     out: dict[str, float] = {}
     if "render_table_ms" in keys:
         out["render_table_ms"] = round(_best_ms(lambda: table_png(view)), 1)
+    seat = match.pending()[0]
+    private, draft = match.view_for(seat), samples.choice(match, seat)
     if "render_private_ms" in keys:
-        seat = match.pending()[0]
-        private, draft = match.view_for(seat), samples.choice(match, seat)
         out["render_private_ms"] = round(_best_ms(lambda: private_png(private, draft)), 1)
     if "render_table_kb" in keys:
         out["render_table_kb"] = round(len(table_png(view)) / 1024, 1)
+    if "render_private_kb" in keys:
+        out["render_private_kb"] = round(len(private_png(private, draft)) / 1024, 1)
     return out

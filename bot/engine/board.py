@@ -85,10 +85,11 @@ class BoardResult(NamedTuple):
     @property
     def names(self) -> tuple[str, str, str]:
         top, middle, bottom = self.hands
-        return (hand_name(top), _name("middle", middle, self.lowball), hand_name(bottom))
+        return (hand_name(top), row_name("middle", middle, self.lowball), hand_name(bottom))
 
 
-def _name(row: Row, value: int, lowball: bool) -> str:
+def row_name(row: Row, value: int, lowball: bool = False) -> str:
+    """A row's hand in words; a lowball middle (R9) as a 2-7 low."""
     if lowball and row == "middle":
         return low_name(value) if is_low(value) else f"{hand_name(value)} (not a 2-7 low)"
     return hand_name(value)

@@ -95,6 +95,9 @@ def _build() -> tuple[list[int], list[int], list[int], list[HandTuple], int]:
 
 
 _PLAIN5, _FLUSH5, _TOP3, TUPLES, FIVE_CARD_CLASS_COUNT = _build()
+# The values by rank-key sum (cards.RANK_KEYS), for reasoning about cards not yet known: five
+# unsuited, five suited (all different ranks), three.
+PLAIN5, FLUSH5, TOP3 = _PLAIN5, _FLUSH5, _TOP3
 # A five-card suit-key sum is a flush exactly when one suit's octal digit is 5.
 _FLUSH_SUITS = frozenset(5 * k for k in SUIT_KEYS)
 CATEGORY: list[int] = [t[0] for t in TUPLES]

@@ -1,8 +1,9 @@
 """Card faces, marks and the joker mapping (R1, R9)."""
 
-from bot.engine.cards import parse_card, parse_cards
+from bot.engine.board import Board
+from bot.engine.cards import card_str, cards_str, parse_card, parse_cards
 from rendering import cards, theme
-from rendering.board import stand_ins
+from rendering.board import public_rows, shown_rows
 
 
 def ink_colours(card: str, four_colour: bool) -> set[tuple[int, int, int]]:
@@ -63,13 +64,17 @@ def test_a_ring_marks_the_tile_and_no_ring_leaves_it_plain() -> None:
     assert plain.getpixel(edge) == theme.FELT_DARK
 
 
-def test_stand_ins_give_each_joker_its_card_by_position() -> None:
-    # A row Qs X 2c whose joker stands for Qh: the resolved row may list cards in any order.
-    placed = parse_cards("Qs X 2c")
-    resolved = parse_cards("Qs 2c Qh")
-    assert stand_ins(placed, resolved) == {1: parse_card("Qh")}
-    # Two jokers: the higher card goes to the first joker; a row without jokers has none.
-    placed = parse_cards("X 5d X 9c 9h")
-    resolved = parse_cards("9c 5d 9h 9s 5c")
-    assert stand_ins(placed, resolved) == {0: parse_card("9s"), 2: parse_card("5c")}
-    assert stand_ins(parse_cards("Ah Kh Qh"), parse_cards("Ah Kh Qh")) == {}
+def test_rows_are_drawn_in_the_order_of_their_hands_jokers_as_what_they_stand_for() -> None:
+    # Placed in any order; the top's joker stands for Qh (R9), so it is drawn beside the Qs.
+    board = Board(tuple(parse_cards("2c X Qs")), tuple(parse_cards("3d As 5c 2h 4s")),
+                  tuple(parse_cards("4s Kh 4d Kc 4h")))
+    resolved = Board(tuple(parse_cards("2c Qh Qs")), board.middle, board.bottom)
+    top, middle, bottom = shown_rows(board, resolved)
+    assert [(t.kind, card_str(t.card)) for t in top] == [
+        ("face", "Qs"), ("stand_in", "Qh"), ("face", "2c")]
+    assert cards_str(t.card for t in middle) == "5c 4s 3d 2h As"  # the wheel, ace low
+    assert cards_str(t.card for t in bottom) == "4s 4h 4d Kh Kc"  # trips before the pair
+    top, middle, bottom = public_rows(board)
+    # Before showdown a full row's joker takes the row's strongest choice: a queen again.
+    assert cards_str(t.card for t in top) == "Qs X 2c"
+    assert cards_str(t.card for t in bottom) == "4s 4h 4d Kh Kc"

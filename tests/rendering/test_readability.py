@@ -51,6 +51,7 @@ def test_private_ranks_are_readable_on_a_phone(mid_hand: Match, fantasy: Match) 
         seat = match.pending()[0]
         image = private.private_image(match.view_for(seat))
         for width in (private.OTHER_CARD, private.MANY_DEALT_CARD, private.DEALT_CARD,
+                      private.DISCARD_CARD,
                       private.OWN_CARD):
             assert on_phone(width, image) >= MIN_RANK_PX
 

@@ -1,0 +1,64 @@
+"""/ofc solve's picture: a Fantasyland arrangement alone (R8). No seat, no turn, no dealer, no
+chips: the board with each row's hand and royalty, the Fantasyland it keeps, and the discards."""
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from bot.engine.board import Board, evaluate_board
+from bot.engine.cards import Card
+from bot.engine.outlook import outlook
+from bot.engine.rules import TableRules
+from rendering import theme
+from rendering.board import Tile, shown_rows
+from rendering.canvas import header_bar, panel_base, text, to_png
+from rendering.hand import draw_labelled_board, label_room, labelled_height
+from rendering.labels import rules_line
+from rendering.private import (
+    DISCARD_CARD,
+    EDGE,
+    HEADER,
+    INNER,
+    OWN_CARD,
+    PAD,
+    PLACE_SIZE,
+    PRIVATE_COLOURS,
+    PRIVATE_LEVEL,
+    WIDTH,
+    card_line,
+    line_height,
+)
+
+TITLE = "Best arrangement"
+
+
+def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
+                   four_colour: bool = False) -> Image.Image:
+    """A complete `board` (jokers as jokers) and the cards it leaves out. Kept in Fantasyland
+    is judged as from a Fantasyland hand of all these cards (R8)."""
+    size = len(board.cards) + len(discards)
+    seen = outlook(board, rules, in_fantasy=True, entry_cards=size)
+    board_h = labelled_height(OWN_CARD, seen)
+    discards_h = PLACE_SIZE + 8 + line_height(DISCARD_CARD) if discards else 0
+    panel_h = 2 * PAD + board_h + discards_h
+    img = Image.new("RGB", (WIDTH, HEADER + 2 * EDGE + panel_h), theme.FELT)
+    header_bar(img, TITLE, rules_line(rules), HEADER, 20)
+    y = HEADER + EDGE
+    img.paste(panel_base(WIDTH - 2 * EDGE, panel_h), (EDGE, y))
+    rows = shown_rows(board, evaluate_board(board, rules).resolved)
+    draw_labelled_board(img, EDGE + PAD, y + PAD, OWN_CARD, rows, seen,
+                        label_room(INNER, OWN_CARD), four_colour)
+    if discards:
+        y += PAD + board_h + 4
+        text(img, (EDGE + PAD, y), "Discard", PLACE_SIZE, "condensed_bold", theme.MUTED)
+        card_line(img, EDGE + PAD, y + PLACE_SIZE + 8,
+                   [(Tile("face", c), "", theme.MUTED) for c in discards], DISCARD_CARD, INNER,
+                   four_colour)
+    return img
+
+
+def render_solution(board: Board, discards: Sequence[Card], rules: TableRules,
+                    four_colour: bool = False) -> bytes:
+    """The solved hand as PNG bytes."""
+    return to_png(solution_image(board, discards, rules, four_colour), PRIVATE_COLOURS,
+                  PRIVATE_LEVEL)
