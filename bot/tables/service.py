@@ -27,6 +27,7 @@ from bot.storage import UNCHANGED, Storage, TableClosed, Unchanged
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.clock import Clock, SystemClock
+from bot.tables.drafting import is_complete, redraft
 from bot.tables.errors import NotAllowed, NotYourSeat, StaleAction, TableError
 from bot.tables.players import LEVELS, ComputerPlayers, default_players
 from bot.tables.runtime import Live, TableCore
@@ -283,17 +284,18 @@ class TableService(TableCore):
             own = self._acting_seat(state, player_id, hand_no, street, seat)
             match = state.match
             assert match is not None
-            chosen = _card(card, match.dealt_to(own))
+            dealt = match.dealt_to(own)
+            chosen = _card(card, dealt)
             rows = dict(self._draft(state, own))
-            rows.pop(chosen, None)
+            needs = match.legal_rows(own)
             if row is not None:
                 if row not in TARGETS:
                     raise TableError(f"'{row}' is not a row (top, middle, bottom or discard).")
-                needs = match.legal_rows(own)
                 room = needs.discards if row == DISCARD else needs.free(row)
-                if sum(1 for r in rows.values() if r == row) >= room:
+                taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
+                if taken >= room and (row != DISCARD or not room):
                     raise TableError(_no_room(row, room))
-                rows[chosen] = row
+            rows = redraft(rows, dealt, needs, chosen, row)  # issue 14: discards without a tap
             state.drafts[own] = Draft(hand_no, street, rows)
             await self._commit(live, ())
             return self._seat_state(state, own)
@@ -540,7 +542,8 @@ class TableService(TableCore):
             table_id=state.table_id, player_id=player.player_id, seat=seat,
             view=match.view_for(seat, self._clock.now()), hand_no=match.hand_no,
             street=street_of(match, seat), draft=dict(rows), to_act=seat in match.pending(),
-            deadline=match.deadline(seat), free=free, away=player.away)
+            deadline=match.deadline(seat), free=free, away=player.away,
+            complete=is_complete(rows, needs))
 
     async def _place(self, live: Live, seat: int, assignment: Mapping[Card, str]) -> None:
         match = live.state.match
