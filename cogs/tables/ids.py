@@ -23,7 +23,7 @@ MAX_LENGTH = 100
 PLACE_ROWS = ("top", "middle", "bottom", "discard")
 FANTASY_ROWS = ("top", "middle", "bottom")
 LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "start", "cancel")  # easy, strong: computers
-STEP_ACTIONS = ("reset", "confirm", "best")
+STEP_ACTIONS = ("reset", "confirm", "anyway", "best")  # anyway: confirm a board that fouls
 TABLE_BUTTONS = ("hand", "back")
 
 _NUMBER = "[0-9]{1,20}"  # ASCII digits only: the parsers refuse leading zeros
@@ -67,7 +67,7 @@ class PlaceId:
 @dataclass(frozen=True, slots=True)
 class StepId:
     turn: Turn
-    action: str  # reset | confirm | best
+    action: str  # reset | confirm | anyway | best
 
     def __str__(self) -> str:
         return _join(self.action, *_turn_fields(self.turn))

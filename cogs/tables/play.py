@@ -45,10 +45,20 @@ from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import table_here
 from cogs.tables.controls import ITEMS as CONTROLS
-from cogs.tables.controls import Content, controls_view, hand_view, play_of, prompt
+from cogs.tables.controls import (
+    Content,
+    controls_view,
+    hand_view,
+    image_key,
+    play_of,
+    prompt,
+    where_of,
+)
 from cogs.tables.embeds import (
+    Where,
     lobby_embed,
     placed_embed,
+    result_embed,
     showdown_embed,
     standings_embed,
     table_embed,
@@ -84,6 +94,9 @@ class Play(commands.Cog):
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
+        # prompt message -> what its image shows (controls.image_key): uploaded again only
+        # when that changes
+        self.shown: dict[int, tuple[object, ...]] = {}
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -155,7 +168,7 @@ class Play(commands.Cog):
             case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(
-                    table, player, "Time ran out: your cards were placed for you (R10)."))
+                    table, player, "Time ran out: your cards were placed for you."))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(lambda: self._edit_prompt(table, player, close=False))
@@ -164,6 +177,9 @@ class Play(commands.Cog):
                 shown = self.tables.public_view(table)
                 box.post(lambda: self._post_showdown(event, shown))
                 refresh_table()
+                for seat, player in event.player_ids.items():
+                    if is_person(player):
+                        box.post(lambda s=seat, p=player: self._send_result(event, s, p, shown))
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
                 who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
@@ -267,6 +283,29 @@ class Play(commands.Cog):
         file = await images.showdown_file(view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
+    async def _send_result(self, event: ShowdownDone, seat: int, player: int,
+                           view: TableView | None) -> None:
+        """A player's own result of a showdown, by DM, linking to the table (issue 14)."""
+        if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
+            return
+        names = {s.seat: s.name for s in view.seats}
+        embed = result_embed(event.hand_no, event.view, seat, names, self._where(event.table_id))
+        if embed is None:
+            return
+        user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+        with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
+            await user.send(embed=embed)
+
+    def _where(self, table: int) -> Where:
+        return where_of(self.bot, self.tables, table)
+
+    async def _prompt(self, table: int, message_id: int | None, state: SeatState,
+                      note: str = "") -> Content:
+        """A DM prompt's content, its image only when what it shows changed."""
+        key = image_key(state)
+        fresh = message_id is None or self.shown.get(message_id) != key
+        return await prompt(state, note=note, where=self._where(table), image=fresh)
+
     # ------------------------------------------------------------ prompts by DM
     # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
     # redrawn with that action; once the action is over it becomes its record, with no
@@ -289,13 +328,14 @@ class Play(commands.Cog):
             await self._close_prompt(table, player, sent)
         try:
             user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            message = await user.send(**(await prompt(state)).to_send())
+            message = await user.send(**(await self._prompt(table, None, state)).to_send())
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise
             await self._dms_closed(table, player, hand)
             return
         self.turn_shown[table, message.id] = state.to_act
+        self.shown[message.id] = image_key(state)
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, hand, street))
 
@@ -330,14 +370,18 @@ class Play(commands.Cog):
             if state.away and not state.view.dealt:
                 # R10: nothing to place while away; the prompt offers the way back, and the
                 # action it shows from now on is the seat's current one.
-                await message.edit(**(await prompt(state, note=note)).to_edit())
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(state)
                 self.turn_shown[table, sent.message_id] = state.to_act
                 self.closed.discard((table, sent.message_id))
                 await self.tables.set_dm_message(
                     table, player, sent._replace(hand_no=state.hand_no, street=state.street))
             elif (sent.hand_no, sent.street) == (state.hand_no, state.street) \
                     and state.view.dealt:
-                await message.edit(**(await prompt(state, note=note)).to_edit())
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(state)
                 self.turn_shown[table, sent.message_id] = state.to_act
             elif close:
                 await self._close_locked(table, sent, state, note)
@@ -360,7 +404,7 @@ class Play(commands.Cog):
         # No attachments given: the image of the action as it was shown stays. An away seat
         # keeps its way back, which belongs to no action.
         await self._dm_message(sent).edit(
-            embed=placed_embed(sent.hand_no, sent.street, state, note),
+            embed=placed_embed(sent.hand_no, sent.street, state, note, where=self._where(table)),
             view=controls_view(state) if state.away else discord.ui.View())
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
