@@ -48,9 +48,9 @@ def chips(amount: int) -> str:
 
 def rules_paragraph(rules: TableRules) -> str:
     """The table's options in one short paragraph (RULES.md names), for the lobby message."""
-    match_length = {"match": "one hand per player (R11)",
-                    "hands": f"{rules.hands} hands (R11)",
-                    "cash": "cash table: join and leave between hands (R11)"}[rules.format]
+    match_length = {"match": "one hand per player",
+                    "hands": f"{rules.hands} hands",
+                    "cash": "cash table: join and leave between hands"}[rules.format]
     fantasy = "no Fantasyland" if rules.fantasy == "off" else f"Fantasyland {rules.fantasy}"
     return (
         f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "

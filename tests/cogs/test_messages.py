@@ -60,6 +60,6 @@ def test_rules_paragraph_names_every_option_in_force() -> None:
     text = rules_paragraph(TableRules(variant="turbo", seats=4, format="hands", hands=8,
                                     scoring="2-4", royalties="russian", fantasy="off",
                                     point_value=2, buy_in=500, order="simultaneous"))
-    for part in ("**Turbo**, 4 seats, 8 hands (R11)", "Buy-in 500 chips", "2 chips per point",
+    for part in ("**Turbo**, 4 seats, 8 hands", "Buy-in 500 chips", "2 chips per point",
                  "scoring 2-4", "russian royalties", "no Fantasyland", "simultaneous turns"):
         assert part in text
