@@ -39,4 +39,4 @@ async def score(interaction: Interaction, player1: str, player2: str,
     boards = parse_boards(request["players"], rules)
     await interaction.response.defer(thinking=True)  # the image takes a moment
     await send(interaction, ephemeral=False, embed=embeds.score(rules, boards, sheet),
-               file=await images.showdown_file(score_view(rules, request, sheet)))
+               file=await images.score_file(score_view(rules, request, sheet)))

@@ -14,7 +14,6 @@ from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
-from cogs.tools.engine_views import solution_view
 
 
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
@@ -27,7 +26,6 @@ async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
     await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
-    image = await images.private_file(
-        solution_view(rules, hand, interaction.user.display_name), solved.assignment())
+    image = await images.solution_file(solved.board, solved.discard, rules)
     await send(interaction, ephemeral=True, file=image,
                embed=embeds.solution(rules, solved, len(hand)))
