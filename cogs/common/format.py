@@ -2,13 +2,15 @@
 and a table's rules in short.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 import discord
 from discord.utils import TimestampStyle
 
 from bot.engine.cards import SUITS, Card, card_str, is_joker
+from bot.engine.ordering import sort_row
+from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
@@ -26,6 +28,12 @@ def card_label(card: Card) -> str:
 
 def cards_label(cards: Iterable[Card]) -> str:
     return " ".join(card_label(c) for c in cards) or "—"
+
+
+def row_label(row: Row, cards: Sequence[Card], resolved: Sequence[Card] | None = None) -> str:
+    """A row's cards in the order of the hand they make (bot.engine.ordering.sort_row):
+    'Q♥ Q♦ 2♣', '7♥ 5♥ 4♥ 3♥ 2♥'. `resolved`: the row with its jokers as they stand (R9)."""
+    return cards_label(sort_row(row, cards, resolved))
 
 
 def when(epoch: float, style: TimestampStyle = "R") -> str:

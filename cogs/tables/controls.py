@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.cards import INDEX
+from bot.engine.ordering import order_cards
 from bot.engine.outlook import draft_outlook
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import SeatState, TableService
@@ -291,7 +292,7 @@ def _fantasy_controls(view: discord.ui.View, state: SeatState, asking: bool) -> 
         size = ROW_SIZES[name]
         options = [discord.SelectOption(label=card_label(card), value=str(INDEX[card]),
                                         default=state.draft.get(card) == name)
-                   for card in state.view.dealt]
+                   for card in order_cards(state.view.dealt)]
         view.add_item(FantasyRowSelect(discord.ui.Select(
             custom_id=str(FantasyRowId(turn, name)), placeholder=f"{ROW_LABELS[name]} ({size})",
             min_values=0, max_values=size, options=options, row=row)))

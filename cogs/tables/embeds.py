@@ -11,15 +11,14 @@ import discord
 
 from bot.engine.board import Board
 from bot.engine.cards import Card
-from bot.engine.ordering import sort_row
 from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
     ROW_LABELS,
-    cards_label,
     plural,
+    row_label,
     rules_paragraph,
     signed,
     when,
@@ -100,8 +99,7 @@ def table_embed(view: TableView) -> discord.Embed:
 
 def board_lines(board_rows: Mapping[str, tuple[Card, ...]]) -> str:
     """A board in words, each row's cards in the order of the hand they make."""
-    return "\n".join(f"{ROW_LABELS[r]}: {cards_label(sort_row(r, board_rows[r]))}"
-                     for r in ROWS)
+    return "\n".join(f"{ROW_LABELS[r]}: {row_label(r, board_rows[r])}" for r in ROWS)
 
 
 def _rows_of(board: Board) -> dict[str, tuple[Card, ...]]:
@@ -212,8 +210,7 @@ def _seat_rows(seat: ShowdownSeat) -> list[str]:
     for row, cards, resolved, name, royalty in zip(ROWS, seat.board.rows, seat.resolved.rows,
                                                    seat.names, seat.royalties, strict=True):
         bonus = f" (+{royalty})" if royalty else ""
-        shown = sort_row(row, cards, resolved)
-        rows.append(f"{ROW_LABELS[row]}: {cards_label(shown)}: {name}{bonus}")
+        rows.append(f"{ROW_LABELS[row]}: {row_label(row, cards, resolved)}: {name}{bonus}")
     if seat.fouled:
         rows.append("**Fouled**: no royalties, every line lost")
     if seat.fantasy_next:

@@ -11,7 +11,7 @@ from bot.engine.board import Board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import GuildSettings, SettingsChange
-from cogs.common.format import INFO, cards_label, chips, rules_line, signed, when
+from cogs.common.format import INFO, cards_label, chips, row_label, rules_line, signed, when
 from cogs.common.images import SHOWDOWN_IMAGE, SOLUTION_IMAGE
 from cogs.tools.rules_words import describe
 
@@ -30,7 +30,7 @@ def _player_field(player: Mapping[str, Any], board: Board, point_value: int) -> 
     for row, cards in zip(ROWS, board.rows, strict=True):
         royalty = player["row_royalties"][row]
         bonus = f" **+{royalty}**" if royalty else ""
-        lines.append(f"{row.capitalize()}: {cards_label(cards)}: {player['rows'][row]}{bonus}")
+        lines.append(f"{row.capitalize()}: {row_label(row, cards)}: {player['rows'][row]}{bonus}")
     if player["fouled"]:
         lines.append("**Fouled**: no royalties, loses every row")
     else:
@@ -83,7 +83,7 @@ def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
                                          result.royalties, strict=True):
         bonus = f" **+{royalty}**" if royalty else ""
         embed.add_field(name=row.capitalize(), inline=False,
-                        value=f"{cards_label(cards)}: {name}{bonus}")
+                        value=f"{row_label(row, cards)}: {name}{bonus}")
     if solved.discard:
         embed.add_field(name="Discard", value=cards_label(solved.discard), inline=False)
     embed.set_image(url=f"attachment://{SOLUTION_IMAGE}")

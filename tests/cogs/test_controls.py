@@ -8,6 +8,7 @@ import discord
 
 from bot.engine.cards import INDEX, JOKERS, card_str, parse_card
 from bot.engine.match import Match, PlayerSpec
+from bot.engine.ordering import order_cards
 from bot.engine.placement import auto_assignment
 from bot.engine.rules import TableRules
 from bot.tables import LobbySeat, LobbyView, SeatState
@@ -126,7 +127,7 @@ def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm(
                                             for r in ("top", "middle", "bottom")]
     assert [m.max_values for m in menus] == [3, 5, 5] and all(m.min_values == 0 for m in menus)
     for menu in menus:
-        assert [o.value for o in menu.options] == [str(INDEX[c]) for c in dealt]
+        assert [o.value for o in menu.options] == [str(INDEX[c]) for c in order_cards(dealt)]
     assert [o.label for o in menus[0].options if o.default] == [card_label(dealt[0])]
     assert [o.label for o in menus[2].options if o.default] == [card_label(dealt[1])]
     assert not any(o.default for o in menus[1].options)
