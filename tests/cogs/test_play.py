@@ -201,6 +201,19 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     shown = await double.wait_for_message(lambda m: m.embed is not None
                                           and m.embed["title"] == "Hand 1: showdown")
     assert shown.embed_image() and "Points per pair" in str(shown.embed)
+    # Issue 14: each player's own result by DM, naming the server and channel, linking to
+    # the table message.
+    table_msg = bot.tables.messages(table).table_message_id
+    link = f"https://discord.com/channels/{double.guild.id}/{double.channel.id}/{table_msg}"
+    for member in (alice, bob):
+        result = await member.wait_for_dm(lambda m: "your result" in str(m.embed))
+        embed = result.embed
+        assert embed is not None and embed["title"] == "Hand 1: your result"
+        assert embed["url"] == link and embed["author"]["url"] == link
+        assert embed["author"]["name"].endswith(f"#{double.channel.name}")
+        text = embed["description"]
+        assert "Rows won" in text and "points**" in text and "chips**" in text
+        assert "Top: " in text and "Bottom: " in text
     over = await double.wait_for_message(lambda m: m.embed is not None
                                          and m.embed["title"] == "Match over")
     lines = over.embed["description"].splitlines()  # type: ignore[index]
