@@ -284,4 +284,5 @@ def standings_embed(standings: Iterable[Standing]) -> discord.Embed:
              for n, s in enumerate(standings, start=1)]
     return discord.Embed(
         title="Match over", colour=COLOUR,
-        description="\n".join(lines) + "\n\nEvery stack went back to its owner's wallet.")
+        description="\n".join(lines) + "\n\nEvery stack went back to its owner's wallet. "
+                    "**Rematch** opens a new table here with the same options.")

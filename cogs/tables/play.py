@@ -63,7 +63,7 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
 )
-from cogs.tables.lobby import LobbyButton, lobby_view
+from cogs.tables.lobby import Finished, LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-COMPONENTS = (LobbyButton, *CONTROLS)  # every kind of table component
+COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
 
 
 Draw = Callable[[], Awaitable[Content]]
@@ -97,6 +97,7 @@ class Play(commands.Cog):
         # prompt message -> what its image shows (controls.image_key): uploaded again only
         # when that changes
         self.shown: dict[int, tuple[object, ...]] = {}
+        self.finished: dict[int, Finished] = {}  # table -> its match over: for a rematch
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -186,9 +187,12 @@ class Play(commands.Cog):
                 text = f"{who} {why}: {chips} chips went back to the wallet."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
+                lobby = self.tables.lobby(table)
+                self.finished[table] = Finished(lobby.guild_id, lobby.channel_id,
+                                                lobby.thread_id, lobby.rules)
                 box.post(lambda: self._send(event.channel_id,
                                             Content(standings_embed(standings),
-                                                    discord.ui.View())))
+                                                    rematch_view(table))))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 text = f"{reason} Chips back to wallets: {back or 'none'}."

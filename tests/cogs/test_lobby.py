@@ -23,7 +23,8 @@ async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: 
     assert "Buy-in 300 chips, 2 chips per point, scoring 2-4" in lobby.embed["description"]
     assert "turns of 90 s" in lobby.embed["description"]
     assert list(buttons(lobby)) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
-                                    "Add computer (strong)"]
+                                    "Add computer (strong)", "Remove computer"]
+    assert not enabled(lobby, "Remove computer")  # no computer yet
     assert not enabled(lobby, "Start")  # one player (R7: two or more)
 
     joined = await double.resolved(await bob.slash("ofc join"))
@@ -67,6 +68,17 @@ async def test_leave_refunds_and_computers_fill_seats(double: DiscordDouble, bot
     await alice.click(lobby, "Add computer (strong)")
     await double.wait_until(lambda: "Computer 1 (strong): " in str(lobby.embed))
     assert enabled(lobby, "Start")
+    assert "(computer" not in str(lobby.embed)  # named once (issue 14)
+
+    # Issue 14: a button takes the computer away again (the host's call too).
+    await alice.click(lobby, "Add computer (easy)")
+    await double.wait_until(lambda: "Computer 2 (easy): " in str(lobby.embed))
+    await alice.click(lobby, "Remove computer")
+    await double.wait_until(lambda: "Computer 2" not in str(lobby.embed))
+    assert "Computer 1 (strong): " in str(lobby.embed)
+    await alice.click(lobby, "Remove computer")
+    await double.wait_until(lambda: "Computer" not in str(lobby.embed))
+    assert not enabled(lobby, "Remove computer") and not enabled(lobby, "Start")
 
 
 async def test_cancel_refunds_every_stack_and_closes(double: DiscordDouble, bot: OFCBot,

@@ -224,6 +224,18 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
         name, rest = line.split(". ", 1)[1].split(": ")
         assert wallets[name.lower()] == 1000 - 200 + int(rest.split()[0])
     assert sum(wallets.values()) == 2000  # chips are conserved (R6)
+
+    # Issue 14: Rematch opens a table here with the same options; each click sits its
+    # member down, and the buy-ins are taken again (R12).
+    await alice.click(over, "Rematch")
+    lobby = await double.wait_for_message(
+        lambda m: m.embed is not None and m.embed["title"] == "OFC table: waiting for players")
+    assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+    await bob.click(over, "Rematch")
+    await double.wait_until(lambda: bob.mention in str(lobby.embed), what="bob seated")
+    for member in (alice, bob):
+        wallet = await bot.storage.wallet(double.guild.id, member.id, now=0)
+        assert wallet.balance == wallets[member.name] - 200
     final = await double.wait_for_message(  # the table message, edited a last time
         lambda m: m.embed is not None and m.embed["title"] == "Hand 1 of 1: showdown"
         and m.embed["description"] == "The match is over.")
