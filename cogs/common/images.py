@@ -32,9 +32,10 @@ async def table_file(view: TableView) -> discord.File:
     return await _file(lambda: rendering.table_png(view), TABLE_IMAGE)
 
 
-async def private_file(view: PrivateView, draft: Mapping[Card, str]) -> discord.File:
+async def private_file(view: PrivateView, draft: Mapping[Card, str],
+                       four_colour: bool = False) -> discord.File:
     """A seat's private image with a draft placement (card -> row) drawn in."""
-    return await _file(lambda: rendering.private_png(view, draft), HAND_IMAGE)
+    return await _file(lambda: rendering.private_png(view, draft, four_colour), HAND_IMAGE)
 
 
 async def hand_file(state: SeatState) -> discord.File:
@@ -45,11 +46,13 @@ async def showdown_file(view: TableView) -> discord.File:
     return await _file(lambda: rendering.showdown_png(view), SHOWDOWN_IMAGE)
 
 
-async def solution_file(board: Board, discards: Sequence[Card], rules: TableRules) -> discord.File:
+async def solution_file(board: Board, discards: Sequence[Card], rules: TableRules,
+                        four_colour: bool = False) -> discord.File:
     """/ofc solve's arrangement alone: the board and its discards, no seat, no chips."""
-    return await _file(lambda: rendering.solution_png(board, discards, rules), SOLUTION_IMAGE)
+    return await _file(lambda: rendering.solution_png(board, discards, rules, four_colour),
+                       SOLUTION_IMAGE)
 
 
-async def score_file(view: TableView) -> discord.File:
+async def score_file(view: TableView, four_colour: bool = False) -> discord.File:
     """/ofc score's typed boards shown down, without stacks (a game elsewhere keeps its own)."""
-    return await _file(lambda: rendering.score_png(view), SHOWDOWN_IMAGE)
+    return await _file(lambda: rendering.score_png(view, four_colour), SHOWDOWN_IMAGE)

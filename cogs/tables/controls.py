@@ -25,7 +25,7 @@ from cogs.common import images
 from cogs.common.answers import PersistentItem, send
 from cogs.common.client import Interaction
 from cogs.common.format import ROW_LABELS, card_label
-from cogs.common.interactions import table_here, tables_of
+from cogs.common.interactions import storage_of, table_here, tables_of
 from cogs.tables import ids
 from cogs.tables.embeds import Where, placed_embed, prompt_embed
 from cogs.tables.ids import FANTASY_ROWS, FantasyRowId, PlaceId, StepId, TableButtonId, Turn
@@ -56,12 +56,12 @@ class Content:
 
 async def prompt(state: SeatState, *, note: str = "", controls: bool = True,
                  where: Where | None = None, image: bool = True,
-                 asking: bool = False) -> Content:
+                 asking: bool = False, four_colour: bool = False) -> Content:
     """One seat's current action: its controls and the private image (without the draft,
     which the buttons show: `image=False` leaves the image the message already has)."""
     return Content(prompt_embed(state, note, where=where, asking=asking),
                    controls_view(state, asking=asking) if controls else discord.ui.View(),
-                   await images.private_file(state.view, {}) if image else None)
+                   await images.private_file(state.view, {}, four_colour) if image else None)
 
 
 def image_key(state: SeatState) -> tuple[object, ...]:
@@ -99,7 +99,9 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = tables_of(interaction)
     state = service.private_view(table, interaction.user.id)
-    content = await prompt(state, where=where_of(interaction.client, service, table))
+    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    content = await prompt(state, where=where_of(interaction.client, service, table),
+                           four_colour=prefs.four_colour)
     await send(interaction, ephemeral=True, **content.to_send())
 
 
@@ -123,8 +125,10 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     message = interaction.message
     fresh = message is None or play.shown.get(message.id) != key
     where = where_of(interaction.client, tables_of(interaction), state.table_id)
-    await interaction.edit_original_response(
-        **(await prompt(state, where=where, image=fresh, asking=asking)).to_edit())
+    four_colour = fresh and (await storage_of(interaction).preferences(
+        interaction.user.id)).four_colour
+    await interaction.edit_original_response(**(await prompt(
+        state, where=where, image=fresh, asking=asking, four_colour=four_colour)).to_edit())
     if message is not None:
         play.shown[message.id] = key
     if interaction.guild_id is not None:

@@ -308,7 +308,9 @@ class Play(commands.Cog):
         """A DM prompt's content, its image only when what it shows changed."""
         key = image_key(state)
         fresh = message_id is None or self.shown.get(message_id) != key
-        return await prompt(state, note=note, where=self._where(table), image=fresh)
+        four_colour = fresh and (await self.bot.storage.preferences(state.player_id)).four_colour
+        return await prompt(state, note=note, where=self._where(table), image=fresh,
+                            four_colour=four_colour)
 
     # ------------------------------------------------------------ prompts by DM
     # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
@@ -328,6 +330,9 @@ class Play(commands.Cog):
             return
         if (table, player, hand) in self.no_dm:
             return
+        if (await self.bot.storage.preferences(player)).controls == "channel":
+            await self._in_channel(table, player, hand)  # /ofc preferences: no DMs
+            return
         if sent is not None:
             await self._close_prompt(table, player, sent)
         try:
@@ -342,6 +347,16 @@ class Play(commands.Cog):
         self.shown[message.id] = image_key(state)
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, hand, street))
+
+    async def _in_channel(self, table: int, player: int, hand: int) -> None:
+        """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
+        self.no_dm.add((table, player, hand))
+        if (table, player) in self.told:
+            return
+        self.told.add((table, player))
+        await self._notice(self._channel_of(table), (
+            f"<@{player}>, as you prefer, your cards are not sent by DM: press **My hand** on "
+            "the table message (or use `/ofc hand`) to place them."))
 
     async def _dms_closed(self, table: int, player: int, hand: int) -> None:
         self.no_dm.add((table, player, hand))  # tried again next hand: DMs may open meanwhile

@@ -12,6 +12,7 @@ from bot.engine.cards import parse_cards
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
+from cogs.common.interactions import storage_of
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 
@@ -26,6 +27,7 @@ async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
     await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
-    image = await images.solution_file(solved.board, solved.discard, rules)
+    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    image = await images.solution_file(solved.board, solved.discard, rules, prefs.four_colour)
     await send(interaction, ephemeral=True, file=image,
                embed=embeds.solution(rules, solved, len(hand)))

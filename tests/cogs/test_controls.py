@@ -155,10 +155,12 @@ def test_lobby_buttons_follow_the_seats() -> None:
                       expires_at=900.0)
     buttons = {b.label: b for b in items(lobby_view(lobby))}
     assert list(buttons) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
-                             "Add computer (strong)"]
+                             "Add computer (strong)", "Remove computer"]
     assert buttons["Start"].disabled  # one player cannot start (R7: 2 or more)
+    assert buttons["Remove computer"].disabled  # no computer seated
     assert buttons["Join"].custom_id == "ofc:lobby:4:join"
     full = replace(lobby, seats=(*seats, LobbySeat(-1, "Computer 1 (easy)", "easy", 200)))
     buttons = {b.label: b for b in items(lobby_view(full))}
     assert buttons["Join"].disabled and not buttons["Start"].disabled
+    assert not buttons["Remove computer"].disabled
     assert lobby_view(replace(full, status="playing")).children == []
