@@ -206,11 +206,13 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
 
 
 def fouls(state: SeatState) -> bool:
-    """The draft is complete and the board cannot avoid a foul with it (R3)."""
+    """The draft is complete and makes the board foul (R3): it cannot avoid a foul with it,
+    though it could before (a board already doomed is not asked about again each street)."""
     if not state.complete or not state.view.dealt:
         return False
     outlook = draft_outlook(state.view, state.draft)
-    return outlook.fouled or outlook.foul_unavoidable
+    return (outlook.fouled or outlook.foul_unavoidable) \
+        and not draft_outlook(state.view).foul_unavoidable
 
 
 class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],

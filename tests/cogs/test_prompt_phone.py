@@ -34,7 +34,9 @@ def labels(view: Any) -> dict[str, Any]:
 
 
 GOOD = board("Qs Qh", "9s 9h 9d 4c", "Ah Kh 8h 5h")  # a last street toward QQ / trips / flush
-BAD = board("As Ad", "2s 3h 4d 6c", "Kh Qh 8h 5h")  # aces on top over a middle with no pair
+# The last street: Ad on top makes aces over a pair of nines in the middle, a foul; 7d on top
+# instead would keep the board (so the board was not doomed before this draft).
+BAD = board("As Kd", "2s 3h 4d 9s", "Kh Qh 8h 5h 2h")
 
 
 def test_confirm_waits_for_a_complete_street() -> None:
@@ -45,8 +47,9 @@ def test_confirm_waits_for_a_complete_street() -> None:
 
 
 def test_a_board_that_fouls_asks_for_a_second_confirm() -> None:
-    fouled = state(BAD, "2c 3c 7d", ("top", "middle", "discard"), complete=True)
+    fouled = state(BAD, "Ad 9c 7d", ("top", "middle", "discard"), complete=True)
     assert fouls(fouled)
+    assert not fouls(state(BAD, "Ad 9c 7d", ("discard", "middle", "top"), complete=True))
     asking = labels(controls_view(fouled, asking=True))
     assert "Confirm" not in asking and asking["Confirm anyway"].style.name == "danger"
     embed = prompt_embed(fouled, asking=True)
