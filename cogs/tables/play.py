@@ -350,22 +350,23 @@ class Play(commands.Cog):
 
     async def _in_channel(self, table: int, player: int, hand: int) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
-        self.no_dm.add((table, player, hand))
-        if (table, player) in self.told:
-            return
-        self.told.add((table, player))
-        await self._notice(self._channel_of(table), (
+        await self._no_dm(table, player, hand, (
             f"<@{player}>, as you prefer, your cards are not sent by DM: press **My hand** on "
             "the table message (or use `/ofc hand`) to place them."))
 
     async def _dms_closed(self, table: int, player: int, hand: int) -> None:
-        self.no_dm.add((table, player, hand))  # tried again next hand: DMs may open meanwhile
+        await self._no_dm(table, player, hand, (
+            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
+            "message (or use `/ofc hand`) to see your cards and place them."))
+
+    async def _no_dm(self, table: int, player: int, hand: int, notice: str) -> None:
+        """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
+        the channel is told why once a table."""
+        self.no_dm.add((table, player, hand))
         if (table, player) in self.told:
             return
         self.told.add((table, player))
-        await self._notice(self._channel_of(table), (
-            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
-            "message (or use `/ofc hand`) to see your cards and place them."))
+        await self._notice(self._channel_of(table), notice)
 
     async def _edit_prompt(self, table: int, player: int, note: str = "", *,
                            turn: bool = False, close: bool = True) -> None:
