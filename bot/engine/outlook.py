@@ -141,6 +141,13 @@ def _fillings(size: int, ranks: tuple[int, ...], free: int) -> tuple[Filling, ..
     return tuple(out)
 
 
+# Built once at import (a tenth of a second), not in the middle of the first hand: an empty
+# row is the commonest row to reason about, and its table the largest.
+_fillings(3, (), 3)
+_fillings(5, (), 5)
+_multisets(4)
+
+
 class _Row:
     """The hands one row can still end with, given the cards that can still come."""
 
