@@ -99,6 +99,11 @@ async def test_clicks_draft_the_street_and_confirm_places_it(
         await draft(double, first, prompt, card, row)
     await draft(double, first, prompt, dealt[0], "Bottom")  # rearranging before Confirm (R7)
     assert seat_state(bot, table, first).draft[dealt[0]] == "bottom"
+    # Issue 14: six clicks redrew the prompt, and its image was uploaded once (the draft shows
+    # on the buttons); every version still shows it.
+    uploaded = {a.id for snap in prompt.history for a in snap.attachments} | \
+        {a.id for a in prompt.attachments}
+    assert len(prompt.history) >= 6 and len(uploaded) == 1 and prompt.embed_image()
 
     await first.click(prompt, "Confirm")
     await double.wait_until(lambda: prompt.embed["title"] == "Hand 1: street 1 placed")
