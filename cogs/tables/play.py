@@ -421,6 +421,7 @@ class Play(commands.Cog):
             return
         self.closed.add((table, sent.message_id))
         self.turn_shown[table, sent.message_id] = True
+        self.shown.pop(sent.message_id, None)  # a record keeps its image
         # No attachments given: the image of the action as it was shown stays. An away seat
         # keeps its way back, which belongs to no action.
         await self._dm_message(sent).edit(
@@ -441,6 +442,7 @@ class Play(commands.Cog):
         if message is not None:
             self.closed.add((table, message.id))
             self.turn_shown[table, message.id] = True
+            self.shown.pop(message.id, None)  # a record keeps its image
 
     async def came_back(self, table: int, player: int, message: discord.Message | None,
                         state: SeatState) -> None:
