@@ -1,21 +1,23 @@
 """Issue 14: a hand counter that stays put ("Hand 2 of 3"), a Fantasyland hand named as one
-and counted as added (R11), never by street."""
+and counted as added (R11), never by street; no countdown while a computer acts."""
 
 from dataclasses import replace
+from typing import Any
 
 from bot.engine.board import Board
 from bot.engine.rules import TableRules
 from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
-from cogs.tables.embeds import table_embed
+from cogs.tables.embeds import table_embed, turn_line
 from rendering.labels import hand_counter, street_text
 
 SEATS = (SeatView(seat=0, player_id=1, name="alice", stack=200, board=Board()),
          SeatView(seat=1, player_id=2, name="bob", stack=200, board=Board()))
 
 
-def view(hand: int, total: int, phase: str = "playing", **more: object) -> TableView:
+def view(hand: int, total: int, phase: str = "playing", **more: Any) -> TableView:
+    fields: dict[str, Any] = {"seats": SEATS, **more}
     return TableView(rules=TableRules(seats=2), hand_no=hand, phase=phase,  # type: ignore[arg-type]
-                     street=2, streets=5, button=1, seats=SEATS, hands_total=total, **more)
+                     street=2, streets=5, button=1, hands_total=total, **fields)
 
 
 def earned(fantasy: int) -> ShowdownView:
@@ -43,3 +45,12 @@ def test_a_fantasyland_hand_is_named_as_added_and_never_by_street() -> None:
     assert street_text(view(2, 3)) == "Hand 2 of 3 · Street 2 of 5"
     cash = view(5, 0, fantasy_hand=True)  # no planned number: no "of", and nothing added
     assert hand_counter(cash) == "Hand 5 · Fantasyland"
+
+
+def test_no_countdown_while_a_computer_acts() -> None:
+    computer = replace(SEATS[1], is_ai=True, ai_level="strong", name="Computer 1 (strong)",
+                       deadline=1_000.0)
+    person = replace(SEATS[0], deadline=1_000.0)
+    thinking = view(1, 2, to_act=(1,), seats=(SEATS[0], computer))
+    assert turn_line(thinking) == "Waiting for **Computer 1 (strong)**."
+    assert "<t:1000:R>" in turn_line(view(1, 2, to_act=(0,), seats=(person, computer)))
