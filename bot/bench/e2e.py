@@ -11,30 +11,49 @@ process free of whatever the other figures left behind (caches, threads).
 - interaction_done_p99_ms: dispatched -> the bot's redrawn prompt or follow-up;
 - interaction_errors: unanswered interactions, refusals, logged errors, tables that did not
   settle by the rules (0 expected).
+
+And what a hand costs a player on a phone (issue 14, tests/e2e/ui_run.py: one hand of two
+members by DM buttons):
+- ui_taps_per_hand: buttons clicked (target at most 18);
+- ui_dm_kb_per_hand: KB of images uploaded to a player's DMs (target at most 300).
 """
 
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = 50
 
 
+UI_KEYS = {"ui_taps_per_hand", "ui_dm_kb_per_hand"}
+
+
+def _last_json(module: str, *args: str) -> dict[str, object]:
+    """Run `python -m module --json` from the checkout; its last line, as JSON."""
+    done = subprocess.run([sys.executable, "-m", module, *args, "--json"], cwd=ROOT,
+                          capture_output=True, text=True, check=False)
+    lines = done.stdout.strip().splitlines()
+    if not lines:
+        raise RuntimeError(f"{module} failed:\n{done.stderr[-2000:]}")
+    return dict(json.loads(lines[-1]))
+
+
 def run(keys: set[str]) -> dict[str, float]:
     if not (ROOT / "tests" / "e2e" / "load_run.py").is_file():
         raise RuntimeError("the end-to-end figures need the source checkout (tests/e2e)")
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.e2e.load_run", "--tables", str(TABLES), "--json"],
-        cwd=ROOT, capture_output=True, text=True, check=False)
-    lines = done.stdout.strip().splitlines()
-    if not lines:
-        raise RuntimeError(f"the load run failed:\n{done.stderr[-2000:]}")
-    report = json.loads(lines[-1])
+    figures: dict[str, float] = {}
+    if keys & UI_KEYS:
+        ui = _last_json("tests.e2e.ui_run")
+        figures |= {key: float(ui[key]) for key in UI_KEYS & keys}  # type: ignore[arg-type]
+    if not keys - UI_KEYS:
+        return figures
+    report: dict[str, Any] = _last_json("tests.e2e.load_run", "--tables", str(TABLES))
     for error in report["errors"][:10]:  # what went wrong, for whoever reads the figures
         print(f"load run: {error}", file=sys.stderr)
-    figures = {
+    figures |= {
         "interaction_p50_ms": float(report["interaction_p50_ms"]),
         "interaction_p99_ms": float(report["interaction_p99_ms"]),
         "interaction_done_p99_ms": float(report["interaction_done_p99_ms"]),

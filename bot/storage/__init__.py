@@ -89,6 +89,10 @@ Guild settings (settings.py)
   `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
   table_options=)` (None: back to default; validate options with TableRules first);
   `settings_audit(guild, limit=20)` -> [SettingsChange].
+
+Player preferences (preferences.py, the same in every server)
+- `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel");
+  `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences.
 """
 
 from bot.storage.core import UNCHANGED, Unchanged
@@ -122,6 +126,7 @@ from bot.storage.records import (
     MatchSummary,
     PlayerHandResult,
     PlayerStats,
+    Preferences,
     Refund,
     SettingsChange,
     Settlement,
@@ -156,6 +161,7 @@ __all__ = [
     "NotSeated",
     "PlayerHandResult",
     "PlayerStats",
+    "Preferences",
     "Refund",
     "SchemaTooNew",
     "SettingsChange",

@@ -164,7 +164,20 @@ _CANCELLED = """
 ALTER TABLE matches ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
 """
 
-MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED)
+# 5: each player's preferences (issue 14, `/ofc preferences`), the same in every server: the
+# four-colour deck in their images, and where their controls come (a DM, or "My hand" in
+# the table's channel).
+_PLAYER_PREFERENCES = """
+CREATE TABLE player_preferences (
+    user_id INTEGER PRIMARY KEY CHECK (user_id > 0),
+    four_colour INTEGER NOT NULL DEFAULT 0 CHECK (four_colour IN (0, 1)),
+    controls TEXT NOT NULL DEFAULT 'dm' CHECK (controls IN ('dm', 'channel')),
+    updated_at REAL NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
+                               _PLAYER_PREFERENCES)
 LATEST = len(MIGRATIONS)
 
 

@@ -203,6 +203,15 @@ class LeaderRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Preferences:
+    """One player's choices (`/ofc preferences`): the four-colour deck, and whether their
+    controls come by DM ("dm") or only through "My hand" in the channel ("channel")."""
+
+    four_colour: bool = False
+    controls: str = "dm"
+
+
+@dataclass(frozen=True, slots=True)
 class GuildSettings:
     """Per-guild overrides; None means the bot's default."""
 

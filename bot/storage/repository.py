@@ -7,13 +7,15 @@ from bot.storage.core import Defaults
 from bot.storage.db import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
+from bot.storage.preferences import PreferencesMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
 from bot.storage.wallets import WalletsMixin
 
 
-class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin):
-    """Wallets and ledger, live tables and their chips, history, guild settings.
+class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin):
+    """Wallets and ledger, live tables and their chips, history, guild settings, players'
+    preferences.
 
     Open with `await Storage.open(path)`; close with `await storage.close()`.
     """

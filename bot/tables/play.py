@@ -11,6 +11,7 @@ from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.placement import DISCARD, TARGETS
 from bot.engine.views import PrivateView, TableView
+from bot.tables.drafting import is_complete, redraft
 from bot.tables.errors import NotYourSeat, StaleAction, TableError
 from bot.tables.lobby import own_seat
 from bot.tables.players import ComputerPlayers
@@ -50,24 +51,26 @@ class Play:
             table_id=state.table_id, player_id=player.player_id, seat=seat,
             view=match.view_for(seat, self._core.clock.now()), hand_no=match.hand_no,
             street=street_of(match, seat), draft=dict(rows), to_act=seat in match.pending(),
-            deadline=match.deadline(seat), free=free, away=player.away)
+            deadline=match.deadline(seat), free=free, away=player.away,
+            complete=is_complete(rows, needs))
 
     # ----------------------------------------------------------------- actions
     async def set_draft(self, table_id: int, player_id: int, hand_no: int, street: int,
                         card: Card | str, row: str | None, seat: int | None) -> SeatState:
         async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
             state = live.state
-            chosen = _card(card, match.dealt_to(own))
+            dealt = match.dealt_to(own)
+            chosen = _card(card, dealt)
             rows = dict(state.draft(own))
-            rows.pop(chosen, None)
+            needs = match.legal_rows(own)
             if row is not None:
                 if row not in TARGETS:
                     raise TableError(f"'{row}' is not a row (top, middle, bottom or discard).")
-                needs = match.legal_rows(own)
                 room = needs.discards if row == DISCARD else needs.free(row)
-                if sum(1 for r in rows.values() if r == row) >= room:
+                taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
+                if taken >= room and (row != DISCARD or not room):
                     raise TableError(_no_room(row, room))
-                rows[chosen] = row
+            rows = redraft(rows, dealt, needs, chosen, row)  # issue 14: discards without a tap
             state.drafts[own] = Draft(hand_no, street, rows)
             await self._core.commit(live, ())
             return self.seat_state(state, own)

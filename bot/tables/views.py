@@ -55,6 +55,7 @@ class SeatState:
     deadline: float | None  # when the system places for the seat (R10)
     free: dict[str, int]  # places left per row after the draft, and discards still due
     away: bool
+    complete: bool = False  # every card to keep has a row: Confirm may be pressed
 
 
 class DmPrompt(NamedTuple):

@@ -2,13 +2,15 @@
 and a table's rules in short.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 import discord
 from discord.utils import TimestampStyle
 
 from bot.engine.cards import SUITS, Card, card_str, is_joker
+from bot.engine.ordering import sort_row
+from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
@@ -49,6 +51,12 @@ def cards_label(cards: Iterable[Card]) -> str:
     return " ".join(card_label(c) for c in cards) or "—"
 
 
+def row_label(row: Row, cards: Sequence[Card], resolved: Sequence[Card] | None = None) -> str:
+    """A row's cards in the order of the hand they make (bot.engine.ordering.sort_row):
+    'Q♥ Q♦ 2♣', '7♥ 5♥ 4♥ 3♥ 2♥'. `resolved`: the row with its jokers as they stand (R9)."""
+    return cards_label(sort_row(row, cards, resolved))
+
+
 def when(epoch: float, style: TimestampStyle = "R") -> str:
     """A Discord timestamp: every reader sees it in their own time zone, counting down."""
     return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)
@@ -69,9 +77,9 @@ def chips(amount: int) -> str:
 
 def rules_paragraph(rules: TableRules) -> str:
     """The table's options in one short paragraph (RULES.md names), for the lobby message."""
-    match_length = {"match": "one hand per player (R11)",
-                    "hands": f"{rules.hands} hands (R11)",
-                    "cash": "cash table: join and leave between hands (R11)"}[rules.format]
+    match_length = {"match": "one hand per player",
+                    "hands": f"{rules.hands} hands",
+                    "cash": "cash table: join and leave between hands"}[rules.format]
     fantasy = "no Fantasyland" if rules.fantasy == "off" else f"Fantasyland {rules.fantasy}"
     return (
         f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "

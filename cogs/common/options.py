@@ -34,25 +34,25 @@ def _whole(name: str) -> Any:
 # Every table option: its type as a slash option and its help, by RULES.md section. An option
 # left out takes this server's default (`/ofc settings`), else RULES.md's.
 TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
-    "variant": (str, "R9: pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker"),
+    "variant": (str, "pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker"),
     "seats": (_whole("seats"), "Players at the table: 2-3 (turbo 2-4)"),
-    "buy_in": (_whole("buy_in"), "R12: chips each player brings from the wallet (default 200)"),
-    "point_value": (_whole("point_value"), "R5: chips per point (default 1)"),
-    "scoring": (str, "R5: 1-6 (scoop +3) or 2-4 (+1 for two lines)"),
-    "royalties": (str, "R4: american or russian bonus table, or off (none)"),
-    "fantasy": (str, "R8: standard, progressive, ultimate, tournament, off"),
+    "buy_in": (_whole("buy_in"), "chips each player brings from the wallet (default 200)"),
+    "point_value": (_whole("point_value"), "chips per point (default 1)"),
+    "scoring": (str, "1-6 (scoop +3) or 2-4 (+1 for two lines)"),
+    "royalties": (str, "american or russian bonus table, or off (none)"),
+    "fantasy": (str, "standard, progressive, ultimate, tournament, off"),
     "fantasy_stay_full_house_middle": (
-        bool, "R8: a full house in the middle also stays in Fantasyland"),
-    "button_moves_on_fantasy": (bool, "R8: move the button before a Fantasyland hand"),
-    "order": (str, "R7: sequential (one at a time) or simultaneous"),
-    "format": (str, "R11: match (one hand per player), hands (a number of hands), cash"),
-    "hands": (_whole("hands"), "R11: hands to play in the 'hands' format (default 20)"),
-    "turn_seconds": (_whole("turn_seconds"), "R10: seconds for each street (default 60)"),
+        bool, "a full house in the middle also stays in Fantasyland"),
+    "button_moves_on_fantasy": (bool, "move the button before a Fantasyland hand"),
+    "order": (str, "sequential (one at a time) or simultaneous"),
+    "format": (str, "match (one hand per player), hands (a number of hands), cash"),
+    "hands": (_whole("hands"), "hands to play in the 'hands' format (default 20)"),
+    "turn_seconds": (_whole("turn_seconds"), "seconds for each street (default 60)"),
     "fantasy_turn_seconds": (
-        _whole("fantasy_turn_seconds"), "R10: seconds for a Fantasyland hand (default 180)"),
+        _whole("fantasy_turn_seconds"), "seconds for a Fantasyland hand (default 180)"),
     "time_bank_seconds": (
         _whole("time_bank_seconds"),
-        "R10: extra seconds per match once a turn runs out (default 120)"),
+        "extra seconds per match once a turn runs out (default 120)"),
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]

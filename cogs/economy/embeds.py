@@ -6,7 +6,9 @@ from typing import Any
 
 import discord
 
+from bot.engine.cards import parse_cards
 from bot.engine.errors import RuleError
+from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 from bot.storage import (
     DailyClaim,
@@ -17,7 +19,7 @@ from bot.storage import (
     Wallet,
 )
 from bot.tables import is_person
-from cogs.common.format import INFO, chips, rules_line, signed, when
+from cogs.common.format import INFO, chips, row_label, rules_line, signed, when
 
 MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
@@ -113,10 +115,18 @@ def _showdown(hand: HandHistory) -> tuple[dict[int, dict[str, Any]], dict[int, s
         return {}, {}
 
 
+def _history_row(row: Row, cards: Sequence[str]) -> str:
+    """A stored row ('Ah', 'Kd', ...) sorted as the hand it makes; as stored if unreadable."""
+    try:
+        return row_label(row, parse_cards(" ".join(cards), allow_jokers=True))
+    except (ValueError, RuleError):
+        return f"`{' '.join(cards)}`"
+
+
 def _board_lines(seat: dict[str, Any]) -> str:
     rows = seat["rows"]
     return "\n".join(
-        f"{row.capitalize()}: `{' '.join(rows[row])}` {name}"
+        f"{row.capitalize()}: {_history_row(row, rows[row])}: {name}"
         + (f" (+{royalty})" if royalty else "")
         for row, name, royalty in zip(("top", "middle", "bottom"), seat["names"],
                                       seat["royalties"], strict=True)

@@ -17,15 +17,17 @@ import discord
 from discord import app_commands
 
 from bot.engine.cards import INDEX
+from bot.engine.ordering import order_cards
+from bot.engine.outlook import draft_outlook
 from bot.engine.royalties import ROW_SIZES
 from bot.tables import SeatState, TableService
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import ROW_LABELS, card_label
-from cogs.common.interactions import table_here, tables_of
+from cogs.common.interactions import storage_of, table_here, tables_of
 from cogs.tables import ids
-from cogs.tables.embeds import placed_embed, prompt_embed
+from cogs.tables.embeds import Where, placed_embed, prompt_embed
 from cogs.tables.ids import FANTASY_ROWS, FantasyRowId, PlaceId, StepId, TableButtonId, Turn
 
 if TYPE_CHECKING:
@@ -53,11 +55,37 @@ class Content:
             ({"attachments": [self.file]} if self.file else {})
 
 
-async def prompt(state: SeatState, *, note: str = "", controls: bool = True) -> Content:
-    """One seat's current action: the private image with the draft, and its controls."""
-    return Content(prompt_embed(state, note),
-                   controls_view(state) if controls else discord.ui.View(),
-                   await images.hand_file(state))
+async def prompt(state: SeatState, *, note: str = "", controls: bool = True,
+                 where: Where | None = None, image: bool = True,
+                 asking: bool = False, four_colour: bool = False) -> Content:
+    """One seat's current action: its controls and the private image (without the draft,
+    which the buttons show: `image=False` leaves the image the message already has)."""
+    return Content(prompt_embed(state, note, where=where, asking=asking),
+                   controls_view(state, asking=asking) if controls else discord.ui.View(),
+                   await images.private_file(state.view, {}, four_colour) if image else None)
+
+
+def image_key(state: SeatState) -> tuple[object, ...]:
+    """What the private image shows (the draft aside): a prompt uploads it again only when
+    this changes (issue 14: a phone's data)."""
+    view = state.view
+    table = view.table
+    return (state.hand_no, state.street, view.board, view.dealt, view.discards, table.button,
+            tuple((s.seat, s.board, s.hidden_cards, s.stack, s.away, s.sitting_out)
+                  for s in table.seats))
+
+
+def where_of(client: discord.Client, service: TableService, table: int) -> Where:
+    """The server and channel of a table by name, and a link to its table message."""
+    lobby = service.lobby(table)
+    channel_id = lobby.thread_id or lobby.channel_id
+    guild = client.get_guild(lobby.guild_id)
+    channel = client.get_channel(channel_id)
+    message = service.messages(table).table_message_id
+    url = f"https://discord.com/channels/{lobby.guild_id}/{channel_id}" + \
+        (f"/{message}" if message else "")
+    return Where(guild.name if guild else "your server",
+                 getattr(channel, "name", None) or "the table channel", url)
 
 
 def play_of(interaction: Interaction) -> "Play":
@@ -70,8 +98,12 @@ def play_of(interaction: Interaction) -> "Play":
 async def show_hand(interaction: Interaction, table: int) -> None:
     """The seat's controls as an ephemeral message ("My hand", `/ofc hand`)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    state = tables_of(interaction).private_view(table, interaction.user.id)
-    await send(interaction, ephemeral=True, **(await prompt(state)).to_send())
+    service = tables_of(interaction)
+    state = service.private_view(table, interaction.user.id)
+    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    content = await prompt(state, where=where_of(interaction.client, service, table),
+                           four_colour=prefs.four_colour)
+    await send(interaction, ephemeral=True, **content.to_send())
 
 
 @contextlib.asynccontextmanager
@@ -91,12 +123,23 @@ async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
         yield tables_of(interaction)
 
 
-async def redraw(interaction: Interaction, state: SeatState) -> None:
-    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now; a click on
-    "My hand" shows it in the seat's DM prompt too."""
-    await interaction.edit_original_response(**(await prompt(state)).to_edit())
+async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = False) -> None:
+    """The clicked prompt (DM or ephemeral) shows the seat's action as it is now, its image
+    uploaded again only when what it shows changed; a click on "My hand" shows it in the
+    seat's DM prompt too."""
+    play = play_of(interaction)
+    key = image_key(state)
+    message = interaction.message
+    fresh = message is None or play.shown.get(message.id) != key
+    where = where_of(interaction.client, tables_of(interaction), state.table_id)
+    four_colour = fresh and (await storage_of(interaction).preferences(
+        interaction.user.id)).four_colour
+    await interaction.edit_original_response(**(await prompt(
+        state, where=where, image=fresh, asking=asking, four_colour=four_colour)).to_edit())
+    if message is not None:
+        play.shown[message.id] = key
     if interaction.guild_id is not None:
-        play_of(interaction).follow(state.table_id, state.player_id)
+        play.follow(state.table_id, state.player_id)
 
 
 def _button(kind: type[B], custom_id: object, label: str, style: discord.ButtonStyle, *,
@@ -141,24 +184,42 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 
 
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
-    """Reset, Confirm, and Fantasyland's Best arrangement (the solver)."""
+    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), and Fantasyland's
+    Best arrangement (the solver)."""
 
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
         turn = key.turn
         async with clicked(interaction) as service:
+            if key.action == "confirm":
+                state = service.private_view(turn.table, interaction.user.id)
+                if state.hand_no == turn.hand and state.street == turn.street and fouls(state):
+                    await redraw(interaction, state, asking=True)
+                    return
             action = {"reset": service.reset_draft, "confirm": service.confirm,
-                      "best": service.best_arrangement}[key.action]
+                      "anyway": service.confirm, "best": service.best_arrangement}[key.action]
             state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
                                  street=turn.street, seat=turn.seat)
-            if key.action == "confirm" and interaction.guild_id is None:
+            if key.action in ("confirm", "anyway") and interaction.guild_id is None:
                 # A DM prompt becomes the record of what was placed; the next action comes as
                 # a new DM. An ephemeral prompt (DMs closed) goes straight on to the next one.
+                where = where_of(interaction.client, service, turn.table)
                 await interaction.edit_original_response(
-                    embed=placed_embed(turn.hand, turn.street, state), view=discord.ui.View())
+                    embed=placed_embed(turn.hand, turn.street, state, where=where),
+                    view=discord.ui.View())
                 play_of(interaction).confirmed(turn.table, interaction.message)
             else:
                 await redraw(interaction, state)
+
+
+def fouls(state: SeatState) -> bool:
+    """The draft is complete and makes the board foul (R3): it cannot avoid a foul with it,
+    though it could before (a board already doomed is not asked about again each street)."""
+    if not state.complete or not state.view.dealt:
+        return False
+    outlook = draft_outlook(state.view, state.draft)
+    return (outlook.fouled or outlook.foul_unavoidable) \
+        and not draft_outlook(state.view).foul_unavoidable
 
 
 class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
@@ -199,24 +260,26 @@ def _turn(state: SeatState) -> Turn:
     return Turn(state.table_id, state.hand_no, state.street, state.seat)
 
 
-def controls_view(state: SeatState) -> discord.ui.View:
+def controls_view(state: SeatState, *, asking: bool = False) -> discord.ui.View:
     """The placement controls (README.md "What players see"): a street's buttons or
-    Fantasyland's menus; for an away seat the button to come back."""
+    Fantasyland's menus; for an away seat the button to come back. `asking`: Confirm was
+    pressed on a board that fouls, and "Confirm anyway" takes its place."""
     view = discord.ui.View(timeout=None)
     if state.away:  # R10: the system places for an away seat at once, until it is back
         view.add_item(_button(BackButton, TableButtonId("back", state.table_id), "I'm back",
                               discord.ButtonStyle.primary))
     elif state.view.dealt and state.street == 0:
-        _fantasy_controls(view, state)
+        _fantasy_controls(view, state, asking)
     elif state.view.dealt:
-        _street_controls(view, state)
+        _street_controls(view, state, asking)
     return view
 
 
-def _street_controls(view: discord.ui.View, state: SeatState) -> None:
+def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """One action row per dealt card (Top / Middle / Bottom, Discard when one is due), full
-    rows disabled; Reset and Confirm share the last row when it has room (5 cards on street 1:
-    rows 1-4 one card each, row 5 the last card + Reset + Confirm)."""
+    rows disabled. Reset and Confirm take the rows' free places (Discord allows 5 rows of 5):
+    a street with a discard is 3 rows (Reset after the first card, Confirm after the last);
+    street 1's 5 cards are 5 rows, Reset and Confirm after the last card."""
     turn = _turn(state)
     targets = ("top", "middle", "bottom") + (("discard",) if state.view.discard_count else ())
     dealt = state.view.dealt
@@ -227,13 +290,14 @@ def _street_controls(view: discord.ui.View, state: SeatState) -> None:
             view.add_item(_button(
                 PlaceButton, PlaceId(turn, card, target),
                 f"{card_label(card)} → {ROW_LABELS[target]}", style, row=row,
-                disabled=not chosen and state.free.get(target, 0) <= 0))
-    # Discord allows 5 rows of 5: a 5-card street (never with a discard, R7) shares its last row.
-    last = len(dealt) - 1 if len(dealt) == 5 else len(dealt)
-    _finish_buttons(view, turn, state, row=last, best=False)
+                disabled=not chosen and state.free.get(target, 0) <= 0
+                and target != "discard"))
+    last = len(dealt) - 1
+    _finish_buttons(view, turn, state, reset_row=0 if len(targets) == 4 else last,
+                    confirm_row=last, best=False, asking=asking)
 
 
-def _fantasy_controls(view: discord.ui.View, state: SeatState) -> None:
+def _fantasy_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """R8: three menus (top 3, middle 5, bottom 5) over all the dealt cards; the rest are
     discarded. Best arrangement asks the solver."""
     turn = _turn(state)
@@ -241,22 +305,29 @@ def _fantasy_controls(view: discord.ui.View, state: SeatState) -> None:
         size = ROW_SIZES[name]
         options = [discord.SelectOption(label=card_label(card), value=str(INDEX[card]),
                                         default=state.draft.get(card) == name)
-                   for card in state.view.dealt]
+                   for card in order_cards(state.view.dealt)]
         view.add_item(FantasyRowSelect(discord.ui.Select(
             custom_id=str(FantasyRowId(turn, name)), placeholder=f"{ROW_LABELS[name]} ({size})",
             min_values=0, max_values=size, options=options, row=row)))
-    _finish_buttons(view, turn, state, row=3, best=True)
+    _finish_buttons(view, turn, state, reset_row=3, confirm_row=3, best=True, asking=asking)
 
 
-def _finish_buttons(view: discord.ui.View, turn: Turn, state: SeatState, *, row: int,
-                    best: bool) -> None:
+def _finish_buttons(view: discord.ui.View, turn: Turn, state: SeatState, *, reset_row: int,
+                    confirm_row: int, best: bool, asking: bool) -> None:
+    """Reset, and Confirm only once the draft is complete (issue 14); "Confirm anyway" (red)
+    when Confirm was pressed on a board that fouls."""
     if best:
         view.add_item(_button(StepButton, StepId(turn, "best"), "Best arrangement",
-                              discord.ButtonStyle.primary, row=row))
+                              discord.ButtonStyle.primary, row=reset_row))
     view.add_item(_button(StepButton, StepId(turn, "reset"), "Reset",
-                          discord.ButtonStyle.secondary, row=row, disabled=not state.draft))
-    view.add_item(_button(StepButton, StepId(turn, "confirm"), "Confirm",
-                          discord.ButtonStyle.success, row=row))
+                          discord.ButtonStyle.secondary, row=reset_row, disabled=not state.draft))
+    if asking:
+        view.add_item(_button(StepButton, StepId(turn, "anyway"), "Confirm anyway",
+                              discord.ButtonStyle.danger, row=confirm_row))
+    else:
+        view.add_item(_button(StepButton, StepId(turn, "confirm"), "Confirm",
+                              discord.ButtonStyle.success, row=confirm_row,
+                              disabled=not state.complete))
 
 
 @app_commands.command(name="hand",

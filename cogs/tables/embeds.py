@@ -5,23 +5,26 @@ show a card its reader may not see (README.md "Architecture").
 """
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import discord
 
+from bot.engine.board import Board
 from bot.engine.cards import Card
+from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
-from bot.engine.views import ShowdownView, TableView
+from bot.engine.views import ShowdownSeat, ShowdownView, TableView
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
     ROW_LABELS,
-    card_label,
-    cards_label,
     plural,
+    row_label,
     rules_paragraph,
     signed,
     when,
 )
 from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
+from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
 
@@ -36,7 +39,7 @@ def lobby_embed(lobby: LobbyView) -> discord.Embed:
         if number < len(lobby.seats):
             seat = lobby.seats[number]
             who = seat.name if seat.ai_level else f"<@{seat.player_id}>"
-            tags = [f"computer, {seat.ai_level}"] if seat.ai_level else []
+            tags = []  # a computer's name says it is one, and how strong
             if seat.player_id == lobby.host_id:
                 tags.append("host")
             suffix = f" ({', '.join(tags)})" if tags else ""
@@ -69,7 +72,9 @@ def turn_line(view: TableView) -> str:
     waiting = [names[s] for s in view.to_act]
     if not waiting:
         return "Dealing..."
-    deadlines = [s.deadline for s in view.seats if s.seat in view.to_act and s.deadline]
+    # A computer's thinking has no countdown: only people's clocks are shown.
+    deadlines = [s.deadline for s in view.seats
+                 if s.seat in view.to_act and s.deadline and not s.is_ai]
     clock = f", placed automatically {when(min(deadlines))}" if deadlines else ""
     return f"Waiting for **{' and '.join(waiting)}**{clock}."
 
@@ -77,15 +82,12 @@ def turn_line(view: TableView) -> str:
 def table_embed(view: TableView) -> discord.Embed:
     if view.phase == "waiting":
         title = "OFC table"
+    elif view.phase in ("showdown", "over"):
+        title = f"{hand_counter(view)}: showdown"
+    elif view.fantasy_hand:
+        title = hand_counter(view)  # a Fantasyland hand is never named by street
     else:
-        of = f" of {view.hands_total}" if view.hands_total else ""
-        if view.phase in ("showdown", "over"):
-            stage = "showdown"
-        elif view.fantasy_hand and not view.street:
-            stage = "Fantasyland"
-        else:
-            stage = f"street {view.street} of {view.streets}"
-        title = f"Hand {view.hand_no}{of}: {stage}"
+        title = f"{hand_counter(view)}: street {view.street} of {view.streets}"
     embed = discord.Embed(title=title, description=turn_line(view), colour=COLOUR)
     stacks = ", ".join(f"{s.name} {s.stack}" + (" (away)" if s.away else "")
                        for s in view.seats)
@@ -96,67 +98,124 @@ def table_embed(view: TableView) -> discord.Embed:
 
 
 def board_lines(board_rows: Mapping[str, tuple[Card, ...]]) -> str:
-    return "\n".join(f"{ROW_LABELS[r]}: {cards_label(board_rows[r])}" for r in ROWS)
+    """A board in words, each row's cards in the order of the hand they make."""
+    return "\n".join(f"{ROW_LABELS[r]}: {row_label(r, board_rows[r])}" for r in ROWS)
 
 
-def prompt_embed(state: SeatState, note: str = "") -> discord.Embed:
-    """The private prompt: what to place, the draft so far, the clock; `note` says why it was
-    redrawn (time ran out)."""
+def _rows_of(board: Board) -> dict[str, tuple[Card, ...]]:
+    return {"top": board.top, "middle": board.middle, "bottom": board.bottom}
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """The table a DM is about: its server and channel by name, and a link to its message."""
+
+    server: str
+    channel: str
+    url: str | None = None
+
+
+def _where(embed: discord.Embed, where: Where | None) -> None:
+    if where is not None:
+        embed.set_author(name=f"{where.server} · #{where.channel}", url=where.url)
+
+
+def action_title(state: SeatState) -> str:
+    """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland, added: your 14 cards'."""
+    view = state.view
+    counter = hand_counter(view.table)
+    if state.street == 0:
+        return f"{counter}: your {len(view.dealt) or 13} cards"
+    return f"{counter} · street {state.street} of {view.table.streets}"
+
+
+def outlook_lines(state: SeatState, outlook: Outlook) -> list[str]:
+    """What the board with the draft is making (the image shows the board without it): each
+    row's hand, a warning once a foul cannot be avoided, and on the last action the royalties
+    and Fantasyland the draft earns."""
+    lines = [" · ".join(f"{ROW_LABELS[r]}: {text}" for r, text in zip(ROWS, outlook.rows,
+                                                                       strict=True) if text)]
+    if outlook.fouled or outlook.foul_unavoidable:
+        lines.append("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+    elif outlook.complete:
+        fantasy = f"Fantasyland next hand ({outlook.fantasy} cards)" if outlook.fantasy \
+            else "no Fantasyland"
+        lines.append(f"Royalties **{outlook.total_royalties}** · {fantasy}")
+    return [line for line in lines if line]
+
+
+def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None,
+                 asking: bool = False) -> discord.Embed:
+    """The private prompt, short enough for a phone: the action, whose turn and the clock,
+    what the board with the draft is making. The image shows the board and the cards; the
+    buttons show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
+    was pressed on a board that fouls."""
     view = state.view
     table = view.table
     if state.street == 0:
-        title = f"Hand {state.hand_no}: your Fantasyland hand ({len(view.dealt)} cards)"
         task = (f"Choose 3 cards for the top, 5 for the middle and 5 for the bottom; "
                 f"the other {plural(view.discard_count, 'card')} are discarded.")
     else:
-        title = f"Hand {state.hand_no}: street {state.street} of {table.streets}"
         keep = len(view.dealt) - view.discard_count
         task = f"Place {plural(keep, 'card')}" + \
-            (f" and discard {view.discard_count}." if view.discard_count else ".")
+            (" (the third is discarded)." if view.discard_count else ".")
     if not view.dealt:
         status = "Nothing to place right now."
     elif state.to_act:
-        clock = f" Placed for you {when(state.deadline)} if you do not confirm." \
-            if state.deadline else ""
+        clock = f" Placed for you {when(state.deadline)}." if state.deadline else ""
         status = f"**Your turn.** {task}{clock}"
     else:
         names = _names(table)
         waiting = " and ".join(names[s] for s in table.to_act) or "the others"
         status = f"{task} Waiting for {waiting}: arrange now, confirm on your turn."
-    if state.away:
-        status += f"\n{AWAY}"
-    if note:
-        status = f"{note}\n{status}"
-    embed = discord.Embed(title=title, description=status, colour=COLOUR)
-    board = view.board
-    embed.add_field(name="Your board", value=board_lines(
-        {"top": board.top, "middle": board.middle, "bottom": board.bottom}), inline=True)
+    lines = [status]
     if view.dealt:
-        chosen = [f"{card_label(c)} → {ROW_LABELS[state.draft[c]]}" if c in state.draft
-                  else f"{card_label(c)} → ?" for c in view.dealt]
-        embed.add_field(name="This action", value="\n".join(chosen), inline=True)
+        lines += outlook_lines(state, draft_outlook(view, state.draft))
+    if asking:
+        lines.append("**This board fouls: confirm anyway?**")
+    if state.away:
+        lines.append(AWAY)
+    if note:
+        lines.insert(0, note)
+    embed = discord.Embed(title=action_title(state), description="\n".join(lines),
+                          colour=COLOUR)
+    _where(embed, where)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
 
-AWAY = ("You are marked away (R10): your cards are placed for you. Press **I'm back** to "
-        "play again.")
+AWAY = ("You are marked away: your cards are placed for you. Press **I'm back** to play "
+        "again.")
 
 
-def placed_embed(hand_no: int, street: int, state: SeatState, note: str = "") -> discord.Embed:
+def placed_embed(hand_no: int, street: int, state: SeatState, note: str = "", *,
+                 where: Where | None = None) -> discord.Embed:
     """What a DM prompt turns into once its action is over; `note` says how (time ran out)."""
-    action = "Fantasyland hand" if street == 0 else f"street {street}"
+    action = "your Fantasyland hand" if street == 0 else f"street {street}"
     embed = discord.Embed(title=f"Hand {hand_no}: {action} placed", colour=COLOUR)
     lines = [note] if note else []
     if state.away:
         lines.append(AWAY)
     if state.hand_no == hand_no:
-        board = state.view.board
-        lines.append(board_lines({"top": board.top, "middle": board.middle,
-                                  "bottom": board.bottom}))
+        lines.append(board_lines(_rows_of(state.view.board)))
     embed.description = "\n".join(lines) or None
+    _where(embed, where)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
+
+
+def _seat_rows(seat: ShowdownSeat) -> list[str]:
+    """A showdown seat's rows in words, sorted, with their hands and royalties."""
+    rows = []
+    for row, cards, resolved, name, royalty in zip(ROWS, seat.board.rows, seat.resolved.rows,
+                                                   seat.names, seat.royalties, strict=True):
+        bonus = f" (+{royalty})" if royalty else ""
+        rows.append(f"{ROW_LABELS[row]}: {row_label(row, cards, resolved)}: {name}{bonus}")
+    if seat.fouled:
+        rows.append("**Fouled**: no royalties, every line lost")
+    if seat.fantasy_next:
+        rows.append(f"Fantasyland next hand: {seat.fantasy_next} cards")
+    return rows
 
 
 def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str],
@@ -165,15 +224,7 @@ def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str
     embed = discord.Embed(title=f"Hand {hand_no}: showdown", colour=COLOUR)
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     for seat in showdown.seats:
-        rows = []
-        for row, cards, name, royalty in zip(ROWS, seat.board.rows, seat.names, seat.royalties,
-                                             strict=True):
-            bonus = f" (+{royalty})" if royalty else ""
-            rows.append(f"{ROW_LABELS[row]}: {cards_label(cards)}: {name}{bonus}")
-        if seat.fouled:
-            rows.append("**Fouled**: no royalties, every line lost (R3)")
-        if seat.fantasy_next:
-            rows.append(f"Fantasyland next hand: {seat.fantasy_next} cards (R8)")
+        rows = _seat_rows(seat)
         embed.add_field(
             name=f"{names.get(seat.seat, f'Seat {seat.seat + 1}')}: {signed(seat.points)} points,"
                  f" {signed(seat.chips)} chips (stack {seat.stack_after})",
@@ -186,17 +237,45 @@ def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str
             f"bonus {signed(pair.bonus)}, royalties {signed(pair.royalties)} "
             f"= **{signed(pair.points)}**")
     if pair_lines:
-        embed.add_field(name="Points per pair (R5)", value="\n".join(pair_lines), inline=False)
+        embed.add_field(name="Points per pair", value="\n".join(pair_lines), inline=False)
     moves = []
     for t in showdown.transfers:
         if not t.owed:
             continue
         line = f"{names.get(t.payer, t.payer)} → {names.get(t.payee, t.payee)}: {t.paid}"
         if t.capped:
-            line += f" (owed {t.owed}, paid {t.paid}: table stakes, R6)"
+            line += f" (owed {t.owed}, paid {t.paid}: table stakes)"
         moves.append(line)
     embed.add_field(name=f"Chips moved ({plural(point_value, 'chip')} per point)",
                     value="\n".join(moves) or "None", inline=False)
+    return embed
+
+
+def result_embed(hand_no: int, showdown: ShowdownView, seat: int, names: Mapping[int, str],
+                 where: Where | None = None) -> discord.Embed | None:
+    """One player's result of a showdown, for their DM: rows won and lost, royalties, points,
+    chips, Fantasyland earned; None when the seat was not in the hand."""
+    mine = next((s for s in showdown.seats if s.seat == seat), None)
+    if mine is None:
+        return None
+    won = lost = 0
+    against = []
+    for pair in showdown.pairs:
+        if seat not in (pair.a, pair.b):
+            continue
+        sign = 1 if pair.a == seat else -1
+        won += sum(1 for x in pair.lines if x * sign > 0)
+        lost += sum(1 for x in pair.lines if x * sign < 0)
+        other = pair.b if sign == 1 else pair.a
+        against.append(f"{names.get(other, f'Seat {other + 1}')} {signed(pair.points * sign)}")
+    lines = [f"Rows won {won}, lost {lost}" + (f" ({', '.join(against)} points)"
+                                                 if against else ""),
+             f"Royalties {sum(mine.royalties)} · **{signed(mine.points)} points** · "
+             f"**{signed(mine.chips)} chips** (stack {mine.stack_after})"]
+    lines += _seat_rows(mine)
+    embed = discord.Embed(title=f"Hand {hand_no}: your result", description="\n".join(lines),
+                          colour=COLOUR, url=where.url if where else None)
+    _where(embed, where)
     return embed
 
 
@@ -205,4 +284,5 @@ def standings_embed(standings: Iterable[Standing]) -> discord.Embed:
              for n, s in enumerate(standings, start=1)]
     return discord.Embed(
         title="Match over", colour=COLOUR,
-        description="\n".join(lines) + "\n\nEvery stack went back to its owner's wallet.")
+        description="\n".join(lines) + "\n\nEvery stack went back to its owner's wallet. "
+                    "**Rematch** opens a new table here with the same options.")

@@ -22,9 +22,10 @@ from cogs.common.answers import BadId
 MAX_LENGTH = 100
 PLACE_ROWS = ("top", "middle", "bottom", "discard")
 FANTASY_ROWS = ("top", "middle", "bottom")
-LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "start", "cancel")  # easy, strong: computers
-STEP_ACTIONS = ("reset", "confirm", "best")
-TABLE_BUTTONS = ("hand", "back")
+# easy, strong: add a computer of that level; remove: the computer seated last
+LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "remove", "start", "cancel")
+STEP_ACTIONS = ("reset", "confirm", "anyway", "best")  # anyway: confirm a board that fouls
+TABLE_BUTTONS = ("hand", "back", "rematch")
 
 _NUMBER = "[0-9]{1,20}"  # ASCII digits only: the parsers refuse leading zeros
 _TURN = (rf"(?P<table>{_NUMBER}):(?P<hand>{_NUMBER}):(?P<street>{_NUMBER}):"
@@ -42,6 +43,7 @@ FANTASY_ROW = re.compile(rf"ofc:fl:{_TURN}:(?P<row>{_one_of(FANTASY_ROWS)})")
 LOBBY = re.compile(rf"ofc:lobby:(?P<table>{_NUMBER}):(?P<action>{_one_of(LOBBY_ACTIONS)})")
 HAND = re.compile(rf"ofc:(?P<kind>hand):(?P<table>{_NUMBER})")
 BACK = re.compile(rf"ofc:(?P<kind>back):(?P<table>{_NUMBER})")
+REMATCH = re.compile(rf"ofc:(?P<kind>rematch):(?P<table>{_NUMBER})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ class PlaceId:
 @dataclass(frozen=True, slots=True)
 class StepId:
     turn: Turn
-    action: str  # reset | confirm | best
+    action: str  # reset | confirm | anyway | best
 
     def __str__(self) -> str:
         return _join(self.action, *_turn_fields(self.turn))
@@ -95,7 +97,8 @@ class LobbyId:
 
 @dataclass(frozen=True, slots=True)
 class TableButtonId:
-    """A button naming only its table: "My hand" (`hand`) and "I'm back" (`back`, R10)."""
+    """A button naming only its table: "My hand" (`hand`), "I'm back" (`back`, R10) and
+    "Rematch" (`rematch`: the match over at that table)."""
 
     kind: str
     table: int
@@ -169,5 +172,5 @@ def parse_lobby(custom_id: str) -> LobbyId:
 
 
 def parse_table_button(custom_id: str) -> TableButtonId:
-    match = HAND.fullmatch(custom_id) or _fields(BACK, custom_id)
+    match = HAND.fullmatch(custom_id) or REMATCH.fullmatch(custom_id) or _fields(BACK, custom_id)
     return TableButtonId(match["kind"], _number(match["table"]))

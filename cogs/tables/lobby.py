@@ -6,14 +6,17 @@ kept up to date by cogs/tables/play.py from the service's events, whoever caused
 """
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.engine.rules import TableRules
 from bot.tables import LobbyView
 from cogs.common.answers import (
     PersistentItem,
+    Refusal,
     manages_server,
     send,
 )
@@ -22,6 +25,7 @@ from cogs.common.format import plural
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import table_options
 from cogs.tables import ids
+from cogs.tables.controls import play_of
 
 Action = Callable[[Interaction, int], Awaitable[str]]
 
@@ -61,6 +65,16 @@ async def _cancel(interaction: Interaction, table: int) -> str:
     return "The table is closed; every stack went back to its wallet."
 
 
+async def _remove(interaction: Interaction, table: int) -> str:
+    service = tables_of(interaction)
+    computers = [s for s in service.lobby(table).seats if s.ai_level]
+    if not computers:
+        raise Refusal("There is no computer player to remove.")
+    await service.remove_computer(table, interaction.user.id, computers[-1].player_id,
+                                  is_admin=manages_server(interaction))
+    return f"{computers[-1].name} got up."
+
+
 def _computer(level: str) -> Action:
     async def add(interaction: Interaction, table: int) -> str:
         await tables_of(interaction).add_computer(table, interaction.user.id, level,
@@ -71,7 +85,7 @@ def _computer(level: str) -> Action:
 
 ACTIONS: dict[str, Action] = {"join": _join, "leave": _leave, "start": _start,
                               "cancel": _cancel, "easy": _computer("easy"),
-                              "strong": _computer("strong")}
+                              "strong": _computer("strong"), "remove": _remove}
 
 
 def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None]:
@@ -121,6 +135,53 @@ def lobby_view(lobby: LobbyView) -> discord.ui.View:
     for level in ("easy", "strong"):
         view.add_item(_button(level, table, f"Add computer ({level})", grey, row=1,
                               disabled=full))
+    view.add_item(_button("remove", table, "Remove computer", grey, row=1,
+                          disabled=not any(s.ai_level for s in lobby.seats)))
+    return view
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A match over at a table: where it was and its rules, for a rematch."""
+
+    guild_id: int
+    channel_id: int
+    thread_id: int | None
+    rules: TableRules
+
+
+class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.REMATCH):
+    """"Rematch" under a match's standings: the first click opens a table here with the same
+    options (the clicker seated, the buy-in taken again); each later click sits down at it."""
+
+    async def clicked(self, interaction: Interaction) -> None:
+        old = ids.parse_table_button(self.custom_id).table
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await send(interaction, ephemeral=True, content=await rematch(interaction, old))
+
+
+async def rematch(interaction: Interaction, old: int) -> str:
+    service = tables_of(interaction)
+    finished = play_of(interaction).finished.get(old)
+    if finished is None:
+        raise Refusal("This rematch is no longer offered: open a table with /ofc create.")
+    here = service.table_for_channel(finished.thread_id or finished.channel_id)
+    if here is not None and service.lobby(here).status == "lobby":
+        return await _join(interaction, here)
+    if here is not None:
+        raise Refusal("A new match is already being played here.")
+    lobby = await service.create_table(
+        finished.guild_id, finished.channel_id, interaction.user.id,
+        name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
+    return (f"The rematch is open (lobby below); you sat down with "
+            f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in.")
+
+
+def rematch_view(table: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(discord.ui.Button(
+        label="Rematch", style=discord.ButtonStyle.primary,
+        custom_id=str(ids.TableButtonId("rematch", table)))))
     return view
 
 

@@ -46,15 +46,25 @@ from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import per_member, table_here
 from cogs.tables.controls import ITEMS as CONTROLS
-from cogs.tables.controls import Content, controls_view, hand_view, play_of, prompt
+from cogs.tables.controls import (
+    Content,
+    controls_view,
+    hand_view,
+    image_key,
+    play_of,
+    prompt,
+    where_of,
+)
 from cogs.tables.embeds import (
+    Where,
     lobby_embed,
     placed_embed,
+    result_embed,
     showdown_embed,
     standings_embed,
     table_embed,
 )
-from cogs.tables.lobby import LobbyButton, lobby_view
+from cogs.tables.lobby import Finished, LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -65,7 +75,7 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-COMPONENTS = (LobbyButton, *CONTROLS)  # every kind of table component
+COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
 
 
 Draw = Callable[[], Awaitable[Content]]
@@ -85,6 +95,10 @@ class Play(commands.Cog):
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
+        # prompt message -> what its image shows (controls.image_key): uploaded again only
+        # when that changes
+        self.shown: dict[int, tuple[object, ...]] = {}
+        self.finished: dict[int, Finished] = {}  # table -> its match over: for a rematch
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -156,7 +170,7 @@ class Play(commands.Cog):
             case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player,
-                                 "Time ran out: your cards were placed for you (R10)."))
+                                 "Time ran out: your cards were placed for you."))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
@@ -165,15 +179,21 @@ class Play(commands.Cog):
                 shown = self.tables.public_view(table)
                 box.post(lambda: self._post_showdown(event, shown))
                 refresh_table()
+                for seat, player in event.player_ids.items():
+                    if is_person(player):
+                        box.post(partial(self._send_result, event, seat, player, shown))
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
                 who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
                 text = f"{who} {why}: {chips} chips went back to the wallet."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
+                lobby = self.tables.lobby(table)
+                self.finished[table] = Finished(lobby.guild_id, lobby.channel_id,
+                                                lobby.thread_id, lobby.rules)
                 box.post(lambda: self._send(event.channel_id,
                                             Content(standings_embed(standings),
-                                                    discord.ui.View())))
+                                                    rematch_view(table))))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
@@ -268,6 +288,31 @@ class Play(commands.Cog):
         file = await images.showdown_file(view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
+    async def _send_result(self, event: ShowdownDone, seat: int, player: int,
+                           view: TableView | None) -> None:
+        """A player's own result of a showdown, by DM, linking to the table (issue 14)."""
+        if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
+            return
+        names = {s.seat: s.name for s in view.seats}
+        embed = result_embed(event.hand_no, event.view, seat, names, self._where(event.table_id))
+        if embed is None:
+            return
+        user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+        with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
+            await user.send(embed=embed)
+
+    def _where(self, table: int) -> Where:
+        return where_of(self.bot, self.tables, table)
+
+    async def _prompt(self, table: int, message_id: int | None, state: SeatState,
+                      note: str = "") -> Content:
+        """A DM prompt's content, its image only when what it shows changed."""
+        key = image_key(state)
+        fresh = message_id is None or self.shown.get(message_id) != key
+        four_colour = fresh and (await self.bot.storage.preferences(state.player_id)).four_colour
+        return await prompt(state, note=note, where=self._where(table), image=fresh,
+                            four_colour=four_colour)
+
     # ------------------------------------------------------------ prompts by DM
     # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
     # redrawn with that action; once the action is over it becomes its record, with no
@@ -286,28 +331,43 @@ class Play(commands.Cog):
             return
         if (table, player, hand) in self.no_dm:
             return
+        if (await self.bot.storage.preferences(player)).controls == "channel":
+            await self._in_channel(table, player, hand)  # /ofc preferences: no DMs
+            return
         if sent is not None:
             await self._close_prompt(table, player, sent)
         try:
             user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            message = await user.send(**(await prompt(state)).to_send())
+            message = await user.send(**(await self._prompt(table, None, state)).to_send())
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise
             await self._dms_closed(table, player, hand)
             return
         self.turn_shown[table, message.id] = state.to_act
+        self.shown[message.id] = image_key(state)
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, hand, street))
 
+    async def _in_channel(self, table: int, player: int, hand: int) -> None:
+        """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
+        await self._no_dm(table, player, hand, (
+            f"<@{player}>, as you prefer, your cards are not sent by DM: press **My hand** on "
+            "the table message (or use `/ofc hand`) to place them."))
+
     async def _dms_closed(self, table: int, player: int, hand: int) -> None:
-        self.no_dm.add((table, player, hand))  # tried again next hand: DMs may open meanwhile
+        await self._no_dm(table, player, hand, (
+            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
+            "message (or use `/ofc hand`) to see your cards and place them."))
+
+    async def _no_dm(self, table: int, player: int, hand: int, notice: str) -> None:
+        """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
+        the channel is told why once a table."""
+        self.no_dm.add((table, player, hand))
         if (table, player) in self.told:
             return
         self.told.add((table, player))
-        await self._notice(self._channel_of(table), (
-            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
-            "message (or use `/ofc hand`) to see your cards and place them."))
+        await self._notice(self._channel_of(table), notice)
 
     async def _edit_prompt(self, table: int, player: int, note: str = "", *,
                            turn: bool = False, close: bool = True) -> None:
@@ -331,14 +391,18 @@ class Play(commands.Cog):
             if state.away and not state.view.dealt:
                 # R10: nothing to place while away; the prompt offers the way back, and the
                 # action it shows from now on is the seat's current one.
-                await message.edit(**(await prompt(state, note=note)).to_edit())
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(state)
                 self.turn_shown[table, sent.message_id] = state.to_act
                 self.closed.discard((table, sent.message_id))
                 await self.tables.set_dm_message(
                     table, player, sent._replace(hand_no=state.hand_no, street=state.street))
             elif (sent.hand_no, sent.street) == (state.hand_no, state.street) \
                     and state.view.dealt:
-                await message.edit(**(await prompt(state, note=note)).to_edit())
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(state)
                 self.turn_shown[table, sent.message_id] = state.to_act
             elif close:
                 await self._close_locked(table, sent, state, note)
@@ -358,10 +422,11 @@ class Play(commands.Cog):
             return
         self.closed.add((table, sent.message_id))
         self.turn_shown[table, sent.message_id] = True
+        self.shown.pop(sent.message_id, None)  # a record keeps its image
         # No attachments given: the image of the action as it was shown stays. An away seat
         # keeps its way back, which belongs to no action.
         await self._dm_message(sent).edit(
-            embed=placed_embed(sent.hand_no, sent.street, state, note),
+            embed=placed_embed(sent.hand_no, sent.street, state, note, where=self._where(table)),
             view=controls_view(state) if state.away else discord.ui.View())
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
@@ -378,6 +443,7 @@ class Play(commands.Cog):
         if message is not None:
             self.closed.add((table, message.id))
             self.turn_shown[table, message.id] = True
+            self.shown.pop(message.id, None)  # a record keeps its image
 
     async def came_back(self, table: int, player: int, message: discord.Message | None,
                         state: SeatState) -> None:

@@ -11,8 +11,18 @@ from bot.engine.board import Board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import GuildSettings, SettingsChange
-from cogs.common.format import INFO, add_lines, cards_label, chips, clip, rules_line, signed, when
-from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE
+from cogs.common.format import (
+    INFO,
+    add_lines,
+    cards_label,
+    chips,
+    clip,
+    row_label,
+    rules_line,
+    signed,
+    when,
+)
+from cogs.common.images import SHOWDOWN_IMAGE, SOLUTION_IMAGE
 from cogs.tools.rules_words import describe
 
 FOUL = discord.Colour.dark_red()
@@ -30,9 +40,9 @@ def _player_field(player: Mapping[str, Any], board: Board, point_value: int) -> 
     for row, cards in zip(ROWS, board.rows, strict=True):
         royalty = player["row_royalties"][row]
         bonus = f" **+{royalty}**" if royalty else ""
-        lines.append(f"{row.capitalize()}: {cards_label(cards)}: {player['rows'][row]}{bonus}")
+        lines.append(f"{row.capitalize()}: {row_label(row, cards)}: {player['rows'][row]}{bonus}")
     if player["fouled"]:
-        lines.append("**Fouled**: no royalties, loses every row (R3)")
+        lines.append("**Fouled**: no royalties, loses every row")
     else:
         lines.append(f"Royalties: {player['royalties']}")
     money = f" = {signed(player['points'] * point_value)} chips" if point_value != 1 else ""
@@ -63,7 +73,7 @@ def score(rules: TableRules, boards: Sequence[Board], sheet: Mapping[str, Any]) 
         embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
                         value=_player_field(player, board, rules.point_value))
     # Six pairs of 32-character names at a large point value exceed one field (issue 21).
-    add_lines(embed, "Head to head (R5)",
+    add_lines(embed, "Head to head",
               (_pair_line(pair, rules.point_value) for pair in sheet["pairs"]))
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     return embed
@@ -84,10 +94,10 @@ def solution(rules: TableRules, solved: Solution, dealt: int) -> discord.Embed:
                                          result.royalties, strict=True):
         bonus = f" **+{royalty}**" if royalty else ""
         embed.add_field(name=row.capitalize(), inline=False,
-                        value=f"{cards_label(cards)}: {name}{bonus}")
+                        value=f"{row_label(row, cards)}: {name}{bonus}")
     if solved.discard:
         embed.add_field(name="Discard", value=cards_label(solved.discard), inline=False)
-    embed.set_image(url=f"attachment://{HAND_IMAGE}")
+    embed.set_image(url=f"attachment://{SOLUTION_IMAGE}")
     return embed
 
 
@@ -96,7 +106,6 @@ def rules(table_rules: TableRules, where: str) -> discord.Embed:
                           description=f"{where}\n{rules_line(table_rules)}")
     for title, text in describe(table_rules):
         embed.add_field(name=title, value=text, inline=False)
-    embed.set_footer(text="Section numbers (R1-R12) refer to the bot's RULES.md.")
     return embed
 
 
@@ -117,7 +126,7 @@ def settings(current: GuildSettings, defaults: tuple[int, int], rules: TableRule
     embed.add_field(name="Daily chips", value=_setting(current.daily_chips, daily_amount))
     custom = ", ".join(f"{k} = {v}" for k, v in sorted(current.table_options.items()))
     embed.add_field(name="Default table options", inline=False,
-                    value=f"{rules_line(rules)}\n{custom or 'RULES.md defaults'}")
+                    value=f"{rules_line(rules)}\n{custom or 'the usual defaults'}")
     if changes:
         add_lines(embed, "Recent changes", (clip(
             f"{when(c.changed_at, 'd')} <@{c.actor_id}>: {c.field} "

@@ -1,20 +1,18 @@
-"""Engine views for the images of /ofc score and /ofc solve (rendering draws views only).
+"""The engine view for the image of /ofc score (rendering draws views only).
 
 A live game at a real table settles its own chips, so the score image shows each player's
 points times the point value: every stack is made large enough that the table-stakes caps
 (R6) never bite, which leaves exactly points x point_value to move.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from bot.engine.board import Board
-from bot.engine.cards import Card
-from bot.engine.deal import BOARD_CARDS, streets
+from bot.engine.deal import streets
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards
 from bot.engine.showdown import show_down
-from bot.engine.views import PrivateView, SeatView, TableView
+from bot.engine.views import SeatView, TableView
 
 NO_PLAYER = 0  # the typed players of /ofc score and the asker of /ofc solve have no seat id
 
@@ -42,14 +40,3 @@ def score_view(rules: TableRules, request: Mapping[str, Any],
                              stack=s.stack_after, board=s.board, in_fantasy=s.seat in fantasy)
                     for s in showdown.seats),
     )
-
-
-def solution_view(rules: TableRules, hand: Sequence[Card], name: str) -> PrivateView:
-    """A Fantasyland hand as its player sees it before arranging: all its cards dealt."""
-    seat = SeatView(seat=0, player_id=NO_PLAYER, name=name, stack=0, board=Board(),
-                    in_fantasy=True, fantasy_size=len(hand))
-    table = TableView(rules=rules, hand_no=1, phase="playing", street=0,
-                      streets=len(streets(rules)), button=0, seats=(seat,), to_act=(0,),
-                      fantasy_hand=True)
-    return PrivateView(table=table, seat=0, board=Board(), dealt=tuple(hand),
-                       discard_count=len(hand) - BOARD_CARDS)

@@ -65,19 +65,19 @@ _SYSTEMS = {
 def _game(rules: TableRules) -> str:
     return (f"{_VARIANTS[rules.variant]} Up to {rules.seats} seats at this table.\n"
             f"{_ORDERS[rules.order]} A confirmed street is final; dealt cards and discards "
-            "are seen only by their owner (R7).")
+            "are seen only by their owner.")
 
 
 def _fouls(rules: TableRules) -> str:
     need = _LOWBALL_ORDER if rules.variant == "lowball" else _ROW_ORDER
     return (f"{need} A fouled board scores no royalties and loses every line to every board "
-            "that did not foul; two fouled boards score 0 against each other (R3).")
+            "that did not foul; two fouled boards score 0 against each other.")
 
 
 def _scoring(rules: TableRules) -> str:
     return (f"Every pair of players is scored head to head. {_SYSTEMS[rules.scoring]} "
             "Royalties too: you get yours from each opponent and pay theirs. Each point is "
-            f"{plural(rules.point_value, 'chip')} (R5).")
+            f"{plural(rules.point_value, 'chip')}.")
 
 
 def _paying(examples: tuple[tuple[str, str], ...], royalties: list[int],
@@ -97,7 +97,7 @@ def _royalties(rules: TableRules) -> str:
     return (f"**{rules.royalties.capitalize()}** table, paid only to a board that did not foul.\n"
             f"Bottom: {_paying(_BOTTOM_EXAMPLES, table['bottom'], eval5)}.\n"
             f"Middle: {middle}.\n"
-            f"Top: pairs {pairs}; trips {trips} (smaller pairs pay nothing) (R4).")
+            f"Top: pairs {pairs}; trips {trips} (smaller pairs pay nothing).")
 
 
 def _cards(rules: TableRules, top: str, middle: str, bottom: str, in_fantasy: bool,
@@ -112,11 +112,11 @@ def _fantasy(rules: TableRules) -> str:
     if rules.variant == "turbo":
         text = (f"QQ or better on top (board not fouled): {TURBO_CARDS} cards next hand. Stay "
                 "with trips on top, a full house or better in the middle, or quads or better "
-                "on the bottom (R9).")
+                "on the bottom.")
     elif rules.variant == "lowball":
         text = (f"KK or better on top, or 7-5-4-3-2 in the middle: {LOWBALL_CARDS} cards "
                 f"(both: {LOWBALL_CARDS + 1}). Stay with trips on top or quads or better on the "
-                f"bottom: {LOWBALL_CARDS} cards (R9).")
+                f"bottom: {LOWBALL_CARDS} cards.")
     else:
         counts = [_cards(rules, top, _ENTRY_MIDDLE, _ENTRY_BOTTOM, False) for _, top in _ENTRY_TOPS]
         if len(set(counts)) == 1:
@@ -138,7 +138,7 @@ def _fantasy(rules: TableRules) -> str:
     button = ("the button moves as usual" if rules.button_moves_on_fantasy
               else "the button does not move")
     return (f"{text} A Fantasyland player gets all the cards at once and sets 13 unseen until "
-            f"showdown; {button} (R8).")
+            f"showdown; {button}.")
 
 
 def _table(rules: TableRules) -> str:
@@ -151,10 +151,10 @@ def _table(rules: TableRules) -> str:
     }
     return (f"{formats[rules.format]} Buy-in {plural(rules.buy_in, 'chip')}. Table stakes: "
             "nobody loses more than their stack, and nobody wins more from one opponent than "
-            "they have in front of them (R6, R11).\n"
+            "they have in front of them.\n"
             f"Time: {rules.turn_seconds} s a street, {rules.fantasy_turn_seconds} s for a "
             f"Fantasyland hand, then a {rules.time_bank_seconds} s time bank per match; after "
-            "that the bot places the cards and the player is away (R10).")
+            "that the bot places the cards and the player is away.")
 
 
 def describe(rules: TableRules) -> list[tuple[str, str]]:

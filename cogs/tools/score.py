@@ -15,7 +15,7 @@ from bot.engine.scoresheet import parse_boards, score_sheet
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
-from cogs.common.interactions import per_member
+from cogs.common.interactions import per_member, storage_of
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 from cogs.tools.engine_views import score_view
@@ -40,5 +40,6 @@ async def score(interaction: Interaction, player1: str, player2: str,
     sheet = score_sheet(request)  # every refusal comes before this point
     boards = parse_boards(request["players"], rules)
     await interaction.response.defer(thinking=True)  # the image takes a moment
+    prefs = await storage_of(interaction).preferences(interaction.user.id)
     await send(interaction, ephemeral=False, embed=embeds.score(rules, boards, sheet),
-               file=await images.showdown_file(score_view(rules, request, sheet)))
+               file=await images.score_file(score_view(rules, request, sheet), prefs.four_colour))

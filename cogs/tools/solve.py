@@ -12,10 +12,9 @@ from bot.engine.cards import parse_cards
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
-from cogs.common.interactions import per_member
+from cogs.common.interactions import per_member, storage_of
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
-from cogs.tools.engine_views import solution_view
 
 
 @per_member(2, 10)
@@ -29,7 +28,7 @@ async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
     await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
-    image = await images.private_file(
-        solution_view(rules, hand, interaction.user.display_name), solved.assignment())
+    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    image = await images.solution_file(solved.board, solved.discard, rules, prefs.four_colour)
     await send(interaction, ephemeral=True, file=image,
                embed=embeds.solution(rules, solved, len(hand)))

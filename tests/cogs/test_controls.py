@@ -8,6 +8,7 @@ import discord
 
 from bot.engine.cards import INDEX, JOKERS, card_str, parse_card
 from bot.engine.match import Match, PlayerSpec
+from bot.engine.ordering import order_cards
 from bot.engine.placement import auto_assignment
 from bot.engine.rules import TableRules
 from bot.tables import LobbySeat, LobbyView, SeatState
@@ -59,7 +60,8 @@ def test_street_one_five_cards_fit_five_rows_with_reset_and_confirm_on_the_last(
         assert [parse_place(b.custom_id) for b in rows[n][:3]] == [
             PlaceId(Turn(7, 1, 1, seat), card, r) for r in ("top", "middle", "bottom")]
     assert [b.label for b in rows[4][3:]] == ["Reset", "Confirm"]
-    assert rows[4][3].disabled and not rows[4][4].disabled  # nothing to reset yet
+    # nothing to reset yet, and Confirm waits for all five cards (issue 14)
+    assert rows[4][3].disabled and rows[4][4].disabled
     assert rows[4][4].custom_id == str(StepId(Turn(7, 1, 1, seat), "confirm"))
     assert all(len(r) <= 5 for r in rows.values())
 
@@ -91,15 +93,17 @@ def test_pineapple_street_two_offers_discard_and_a_row_for_reset_and_confirm() -
     assert len(match.dealt_to(seat)) == 3  # R7: 3 dealt, 2 placed, 1 discarded
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
     rows = rows_of(controls_view(state))
-    assert list(rows) == [0, 1, 2, 3]
+    assert list(rows) == [0, 1, 2]  # issue 14: Reset and Confirm share the cards' rows
     for n in range(3):
-        assert [b.label.split(" → ")[1] for b in rows[n]] == ["Top", "Middle", "Bottom",
-                                                              "Discard"]
+        assert [b.label.split(" → ")[1] for b in rows[n][:4]] == ["Top", "Middle", "Bottom",
+                                                                  "Discard"]
         assert rows[n][2].disabled  # the bottom was filled on street 1
-    assert [b.label for b in rows[3]] == ["Reset", "Confirm"]
+    assert [b.label for b in rows[0][4:]] == ["Reset"]
+    assert [b.label for b in rows[2][4:]] == ["Confirm"]
+    assert rows[2][4].disabled  # nothing drafted yet: Confirm waits for a complete street
 
 
-def test_turbo_four_cards_use_four_rows_and_a_fifth_for_the_buttons() -> None:
+def test_turbo_four_cards_use_four_rows_the_last_with_the_buttons() -> None:
     match = new_match("turbo")
     for _ in range(2):
         seat = match.pending()[0]
@@ -108,7 +112,7 @@ def test_turbo_four_cards_use_four_rows_and_a_fifth_for_the_buttons() -> None:
     seat = match.pending()[0]
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 0}, 2)
     rows = rows_of(controls_view(state))
-    assert [len(r) for r in rows.values()] == [3, 3, 3, 3, 2]  # no Discard in turbo (R7)
+    assert [len(r) for r in rows.values()] == [3, 3, 3, 5]  # no Discard in turbo (R7)
 
 
 def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm() -> None:
@@ -123,7 +127,7 @@ def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm(
                                             for r in ("top", "middle", "bottom")]
     assert [m.max_values for m in menus] == [3, 5, 5] and all(m.min_values == 0 for m in menus)
     for menu in menus:
-        assert [o.value for o in menu.options] == [str(INDEX[c]) for c in dealt]
+        assert [o.value for o in menu.options] == [str(INDEX[c]) for c in order_cards(dealt)]
     assert [o.label for o in menus[0].options if o.default] == [card_label(dealt[0])]
     assert [o.label for o in menus[2].options if o.default] == [card_label(dealt[1])]
     assert not any(o.default for o in menus[1].options)
@@ -151,10 +155,12 @@ def test_lobby_buttons_follow_the_seats() -> None:
                       expires_at=900.0)
     buttons = {b.label: b for b in items(lobby_view(lobby))}
     assert list(buttons) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
-                             "Add computer (strong)"]
+                             "Add computer (strong)", "Remove computer"]
     assert buttons["Start"].disabled  # one player cannot start (R7: 2 or more)
+    assert buttons["Remove computer"].disabled  # no computer seated
     assert buttons["Join"].custom_id == "ofc:lobby:4:join"
     full = replace(lobby, seats=(*seats, LobbySeat(-1, "Computer 1 (easy)", "easy", 200)))
     buttons = {b.label: b for b in items(lobby_view(full))}
     assert buttons["Join"].disabled and not buttons["Start"].disabled
+    assert not buttons["Remove computer"].disabled
     assert lobby_view(replace(full, status="playing")).children == []

@@ -23,7 +23,8 @@ async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: 
     assert "Buy-in 300 chips, 2 chips per point, scoring 2-4" in lobby.embed["description"]
     assert "turns of 90 s" in lobby.embed["description"]
     assert list(buttons(lobby)) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
-                                    "Add computer (strong)"]
+                                    "Add computer (strong)", "Remove computer"]
+    assert not enabled(lobby, "Remove computer")  # no computer yet
     assert not enabled(lobby, "Start")  # one player (R7: two or more)
 
     joined = await double.resolved(await bob.slash("ofc join"))
@@ -46,7 +47,7 @@ async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: 
     assert buttons(lobby) == {}
     for member in (alice, bob):  # each gets their cards privately: 5 cards, 3 rows each
         dm = await member.wait_for_dm()
-        assert dm.embed is not None and dm.embed["title"] == "Hand 1: street 1 of 5"
+        assert dm.embed is not None and dm.embed["title"] == "Hand 1 of 2 · street 1 of 5"
         assert len(buttons(dm)) == 5 * 3 + 2 and dm.embed_image()
 
 
@@ -65,8 +66,19 @@ async def test_leave_refunds_and_computers_fill_seats(double: DiscordDouble, bot
     await bob.wait_for_ephemeral(lambda m: m.embed is not None and "host" in str(m.embed))
     assert "Computer" not in str(lobby.embed)
     await alice.click(lobby, "Add computer (strong)")
-    await double.wait_until(lambda: "Computer 1 (strong) (computer, strong)" in str(lobby.embed))
+    await double.wait_until(lambda: "Computer 1 (strong): " in str(lobby.embed))
     assert enabled(lobby, "Start")
+    assert "(computer" not in str(lobby.embed)  # named once (issue 14)
+
+    # Issue 14: a button takes the computer away again (the host's call too).
+    await alice.click(lobby, "Add computer (easy)")
+    await double.wait_until(lambda: "Computer 2 (easy): " in str(lobby.embed))
+    await alice.click(lobby, "Remove computer")
+    await double.wait_until(lambda: "Computer 2" not in str(lobby.embed))
+    assert "Computer 1 (strong): " in str(lobby.embed)
+    await alice.click(lobby, "Remove computer")
+    await double.wait_until(lambda: "Computer" not in str(lobby.embed))
+    assert not enabled(lobby, "Remove computer") and not enabled(lobby, "Start")
 
 
 async def test_cancel_refunds_every_stack_and_closes(double: DiscordDouble, bot: OFCBot,

@@ -12,7 +12,7 @@ from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
 from cogs.common.format import card_label
 from cogs.tables.ids import PlaceId, StepId, Turn
-from tests.cogs.conftest import EXTENSIONS, buttons, started, table_message
+from tests.cogs.conftest import EXTENSIONS, buttons, enabled, started, table_message
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
 SUCCESS = 3  # Discord's green button style: the row a card is drafted to
@@ -93,12 +93,17 @@ async def test_clicks_draft_the_street_and_confirm_places_it(
 
     await draft(double, first, prompt, dealt[0], "Top")
     assert seat_state(bot, table, first).draft == {dealt[0]: "top"}
-    assert f"{card_label(dealt[0])} → Top" in str(prompt.embed)
+    assert "Top: " in prompt.embed["description"]  # type: ignore[index]  # what the top holds
     rows = ["Bottom", "Bottom", "Middle", "Middle"]
     for card, row in zip(dealt[1:], rows, strict=True):
         await draft(double, first, prompt, card, row)
     await draft(double, first, prompt, dealt[0], "Bottom")  # rearranging before Confirm (R7)
     assert seat_state(bot, table, first).draft[dealt[0]] == "bottom"
+    # Issue 14: six clicks redrew the prompt, and its image was uploaded once (the draft shows
+    # on the buttons); every version still shows it.
+    uploaded = {a.id for snap in prompt.history for a in snap.attachments} | \
+        {a.id for a in prompt.attachments}
+    assert len(prompt.history) >= 6 and len(uploaded) == 1 and prompt.embed_image()
 
     await first.click(prompt, "Confirm")
     await double.wait_until(lambda: prompt.embed["title"] == "Hand 1: street 1 placed")
@@ -163,7 +168,8 @@ async def test_closed_dms_are_told_to_use_my_hand_which_opens_the_controls(
     assert seat_state(bot, table, bob).draft == {dealt[2]: "middle"}
 
     answer = await double.resolved(await bob.slash("ofc hand"))  # the same, by command
-    assert answer.ephemeral and f"{card_label(dealt[2])} → Middle" in str(answer.embed)
+    assert answer.ephemeral and buttons(answer)[f"{card_label(dealt[2])} → Middle"].get(
+        "style") == SUCCESS
     not_seated = await double.resolved(await double.add_member("dave").slash("ofc hand"))
     assert not_seated.embed["description"] == "You are not playing at this table."  # type: ignore[index]
     assert len(double.messages()) == 3  # lobby, table, one notice: no notice per street
@@ -185,7 +191,7 @@ async def test_buttons_keep_working_after_a_restart_and_prompts_are_redrawn(
         # The restored table redraws the prompt it had sent, rather than sending another.
         await double.wait_until(lambda: len(prompt.history) > edits, what="the prompt redrawn")
         assert alice.dms() == [prompt]
-        assert prompt.embed["title"] == "Hand 1: street 1 of 5"  # type: ignore[index]
+        assert prompt.embed["title"] == "Hand 1 of 2 · street 1 of 5"  # type: ignore[index]
         await draft(double, alice, prompt, dealt[4], "Top")  # the pre-restart DM's button
         assert restarted.tables.private_view(table, alice.id).draft == {dealt[4]: "top"}
     finally:
@@ -199,7 +205,20 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     await play_hand(bot, table, (alice, bob), auto)
     shown = await double.wait_for_message(lambda m: m.embed is not None
                                           and m.embed["title"] == "Hand 1: showdown")
-    assert shown.embed_image() and "Points per pair (R5)" in str(shown.embed)
+    assert shown.embed_image() and "Points per pair" in str(shown.embed)
+    # Issue 14: each player's own result by DM, naming the server and channel, linking to
+    # the table message.
+    table_msg = bot.tables.messages(table).table_message_id
+    link = f"https://discord.com/channels/{double.guild.id}/{double.channel.id}/{table_msg}"
+    for member in (alice, bob):
+        result = await member.wait_for_dm(lambda m: "your result" in str(m.embed))
+        embed = result.embed
+        assert embed is not None and embed["title"] == "Hand 1: your result"
+        assert embed["url"] == link and embed["author"]["url"] == link
+        assert embed["author"]["name"].endswith(f"#{double.channel.name}")
+        text = embed["description"]
+        assert "Rows won" in text and "points**" in text and "chips**" in text
+        assert "Top: " in text and "Bottom: " in text
     over = await double.wait_for_message(lambda m: m.embed is not None
                                          and m.embed["title"] == "Match over")
     lines = over.embed["description"].splitlines()  # type: ignore[index]
@@ -210,6 +229,18 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
         name, rest = line.split(". ", 1)[1].split(": ")
         assert wallets[name.lower()] == 1000 - 200 + int(rest.split()[0])
     assert sum(wallets.values()) == 2000  # chips are conserved (R6)
+
+    # Issue 14: Rematch opens a table here with the same options; each click sits its
+    # member down, and the buy-ins are taken again (R12).
+    await alice.click(over, "Rematch")
+    lobby = await double.wait_for_message(
+        lambda m: m.embed is not None and m.embed["title"] == "OFC table: waiting for players")
+    assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+    await bob.click(over, "Rematch")
+    await double.wait_until(lambda: bob.mention in str(lobby.embed), what="bob seated")
+    for member in (alice, bob):
+        wallet = await bot.storage.wallet(double.guild.id, member.id, now=0)
+        assert wallet.balance == wallets[member.name] - 200
     final = await double.wait_for_message(  # the table message, edited a last time
         lambda m: m.embed is not None and m.embed["title"] == "Hand 1 of 1: showdown"
         and m.embed["description"] == "The match is over.")
@@ -254,7 +285,7 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     prompt = await alice.wait_for_dm(lambda m: "Fantasyland" in m.embed["title"])
     state = seat_state(bot, table, alice)
     assert state.street == 0 and len(state.view.dealt) == 14
-    assert prompt.embed["title"] == "Hand 2: your Fantasyland hand (14 cards)"
+    assert prompt.embed["title"] == "Hand 2 of 2 · Fantasyland, added: your 14 cards"
     top = state.view.dealt[:3]
     await alice.select(prompt, *(card_label(c) for c in top), placeholder="Top (3)")
     await double.wait_until(lambda: seat_state(bot, table, alice).draft == dict.fromkeys(
@@ -264,8 +295,10 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
 
     await alice.click(prompt, "Best arrangement")  # the solver fills the draft (R8 helper)
     await double.wait_until(lambda: len(seat_state(bot, table, alice).draft) >= 13)
+    await double.wait_until(lambda: enabled(prompt, "Confirm"), what="13 cards: Confirm")
     await alice.click(prompt, "Confirm")
-    await double.wait_until(lambda: prompt.embed["title"] == "Hand 2: Fantasyland hand placed")
+    await double.wait_until(
+        lambda: prompt.embed["title"] == "Hand 2: your Fantasyland hand placed")
     assert len(seat_state(bot, table, alice).view.board.cards) == 13
 
 

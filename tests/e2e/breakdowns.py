@@ -14,7 +14,7 @@ SEAT = re.compile(r"(.+): ([+-]\d+) points, ([+-]\d+) chips \(stack (\d+)\)")
 ROW = re.compile(r"(Top|Middle|Bottom): .+?: .+?(?: \(\+(\d+)\))?")
 PAIR = re.compile(r"(.+) vs (.+): lines ([+-]\d) ([+-]\d) ([+-]\d), bonus ([+-]\d+), "
                   r"royalties ([+-]\d+) = \*\*([+-]\d+)\*\*")
-MOVE = re.compile(r"(.+) → (.+): (\d+)(?: \(owed (\d+), paid \d+: table stakes, R6\))?")
+MOVE = re.compile(r"(.+) → (.+): (\d+)(?: \(owed (\d+), paid \d+: table stakes\))?")
 PER_POINT = re.compile(r"Chips moved \((\d+) chips? per point\)")
 TITLE = re.compile(r"Hand (\d+): showdown")  # the table message says "Hand 2 of 4: showdown"
 SCOOP = 3  # R5, 1-6 scoring: winning all three lines earns 3 more
@@ -60,7 +60,7 @@ def read(message: Message) -> Showdown:
                 seat[1], int(seat[2]), int(seat[3]), int(seat[4]),
                 0 if fouled else sum(int(m[2] or 0) for m in rows), fouled,
                 int(fantasy[1]) if fantasy else 0)
-        elif name == "Points per pair (R5)":
+        elif name == "Points per pair":
             for line in value.splitlines():
                 pair = PAIR.fullmatch(line)
                 assert pair is not None, line

@@ -32,6 +32,15 @@ FILL_ORDER = ("bottom", "middle", "top")  # R10's order for the cards a member k
 STARTING = 1000  # OFC_STARTING_CHIPS default: a new wallet (R12)
 BUY_IN = 200  # RULES.md R12 default
 STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
+COMPUTER = re.compile(r"Computer \d+ \((?:easy|strong)\)")  # a computer seat's name
+RESULT = "your result"  # the title of a showdown's result by DM (never a prompt)
+# member id -> buttons clicked on prompts (placements, Confirm, Best arrangement): issue 14's
+# taps, counted by act() and confirm()
+TAPS: dict[int, int] = {}
+
+
+def tap(member: Member) -> None:
+    TAPS[member.id] = TAPS.get(member.id, 0) + 1
 
 T = TypeVar("T")
 
@@ -90,7 +99,7 @@ async def open_table(double: DiscordDouble, host: Member, *guests: Member,
                                 timeout=timeout, what=f"{guest.name} seated")
     for number, level in enumerate(computers, start=1):
         await host.click(lobby, f"Add computer ({level})")
-        await double.wait_until(lambda n=number: str(lobby.embed).count("(computer, ") == n,
+        await double.wait_until(lambda n=number: len(COMPUTER.findall(str(lobby.embed))) == n,
                                 timeout=timeout, what=f"a computer ({level}) seated")
     await double.wait_until(lambda: enabled(lobby, "Start"), timeout=timeout,
                             what="Start enabled")
@@ -135,10 +144,18 @@ def place_label(card: Card, row: str) -> str:
     return f"{card_label(card)} → {ROW_LABELS[row]}"
 
 
+def chosen_row(prompt: Message, card: Card) -> str | None:
+    """The row the prompt shows `card` drafted to (its green button), if any."""
+    return next((row for row in ROW_LABELS
+                 if buttons(prompt).get(place_label(card, row), {}).get("style") == SUCCESS),
+                None)
+
+
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
                 row: str, *, timeout: float = PATIENCE) -> None:
     """Click one placement button and wait until the prompt shows it chosen."""
     label = place_label(card, row)
+    tap(member)
     await member.click(prompt, label)
     await double.wait_until(lambda: buttons(prompt).get(label, {}).get("style") == SUCCESS,
                             timeout=timeout, what=f"{label} drafted for {member.name}")
@@ -148,9 +165,17 @@ async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
                   timeout: float = PATIENCE) -> None:
     """Click Confirm and wait until the prompt no longer offers that action."""
     action = action_of(prompt)
+    await double.wait_until(lambda: enabled(prompt, "Confirm"), timeout=timeout,
+                            what=f"{member.name}'s Confirm enabled")
+    tap(member)
     await member.click(prompt, "Confirm")
     await double.wait_until(lambda: action_of(prompt) != action, timeout=timeout,
                             what=f"{member.name}'s action confirmed")
+    if "Confirm anyway" in buttons(prompt):  # a board that fouls asks again (issue 14)
+        tap(member)
+        await member.click(prompt, "Confirm anyway")
+        await double.wait_until(lambda: "Confirm anyway" not in buttons(prompt),
+                                timeout=timeout, what=f"{member.name}'s foul confirmed")
 
 
 def _first_free(prompt: Message, card: Card) -> str:
@@ -166,6 +191,7 @@ async def act(double: DiscordDouble, member: Member, prompt: Message,
     discards the rest (as R10 would). `timeout`: how long each click's effect may take."""
     if "Best arrangement" in prompt.labels():
         shown = len(prompt.history)
+        tap(member)
         await member.click(prompt, "Best arrangement")
         await double.wait_until(lambda: len(prompt.history) > shown, timeout=timeout,
                                 what=f"{member.name}'s Fantasyland arrangement")
@@ -177,6 +203,8 @@ async def act(double: DiscordDouble, member: Member, prompt: Message,
                 row = plan[card]
             else:
                 row = _first_free(prompt, card) if number < keep else "discard"
+            if chosen_row(prompt, card) == row:
+                continue  # drafted already: the discard once two are placed (issue 14)
             await draft(double, member, prompt, card, row, timeout=timeout)
     await confirm(double, member, prompt, timeout=timeout)
 
@@ -204,7 +232,8 @@ class Seat:
     def prompt(self) -> Message | None:
         """The latest prompt offering an action this member has not confirmed yet."""
         if not self.my_hand:  # the latest DM prompt (refusals come as ephemerals there)
-            prompts = [m for m in self.member.dms() if not m.ephemeral]
+            prompts = [m for m in self.member.dms()
+                       if not m.ephemeral and RESULT not in title(m)]
             latest = prompts[-1] if prompts else None
             return latest if action_of(latest) not in self.done else None
         shown = [m for m in self.member.ephemerals()

@@ -9,18 +9,21 @@ import pytest
 from tests.e2e.load_run import load_run
 
 # /ofc create, Join, Add computer, Start; then each of 2 members: street 1 five placements
-# and Confirm, streets 2-5 two placements, a discard and Confirm (R7).
-PER_TABLE = 4 + 2 * (5 + 1 + 4 * (3 + 1))
+# and Confirm, streets 2-5 two placements and Confirm (R7; the discard takes no click, issue
+# 14), and at most once a hand a second Confirm, for the street whose draft makes the board
+# foul (the members fill their rows bottom up, which often fouls).
+PER_TABLE = 4 + 2 * (5 + 1 + 4 * (2 + 1))
+MOST_PER_TABLE = PER_TABLE + 2
 
 
 async def test_five_tables_at_once_play_to_the_end_without_errors() -> None:
     report = await load_run(5, think=0.02, ai_delay=0, stub_rendering=True)
     assert report.errors == []
-    assert report.interactions == 5 * PER_TABLE
+    assert 5 * PER_TABLE <= report.interactions <= 5 * MOST_PER_TABLE
 
 
 @pytest.mark.slow
 async def test_fifty_tables_at_once_play_to_the_end_without_errors() -> None:
     report = await load_run(50)
     assert report.errors == []
-    assert report.interactions == 50 * PER_TABLE
+    assert 50 * PER_TABLE <= report.interactions <= 50 * MOST_PER_TABLE

@@ -5,11 +5,11 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.engine.cards import cards_str
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.storage import HandRecord, PlayerHandResult, Storage
+from cogs.common.format import row_label
 from cogs.economy.history import HandPicker, MatchPicker, history, stats
 from tests.economy.conftest import (
     ALICE,
@@ -163,7 +163,8 @@ async def test_a_hand_shows_the_boards_of_its_showdown(invoke: Invoke, storage: 
     assert [f.name for f in detail.embed.fields] == ["Alice", "Bob"]
     for seat, field in zip(shown.seats, detail.embed.fields, strict=True):
         for row, cards, name in zip(ROWS, seat.board.rows, seat.names, strict=True):
-            assert f"{row.capitalize()}: `{cards_str(cards)}` {name}" in field.value
+            # sorted as the hand they make (issue 14)
+            assert f"{row.capitalize()}: {row_label(row, cards)}: {name}" in field.value
         assert f"{seat.points:+d} points" in field.value
 
 

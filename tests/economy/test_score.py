@@ -131,7 +131,7 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
             assert f"Royalties: {player['royalties']}" in value
         cards = player["fantasy_cards"]
         assert (f"Fantasyland next hand: **{cards} cards**" in value) == bool(cards)
-    pair_lines = fields["Head to head (R5)"].splitlines()
+    pair_lines = fields["Head to head"].splitlines()
     assert len(pair_lines) == len(cli["pairs"])
     words = {1: "won", 0: "tied", -1: "lost"}
     for pair, text in zip(cli["pairs"], pair_lines, strict=True):
@@ -147,7 +147,7 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(invoke: Invoke) 
     interaction = invoke(ALICE)
     await run(score, interaction, player1=X.replace("/", "|"), player2=f"  : {Y}")
     names = [f.name for f in interaction.answer.embed.fields]
-    assert names == ["Player 1", "Player 2", "Head to head (R5)"]
+    assert names == ["Player 1", "Player 2", "Head to head"]
     assert "**+6 points**" in interaction.answer.embed.fields[0].value
 
 

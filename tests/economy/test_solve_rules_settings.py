@@ -36,14 +36,14 @@ async def test_solve_answers_privately_with_the_best_arrangement(invoke: Invoke)
     assert interaction.response.deferred is True  # the solver may take a moment
     answer = interaction.answer
     assert answer.ephemeral  # a Fantasyland hand is secret until showdown (R8)
-    assert answer.file is not None and answer.file.filename == "hand.png"
+    assert answer.file is not None and answer.file.filename == "solution.png"
     assert answer.file.fp.read(8) == b"\x89PNG\r\n\x1a\n"
-    assert answer.embed.image.url == "attachment://hand.png"
+    assert answer.embed.image.url == "attachment://solution.png"
     assert answer.embed.title == "Best Fantasyland arrangement of 14 cards"
     assert "Royalties **41** · **Stays in Fantasyland**" in answer.embed.description
     fields = {f.name: f.value for f in answer.embed.fields}
     assert fields["Top"] == "K♦ K♣ 4♦: Pair of Kings **+8**"
-    assert fields["Middle"] == "2♥ 5♥ 7♥ 9♥ J♥: Flush, jack high **+8**"
+    assert fields["Middle"] == "J♥ 9♥ 7♥ 5♥ 2♥: Flush, jack high **+8**"  # sorted (issue 14)
     assert fields["Bottom"] == "A♠ K♠ Q♠ J♠ T♠: Royal flush **+25**"
     assert fields["Discard"] == "3♣"
 

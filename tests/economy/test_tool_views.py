@@ -2,12 +2,10 @@
 
 import pytest
 
-from bot.ai.solver import solve
-from bot.engine.cards import parse_cards
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import score_sheet
-from cogs.tools.engine_views import score_view, solution_view
+from cogs.tools.engine_views import score_view
 from cogs.tools.score_input import score_input
 from tests.economy.test_score import CASES
 
@@ -31,13 +29,3 @@ def test_score_view_shows_the_sheets_numbers(case: str) -> None:
     # The typed rows are already in canonical card text.
     assert [s.board.text() for s in view.seats] == [
         {r: p[r] for r in ROWS} for p in request["players"]]
-
-
-def test_solution_view_deals_every_card_and_discards_the_rest() -> None:
-    hand = parse_cards("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c 4d")
-    view = solution_view(TableRules(), hand, "Alice")
-    assert view.dealt == tuple(hand) and view.discard_count == 1
-    assert view.table.fantasy_hand and view.table.seats[0].in_fantasy
-    draft = solve(hand).assignment()
-    assert sorted(draft) == sorted(hand)
-    assert list(draft.values()).count("discard") == view.discard_count

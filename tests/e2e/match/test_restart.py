@@ -39,7 +39,7 @@ async def test_a_restart_mid_hand_continues_the_match_with_the_old_buttons(
     def street_2_turn() -> Seat | None:
         for seat in seats:
             shown = seat.prompt()
-            if shown is not None and ready(shown) and title(shown).startswith("Hand 1: street 2"):
+            if shown is not None and ready(shown) and title(shown).endswith("street 2 of 5"):
                 return seat
         return None
 

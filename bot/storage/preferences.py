@@ -1,0 +1,51 @@
+"""Each player's preferences (`/ofc preferences`, issue 14), kept across servers."""
+
+import aiosqlite
+
+from bot.storage import validate
+from bot.storage.core import UNCHANGED, StorageCore, Unchanged
+from bot.storage.errors import InvalidInput
+from bot.storage.records import Preferences
+from bot.storage.sql import fetchall
+
+CONTROLS = ("dm", "channel")
+
+
+async def _load(conn: aiosqlite.Connection, user_id: int) -> Preferences:
+    rows = await fetchall(
+        conn, "SELECT four_colour, controls FROM player_preferences WHERE user_id = ?",
+        (user_id,))
+    if not rows:
+        return Preferences()
+    four_colour, controls = rows[0]
+    return Preferences(bool(four_colour), str(controls))
+
+
+class PreferencesMixin(StorageCore):
+    async def preferences(self, user_id: int) -> Preferences:
+        """A player's preferences (the defaults until they choose)."""
+        user_id = validate.snowflake("user id", user_id)
+        async with self._db.transaction(write=False) as conn:
+            return await _load(conn, user_id)
+
+    async def set_preferences(self, user_id: int, *, now: float,
+                              four_colour: bool | Unchanged = UNCHANGED,
+                              controls: str | Unchanged = UNCHANGED) -> Preferences:
+        """Change some of a player's preferences; returns them all."""
+        user_id = validate.snowflake("user id", user_id)
+        if not isinstance(four_colour, Unchanged | bool):
+            raise InvalidInput("four_colour must be true or false.")
+        if not isinstance(controls, Unchanged) and controls not in CONTROLS:
+            raise InvalidInput(f"controls must be one of {', '.join(CONTROLS)}.")
+        async with self._db.transaction() as conn:
+            old = await _load(conn, user_id)
+            new = Preferences(
+                old.four_colour if isinstance(four_colour, Unchanged) else four_colour,
+                old.controls if isinstance(controls, Unchanged) else controls)
+            await conn.execute(
+                "INSERT INTO player_preferences (user_id, four_colour, controls, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "four_colour = excluded.four_colour, controls = excluded.controls, "
+                "updated_at = excluded.updated_at",
+                (user_id, int(new.four_colour), new.controls, now))
+            return new

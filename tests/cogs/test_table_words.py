@@ -1,0 +1,56 @@
+"""Issue 14: a hand counter that stays put ("Hand 2 of 3"), a Fantasyland hand named as one
+and counted as added (R11), never by street; no countdown while a computer acts."""
+
+from dataclasses import replace
+from typing import Any
+
+from bot.engine.board import Board
+from bot.engine.rules import TableRules
+from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
+from cogs.tables.embeds import table_embed, turn_line
+from rendering.labels import hand_counter, street_text
+
+SEATS = (SeatView(seat=0, player_id=1, name="alice", stack=200, board=Board()),
+         SeatView(seat=1, player_id=2, name="bob", stack=200, board=Board()))
+
+
+def view(hand: int, total: int, phase: str = "playing", **more: Any) -> TableView:
+    fields: dict[str, Any] = {"seats": SEATS, **more}
+    return TableView(rules=TableRules(seats=2), hand_no=hand, phase=phase,  # type: ignore[arg-type]
+                     street=2, streets=5, button=1, hands_total=total, **fields)
+
+
+def earned(fantasy: int) -> ShowdownView:
+    seat = ShowdownSeat(seat=0, board=Board(), resolved=Board(), fouled=False,
+                        names=("", "", ""), royalties=(0, 0, 0), points=0, chips=0,
+                        stack_after=200, fantasy_next=fantasy)
+    return ShowdownView(seats=(seat,), pairs=(), transfers=())
+
+
+def test_the_count_stays_put_until_the_added_hand_is_played() -> None:
+    assert hand_counter(view(1, 2)) == "Hand 1 of 2"
+    assert table_embed(view(1, 2)).title == "Hand 1 of 2: street 2 of 5"
+    # Hand 1's showdown earned Fantasyland: the match adds a hand, shown from the next on.
+    shown = view(1, 3, "showdown", showdown=earned(14))
+    assert hand_counter(shown) == "Hand 1 of 2"
+    assert table_embed(shown).title == "Hand 1 of 2: showdown"
+    assert hand_counter(replace(shown, showdown=earned(0), hands_total=2)) == "Hand 1 of 2"
+
+
+def test_a_fantasyland_hand_is_named_as_added_and_never_by_street() -> None:
+    fantasy = view(3, 3, fantasy_hand=True)
+    assert hand_counter(fantasy) == "Hand 3 of 3 · Fantasyland, added"
+    assert table_embed(fantasy).title == "Hand 3 of 3 · Fantasyland, added"
+    assert "Street" not in street_text(fantasy)
+    assert street_text(view(2, 3)) == "Hand 2 of 3 · Street 2 of 5"
+    cash = view(5, 0, fantasy_hand=True)  # no planned number: no "of", and nothing added
+    assert hand_counter(cash) == "Hand 5 · Fantasyland"
+
+
+def test_no_countdown_while_a_computer_acts() -> None:
+    computer = replace(SEATS[1], is_ai=True, ai_level="strong", name="Computer 1 (strong)",
+                       deadline=1_000.0)
+    person = replace(SEATS[0], deadline=1_000.0)
+    thinking = view(1, 2, to_act=(1,), seats=(SEATS[0], computer))
+    assert turn_line(thinking) == "Waiting for **Computer 1 (strong)**."
+    assert "<t:1000:R>" in turn_line(view(1, 2, to_act=(0,), seats=(person, computer)))

@@ -1,0 +1,84 @@
+"""What one hand costs a player on a phone (issue 14): two members play a whole hand by their
+DM buttons through the real bot and the local Discord double, and we count
+
+- ui_taps_per_hand: the buttons each clicked on their prompts (placements, Confirm, a second
+  Confirm for a board that fouls); the most of the two. Target: at most 18 (6 on street 1, 3
+  on each later street).
+- ui_dm_kb_per_hand: the bytes of every image uploaded to each member's DMs (every version of
+  every DM message, each attachment counted once); the most of the two, in KB. Target: at most
+  300.
+
+`python -m tests.e2e.ui_run --json` prints them (bot/bench/e2e.py runs it for `ofc bench`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.flows import TAPS, open_table, play_out, seats_of, seed_decks, start_bot
+
+REACTION_SECONDS = 0.01
+# The deck of every measured hand: the members fill their rows bottom up (as the system
+# would, tests/e2e/flows.act), and with this deck neither board fouls, so no second Confirm
+# is asked: a normal hand.
+SEED = 4
+
+
+def dm_image_bytes(member: Member) -> int:
+    """Every image the member's DMs received: each attachment of every version, once."""
+    seen: dict[int, int] = {}
+    for message in member.dms():
+        versions = [snap.attachments for snap in message.history] + [message.attachments]
+        for attachments in versions:
+            for attachment in attachments:
+                if attachment.content_type.startswith("image/"):
+                    seen[attachment.id] = len(attachment.data)
+    return sum(seen.values())
+
+
+async def ui_run(hands: int = 1, seed: int = SEED) -> dict[str, float]:
+    """Play `hands` hands (no Fantasyland) from `seed` and return the figures per hand."""
+    async with DiscordDouble() as double:
+        double.reaction_time = REACTION_SECONDS
+        members = (double.add_member("alice"), double.add_member("bob"))
+        with tempfile.TemporaryDirectory() as folder:
+            bot = await start_bot(double, Path(folder) / "ofc.sqlite3")
+            seed_decks(bot, seed)
+            try:
+                for member in members:
+                    TAPS.pop(member.id, None)
+                table = await open_table(double, *members, seats=2, format="hands",
+                                         hands=hands, fantasy="off")
+                await play_out(double, table, seats_of(members))
+                taps = max(TAPS.get(m.id, 0) for m in members) / hands
+                kb = max(dm_image_bytes(m) for m in members) / 1024 / hands
+            finally:
+                await double.stop_client(bot)
+    return {"ui_taps_per_hand": taps, "ui_dm_kb_per_hand": round(kb, 1)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.e2e.ui_run",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=SEED)
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    args = parser.parse_args(argv)
+    figures = asyncio.run(ui_run(args.hands, args.seed))
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:20} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
