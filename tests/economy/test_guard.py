@@ -96,13 +96,13 @@ async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_g
         double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
         tmp_path: Path) -> None:
     database = tmp_path / "ofc.sqlite3"
-    await double.resolved(await alice.slash("balance"))  # alice's wallet: 1,000 chips
+    await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
     other = sqlite3.connect(database, isolation_level=None)  # another process's writer
     other.execute("BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
     try:
         # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
-        asked = await croupier.slash("grant", member=alice, amount=250, reason="prize")
+        asked = await croupier.slash("ofc-admin grant", member=alice, amount=250, reason="prize")
         answer = await double.resolved(asked, timeout=10)
     finally:
         await asyncio.sleep(0)
