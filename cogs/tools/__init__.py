@@ -1,6 +1,6 @@
 """The `cogs.tools` extension: player tools under `/ofc`: score (score.py, score_input.py),
-solve (solve.py), rules (rules.py, rules_words.py), and the server's settings (settings.py)
-under `/ofc-admin`;
+solve (solve.py), rules (rules.py, rules_words.py), help (guide.py, paged), and the server's
+settings (settings.py) under `/ofc-admin`;
 their embeds (embeds.py) and the engine views their images are drawn from (engine_views.py)."""
 
 from typing import TYPE_CHECKING
@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import admin, attach, detach
-from cogs.tools import rules, score, settings, solve
+from cogs.tools import guide, rules, score, settings, solve
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
-COMMANDS: tuple[SlashCommand, ...] = (score.score, solve.solve, rules.rules)  # under /ofc
+COMMANDS: tuple[SlashCommand, ...] = (score.score, solve.solve, rules.rules,
+                                      guide.help_command)  # under /ofc
 ADMIN: tuple[SlashCommand, ...] = (settings.settings,)  # under /ofc-admin
 
 
@@ -21,8 +22,10 @@ async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
     attach(bot.tree, ADMIN, admin)
+    bot.add_dynamic_items(*guide.COMPONENTS)
 
 
 async def teardown(bot: "OFCBot") -> None:
     detach(COMMANDS)
     detach(ADMIN, admin)
+    bot.remove_dynamic_items(*guide.COMPONENTS)

@@ -48,7 +48,7 @@ async def test_the_export_is_the_synced_tree_with_every_description(
         double: DiscordDouble, tmp_path: Path) -> None:
     exported = export(tmp_path)
     names = dict(walk(exported))
-    for command in ("ofc create", "ofc balance", "ofc daily", "ofc leaderboard",
+    for command in ("ofc create", "ofc help", "ofc balance", "ofc daily", "ofc leaderboard",
                     "ofc history", "ofc stats", "ofc score", "ofc solve", "ofc rules",
                     "ofc-admin grant", "ofc-admin settings", "ofc create buy_in",
                     "ofc-admin grant member"):
