@@ -6,6 +6,7 @@ from typing import Any
 from bot.app import OFCBot
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.discord_double.components import walk
+from tests.e2e.discord_double.model import ATTACH_FILES
 
 
 def buttons(message: Any) -> dict[str, bool]:
@@ -50,3 +51,27 @@ async def test_help_is_private_paged_and_lists_every_command(
 
     back = (await alice.click(page, "Previous")).message
     assert back.embed["footer"]["text"] == "Page 2/3"
+
+
+async def test_create_names_a_missing_permission_and_takes_no_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
+    before = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    (managed,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    await double.set_permissions(double.channel, managed, deny=ATTACH_FILES)
+
+    refused = await double.resolved(await alice.slash("ofc create", seats=2))
+    assert refused.ephemeral
+    text = refused.embed["description"]
+    assert "**Attach Files**" in text and "Send Messages" not in text
+    assert "Permissions" in text and "No chips were taken." in text
+    assert bot.tables.table_for_channel(double.channel.id) is None
+    after = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    assert after.balance == before.balance == 1000
+    assert not [m for m in double.messages() if m.embed and "OFC table" in m.embed["title"]]
+
+    # Granted again, the same command opens the table.
+    await double.set_permissions(double.channel, managed)
+    opened = await double.resolved(await alice.slash("ofc create", seats=2))
+    assert "Your table is open" in opened.content
+    assert bot.tables.table_for_channel(double.channel.id) is not None

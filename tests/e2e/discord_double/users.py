@@ -484,7 +484,7 @@ class Member:
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if guild is not None:
-            permissions = str(guild.permissions_of(self.id))
+            permissions = str(guild.permissions_in(self.id, channel))
             channel_data["permissions"] = permissions
             member = guild.members[self.id].payload()
             member["permissions"] = permissions
@@ -493,7 +493,7 @@ class Member:
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member,
-                app_permissions=str(guild.permissions_of(state.bot.id)),
+                app_permissions=str(guild.permissions_in(state.bot.id, channel)),
             )
         else:
             data.update(user=self.user.payload(), app_permissions=str(MEMBER_PERMISSIONS))
