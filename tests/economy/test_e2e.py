@@ -1,6 +1,6 @@
 """The economy and tool commands through the real bot (bot.app.OFCBot, real discord.py HTTP
 and gateway code) against the local Discord double of tests/e2e: synced commands, Discord's
-own permission gate on /grant, ephemeral answers, the /history menus."""
+own permission gate on /ofc-admin, ephemeral answers, the /ofc history menus."""
 
 import time
 from collections.abc import AsyncIterator
