@@ -14,8 +14,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--sync", action="store_true",
         help="publish the slash commands to every server (needed once, and after the commands "
              "change; global commands can take up to an hour to appear)")
+    parser.add_argument(
+        "--export-commands", metavar="FILE",
+        help="write the slash commands as they would be synced to Discord (JSON) to FILE "
+             "('-': standard output) and exit, without connecting")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     args = parser.parse_args(argv)
+    if args.export_commands is not None:
+        import asyncio
+
+        from bot.app import export_commands
+
+        return asyncio.run(export_commands(args.export_commands))
     try:
         settings = load_settings(dotenv=args.env_file)
     except ConfigError as error:

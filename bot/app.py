@@ -8,9 +8,13 @@ and syncs there at every start (instant, for development).
 """
 
 import asyncio
+import json
 import logging
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -47,6 +51,12 @@ class OFCBot(commands.Bot):
             self.storage = storage
 
     async def setup_hook(self) -> None:
+        await self.load_cogs()
+        await self.tables.restore()  # the cogs listen already: prompts are re-sent
+        await self._sync()
+
+    async def load_cogs(self) -> None:
+        """Storage, the table service and every extension (its commands and DynamicItems)."""
         settings = self.settings
         if not hasattr(self, "storage"):
             self.storage = await open_storage(settings)
@@ -57,8 +67,12 @@ class OFCBot(commands.Bot):
         ))
         for name in self.extension_names:
             await self.load_extension(name)  # each registers its commands and DynamicItems
-        await self.tables.restore()  # the cogs listen already: prompts are re-sent
-        await self._sync()
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        """The command tree as `tree.sync()` sends it to Discord (global commands), with the
+        `name_localizations` / `description_localizations` keys Discord accepts on every
+        command, option and choice present (empty until there are translations)."""
+        return [_localizable(command.to_dict(self.tree)) for command in self.tree.get_commands()]
 
     async def _sync(self) -> None:
         if self.settings.dev_guild is not None:
@@ -85,6 +99,39 @@ class OFCBot(commands.Bot):
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
         if hasattr(self, "storage"):
             await self.storage.close()
+
+
+def _localizable(payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` (a command, option or choice) and all it holds, each with its localization
+    keys: `name_localizations` always, `description_localizations` where it has a
+    description."""
+    payload.setdefault("name_localizations", {})
+    if "description" in payload:
+        payload.setdefault("description_localizations", {})
+    for key in ("options", "choices"):
+        for inner in payload.get(key) or ():
+            _localizable(inner)
+    return payload
+
+
+async def export_commands(path: str) -> int:
+    """`ofc-bot --export-commands FILE`: the command tree exactly as it would be synced, as
+    JSON in FILE (`-`: standard output), without connecting to Discord. The extensions are
+    loaded against a throwaway database; the exit status is 0."""
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(database=str(Path(folder) / "export.sqlite3"))
+        bot = OFCBot(settings)
+        try:
+            await bot.load_cogs()
+            payload = bot.command_payload()
+        finally:
+            await bot.close()
+    text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+    return 0
 
 
 async def open_storage(settings: Settings) -> Storage:

@@ -46,7 +46,7 @@ class Settings:
     dev_guild: int | None = None  # OFC_DEV_GUILD: commands copied and synced there at start
     log_level: str = "INFO"  # OFC_LOG_LEVEL
     starting_chips: int = 1000  # OFC_STARTING_CHIPS: a new wallet's balance (R12)
-    daily_chips: int = 200  # OFC_DAILY_CHIPS: one /daily claim
+    daily_chips: int = 200  # OFC_DAILY_CHIPS: one /ofc daily claim
     ai_delay_seconds: float = 1.5  # OFC_AI_DELAY_SECONDS: a computer seat's pause before acting
     next_hand_seconds: float = 8.0  # OFC_NEXT_HAND_SECONDS: pause after a showdown
     lobby_idle_minutes: float = 15.0  # OFC_LOBBY_IDLE_MINUTES: an untouched lobby then expires

@@ -1,4 +1,4 @@
-"""Per-guild settings for `/ofc settings`: starting chips, daily chips, default table options.
+"""Per-guild settings for `/ofc-admin settings`: starting chips, daily chips, default table options.
 
 Storage checks only the shape (table options: a JSON object of option name -> value); the
 caller validates names and values with bot.engine.rules.TableRules before saving. Every change

@@ -93,7 +93,7 @@ def rules_paragraph(rules: TableRules) -> str:
 
 def rules_line(rules: TableRules) -> str:
     """The table's rules in one line: variant, scoring, royalties, Fantasyland, stakes
-    (`/ofc rules`, `/ofc settings`, `/history`)."""
+    (`/ofc rules`, `/ofc-admin settings`, `/ofc history`)."""
     fantasy = "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
     return (f"{rules.variant.capitalize()} · {rules.scoring} · {rules.royalties} royalties · "
             f"{fantasy} · {plural(rules.point_value, 'chip')} a point")

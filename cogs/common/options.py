@@ -1,5 +1,5 @@
 """The table options of RULES.md as slash command options, defined once: their types, ranges,
-choices and help. `/ofc create`, `/ofc settings`, `/ofc score` and `/ofc solve` take theirs
+choices and help. `/ofc create`, `/ofc-admin settings`, `/ofc score` and `/ofc solve` take theirs
 with `@table_options(...)`.
 
 Choices and ranges come from bot.engine.rules (CHOICES, BOUNDS), so a command offers exactly
@@ -32,7 +32,7 @@ def _whole(name: str) -> Any:
 
 
 # Every table option: its type as a slash option and its help, by RULES.md section. An option
-# left out takes this server's default (`/ofc settings`), else RULES.md's.
+# left out takes this server's default (`/ofc-admin settings`), else RULES.md's.
 TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
     "variant": (str, "pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker"),
     "seats": (_whole("seats"), "Players at the table: 2-3 (turbo 2-4)"),
@@ -95,7 +95,7 @@ def table_options(*names: str) -> Callable[[Callback], Callback]:
 
 
 async def server_rules(storage: Storage, guild_id: int) -> TableRules:
-    """The server's default table rules (`/ofc settings`), RULES.md's defaults elsewhere."""
+    """The server's default table rules (`/ofc-admin settings`), RULES.md's defaults elsewhere."""
     settings = await storage.guild_settings(guild_id)
     return TableRules.from_mapping(settings.table_options)
 

@@ -40,7 +40,7 @@ def balance(mention: str, wallet: Wallet, line: LeaderRow | None, next_daily: fl
     if line:
         embed.add_field(name="Rank", value=f"#{line.rank} in this server")
     if next_daily is not None:
-        daily = "ready: use /daily" if next_daily <= now else f"{when(next_daily, 'R')}"
+        daily = "ready: use /ofc daily" if next_daily <= now else f"{when(next_daily, 'R')}"
         embed.add_field(name="Daily chips", value=daily)
     return embed
 
@@ -62,7 +62,7 @@ def leaderboard(rows: Sequence[LeaderRow], me: LeaderRow | None, guild_name: str
     embed = discord.Embed(title=f"Leaderboard of {guild_name}", colour=MONEY,
                           description="\n".join(lines) or "Nobody has chips here yet.")
     if me is None:
-        embed.set_footer(text="You have no wallet here yet: /daily or /balance opens one.")
+        embed.set_footer(text="You have no wallet here yet: /ofc daily or /ofc balance opens one.")
     else:
         embed.set_footer(text=f"Your rank: #{me.rank} with {chips(me.total)} "
                               "(wallet plus chips at tables).")

@@ -1,5 +1,5 @@
-"""A member's past play: /history (recent matches, then a match's hands, then one hand's
-boards, through two select menus) and /stats.
+"""A member's past play: /ofc history (recent matches, then a match's hands, then one hand's
+boards, through two select menus) and /ofc stats.
 
 The menus are DynamicItems, so a menu still works after a restart: its custom_id says whose history
 it shows (and which match). Every pick is checked again against that member's recent matches in
@@ -41,7 +41,7 @@ async def _recent_match(storage: Storage, guild_id: int, user_id: int,
 
 class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
-    """Under a `/history` answer: pick a match to list its hands."""
+    """Under a `/ofc history` answer: pick a match to list its hands."""
 
     def __init__(self, user_id: int, matches: Sequence[MatchSummary] = ()) -> None:
         super().__init__(discord.ui.Select(
@@ -111,7 +111,6 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 @app_commands.command(name="history", description="Recent matches, with their hands")
 @app_commands.describe(member="Whose matches to show (default: yours)")
-@app_commands.guild_only()
 async def history(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     matches = await storage_of(interaction).recent_matches(
@@ -125,7 +124,6 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
 
 @app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
 @app_commands.describe(member="Whose statistics to show (default: yours)")
-@app_commands.guild_only()
 async def stats(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     figures = await storage_of(interaction).stats(guild_id, target.id)

@@ -1,11 +1,9 @@
-"""Wallets (R12): /balance, /daily, /leaderboard, /grant.
+"""Wallets (R12): /ofc balance, /ofc daily, /ofc leaderboard, /ofc-admin grant.
 
 Every chip movement goes through storage, which writes its ledger row in the same transaction;
 these commands only read, claim and grant. Personal answers are ephemeral; the leaderboard and
 grants are public.
 """
-
-from typing import TYPE_CHECKING
 
 from discord import app_commands
 
@@ -24,17 +22,12 @@ from cogs.common.interactions import (
 )
 from cogs.economy import embeds
 
-if TYPE_CHECKING:
-    pass
-
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
 
 
-
 @app_commands.command(name="balance", description="Your chips in this server (or a member's)")
 @app_commands.describe(member="Whose wallet to show (default: yours)")
-@app_commands.guild_only()
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage, now = storage_of(interaction), now_of(interaction)
@@ -50,7 +43,6 @@ async def balance(interaction: Interaction, member: Member | None = None) -> Non
 
 
 @app_commands.command(name="daily", description="Claim your daily chips")
-@app_commands.guild_only()
 async def daily(interaction: Interaction) -> None:
     guild_id = guild_id_of(interaction)
     storage, now = storage_of(interaction), now_of(interaction)
@@ -64,7 +56,6 @@ async def daily(interaction: Interaction) -> None:
 
 
 @app_commands.command(name="leaderboard", description="The richest players of this server")
-@app_commands.guild_only()
 async def leaderboard(interaction: Interaction) -> None:
     guild_id = guild_id_of(interaction)
     storage = storage_of(interaction)
@@ -77,8 +68,6 @@ async def leaderboard(interaction: Interaction) -> None:
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")
 @app_commands.describe(member="Who receives the chips", amount="How many chips",
                        reason="Why (kept in the ledger)")
-@app_commands.guild_only()
-@app_commands.default_permissions(manage_guild=True)
 @manage_server
 async def grant(interaction: Interaction, member: Member,
                 amount: app_commands.Range[int, 1, MAX_CHIPS],
@@ -95,4 +84,5 @@ async def grant(interaction: Interaction, member: Member,
         member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
 
 
-COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard, grant)
+COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard)  # under /ofc
+ADMIN: tuple[SlashCommand, ...] = (grant,)  # under /ofc-admin

@@ -24,6 +24,7 @@ from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import plural
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
 from cogs.common.options import table_options
+from cogs.common.permissions import require_table_permissions
 from cogs.tables import ids
 from cogs.tables.controls import play_of
 
@@ -34,6 +35,8 @@ Action = Callable[[Interaction, int], Awaitable[str]]
 @table_options()
 async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
+    # Issue 16: a table the bot could not post in would hold the buy-ins; check first.
+    require_table_permissions(interaction.app_permissions)
     await interaction.response.defer(ephemeral=True, thinking=True)
     lobby = await tables_of(interaction).create_table(
         guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),

@@ -75,6 +75,11 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+UNPOSTABLE = (
+    "Your table in <#{channel}> was closed after the bot restarted: the bot can no longer post "
+    "there (it needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
+    "History in that channel). Any hand in play was completed and settled; your {chips} chips "
+    "went back to your wallet.")
 COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
 
 
@@ -93,6 +98,8 @@ class Play(commands.Cog):
         self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
+        self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
+        self.unpostable: set[int] = set()  # restored into a channel the bot cannot post in
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
         # prompt message -> what its image shows (controls.image_key): uploaded again only
@@ -152,6 +159,15 @@ class Play(commands.Cog):
     def _present(self, event: TableEvent) -> None:
         table = event.table_id
         box = self._outbox(table)
+        if table in self.unpostable:  # closing: nothing more goes to its channel
+            match event:
+                case TableRefunded(refunds=refunds):
+                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds))
+                case TableClosed():
+                    box.post(lambda: self._forget(table))
+            return
+        if isinstance(event, TableRestored):
+            self.restoring.add(table)
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
@@ -207,6 +223,8 @@ class Play(commands.Cog):
                 refresh_table()
 
     async def _forget(self, table: int) -> None:
+        self.restoring.discard(table)
+        self.unpostable.discard(table)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
         self.closed = {k for k in self.closed if k[0] != table}
         self.no_dm = {k for k in self.no_dm if k[0] != table}
@@ -246,7 +264,47 @@ class Play(commands.Cog):
                 log.info("message %s was deleted: sending it again", message_id)
         return (await self._send(channel_id, await draw())).id
 
+    async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
+                               main: bool) -> int | None:
+        """`_show` in the table's channel. Issue 16: when a table restored after a restart
+        cannot be shown there (Forbidden: the bot lost a permission it needs), the table is
+        closed through the table service as `/ofc cancel` closes it (a hand in play is
+        completed and settled, every stack refunded) and the players are told by DM.
+        `main`: the message of the table's current stage, whose showing ends the check."""
+        try:
+            new = await self._show(self._channel_of(table), message_id, draw)
+        except discord.Forbidden as error:
+            if table not in self.restoring | self.unpostable:
+                raise
+            await self._close_unpostable(table, error)
+            return None
+        if main:
+            self.restoring.discard(table)
+        return new
+
+    async def _close_unpostable(self, table: int, error: discord.Forbidden) -> None:
+        if table in self.unpostable:
+            return
+        self.unpostable.add(table)
+        self.restoring.discard(table)
+        log.warning("table %s cannot post in channel %s after a restart (%s %s): closing it "
+                    "and refunding every stack", table, self._channel_of(table), error.code,
+                    error.text)
+        await self.tables.cancel(table, 0, is_admin=True)
+
+    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int]) -> None:
+        """The players of a table closed because its channel refuses the bot, by DM (the
+        channel is the one place it cannot say so); a member with closed DMs is skipped."""
+        for player, chips in refunds.items():
+            if not is_person(player):
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+                await user.send(UNPOSTABLE.format(channel=channel_id, chips=chips))
+
     async def _refresh_lobby(self, table: int) -> None:
+        if table in self.unpostable:
+            return
         lobby = self.tables.lobby(table)
         sent = self.tables.messages(table).lobby_message_id
         if sent is None and lobby.status != "lobby":
@@ -255,11 +313,13 @@ class Play(commands.Cog):
         async def draw() -> Content:
             return Content(lobby_embed(lobby), lobby_view(lobby))
 
-        new = await self._show(self._channel_of(table), sent, draw)
+        new = await self._show_in_channel(table, sent, draw, main=lobby.status == "lobby")
         if new is not None:
             await self.tables.set_messages(table, lobby_message_id=new)
 
     async def _refresh_table(self, table: int) -> None:
+        if table in self.unpostable:
+            return
         view = self.tables.public_view(table)
         if view is None:
             return
@@ -269,8 +329,8 @@ class Play(commands.Cog):
             return Content(table_embed(view), hand_view(table) if playing else discord.ui.View(),
                            await images.table_file(view))
 
-        new = await self._show(self._channel_of(table),
-                               self.tables.messages(table).table_message_id, draw)
+        new = await self._show_in_channel(table, self.tables.messages(table).table_message_id,
+                                          draw, main=True)
         if new is not None:
             await self.tables.set_messages(table, table_message_id=new)
 

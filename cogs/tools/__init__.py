@@ -1,26 +1,31 @@
 """The `cogs.tools` extension: player tools under `/ofc`: score (score.py, score_input.py),
-solve (solve.py), rules (rules.py, rules_words.py), the server's settings (settings.py) and a
-player's own preferences (preferences.py);
+solve (solve.py), rules (rules.py, rules_words.py), help (guide.py, paged), a player's own
+preferences (preferences.py), and the server's settings (settings.py) under `/ofc-admin`;
 their embeds (embeds.py) and the engine views their images are drawn from (engine_views.py)."""
 
 from typing import TYPE_CHECKING
 
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
-from cogs.common.group import attach, detach
-from cogs.tools import preferences, rules, score, settings, solve
+from cogs.common.group import admin, attach, detach
+from cogs.tools import guide, preferences, rules, score, settings, solve
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
-COMMANDS: tuple[SlashCommand, ...] = (score.score, solve.solve, rules.rules, settings.settings,
-                                      preferences.preferences)
+COMMANDS: tuple[SlashCommand, ...] = (score.score, solve.solve, rules.rules,
+                                      preferences.preferences, guide.help_command)  # under /ofc
+ADMIN: tuple[SlashCommand, ...] = (settings.settings,)  # under /ofc-admin
 
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
     attach(bot.tree, COMMANDS)
+    attach(bot.tree, ADMIN, admin)
+    bot.add_dynamic_items(*guide.COMPONENTS)
 
 
 async def teardown(bot: "OFCBot") -> None:
     detach(COMMANDS)
+    detach(ADMIN, admin)
+    bot.remove_dynamic_items(*guide.COMPONENTS)

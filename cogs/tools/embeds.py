@@ -1,4 +1,4 @@
-"""The embeds of /ofc score, /ofc solve, /ofc rules and /ofc settings (no I/O here)."""
+"""The embeds of /ofc score, /ofc solve, /ofc rules and /ofc-admin settings (no I/O here)."""
 
 import json
 from collections.abc import Mapping, Sequence

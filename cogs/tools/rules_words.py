@@ -1,4 +1,4 @@
-"""A table's rules in words (RULES.md), for `/ofc rules`, `/ofc settings` and `/history`.
+"""A table's rules in words (RULES.md), for `/ofc rules`, `/ofc-admin settings` and `/ofc history`.
 
 Every number shown (royalties, Fantasyland card counts) is read from the engine by scoring an
 example, so the words cannot drift from the rules the bot plays.

@@ -1,4 +1,4 @@
-"""`/ofc settings`: this server's chips and default table options (Manage Server)."""
+"""`/ofc-admin settings`: this server's chips and default table options (Manage Server)."""
 
 from typing import Any
 
@@ -25,7 +25,7 @@ RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "ta
 @app_commands.command(name="settings",
              description="This server's chips and default table options (Manage Server)")
 @app_commands.describe(
-    starting_chips="Chips in a new wallet", daily_chips="Chips of one /daily claim",
+    starting_chips="Chips in a new wallet", daily_chips="Chips of one /ofc daily claim",
     reset="Put a setting back to the bot's default first",
 )
 @manage_server

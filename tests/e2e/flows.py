@@ -292,8 +292,8 @@ def seats_of(members: Iterable[Member], *, my_hand: Iterable[Member] = ()) -> li
 
 # ------------------------------------------------------------------ money
 async def balance(double: DiscordDouble, member: Member) -> int:
-    """What /balance tells the member their wallet holds."""
-    shown = await double.resolved(await member.slash("balance"))
+    """What /ofc balance tells the member their wallet holds."""
+    shown = await double.resolved(await member.slash("ofc balance"))
     return int(description(shown).split("**")[1].split()[0].replace(",", ""))
 
 
@@ -301,7 +301,7 @@ async def check_wallets(double: DiscordDouble, members: Sequence[Member], *,
                         channel: Channel | None = None, computers: Sequence[str] = (),
                         buy_in: int = BUY_IN) -> dict[str, int]:
     """The match's showdowns checked by the rules from the buy-ins (tests/e2e/breakdowns.py);
-    the match-over standings and every member's /balance agree with them (R6, R11, R12).
+    the match-over standings and every member's /ofc balance agree with them (R6, R11, R12).
     `computers` are the names of computer seats (no wallet). Returns the final stacks."""
     names = {display_name(m): m for m in members}
     stacks = breakdowns.stacks_after(breakdowns.posted(double.messages(channel)),

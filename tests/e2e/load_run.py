@@ -23,7 +23,7 @@ Measured in the double, per interaction (slash commands and clicks):
 Errors: exceptions in a table's flow (an unanswered interaction, a wait that timed out),
 refusals shown to members, ERROR lines or tracebacks logged by the bot, unknown routes,
 tables whose showdown does not add up by the rules or whose wallets disagree (checked after
-the measurement with /balance, tests/e2e/flows.check_wallets).
+the measurement with /ofc balance, tests/e2e/flows.check_wallets).
 """
 
 from __future__ import annotations

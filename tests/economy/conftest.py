@@ -13,9 +13,12 @@ import discord
 import pytest
 from discord import app_commands
 
+from bot.app import OFCBot
+from bot.config import Settings
 from bot.storage import Storage
 from bot.tables import FakeClock, ServiceSettings, TableService
 from cogs.common.answers import answer_error
+from tests.e2e.discord_double import DiscordDouble, Member
 from tests.economy.doubles import Guild, Interaction, User, at
 
 GUILD = 111_111_111_111_111_111
@@ -44,6 +47,19 @@ async def run(command: app_commands.Command[Any, ..., Any], interaction: Interac
         await command.callback(interaction, **options)  # type: ignore[arg-type]
     except Exception as error:
         await answer_error(interaction, error)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def bot(double: DiscordDouble, alice: Member, bob: Member,
+              tmp_path: Path) -> AsyncIterator[OFCBot]:
+    """The real bot with every extension against the local Discord double (commands synced
+    to its server), alice and bob in the server."""
+    settings = Settings(token=double.token, database=str(tmp_path / "ofc.sqlite3"),
+                        dev_guild=double.guild.id)
+    client = OFCBot(settings)
+    await double.start_client(client)
+    yield client
+    await double.stop_client(client)
 
 
 @pytest.fixture

@@ -3,31 +3,17 @@ cooldowns on the costly commands, embeds within Discord's limits whatever the in
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.app import OFCBot
-from bot.config import Settings
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.discord_double.model import MANAGE_GUILD
 
-EVERY = ("cogs.tables", "cogs.economy", "cogs.tools")
 FOURTEEN = "As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c"
 X = "Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h"
 Y = "Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"
-
-
-@pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member,
-              tmp_path: Path) -> AsyncIterator[OFCBot]:
-    settings = Settings(token=double.token, database=str(tmp_path / "ofc.sqlite3"),
-                        dev_guild=double.guild.id)
-    client = OFCBot(settings, extensions=EVERY)
-    await double.start_client(client)
-    yield client
-    await double.stop_client(client)
 
 
 def slowed(answer: object) -> bool:
@@ -96,13 +82,13 @@ async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_g
         double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
         tmp_path: Path) -> None:
     database = tmp_path / "ofc.sqlite3"
-    await double.resolved(await alice.slash("balance"))  # alice's wallet: 1,000 chips
+    await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
     other = sqlite3.connect(database, isolation_level=None)  # another process's writer
     other.execute("BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
     try:
         # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
-        asked = await croupier.slash("grant", member=alice, amount=250, reason="prize")
+        asked = await croupier.slash("ofc-admin grant", member=alice, amount=250, reason="prize")
         answer = await double.resolved(asked, timeout=10)
     finally:
         await asyncio.sleep(0)

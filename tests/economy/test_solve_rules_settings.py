@@ -1,4 +1,4 @@
-"""/ofc solve, /ofc rules and /ofc settings through their real callbacks."""
+"""/ofc solve, /ofc rules and /ofc-admin settings through their real callbacks."""
 
 from pathlib import Path
 from types import SimpleNamespace

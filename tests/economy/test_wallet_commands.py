@@ -1,6 +1,7 @@
-"""/balance, /daily, /leaderboard and /grant driven through their real callbacks on a real
-SQLite file. Chips move only through storage's ledger (R12): the storage fixture audits every
-wallet against its ledger after each test, and the tests read the ledger rows themselves."""
+"""/ofc balance, /ofc daily, /ofc leaderboard and /ofc-admin grant driven through their real
+callbacks on a real SQLite file. Chips move only through storage's ledger (R12): the storage
+fixture audits every wallet against its ledger after each test, and the tests read the ledger
+rows themselves."""
 
 import asyncio
 from pathlib import Path
@@ -9,6 +10,8 @@ import discord
 import pytest
 
 from bot.storage import Storage
+from cogs import economy
+from cogs.common.group import admin
 from cogs.economy.wallets import balance, daily, grant, leaderboard
 from tests.economy.conftest import (
     ADMIN,
@@ -34,7 +37,7 @@ async def test_balance_opens_a_wallet_with_the_starting_chips_through_the_ledger
     answer = interaction.answer
     assert answer.ephemeral
     assert f"{ALICE.mention} has **1,000 chips**" in answer.text
-    assert "ready: use /daily" in answer.text
+    assert "ready: use /ofc daily" in answer.text
     assert ledger(db_path, ALICE) == [("start", 1000, 1000)]
 
 
@@ -98,8 +101,9 @@ async def test_concurrent_daily_claims_pay_once(invoke: Invoke, db_path: Path) -
 
 
 async def test_grant_needs_manage_server(invoke: Invoke, db_path: Path) -> None:
-    # Discord hides /grant from members without Manage Server by default...
-    assert grant.default_permissions == discord.Permissions(manage_guild=True)
+    # Discord hides /ofc-admin (and so its grant) from members without Manage Server...
+    assert grant in economy.ADMIN
+    assert admin.default_permissions == discord.Permissions(manage_guild=True)
     # ...and the command refuses them anyway (a server may change who sees it).
     await run(balance, invoke(BOB))
     before = dump(db_path)

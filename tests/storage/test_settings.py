@@ -1,4 +1,4 @@
-"""Per-guild settings for /ofc settings, and their audit trail."""
+"""Per-guild settings for /ofc-admin settings, and their audit trail."""
 
 import pytest
 

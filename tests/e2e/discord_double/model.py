@@ -39,6 +39,16 @@ MEMBER_PERMISSIONS = (
 )
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | (1 << 34)  # + manage messages, manage threads
 MANAGE_GUILD = 1 << 5
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+SEND_MESSAGES_IN_THREADS = 1 << 38
+
+# Permission overwrite targets.
+ROLE_OVERWRITE = 0
+MEMBER_OVERWRITE = 1
 
 
 @dataclass
@@ -84,6 +94,20 @@ class Role:
             "icon": None,
             "unicode_emoji": None,
         }
+
+
+@dataclass
+class Overwrite:
+    """A channel's permission overwrite for a role (the guild's id: @everyone) or a member."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow),
+                "deny": str(self.deny)}
 
 
 @dataclass
@@ -282,6 +306,8 @@ class Channel:
     auto_archive_duration: int = 1440
     thread_members: set[int] = field(default_factory=set)
     messages: list[Message] = field(default_factory=list)
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    """Permission overwrites by role or member id (a thread takes its parent's)."""
 
     @property
     def is_thread(self) -> bool:
@@ -303,7 +329,7 @@ class Channel:
             guild_id=str(self.guild_id),
             name=self.name,
             position=self.position,
-            permission_overwrites=[],
+            permission_overwrites=[o.payload() for o in self.overwrites.values()],
             nsfw=False,
             rate_limit_per_user=0,
             parent_id=str(self.parent_id) if self.parent_id else None,
@@ -345,6 +371,29 @@ class Guild:
         for role_id in member.roles:
             value |= self.roles[role_id].permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def permissions_in(self, user_id: int, channel: Channel) -> int:
+        """Discord's computation: the roles' permissions, then the channel's overwrites for
+        @everyone, for the member's roles together, for the member; without View Channel,
+        nothing. A thread takes its parent channel's overwrites."""
+        value = self.permissions_of(user_id)
+        if value & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        source = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        overwrites = source.overwrites if source is not None else {}
+        everyone = overwrites.get(self.id)
+        if everyone is not None:
+            value = (value & ~everyone.deny) | everyone.allow
+        allow = deny = 0
+        for role_id in self.members[user_id].roles:
+            role = overwrites.get(role_id)
+            if role is not None and role.type == ROLE_OVERWRITE:
+                allow, deny = allow | role.allow, deny | role.deny
+        value = (value & ~deny) | allow
+        own = overwrites.get(user_id)
+        if own is not None and own.type == MEMBER_OVERWRITE:
+            value = (value & ~own.deny) | own.allow
+        return value if value & VIEW_CHANNEL else 0
 
     def payload(self) -> dict[str, Any]:
         """The GUILD_CREATE payload: everything the bot's cache needs."""

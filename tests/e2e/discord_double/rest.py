@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .model import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
 from .state import ApiError, Upload, unknown
 
 if TYPE_CHECKING:
@@ -276,9 +277,24 @@ class Rest:
         chosen = visible[:limit] if "after" in request.query else visible[-limit:]
         return json_response([m.payload() for m in reversed(chosen)])
 
+    def _bot_may(self, channel: Channel, *needed: int) -> None:
+        """Discord's permission checks on the bot's channel routes (interaction responses
+        need none): 50001 without View Channel, 50013 without a permission in `needed`."""
+        guild = self.state.guild_of(channel)
+        if guild is None:
+            return
+        allowed = guild.permissions_in(self.state.bot.id, channel)
+        if not allowed & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if any(not allowed & bit for bit in needed):
+            raise ApiError(403, 50013, "Missing Permissions")
+
     async def create_message(self, request: web.Request) -> web.Response:
         body, uploads = request[BODY] or {}, request[UPLOADS]
-        message = await self.state.create_message(self._channel(request), body, uploads)
+        channel = self._channel(request)
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        self._bot_may(channel, send, *([ATTACH_FILES] if uploads else []))
+        message = await self.state.create_message(channel, body, uploads)
         return json_response(message.payload())
 
     async def get_message(self, request: web.Request) -> web.Response:
@@ -291,6 +307,7 @@ class Rest:
         channel = self._channel(request)
         message = self.state.message(channel, snowflake(request, "message_id"))
         body, uploads = request[BODY] or {}, request[UPLOADS]
+        self._bot_may(channel, *([ATTACH_FILES] if uploads else []))
         return json_response(
             (await self.state.edit_message(channel, message, body, uploads)).payload()
         )

@@ -27,7 +27,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .gateway import Gateway
-from .model import Channel, Guild, Message, Role
+from .model import MEMBER_OVERWRITE, ROLE_OVERWRITE, Channel, Guild, Message, Overwrite, Role
 from .rest import AFTER, API, BODY, UPLOADS, Rest, json_response, read_body
 from .state import PATIENCE, ApiError, DoubleState, Interaction
 from .users import Member
@@ -291,6 +291,33 @@ class DiscordDouble:
 
     def add_role(self, name: str, permissions: int, *, guild: Guild | None = None) -> Role:
         return self.state.add_role(guild or self.guild, name, permissions)
+
+    async def set_permissions(
+        self,
+        channel: Channel,
+        target: Member | Role | None = None,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """The channel's permission overwrite for `target` (a member, a role, or None for
+        @everyone), as a server admin sets it: interactions there carry the permissions it
+        gives (`app_permissions` for the bot), the bot's channel routes answer 403 without
+        them, and a connected bot gets CHANNEL_UPDATE. `allow=0, deny=0` removes it."""
+        guild = self.state.guild_of(channel)
+        assert guild is not None, "overwrites are for a server's channels"
+        if target is None:
+            key, kind = guild.id, ROLE_OVERWRITE
+        elif isinstance(target, Role):
+            key, kind = target.id, ROLE_OVERWRITE
+        else:
+            key, kind = target.id, MEMBER_OVERWRITE
+        if allow or deny:
+            channel.overwrites[key] = Overwrite(key, kind, allow, deny)
+        else:
+            channel.overwrites.pop(key, None)
+        await self.gateway.dispatch("CHANNEL_UPDATE", channel.payload())
+        self.state.changed()
 
     def add_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
         return self.state.add_text_channel(guild or self.guild, name)

@@ -76,11 +76,37 @@ class Member:
     ) -> Interaction:
         """Run `/command` (e.g. "ofc create") with options by name, in `channel` (default: the
         double's main channel; a DM channel for a command used in the bot's DMs)."""
-        channel = channel or self.double.channel
         values = {**(options or {}), **kwargs}
+        return await self._slash(command, values, channel, timeout, shown_only=True)
+
+    async def forge_slash(
+        self,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        /,
+        *,
+        channel: Channel | None = None,
+        timeout: float | None = None,
+        **kwargs: Any,
+    ) -> Interaction:
+        """`slash`, for a command the client hides from this member (its
+        default_member_permissions, its contexts): what only a modified client sends."""
+        values = {**(options or {}), **kwargs}
+        return await self._slash(command, values, channel, timeout, shown_only=False)
+
+    async def _slash(
+        self,
+        command: str,
+        values: Mapping[str, Any],
+        channel: Channel | None,
+        timeout: float | None,
+        *,
+        shown_only: bool,
+    ) -> Interaction:
+        channel = channel or self.double.channel
         path = command.removeprefix("/").split()
         guild = self.double.state.guild_of(channel)
-        found = self._command(path[0], guild)
+        found = self._command(path[0], guild, shown_only=shown_only)
         data = self._command_data(found, path, values, guild)
         return await self._interact(
             APPLICATION_COMMAND, channel, data, None, f"/{command} by {self.name}", timeout
@@ -245,13 +271,16 @@ class Member:
 
     # -- the Discord client's side ---------------------------------------------------------
 
-    def _command(self, name: str, guild: Guild | None) -> dict[str, Any]:
+    def _command(
+        self, name: str, guild: Guild | None, *, shown_only: bool = True
+    ) -> dict[str, Any]:
         state = self.double.state
         scopes = ([guild.id] if guild else []) + [None]
         for scope in scopes:
             for command in state.commands.get(scope, []):
                 if command["name"] == name and command["type"] == 1:
-                    self._command_allowed(command, guild)
+                    if shown_only:
+                        self._command_allowed(command, guild)
                     return command
         synced = sorted(c["name"] for scope in scopes for c in state.commands.get(scope, []))
         raise ComponentError(f"no slash command /{name} here; the bot synced {synced}")
@@ -455,7 +484,7 @@ class Member:
             "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         }
         if guild is not None:
-            permissions = str(guild.permissions_of(self.id))
+            permissions = str(guild.permissions_in(self.id, channel))
             channel_data["permissions"] = permissions
             member = guild.members[self.id].payload()
             member["permissions"] = permissions
@@ -464,7 +493,7 @@ class Member:
                 guild={"id": str(guild.id), "locale": "en-US", "features": []},
                 guild_locale="en-US",
                 member=member,
-                app_permissions=str(guild.permissions_of(state.bot.id)),
+                app_permissions=str(guild.permissions_in(state.bot.id, channel)),
             )
         else:
             data.update(user=self.user.payload(), app_permissions=str(MEMBER_PERMISSIONS))

@@ -1,0 +1,53 @@
+"""What the bot needs in a channel to run a table there, and how to say what is missing.
+
+Discord sends the bot's permissions in the channel with every interaction
+(`interaction.app_permissions`: roles and the channel's overwrites applied), so a command can
+check them before anything changes.
+"""
+
+import discord
+
+from cogs.common.answers import Refusal
+
+# (attribute of discord.Permissions, its name in Discord's settings, why the bot needs it)
+NEEDED: tuple[tuple[str, str, str], ...] = (
+    ("view_channel", "View Channel", "to see the channel"),
+    ("send_messages", "Send Messages", "to post the lobby and the table"),
+    ("embed_links", "Embed Links", "for the lobby, table and showdown messages"),
+    ("attach_files", "Attach Files", "for the table and showdown images"),
+    ("read_message_history", "Read Message History", "to edit the table message in place"),
+)
+HOW_TO_GRANT = (
+    "A member with Manage Channels can grant it: channel settings (the gear) -> Permissions -> "
+    "the bot's role (or the bot) -> allow {names}; or give the bot's role these permissions "
+    "in Server Settings -> Roles.")
+
+
+class MissingPermissions(Refusal):
+    """The bot lacks a permission it needs in the channel; nothing was changed."""
+
+
+def missing(permissions: discord.Permissions) -> list[str]:
+    """The names (as Discord's settings show them) of the permissions the bot lacks."""
+    return [name for attribute, name, _ in NEEDED if not getattr(permissions, attribute)]
+
+
+def require_table_permissions(permissions: discord.Permissions) -> None:
+    """Refuse, naming each missing permission and how to grant it, unless the bot has every
+    permission a table needs in this channel."""
+    lacking = missing(permissions)
+    if not lacking:
+        return
+    why = {name: reason for _, name, reason in NEEDED}
+    lines = [f"- **{name}**: {why[name]}" for name in lacking]
+    names = ", ".join(f"**{name}**" for name in lacking)
+    raise MissingPermissions(
+        "I can't run a table in this channel: I'm missing "
+        f"{'this permission' if len(lacking) == 1 else 'these permissions'} here:\n"
+        + "\n".join(lines) + "\n" + HOW_TO_GRANT.format(names=names)
+        + "\nNo chips were taken.")
+
+
+def needed_line() -> str:
+    """The permissions a table needs, in one line (for /ofc help)."""
+    return ", ".join(f"**{name}**" for _, name, _ in NEEDED)

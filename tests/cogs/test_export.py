@@ -1,0 +1,71 @@
+"""`ofc-bot --export-commands FILE` (issue 16): the command tree as it would be synced to
+Discord, written without connecting."""
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bot.app import EXTENSIONS, OFCBot
+from bot.tables import FakeClock
+from tests.cogs.conftest import settings_for
+from tests.e2e.discord_double import DiscordDouble
+
+SUBCOMMAND, GROUP = 1, 2
+
+
+def export(tmp_path: Path) -> list[dict[str, Any]]:
+    out = tmp_path / "commands.json"
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}  # no token needed
+    done = subprocess.run([sys.executable, "-m", "bot", "--export-commands", str(out)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def walk(nodes: list[dict[str, Any]], path: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every command, subcommand and option, by its path ("ofc create seats")."""
+    for node in nodes:
+        name = f"{path} {node['name']}".strip()
+        yield name, node
+        yield from walk(node.get("options", []), name)
+
+
+def without_empty_localizations(node: Any) -> Any:
+    if isinstance(node, list):
+        return [without_empty_localizations(n) for n in node]
+    if isinstance(node, dict):
+        return {k: without_empty_localizations(v) for k, v in node.items()
+                if not (k.endswith("_localizations") and v == {})}
+    return node
+
+
+async def test_the_export_is_the_synced_tree_with_every_description(
+        double: DiscordDouble, tmp_path: Path) -> None:
+    exported = export(tmp_path)
+    names = dict(walk(exported))
+    for command in ("ofc create", "ofc help", "ofc balance", "ofc daily", "ofc leaderboard",
+                    "ofc history", "ofc stats", "ofc score", "ofc solve", "ofc rules",
+                    "ofc-admin grant", "ofc-admin settings", "ofc create buy_in",
+                    "ofc-admin grant member"):
+        assert command in names, command
+    for name, node in names.items():
+        assert node["description"].strip(), f"{name} has no description"
+        assert node["name_localizations"] == {} and node["description_localizations"] == {}
+        for choice in node.get("choices", []):
+            assert choice["name_localizations"] == {}
+    assert {n["name"] for n in exported} == {"ofc", "ofc-admin"}
+
+    # Exactly what the bot publishes with --sync (the same payload, less the empty keys).
+    settings = replace(settings_for(double, tmp_path / "ofc.sqlite3"), dev_guild=None)
+    bot = OFCBot(settings, sync_global=True, clock=FakeClock(), extensions=EXTENSIONS)
+    await double.start_client(bot)
+    try:
+        (put,) = double.requests_to("PUT", "/applications/{application_id}/commands")
+        assert without_empty_localizations(exported) == put.json
+    finally:
+        await double.stop_client(bot)
