@@ -89,6 +89,17 @@ Guild settings (settings.py)
   `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
   table_options=)` (None: back to default; validate options with TableRules first);
   `settings_audit(guild, limit=20)` -> [SettingsChange].
+
+Tournaments (tournaments.py, RULES.md R13)
+- `create_tournament(guild, channel, state_json, now=)` -> id; `save_tournament(id,
+  state_json, now=, status=None)`; `tournament(id)` / `open_tournaments()` ->
+  TournamentRecord (snapshot, pool, status).
+- `tournament_move(id, user, amount, kind, key=, now=, snapshot=None)` -> TournamentMove:
+  'buy_in' (wallet -> pool), 'prize' and 'refund' (pool -> wallet), 'stake' / 'unstake' (a
+  table's chips lent by the house and taken back); computers through 'house' rows. Each pool
+  change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
+  sum(external rows).
+- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
 """
 
 from bot.storage.core import UNCHANGED, Unchanged
@@ -123,14 +134,18 @@ from bot.storage.records import (
     PlayerHandResult,
     PlayerStats,
     Refund,
+    SanctionRecord,
     SettingsChange,
     Settlement,
     StackMove,
+    TournamentMove,
+    TournamentRecord,
     Transfer,
     Wallet,
     WalletMove,
 )
 from bot.storage.repository import Storage
+from bot.storage.tournaments import UnknownTournament
 from bot.storage.validate import MAX_CHIPS
 
 __all__ = [
@@ -157,6 +172,7 @@ __all__ = [
     "PlayerHandResult",
     "PlayerStats",
     "Refund",
+    "SanctionRecord",
     "SchemaTooNew",
     "SettingsChange",
     "Settlement",
@@ -165,10 +181,13 @@ __all__ = [
     "StorageError",
     "TableClosed",
     "TableNotEmpty",
+    "TournamentMove",
+    "TournamentRecord",
     "Transfer",
     "Unchanged",
     "UnknownMatch",
     "UnknownTable",
+    "UnknownTournament",
     "Wallet",
     "WalletMove",
     "format_duration",

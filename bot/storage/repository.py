@@ -9,11 +9,13 @@ from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
+from bot.storage.tournaments import TournamentsMixin
 from bot.storage.wallets import WalletsMixin
 
 
-class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin):
-    """Wallets and ledger, live tables and their chips, history, guild settings.
+class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, TournamentsMixin):
+    """Wallets and ledger, live tables and their chips, history, guild settings,
+    tournaments.
 
     Open with `await Storage.open(path)`; close with `await storage.close()`.
     """
