@@ -88,6 +88,7 @@ class Tournament:
     tables: list[TournamentTable] = field(default_factory=list)
     sanctions: list[Sanction] = field(default_factory=list)
     placings: list[Placing] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # the tables' rules (R1-R12)
 
     # ================================================================= registration
     @staticmethod
