@@ -231,6 +231,9 @@ class TournamentService:
             if t.status == "cancelled":
                 self._live.pop(t.tournament_id)
                 continue
+            if t.status == "finished":  # stopped while paying: the prizes are keyed
+                self._spawn(self._pay(t))
+                continue
             waiting = [table for table in t.current_tables if table.status == "waiting"]
             if t.status == "running" and waiting:
                 self._spawn(self._open_tables(t.tournament_id, waiting))
