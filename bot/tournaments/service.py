@@ -36,7 +36,10 @@ from bot.tables.service import TableService
 TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
 
 
-class TournamentError(Exception):
+TABLE_STACK = 100_000  # the chips a player sits down with, lent by the house: nobody busts
+
+
+class TournamentError(RuleError):
     """A refused action, with a sentence for the member; nothing changed."""
 
 
@@ -98,6 +101,10 @@ class TournamentService:
                 return t
         return None
 
+    def channel_of(self, tournament_id: int) -> int:
+        """The channel the tournament was created (and its tables' threads opened) in."""
+        return self._channels[tournament_id]
+
     def live(self) -> list[Tournament]:
         return list(self._live.values())
 
@@ -107,7 +114,8 @@ class TournamentService:
                      options: Mapping[str, Any] | None = None,
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
-                   **(options or {}), "format": "hands", "hands": hands, "seats": seats}
+                   "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
+                   "hands": hands, "seats": seats}
         try:
             TableRules.from_mapping(options)
             seed = secrets.randbits(62) if seed is None else seed
