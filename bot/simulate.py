@@ -241,6 +241,17 @@ def _levels(text: str, players: int) -> list[str]:
     return levels
 
 
+def _refused(error: RuleError) -> int:
+    print(f"ofc simulate: {error}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _computer_players(args: argparse.Namespace) -> AIPlayers:
+    return AIPlayers(seconds=args.seconds,
+                     playouts=None if args.seconds is not None else args.playouts,
+                     fantasy_value=args.stay_value)
+
+
 def simulate_command(args: argparse.Namespace) -> int:
     if args.tournament:
         return tournament_command(args)
@@ -261,11 +272,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         if images is not None and not images.is_dir():
             raise RuleError(f"{args.images} is not a folder")
     except RuleError as error:
-        print(f"ofc simulate: {error}", file=sys.stderr)
-        return USAGE_ERROR
-    players = AIPlayers(seconds=args.seconds,
-                        playouts=None if args.seconds is not None else args.playouts,
-                        fantasy_value=args.stay_value)
+        return _refused(error)
+    players = _computer_players(args)
     report = asyncio.run(simulate(levels, args.hands, args.seed, options, players,
                                   images=images))
     if args.json:
@@ -298,11 +306,8 @@ def tournament_command(args: argparse.Namespace) -> int:
         if args.seats not in (2, 3) or not 1 <= hands <= 1000:
             raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
     except RuleError as error:
-        print(f"ofc simulate: {error}", file=sys.stderr)
-        return USAGE_ERROR
-    players = AIPlayers(seconds=args.seconds,
-                        playouts=None if args.seconds is not None else args.playouts,
-                        fantasy_value=args.stay_value)
+        return _refused(error)
+    players = _computer_players(args)
     seated = [levels[i % len(levels)] for i in range(args.players)]
     deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
     report = asyncio.run(play_tournament(seated, seed=args.seed, hands=hands,
