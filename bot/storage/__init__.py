@@ -100,6 +100,7 @@ Tournaments (tournaments.py, RULES.md R13)
   change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
   sum(external rows).
 - `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
+- `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
 """
 
 from bot.storage.core import UNCHANGED, Unchanged

@@ -149,6 +149,16 @@ class TournamentsMixin(StorageCore):
             await _pool_move(conn, tournament_id, user_id, amount, kind, key, now)
         return amount
 
+    async def table_results(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """Player -> (points, chips) over the hands played at a table (its history)."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn,
+                "SELECT r.user_id, sum(r.points), sum(r.chips) FROM hand_results AS r "
+                "JOIN matches AS m ON m.id = r.match_id WHERE m.table_id = ? "
+                "GROUP BY r.user_id", (table_id,))
+        return {int(user): (int(points), int(chips)) for user, points, chips in rows}
+
     async def record_sanction(self, tournament_id: int, sanction: SanctionRecord, *,
                               key: str, now: float, snapshot: str) -> bool:
         """Record a warning or penalty with the snapshot it changed; False: a repeat."""

@@ -245,7 +245,30 @@ class TournamentService:
             waiting = [table for table in t.current_tables if table.status == "waiting"]
             if t.status == "running" and waiting:
                 self._spawn(self._open_tables(t.tournament_id, waiting))
+            for table in t.current_tables:
+                if table.status == "playing" and table.table_id is not None:
+                    await self._ended_unheard(t, table, table.table_id)
         return sorted(self._live)
+
+    async def _ended_unheard(self, t: Tournament, table: TournamentTable,
+                             table_id: int) -> None:
+        """A table whose match ended as the bot stopped, before this service heard of it:
+        its result comes from the hands' history (computers are -1, -2, ... at the table, in
+        the order they sat down)."""
+        record = await self._storage.table(table_id)
+        if record.status == "open":
+            return  # the table service brings it back
+        at_table, computers = {}, 0
+        for player in table.players:
+            if player < 0:
+                computers += 1
+            at_table[player] = player if player > 0 else -computers
+        results = await self._storage.table_results(table_id)
+        stake = TableRules.from_mapping({**t.options, "seats": len(table.players)}).buy_in
+        returned = {p: stake + results.get(at_table[p], (0, 0))[1] for p in table.players}
+        points = ({p: results.get(at_table[p], (0, 0))[0] for p in table.players}
+                  if record.status == "closed" else None)
+        self._spawn(self._table_over(t.tournament_id, table, returned, points))
 
     # ================================================================= tables
     async def _open_tables(self, tournament_id: int,
@@ -290,8 +313,18 @@ class TournamentService:
             if isinstance(event, out.MatchOver | out.TableRefunded):
                 found = self._table_of(event.table_id)
                 # (a table cancelled while it was being opened is opened again: no unstake)
-                if found is not None and found[1].status == "playing":
-                    self._spawn(self._table_over(found[0], found[1], event))
+                if found is None or found[1].status != "playing":
+                    continue
+                tid, table = found
+                if isinstance(event, out.MatchOver):
+                    point_value = TableRules.from_mapping(self.tournament(tid).options
+                                                          ).point_value
+                    returned = {table.players[s.seat]: s.stack for s in event.standings}
+                    points: dict[int, int] | None = {
+                        table.players[s.seat]: s.net // point_value for s in event.standings}
+                else:
+                    returned, points = dict(event.refunds), None
+                self._spawn(self._table_over(tid, table, returned, points))
 
     def _table_of(self, table_id: int) -> tuple[int, TournamentTable] | None:
         for t in self._live.values():
@@ -301,15 +334,9 @@ class TournamentService:
         return None
 
     async def _table_over(self, tournament_id: int, table: TournamentTable,
-                          event: out.MatchOver | out.TableRefunded) -> None:
-        """The stakes go back to the house; a finished match's points advance its winner."""
-        if isinstance(event, out.MatchOver):
-            returned = {table.players[s.seat]: s.stack for s in event.standings}
-            rules = TableRules.from_mapping(self.tournament(tournament_id).options)
-            points = {table.players[s.seat]: s.net // rules.point_value
-                      for s in event.standings}
-        else:
-            returned, points = dict(event.refunds), {}
+                          returned: dict[int, int], points: dict[int, int] | None) -> None:
+        """The chips `returned` to each wallet go back to the house (the stakes); a finished
+        match's `points` (None: it did not finish) advance its winner."""
         async with self._locked(tournament_id) as t:
             for player in table.players:
                 if player > 0:
@@ -317,7 +344,7 @@ class TournamentService:
                         tournament_id, player, returned.get(player, 0), "unstake",
                         key=_key(t, "L" + str(table.level), table.index, "unstake", player),
                         now=self._clock.now())
-            if not isinstance(event, out.MatchOver) or t.status != "running":
+            if points is None or t.status != "running":
                 return
             following = t.table_done(table.level, table.index, points)
             await self._save(t)

@@ -182,3 +182,33 @@ async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock
     final = Tournament.from_json((await storage.tournament(tid)).state_json)
     assert final.status == "finished"
     assert sum(p.prize for p in final.placings) == final.pool
+
+
+async def test_tables_that_ended_unheard_before_a_restart_count(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def deaf(self: TournamentService, events: object) -> None:
+        return None  # the bot stops before it hears of the tables' ends
+
+    monkeypatch.setattr(TournamentService, "_on_table_events", deaf)
+    first = Bot(storage, clock)
+    t = await create(first, [ALICE, BOB], computers=2, seats=2)
+    tid = t.tournament_id
+    await first.service.start(tid, DIRECTOR)
+    for _ in range(5000):
+        await first.tables.idle()
+        if not first.tables.live_tables():
+            break
+        await clock.advance_to_next()
+    assert first.service.tournament(tid).level == 1
+    assert all(table.status == "playing" for table in first.service.tournament(tid).tables)
+    await first.close()
+    monkeypatch.undo()
+
+    second = Bot(storage, clock)
+    await second.service.restore()
+    await second.tables.restore()
+    await second.run(tid)
+    await second.close()
+    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    assert final.status == "finished" and final.level == 2
+    assert all(table.winner is not None for table in final.tables)
