@@ -22,12 +22,13 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
+from bot.tournaments import TournamentService
 
 log = logging.getLogger("bot")
 
 # The extensions to load, by name (this module imports nothing of cogs/): each package of
 # cogs/ has a `setup(bot)` that adds its commands, components and error handler.
-EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools")
+EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
 
 
 class OFCBot(commands.Bot):
@@ -35,6 +36,7 @@ class OFCBot(commands.Bot):
 
     storage: Storage
     tables: TableService
+    tournaments: TournamentService  # set by cogs.tournaments (it opens the tables' threads)
 
     def __init__(self, settings: Settings, *, sync_global: bool = False,
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
@@ -52,6 +54,7 @@ class OFCBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_cogs()
+        # (cogs.tournaments restored its tournaments first: their tables report to them)
         await self.tables.restore()  # the cogs listen already: prompts are re-sent
         await self._sync()
 

@@ -28,6 +28,8 @@ from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
+from bot.engine.tournament import parse_payouts
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.storage import Storage
 from bot.tables.events import HandStarted, ShowdownDone
@@ -35,6 +37,7 @@ from bot.tables.simulate import MatchResult, play_computer_match
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
+TOURNAMENT_STACK = 100_000  # a tournament table's chips, lent by the house
 DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
 Z95 = 1.96
 
@@ -202,7 +205,13 @@ async def simulate(levels: Sequence[str], hands: int, seed: int,
 def add_simulate_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("simulate", help="computer players against each other")
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
-    p.add_argument("--hands", type=int, default=100, help="deals to play (per seating)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="deals to play (per seating; default 100), or a tournament table's "
+                        "hands (default 20)")
+    p.add_argument("--tournament", action="store_true",
+                   help="a shootout tournament of --players computers (RULES.md R13)")
+    p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
+    p.add_argument("--payouts", default="100", help="tournament payout table, e.g. 65/35")
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
                    help="levels, one per seat or one for all: easy, strong")
@@ -232,7 +241,21 @@ def _levels(text: str, players: int) -> list[str]:
     return levels
 
 
+def _refused(error: RuleError) -> int:
+    print(f"ofc simulate: {error}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _computer_players(args: argparse.Namespace) -> AIPlayers:
+    return AIPlayers(seconds=args.seconds,
+                     playouts=None if args.seconds is not None else args.playouts,
+                     fantasy_value=args.stay_value)
+
+
 def simulate_command(args: argparse.Namespace) -> int:
+    if args.tournament:
+        return tournament_command(args)
+    args.hands = 100 if args.hands is None else args.hands
     try:
         options = parse_options(args.rules)
         rules = TableRules.from_mapping(options)
@@ -249,11 +272,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         if images is not None and not images.is_dir():
             raise RuleError(f"{args.images} is not a folder")
     except RuleError as error:
-        print(f"ofc simulate: {error}", file=sys.stderr)
-        return USAGE_ERROR
-    players = AIPlayers(seconds=args.seconds,
-                        playouts=None if args.seconds is not None else args.playouts,
-                        fantasy_value=args.stay_value)
+        return _refused(error)
+    players = _computer_players(args)
     report = asyncio.run(simulate(levels, args.hands, args.seed, options, players,
                                   images=images))
     if args.json:
@@ -268,4 +288,33 @@ def simulate_command(args: argparse.Namespace) -> int:
               f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
               f"{p['fantasy_stay_rate']:>9.1%}{p['avg_royalties']:>11.2f}"
               f"{p['decision_ms']:>13.1f}")
+    return 0
+
+
+def tournament_command(args: argparse.Namespace) -> int:
+    """`ofc simulate --tournament`: levels, tables and payouts of computer players."""
+    from bot.tournaments.simulate import play_tournament, print_report
+
+    hands = 20 if args.hands is None else args.hands
+    try:
+        options = parse_options(args.rules)
+        TableRules.from_mapping(options)
+        if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
+            raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
+        levels = _levels(args.ai, len(args.ai.split(",")))  # one level, or one per entry
+        payouts = parse_payouts(args.payouts)
+        if args.seats not in (2, 3) or not 1 <= hands <= 1000:
+            raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
+    except RuleError as error:
+        return _refused(error)
+    players = _computer_players(args)
+    seated = [levels[i % len(levels)] for i in range(args.players)]
+    deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
+    report = asyncio.run(play_tournament(seated, seed=args.seed, hands=hands,
+                                         seats=args.seats, options=deep, ai=players,
+                                         payouts=payouts))
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_report(report)
     return 0

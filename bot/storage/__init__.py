@@ -93,6 +93,17 @@ Guild settings (settings.py)
 Player preferences (preferences.py, the same in every server)
 - `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel");
   `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences.
+Tournaments (tournaments.py, RULES.md R13)
+- `create_tournament(guild, channel, state_json, now=)` -> id; `save_tournament(id,
+  state_json, now=, status=None)`; `tournament(id)` / `open_tournaments()` ->
+  TournamentRecord (snapshot, pool, status).
+- `tournament_move(id, user, amount, kind, key=, now=, snapshot=None)` -> TournamentMove:
+  'buy_in' (wallet -> pool), 'prize' and 'refund' (pool -> wallet), 'stake' / 'unstake' (a
+  table's chips lent by the house and taken back); computers through 'house' rows. Each pool
+  change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
+  sum(external rows).
+- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
+- `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
 """
 
 from bot.storage.core import UNCHANGED, Unchanged
@@ -128,14 +139,18 @@ from bot.storage.records import (
     PlayerStats,
     Preferences,
     Refund,
+    SanctionRecord,
     SettingsChange,
     Settlement,
     StackMove,
+    TournamentMove,
+    TournamentRecord,
     Transfer,
     Wallet,
     WalletMove,
 )
 from bot.storage.repository import Storage
+from bot.storage.tournaments import UnknownTournament
 from bot.storage.validate import MAX_CHIPS
 
 __all__ = [
@@ -163,6 +178,7 @@ __all__ = [
     "PlayerStats",
     "Preferences",
     "Refund",
+    "SanctionRecord",
     "SchemaTooNew",
     "SettingsChange",
     "Settlement",
@@ -171,10 +187,13 @@ __all__ = [
     "StorageError",
     "TableClosed",
     "TableNotEmpty",
+    "TournamentMove",
+    "TournamentRecord",
     "Transfer",
     "Unchanged",
     "UnknownMatch",
     "UnknownTable",
+    "UnknownTournament",
     "Wallet",
     "WalletMove",
     "format_duration",

@@ -176,8 +176,53 @@ CREATE TABLE player_preferences (
 );
 """
 
+# 6: shootout tournaments (RULES.md R13). The state (entries, levels, tables) is a JSON snapshot;
+# the prize pool is a column moved only with its pool_moves rows, each naming the ledger row
+# on the other side (a buy-in from a wallet or the house, a prize, a refund), so the pool is
+# the sum of its moves. Warnings and penalties are rows of their own for standings and history.
+_TOURNAMENTS = """
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    state_json TEXT NOT NULL,
+    pool INTEGER NOT NULL DEFAULT 0 CHECK (pool >= 0),
+    status TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'finished', 'cancelled')),
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE INDEX tournaments_by_status ON tournaments (status, id);
+
+CREATE TABLE tournament_sanctions (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('warning', 'penalty')),
+    points INTEGER NOT NULL CHECK (points >= 0),
+    reason TEXT NOT NULL,
+    level INTEGER NOT NULL,
+    actor_id INTEGER NOT NULL,
+    excluded INTEGER NOT NULL CHECK (excluded IN (0, 1)),
+    op_key TEXT REFERENCES operations (key),
+    created_at REAL NOT NULL
+);
+CREATE INDEX tournament_sanctions_by_tournament ON tournament_sanctions (tournament_id, id);
+
+CREATE TABLE pool_moves (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id INTEGER NOT NULL,
+    amount INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('buy_in', 'prize', 'refund')),
+    ledger_id INTEGER NOT NULL REFERENCES ledger (id),
+    op_key TEXT REFERENCES operations (key),
+    created_at REAL NOT NULL
+);
+CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS)
 LATEST = len(MIGRATIONS)
 
 

@@ -227,3 +227,36 @@ class SettingsChange:
     old: Any
     new: Any
     changed_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    id: int
+    guild_id: int
+    channel_id: int
+    state_json: str
+    pool: int
+    status: str  # 'open', 'finished' or 'cancelled'
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentMove:
+    applied: bool
+    amount: int  # chips moved (an 'unstake' takes at most what the wallet holds)
+    pool: int
+
+
+@dataclass(frozen=True, slots=True)
+class SanctionRecord:
+    """A director's warning or penalty (RULES.md R13)."""
+
+    user_id: int
+    kind: str  # 'warning' or 'penalty'
+    points: int
+    reason: str
+    level: int
+    actor_id: int
+    excluded: bool
+    created_at: float = 0.0

@@ -10,12 +10,14 @@ from bot.storage.history import HistoryMixin
 from bot.storage.preferences import PreferencesMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
+from bot.storage.tournaments import TournamentsMixin
 from bot.storage.wallets import WalletsMixin
 
 
-class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin):
+class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
+              TournamentsMixin):
     """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences.
+    preferences, tournaments.
 
     Open with `await Storage.open(path)`; close with `await storage.close()`.
     """

@@ -96,6 +96,7 @@ class Play(commands.Cog):
         # (table, DM prompt message) -> whether it shows "your turn"
         self.turn_shown: dict[tuple[int, int], bool] = {}
         self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
+        self.ended: set[int] = set()  # tables closed, until their last jobs have run
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
@@ -215,9 +216,12 @@ class Play(commands.Cog):
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
                 box.post(lambda: self._notice(event.channel_id, text))
             case TableClosed():
+                self.ended.add(table)
                 if self._known(table):  # not a table that could not even be restored
                     box.refresh("lobby", lambda: self._refresh_lobby(table))
                     refresh_table()
+                    for sent in self.tables.messages(table).dm.values():
+                        box.post(partial(self._end_prompt, table, sent))
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -227,6 +231,7 @@ class Play(commands.Cog):
         self.unpostable.discard(table)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
         self.closed = {k for k in self.closed if k[0] != table}
+        self.ended.discard(table)
         self.no_dm = {k for k in self.no_dm if k[0] != table}
         self.told = {k for k in self.told if k[0] != table}
 
@@ -382,7 +387,10 @@ class Play(commands.Cog):
     async def _send_prompt(self, table: int, player: int, hand: int, street: int) -> None:
         """The seat's controls for this action by DM, once: when the action's prompt is
         already out (a restart announces every deal again) it is redrawn in place."""
-        state = self.tables.private_view(table, player)
+        try:
+            state = self.tables.private_view(table, player)
+        except TableError:
+            return  # the player got up (or the table closed) before this job ran
         if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
             return  # placed (or timed out) meanwhile: nothing to ask
         sent = self.tables.messages(table).dm.get(player)
@@ -403,6 +411,9 @@ class Play(commands.Cog):
             if error.code != DMS_CLOSED:
                 raise
             await self._dms_closed(table, player, hand)
+            return
+        if table in self.ended:  # the table closed while this prompt was on its way
+            await message.edit(view=discord.ui.View())
             return
         self.turn_shown[table, message.id] = state.to_act
         self.shown[message.id] = image_key(state)
@@ -488,6 +499,13 @@ class Play(commands.Cog):
         await self._dm_message(sent).edit(
             embed=placed_embed(sent.hand_no, sent.street, state, note, where=self._where(table)),
             view=controls_view(state) if state.away else discord.ui.View())
+
+    async def _end_prompt(self, table: int, sent: DmPrompt) -> None:
+        """The table closed: a prompt still open keeps what it says but loses its controls."""
+        async with self.serial(sent.message_id):
+            if (table, sent.message_id) not in self.closed:
+                self.closed.add((table, sent.message_id))
+                await self._dm_message(sent).edit(view=discord.ui.View())
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(

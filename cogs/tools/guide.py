@@ -42,6 +42,9 @@ SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Chips and history", ("ofc balance", "ofc daily", "ofc leaderboard", "ofc history",
                            "ofc stats")),
     ("Tools", ("ofc rules", "ofc score", "ofc solve", "ofc preferences", "ofc help")),
+    ("Tournaments", tuple(f"ofc tournament {name}" for name in (
+        "create", "join", "leave", "computer", "start", "warn", "penalty", "standings",
+        "cancel"))),
 )
 ADMIN_SECTION = ("For server admins (Manage Server)", ("ofc-admin settings", "ofc-admin grant"))
 

@@ -153,3 +153,22 @@ async def test_the_dm_prompt_follows_what_my_hand_drafts_and_confirms(
     await double.wait_until(lambda: dm.components == [], what="the DM prompt closed")
     assert actions_shown(dm) == {(1, "street 1")}
     assert_one_action_per_message(first)
+
+
+async def test_a_prompt_job_that_runs_after_the_match_ended_sends_nothing(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    table = table_id(bot, double)
+    await alice.wait_for_dm()
+    assert alice.dm_channel is not None
+    holds = [double.hold(method, route, channel_id=alice.dm_channel.id)
+             for method, route in (("POST", POST), ("PATCH", PATCH))]
+    await play_hand(bot, table, (alice, bob), auto)  # the match ends: everyone gets up
+    await double.wait_until(lambda: bot.tables.table_for_channel(double.channel.id) is None,
+                            what="the table closed")
+    for hold in holds:
+        hold.release()
+    await bot.get_cog("Play").drain()  # type: ignore[union-attr]
+    # No prompt of the closed table still offers controls, and (checked by the double's
+    # teardown) no job failed for a player no longer seated.
+    assert [m.components for m in alice.dms()] == [[]] * len(alice.dms())

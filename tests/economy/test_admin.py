@@ -1,6 +1,7 @@
 """Issue 16, for server admins and new players, through the real bot (every extension) and
 the local Discord double: /ofc help, the bot's permissions in a channel."""
 
+from collections.abc import Iterator
 from typing import Any
 
 from bot.app import OFCBot
@@ -16,12 +17,17 @@ def buttons(message: Any) -> dict[str, bool]:
 
 
 def synced_commands(double: DiscordDouble) -> set[str]:
-    """Every slash command the bot synced, by its full name ("ofc create")."""
-    names = set()
-    for command in double.state.commands[double.guild.id]:
-        for sub in command.get("options", []):
-            names.add(f"{command['name']} {sub['name']}")
-    return names
+    """Every slash command the bot synced, by its full name ("ofc create", "ofc tournament
+    warn"): subcommands (option type 1), inside subcommand groups (type 2) too."""
+    def leaves(prefix: str, options: list[dict[str, Any]]) -> Iterator[str]:
+        for option in options:
+            name = f"{prefix} {option['name']}"
+            if option["type"] == 2:
+                yield from leaves(name, option.get("options", []))
+            elif option["type"] == 1:
+                yield name
+    return {name for command in double.state.commands[double.guild.id]
+            for name in leaves(command["name"], command.get("options", []))}
 
 
 async def test_help_is_private_paged_and_lists_every_command(
@@ -45,7 +51,8 @@ async def test_help_is_private_paged_and_lists_every_command(
     listed = "\n".join(f["value"] for e in seen for f in e.get("fields", []))
     for name in synced_commands(double):
         assert f"`/{name}`" in listed, name
-    assert [f["name"] for f in seen[1]["fields"]] == ["Tables", "Chips and history", "Tools"]
+    assert [f["name"] for f in seen[1]["fields"]] == ["Tables", "Chips and history", "Tools",
+                                                      "Tournaments"]
     assert seen[2]["fields"][0]["name"] == "For server admins (Manage Server)"
     assert "Attach Files" in seen[2]["fields"][1]["value"]
 

@@ -1,7 +1,8 @@
 """An independent audit of a storage file, in plain sqlite3 (not through the code under test).
 
 Every check is a relation RULES.md R12 and the issue ask for: wallets equal their ledger,
-stacks equal their moves, and wallets plus stacks equal every chip that entered the economy.
+stacks equal their moves, prize pools equal their ledger rows, and wallets plus stacks
+plus pools equal every chip that entered the economy.
 """
 
 import sqlite3
@@ -77,14 +78,26 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
     ):
         if total:
             problems.append(f"settlement {key} creates {total} chips")
+    # A tournament's prize pool is the sum of its moves, each the other side of a ledger row.
+    for tournament, pool, moves, ledger_side in conn.execute(
+        "SELECT t.id, t.pool, coalesce(sum(m.amount), 0), coalesce(sum(CASE WHEN "
+        " l.kind = 'house' THEN l.amount ELSE -l.amount END), 0) FROM tournaments AS t "
+        "LEFT JOIN pool_moves AS m ON m.tournament_id = t.id "
+        "LEFT JOIN ledger AS l ON l.id = m.ledger_id GROUP BY t.id"
+    ):
+        if not pool == moves == ledger_side:
+            problems.append(f"tournament {tournament}: pool {pool}, its moves sum to {moves}, "
+                            f"their ledger rows to {ledger_side}")
+    pools = conn.execute("SELECT coalesce(sum(pool), 0) FROM tournaments").fetchone()[0]
     wallets = conn.execute("SELECT coalesce(sum(balance), 0) FROM wallets").fetchone()[0]
     stacks = conn.execute("SELECT coalesce(sum(stack), 0) FROM table_seats").fetchone()[0]
     marks = ", ".join("?" for _ in EXTERNAL)
     granted = conn.execute(
         f"SELECT coalesce(sum(amount), 0) FROM ledger WHERE kind IN ({marks})", EXTERNAL
     ).fetchone()[0]
-    if wallets + stacks != granted:
-        problems.append(f"wallets {wallets} + stacks {stacks} != granted {granted}")
+    if wallets + stacks + pools != granted:
+        problems.append(
+            f"wallets {wallets} + stacks {stacks} + pools {pools} != granted {granted}")
     for what, sql in _NONE_OF.items():
         found = conn.execute(f"SELECT count(*) FROM {sql}").fetchone()[0]
         if found:

@@ -1,0 +1,339 @@
+"""A shootout tournament as a pure state machine (RULES.md R13, seed 001).
+
+Registration, then levels: the players still in are seated by lot (from the tournament's
+recorded seed, so the draw can be replayed and audited) at tables of at most `seats` players,
+as even as possible (an odd number makes heads-up tables beside three-handed ones); each table
+plays its hands and its best player advances (the tie rule of R13); the level whose single
+table is the final crowns the winner. The director's warnings and penalties become points:
+the second warning costs 25 points, the third excludes the player (no refund).
+
+No I/O and no clock: every time-dependent call takes `now`, and every state round-trips
+through `to_json()` / `Tournament.from_json()`.
+"""
+
+import json
+import random
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.engine import codec
+from bot.engine.errors import RuleError
+
+Status = Literal["registering", "running", "finished", "cancelled"]
+EntryStatus = Literal["in", "out", "excluded"]
+TableStatus = Literal["waiting", "playing", "done"]
+
+SECOND_WARNING_POINTS = 25
+EXCLUDING_WARNING = 3
+MAX_PLAYERS = 243
+
+
+@dataclass(slots=True)
+class Entry:
+    player_id: int
+    name: str
+    ai_level: str | None = None
+    status: EntryStatus = "in"
+    level_out: int = 0  # the level the player left the tournament at (0: still in)
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A director's warning or penalty, recorded for standings and history."""
+
+    kind: Literal["warning", "penalty"]
+    player_id: int
+    points: int  # points taken off (a warning: 25 for the second, else 0)
+    reason: str
+    level: int
+    at: float
+    by: int
+    excluded: bool = False
+
+
+@dataclass(slots=True)
+class TournamentTable:
+    level: int
+    index: int
+    players: tuple[int, ...]  # in seat order, as drawn
+    status: TableStatus = "waiting"
+    table_id: int | None = None  # the service's live table
+    thread_id: int | None = None
+    points: dict[int, int] = field(default_factory=dict)  # the table's result per player
+    winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    player_id: int
+    name: str
+    place: int
+    prize: int
+
+
+@dataclass(slots=True)
+class Tournament:
+    tournament_id: int
+    guild_id: int
+    director_id: int
+    buy_in: int
+    seats: int  # 2 or 3
+    hands: int
+    payouts: tuple[int, ...]  # percent per place, summing to 100
+    seed: int
+    closes_at: float  # end of the registration window
+    status: Status = "registering"
+    level: int = 0
+    entries: list[Entry] = field(default_factory=list)
+    tables: list[TournamentTable] = field(default_factory=list)
+    sanctions: list[Sanction] = field(default_factory=list)
+    placings: list[Placing] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)  # the tables' rules (R1-R12)
+
+    # ================================================================= registration
+    @staticmethod
+    def new(tournament_id: int, guild_id: int, director_id: int, *, buy_in: int, seats: int,
+            hands: int, payouts: tuple[int, ...], seed: int, closes_at: float) -> "Tournament":
+        if seats not in (2, 3):
+            raise RuleError("Tournament tables seat 2 or 3 players.")
+        if buy_in < 0:
+            raise RuleError("The buy-in cannot be negative.")
+        if not 1 <= hands <= 1000:
+            raise RuleError("hands must be from 1 to 1000")
+        check_payouts(payouts)
+        return Tournament(tournament_id, guild_id, director_id, buy_in, seats, hands,
+                          tuple(payouts), seed, closes_at)
+
+    def join(self, player_id: int, name: str, now: float, ai_level: str | None = None) -> None:
+        self._check_registering(now)
+        if self.entry(player_id) is not None:
+            raise RuleError("You are already registered.")
+        if len(self.entries) >= MAX_PLAYERS:
+            raise RuleError(f"The tournament is full ({MAX_PLAYERS} players).")
+        self.entries.append(Entry(player_id, name, ai_level))
+
+    def leave(self, player_id: int, now: float) -> None:
+        self._check_registering(now)
+        entry = self.entry(player_id)
+        if entry is None:
+            raise RuleError("You are not registered.")
+        self.entries.remove(entry)
+
+    def _check_registering(self, now: float) -> None:
+        if self.status != "registering":
+            raise RuleError("Registration is closed.")
+        if now >= self.closes_at:
+            raise RuleError("The registration window has closed.")
+
+    # ================================================================= levels
+    def start(self) -> list[TournamentTable]:
+        """Close registration and draw the first level."""
+        if self.status != "registering":
+            raise RuleError("The tournament has already started.")
+        if len(self.entries) < 2:
+            raise RuleError("A tournament needs at least 2 players.")
+        self.status = "running"
+        return self._draw()
+
+    def _draw(self) -> list[TournamentTable]:
+        self.level += 1
+        alive = [e.player_id for e in self.entries if e.status == "in"]
+        drawn = draw(alive, self.seed, self.level)
+        tables = [TournamentTable(self.level, i, group)
+                  for i, group in enumerate(split(drawn, self.seats))]
+        self.tables.extend(tables)
+        return tables
+
+    @property
+    def current_tables(self) -> list[TournamentTable]:
+        return [t for t in self.tables if t.level == self.level]
+
+    @property
+    def is_final(self) -> bool:
+        return self.status == "running" and len(self.current_tables) == 1
+
+    def table(self, level: int, index: int) -> TournamentTable:
+        for table in self.tables:
+            if table.level == level and table.index == index:
+                return table
+        raise RuleError(f"There is no table {index + 1} at level {level}.")
+
+    def table_of(self, table_id: int) -> TournamentTable | None:
+        for table in self.tables:
+            if table.table_id == table_id:
+                return table
+        return None
+
+    def table_done(self, level: int, index: int,
+                   points: dict[int, int]) -> list[TournamentTable]:
+        """A table's match is over with these points per player: its winner advances (tie
+        rule R13). Returns the next level's tables once every table of the level is done
+        (empty while some still play, or when this was the final)."""
+        table = self.table(level, index)
+        if table.status == "done" or self.status != "running":
+            return []
+        table.points = {p: points.get(p, 0) for p in table.players}
+        table.status = "done"
+        ranking = self.rank_table(table)
+        table.winner = ranking[0] if ranking else None
+        if any(t.status != "done" for t in self.current_tables):
+            return []
+        return self._next_level()
+
+    def _next_level(self) -> list[TournamentTable]:
+        tables = self.current_tables
+        winners = {t.winner for t in tables if t.winner is not None}
+        for table in tables:
+            for player in table.players:
+                entry = self._entry(player)
+                if entry.status == "in" and player not in winners:
+                    entry.status, entry.level_out = "out", self.level
+        if len(tables) == 1 or len(winners) <= 1:
+            self._finish(tables)
+            return []
+        return self._draw()
+
+    def _finish(self, tables: list[TournamentTable]) -> None:
+        order: list[int] = []
+        for table in tables:  # the final table's ranking first
+            order.extend(self.rank_table(table))
+        out = sorted((e for e in self.entries if e.player_id not in order),
+                     key=lambda e: (e.status == "excluded", -e.level_out))
+        order.extend(e.player_id for e in out)
+        pool = self.pool
+        prizes = split_pool(pool, self.payouts)
+        self.placings = [Placing(p, self._entry(p).name, i + 1,
+                                 prizes[i] if i < len(prizes) else 0)
+                         for i, p in enumerate(order)]
+        self.status = "finished"
+
+    def rank_table(self, table: TournamentTable) -> list[int]:
+        """R13's tie rule: tournament points at the table (the table's points less this
+        level's penalties), then the table's points before penalties, then a lot drawn from
+        the tournament's seed. Excluded players never rank."""
+        lot = draw(list(table.players), self.seed, table.level, f"tie{table.index}")
+        players = [p for p in table.players if self._entry(p).status != "excluded"]
+        return sorted(players, key=lambda p: (
+            -(table.points.get(p, 0) - self.penalty_points(p, table.level)),
+            -table.points.get(p, 0), lot.index(p)))
+
+    # ================================================================= director
+    def warn(self, player_id: int, reason: str, by: int, now: float) -> Sanction:
+        """A warning: the second costs 25 points, the third excludes (no refund)."""
+        entry = self._playing(player_id)
+        count = 1 + self.warnings(player_id)
+        points = SECOND_WARNING_POINTS if count == 2 else 0
+        excluded = count >= EXCLUDING_WARNING
+        sanction = Sanction("warning", player_id, points, reason, self.level, now, by, excluded)
+        self.sanctions.append(sanction)
+        if excluded:
+            entry.status, entry.level_out = "excluded", self.level  # its table plays on
+        return sanction
+
+    def penalty(self, player_id: int, points: int, reason: str, by: int,
+                now: float) -> Sanction:
+        if points <= 0:
+            raise RuleError("A penalty takes at least 1 point.")
+        self._playing(player_id)
+        sanction = Sanction("penalty", player_id, points, reason, self.level, now, by)
+        self.sanctions.append(sanction)
+        return sanction
+
+    def warnings(self, player_id: int) -> int:
+        return sum(1 for s in self.sanctions if s.kind == "warning" and s.player_id == player_id)
+
+    def penalty_points(self, player_id: int, level: int | None = None) -> int:
+        return sum(s.points for s in self.sanctions
+                   if s.player_id == player_id and (level is None or s.level == level))
+
+    def _playing(self, player_id: int) -> Entry:
+        if self.status not in ("registering", "running"):
+            raise RuleError("The tournament is over.")
+        entry = self.entry(player_id)
+        if entry is None:
+            raise RuleError("That member is not in the tournament.")
+        if entry.status == "excluded":
+            raise RuleError("That member is already excluded.")
+        return entry
+
+    # ================================================================= end
+    def cancel(self) -> list[int]:
+        """Cancel: returns the players to refund (everyone still in; an excluded player's
+        buy-in is not refunded, seed 001)."""
+        if self.status in ("finished", "cancelled"):
+            raise RuleError("The tournament is already over.")
+        self.status = "cancelled"
+        return [e.player_id for e in self.entries if e.status == "in"]
+
+    @property
+    def pool(self) -> int:
+        return self.buy_in * len(self.entries)
+
+    def entry(self, player_id: int) -> Entry | None:
+        for entry in self.entries:
+            if entry.player_id == player_id:
+                return entry
+        return None
+
+    def _entry(self, player_id: int) -> Entry:
+        entry = self.entry(player_id)
+        if entry is None:
+            raise RuleError("That member is not in the tournament.")
+        return entry
+
+    # ================================================================= JSON
+    def to_json(self) -> str:
+        return json.dumps({"version": 1, **codec.dump(self)}, separators=(",", ":"))
+
+    @staticmethod
+    def from_json(text: str) -> "Tournament":
+        data: dict[str, Any] = json.loads(text)
+        data.pop("version", None)
+        return codec.load(Tournament, data)
+
+
+def check_payouts(payouts: tuple[int, ...]) -> None:
+    if not payouts or any(p <= 0 for p in payouts) or sum(payouts) != 100:
+        raise RuleError("The payout table is percentages that add up to 100 (e.g. 65/35).")
+
+
+def parse_payouts(text: str) -> tuple[int, ...]:
+    """`"65/35"` -> (65, 35); empty: everything to the winner."""
+    text = text.strip()
+    if not text:
+        return (100,)
+    try:
+        payouts = tuple(int(part) for part in text.replace(",", "/").split("/"))
+    except ValueError:
+        raise RuleError(f"'{text}' is not a payout table (write e.g. 65/35).") from None
+    check_payouts(payouts)
+    return payouts
+
+
+def split_pool(pool: int, payouts: tuple[int, ...]) -> list[int]:
+    """Each place's share of the pool; the chips rounding leaves go to the first place."""
+    prizes = [pool * p // 100 for p in payouts]
+    prizes[0] += pool - sum(prizes)
+    return prizes
+
+
+def draw(players: list[int], seed: int, level: int, what: str = "seats") -> list[int]:
+    """The players in the order a lot drawn from (seed, level) puts them: replayable."""
+    order = sorted(players)
+    random.Random(f"{seed}:{level}:{what}").shuffle(order)
+    return order
+
+
+def split(players: list[int], seats: int) -> list[tuple[int, ...]]:
+    """Tables of at most `seats` players, as even as possible, none of one player. With
+    seats 2 and an odd number, one table seats three (seed 001: at most three-handed)."""
+    n = len(players)
+    if n < 2:
+        return [tuple(players)] if players else []
+    count = max(1, n // seats) if seats == 2 else -(-n // seats)
+    sizes = [n // count + (1 if i < n % count else 0) for i in range(count)]
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(tuple(players[start:start + size]))
+        start += size
+    return tables

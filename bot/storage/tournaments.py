@@ -1,0 +1,188 @@
+"""Shootout tournaments (RULES.md R13): snapshots, the prize pool, warnings and penalties.
+
+The pool moves only with pool_moves rows, each naming its ledger row, in one transaction with
+the tournament's snapshot and an idempotency key (a replay after a crash never pays twice):
+- 'buy_in': wallet -> pool (a computer entry: a 'house' row, chips entering play);
+- 'prize' and 'refund': pool -> wallet (a computer: back to the house);
+- 'stake' and 'unstake': the chips a player takes to a tournament table come from the house
+  and go back to it when the table is over ('grant' / 'correction' rows, external kinds, so
+  the economy's sum holds); a computer's table chips already come from the house.
+Hence at every commit: sum(wallets) + sum(stacks) + sum(open pools) == sum(external rows).
+"""
+
+from typing import Literal
+
+import aiosqlite
+
+from bot.storage import validate
+from bot.storage.core import LedgerKind, Origin, StorageCore
+from bot.storage.errors import InvalidInput, StorageError
+from bot.storage.records import SanctionRecord, TournamentMove, TournamentRecord
+from bot.storage.sql import fetchall
+
+MoveKind = Literal["buy_in", "prize", "refund", "stake", "unstake"]
+_LEDGER: dict[MoveKind, LedgerKind] = {
+    "buy_in": "buy_in", "prize": "cash_out", "refund": "refund", "stake": "grant",
+    "unstake": "correction",
+}
+_POOL_SIGN: dict[MoveKind, int] = {"buy_in": 1, "prize": -1, "refund": -1, "stake": 0,
+                                   "unstake": 0}
+_COLUMNS = "id, guild_id, channel_id, state_json, pool, status, created_at, updated_at"
+
+
+class UnknownTournament(StorageError):
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(f"There is no tournament {tournament_id}.")
+
+
+def _state(value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidInput("A tournament snapshot must be a non-empty JSON string.")
+    return value
+
+
+async def _guild_and_pool(conn: aiosqlite.Connection, tournament_id: int) -> tuple[int, int]:
+    rows = await fetchall(conn, "SELECT guild_id, pool FROM tournaments WHERE id = ?",
+                          (tournament_id,))
+    if not rows:
+        raise UnknownTournament(tournament_id)
+    return int(rows[0][0]), int(rows[0][1])
+
+
+async def _save(conn: aiosqlite.Connection, tournament_id: int, state_json: str | None,
+                now: float, status: str | None = None) -> None:
+    if state_json is not None:
+        await conn.execute(
+            "UPDATE tournaments SET state_json = ?, status = coalesce(?, status), "
+            "updated_at = ? WHERE id = ?", (state_json, status, now, tournament_id))
+
+
+async def _pool_move(conn: aiosqlite.Connection, tournament_id: int, user_id: int, amount: int,
+                     kind: MoveKind, key: str, now: float) -> None:
+    """The pool's side of the ledger row just written."""
+    await conn.execute(
+        "INSERT INTO pool_moves (tournament_id, user_id, amount, kind, ledger_id, op_key, "
+        "created_at) VALUES (?, ?, ?, ?, last_insert_rowid(), ?, ?)",
+        (tournament_id, user_id, _POOL_SIGN[kind] * amount, kind, key, now))
+
+
+class TournamentsMixin(StorageCore):
+    async def create_tournament(self, guild_id: int, channel_id: int, state_json: str, *,
+                                now: float) -> int:
+        values = (validate.snowflake("guild id", guild_id),
+                  validate.snowflake("channel id", channel_id), _state(state_json), now, now)
+        async with self._db.transaction() as conn:
+            rows = await fetchall(
+                conn,
+                "INSERT INTO tournaments (guild_id, channel_id, state_json, created_at, "
+                "updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id", values)
+        return int(rows[0][0])
+
+    async def save_tournament(self, tournament_id: int, state_json: str, *, now: float,
+                              status: Literal["open", "finished", "cancelled"] | None = None
+                              ) -> None:
+        """Replace the snapshot (and the status: 'finished' or 'cancelled' once it is over)."""
+        async with self._db.transaction() as conn:
+            await _guild_and_pool(conn, tournament_id)
+            await _save(conn, tournament_id, _state(state_json), now, status)
+
+    async def tournament(self, tournament_id: int) -> TournamentRecord:
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(conn, f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?",
+                                  (tournament_id,))
+        if not rows:
+            raise UnknownTournament(tournament_id)
+        return TournamentRecord(*rows[0])
+
+    async def open_tournaments(self) -> list[TournamentRecord]:
+        """Every tournament not over, oldest first (restart recovery)."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn, f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' ORDER BY id")
+        return [TournamentRecord(*row) for row in rows]
+
+    async def tournament_move(self, tournament_id: int, user_id: int, amount: int,
+                              kind: MoveKind, *, key: str, now: float,
+                              snapshot: str | None = None) -> TournamentMove:
+        """Move chips between a player and the tournament (see the module's docstring).
+        'unstake' takes back at most what the wallet holds. A repeat of `key` does nothing."""
+        user_id = validate.player(user_id)
+        amount = validate.chips(amount, allow_zero=True)
+        key = validate.key(key)
+        snapshot = None if snapshot is None else _state(snapshot)
+        async with self._db.transaction() as conn:
+            guild_id, pool = await _guild_and_pool(conn, tournament_id)
+            if not await self._claim_key(conn, key, f"tournament_{kind}", None, now):
+                return TournamentMove(False, 0, pool)
+            moved = await self._tournament_rows(conn, guild_id, tournament_id, user_id,
+                                                amount, kind, key, now)
+            pool += _POOL_SIGN[kind] * moved
+            await conn.execute("UPDATE tournaments SET pool = ?, updated_at = ? WHERE id = ?",
+                               (pool, now, tournament_id))
+            await _save(conn, tournament_id, snapshot, now)
+        return TournamentMove(True, moved, pool)
+
+    async def _tournament_rows(self, conn: aiosqlite.Connection, guild_id: int,
+                               tournament_id: int, user_id: int, amount: int, kind: MoveKind,
+                               key: str, now: float) -> int:
+        """The ledger rows of one movement; returns the chips moved."""
+        if amount == 0:
+            return 0
+        reason = f"tournament {tournament_id} {kind.replace('_', '-')}"
+        if user_id < 0:
+            if kind in ("stake", "unstake"):
+                return amount  # the table's house rows carry a computer's chips
+            house = Origin("house", reason, op_key=key)
+            await self._ledger_row(conn, guild_id, user_id, _POOL_SIGN[kind] * amount, None,
+                                   house, now)
+            await _pool_move(conn, tournament_id, user_id, amount, kind, key, now)
+            return amount
+        origin = Origin(_LEDGER[kind], reason, op_key=key)
+        if kind == "unstake":
+            balance = await self._ensure_wallet(conn, guild_id, user_id, now)
+            amount = min(amount, balance)
+            if amount == 0:
+                return 0
+        sign = -1 if kind in ("buy_in", "unstake") else 1
+        await self._move_wallet(conn, guild_id, user_id, sign * amount, origin, now)
+        if _POOL_SIGN[kind]:
+            await _pool_move(conn, tournament_id, user_id, amount, kind, key, now)
+        return amount
+
+    async def table_results(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """Player -> (points, chips) over the hands played at a table (its history)."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn,
+                "SELECT r.user_id, sum(r.points), sum(r.chips) FROM hand_results AS r "
+                "JOIN matches AS m ON m.id = r.match_id WHERE m.table_id = ? "
+                "GROUP BY r.user_id", (table_id,))
+        return {int(user): (int(points), int(chips)) for user, points, chips in rows}
+
+    async def record_sanction(self, tournament_id: int, sanction: SanctionRecord, *,
+                              key: str, now: float, snapshot: str) -> bool:
+        """Record a warning or penalty with the snapshot it changed; False: a repeat."""
+        key = validate.key(key)
+        async with self._db.transaction() as conn:
+            await _guild_and_pool(conn, tournament_id)
+            if not await self._claim_key(conn, key, "tournament_sanction", None, now):
+                return False
+            await conn.execute(
+                "INSERT INTO tournament_sanctions (tournament_id, user_id, kind, points, "
+                "reason, level, actor_id, excluded, op_key, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, sanction.user_id, sanction.kind, sanction.points,
+                 validate.text("reason", sanction.reason), sanction.level, sanction.actor_id,
+                 int(sanction.excluded), key, now))
+            await _save(conn, tournament_id, _state(snapshot), now)
+        return True
+
+    async def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn,
+                "SELECT user_id, kind, points, reason, level, actor_id, excluded, created_at "
+                "FROM tournament_sanctions WHERE tournament_id = ? ORDER BY id",
+                (tournament_id,))
+        return [SanctionRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7])
+                for r in rows]

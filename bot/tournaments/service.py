@@ -1,0 +1,427 @@
+"""`TournamentService`: shootout tournaments over the table service (RULES.md R13).
+
+Each tournament is the engine's `Tournament` (bot/engine/tournament.py) saved after every
+action, with its chips moved in the same transaction (keyed: a replay never pays twice):
+- registering: a buy-in goes from the wallet (a computer: the house) to the prize pool;
+- each level, every table is a TableService table (format "hands") opened where the
+  `TableOpener` says (the Discord layer: a thread of its own). The chips a player sits down
+  with are lent by the house ('stake') and taken back when the table is over ('unstake');
+  what counts is the points (chips won or lost at point value 1);
+- the table service's MatchOver names the table's points; its winner advances (tie rule R13);
+  the final's ranking is paid from the pool by the payout table;
+- cancelling closes the tables (their stacks back to the wallets, then the stakes back to
+  the house) and refunds every player still in.
+A restart (`restore()`, before the table service's) brings every tournament back where it
+was; its tables come back with the table service.
+"""
+
+import asyncio
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from bot.engine.errors import RuleError
+from bot.engine.rules import TableRules
+from bot.engine.tournament import Sanction, Tournament, TournamentTable
+from bot.storage import SanctionRecord, Storage, StorageError
+from bot.tables import events as out
+from bot.tables.clock import Clock
+from bot.tables.errors import TableError
+from bot.tables.players import LEVELS
+from bot.tables.service import TableService
+
+# (tournament, table) -> the channel (or thread) id the table is opened in.
+TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
+
+
+TABLE_STACK = 100_000  # the chips a player sits down with, lent by the house: nobody busts
+
+
+class TournamentError(RuleError):
+    """A refused action, with a sentence for the member; nothing changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentChanged:
+    """Tell the Discord layer: `reason` is created, joined, left, started, level, table
+    over, warning, penalty, finished or cancelled."""
+
+    tournament: Tournament
+    reason: str
+    channel_id: int
+
+
+Listener = Callable[[TournamentChanged], Awaitable[None]]
+T = TypeVar("T")
+
+
+def _key(t: Tournament, *parts: object) -> str:
+    return ":".join(["T" + str(t.tournament_id), *(str(p) for p in parts)])
+
+
+class TournamentService:
+    def __init__(self, storage: Storage, tables: TableService, clock: Clock,
+                 opener: TableOpener) -> None:
+        self._storage = storage
+        self._tables = tables
+        self._clock = clock
+        self._opener = opener
+        self._live: dict[int, Tournament] = {}
+        self._channels: dict[int, int] = {}  # tournament -> its registration channel
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._listeners: list[Listener] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+        tables.add_listener(self._on_table_events)
+
+    # ================================================================= running
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    async def idle(self) -> None:
+        """Wait until the tables and the tournaments' own work are at rest."""
+        while True:
+            await self._tables.idle()
+            if not self._tasks:
+                return
+            await asyncio.gather(*list(self._tasks))
+
+    def tournament(self, tournament_id: int) -> Tournament:
+        if tournament_id not in self._live:
+            raise TournamentError("There is no such tournament running.")
+        return self._live[tournament_id]
+
+    def for_channel(self, channel_id: int) -> Tournament | None:
+        """The newest tournament registered in a channel, or played at a table there."""
+        for tid in sorted(self._live, reverse=True):
+            t = self._live[tid]
+            if self._channels.get(tid) == channel_id or any(
+                    table.thread_id == channel_id for table in t.tables):
+                return t
+        return None
+
+    def channel_of(self, tournament_id: int) -> int:
+        """The channel the tournament was created (and its tables' threads opened) in."""
+        return self._channels[tournament_id]
+
+    def live(self) -> list[Tournament]:
+        return list(self._live.values())
+
+    # ================================================================= registration
+    async def create(self, guild_id: int, channel_id: int, director_id: int, *, buy_in: int,
+                     seats: int = 3, hands: int = 20, payouts: Sequence[int] = (100,),
+                     options: Mapping[str, Any] | None = None,
+                     window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
+        options = {**(await self._storage.guild_settings(guild_id)).table_options,
+                   "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
+                   "hands": hands, "seats": seats}
+        try:
+            TableRules.from_mapping(options)
+            seed = secrets.randbits(62) if seed is None else seed
+            state = Tournament.new(0, guild_id, director_id, buy_in=buy_in, seats=seats,
+                                   hands=hands, payouts=tuple(payouts), seed=seed,
+                                   closes_at=self._clock.now() + window_seconds)
+        except RuleError as error:
+            raise TournamentError(str(error)) from error
+        state.options = dict(options)
+        now = self._clock.now()
+        state.tournament_id = await self._storage.create_tournament(
+            guild_id, channel_id, state.to_json(), now=now)
+        await self._storage.save_tournament(state.tournament_id, state.to_json(), now=now)
+        self._live[state.tournament_id] = state
+        self._channels[state.tournament_id] = channel_id
+        await self._emit(state, "created")
+        return state
+
+    async def join(self, tournament_id: int, player_id: int, name: str,
+                   ai_level: str | None = None) -> Tournament:
+        async with self._locked(tournament_id) as t:
+            self._rule(lambda: t.join(player_id, name, self._clock.now(), ai_level))
+            try:
+                await self._storage.tournament_move(
+                    tournament_id, player_id, t.buy_in, "buy_in",
+                    key=_key(t, "buy_in", player_id, len(t.entries)), now=self._clock.now(),
+                    snapshot=t.to_json())
+            except StorageError as error:
+                entry = t.entry(player_id)
+                if entry is not None:
+                    t.entries.remove(entry)
+                raise TournamentError(str(error)) from error
+            await self._emit(t, "joined")
+            return t
+
+    async def add_computer(self, tournament_id: int, actor_id: int, level: str = "easy", *,
+                           is_admin: bool = False) -> Tournament:
+        t = self.tournament(tournament_id)
+        self._check_director(t, actor_id, is_admin)
+        if level not in LEVELS:
+            raise TournamentError(f"'{level}' is not a computer level ({', '.join(LEVELS)}).")
+        player_id = min([0, *(e.player_id for e in t.entries)]) - 1
+        return await self.join(tournament_id, player_id, f"Computer {-player_id} ({level})",
+                               level)
+
+    async def leave(self, tournament_id: int, player_id: int) -> Tournament:
+        async with self._locked(tournament_id) as t:
+            number = len(t.entries)
+            self._rule(lambda: t.leave(player_id, self._clock.now()))
+            await self._storage.tournament_move(
+                tournament_id, player_id, t.buy_in, "refund",
+                key=_key(t, "left", player_id, number), now=self._clock.now(),
+                snapshot=t.to_json())
+            await self._emit(t, "left")
+            return t
+
+    async def start(self, tournament_id: int, actor_id: int, *,
+                    is_admin: bool = False) -> Tournament:
+        async with self._locked(tournament_id) as t:
+            self._check_director(t, actor_id, is_admin)
+            tables = self._rule(t.start)
+            await self._save(t)
+            await self._emit(t, "started")
+        await self._open_tables(tournament_id, tables)
+        return t
+
+    # ================================================================= director
+    async def warn(self, tournament_id: int, actor_id: int, player_id: int, reason: str, *,
+                   is_admin: bool = False) -> Sanction:
+        async with self._locked(tournament_id) as t:
+            self._check_director(t, actor_id, is_admin)
+            sanction = self._rule(lambda: t.warn(player_id, reason, actor_id,
+                                                 self._clock.now()))
+            await self._record(t, sanction)
+            await self._emit(t, "warning")
+            return sanction
+
+    async def penalty(self, tournament_id: int, actor_id: int, player_id: int, points: int,
+                      reason: str, *, is_admin: bool = False) -> Sanction:
+        async with self._locked(tournament_id) as t:
+            self._check_director(t, actor_id, is_admin)
+            sanction = self._rule(lambda: t.penalty(player_id, points, reason, actor_id,
+                                                    self._clock.now()))
+            await self._record(t, sanction)
+            await self._emit(t, "penalty")
+            return sanction
+
+    async def cancel(self, tournament_id: int, actor_id: int, *,
+                     is_admin: bool = False) -> Tournament:
+        """Close every table (stacks back to wallets, stakes back to the house) and refund
+        every player still in."""
+        async with self._locked(tournament_id) as t:
+            self._check_director(t, actor_id, is_admin)
+            players = self._rule(t.cancel)
+            await self._save(t)
+            playing = [table for table in t.tables if table.status == "playing"]
+        for table in playing:
+            if table.table_id in self._tables.live_tables():
+                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+        await self.idle()
+        async with self._locked(tournament_id) as t:
+            for player in players:
+                await self._storage.tournament_move(
+                    tournament_id, player, t.buy_in, "refund", key=_key(t, "refund", player),
+                    now=self._clock.now())
+            await self._save(t, "cancelled")
+            self._live.pop(tournament_id, None)
+            await self._emit(t, "cancelled")
+            return t
+
+    # ================================================================= restart
+    async def restore(self) -> list[int]:
+        """Load every tournament not over. Call before TableService.restore(): the tables
+        it brings back report to this service. A table that was being opened when the bot
+        stopped is opened again (its stakes are keyed, so nothing is paid twice)."""
+        for record in await self._storage.open_tournaments():
+            t = Tournament.from_json(record.state_json)
+            self._live[t.tournament_id] = t
+            self._channels[t.tournament_id] = record.channel_id
+        for t in list(self._live.values()):
+            if t.status == "cancelled":
+                self._live.pop(t.tournament_id)
+                continue
+            if t.status == "finished":  # stopped while paying: the prizes are keyed
+                self._spawn(self._pay(t))
+                continue
+            waiting = [table for table in t.current_tables if table.status == "waiting"]
+            if t.status == "running" and waiting:
+                self._spawn(self._open_tables(t.tournament_id, waiting))
+            for table in t.current_tables:
+                if table.status == "playing" and table.table_id is not None:
+                    await self._ended_unheard(t, table, table.table_id)
+        return sorted(self._live)
+
+    async def _ended_unheard(self, t: Tournament, table: TournamentTable,
+                             table_id: int) -> None:
+        """A table whose match ended as the bot stopped, before this service heard of it:
+        its result comes from the hands' history (computers are -1, -2, ... at the table, in
+        the order they sat down)."""
+        record = await self._storage.table(table_id)
+        if record.status == "open":
+            return  # the table service brings it back
+        at_table, computers = {}, 0
+        for player in table.players:
+            if player < 0:
+                computers += 1
+            at_table[player] = player if player > 0 else -computers
+        results = await self._storage.table_results(table_id)
+        stake = TableRules.from_mapping({**t.options, "seats": len(table.players)}).buy_in
+        returned = {p: stake + results.get(at_table[p], (0, 0))[1] for p in table.players}
+        points = ({p: results.get(at_table[p], (0, 0))[0] for p in table.players}
+                  if record.status == "closed" else None)
+        self._spawn(self._table_over(t.tournament_id, table, returned, points))
+
+    # ================================================================= tables
+    async def _open_tables(self, tournament_id: int,
+                           tables: Sequence[TournamentTable]) -> None:
+        for table in tables:
+            await self._open_table(tournament_id, table)
+
+    async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
+        t = self._live.get(tournament_id)
+        if t is None or t.status != "running":
+            return
+        if table.table_id is not None and table.table_id in self._tables.live_tables():
+            await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+        rules = TableRules.from_mapping({**t.options, "seats": len(table.players)})
+        for player in table.players:
+            await self._storage.tournament_move(
+                tournament_id, player, rules.buy_in, "stake",
+                key=_key(t, "L" + str(table.level), table.index, "stake", player),
+                now=self._clock.now())
+        channel = await self._opener(t, table)
+        director = t.director_id
+        seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62)
+        lobby = await self._tables.create_table(
+            t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed)
+        table.table_id, table.thread_id = lobby.table_id, channel
+        await self._save(t)
+        for player in table.players:
+            entry = t.entry(player)
+            assert entry is not None
+            if entry.ai_level is None:
+                await self._tables.join(lobby.table_id, player, entry.name)
+            else:
+                await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
+                                                is_admin=True)
+        await self._tables.start(lobby.table_id, director, is_admin=True)
+        table.status = "playing"
+        await self._save(t)
+        await self._emit(t, "level")
+
+    async def _on_table_events(self, events: Sequence[out.TableEvent]) -> None:
+        for event in events:
+            if isinstance(event, out.MatchOver | out.TableRefunded):
+                found = self._table_of(event.table_id)
+                # (a table cancelled while it was being opened is opened again: no unstake)
+                if found is None or found[1].status != "playing":
+                    continue
+                tid, table = found
+                if isinstance(event, out.MatchOver):
+                    point_value = TableRules.from_mapping(self.tournament(tid).options
+                                                          ).point_value
+                    returned = {table.players[s.seat]: s.stack for s in event.standings}
+                    points: dict[int, int] | None = {
+                        table.players[s.seat]: s.net // point_value for s in event.standings}
+                else:
+                    returned, points = dict(event.refunds), None
+                self._spawn(self._table_over(tid, table, returned, points))
+
+    def _table_of(self, table_id: int) -> tuple[int, TournamentTable] | None:
+        for t in self._live.values():
+            table = t.table_of(table_id)
+            if table is not None:
+                return t.tournament_id, table
+        return None
+
+    async def _table_over(self, tournament_id: int, table: TournamentTable,
+                          returned: dict[int, int], points: dict[int, int] | None) -> None:
+        """The chips `returned` to each wallet go back to the house (the stakes); a finished
+        match's `points` (None: it did not finish) advance its winner."""
+        async with self._locked(tournament_id) as t:
+            for player in table.players:
+                if player > 0:
+                    await self._storage.tournament_move(
+                        tournament_id, player, returned.get(player, 0), "unstake",
+                        key=_key(t, "L" + str(table.level), table.index, "unstake", player),
+                        now=self._clock.now())
+            if points is None or t.status != "running":
+                return
+            following = t.table_done(table.level, table.index, points)
+            await self._save(t)
+            await self._emit(t, "table over")
+            if t.placings:  # the final is over
+                await self._pay(t)
+                return
+        if following:
+            await self._emit(t, "level")
+            await self._open_tables(tournament_id, following)
+
+    async def _pay(self, t: Tournament) -> None:
+        for placing in t.placings:
+            if placing.prize:
+                await self._storage.tournament_move(
+                    t.tournament_id, placing.player_id, placing.prize, "prize",
+                    key=_key(t, "prize", placing.player_id), now=self._clock.now())
+        await self._save(t, "finished")
+        self._live.pop(t.tournament_id, None)
+        await self._emit(t, "finished")
+
+    # ================================================================= internals
+    def _spawn(self, work: Awaitable[None]) -> None:
+        async def run() -> None:
+            await work
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    class _Locked:
+        def __init__(self, service: "TournamentService", tournament_id: int) -> None:
+            self._service, self._id = service, tournament_id
+            self._lock = service._locks.setdefault(tournament_id, asyncio.Lock())
+
+        async def __aenter__(self) -> Tournament:
+            await self._lock.acquire()
+            try:
+                return self._service.tournament(self._id)
+            except BaseException:
+                self._lock.release()
+                raise
+
+        async def __aexit__(self, *exc: object) -> None:
+            self._lock.release()
+
+    def _locked(self, tournament_id: int) -> "TournamentService._Locked":
+        return TournamentService._Locked(self, tournament_id)
+
+    @staticmethod
+    def _rule(action: Callable[[], T]) -> T:
+        try:
+            return action()
+        except (RuleError, TableError) as error:
+            raise TournamentError(str(error)) from error
+
+    @staticmethod
+    def _check_director(t: Tournament, actor_id: int, is_admin: bool) -> None:
+        if actor_id != t.director_id and not is_admin:
+            raise TournamentError("Only the director or a member with Manage Server can do "
+                                  "that.")
+
+    async def _save(self, t: Tournament, status: str | None = None) -> None:
+        await self._storage.save_tournament(
+            t.tournament_id, t.to_json(), now=self._clock.now(),
+            status="finished" if status == "finished" else
+            "cancelled" if status == "cancelled" else None)
+
+    async def _record(self, t: Tournament, sanction: Sanction) -> None:
+        record = SanctionRecord(sanction.player_id, sanction.kind, sanction.points,
+                                sanction.reason, sanction.level, sanction.by,
+                                sanction.excluded)
+        await self._storage.record_sanction(
+            t.tournament_id, record, key=_key(t, "sanction", len(t.sanctions)),
+            now=self._clock.now(), snapshot=t.to_json())
+
+    async def _emit(self, t: Tournament, reason: str) -> None:
+        changed = TournamentChanged(replace(t), reason, self._channels.get(t.tournament_id, 0))
+        for listener in self._listeners:
+            await listener(changed)

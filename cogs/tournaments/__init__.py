@@ -1,0 +1,67 @@
+"""The `cogs.tournaments` extension: `/ofc tournament ...` (commands.py, embeds.py) over
+bot.tournaments' TournamentService. Each table of a level plays in a thread of its own the
+bot opens in the tournament's channel; the tables themselves are cogs.tables' (lobby, table
+message, DMs). The service's tournaments are restored here, before the table service's
+tables (bot.app restores those after loading the extensions)."""
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.tournament import Tournament, TournamentTable
+from bot.tournaments import TableOpener, TournamentChanged, TournamentError, TournamentService
+from cogs.common.answers import install_error_handler
+from cogs.common.group import install, ofc
+from cogs.tournaments import commands, embeds
+
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
+log = logging.getLogger(__name__)
+ANNOUNCED = {"started": "Seated by lot.", "table over": "A table is over.",
+             "finished": "The final is over: prizes paid.",
+             "cancelled": "Cancelled: every player still in was refunded."}
+
+
+def opener_for(bot: "OFCBot") -> TableOpener:
+    async def open_thread(t: Tournament, table: TournamentTable) -> int:
+        channel = bot.get_channel(bot.tournaments.channel_of(t.tournament_id))
+        if not isinstance(channel, discord.TextChannel):
+            raise TournamentError("The tournament's channel is gone: its tables cannot open.")
+        try:
+            thread = await channel.create_thread(
+                name=f"Tournament {t.tournament_id} level {table.level} table {table.index + 1}",
+                type=discord.ChannelType.public_thread)
+        except discord.Forbidden:
+            await channel.send(commands.NO_THREADS)
+            raise TournamentError(commands.NO_THREADS) from None
+        return thread.id
+
+    return open_thread
+
+
+async def setup(bot: "OFCBot") -> None:
+    service = TournamentService(bot.storage, bot.tables, bot.clock, opener_for(bot))
+    bot.tournaments = service
+
+    async def announce(changed: TournamentChanged) -> None:
+        note = ANNOUNCED.get(changed.reason)
+        channel = bot.get_channel(changed.channel_id)
+        if note is None or not isinstance(channel, discord.abc.Messageable):
+            return
+        try:
+            await channel.send(embed=embeds.standings(changed.tournament, note))
+        except discord.HTTPException:
+            log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
+
+    service.add_listener(announce)
+    await service.restore()
+    install_error_handler(bot.tree)
+    ofc.add_command(commands.tournament, override=True)
+    install(bot.tree)
+
+
+async def teardown(bot: "OFCBot") -> None:
+    if ofc.get_command(commands.tournament.name) is commands.tournament:
+        ofc.remove_command(commands.tournament.name)

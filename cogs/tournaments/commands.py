@@ -1,0 +1,143 @@
+"""`/ofc tournament ...`: registration, start, the director's warnings and penalties,
+standings, cancel (RULES.md R13). Refusals take the one error path (TournamentError is a
+RuleError)."""
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.tournament import Tournament, parse_payouts
+from bot.tournaments import TournamentService
+from cogs.common.answers import Refusal, manages_server, send
+from cogs.common.client import Interaction, Member
+from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
+from cogs.common.options import table_options
+from cogs.tournaments import embeds
+
+NO_TOURNAMENT = ("There is no tournament in this channel. Open one with "
+                 "/ofc tournament create.")
+NO_THREADS = ("I cannot open the tables' threads here: give me the Create Public Threads and "
+              "Send Messages in Threads permissions in this channel, then start again.")
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "strong")]
+
+tournament = app_commands.Group(name="tournament",
+                                description="Shootout tournaments (seed 001's rules)")
+
+
+def service_of(interaction: Interaction) -> TournamentService:
+    return interaction.client.tournaments
+
+
+def here(interaction: Interaction) -> Tournament:
+    found = service_of(interaction).for_channel(channel_id_of(interaction))
+    if found is None:
+        raise Refusal(NO_TOURNAMENT)
+    return found
+
+
+def can_open_threads(interaction: Interaction) -> bool:
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or interaction.guild is None:
+        return False
+    mine = channel.permissions_for(interaction.guild.me)
+    return mine.create_public_threads and mine.send_messages_in_threads
+
+
+@tournament.command(name="create", description="Open a shootout tournament in this channel")
+@app_commands.describe(
+    buy_in="Chips each player pays into the prize pool",
+    table_seats="Players per table: 2 or 3 (odd numbers give heads-up tables)",
+    table_hands="Hands per table (default 20), plus one per Fantasyland hand",
+    payouts="Percent per place, e.g. 65/35 (default: everything to the winner)",
+    window_minutes="How long registration stays open (default 60)",
+)
+@app_commands.choices(table_seats=[app_commands.Choice(name=str(n), value=n) for n in (2, 3)])
+@table_options("variant", "point_value", "scoring", "royalties", "fantasy",
+               "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
+               "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
+async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],
+                 table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
+                 payouts: str = "", window_minutes: app_commands.Range[int, 1, 10080] = 60,
+                 *, options: dict[str, Any]) -> None:
+    t = await service_of(interaction).create(
+        guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
+        buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
+        options=options, window_seconds=window_minutes * 60.0)
+    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Registration is open: "
+               "/ofc tournament join"))
+
+
+@tournament.command(name="join", description="Register for this channel's tournament")
+async def join(interaction: Interaction) -> None:
+    require_human(interaction.user)
+    t = await service_of(interaction).join(here(interaction).tournament_id,
+                                           interaction.user.id, name_of(interaction.user))
+    await send(interaction, ephemeral=False,
+               content=f"{interaction.user.mention} joined ({len(t.entries)} registered, "
+                       f"prize pool {t.pool}).")
+
+
+@tournament.command(name="leave", description="Unregister (while registration is open)")
+async def leave(interaction: Interaction) -> None:
+    t = await service_of(interaction).leave(here(interaction).tournament_id,
+                                            interaction.user.id)
+    await send(interaction, ephemeral=False,
+               content=f"{interaction.user.mention} left; the buy-in went back "
+                       f"({len(t.entries)} registered).")
+
+
+@tournament.command(name="computer", description="Register a computer player (director)")
+@app_commands.choices(level=LEVEL_CHOICES)
+async def computer(interaction: Interaction, level: str = "easy") -> None:
+    t = await service_of(interaction).add_computer(
+        here(interaction).tournament_id, interaction.user.id, level,
+        is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=False,
+               content=f"{t.entries[-1].name} joined ({len(t.entries)} registered).")
+
+
+@tournament.command(name="start", description="Close registration and seat the first level "
+                                              "by lot (director)")
+async def start(interaction: Interaction) -> None:
+    t = here(interaction)
+    if not can_open_threads(interaction):
+        raise Refusal(NO_THREADS)
+    await interaction.response.defer()
+    t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
+                                            is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Seated by lot."))
+
+
+@tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
+                                             "excludes (director)")
+async def warn(interaction: Interaction, member: Member, reason: str) -> None:
+    s = await service_of(interaction).warn(here(interaction).tournament_id,
+                                           interaction.user.id, member.id, reason,
+                                           is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+
+
+@tournament.command(name="penalty", description="Take points from a player (director)")
+async def penalty(interaction: Interaction, member: Member,
+                  points: app_commands.Range[int, 1, 1000], reason: str) -> None:
+    s = await service_of(interaction).penalty(here(interaction).tournament_id,
+                                              interaction.user.id, member.id, points, reason,
+                                              is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+
+
+@tournament.command(name="standings", description="Levels, tables, points, warnings and "
+                                                  "penalties")
+async def standings(interaction: Interaction) -> None:
+    await send(interaction, ephemeral=False, embed=embeds.standings(here(interaction)))
+
+
+@tournament.command(name="cancel", description="Cancel: every player still in is refunded "
+                                               "(director)")
+async def cancel(interaction: Interaction) -> None:
+    t = here(interaction)
+    await interaction.response.defer()
+    t = await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
+                                             is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=False, embed=embeds.standings(t))

@@ -1,0 +1,135 @@
+"""The shootout tournament's pure rules (RULES.md R13, seed 001)."""
+
+import pytest
+
+from bot.engine.errors import RuleError
+from bot.engine.tournament import (
+    Tournament,
+    draw,
+    parse_payouts,
+    split,
+    split_pool,
+)
+
+
+def make(players: int, *, seats: int = 3, payouts: tuple[int, ...] = (100,),
+         seed: int = 7) -> Tournament:
+    t = Tournament.new(1, 10, 99, buy_in=100, seats=seats, hands=20, payouts=payouts,
+                       seed=seed, closes_at=1000.0)
+    for p in range(1, players + 1):
+        t.join(p, f"P{p}", now=0.0)
+    return t
+
+
+def play_level(t: Tournament, score: dict[int, int] | None = None) -> None:
+    """Every table of the level ends; the lowest id wins unless `score` says otherwise."""
+    for table in list(t.current_tables):
+        points = {p: (score or {}).get(p, -p) for p in table.players}
+        t.table_done(table.level, table.index, points)
+
+
+@pytest.mark.parametrize(("n", "seats", "sizes"), [
+    (2, 3, [2]), (3, 3, [3]), (4, 3, [2, 2]), (5, 3, [3, 2]), (7, 3, [3, 2, 2]),
+    (9, 3, [3, 3, 3]), (4, 2, [2, 2]), (5, 2, [3, 2]), (3, 2, [3]), (2, 2, [2]),
+])
+def test_tables_of_at_most_three_heads_up_when_odd(n: int, seats: int,
+                                                  sizes: list[int]) -> None:
+    assert sorted((len(t) for t in split(list(range(n)), seats)), reverse=True) == sizes
+
+
+def test_seating_is_a_lot_replayable_from_the_seed() -> None:
+    players = list(range(1, 10))
+    assert draw(players, 5, 1) == draw(list(reversed(players)), 5, 1)
+    assert draw(players, 5, 1) != draw(players, 6, 1)
+    t = make(9, seed=5)
+    tables = t.start()
+    assert [p for table in tables for p in table.players] == draw(players, 5, 1)
+
+
+def test_registration_window_and_rules() -> None:
+    t = make(2)
+    with pytest.raises(RuleError, match="already registered"):
+        t.join(1, "P1", now=1.0)
+    with pytest.raises(RuleError, match="window has closed"):
+        t.join(3, "P3", now=1000.0)
+    t.leave(2, now=5.0)
+    with pytest.raises(RuleError, match="at least 2"):
+        t.start()
+    with pytest.raises(RuleError, match="seat 2 or 3"):
+        Tournament.new(1, 1, 1, buy_in=1, seats=4, hands=20, payouts=(100,), seed=1,
+                       closes_at=1)
+
+
+def test_levels_until_the_final_and_payouts() -> None:
+    t = make(9, payouts=(65, 35))
+    t.start()
+    assert len(t.current_tables) == 3 and not t.is_final
+    play_level(t)
+    assert t.level == 2 and t.is_final
+    final = t.current_tables[0]
+    assert len(final.players) == 3
+    play_level(t)
+    assert t.status == "finished"
+    first, second, third = t.placings[:3]
+    assert first.player_id == min(final.players) and first.prize == 585
+    assert second.prize == 315 and third.prize == 0
+    assert sum(p.prize for p in t.placings) == t.pool == 900
+
+
+def test_ties_go_to_points_after_penalties_then_points_then_lot() -> None:
+    t = make(2)
+    t.start()
+    t.penalty(1, 10, "time", by=99, now=1.0)
+    t.table_done(1, 0, {1: 5, 2: -4})  # 1 loses 10 points: -5 against -4
+    assert t.placings[0].player_id == 2
+    # a dead heat is decided by the lot drawn from the seed, the same every time
+    winners = set()
+    for seed in range(20):
+        u = make(2, seed=seed)
+        u.start()
+        u.table_done(1, 0, {1: 0, 2: 0})
+        assert u.placings[0].player_id == u.rank_table(u.tables[0])[0]
+        winners.add(u.placings[0].player_id)
+    assert winners == {1, 2}
+
+
+def test_warnings_cost_25_then_exclude_without_refund() -> None:
+    t = make(3)
+    t.start()
+    assert t.warn(2, "slow", by=99, now=1.0).points == 0
+    assert t.warn(2, "mucked open", by=99, now=2.0).points == 25
+    third = t.warn(2, "again", by=99, now=3.0)
+    assert third.excluded and t.entry(2).status == "excluded"  # type: ignore[union-attr]
+    with pytest.raises(RuleError, match="already excluded"):
+        t.penalty(2, 10, "time", by=99, now=4.0)
+    t.table_done(1, 0, {1: -50, 2: 100, 3: -50})
+    assert t.placings[0].player_id != 2
+    assert t.placings[-1].player_id == 2
+    t2 = make(3)
+    t2.start()
+    t2.warn(3, "x", by=99, now=1.0)
+    t2.warn(3, "x", by=99, now=1.0)
+    t2.warn(3, "x", by=99, now=1.0)
+    assert t2.cancel() == [1, 2]  # the excluded player's buy-in is not refunded
+
+
+def test_round_trip_at_every_stage() -> None:
+    t = make(5, payouts=(65, 35))
+    assert Tournament.from_json(t.to_json()) == t
+    t.start()
+    t.warn(1, "slow", by=99, now=1.0)
+    t.penalty(3, 10, "time", by=99, now=2.0)
+    t.tables[0].table_id = 42
+    assert Tournament.from_json(t.to_json()) == t
+    play_level(t)
+    play_level(t)
+    assert t.status == "finished"
+    assert Tournament.from_json(t.to_json()) == t
+
+
+def test_payout_tables() -> None:
+    assert parse_payouts("") == (100,)
+    assert parse_payouts("65/35") == (65, 35)
+    with pytest.raises(RuleError):
+        parse_payouts("60/30")
+    assert split_pool(101, (65, 35)) == [66, 35]

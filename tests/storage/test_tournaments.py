@@ -1,0 +1,65 @@
+"""Tournament storage: the prize pool moves only with keyed ledger rows (RULES.md R13)."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import SanctionRecord, Storage, UnknownTournament
+from tests.storage.audit import audit
+from tests.storage.conftest import ALICE, BOB, BOT, CHANNEL, GUILD
+
+
+async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(db_path: Path) -> None:
+    storage = await Storage.open(db_path)
+    tid = await storage.create_tournament(GUILD, CHANNEL, '{"v": 1}', now=0.0)
+    for user in (ALICE, BOB, BOT):
+        move = await storage.tournament_move(tid, user, 100, "buy_in", key=f"in:{user}",
+                                             now=1.0, snapshot='{"v": 2}')
+        assert move.applied
+    again = await storage.tournament_move(tid, ALICE, 100, "buy_in", key=f"in:{ALICE}", now=2.0)
+    assert not again.applied and again.pool == 300
+    assert (await storage.wallet(GUILD, ALICE, now=2.0)).balance == 900
+    # a table's stake is lent by the house and taken back, at most what the wallet holds
+    await storage.tournament_move(tid, ALICE, 200, "stake", key="stake:a", now=3.0)
+    await storage.grant(GUILD, ALICE, 1, reason="x", actor_id=BOB, now=3.0)
+    table = await storage.create_table(GUILD, CHANNEL, "{}", now=3.0)
+    await storage.buy_in(table, ALICE, 1100, key="t:a", now=3.0)
+    await storage.buy_in(table, BOB, 100, key="t:b", now=3.0)
+    await storage.settle_hand(table, 1, [(ALICE, BOB, 50)], key="t:s", now=4.0)
+    await storage.cash_out(table, ALICE, key="t:oa", now=5.0)
+    await storage.cash_out(table, BOB, key="t:ob", now=5.0)
+    await storage.close_table(table, now=5.0)
+    back = await storage.tournament_move(tid, ALICE, 200, "unstake", key="unstake:a", now=6.0)
+    assert back.amount == 200
+    assert audit(db_path) == []
+    await storage.tournament_move(tid, BOB, 200, "prize", key="prize:b", now=7.0)
+    await storage.tournament_move(tid, BOT, 100, "refund", key="refund:bot", now=7.0)
+    await storage.save_tournament(tid, '{"v": 3}', now=8.0, status="finished")
+    record = await storage.tournament(tid)
+    assert (record.pool, record.status, record.state_json) == (0, "finished", '{"v": 3}')
+    assert await storage.open_tournaments() == []
+    await storage.close()
+    assert audit(db_path) == []
+
+
+async def test_sanctions_are_recorded_once_with_the_snapshot(storage: Storage) -> None:
+    tid = await storage.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
+    warning = SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False)
+    assert await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot='{"w": 1}')
+    assert not await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot="{}")
+    assert await storage.sanctions(tid) == [
+        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0)]
+    assert (await storage.tournament(tid)).state_json == '{"w": 1}'
+    with pytest.raises(UnknownTournament):
+        await storage.tournament(tid + 1)
+
+
+async def test_a_pool_that_does_not_match_its_ledger_is_found(db_path: Path) -> None:
+    import sqlite3
+    storage = await Storage.open(db_path)
+    tid = await storage.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
+    await storage.tournament_move(tid, ALICE, 100, "buy_in", key="in", now=1.0)
+    await storage.close()
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE tournaments SET pool = pool + 5")
+    assert any("pool" in p for p in audit(db_path))
