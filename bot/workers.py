@@ -29,9 +29,8 @@ import heapq
 import itertools
 import logging
 import multiprocessing
-import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -51,11 +50,6 @@ class WorkerError(RuntimeError):
     """A task could not be run: its worker died twice, or the pool is shut down."""
 
 
-def default_size() -> int:
-    """Cores minus one (the event loop keeps one), at least 1."""
-    return max(1, (os.cpu_count() or 1) - 1)
-
-
 @dataclass(order=True)
 class _Task:
     priority: int
@@ -72,12 +66,15 @@ class _Task:
 
 
 class Workers:
-    def __init__(self, size: int | None = None, *,
-                 initializer: Callable[[], None] | None = None) -> None:
-        self.size = default_size() if size is None else size
-        if self.size < 0:
+    def __init__(self, size: int, *, initializer: Callable[[], None] | None = None,
+                 preload: Sequence[str] = ()) -> None:
+        """`size` processes (0: inline); each runs `initializer()` first; `preload` names
+        modules the fork server imports once, so that new workers start with them loaded."""
+        self.size = size
+        if size < 0:
             raise ValueError("the number of worker processes cannot be negative")
         self._initializer = initializer
+        self._preload = list(preload)
         self._queue: list[_Task] = []
         self._numbers = itertools.count()
         self._running = 0
@@ -108,6 +105,10 @@ class Workers:
     def queued(self) -> int:
         """Tasks waiting for a free process."""
         return len(self._queue)
+
+    def running(self) -> int:
+        """Tasks handed to the processes and not yet answered."""
+        return self._running
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests and diagnostics)."""
@@ -179,7 +180,8 @@ class Workers:
 
     def _current_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.size, mp_context=_context(),
+            self._pool = ProcessPoolExecutor(max_workers=self.size,
+                                             mp_context=_context(self._preload),
                                              initializer=self._initializer)
         return self._pool
 
@@ -191,9 +193,13 @@ class Workers:
             broken.shutdown(wait=False, cancel_futures=True)
 
 
-def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+def _context(preload: list[str]) -> Any:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    if preload:
+        context.set_forkserver_preload(preload)  # used if the fork server is not yet running
+    return context
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

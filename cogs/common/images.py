@@ -1,12 +1,14 @@
 """The images of the messages, as discord.File attachments.
 
-Rendering is CPU work of tens of milliseconds: it runs in a worker thread so the event loop
-keeps answering other clicks meanwhile.
+Rendering is CPU work of tens of milliseconds: it runs in the bot's worker processes
+(bot/workers.py) as a person's work, ahead of computers' decisions, so the event loop keeps
+answering other clicks meanwhile. The bot hands its pool over at start-up (`use`); until
+then (and with OFC_WORKERS=0) images are drawn in this process on a thread.
 """
 
-import asyncio
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 
@@ -14,24 +16,56 @@ import rendering
 from bot.engine.cards import Card
 from bot.engine.views import PrivateView, TableView
 from bot.tables import SeatState
+from bot.workers import PERSON, Workers
 
 TABLE_IMAGE = "table.png"
 HAND_IMAGE = "hand.png"
 SHOWDOWN_IMAGE = "showdown.png"
 
+_workers = Workers(0)  # the bot's pool once it is up (use)
 
-async def _file(render: Callable[[], bytes], filename: str) -> discord.File:
-    data = await asyncio.to_thread(render)
-    return discord.File(io.BytesIO(data), filename=filename)
+
+def use(workers: Workers) -> None:
+    """Draw images in `workers` from now on."""
+    global _workers
+    _workers = workers
+
+
+def release(workers: Workers) -> None:
+    """`workers` are closing (their bot's extension is unloaded): back to a thread."""
+    global _workers
+    if _workers is workers:
+        _workers = Workers(0)
+
+
+def workers() -> Workers:
+    """The pool images (and the cogs' other CPU work, such as /ofc solve) run in."""
+    return _workers
+
+
+def draw(kind: str, *args: Any) -> bytes:
+    """rendering's `<kind>_png(*args)`: what a worker process runs (looked up by name there,
+    so the function is the worker's own)."""
+    render = getattr(rendering, f"{kind}_png")
+    data: bytes = render(*args)
+    return data
+
+
+async def render(kind: str, *args: Any) -> bytes:
+    return await _workers.run(draw, kind, *args, priority=PERSON)
+
+
+async def _file(kind: str, filename: str, *args: Any) -> discord.File:
+    return discord.File(io.BytesIO(await render(kind, *args)), filename=filename)
 
 
 async def table_file(view: TableView) -> discord.File:
-    return await _file(lambda: rendering.table_png(view), TABLE_IMAGE)
+    return await _file("table", TABLE_IMAGE, view)
 
 
 async def private_file(view: PrivateView, draft: Mapping[Card, str]) -> discord.File:
     """A seat's private image with a draft placement (card -> row) drawn in."""
-    return await _file(lambda: rendering.private_png(view, draft), HAND_IMAGE)
+    return await _file("private", HAND_IMAGE, view, dict(draft))
 
 
 async def hand_file(state: SeatState) -> discord.File:
@@ -39,4 +73,4 @@ async def hand_file(state: SeatState) -> discord.File:
 
 
 async def showdown_file(view: TableView) -> discord.File:
-    return await _file(lambda: rendering.showdown_png(view), SHOWDOWN_IMAGE)
+    return await _file("showdown", SHOWDOWN_IMAGE, view)

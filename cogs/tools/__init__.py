@@ -4,6 +4,7 @@ their embeds (embeds.py) and the engine views their images are drawn from (engin
 
 from typing import TYPE_CHECKING
 
+from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
@@ -17,8 +18,10 @@ COMMANDS: tuple[SlashCommand, ...] = (score.score, solve.solve, rules.rules, set
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
 
 
 async def teardown(bot: "OFCBot") -> None:
+    images.release(bot.workers)
     detach(COMMANDS)

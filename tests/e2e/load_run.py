@@ -232,12 +232,16 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
     import rendering
     from bot.app import OFCBot
     from bot.config import Settings
+    from cogs.common import images
 
     real = all(hasattr(rendering, f) for f in ("table_png", "private_png", "showdown_png"))
     if stub_rendering or not real:
         png = _one_pixel_png()
-        for name in ("table_png", "private_png", "showdown_png"):
-            setattr(rendering, name, lambda *args, **kwargs: png)
+
+        async def stub(*args: object) -> bytes:  # no image reaches the worker processes
+            return png
+
+        images.render = stub
     print("real" if real and not stub_rendering else "stub", flush=True)
     Route.BASE = api_url
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)

@@ -23,7 +23,7 @@ Y = "Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"
 async def bot(double: DiscordDouble, alice: Member, bob: Member,
               tmp_path: Path) -> AsyncIterator[OFCBot]:
     settings = Settings(token=double.token, database=str(tmp_path / "ofc.sqlite3"),
-                        dev_guild=double.guild.id)
+                        dev_guild=double.guild.id, workers=0)
     client = OFCBot(settings, extensions=EVERY)
     await double.start_client(client)
     yield client
