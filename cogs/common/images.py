@@ -43,16 +43,9 @@ def workers() -> Workers:
     return _workers
 
 
-def draw(kind: str, *args: Any) -> bytes:
-    """rendering's `<kind>_png(*args)`: what a worker process runs (looked up by name there,
-    so the function is the worker's own)."""
-    render = getattr(rendering, f"{kind}_png")
-    data: bytes = render(*args)
-    return data
-
-
 async def render(kind: str, *args: Any) -> bytes:
-    return await _workers.run(draw, kind, *args, priority=PERSON)
+    """rendering's `<kind>_png(*args)`, drawn by a worker process (rendering.png)."""
+    return await _workers.run(rendering.png, kind, *args, priority=PERSON)
 
 
 async def _file(kind: str, filename: str, *args: Any) -> discord.File:
