@@ -15,10 +15,13 @@ def nap(seconds: float, result: object = None) -> object:
     return result
 
 
-def nap_then_pid(marker: str, seconds: float) -> int:
-    """Say it started (a file), sleep, return the worker's pid."""
+def held(marker: str, release: str) -> int:
+    """Say it started (the marker file holds the worker's pid), wait until the test creates
+    `release` (a minute at most), return the worker's pid."""
     Path(marker).write_text(str(os.getpid()))
-    time.sleep(seconds)
+    give_up = time.monotonic() + 60
+    while not Path(release).exists() and time.monotonic() < give_up:
+        time.sleep(0.01)
     return os.getpid()
 
 

@@ -11,6 +11,21 @@ from bot.workers import COMPUTER, PERSON, WorkerError, Workers
 from tests.workers import tasks
 
 
+class Hold:
+    """A task that keeps a worker busy until `release()`: its marker file names the pid."""
+
+    def __init__(self, workers: Workers, folder: Path) -> None:
+        self.marker, self.gate = folder / "started", folder / "release"
+        self.task = asyncio.ensure_future(workers.run(tasks.held, str(self.marker),
+                                                      str(self.gate)))
+
+    async def started(self) -> int:
+        return int(await wait_for_file(self.marker))
+
+    def release(self) -> None:
+        self.gate.write_text("go")
+
+
 async def wait_for_file(path: Path, timeout: float = 30.0) -> str:
     give_up = time.monotonic() + timeout
     while not path.exists() or not path.read_text():
@@ -47,12 +62,13 @@ async def test_a_worker_killed_mid_task_is_replaced_and_the_task_retried(
         tmp_path: Path) -> None:
     workers = Workers(1)
     try:
-        marker = tmp_path / "started"
-        running = asyncio.ensure_future(workers.run(tasks.nap_then_pid, str(marker), 0.5))
-        first = int(await wait_for_file(marker))
-        marker.unlink()
+        hold = Hold(workers, tmp_path)
+        first = await hold.started()
+        hold.marker.unlink()
         os.kill(first, 9)
-        second = await asyncio.wait_for(running, 60)  # retried on a new pool, not lost
+        assert int(await wait_for_file(hold.marker)) != first  # tried again, on a new worker
+        hold.release()
+        second = await asyncio.wait_for(hold.task, 60)  # retried on a new pool, not lost
         assert second != first and workers.replaced == 1
         assert await workers.run(tasks.pid) == second  # the new pool keeps working
     finally:
@@ -72,12 +88,11 @@ async def test_a_task_whose_worker_dies_twice_is_answered_with_an_error() -> Non
 
 async def test_shutdown_mid_task_answers_running_and_queued_tasks(tmp_path: Path) -> None:
     workers = Workers(1)
-    marker = tmp_path / "started"
-    running = asyncio.ensure_future(workers.run(tasks.nap_then_pid, str(marker), 30))
+    hold = Hold(workers, tmp_path)  # never released: running when the pool shuts down
     queued = asyncio.ensure_future(workers.run(tasks.pid, priority=COMPUTER))
-    pid = int(await wait_for_file(marker))
+    pid = await hold.started()
     await asyncio.wait_for(workers.close(), 30)
-    for task in (running, queued):
+    for task in (hold.task, queued):
         with pytest.raises(WorkerError):
             await asyncio.wait_for(task, 5)
     assert not alive(pid)
@@ -89,10 +104,9 @@ async def test_a_persons_render_goes_ahead_of_queued_computer_decisions(
         tmp_path: Path) -> None:
     workers = Workers(1)
     order = tmp_path / "order"
-    marker = tmp_path / "started"
     try:
-        busy = asyncio.ensure_future(workers.run(tasks.nap_then_pid, str(marker), 0.3))
-        await wait_for_file(marker)  # the one process is busy: everything else queues
+        hold = Hold(workers, tmp_path)
+        await hold.started()  # the one process is busy: everything else queues
         computers = [asyncio.ensure_future(workers.run(tasks.log_order, str(order), f"c{n}",
                                                        priority=COMPUTER)) for n in range(3)]
         await asyncio.sleep(0)
@@ -100,21 +114,21 @@ async def test_a_persons_render_goes_ahead_of_queued_computer_decisions(
                                                    priority=PERSON))
         await asyncio.sleep(0)
         assert workers.queued() == 4
-        await asyncio.gather(busy, person, *computers)
+        hold.release()
+        await asyncio.gather(hold.task, person, *computers)
         assert order.read_text().split() == ["person", "c0", "c1", "c2"]
     finally:
         await workers.close()
 
 
-async def test_a_budget_counts_the_time_spent_queueing(tmp_path: Path) -> None:
+async def test_a_budget_counts_the_time_spent_queueing() -> None:
     workers = Workers(1)
-    marker = tmp_path / "started"
     try:
-        busy = asyncio.ensure_future(workers.run(tasks.nap_then_pid, str(marker), 0.5))
-        await wait_for_file(marker)
-        left = await workers.run(tasks.budget, priority=COMPUTER, budget=1.0)
+        busy = asyncio.ensure_future(workers.run(tasks.nap, 1.0))
+        await asyncio.sleep(0)  # the 1 s task takes the one process
+        left = await workers.run(tasks.budget, priority=COMPUTER, budget=3.0)
         await busy
-        assert left < 0.9  # it waited behind the busy task; its budget went on running
+        assert left <= 2.0  # it waited behind the 1 s task: its budget went on running
     finally:
         await workers.close()
 
