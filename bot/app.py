@@ -23,12 +23,15 @@ from bot.config import Settings
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
 from bot.tournaments import TournamentService
+from bot.workers import Workers
 
 log = logging.getLogger("bot")
 
 # The extensions to load, by name (this module imports nothing of cogs/): each package of
 # cogs/ has a `setup(bot)` that adds its commands, components and error handler.
 EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
+# What a worker process runs: imported once by the fork server, so new workers start warm.
+WORKER_MODULES = ("bot.ai.players", "rendering")
 
 
 class OFCBot(commands.Bot):
@@ -37,6 +40,7 @@ class OFCBot(commands.Bot):
     storage: Storage
     tables: TableService
     tournaments: TournamentService  # set by cogs.tournaments (it opens the tables' threads)
+    workers: Workers  # worker processes for computer decisions, solves and images
 
     def __init__(self, settings: Settings, *, sync_global: bool = False,
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
@@ -63,11 +67,13 @@ class OFCBot(commands.Bot):
         settings = self.settings
         if not hasattr(self, "storage"):
             self.storage = await open_storage(settings)
-        self.tables = TableService(self.storage, clock=self.clock, settings=ServiceSettings(
-            lobby_idle_seconds=settings.lobby_idle_minutes * 60,
-            ai_delay_seconds=settings.ai_delay_seconds,
-            next_hand_seconds=settings.next_hand_seconds,
-        ))
+        self.workers = Workers(settings.worker_count, preload=WORKER_MODULES)
+        self.tables = TableService(
+            self.storage, clock=self.clock, workers=self.workers, settings=ServiceSettings(
+                lobby_idle_seconds=settings.lobby_idle_minutes * 60,
+                ai_delay_seconds=settings.ai_delay_seconds,
+                next_hand_seconds=settings.next_hand_seconds,
+            ))
         for name in self.extension_names:
             await self.load_extension(name)  # each registers its commands and DynamicItems
 
@@ -92,14 +98,17 @@ class OFCBot(commands.Bot):
         log.info("connected as %s to %d servers", self.user, len(self.guilds))
 
     async def close(self) -> None:
-        """Stop timers and computer turns, then storage, then the connection. The state of
-        every table is saved after each action, so nothing is lost. Safe to call twice."""
+        """Stop timers and computer turns, then the connection, the worker processes, and
+        storage. The state of every table is saved after each action, so nothing is lost.
+        Safe to call twice."""
         if self.shutting_down:
             return await super().close()
         self.shutting_down = True
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
+        if hasattr(self, "workers"):
+            await self.workers.close()
         if hasattr(self, "storage"):
             await self.storage.close()
 

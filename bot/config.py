@@ -51,6 +51,14 @@ class Settings:
     next_hand_seconds: float = 8.0  # OFC_NEXT_HAND_SECONDS: pause after a showdown
     lobby_idle_minutes: float = 15.0  # OFC_LOBBY_IDLE_MINUTES: an untouched lobby then expires
     table_edit_seconds: float = 1.5  # OFC_TABLE_EDIT_SECONDS: at most one table edit this often
+    # OFC_WORKERS: worker processes for computer decisions, solves and images; None: cores
+    # minus one (at least 1); 0: none, that work runs in the bot's process on a thread
+    workers: int | None = None
+
+    @property
+    def worker_count(self) -> int:
+        """OFC_WORKERS, or its default: cores minus one, at least 1."""
+        return default_workers() if self.workers is None else self.workers
 
     @property
     def log_level_number(self) -> int:
@@ -105,7 +113,13 @@ def load_settings(environ: Mapping[str, str] | None = None,
         next_hand_seconds=get("OFC_NEXT_HAND_SECONDS", _seconds, defaults.next_hand_seconds),
         lobby_idle_minutes=get("OFC_LOBBY_IDLE_MINUTES", _minutes, defaults.lobby_idle_minutes),
         table_edit_seconds=get("OFC_TABLE_EDIT_SECONDS", _seconds, defaults.table_edit_seconds),
+        workers=get("OFC_WORKERS", _workers, defaults.workers),
     )
+
+
+def default_workers() -> int:
+    """Cores minus one (the event loop keeps one), at least 1."""
+    return max(1, (os.cpu_count() or 1) - 1)
 
 
 def _text(name: str, raw: str) -> str:
@@ -119,6 +133,13 @@ def _whole(name: str, raw: str) -> int:
         raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
     if value < 0:
         raise ConfigError(f"{name} must not be negative")
+    return value
+
+
+def _workers(name: str, raw: str) -> int:
+    value = _whole(name, raw)
+    if value > 64:
+        raise ConfigError(f"{name} must be from 0 to 64 worker processes")
     return value
 
 

@@ -91,9 +91,10 @@ class _Timed:
         self.players = players
         self.seats = seats
 
-    def decide(self, view: PrivateView, level: str, seed: int | None) -> dict[Card, str]:
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> dict[Card, str]:
         start = time.perf_counter()
-        choice = self.players.decide(view, level, seed)
+        choice = self.players.decide(view, level, seed, seconds=seconds)
         self.seats[view.seat].decisions.append(time.perf_counter() - start)
         return choice
 

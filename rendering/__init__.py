@@ -7,9 +7,13 @@
   cards, the other boards small.
 - `solution_png(board, discards, rules)`: /ofc solve's arrangement alone (no seat, no chips).
 - `score_png(view)`: /ofc score's showdown of typed boards, without stacks.
+`png(kind, *args)` calls `<kind>_png(*args)` by name: what the bot's worker processes run
+(cogs/common/images.py), so they never import the Discord layer.
 Every function takes `four_colour=True` for the four-colour deck (spades black, hearts red,
 diamonds blue, clubs green). Every row is drawn in the order of the hand it makes.
 """
+
+from typing import Any
 
 from rendering.private import render_private as private_png
 from rendering.showdown import render_score as score_png
@@ -17,4 +21,10 @@ from rendering.showdown import render_showdown as showdown_png
 from rendering.solution import render_solution as solution_png
 from rendering.table import render_table as table_png
 
-__all__ = ["private_png", "score_png", "showdown_png", "solution_png", "table_png"]
+__all__ = ["png", "private_png", "score_png", "showdown_png", "solution_png", "table_png"]
+
+
+def png(kind: str, *args: Any) -> bytes:
+    """`<kind>_png(*args)`, looked up by name when called."""
+    data: bytes = globals()[f"{kind}_png"](*args)
+    return data

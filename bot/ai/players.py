@@ -19,7 +19,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from bot.ai.heuristic import Heuristic, Rows
@@ -232,8 +232,14 @@ class AIPlayers:
         return Settings(level=level, seed=seed, seconds=self.seconds, playouts=self.playouts,
                         fantasy_value=self.fantasy_value)
 
-    def decide(self, view: PrivateView, level: str, seed: int | None) -> dict[Card, str]:
-        return decide(view, self.settings(level, seed))
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> dict[Card, str]:
+        """`seconds`: the time left for this decision (wall time, waiting included), which
+        shortens the time budget; a playout budget alone (reproducible) ignores it."""
+        settings = self.settings(level, seed)
+        if seconds is not None and settings.seconds is not None:
+            settings = replace(settings, seconds=min(settings.seconds, seconds))
+        return decide(view, settings)
 
     def suggest(self, view: PrivateView) -> dict[Card, str]:
         return decide(view, self.settings("strong", None))

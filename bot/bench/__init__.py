@@ -26,6 +26,8 @@ FIGURES: dict[str, str] = {
     "interaction_p50_ms": "bot.bench.e2e",
     "interaction_p99_ms": "bot.bench.e2e",
     "interaction_done_p99_ms": "bot.bench.e2e",
+    "interaction_strong_p99_ms": "bot.bench.e2e",
+    "interaction_strong_done_p99_ms": "bot.bench.e2e",
     "interaction_errors": "bot.bench.e2e",
     "ui_taps_per_hand": "bot.bench.e2e",
     "ui_dm_kb_per_hand": "bot.bench.e2e",

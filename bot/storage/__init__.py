@@ -36,7 +36,9 @@ rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot) it holds
 
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
-  table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`.
+  table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`;
+  `save_snapshots([(table_id, state_json), ...], now=)` saves several in one transaction
+  (one fsync) and returns each entry's refusal or None.
   `set_table_messages(table_id, now=, thread_id=, lobby_message_id=, table_message_id=)`
   (omitted: kept, None: cleared).
 - `live_tables()` -> [LiveTable] (open tables with snapshot, message ids and `stacks`

@@ -23,6 +23,7 @@ from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
     NotSeated,
+    StorageError,
     TableClosed,
     TableNotEmpty,
     UnknownTable,
@@ -135,6 +136,35 @@ class TablesMixin(StorageCore):
         async with self._db.transaction() as conn:
             await open_table(conn, table_id)
             await _save_state(conn, table_id, state, now)
+
+    async def save_snapshots(
+        self, snapshots: Sequence[tuple[int, str]], *, now: float
+    ) -> list[StorageError | None]:
+        """Replace several open tables' states in ONE transaction (one commit, one fsync):
+        the table service's group commit of snapshot-only saves. Each entry is checked as
+        save_snapshot checks it; an entry refused (a table closed or unknown, a bad snapshot)
+        gets its error in the list returned, at its index, and the others are saved (None).
+        An I/O failure raises and saves none of them."""
+        results: list[StorageError | None] = []
+        checked: list[tuple[int, str] | None] = []
+        for table_id, state_json in snapshots:
+            try:
+                checked.append((validate.snowflake("table id", table_id), _state(state_json)))
+                results.append(None)
+            except StorageError as error:
+                checked.append(None)
+                results.append(error)
+        async with self._db.transaction() as conn:
+            for index, entry in enumerate(checked):
+                if entry is None:
+                    continue
+                try:
+                    await open_table(conn, entry[0])
+                except StorageError as error:  # a read only: nothing to undo
+                    results[index] = error
+                    continue
+                await _save_state(conn, entry[0], entry[1], now)
+        return results
 
     async def set_table_messages(
         self,

@@ -18,6 +18,7 @@ from bot.tables.players import ComputerPlayers
 from bot.tables.runtime import Live, TableCore
 from bot.tables.state import Draft, TableState, street_of
 from bot.tables.views import SeatState
+from bot.workers import COMPUTER, PERSON, Workers
 
 T = TypeVar("T")
 # A placement as the Discord layer sends it: engine cards or their text -> row.
@@ -25,9 +26,10 @@ Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
 
 
 class Play:
-    def __init__(self, core: TableCore, ai: ComputerPlayers) -> None:
+    def __init__(self, core: TableCore, ai: ComputerPlayers, workers: Workers | None) -> None:
         self._core = core
         self._ai = ai
+        self._workers = workers
 
     # ----------------------------------------------------------------- views
     def public_view(self, table_id: int) -> TableView | None:
@@ -111,7 +113,7 @@ class Play:
             raise TableError("Best arrangement is only for a Fantasyland hand.")
         assert state.match is not None
         view = state.match.view_for(own)
-        suggestion = await self.think(self._ai.suggest, view)
+        suggestion = await self.think(PERSON, self._ai.suggest, view)
         async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, _):
             state = live.state
             rows = {c: r for c, r in suggestion.items() if c in view.dealt and r in TARGETS}
@@ -129,13 +131,20 @@ class Play:
             await core.after_match(live, match.back(seat, core.clock.now()), match.pending())
 
     async def decide(self, view: PrivateView, level: str, seed: int | None) -> Mapping[Card, str]:
-        """A computer seat's placement (off the event loop when the settings say so)."""
-        return await self.think(self._ai.decide, view, level, seed)
+        """A computer seat's placement (off the event loop when the settings say so), within
+        the settings' budget of wall time, waiting behind people's work included."""
+        return await self.think(COMPUTER, self._ai.decide, view, level, seed,
+                                budget=self._core.settings.ai_seconds)
 
-    async def think(self, decide: Callable[..., T], *args: object) -> T:
-        if self._core.settings.ai_in_thread:
-            return await asyncio.to_thread(decide, *args)
-        return decide(*args)
+    async def think(self, priority: int, decide: Callable[..., T], *args: object,
+                    budget: float | None = None) -> T:
+        """`decide(*args)`: in a worker process (people's work first), on a thread, or here
+        (simulations: nothing else runs meanwhile, and seeded games replay exactly)."""
+        if not self._core.settings.ai_in_thread:
+            return decide(*args)
+        if self._workers is not None:
+            return await self._workers.run(decide, *args, priority=priority, budget=budget)
+        return await asyncio.to_thread(decide, *args)
 
     @asynccontextmanager
     async def _acting(self, table_id: int, player_id: int, hand_no: int, street: int,

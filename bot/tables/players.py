@@ -24,8 +24,10 @@ def is_person(player_id: int | None) -> TypeGuard[int]:
 
 
 class ComputerPlayers(Protocol):
-    def decide(self, view: PrivateView, level: str, seed: int | None) -> Mapping[Card, str]:
-        """A computer seat's placement of `view.dealt` (a street or a Fantasyland hand)."""
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> Mapping[Card, str]:
+        """A computer seat's placement of `view.dealt` (a street or a Fantasyland hand),
+        within `seconds` of wall time when given."""
         ...
 
     def suggest(self, view: PrivateView) -> Mapping[Card, str]:

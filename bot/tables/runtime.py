@@ -1,5 +1,8 @@
 """The service's machinery: live tables in memory, their locks, background tasks, persistence.
 
+Snapshot-only saves of many tables arriving together share one transaction (commits.py);
+chip movements keep their own, with their snapshot.
+
 Every action on a table runs inside `TableCore.locked`: one at a time per table, and any
 failure puts the table back exactly as it was last saved (so a refused action changes nothing,
 in memory as on disk). `commit` applies the action's chip movements with the snapshot, tells
@@ -24,6 +27,7 @@ from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.clock import Clock
+from bot.tables.commits import GroupCommit
 from bot.tables.errors import NoTable, TableError
 from bot.tables.players import is_person
 from bot.tables.settings import ServiceSettings
@@ -55,6 +59,7 @@ class TableCore:
         self.storage = storage
         self.clock = clock
         self.settings = settings
+        self.saves = GroupCommit(storage)  # snapshot-only saves, many tables per transaction
         self.tables: dict[int, Live] = {}
         self.by_channel: dict[int, int] = {}
         self.closing = False
@@ -124,6 +129,7 @@ class TableCore:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await self.saves.close()
 
     # ----------------------------------------------------------------- tables
     def live(self, table_id: int) -> Live:
@@ -186,7 +192,7 @@ class TableCore:
         now = self.clock.now()
         if not state.pending:
             text = state.dumps()
-            await self.storage.save_snapshot(state.table_id, text, now=now)
+            await self.saves.save(state.table_id, text, now)
             live.saved = text
             return []
         results = []
@@ -210,7 +216,7 @@ class TableCore:
                 return results
         if unsaved:
             text = state.dumps()
-            await self.storage.save_snapshot(state.table_id, text, now=now)
+            await self.saves.save(state.table_id, text, now)
             live.saved = text
         return results
 

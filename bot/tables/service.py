@@ -26,16 +26,20 @@ from bot.tables.runtime import Listener, TableCore
 from bot.tables.scheduling import Scheduler
 from bot.tables.settings import ServiceSettings
 from bot.tables.views import DmPrompt, LobbyView, SeatState, TableMessages
+from bot.workers import Workers
 
 
 class TableService:
     def __init__(self, storage: Storage, clock: Clock | None = None,
                  ai: ComputerPlayers | None = None,
-                 settings: ServiceSettings | None = None) -> None:
+                 settings: ServiceSettings | None = None,
+                 workers: Workers | None = None) -> None:
+        """`workers`: the processes computer decisions and "Best arrangement" run in (None:
+        a thread of this process)."""
         core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings())
         self._core = core
         self._lobby = Lobby(core)
-        self._play = Play(core, ai or default_players())
+        self._play = Play(core, ai or default_players(), workers)
         self._scheduler = Scheduler(core, self._lobby, self._play)
         core.rearm = self._scheduler.schedule
         self._recovery = Recovery(core, self._lobby)

@@ -1,12 +1,14 @@
 """The images of the messages, as discord.File attachments.
 
-Rendering is CPU work of tens of milliseconds: it runs in a worker thread so the event loop
-keeps answering other clicks meanwhile.
+Rendering is CPU work of tens of milliseconds: it runs in the bot's worker processes
+(bot/workers.py) as a person's work, ahead of computers' decisions, so the event loop keeps
+answering other clicks meanwhile. The bot hands its pool over at start-up (`use`); until
+then (and with OFC_WORKERS=0) images are drawn in this process on a thread.
 """
 
-import asyncio
 import io
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import discord
 
@@ -16,26 +18,51 @@ from bot.engine.cards import Card
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
 from bot.tables import SeatState
+from bot.workers import PERSON, Workers
 
 TABLE_IMAGE = "table.png"
 HAND_IMAGE = "hand.png"
 SHOWDOWN_IMAGE = "showdown.png"
 SOLUTION_IMAGE = "solution.png"
 
+_workers = Workers(0)  # the bot's pool once it is up (use)
 
-async def _file(render: Callable[[], bytes], filename: str) -> discord.File:
-    data = await asyncio.to_thread(render)
-    return discord.File(io.BytesIO(data), filename=filename)
+
+def use(workers: Workers) -> None:
+    """Draw images in `workers` from now on."""
+    global _workers
+    _workers = workers
+
+
+def release(workers: Workers) -> None:
+    """`workers` are closing (their bot's extension is unloaded): back to a thread."""
+    global _workers
+    if _workers is workers:
+        _workers = Workers(0)
+
+
+def workers() -> Workers:
+    """The pool images (and the cogs' other CPU work, such as /ofc solve) run in."""
+    return _workers
+
+
+async def render(kind: str, *args: Any) -> bytes:
+    """rendering's `<kind>_png(*args)`, drawn by a worker process (rendering.png)."""
+    return await _workers.run(rendering.png, kind, *args, priority=PERSON)
+
+
+async def _file(kind: str, filename: str, *args: Any) -> discord.File:
+    return discord.File(io.BytesIO(await render(kind, *args)), filename=filename)
 
 
 async def table_file(view: TableView) -> discord.File:
-    return await _file(lambda: rendering.table_png(view), TABLE_IMAGE)
+    return await _file("table", TABLE_IMAGE, view)
 
 
 async def private_file(view: PrivateView, draft: Mapping[Card, str],
                        four_colour: bool = False) -> discord.File:
     """A seat's private image with a draft placement (card -> row) drawn in."""
-    return await _file(lambda: rendering.private_png(view, draft, four_colour), HAND_IMAGE)
+    return await _file("private", HAND_IMAGE, view, dict(draft), four_colour)
 
 
 async def hand_file(state: SeatState) -> discord.File:
@@ -43,16 +70,15 @@ async def hand_file(state: SeatState) -> discord.File:
 
 
 async def showdown_file(view: TableView) -> discord.File:
-    return await _file(lambda: rendering.showdown_png(view), SHOWDOWN_IMAGE)
+    return await _file("showdown", SHOWDOWN_IMAGE, view)
 
 
 async def solution_file(board: Board, discards: Sequence[Card], rules: TableRules,
                         four_colour: bool = False) -> discord.File:
     """/ofc solve's arrangement alone: the board and its discards, no seat, no chips."""
-    return await _file(lambda: rendering.solution_png(board, discards, rules, four_colour),
-                       SOLUTION_IMAGE)
+    return await _file("solution", SOLUTION_IMAGE, board, tuple(discards), rules, four_colour)
 
 
 async def score_file(view: TableView, four_colour: bool = False) -> discord.File:
     """/ofc score's typed boards shown down, without stacks (a game elsewhere keeps its own)."""
-    return await _file(lambda: rendering.score_png(view, four_colour), SHOWDOWN_IMAGE)
+    return await _file("score", SHOWDOWN_IMAGE, view, four_colour)

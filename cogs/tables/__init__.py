@@ -9,6 +9,7 @@
 
 from typing import TYPE_CHECKING
 
+from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
@@ -22,11 +23,13 @@ COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, play.table
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
     bot.add_dynamic_items(*play.COMPONENTS)
     await bot.add_cog(play.Play(bot))
 
 
 async def teardown(bot: "OFCBot") -> None:
+    images.release(bot.workers)
     detach(COMMANDS)
     bot.remove_dynamic_items(*play.COMPONENTS)

@@ -5,6 +5,7 @@ their embeds (embeds.py) and the engine views their images are drawn from (engin
 
 from typing import TYPE_CHECKING
 
+from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import admin, attach, detach
@@ -20,12 +21,14 @@ ADMIN: tuple[SlashCommand, ...] = (settings.settings,)  # under /ofc-admin
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
     attach(bot.tree, ADMIN, admin)
     bot.add_dynamic_items(*guide.COMPONENTS)
 
 
 async def teardown(bot: "OFCBot") -> None:
+    images.release(bot.workers)
     detach(COMMANDS)
     detach(ADMIN, admin)
     bot.remove_dynamic_items(*guide.COMPONENTS)

@@ -1,7 +1,6 @@
 """`/ofc solve`: the best Fantasyland arrangement of 13-17 cards (bot.ai.solver), for the
 asker only."""
 
-import asyncio
 from typing import Any
 
 from discord import app_commands
@@ -9,6 +8,7 @@ from discord import app_commands
 from bot.ai.solver import check_cards
 from bot.ai.solver import solve as solve_fantasyland
 from bot.engine.cards import parse_cards
+from bot.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
@@ -27,7 +27,7 @@ async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]
     check_cards(hand, rules)
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
     await interaction.response.defer(ephemeral=True, thinking=True)
-    solved = await asyncio.to_thread(solve_fantasyland, hand, rules)
+    solved = await images.workers().run(solve_fantasyland, hand, rules, priority=PERSON)
     prefs = await storage_of(interaction).preferences(interaction.user.id)
     image = await images.solution_file(solved.board, solved.discard, rules, prefs.four_colour)
     await send(interaction, ephemeral=True, file=image,

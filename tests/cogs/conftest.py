@@ -19,9 +19,12 @@ from tests.e2e.discord_double.components import walk
 EXTENSIONS = ("cogs.tables",)
 
 
-def settings_for(double: DiscordDouble, database: Path) -> Settings:
+def settings_for(double: DiscordDouble, database: Path, workers: int = 0) -> Settings:
+    """No pauses; no worker processes unless asked (OFC_WORKERS=0: the CPU work runs on a
+    thread of the bot's process, which is quicker to start for short tests)."""
     return Settings(token=double.token, database=str(database), dev_guild=double.guild.id,
-                    ai_delay_seconds=0, next_hand_seconds=0, table_edit_seconds=0)
+                    ai_delay_seconds=0, next_hand_seconds=0, table_edit_seconds=0,
+                    workers=workers)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ NAMES = {"token": "DISCORD_TOKEN", "database": "OFC_DATABASE", "dev_guild": "OFC
          "daily_chips": "OFC_DAILY_CHIPS", "ai_delay_seconds": "OFC_AI_DELAY_SECONDS",
          "next_hand_seconds": "OFC_NEXT_HAND_SECONDS",
          "lobby_idle_minutes": "OFC_LOBBY_IDLE_MINUTES",
-         "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS"}
+         "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS", "workers": "OFC_WORKERS"}
 
 
 def test_dotenv_lines_comments_quotes_and_export(tmp_path: Path) -> None:
@@ -60,10 +60,22 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_AI_DELAY_SECONDS", "soon", "number of seconds"),
     ("OFC_TABLE_EDIT_SECONDS", "7200", "from 0 to 3600 seconds"),
     ("OFC_LOBBY_IDLE_MINUTES", "0", "from 1 to 10080 minutes"),
+    ("OFC_WORKERS", "-1", "must not be negative"),
+    ("OFC_WORKERS", "100", "from 0 to 64 worker processes"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_settings({name: value}, dotenv=None)
+
+
+def test_workers_default_to_cores_minus_one_and_zero_means_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("os.cpu_count", lambda: 8)
+    assert load_settings({}, dotenv=None).worker_count == 7
+    monkeypatch.setattr("os.cpu_count", lambda: 1)
+    assert load_settings({}, dotenv=None).worker_count == 1
+    assert load_settings({"OFC_WORKERS": "0"}, dotenv=None).worker_count == 0
+    assert load_settings({"OFC_WORKERS": "3"}, dotenv=None).worker_count == 3
 
 
 def test_env_example_documents_every_setting_with_its_default() -> None:

@@ -1,16 +1,17 @@
 """The load run (issue 8, part 4): many tables playing at once through the Discord double.
 
     python -m tests.e2e.load_run [--tables 50] [--think 1.0] [--ai-delay S] [--stub-rendering]
-                                 [--json]
+                                 [--computer easy|strong] [--json]
 
-Each table has its own text channel, two scripted members and one easy computer seat
+Each table has its own text channel, two scripted members and one computer seat (easy, or
+strong with `--computer strong`: a strong seat thinks up to its 1 s budget every street)
 (format `hands`, one hand, no Fantasyland, so every table plays the same length). The members
 open the table (/ofc create, Join, Add computer, Start) and play every street by clicking
 their DM buttons (tests/e2e/flows.py), waiting `think` seconds after each change they see
 before the next click (people take longer). All tables start together.
 
 The bot is bot/app.py's OFCBot with its default settings (real clock, table edits coalesced
-every 1.5 s, computer players pausing 1.5 s and thinking in a worker thread) on a fresh SQLite
+every 1.5 s, computer players pausing 1.5 s and thinking off the event loop) on a fresh SQLite
 file, in its OWN process, connected to the double over TCP as to Discord: the double and the
 hundred scripted members use the driver's process, so they do not eat into the bot's event
 loop, and the figures are the bot's. Images are rendered for real when rendering/ provides the
@@ -45,13 +46,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPUTER = "Computer 1 (easy)"  # the one computer seat of every table
+LEVELS = ("easy", "strong")  # the one computer seat of every table: its level
 STARTUP_SECONDS = 30.0
 
 
 @dataclass
 class LoadReport:
     tables: int
+    computer: str  # the level of each table's computer seat
     think_seconds: float
     rendering: str  # "real" | "stub"
     interactions: int
@@ -77,7 +79,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 # ------------------------------------------------------------------ the driver
 async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | None = None,
-                   stub_rendering: bool = False) -> LoadReport:
+                   stub_rendering: bool = False, computer: str = "easy") -> LoadReport:
     """Start the double and the bot process, play `tables` tables at once, report."""
     from tests.e2e.discord_double import DiscordDouble
     from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
@@ -101,7 +103,7 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                 async def play(number: int) -> None:
                     host, guest = pairs[number]
                     table = await open_table(double, host, guest, channel=channels[number],
-                                             computers=("easy",), timeout=30.0, seats=3,
+                                             computers=(computer,), timeout=30.0, seats=3,
                                              format="hands", hands=1, fantasy="off")
                     await play_out(double, table, seats_of((host, guest)), timeout=60.0)
 
@@ -117,7 +119,7 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                     if outcomes[number] is None:
                         try:
                             await check_wallets(double, pairs[number], channel=channel,
-                                                computers=(COMPUTER,))
+                                                computers=(f"Computer 1 ({computer})",))
                         except AssertionError as error:
                             errors.append(f"table {number + 1}: settlement: {error}")
             finally:
@@ -135,7 +137,8 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
         done.append((answered.get(interaction.id, interaction.answered_at)
                      - interaction.created) * 1000)
     return LoadReport(
-        tables=tables, think_seconds=think, rendering=rendering, interactions=len(measured),
+        tables=tables, computer=computer, think_seconds=think, rendering=rendering,
+        interactions=len(measured),
         interaction_p50_ms=percentile(acks, 0.5), interaction_p99_ms=percentile(acks, 0.99),
         interaction_max_ms=round(max(acks, default=0.0), 2),
         interaction_done_p50_ms=percentile(done, 0.5),
@@ -229,12 +232,16 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
     import rendering
     from bot.app import OFCBot
     from bot.config import Settings
+    from cogs.common import images
 
     real = all(hasattr(rendering, f) for f in ("table_png", "private_png", "showdown_png"))
     if stub_rendering or not real:
         png = _one_pixel_png()
-        for name in ("table_png", "private_png", "showdown_png"):
-            setattr(rendering, name, lambda *args, **kwargs: png)
+
+        async def stub(*args: object) -> bytes:  # no image reaches the worker processes
+            return png
+
+        images.render = stub
     print("real" if real and not stub_rendering else "stub", flush=True)
     Route.BASE = api_url
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
@@ -272,6 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds a computer pauses before acting (default: the bot's)")
     parser.add_argument("--stub-rendering", action="store_true",
                         help="1x1 PNG images instead of rendering/'s")
+    parser.add_argument("--computer", choices=LEVELS, default="easy",
+                        help="the level of each table's computer seat")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--serve-bot", nargs=5, metavar=("API", "GATEWAY", "TOKEN", "GUILD",
                                                         "DATABASE"), help=argparse.SUPPRESS)
@@ -281,7 +290,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         serve_bot(api, gateway, token, int(guild), database, args.ai_delay, args.stub_rendering)
         return 0
     report = asyncio.run(load_run(args.tables, think=args.think, ai_delay=args.ai_delay,
-                                  stub_rendering=args.stub_rendering))
+                                  stub_rendering=args.stub_rendering, computer=args.computer))
     if args.json:
         print(json.dumps(asdict(report)))
     else:

@@ -5,9 +5,10 @@
   the class, so a restarted bot is watched too): each view is registered with what each seat
   may show at that very moment, read from every seat's private view: its own placed board,
   nothing of a Fantasyland board in play, never a dealt (or drafted) or discarded card;
-- wraps rendering's `table_png`, `showdown_png` and `private_png` with a recorder: the real
-  image, with a PNG text chunk carrying the number of the view it was drawn from, so every
-  image Discord shows can be traced back to that exact view.
+- wraps the bot's one way to an image, `cogs.common.images.render(kind, view, ...)`, with a
+  recorder in this process: the real image (drawn by the bot's worker processes, or on a
+  thread with OFC_WORKERS=0), with a PNG text chunk carrying the number of the view it was
+  drawn from, so every image Discord shows can be traced back to that exact view.
 
 `problems(double, channel)` then reads what people saw (every version of every message) and
 names each leak: a public image drawn from anything but a registered public TableView or
@@ -23,17 +24,17 @@ import re
 import struct
 import threading
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 from PIL import Image
 
-import rendering
 from bot.engine.cards import Card
 from bot.engine.match import Match
 from bot.engine.views import PrivateView, TableView
+from cogs.common import images
 from cogs.common.format import card_label
 from tests.e2e.breakdowns import TITLE
 from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message, Snapshot
@@ -113,22 +114,19 @@ class PrivacyWatch:
 
         monkeypatch.setattr(Match, "public_view", watched_public)
         monkeypatch.setattr(Match, "view_for", watched_private)
-        for kind in ("table", "showdown", "private"):
-            real = getattr(rendering, f"{kind}_png", None)
-            monkeypatch.setattr(rendering, f"{kind}_png", self._recorder(kind, real),
-                                raising=False)
+        monkeypatch.setattr(images, "render", self._recorder(images.render))
 
     def _register(self, view: Any, secrets: Secrets) -> None:
         # The view itself is kept too, so its id() is never reused for another object.
         self._registered[id(view)] = (view, secrets)
 
-    def _recorder(self, kind: str, real: Callable[..., bytes] | None) -> Callable[..., bytes]:
-        def record(view: Any, *args: Any) -> bytes:
-            """Runs in the renderer's worker thread: next() and a dict store are atomic."""
+    def _recorder(self, real: Callable[..., Awaitable[bytes]]) -> Callable[..., Awaitable[bytes]]:
+        async def record(kind: str, view: Any, *args: Any) -> bytes:
+            """On the event loop, before the view goes to a worker (a copy of it does)."""
             known = self._registered.get(id(view))
             number = next(self._numbers)
             self.rendered[number] = Rendered(kind, view, known[1] if known else None)
-            return _numbered(real(view, *args) if real else BLANK, number)
+            return _numbered(await real(kind, view, *args), number)
 
         return record
 
@@ -236,12 +234,3 @@ def _numbered(png: bytes, number: int) -> bytes:
     chunk = b"tEXt" + data
     return (png[:-12] + struct.pack(">I", len(data)) + chunk
             + struct.pack(">I", zlib.crc32(chunk)) + png[-12:])
-
-
-def _blank() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (1, 1)).save(out, "PNG")
-    return out.getvalue()
-
-
-BLANK = _blank()  # when rendering/ has no such function

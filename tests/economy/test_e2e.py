@@ -19,7 +19,7 @@ from tests.economy.test_history_stats import line, record_match
 async def bot(double: DiscordDouble, alice: Member, bob: Member,
               tmp_path: Path) -> AsyncIterator[OFCBot]:
     settings = Settings(token=double.token, database=str(tmp_path / "ofc.sqlite3"),
-                        dev_guild=double.guild.id)
+                        dev_guild=double.guild.id, workers=0)
     client = OFCBot(settings, extensions=("cogs.economy", "cogs.tools"))
     await double.start_client(client)
     yield client

@@ -1,0 +1,88 @@
+"""Group commit: the snapshot-only saves of many tables share one transaction.
+
+Most actions (a card put in a draft, a placement, a timer) save only the table's snapshot,
+and each commit waits for its fsync (synchronous=FULL). `GroupCommit.save` queues the
+snapshot and waits: the saves arriving within one tick of the event loop, and all those
+arriving while a transaction is being written, go to storage together as one transaction
+(`Storage.save_snapshots`), so twenty busy tables pay one fsync, not twenty. Each caller
+still returns only once its snapshot is committed, so "saved before anyone hears of it"
+holds. A batch of one takes `Storage.save_snapshot`, as before.
+
+Chip movements never come here: each is applied in its own transaction with the snapshot
+that explains it (money.py), as durable as ever.
+"""
+
+import asyncio
+from dataclasses import dataclass
+
+from bot.storage import Storage
+
+
+@dataclass(eq=False)
+class _Save:
+    table_id: int
+    text: str
+    now: float
+    done: asyncio.Future[None]
+
+
+class GroupCommit:
+    def __init__(self, storage: Storage) -> None:
+        self._storage = storage
+        self._waiting: list[_Save] = []
+        self._writer: asyncio.Task[None] | None = None
+        self.transactions = 0  # for tests and figures: transactions written
+
+    async def save(self, table_id: int, text: str, now: float) -> None:
+        """Save a table's snapshot with the others of this tick; return once committed (or
+        raise the storage error that refused it)."""
+        loop = asyncio.get_running_loop()
+        entry = _Save(table_id, text, now, loop.create_future())
+        self._waiting.append(entry)
+        if self._writer is None or self._writer.done():
+            self._writer = loop.create_task(self._write())
+        await entry.done
+
+    async def close(self) -> None:
+        """Wait for the saves already asked for."""
+        if self._writer is not None:
+            await asyncio.gather(self._writer, return_exceptions=True)
+
+    async def _write(self) -> None:
+        while self._waiting:
+            await asyncio.sleep(0)  # one tick: the other tables' saves of this tick join
+            # A caller cancelled before its turn (its table rolled back) is not saved.
+            batch = [s for s in self._waiting if not s.done.done()]
+            self._waiting = []
+            if not batch:
+                continue
+            try:
+                errors = await self._commit(batch)
+            except Exception as error:  # nothing of the batch was saved
+                for entry in batch:
+                    _answer(entry, error)
+                continue
+            for entry, refused in zip(batch, errors, strict=True):
+                _answer(entry, refused)
+
+    async def _commit(self, batch: list[_Save]) -> list[Exception | None]:
+        self.transactions += 1
+        if len(batch) == 1:
+            one = batch[0]
+            try:
+                await self._storage.save_snapshot(one.table_id, one.text, now=one.now)
+            except Exception as error:
+                return [error]
+            return [None]
+        found = await self._storage.save_snapshots(
+            [(s.table_id, s.text) for s in batch], now=max(s.now for s in batch))
+        return list(found)
+
+
+def _answer(entry: _Save, error: BaseException | None) -> None:
+    if entry.done.done():
+        return
+    if error is None:
+        entry.done.set_result(None)
+    else:
+        entry.done.set_exception(error)

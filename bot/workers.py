@@ -1,0 +1,213 @@
+"""Worker processes for CPU work: computer decisions, Fantasyland solves, image rendering.
+
+The event loop's process does I/O and bookkeeping only; `Workers.run(fn, *args)` runs `fn`
+(a module-level function or a bound method of a picklable object) in a pool of worker
+processes and awaits its result.
+
+- People first: a priority queue sits in front of the pool. At most `size` tasks are handed
+  to the pool at once (one per process), so a task waits in this queue, not in the pool's
+  FIFO, and the next free process takes the most urgent one: a person's render or solve
+  (PERSON) before a computer's decision (COMPUTER), then first come first served.
+- Deadlines: a task given a `budget` (seconds of wall time from the moment it is asked for)
+  is called with `seconds=` the time left when a process takes it up, so queueing counts
+  against the budget and the caller never waits much longer than it.
+- A worker that dies (killed, out of memory) breaks the pool: a new pool replaces it, and each
+  task the dead pool held is tried once more; a task whose second try dies too is answered
+  with `WorkerError`. Nothing is lost and nothing hangs.
+- Processes start by `forkserver` (or `spawn` where there is none), never by forking the
+  event loop's process with its threads.
+- `size=0` runs every task in this process on a thread, in order of asking (no processes):
+  for tests that watch the render functions in their own process, and for machines where
+  processes cannot be started.
+
+`close()` fails the tasks still queued with WorkerError, stops the processes and waits for
+them to exit.
+"""
+
+import asyncio
+import heapq
+import itertools
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+PERSON = 0  # a person is waiting: renders, "Best arrangement", /ofc solve
+COMPUTER = 1  # a computer's decision: it has a budget, and people go first
+MIN_SECONDS = 0.05  # a task whose budget ran out while queued still gets this long
+TRIES = 2  # a task whose worker died is tried once more on a new pool
+
+
+class WorkerError(RuntimeError):
+    """A task could not be run: its worker died twice, or the pool is shut down."""
+
+
+@dataclass(order=True)
+class _Task:
+    priority: int
+    number: int
+    fn: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    deadline: float | None = field(compare=False)  # time.monotonic() the budget ends
+    future: asyncio.Future[Any] = field(compare=False)
+
+    def kwargs(self) -> dict[str, float]:
+        if self.deadline is None:
+            return {}
+        return {"seconds": max(MIN_SECONDS, self.deadline - time.monotonic())}
+
+
+class Workers:
+    def __init__(self, size: int, *, initializer: Callable[[], None] | None = None,
+                 preload: Sequence[str] = ()) -> None:
+        """`size` processes (0: inline); each runs `initializer()` first; `preload` names
+        modules the fork server imports once, so that new workers start with them loaded."""
+        self.size = size
+        if size < 0:
+            raise ValueError("the number of worker processes cannot be negative")
+        self._initializer = initializer
+        self._preload = list(preload)
+        self._queue: list[_Task] = []
+        self._numbers = itertools.count()
+        self._running = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._runners: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.replaced = 0  # pools replaced after a worker died (for tests and logs)
+
+    @property
+    def inline(self) -> bool:
+        return self.size == 0
+
+    async def run(self, fn: Callable[..., T], *args: Any, priority: int = PERSON,
+                  budget: float | None = None) -> T:
+        """`fn(*args)` in a worker process (with `seconds=` the budget left, when given)."""
+        if self._closed:
+            raise WorkerError("The worker processes are shut down.")
+        loop = asyncio.get_running_loop()
+        deadline = None if budget is None else time.monotonic() + budget
+        task = _Task(priority, next(self._numbers), fn, args, deadline, loop.create_future())
+        if self.inline:
+            return await asyncio.to_thread(fn, *args, **task.kwargs())
+        heapq.heappush(self._queue, task)
+        self._pump()
+        result: T = await task.future
+        return result
+
+    def queued(self) -> int:
+        """Tasks waiting for a free process."""
+        return len(self._queue)
+
+    def running(self) -> int:
+        """Tasks handed to the processes and not yet answered."""
+        return self._running
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and diagnostics)."""
+        pool = self._pool
+        processes = getattr(pool, "_processes", None) or {}
+        return [p.pid for p in processes.values() if p.pid is not None]
+
+    async def close(self) -> None:
+        """Answer queued tasks with WorkerError, stop the processes, wait for them to exit."""
+        if self._closed:
+            return
+        self._closed = True
+        for task in self._queue:
+            if not task.future.done():
+                task.future.set_exception(WorkerError("The worker processes are shut down."))
+        self._queue.clear()
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(_stop, pool)
+        if self._runners:
+            await asyncio.gather(*self._runners, return_exceptions=True)
+
+    # ------------------------------------------------------------------ inside
+    def _pump(self) -> None:
+        while self._queue and self._running < self.size and not self._closed:
+            task = heapq.heappop(self._queue)
+            if task.future.done():  # its caller gave up (cancelled) while it waited
+                continue
+            self._running += 1
+            runner = asyncio.get_running_loop().create_task(self._execute(task))
+            self._runners.add(runner)
+            runner.add_done_callback(self._runners.discard)
+
+    async def _execute(self, task: _Task) -> None:
+        try:
+            result = await self._attempts(task)
+        except BaseException as error:  # the caller hears of every failure
+            if not task.future.done():
+                task.future.set_exception(error)
+            if not isinstance(error, Exception):
+                raise
+        else:
+            if not task.future.done():
+                task.future.set_result(result)
+        finally:
+            self._running -= 1
+            if not self._closed:
+                self._pump()
+
+    async def _attempts(self, task: _Task) -> Any:
+        for attempt in range(1, TRIES + 1):
+            if self._closed:
+                raise WorkerError("The worker processes are shut down.")
+            pool = self._current_pool()
+            try:
+                return await asyncio.wrap_future(pool.submit(task.fn, *task.args,
+                                                             **task.kwargs()))
+            except BrokenProcessPool:
+                if self._closed:
+                    raise WorkerError("The worker processes are shut down.") from None
+                self._replace(pool)
+                log.warning("a worker process died running %s (try %d of %d)",
+                            getattr(task.fn, "__qualname__", task.fn), attempt, TRIES)
+            except RuntimeError as error:  # submit after shutdown
+                if self._closed:
+                    raise WorkerError("The worker processes are shut down.") from error
+                raise
+        raise WorkerError("The computer could not finish this task; please try again.")
+
+    def _current_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.size,
+                                             mp_context=_context(self._preload),
+                                             initializer=self._initializer)
+        return self._pool
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """A worker died: the next task gets a new pool (the broken one is let go)."""
+        if self._pool is broken:
+            self._pool = None
+            self.replaced += 1
+            broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _context(preload: list[str]) -> Any:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    if preload:
+        context.set_forkserver_preload(preload)  # used if the fork server is not yet running
+    return context
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool now: running tasks are abandoned (their callers get WorkerError)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+    for process in processes:
+        process.join(5)
