@@ -4,15 +4,16 @@ worker killed mid-decision, the pool shut down mid-hand; the hand always goes on
 import asyncio
 import os
 import signal
+from pathlib import Path
 
 import pytest
 
-from bot.ai.players import AIPlayers
 from bot.storage import Storage
 from bot.tables import FakeClock, Placed, ServiceSettings, TableService
 from bot.workers import Workers
 
 from .driver import ALICE, CHANNEL, GUILD, Recorder, act, play
+from .gated import GatedPlayers
 
 THINK = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=0, ai_in_thread=True,
                         ai_seconds=30)
@@ -34,8 +35,7 @@ async def deciding(service: TableService,
         if workers.running() and workers.pids():
             break
         await asyncio.sleep(0.01)
-    await asyncio.sleep(0.5)  # the worker has taken the decision up
-    assert not [e for e in recorder.of(Placed) if e.player_id < 0]
+    assert not [e for e in recorder.of(Placed) if e.player_id < 0]  # held at its gate
     return table, recorder, workers.pids()
 
 
@@ -44,13 +44,15 @@ def computer_placed(recorder: Recorder) -> int:
 
 
 async def test_a_worker_killed_mid_decision_is_replaced_and_the_computer_still_acts(
-        storage: Storage, clock: FakeClock) -> None:
+        storage: Storage, clock: FakeClock, tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
     workers = Workers(1)
-    service = TableService(storage, clock, AIPlayers(seconds=2), THINK, workers)
+    service = TableService(storage, clock, GatedPlayers(str(gate), seconds=2), THINK, workers)
     try:
         table, recorder, pids = await deciding(service, workers)
         for pid in pids:
             os.kill(pid, signal.SIGKILL)
+        gate.touch()  # the retried decision may now finish
         await asyncio.wait_for(service.idle(), 60)
         assert computer_placed(recorder) == 1 and workers.replaced == 1
         await asyncio.wait_for(play(service, clock, table, [ALICE]), 120)
@@ -61,12 +63,16 @@ async def test_a_worker_killed_mid_decision_is_replaced_and_the_computer_still_a
 
 
 async def test_the_pool_shut_down_mid_hand_places_the_computer_by_r10(
-        storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
+        storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture,
+        tmp_path: Path) -> None:
+    gate = tmp_path / "gate"
     workers = Workers(1)
-    service = TableService(storage, clock, AIPlayers(seconds=30), THINK, workers)
+    service = TableService(storage, clock, GatedPlayers(str(gate), seconds=30), THINK,
+                           workers)
     try:
         table, recorder, _ = await deciding(service, workers)
-        await asyncio.wait_for(workers.close(), 30)
+        await asyncio.wait_for(workers.close(), 30)  # while the decision waits at its gate
+        gate.touch()
         await asyncio.wait_for(service.idle(), 30)  # answered with an error, not hung
         assert computer_placed(recorder) == 1
         assert "placing by R10" in caplog.text

