@@ -75,17 +75,25 @@ def chips(amount: int) -> str:
     return plural(amount, "chip")
 
 
+def _royalties(rules: TableRules) -> str:
+    return "no royalties" if rules.royalties == "off" else f"{rules.royalties} royalties"
+
+
+def _fantasy(rules: TableRules) -> str:
+    return "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
+
+
 def rules_paragraph(rules: TableRules) -> str:
-    """The table's options in one short paragraph (RULES.md names), for the lobby message."""
+    """The table's options in one short paragraph (RULES.md names), for the lobby message:
+    the facts of `rules_line` and what a player about to sit down also wants to know."""
     match_length = {"match": "one hand per player",
                     "hands": f"{rules.hands} hands",
                     "cash": "cash table: join and leave between hands"}[rules.format]
-    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"Fantasyland {rules.fantasy}"
     return (
         f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "
         f"{match_length}\n"
         f"Buy-in {plural(rules.buy_in, 'chip')}, {plural(rules.point_value, 'chip')} per point, "
-        f"scoring {rules.scoring}, {rules.royalties} royalties, {fantasy}, "
+        f"scoring {rules.scoring}, {_royalties(rules)}, {_fantasy(rules)}, "
         f"{rules.order} turns of {rules.turn_seconds} s "
         f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
     )
@@ -94,6 +102,5 @@ def rules_paragraph(rules: TableRules) -> str:
 def rules_line(rules: TableRules) -> str:
     """The table's rules in one line: variant, scoring, royalties, Fantasyland, stakes
     (`/ofc rules`, `/ofc-admin settings`, `/ofc history`)."""
-    fantasy = "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
-    return (f"{rules.variant.capitalize()} · {rules.scoring} · {rules.royalties} royalties · "
-            f"{fantasy} · {plural(rules.point_value, 'chip')} a point")
+    return (f"{rules.variant.capitalize()} · {rules.scoring} · {_royalties(rules)} · "
+            f"{_fantasy(rules)} · {plural(rules.point_value, 'chip')} a point")

@@ -5,7 +5,7 @@ from bot.engine.board import Board
 from bot.engine.rules import TableRules
 from bot.engine.showdown import show_down
 from bot.tables import Standing
-from cogs.common.format import rules_paragraph
+from cogs.common.format import rules_line, rules_paragraph
 from cogs.tables.embeds import showdown_embed, standings_embed
 
 ALICE = Board.parse("Qh Qd 2c", "5s 5d 9c 9h Kd", "2h 3h 4h 5h 7h")
@@ -63,3 +63,9 @@ def test_rules_paragraph_names_every_option_in_force() -> None:
     for part in ("**Turbo**, 4 seats, 8 hands", "Buy-in 500 chips", "2 chips per point",
                  "scoring 2-4", "russian royalties", "no Fantasyland", "simultaneous turns"):
         assert part in text
+
+
+def test_the_rules_in_short_say_when_there_are_no_royalties() -> None:
+    rules = TableRules(royalties="off")
+    for text in (rules_paragraph(rules), rules_line(rules)):
+        assert "no royalties" in text and "off royalties" not in text
