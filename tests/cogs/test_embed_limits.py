@@ -21,16 +21,28 @@ from bot.storage import (
     MatchSummary,
     PlayerStats,
     SettingsChange,
+    Storage,
     Wallet,
 )
 from bot.storage.records import MatchPlayer, PlayerHandResult
 from bot.storage.validate import MAX_CHIPS
-from bot.tables import LobbySeat, LobbyView, Standing
+from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
+from bot.tables.simulate import FAST
 from cogs.economy import embeds as economy
 from cogs.economy.wallets import MAX_REASON
-from cogs.tables.embeds import lobby_embed, showdown_embed, standings_embed
+from cogs.tables.embeds import (
+    Where,
+    lobby_embed,
+    placed_embed,
+    prompt_embed,
+    result_embed,
+    showdown_embed,
+    standings_embed,
+    table_embed,
+)
 from cogs.tools import embeds as tools
 from cogs.tools.score_input import MAX_NAME, score_input
+from tests.service.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, act
 
 BIG_POINT = 1_000_000  # the largest point_value option
 USER = 2**63 - 1  # the longest snowflake
@@ -41,6 +53,12 @@ TYPED = ("Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",  # four boards, 52 distin
          "Jh Jd 5c / Th Tc 6h 6c 7s / 4s 8s 9s Js Qs")
 BOARDS = tuple(Board.parse(*typed.split(" / ")) for typed in TYPED)
 FOUR = TableRules(variant="turbo", seats=4, point_value=BIG_POINT)
+
+
+# Discord's longest server and channel names (100 characters each), and a message link.
+WHERE = Where("S" * 100, "c" * 100,
+              f"https://discord.com/channels/{USER}/{USER}/{USER}")
+LONG_NOTE = "Time ran out: your cards were placed for you."
 
 
 def name(n: int) -> str:
@@ -82,6 +100,10 @@ def test_showdown_and_standings_of_four_long_names_and_huge_stacks() -> None:
     view = show_down(FOUR, dict(enumerate(BOARDS)), {}, stacks, button=3)
     names = {seat: name(seat) for seat in range(4)}
     within_limits(showdown_embed(99, view, names, point_value=BIG_POINT))
+    for seat in range(4):
+        result = result_embed(99, view, seat, names, WHERE)
+        assert result is not None
+        within_limits(result)
     within_limits(standings_embed(
         Standing(seat, USER, name(seat), MAX_CHIPS, -MAX_CHIPS) for seat in range(4)))
 
@@ -132,3 +154,32 @@ def test_lobby_and_settings_at_their_largest() -> None:
     within_limits(tools.settings(GuildSettings(MAX_CHIPS, MAX_CHIPS, options),
                                  (MAX_CHIPS, MAX_CHIPS), rules, changes,
                                  ["starting chips", "daily chips", "table options"]))
+
+
+async def test_table_prompt_and_placed_embeds_of_a_live_four_seat_table(
+        storage: Storage, clock: FakeClock) -> None:
+    """Four long names at the largest point value, every street of a hand: the table message,
+    each seat's prompt (with the server and channel it belongs to) and its placed record."""
+    service = TableService(storage, clock, QUICK_AI, FAST)
+    try:
+        people = [ALICE, BOB, CAROL, ALICE + 100]
+        options = {"variant": "turbo", "seats": 4, "point_value": BIG_POINT,
+                   "format": "hands", "hands": 1}
+        table = (await service.create_table(GUILD, CHANNEL, people[0], name(0), options,
+                                            seed=7)).table_id
+        for seat, person in enumerate(people[1:], start=1):
+            await service.join(table, person, name(seat))
+        await service.start(table, people[0])
+        checked = 0
+        while (view := service.public_view(table)) is not None and view.phase == "playing":
+            within_limits(table_embed(view))
+            for person in people:
+                state = service.private_view(table, person)
+                within_limits(prompt_embed(state, LONG_NOTE, where=WHERE))
+                within_limits(placed_embed(state.hand_no, state.street, state, LONG_NOTE,
+                                           where=WHERE))
+                checked += 1
+            await act(service, table, service.seats(table)[view.to_act[0]])
+        assert checked >= 4 * 4  # at least one look per seat on every street of turbo
+    finally:
+        await service.close()
