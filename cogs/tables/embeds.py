@@ -154,20 +154,20 @@ def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None
     table = view.table
     if state.street == 0:
         task = (f"Choose 3 cards for the top, 5 for the middle and 5 for the bottom; "
-                f"the other {plural(view.discard_count, 'card')} are discarded.")
+                f"the other {plural(view.discard_count, 'card')} are discarded. ")
+    elif state.street == 1:
+        task = f"Place {plural(len(view.dealt), 'card')}. "
     else:
-        keep = len(view.dealt) - view.discard_count
-        task = f"Place {plural(keep, 'card')}" + \
-            (" (the third is discarded)." if view.discard_count else ".")
+        task = ""  # the image and the grid of buttons say it: the prompt must fit a phone
     if not view.dealt:
         status = "Nothing to place right now."
     elif state.to_act:
-        clock = f" Placed for you {when(state.deadline)}." if state.deadline else ""
-        status = f"**Your turn.** {task}{clock}"
+        clock = f"Placed for you {when(state.deadline)}." if state.deadline else ""
+        status = f"**Your turn.** {task}{clock}".rstrip()
     else:
         names = _names(table)
         waiting = " and ".join(names[s] for s in table.to_act) or "the others"
-        status = f"{task} Waiting for {waiting}: arrange now, confirm on your turn."
+        status = f"{task}Waiting for {waiting}: arrange now, confirm on your turn."
     lines = [status]
     if view.dealt:
         lines += outlook_lines(state, draft_outlook(view, state.draft))
