@@ -31,6 +31,7 @@ FIGURES: dict[str, str] = {
     "interaction_errors": "bot.bench.e2e",
     "ui_taps_per_hand": "bot.bench.e2e",
     "ui_dm_kb_per_hand": "bot.bench.e2e",
+    "ui_dm_height_pt": "bot.bench.e2e",
 }
 
 

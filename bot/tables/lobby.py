@@ -13,13 +13,14 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
+from bot.storage import UnknownTable
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
 from bot.tables.players import LEVELS, is_person
 from bot.tables.runtime import Live, TableCore
 from bot.tables.settings import ServiceSettings
-from bot.tables.state import TableState
+from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import translate
 from bot.tables.views import LobbySeat, LobbyView
 
@@ -57,6 +58,25 @@ class Lobby:
 
     def view(self, state: TableState) -> LobbyView:
         return lobby_view(state, self._core.settings)
+
+    async def rematch_offer(self, table_id: int) -> LobbyView | None:
+        """The closed table of a match over that offers "Rematch" (issue 14), as its lobby:
+        where it was played and its rules. Kept in memory until a newer table takes its
+        channel, else read from its closing snapshot, so a restart loses no offer. None when
+        the table offers none (cancelled, expired, still playing, unknown)."""
+        live = self._core.tables.get(table_id)
+        state = live.state if live is not None else await self._stored(table_id)
+        if state is None or state.status != "closed" or not state.rematch:
+            return None
+        return self.view(state)
+
+    async def _stored(self, table_id: int) -> TableState | None:
+        try:
+            row = await self._core.storage.table(table_id)
+            return TableState.loads(row.state_json, table_id=row.id, guild_id=row.guild_id,
+                                    channel_id=row.channel_id, thread_id=row.thread_id)
+        except (UnknownTable, BadSnapshot):
+            return None
 
     def event(self, state: TableState, reason: str) -> out.LobbyChanged:
         return out.LobbyChanged(table_id=state.table_id, channel_id=state.home,

@@ -70,6 +70,10 @@ class TableService:
     def lobby(self, table_id: int) -> LobbyView:
         return self._lobby.view(self._core.live(table_id).state)
 
+    async def rematch_offer(self, table_id: int) -> LobbyView | None:
+        """The closed table whose match over offers "Rematch", or None (survives a restart)."""
+        return await self._lobby.rematch_offer(table_id)
+
     def public_view(self, table_id: int) -> TableView | None:
         return self._play.public_view(table_id)
 

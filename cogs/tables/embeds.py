@@ -129,14 +129,19 @@ def action_title(state: SeatState) -> str:
     return f"{counter} · street {state.street} of {view.table.streets}"
 
 
-def outlook_lines(state: SeatState, outlook: Outlook) -> list[str]:
+FOULS = "⚠️ **This board fouls** whatever comes: no royalties, every line lost."
+ASKING = "⚠️ **This board fouls: confirm anyway?** No royalties, every line lost."
+
+
+def outlook_lines(state: SeatState, outlook: Outlook, *, warn: bool = True) -> list[str]:
     """What the board with the draft is making (the image shows the board without it): each
-    row's hand, a warning once a foul cannot be avoided, and on the last action the royalties
-    and Fantasyland the draft earns."""
+    row's hand, a warning once a foul cannot be avoided (unless `warn` is off: the prompt
+    asks about it), and on the last action the royalties and Fantasyland the draft earns."""
     lines = [" · ".join(f"{ROW_LABELS[r]}: {text}" for r, text in zip(ROWS, outlook.rows,
                                                                        strict=True) if text)]
     if outlook.fouled or outlook.foul_unavoidable:
-        lines.append("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+        if warn:
+            lines.append(FOULS)
     elif outlook.complete:
         fantasy = f"Fantasyland next hand ({outlook.fantasy} cards)" if outlook.fantasy \
             else "no Fantasyland"
@@ -154,25 +159,24 @@ def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None
     table = view.table
     if state.street == 0:
         task = (f"Choose 3 cards for the top, 5 for the middle and 5 for the bottom; "
-                f"the other {plural(view.discard_count, 'card')} are discarded.")
+                f"the other {plural(view.discard_count, 'card')} are discarded. ")
+    elif state.street == 1:
+        task = f"Place {plural(len(view.dealt), 'card')}. "
     else:
-        keep = len(view.dealt) - view.discard_count
-        task = f"Place {plural(keep, 'card')}" + \
-            (" (the third is discarded)." if view.discard_count else ".")
+        task = ""  # the image and the grid of buttons say it: the prompt must fit a phone
     if not view.dealt:
         status = "Nothing to place right now."
     elif state.to_act:
-        clock = f" Placed for you {when(state.deadline)}." if state.deadline else ""
-        status = f"**Your turn.** {task}{clock}"
+        clock = f"Placed for you {when(state.deadline)}." if state.deadline else ""
+        # Asked to confirm a board that fouls, the question takes the status's place.
+        status = f"{ASKING if asking else '**Your turn.**'} {task}{clock}".rstrip()
     else:
         names = _names(table)
         waiting = " and ".join(names[s] for s in table.to_act) or "the others"
-        status = f"{task} Waiting for {waiting}: arrange now, confirm on your turn."
+        status = f"{task}Waiting for {waiting}: arrange now, confirm on your turn."
     lines = [status]
     if view.dealt:
-        lines += outlook_lines(state, draft_outlook(view, state.draft))
-    if asking:
-        lines.append("**This board fouls: confirm anyway?**")
+        lines += outlook_lines(state, draft_outlook(view, state.draft), warn=not asking)
     if state.away:
         lines.append(AWAY)
     if note:

@@ -44,6 +44,7 @@ LOBBY = re.compile(rf"ofc:lobby:(?P<table>{_NUMBER}):(?P<action>{_one_of(LOBBY_A
 HAND = re.compile(rf"ofc:(?P<kind>hand):(?P<table>{_NUMBER})")
 BACK = re.compile(rf"ofc:(?P<kind>back):(?P<table>{_NUMBER})")
 REMATCH = re.compile(rf"ofc:(?P<kind>rematch):(?P<table>{_NUMBER})")
+ROW_NAME = re.compile(rf"ofc:row:(?P<row>{_one_of(PLACE_ROWS)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,16 @@ class PlaceId:
 
     def __str__(self) -> str:
         return _join("place", *_turn_fields(self.turn), INDEX[self.card], self.row)
+
+
+@dataclass(frozen=True, slots=True)
+class RowNameId:
+    """The greyed button naming a row of the placement grid (streets 2-5): it does nothing."""
+
+    row: str  # top | middle | bottom | discard
+
+    def __str__(self) -> str:
+        return _join("row", self.row)
 
 
 @dataclass(frozen=True, slots=True)

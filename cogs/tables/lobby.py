@@ -6,15 +6,14 @@ kept up to date by cogs/tables/play.py from the service's events, whoever caused
 """
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.engine.rules import TableRules
 from bot.tables import LobbyView
 from cogs.common.answers import (
+    ELSEWHERE,
     PersistentItem,
     Refusal,
     manages_server,
@@ -26,7 +25,6 @@ from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_
 from cogs.common.options import table_options
 from cogs.common.permissions import require_table_permissions
 from cogs.tables import ids
-from cogs.tables.controls import play_of
 
 Action = Callable[[Interaction, int], Awaitable[str]]
 
@@ -143,19 +141,14 @@ def lobby_view(lobby: LobbyView) -> discord.ui.View:
     return view
 
 
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """A match over at a table: where it was and its rules, for a rematch."""
-
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    rules: TableRules
-
-
 class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.REMATCH):
     """"Rematch" under a match's standings: the first click opens a table here with the same
-    options (the clicker seated, the buy-in taken again); each later click sits down at it."""
+    options (the clicker seated, the buy-in taken again); each later click sits down at it.
+    The offer is the closed table's, saved with it: it outlives a restart of the bot."""
+
+    def _check_origin(self, interaction: Interaction) -> None:
+        """The table is closed (the service may have let it go): `rematch` checks where the
+        click comes from against the offer, read from storage if need be."""
 
     async def clicked(self, interaction: Interaction) -> None:
         old = ids.parse_table_button(self.custom_id).table
@@ -165,9 +158,12 @@ class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids
 
 async def rematch(interaction: Interaction, old: int) -> str:
     service = tables_of(interaction)
-    finished = play_of(interaction).finished.get(old)
+    finished = await service.rematch_offer(old)
     if finished is None:
         raise Refusal("This rematch is no longer offered: open a table with /ofc create.")
+    if finished.guild_id != interaction.guild_id or \
+            interaction.channel_id not in (finished.channel_id, finished.thread_id):
+        raise Refusal(ELSEWHERE)  # issue 21: a forged id from another server or channel
     here = service.table_for_channel(finished.thread_id or finished.channel_id)
     if here is not None and service.lobby(here).status == "lobby":
         return await _join(interaction, here)

@@ -64,7 +64,7 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
 )
-from cogs.tables.lobby import Finished, LobbyButton, RematchButton, lobby_view, rematch_view
+from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -106,7 +106,6 @@ class Play(commands.Cog):
         # prompt message -> what its image shows (controls.image_key): uploaded again only
         # when that changes
         self.shown: dict[int, tuple[object, ...]] = {}
-        self.finished: dict[int, Finished] = {}  # table -> its match over: for a rematch
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -205,9 +204,6 @@ class Play(commands.Cog):
                 text = f"{who} {why}: {chips} chips went back to the wallet."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
-                lobby = self.tables.lobby(table)
-                self.finished[table] = Finished(lobby.guild_id, lobby.channel_id,
-                                                lobby.thread_id, lobby.rules)
                 box.post(lambda: self._send(event.channel_id,
                                             Content(standings_embed(standings),
                                                     rematch_view(table))))

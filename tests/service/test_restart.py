@@ -155,6 +155,32 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     await resumed.close()
 
 
+async def test_a_rematch_offer_is_saved_with_the_closed_table(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    finished = await start_match(service)
+    await play(service, clock, finished, [ALICE])
+    offer = await service.rematch_offer(finished)
+    assert offer is not None and offer.status == "closed"
+    assert (offer.guild_id, offer.channel_id, offer.rules.hands) == (GUILD, CHANNEL, 1)
+    # A cancelled table offers none; nor does an open lobby, or no table at all.
+    cancelled = (await service.create_table(GUILD, CHANNEL + 1, BOB, "Bob", seed=5)).table_id
+    await service.add_computer(cancelled, BOB, "easy")
+    await service.start(cancelled, BOB)
+    playing = (await service.create_table(GUILD, CHANNEL + 2, ALICE, "Alice")).table_id
+    await service.cancel(cancelled, BOB)
+    assert await service.rematch_offer(cancelled) is None
+    assert await service.rematch_offer(playing) is None
+    await service.close()
+
+    resumed, _, _ = fresh_service(storage, clock.now())
+    await resumed.restore()
+    assert await resumed.rematch_offer(finished) == offer  # read from the closing snapshot
+    assert await resumed.rematch_offer(cancelled) is None
+    assert await resumed.rematch_offer(playing) is None
+    assert await resumed.rematch_offer(finished + 1000) is None
+    await resumed.close()
+
+
 def _bad_json(state: str) -> str:
     return state[:-5]
 
