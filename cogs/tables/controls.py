@@ -85,7 +85,7 @@ def where_of(client: discord.Client, service: TableService, table: int) -> Where
     url = f"https://discord.com/channels/{lobby.guild_id}/{channel_id}" + \
         (f"/{message}" if message else "")
     return Where(guild.name if guild else "your server",
-                 getattr(channel, "name", None) or "the table channel", url)
+                 getattr(channel, "name", None) or "the table channel", url, lobby.practice)
 
 
 def play_of(interaction: Interaction) -> "Play":
@@ -184,8 +184,10 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 
 
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
-    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), and Fantasyland's
-    Best arrangement (the solver)."""
+    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
+    Best arrangement (the solver), and Suggest at a table with hints on (the strong
+    computer's choice, issue 18). The click is deferred first: a suggestion takes about a
+    second of the computer's thinking."""
 
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
@@ -197,7 +199,8 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                     await redraw(interaction, state, asking=True)
                     return
             action = {"reset": service.reset_draft, "confirm": service.confirm,
-                      "anyway": service.confirm, "best": service.best_arrangement}[key.action]
+                      "anyway": service.confirm, "best": service.best_arrangement,
+                      "suggest": service.suggest}[key.action]
             state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
                                  street=turn.street, seat=turn.seat)
             if key.action in ("confirm", "anyway") and interaction.guild_id is None:
@@ -279,7 +282,8 @@ def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> N
     """One action row per dealt card (Top / Middle / Bottom, Discard when one is due), full
     rows disabled. Reset and Confirm take the rows' free places (Discord allows 5 rows of 5):
     a street with a discard is 3 rows (Reset after the first card, Confirm after the last);
-    street 1's 5 cards are 5 rows, Reset and Confirm after the last card."""
+    street 1's 5 cards are 5 rows, Reset and Confirm after the last card. With hints on,
+    Suggest comes after the second card (a street with a discard) or the first."""
     turn = _turn(state)
     targets = ("top", "middle", "bottom") + (("discard",) if state.view.discard_count else ())
     dealt = state.view.dealt
@@ -293,7 +297,11 @@ def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> N
                 disabled=not chosen and state.free.get(target, 0) <= 0
                 and target != "discard"))
     last = len(dealt) - 1
-    _finish_buttons(view, turn, state, reset_row=0 if len(targets) == 4 else last,
+    discarding = len(targets) == 4
+    if state.view.table.rules.hints == "on":
+        view.add_item(_button(StepButton, StepId(turn, "suggest"), "Suggest",
+                              discord.ButtonStyle.primary, row=1 if discarding else 0))
+    _finish_buttons(view, turn, state, reset_row=0 if discarding else last,
                     confirm_row=last, best=False, asking=asking)
 
 

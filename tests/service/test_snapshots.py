@@ -35,3 +35,16 @@ def as_written_now(text: str) -> str:
             holder["rules"]["hints"] = "off"
     data["practice"] = False
     return json.dumps(data, separators=(",", ":"))
+
+
+@pytest.mark.parametrize("text", SNAPSHOTS, ids=range(len(SNAPSHOTS)))
+def test_a_stored_snapshot_loads_and_saves_unchanged(text: str) -> None:
+    state = TableState.loads(text, table_id=1, guild_id=10, channel_id=20)
+    assert state.dumps() == as_written_now(text)
+    again = TableState.loads(state.dumps(), table_id=1, guild_id=10, channel_id=20)
+    assert again.dumps() == state.dumps()
+
+
+def test_the_snapshots_cover_every_money_operation() -> None:
+    kinds = {op["op"] for text in SNAPSHOTS for op in json.loads(text)["pending"]}
+    assert kinds == {"buy_in", "settle", "cash_out", "match_end", "close", "refund"}
