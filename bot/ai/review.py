@@ -19,6 +19,7 @@ from typing import Any
 from bot.ai.players import Settings, decide, estimate
 from bot.engine.board import Board
 from bot.engine.cards import Card
+from bot.engine.deal import streets
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.placement import DISCARD
@@ -57,6 +58,7 @@ class HandReview:
     board: Board  # as shown down
     points: int  # the hand's points for the player (R5)
     fouled: bool
+    skipped: int = 0  # streets placed at once while the player was away (R10): never seen
 
     @property
     def gain(self) -> float:
@@ -86,10 +88,11 @@ def review_hand(history: dict[str, Any], player_id: int, *, seed: int = 0,
     assert match is not None and seat is not None
     shown = match.showdown
     mine = next((s for s in shown.seats if s.seat == seat), None) if shown else None
-    if mine is None:
+    if mine is None or match.hand is None:
         raise RuleError("That hand has no showdown for you to review.")
+    actions = 1 if match.hand.seats[seat].fantasy else len(streets(match.rules))
     return HandReview(match.hand_no, seat, match.player(seat).name, tuple(reviewed), mine.board,
-                      mine.points, mine.fouled)
+                      mine.points, mine.fouled, actions - len(reviewed))
 
 
 def _seat(match: Match, player_id: int) -> int:

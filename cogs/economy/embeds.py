@@ -26,6 +26,7 @@ from cogs.common.format import (
     INFO,
     cards_label,
     chips,
+    plural,
     row_label,
     rules_line,
     signed,
@@ -285,8 +286,11 @@ def review(played: PlayedHand, hand: HandReview) -> discord.Embed:
         f"{row.capitalize()}: {row_label(row, cards)}"
         for row, cards in zip(("top", "middle", "bottom"), hand.board.rows, strict=True)))
     differing = [s for s in hand.streets if not s.same]
-    embed.set_footer(text=(
-        f"In all, the strong computer's choices: {hand.gain:+.1f} points over yours "
-        f"({len(differing)} of {len(hand.streets)} differ)." if differing
-        else "You played every street as the strong computer would."))
+    summary = (f"In all, the strong computer's choices: {hand.gain:+.1f} points over yours "
+               f"({len(differing)} of {len(hand.streets)} differ)." if differing
+               else "You played every street as the strong computer would.")
+    if hand.skipped:
+        summary += (f" Left out: {plural(hand.skipped, 'street')} placed for you while you "
+                    "were away.")
+    embed.set_footer(text=summary)
     return embed
