@@ -61,7 +61,7 @@ async def _play_with_suggest(double: DiscordDouble, member: Member,
             await act(double, member, prompt, timeout=LONG)
             continue
         await member.click(prompt, "Suggest")
-        await double.wait_until(lambda: enabled(prompt, "Confirm"), timeout=LONG,
+        await double.wait_until(lambda p=prompt: enabled(p, "Confirm"), timeout=LONG,
                                 what="the suggestion drafted")
         cards = dealt(prompt)
         draft = {c: chosen_row(prompt, c) or "discard" for c in cards}
