@@ -23,7 +23,14 @@ from cogs.common.answers import (
 )
 from cogs.common.client import Interaction, SlashCommand
 from cogs.common.format import clip, plural
-from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
+from cogs.common.interactions import (
+    channel_id_of,
+    guild_id_of,
+    name_of,
+    per_member,
+    table_here,
+    tables_of,
+)
 from cogs.common.options import table_options
 from cogs.common.permissions import can_open_threads, require_table_permissions
 from cogs.tables import ids
@@ -54,6 +61,7 @@ NO_PRACTICE_THREAD = (
     "the Create Public Threads and Send Messages in Threads permissions.")
 
 
+@per_member(2, 60)  # each practice opens a thread
 @app_commands.command(
     name="practice",
     description="Play heads-up against the computer for play chips, with hints (no chips at stake)")
