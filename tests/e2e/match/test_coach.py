@@ -28,6 +28,7 @@ from tests.e2e.flows import (
     ready,
     title,
 )
+from tests.e2e.privacy import PrivacyWatch
 
 LONG = 120.0  # a strong suggestion thinks for a second; a review for a few
 
@@ -71,7 +72,8 @@ async def _play_with_suggest(double: DiscordDouble, member: Member,
 
 
 async def test_practice_with_suggest_then_review_the_hand(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        watch: PrivacyWatch) -> None:
     # The server plays without Fantasyland: the practice is its one hand (R11).
     await bot.storage.update_guild_settings(double.guild.id, actor_id=alice.id, now=0.0,
                                             table_options={"fantasy": "off"})
@@ -85,6 +87,7 @@ async def test_practice_with_suggest_then_review_the_hand(
     assert over is not None and "Practice over" in description(over)
     assert "Rematch" not in over.labels()
     assert await balance(double, alice) == STARTING  # play chips: the wallet never moved
+    assert watch.count("private") and watch.problems(double, thread, (alice,)) == []
     stats = await double.resolved(await alice.slash("ofc stats"))
     assert "has not played a hand here yet" in description(stats)
 
