@@ -31,7 +31,7 @@ log = logging.getLogger("bot")
 # cogs/ has a `setup(bot)` that adds its commands, components and error handler.
 EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
 # What a worker process runs: imported once by the fork server, so new workers start warm.
-WORKER_MODULES = ("bot.ai.players", "rendering")
+WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering")
 
 
 class OFCBot(commands.Bot):

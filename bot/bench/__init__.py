@@ -19,6 +19,8 @@ FIGURES: dict[str, str] = {
     "solve17_max_ms": "bot.bench.ai",
     "ai_strong_decision_ms": "bot.bench.ai",
     "ai_easy_decision_ms": "bot.bench.ai",
+    "review_hand_ms": "bot.bench.coach",
+    "review_hand_max_ms": "bot.bench.coach",
     "render_table_ms": "bot.bench.rendering",
     "render_private_ms": "bot.bench.rendering",
     "render_table_kb": "bot.bench.rendering",

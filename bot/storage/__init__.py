@@ -72,17 +72,21 @@ stay in the stacks, so at every commit:
     sum(wallets) + sum(stacks) == sum(ledger rows of kinds start, daily, grant, correction, house).
 
 History (history.py)
-- `record_match_start(table_id, options_json, players, now=)` -> match id (the running
-  match's id if the table has one); `current_match(table_id)` -> id | None.
+- `record_match_start(table_id, options_json, players, now=, practice=False)` -> match id
+  (the running match's id if the table has one); `current_match(table_id)` -> id | None. A
+  practice match (/ofc practice, play chips) is in the history and left out of `stats`.
 - `record_hand(HandRecord(match_id, hand_no, history_json, (PlayerHandResult, ...)), now=)`
   -> bool (False: already recorded). PlayerHandResult: user_id, points, chips, fouled,
   royalties, in_fantasy, fantasy_entered, fantasy_stayed, scoops.
 - `record_match_end(match_id, winners, now=, cancelled=False)` -> bool (False: already
   ended). A cancelled match (/ofc cancel) is ended but left out of /stats.
 - `recent_matches(guild, user, limit=10)` -> [MatchSummary] (options, players' net points and
-  chips, won); `match_hands(match_id)` -> [HandHistory].
+  chips, won, practice); `match_hands(match_id)` -> [HandHistory].
+- `played_hands(guild, user, limit=25)` -> [PlayedHand] newest first; `played_hand(guild,
+  user, match_id, hand_no)` -> (PlayedHand, history JSON), UnknownHand when the player did
+  not play that hand in that guild (/ofc review).
 - `stats(guild, user)` -> PlayerStats over the finished matches (not running, not
-  cancelled): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
+  cancelled, not practice): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
   Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
   per hand in FL), scoops, best_royalties.
 
@@ -122,6 +126,7 @@ from bot.storage.errors import (
     StorageError,
     TableClosed,
     TableNotEmpty,
+    UnknownHand,
     UnknownMatch,
     UnknownTable,
     format_duration,
@@ -137,6 +142,7 @@ from bot.storage.records import (
     LiveTable,
     MatchPlayer,
     MatchSummary,
+    PlayedHand,
     PlayerHandResult,
     PlayerStats,
     Preferences,
@@ -176,6 +182,7 @@ __all__ = [
     "MatchPlayer",
     "MatchSummary",
     "NotSeated",
+    "PlayedHand",
     "PlayerHandResult",
     "PlayerStats",
     "Preferences",
@@ -193,6 +200,7 @@ __all__ = [
     "TournamentRecord",
     "Transfer",
     "Unchanged",
+    "UnknownHand",
     "UnknownMatch",
     "UnknownTable",
     "UnknownTournament",

@@ -6,12 +6,13 @@ import aiosqlite
 
 from bot.storage import validate
 from bot.storage.core import StorageCore, open_table
-from bot.storage.errors import InvalidInput, UnknownMatch
+from bot.storage.errors import InvalidInput, UnknownHand, UnknownMatch
 from bot.storage.records import (
     HandHistory,
     HandRecord,
     MatchPlayer,
     MatchSummary,
+    PlayedHand,
     PlayerHandResult,
     PlayerStats,
 )
@@ -105,8 +106,13 @@ async def insert_hand(
     return True
 
 
-# A match /stats counts: ended, and not by /ofc cancel.
-_FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0"
+# A match /stats counts: ended, not by /ofc cancel, and not a practice (issue 18).
+_FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0 AND m.practice = 0"
+_PLAYED_HAND = (
+    "SELECT h.match_id, h.hand_no, h.played_at, r.points, m.practice, h.history_json "
+    "FROM hand_results AS r JOIN hands AS h ON h.match_id = r.match_id AND h.hand_no = r.hand_no "
+    "JOIN matches AS m ON m.id = r.match_id WHERE m.guild_id = ? AND r.user_id = ? "
+)
 
 
 def _result(row: Sequence[int]) -> PlayerHandResult:
@@ -119,9 +125,11 @@ def _result(row: Sequence[int]) -> PlayerHandResult:
 
 class HistoryMixin(StorageCore):
     async def record_match_start(
-        self, table_id: int, options_json: str, players: Sequence[int], *, now: float
+        self, table_id: int, options_json: str, players: Sequence[int], *, now: float,
+        practice: bool = False,
     ) -> int:
-        """Start a match at an open table and return its id.
+        """Start a match at an open table and return its id. A `practice` match (play chips)
+        is kept in the history but left out of `stats`.
 
         A table runs one match at a time: while its match is unfinished this returns that
         match's id (so a restart that replays the start does not open a second one).
@@ -140,9 +148,9 @@ class HistoryMixin(StorageCore):
                 return int(running[0][0])
             rows = await fetchall(
                 conn,
-                "INSERT INTO matches (table_id, guild_id, options_json, started_at) "
-                "VALUES (?, ?, ?, ?) RETURNING id",
-                (table_id, guild_id, options_json, now),
+                "INSERT INTO matches (table_id, guild_id, options_json, started_at, practice) "
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (table_id, guild_id, options_json, now, int(validate.flag("practice", practice))),
             )
             match_id = int(rows[0][0])
             await conn.executemany(
@@ -211,7 +219,7 @@ class HistoryMixin(StorageCore):
             matches = await fetchall(
                 conn,
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
-                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id) "
+                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
                 "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
                 (guild_id, user_id, validate.count("limit", limit)),
@@ -230,8 +238,41 @@ class HistoryMixin(StorageCore):
             )
         for match_id, user, points, chips, hands, won in rows:
             players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
-        return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]))
+        return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]),
+                             bool(m[7]))
                 for m in matches]
+
+    async def played_hands(self, guild_id: int, user_id: int, limit: int = 25
+                           ) -> list[PlayedHand]:
+        """The hands a player played in a guild, newest first (for /ofc review)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn, _PLAYED_HAND + "ORDER BY h.played_at DESC, h.match_id DESC, "
+                "h.hand_no DESC LIMIT ?",
+                (guild_id, user_id, validate.count("limit", limit)),
+            )
+        return [PlayedHand(m, h, at, points, bool(practice))
+                for m, h, at, points, practice, _ in rows]
+
+    async def played_hand(self, guild_id: int, user_id: int, match_id: int, hand_no: int
+                          ) -> tuple[PlayedHand, str]:
+        """One hand the player played in the guild, with its history JSON; UnknownHand when
+        they did not play it there (or there is no such hand)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        match_id = validate.snowflake("match id", match_id)
+        hand_no = validate.count("hand number", hand_no)
+        async with self._db.transaction(write=False) as conn:
+            rows = await fetchall(
+                conn, _PLAYED_HAND + "AND h.match_id = ? AND h.hand_no = ?",
+                (guild_id, user_id, match_id, hand_no),
+            )
+        if not rows:
+            raise UnknownHand(match_id, hand_no)
+        m, h, at, points, practice, history = rows[0]
+        return PlayedHand(m, h, at, points, bool(practice)), history
 
     async def match_hands(self, match_id: int) -> list[HandHistory]:
         """Every recorded hand of a match, in order, with each player's line."""

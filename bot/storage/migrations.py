@@ -221,8 +221,14 @@ CREATE TABLE pool_moves (
 CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
 """
 
+# 8 (issue 18; 7 is another branch's): a practice match (/ofc practice) is played for play
+# chips against a computer: kept in /ofc history and for /ofc review, left out of /ofc stats.
+_PRACTICE = """
+ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1));
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES, _TOURNAMENTS)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE)
 LATEST = len(MIGRATIONS)
 
 

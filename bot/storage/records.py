@@ -130,6 +130,17 @@ class HandHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A hand one player played, for /ofc review: its place in history and their result."""
+
+    match_id: int
+    hand_no: int
+    played_at: float
+    points: int
+    practice: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchPlayer:
     """A player's totals over the hands recorded so far."""
 
@@ -150,6 +161,7 @@ class MatchSummary:
     ended_at: float | None  # None while the match is still running
     hands: int
     players: tuple[MatchPlayer, ...]
+    practice: bool = False  # /ofc practice: play chips, left out of /ofc stats
 
     def player(self, user_id: int) -> MatchPlayer:
         return next(p for p in self.players if p.user_id == user_id)

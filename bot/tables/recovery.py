@@ -92,6 +92,8 @@ class Recovery:
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:
+    if state.practice:  # play chips: storage holds no stack for them
+        return {}
     if state.match is None:
         return {s.player_id: s.stack for s in state.seats}
     return {p.player_id: p.stack for p in state.match.seats if p is not None}

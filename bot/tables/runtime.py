@@ -224,8 +224,8 @@ class TableCore:
     async def commit(self, live: Live, events: Sequence[out.TableEvent],
                      ops: Sequence[money.Op] = ()) -> list[Any]:
         """Save the action (with its chip movements), tell the listeners, re-arm the table.
-        Returns the storage results of `ops`."""
-        live.state.pending.extend(ops)
+        Returns the storage results of `ops` (a practice table's: of those it keeps)."""
+        live.state.pending.extend(money.play_chips(ops) if live.state.practice else ops)
         results = await self.flush(live)
         await self.emit(events)
         self.rearm(live)

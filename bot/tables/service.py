@@ -118,6 +118,15 @@ class TableService:
         return await self._lobby.create_table(guild_id, channel_id, host_id, host_name, options,
                                               thread_id, sit, seed)
 
+    async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
+                       level: str = "strong", options: Mapping[str, Any] | None = None, *,
+                       seed: int | None = None) -> LobbyView:
+        """Issue 18: open a practice table in the channel (a thread of its own, for the
+        Discord layer) and deal: the player heads-up against a computer of `level`, hints on,
+        for play chips (no wallet moves; the match is in the history, not in /ofc stats)."""
+        return await self._lobby.practice(guild_id, channel_id, player_id, name, level,
+                                          options, seed)
+
     async def join(self, table_id: int, player_id: int, name: str) -> LobbyView:
         """Sit down and buy in: in the lobby, or at a running cash table (R11)."""
         return await self._lobby.join(table_id, player_id, name)
@@ -169,6 +178,12 @@ class TableService:
                                street: int, seat: int | None = None) -> SeatState:
         """Fill the draft with the solver's arrangement: a Fantasyland hand only."""
         return await self._play.best_arrangement(table_id, player_id, hand_no, street, seat)
+
+    async def suggest(self, table_id: int, player_id: int, *, hand_no: int, street: int,
+                      seat: int | None = None) -> SeatState:
+        """Fill the draft with the strong player's choice from the seat's own view (the
+        solver's in Fantasyland): only at a table with hints on (issue 18)."""
+        return await self._play.suggest(table_id, player_id, hand_no, street, seat)
 
     async def back(self, table_id: int, player_id: int) -> None:
         """An away player is back (R10): its actions wait for it again."""

@@ -83,6 +83,7 @@ class TableState:
     # The match ended with its standings: "Rematch" is offered (issue 14). Saved with the
     # closing snapshot, so the offer outlives a restart; older snapshots offer none.
     rematch: bool = False
+    practice: bool = False  # /ofc practice: play chips, no wallet moves (money.play_chips)
     thread_id: int | None = field(default=None, metadata=_ELSEWHERE)
     lobby_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
     table_message_id: int | None = field(default=None, metadata=_ELSEWHERE)

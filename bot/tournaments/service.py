@@ -115,7 +115,7 @@ class TournamentService:
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
                    "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
-                   "hands": hands, "seats": seats}
+                   "hands": hands, "seats": seats, "hints": "off"}  # no help in competition
         try:
             TableRules.from_mapping(options)
             seed = secrets.randbits(62) if seed is None else seed

@@ -75,6 +75,9 @@ def chips(amount: int) -> str:
     return plural(amount, "chip")
 
 
+HINTS_ON = "**Hints on**: **Suggest** fills your cards with the strong computer's choice."
+
+
 def _royalties(rules: TableRules) -> str:
     return "no royalties" if rules.royalties == "off" else f"{rules.royalties} royalties"
 
@@ -96,6 +99,7 @@ def rules_paragraph(rules: TableRules) -> str:
         f"scoring {rules.scoring}, {_royalties(rules)}, {_fantasy(rules)}, "
         f"{rules.order} turns of {rules.turn_seconds} s "
         f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
+        + (f"\n{HINTS_ON}" if rules.hints == "on" else "")
     )
 
 

@@ -8,6 +8,7 @@ check them before anything changes.
 import discord
 
 from cogs.common.answers import Refusal
+from cogs.common.client import Interaction
 
 # (attribute of discord.Permissions, its name in Discord's settings, why the bot needs it)
 NEEDED: tuple[tuple[str, str, str], ...] = (
@@ -51,3 +52,13 @@ def require_table_permissions(permissions: discord.Permissions) -> None:
 def needed_line() -> str:
     """The permissions a table needs, in one line (for /ofc help)."""
     return ", ".join(f"**{name}**" for _, name, _ in NEEDED)
+
+
+def can_open_threads(interaction: Interaction) -> bool:
+    """The bot may open a public thread in this text channel and post in it (a tournament's
+    tables, a practice table)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or interaction.guild is None:
+        return False
+    mine = channel.permissions_for(interaction.guild.me)
+    return mine.create_public_threads and mine.send_messages_in_threads

@@ -19,6 +19,7 @@ from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed
 from cogs.common.interactions import about, guild_id_of, storage_of
 from cogs.economy import embeds
+from cogs.economy.review import ReviewButton
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
@@ -105,7 +106,11 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                      if h.hand_no == hand_no), None)
         if hand is None:
             raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
-        await send(interaction, ephemeral=True,
+        view = discord.ui.View(timeout=None)
+        if self.user_id == interaction.user.id and any(
+                r.user_id == self.user_id for r in hand.results):
+            view.add_item(ReviewButton(self.match_id, hand_no))  # issue 18: the coach
+        await send(interaction, ephemeral=True, view=view,
                    embed=embeds.hand_detail(self.match_id, hand))
 
 

@@ -1,6 +1,6 @@
 """The `cogs.tables` extension: live tables on Discord.
 
-- lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel` and the lobby buttons;
+- lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel`, `practice` and the lobby buttons;
 - play.py: the presenter (the Play cog): the service's events turned into the lobby, table,
   showdown and DM messages, through one outbox per table (outbox.py); `/ofc table`;
 - controls.py: a seat's prompt and placement controls, what each click does; `/ofc hand`;

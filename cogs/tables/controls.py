@@ -94,7 +94,7 @@ def where_of(client: discord.Client, service: TableService, table: int) -> Where
     url = f"https://discord.com/channels/{lobby.guild_id}/{channel_id}" + \
         (f"/{message}" if message else "")
     return Where(guild.name if guild else "your server",
-                 getattr(channel, "name", None) or "the table channel", url)
+                 getattr(channel, "name", None) or "the table channel", url, lobby.practice)
 
 
 def play_of(interaction: Interaction) -> "Play":
@@ -193,8 +193,10 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 
 
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
-    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), and Fantasyland's
-    Best arrangement (the solver)."""
+    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
+    Best arrangement (the solver), and Suggest at a table with hints on (the strong
+    computer's choice, issue 18). The click is deferred first: a suggestion takes about a
+    second of the computer's thinking."""
 
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
@@ -206,7 +208,8 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                     await redraw(interaction, state, asking=True)
                     return
             action = {"reset": service.reset_draft, "confirm": service.confirm,
-                      "anyway": service.confirm, "best": service.best_arrangement}[key.action]
+                      "anyway": service.confirm, "best": service.best_arrangement,
+                      "suggest": service.suggest}[key.action]
             state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
                                  street=turn.street, seat=turn.seat)
             if key.action in ("confirm", "anyway") and interaction.guild_id is None:
@@ -295,9 +298,10 @@ def controls_view(state: SeatState, *, asking: bool = False) -> discord.ui.View:
 def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """A street of at most 4 cards (streets 2-5; turbo's 2-3) is a grid that fits a phone
     without wrapping: one action row per target (Top, Middle, Bottom, Discard when one is
-    due), named by a greyed button, then a button per dealt card; Reset and Confirm on the
-    last row. Street 1's 5 cards would make 6 to a row (Discord allows 5), so there it is one
-    action row per card (Top / Middle / Bottom), Reset and Confirm after the last card.
+    due), named by a greyed button, then a button per dealt card; Reset and Confirm (and
+    Suggest with hints on) on the last row. Street 1's 5 cards would make 6 to a row (Discord
+    allows 5), so there it is one action row per card (Top / Middle / Bottom), Suggest after
+    the first card, Reset and Confirm after the last card.
     A target row that is full is disabled, except for the cards drafted into it."""
     turn = _turn(state)
     targets = ("top", "middle", "bottom") + (("discard",) if state.view.discard_count else ())
@@ -310,18 +314,25 @@ def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> N
                               disabled=not chosen and state.free.get(target, 0) <= 0
                               and target != "discard"))
 
+    def suggest(row: int) -> None:
+        if state.view.table.rules.hints == "on":
+            view.add_item(_button(StepButton, StepId(turn, "suggest"), "Suggest",
+                                  discord.ButtonStyle.primary, row=row))
+
     if len(dealt) <= GRID_CARDS:
         for row, target in enumerate(targets):
             view.add_item(_button(RowName, RowNameId(target), ROW_LABELS[target],
                                   discord.ButtonStyle.secondary, row=row, disabled=True))
             for card in dealt:
                 place(card, target, card_label(card), row)
+        suggest(len(targets))
         _finish_buttons(view, turn, state, reset_row=len(targets), confirm_row=len(targets),
                         best=False, asking=asking)
         return
     for row, card in enumerate(dealt):
         for target in targets:
             place(card, target, f"{card_label(card)} → {ROW_LABELS[target]}", row)
+    suggest(0)
     last = len(dealt) - 1
     _finish_buttons(view, turn, state, reset_row=last, confirm_row=last, best=False,
                     asking=asking)

@@ -24,7 +24,8 @@ PLACE_ROWS = ("top", "middle", "bottom", "discard")
 FANTASY_ROWS = ("top", "middle", "bottom")
 # easy, strong: add a computer of that level; remove: the computer seated last
 LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "remove", "start", "cancel")
-STEP_ACTIONS = ("reset", "confirm", "anyway", "best")  # anyway: confirm a board that fouls
+# anyway: confirm a board that fouls; suggest: the strong computer's choice (hints on)
+STEP_ACTIONS = ("reset", "confirm", "anyway", "best", "suggest")
 TABLE_BUTTONS = ("hand", "back", "rematch")
 
 _NUMBER = "[0-9]{1,20}"  # ASCII digits only: the parsers refuse leading zeros
@@ -80,7 +81,7 @@ class RowNameId:
 @dataclass(frozen=True, slots=True)
 class StepId:
     turn: Turn
-    action: str  # reset | confirm | anyway | best
+    action: str  # reset | confirm | anyway | best | suggest
 
     def __str__(self) -> str:
         return _join(self.action, *_turn_fields(self.turn))

@@ -4,7 +4,6 @@ RuleError)."""
 
 from typing import Any
 
-import discord
 from discord import app_commands
 
 from bot.engine.tournament import Tournament, parse_payouts
@@ -13,6 +12,7 @@ from cogs.common.answers import Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
 from cogs.common.options import table_options
+from cogs.common.permissions import can_open_threads
 from cogs.tournaments import embeds
 
 NO_TOURNAMENT = ("There is no tournament in this channel. Open one with "
@@ -34,14 +34,6 @@ def here(interaction: Interaction) -> Tournament:
     if found is None:
         raise Refusal(NO_TOURNAMENT)
     return found
-
-
-def can_open_threads(interaction: Interaction) -> bool:
-    channel = interaction.channel
-    if not isinstance(channel, discord.TextChannel) or interaction.guild is None:
-        return False
-    mine = channel.permissions_for(interaction.guild.me)
-    return mine.create_public_threads and mine.send_messages_in_threads
 
 
 @tournament.command(name="create", description="Open a shootout tournament in this channel")

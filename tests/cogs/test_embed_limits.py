@@ -7,6 +7,7 @@ from dataclasses import fields
 import discord
 import pytest
 
+from bot.ai.review import HandReview, StreetReview
 from bot.ai.solver import solve
 from bot.engine.board import Board
 from bot.engine.cards import parse_cards
@@ -19,6 +20,7 @@ from bot.storage import (
     HandHistory,
     LeaderRow,
     MatchSummary,
+    PlayedHand,
     PlayerStats,
     SettingsChange,
     Storage,
@@ -183,3 +185,22 @@ async def test_table_prompt_and_placed_embeds_of_a_live_four_seat_table(
         assert checked >= 4 * 4  # at least one look per seat on every street of turbo
     finally:
         await service.close()
+
+
+def test_a_review_of_five_streets_and_of_a_seventeen_card_fantasyland() -> None:
+    """Issue 18: /ofc review at its longest, a normal hand (every street differing, the clock
+    placing one) and an ultimate Fantasyland hand of 17 cards, the match id the longest."""
+    deck = parse_cards(" ".join(TYPED).replace("/", ""))
+    board = Board(tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))
+    rows = ("top", "middle", "bottom", "discard")
+    streets = tuple(
+        StreetReview(n, board, tuple(deck[13 + 3 * n:16 + 3 * n]),
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows, strict=False)), n == 2,
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows[::-1], strict=False)),
+                     -123.45, 67.8) for n in range(1, 6))
+    fantasy = StreetReview(0, Board(), tuple(deck[:17]), dict.fromkeys(deck[:17], "bottom"),
+                           True, dict.fromkeys(deck[:17], "discard"), 999.9, 99.9)
+    played = PlayedHand(USER, 10**9, 1e10, -BIG_POINT, True)
+    for hand in (HandReview(3, 0, name(0), streets, board, -BIG_POINT, True, 0),
+                 HandReview(4, 0, name(0), (fantasy,), board, BIG_POINT, False, 0)):
+        within_limits(economy.review(played, hand))

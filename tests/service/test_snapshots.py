@@ -24,13 +24,19 @@ def as_written_now(text: str) -> str:
     deliberate changes since, each named here. A DM prompt records the hand and street it
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
     whether it was cancelled (/stats leaves those out); a table says whether its match over
-    offers a rematch (a stored one offers none)."""
+    offers a rematch (a stored one offers none); the table's and its match's rules say
+    whether hints are on (issue 18: off; a hand's history keeps the state before it as it was
+    written), and the table whether it is a practice (issue 18: no)."""
     data = json.loads(text)
     data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
     for op in data["pending"]:
         if op["op"] == "match_end":
             op["cancelled"] = False
     data.setdefault("rematch", False)
+    for holder in (data, data.get("match") or {}):
+        if "rules" in holder:
+            holder["rules"]["hints"] = "off"
+    data["practice"] = False
     return json.dumps(data, separators=(",", ":"))
 
 

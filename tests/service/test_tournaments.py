@@ -212,3 +212,17 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
     final = Tournament.from_json((await storage.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert all(table.winner is not None for table in final.tables)
+
+
+async def test_tournament_tables_have_no_hints_even_where_the_server_has_them(
+        bot: Bot, storage: Storage) -> None:
+    """Issue 18: hints are help; a shootout (R13) is played without them."""
+    await storage.update_guild_settings(GUILD, actor_id=DIRECTOR, now=0.0,
+                                        table_options={"hints": "on"})
+    t = await create(bot, [ALICE, BOB])
+    assert t.options["hints"] == "off"
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    assert table.table_id is not None
+    assert bot.tables.lobby(table.table_id).rules.hints == "off"
