@@ -3,7 +3,9 @@
 from pathlib import Path
 
 from bot.storage import validate
+from bot.storage.audit import AuditMixin
 from bot.storage.backend import open_database
+from bot.storage.copy import CopyMixin
 from bot.storage.core import Defaults
 from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
@@ -15,9 +17,9 @@ from bot.storage.wallets import WalletsMixin
 
 
 class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
-              TournamentsMixin):
+              TournamentsMixin, AuditMixin, CopyMixin):
     """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences, tournaments.
+    preferences, tournaments; the audit of the books, and a copy into another database.
 
     Open with `await Storage.open(target)`: an SQLite file (a path, or `sqlite:PATH`) or a
     `postgresql://` URL; close with `await storage.close()`.
