@@ -121,7 +121,7 @@ class PostgresDatabase:
                 if not await holder.fetchval(f"SELECT pg_try_advisory_lock({_BOT_LOCK})"):
                     raise DatabaseInUse(
                         f"Database {where} is in use by another ofc-bot: run one bot per "
-                        "database (or give each process its own shards)")
+                        "database")
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
                                              timeout=CONNECT_TIMEOUT_S, reset=_as_it_is)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:

@@ -65,7 +65,8 @@ async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
     url = await postgres_of(request).empty("tests")
     first = await Storage.open(url, exclusive=True)
     try:
-        with pytest.raises(DatabaseInUse, match="is in use by another ofc-bot: run one bot "):
+        with pytest.raises(DatabaseInUse,
+                           match="is in use by another ofc-bot: run one bot per database$"):
             await Storage.open(url, exclusive=True)
         await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
@@ -164,8 +165,7 @@ async def test_ofc_bot_refuses_a_postgres_database_another_bot_holds(
         await running.close()
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {url} is in use by another ofc-bot: run one bot per database (or "
-        "give each process its own shards)"]
+        f"ofc-bot: Database {url} is in use by another ofc-bot: run one bot per database"]
 
 
 def test_ofc_bot_names_a_postgres_server_it_cannot_reach(tmp_path: Path) -> None:
