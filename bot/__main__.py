@@ -1,4 +1,5 @@
-"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot."""
+"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot
+(`ofc-bot migrate-db`: copy the database into another, bot/dbtools.py)."""
 
 import argparse
 import sys
@@ -19,7 +20,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="write the slash commands as they would be synced to Discord (JSON) to FILE "
              "('-': standard output) and exit, without connecting")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    from bot.dbtools import add_migrate_parser
+
+    add_migrate_parser(parser.add_subparsers(dest="command", metavar="migrate-db"))
     args = parser.parse_args(argv)
+    if args.command is not None:
+        return int(args.run(args))
     if args.export_commands is not None:
         import asyncio
 

@@ -147,8 +147,10 @@ async def export_commands(path: str) -> int:
 
 
 async def open_storage(settings: Settings) -> Storage:
-    """The bot's database: one bot process per file (its lock is held until close), checked
-    by SQLite's quick_check and a rolled-back write (bot.storage.guard)."""
+    """The bot's database (OFC_DATABASE: an SQLite file or a postgresql:// URL): one bot
+    process per database (a lock held until close: a lock file beside an SQLite file, an
+    advisory lock on PostgreSQL); an SQLite file is checked by quick_check and a rolled-back
+    write (bot.storage.guard)."""
     return await Storage.open(settings.database, starting_chips=settings.starting_chips,
                               daily_chips=settings.daily_chips, exclusive=True)
 

@@ -42,7 +42,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = None  # DISCORD_TOKEN
-    database: str = "ofc.sqlite3"  # OFC_DATABASE
+    database: str = "ofc.sqlite3"  # OFC_DATABASE: an SQLite file or a postgresql:// URL
     dev_guild: int | None = None  # OFC_DEV_GUILD: commands copied and synced there at start
     log_level: str = "INFO"  # OFC_LOG_LEVEL
     starting_chips: int = 1000  # OFC_STARTING_CHIPS: a new wallet's balance (R12)
@@ -104,7 +104,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
     level = get("OFC_LOG_LEVEL", _level, defaults.log_level)
     return Settings(
         token=get("DISCORD_TOKEN", _text, None),
-        database=get("OFC_DATABASE", _text, defaults.database),
+        database=get("OFC_DATABASE", _database, defaults.database),
         dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
         log_level=level,
         starting_chips=get("OFC_STARTING_CHIPS", _whole, defaults.starting_chips),
@@ -123,6 +123,16 @@ def default_workers() -> int:
 
 
 def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _database(name: str, raw: str) -> str:
+    """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
+    mistake, named by its scheme only (a URL may hold a password)."""
+    scheme, sep, _ = raw.partition("://")
+    if sep and scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
+                          f"{scheme}:// URL")
     return raw
 
 
