@@ -106,6 +106,14 @@ Tournaments (tournaments.py, RULES.md R13)
   sum(external rows).
 - `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
 - `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
+
+Shard leases (leases.py, issue 19): one owning process per gateway shard.
+- `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
+  all or none in one transaction; ShardsTaken when another owner's lease on one of them (or
+  on a shard of another count) has not expired. `renew_shards(owner, ids, now=, seconds=)` ->
+  the new expiry, LeaseLost when one passed to another owner; `release_shards(owner)`;
+  `shard_leases()`. `live_tables(shards=)` and `open_tournaments(shards=)` keep the rows of
+  the servers on a ShardPlan's shards (bot/sharding.py).
 """
 
 from bot.storage.core import UNCHANGED, Unchanged
@@ -117,8 +125,10 @@ from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
     KeyConflict,
+    LeaseLost,
     NotSeated,
     SchemaTooNew,
+    ShardsTaken,
     StorageError,
     TableClosed,
     TableNotEmpty,
@@ -144,6 +154,7 @@ from bot.storage.records import (
     SanctionRecord,
     SettingsChange,
     Settlement,
+    ShardLease,
     StackMove,
     TournamentMove,
     TournamentRecord,
@@ -171,6 +182,7 @@ __all__ = [
     "InvalidInput",
     "KeyConflict",
     "LeaderRow",
+    "LeaseLost",
     "LedgerEntry",
     "LiveTable",
     "MatchPlayer",
@@ -184,6 +196,8 @@ __all__ = [
     "SchemaTooNew",
     "SettingsChange",
     "Settlement",
+    "ShardLease",
+    "ShardsTaken",
     "StackMove",
     "Storage",
     "StorageError",

@@ -91,6 +91,11 @@ class Database:
             raise
         return conn
 
+    @property
+    def single_process(self) -> bool:
+        """This process holds the file's lock: no other process can be using the database."""
+        return self._file_lock is not None
+
     async def close(self) -> None:
         async with self._lock:
             await self._conn.close()

@@ -221,8 +221,22 @@ CREATE TABLE pool_moves (
 CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
 """
 
+# 7: one owner per gateway shard (issue 19, bot/leases.py). A process holds a row per shard it
+# runs, renewed by its heartbeat; a row past `expires_at` is free to claim. `address` is where
+# the owner takes the interactions Discord sends to shard 0 for its tables (DMs: bot/relay.py).
+_SHARD_LEASES = """
+CREATE TABLE shard_leases (
+    shard_id INTEGER PRIMARY KEY CHECK (shard_id >= 0),
+    shard_count INTEGER NOT NULL CHECK (shard_count > shard_id),
+    owner TEXT NOT NULL,
+    address TEXT,
+    acquired_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES, _TOURNAMENTS)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS, _SHARD_LEASES)
 LATEST = len(MIGRATIONS)
 
 

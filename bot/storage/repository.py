@@ -7,6 +7,7 @@ from bot.storage.core import Defaults
 from bot.storage.db import Database
 from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
+from bot.storage.leases import LeasesMixin
 from bot.storage.preferences import PreferencesMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
@@ -15,9 +16,9 @@ from bot.storage.wallets import WalletsMixin
 
 
 class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
-              TournamentsMixin):
+              TournamentsMixin, LeasesMixin):
     """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences, tournaments.
+    preferences, tournaments, shard leases.
 
     Open with `await Storage.open(path)`; close with `await storage.close()`.
     """

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import aiosqlite
 
+from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.core import UNCHANGED, Origin, StorageCore, Unchanged, open_table
 from bot.storage.db import run_together
@@ -30,7 +31,7 @@ from bot.storage.errors import (
 )
 from bot.storage.history import insert_hand
 from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
-from bot.storage.sql import fetchall
+from bot.storage.sql import fetchall, on_shards
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, state_json, "
@@ -201,10 +202,12 @@ class TablesMixin(StorageCore):
             raise UnknownTable(table_id)
         return tables[0]
 
-    async def live_tables(self) -> list[LiveTable]:
-        """Every open table with its snapshot and stacks, oldest first (restart recovery)."""
+    async def live_tables(self, shards: ShardPlan | None = None) -> list[LiveTable]:
+        """Every open table with its snapshot and stacks, oldest first (restart recovery);
+        with `shards`, only the tables of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
-            return await self._load_tables(conn, "status = 'open'", ())
+            return await self._load_tables(conn, f"status = 'open' AND {where}", params)
 
     async def _load_tables(
         self, conn: aiosqlite.Connection, where: str, params: Sequence[object]

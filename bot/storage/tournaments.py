@@ -14,11 +14,12 @@ from typing import Literal
 
 import aiosqlite
 
+from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.core import LedgerKind, Origin, StorageCore
 from bot.storage.errors import InvalidInput, StorageError
 from bot.storage.records import SanctionRecord, TournamentMove, TournamentRecord
-from bot.storage.sql import fetchall
+from bot.storage.sql import fetchall, on_shards
 
 MoveKind = Literal["buy_in", "prize", "refund", "stake", "unstake"]
 _LEDGER: dict[MoveKind, LedgerKind] = {
@@ -94,11 +95,14 @@ class TournamentsMixin(StorageCore):
             raise UnknownTournament(tournament_id)
         return TournamentRecord(*rows[0])
 
-    async def open_tournaments(self) -> list[TournamentRecord]:
-        """Every tournament not over, oldest first (restart recovery)."""
+    async def open_tournaments(self, shards: ShardPlan | None = None) -> list[TournamentRecord]:
+        """Every tournament not over, oldest first (restart recovery); with `shards`, only
+        those of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
             rows = await fetchall(
-                conn, f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' ORDER BY id")
+                conn, f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' AND {where} "
+                "ORDER BY id", params)
         return [TournamentRecord(*row) for row in rows]
 
     async def tournament_move(self, tournament_id: int, user_id: int, amount: int,

@@ -17,7 +17,7 @@ from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
 from bot.tables.players import LEVELS, is_person
-from bot.tables.runtime import Live, TableCore
+from bot.tables.runtime import NOT_HELD, Live, TableCore
 from bot.tables.settings import ServiceSettings
 from bot.tables.state import TableState
 from bot.tables.translate import translate
@@ -25,6 +25,7 @@ from bot.tables.views import LobbySeat, LobbyView
 
 CANCELLED = "The table was cancelled: every stack went back to its owner."
 EXPIRED = "The lobby expired: every stack went back to its owner."
+OTHER_SHARD = "This server is served by another process of the bot; nothing was changed."
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -73,6 +74,10 @@ class Lobby:
                       options: Mapping[str, Any] | None, thread_id: int | None, sit: bool,
                       seed: int | None) -> LobbyView:
         core = self._core
+        if not core.shards.owns(guild_id):  # Discord sends a server to its shard's process
+            raise TableError(OTHER_SHARD)
+        if not core.held():
+            raise TableError(NOT_HELD)
         for channel in (channel_id, thread_id):
             if channel is not None and core.by_channel.get(channel) is not None:
                 raise TableError("This channel already has a table.")
