@@ -4,6 +4,7 @@ All `_` methods here run inside a transaction the caller holds (they take its co
 """
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -70,6 +71,10 @@ class StorageCore:
 
     async def close(self) -> None:
         await self._db.close()
+
+    def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
+        """`observer(write, seconds)` after every committed transaction (None: stop)."""
+        self._db.observer = observer
 
     async def _guild_amount(
         self, conn: aiosqlite.Connection, guild_id: int, column: str, default: int

@@ -3,7 +3,8 @@
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -46,6 +47,8 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._file_lock = lock  # `<database>.lock`, held until close (exclusive open)
+        # Told (write?, seconds) after every committed transaction: operators' metrics.
+        self.observer: Callable[[bool, float], None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, exclusive: bool = False) -> "Database":
@@ -113,9 +116,12 @@ class Database:
             try:
                 # Inside the try: a task cancelled while awaiting BEGIN has still begun the
                 # transaction on aiosqlite's thread, and must end it before the lock goes.
+                began = time.perf_counter()
                 await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._conn
                 await self._conn.execute("COMMIT")
+                if self.observer is not None:
+                    self.observer(write, time.perf_counter() - began)
             except BaseException:
                 # Statements run in queue order on aiosqlite's thread, so this ROLLBACK runs
                 # before any later BEGIN even if we are cancelled while awaiting it. It fails
