@@ -13,6 +13,8 @@ FIGURES: dict[str, str] = {
     "hand_playout_per_s": "bot.bench.state",
     "settle_per_s": "bot.bench.storage",
     "service_actions_per_s": "bot.bench.service",
+    "db_writes_per_hand": "bot.bench.service",
+    "db_reads_per_hand": "bot.bench.service",
     "solve14_mean_ms": "bot.bench.ai",
     "solve14_max_ms": "bot.bench.ai",
     "solve17_mean_ms": "bot.bench.ai",
