@@ -18,6 +18,7 @@ gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwar
 import asyncio
 import json
 import logging
+import signal
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -169,14 +170,14 @@ class OFCBot(commands.Bot):
         if guild is not None and not self.shard_plan.owns(int(guild)):
             # Discord sends a server's interactions to its shard: never, unless misconfigured
             log.warning("an interaction of server %s reached %s", guild, self.shard_plan.describe())
-            self._spawn(self._refuse(payload, OTHER_SHARD))
+            self.spawn(self._refuse(payload, OTHER_SHARD))
             return
         table = self._table_clicked(payload) if guild is None and not self.shard_plan.every \
             else None
         if table is None:
             self._parse(payload)
         else:
-            self._spawn(self._route_dm_click(payload, table))
+            self.spawn(self._route_dm_click(payload, table))
 
     def _parse(self, payload: dict[str, Any]) -> None:
         assert self._parse_interaction is not None
@@ -252,7 +253,8 @@ class OFCBot(commands.Bot):
         except discord.HTTPException:
             log.warning("could not answer interaction %s", payload.get("id"))
 
-    def _spawn(self, work: Any) -> None:
+    def spawn(self, work: Any) -> None:
+        """Run `work` in the background; cancelled when the bot closes."""
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -308,9 +310,10 @@ class OFCBot(commands.Bot):
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
-        for task in list(self._background):
+        others = [t for t in self._background if t is not asyncio.current_task()]
+        for task in others:
             task.cancel()
-        await asyncio.gather(*self._background, return_exceptions=True)
+        await asyncio.gather(*others, return_exceptions=True)
         if self.relay is not None:
             await self.relay.close()
         if self._metrics_runner is not None:
@@ -416,6 +419,9 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
             raise
         async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
                             keeper=keeper, relay=relay) as bot:
+            # SIGTERM (systemd, docker stop) stops cleanly: the leases are released at once
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, lambda: bot.spawn(bot.close()))
             await bot.start(settings.token or "")
         return bot.lease_lost
 
