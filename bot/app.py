@@ -111,7 +111,7 @@ class OFCBot(commands.Bot):
         """Storage, the table service and every extension (its commands and DynamicItems)."""
         settings = self.settings
         if not hasattr(self, "storage"):
-            self.storage = await open_storage(settings)
+            self.storage = await open_storage(settings, self.shard_plan)
         if not hasattr(self, "keeper"):
             self.keeper = ShardKeeper(self.storage, self.shard_plan, SystemClock(),
                                       seconds=settings.shard_lease_seconds)
@@ -395,11 +395,15 @@ async def export_commands(path: str) -> int:
     return 0
 
 
-async def open_storage(settings: Settings) -> Storage:
-    """The bot's database: one bot process per file (its lock is held until close), checked
-    by SQLite's quick_check and a rolled-back write (bot.storage.guard)."""
+async def open_storage(settings: Settings, shards: ShardPlan | None = None) -> Storage:
+    """The bot's database, held for the bot until close: by this process alone, or, for
+    sharded processes, by the fleet together (each shard then has its owner by lease); an
+    SQLite file by one process in any case. SQLite is checked by its quick_check and a
+    rolled-back write (bot.storage.guard)."""
+    sharded = shards is not None and shards.sharded
     return await Storage.open(settings.database, starting_chips=settings.starting_chips,
-                              daily_chips=settings.daily_chips, exclusive=True)
+                              daily_chips=settings.daily_chips, exclusive=not sharded,
+                              shared=sharded)
 
 
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
@@ -410,7 +414,7 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
     plan = shards or ShardPlan()
 
     async def main() -> str | None:
-        storage = await open_storage(settings)  # before connecting to Discord
+        storage = await open_storage(settings, plan)  # before connecting to Discord
         keeper = ShardKeeper(storage, plan, SystemClock(), seconds=settings.shard_lease_seconds)
         try:
             relay = await claim_shards(keeper, settings, None)

@@ -2,9 +2,8 @@
 
 from collections.abc import Collection, Sequence
 
-import aiosqlite
-
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import StorageCore, open_table
 from bot.storage.errors import InvalidInput, UnknownMatch
 from bot.storage.records import (
@@ -15,7 +14,6 @@ from bot.storage.records import (
     PlayerHandResult,
     PlayerStats,
 )
-from bot.storage.sql import fetchall
 
 _RESULT_COLUMNS = (
     "user_id, points, chips, fouled, royalties, in_fantasy, fantasy_entered, fantasy_stayed, "
@@ -57,19 +55,20 @@ def _checked_hand(hand: HandRecord) -> HandRecord:
     )
 
 
-async def _match_row(conn: aiosqlite.Connection, match_id: int) -> tuple[int, float | None]:
-    """(table id, ended_at) of a match; UnknownMatch if there is none."""
-    rows = await fetchall(
-        conn,
-        "SELECT table_id, ended_at FROM matches WHERE id = ?", (match_id,)
-    )
+async def _match_row(conn: Connection, match_id: int, *,
+                     lock: bool = True) -> tuple[int, float | None]:
+    """(table id, ended_at) of a match; UnknownMatch if there is none. With `lock` (a hand
+    or the end is about to be recorded) the match's row is held until the transaction ends."""
+    rows = await conn.fetch(
+        f"SELECT table_id, ended_at FROM matches WHERE id = ?{conn.for_update if lock else ''}",
+        (match_id,))
     if not rows:
         raise UnknownMatch(match_id)
     return int(rows[0][0]), rows[0][1]
 
 
 async def insert_hand(
-    conn: aiosqlite.Connection, hand: HandRecord, now: float, *, table_id: int | None = None
+    conn: Connection, hand: HandRecord, now: float, *, table_id: int | None = None
 ) -> bool:
     """Record a finished hand (inside the caller's transaction); False if already recorded.
 
@@ -81,12 +80,12 @@ async def insert_hand(
         raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
     if ended_at is not None:
         raise InvalidInput(f"Match #{hand.match_id} is over: it takes no more hands.")
-    cursor = await conn.execute(
+    inserted = await conn.execute(
         "INSERT INTO hands (match_id, hand_no, history_json, played_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
         (hand.match_id, hand.hand_no, hand.history_json, now),
     )
-    if cursor.rowcount == 0:
+    if not inserted:
         return False
     # Players who join a running match (format=cash) become participants with their first hand.
     await conn.executemany(
@@ -132,14 +131,12 @@ class HistoryMixin(StorageCore):
         seated = [validate.player(p) for p in players]
         async with self._db.transaction() as conn:
             guild_id = await open_table(conn, table_id)
-            running = await fetchall(
-                conn,
+            running = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
             if running:
                 return int(running[0][0])
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "INSERT INTO matches (table_id, guild_id, options_json, started_at) "
                 "VALUES (?, ?, ?, ?) RETURNING id",
                 (table_id, guild_id, options_json, now),
@@ -156,8 +153,7 @@ class HistoryMixin(StorageCore):
         """The id of a table's unfinished match, if any."""
         table_id = validate.snowflake("table id", table_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
         return int(rows[0][0]) if rows else None
@@ -183,8 +179,7 @@ class HistoryMixin(StorageCore):
             _, ended_at = await _match_row(conn, match_id)
             if ended_at is not None:
                 return False
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT user_id FROM match_players WHERE match_id = ?", (match_id,)
             )
             strangers = won - {int(r[0]) for r in rows}
@@ -208,8 +203,7 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            matches = await fetchall(
-                conn,
+            matches = await conn.fetch(
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
                 "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id) "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
@@ -218,8 +212,7 @@ class HistoryMixin(StorageCore):
             )
             players: dict[int, list[MatchPlayer]] = {int(m[0]): [] for m in matches}
             marks = ", ".join("?" for _ in players)
-            rows = await fetchall(
-                conn,
+            rows = [] if not players else await conn.fetch(
                 "SELECT mp.match_id, mp.user_id, coalesce(sum(r.points), 0) AS points, "
                 "coalesce(sum(r.chips), 0), count(r.hand_no), mp.won "
                 "FROM match_players AS mp LEFT JOIN hand_results AS r "
@@ -237,15 +230,13 @@ class HistoryMixin(StorageCore):
         """Every recorded hand of a match, in order, with each player's line."""
         match_id = validate.snowflake("match id", match_id)
         async with self._db.transaction(write=False) as conn:
-            await _match_row(conn, match_id)
-            hands = await fetchall(
-                conn,
+            await _match_row(conn, match_id, lock=False)
+            hands = await conn.fetch(
                 "SELECT hand_no, history_json, played_at FROM hands WHERE match_id = ? "
                 "ORDER BY hand_no",
                 (match_id,),
             )
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 f"SELECT hand_no, {_RESULT_COLUMNS} FROM hand_results WHERE match_id = ? "
                 "ORDER BY hand_no, user_id",
                 (match_id,),
@@ -264,8 +255,7 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            hands = await fetchall(
-                conn,
+            hands = await conn.fetch(
                 "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
@@ -275,8 +265,7 @@ class HistoryMixin(StorageCore):
                 f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
                 (guild_id, user_id),
             )
-            matches = await fetchall(
-                conn,
+            matches = await conn.fetch(
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
                 f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",

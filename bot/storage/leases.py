@@ -11,19 +11,19 @@ holds alone (SQLite opened `exclusive`: the bot's lock file), every other lease 
 process's, so a restart after a crash takes its shards over at once.
 
 `now` is the caller's clock (epoch seconds) as everywhere in storage; processes on several
-machines need their clocks in step to well under the lease time (NTP does that).
+machines need their clocks in step to well under the lease time (NTP does that). On
+PostgreSQL claims and renewals lock the table, so two processes starting at once are served
+one after the other; SQLite's BEGIN IMMEDIATE does the same.
 """
 
 import time
 from collections.abc import Sequence
 
-import aiosqlite
-
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import StorageCore
 from bot.storage.errors import InvalidInput, LeaseLost, ShardsTaken
 from bot.storage.records import ShardLease
-from bot.storage.sql import fetchall
 
 _COLUMNS = "shard_id, shard_count, owner, address, acquired_at, expires_at"
 
@@ -54,8 +54,8 @@ def _clock(at: float) -> str:
     return time.strftime("%H:%M:%S UTC", time.gmtime(at))
 
 
-async def _leases(conn: aiosqlite.Connection) -> list[ShardLease]:
-    rows = await fetchall(conn, f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
+async def _leases(conn: Connection) -> list[ShardLease]:
+    rows = await conn.fetch(f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
     return [ShardLease(int(r[0]), int(r[1]), str(r[2]), r[3], float(r[4]), float(r[5]))
             for r in rows]
 
@@ -70,6 +70,9 @@ class LeasesMixin(StorageCore):
         count, ids = _ids(shard_count, shard_ids)
         until = now + _seconds(seconds)
         async with self._db.transaction() as conn:
+            # Claims read every lease then write: one at a time (two processes starting at
+            # once on PostgreSQL would each see the other's shards free).
+            await conn.lock_table("shard_leases")
             for lease in await _leases(conn):
                 alive = lease.expires_at > now and not self._db.single_process
                 if lease.owner == owner or not alive:
@@ -105,6 +108,7 @@ class LeasesMixin(StorageCore):
             raise InvalidInput("A renewal names at least one shard.")
         until = now + _seconds(seconds)
         async with self._db.transaction() as conn:
+            await conn.lock_table("shard_leases")  # not while a claim decides
             held = {lease.shard_id: lease for lease in await _leases(conn)}
             for shard in ids:
                 lease = held.get(shard)

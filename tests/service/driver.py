@@ -1,14 +1,13 @@
 """Test helpers: an event recorder, people who play through the button path, chip totals."""
 
-import sqlite3
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
 from bot.ai.players import AIPlayers, Settings, decide
 from bot.storage import Storage
 from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
 from bot.tables.simulate import FAST
+from tests.backends import Reader
 
 GUILD = 10
 CHANNEL = 20
@@ -76,20 +75,17 @@ async def play(service: TableService, clock: FakeClock, table_id: int,
     raise AssertionError("the table did not finish")
 
 
-def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:
-    """(wallets, stacks at open tables, external chips) read with plain sqlite3."""
-    conn = sqlite3.connect(path)
-    try:
-        wallets = dict(conn.execute(
-            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild,)).fetchall())
-        stacks = dict(conn.execute(
+def chips(database: str, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:
+    """(wallets, stacks at open tables, external chips) read with plain sqlite3 or asyncpg."""
+    with Reader(database) as query:
+        wallets = dict(query(
+            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild,)))
+        stacks = dict(query(
             "SELECT s.user_id, sum(s.stack) FROM table_seats AS s JOIN live_tables AS t "
-            "ON t.id = s.table_id WHERE t.status = 'open' GROUP BY s.user_id").fetchall())
-        external = conn.execute(
+            "ON t.id = s.table_id WHERE t.status = 'open' GROUP BY s.user_id"))
+        external = query(
             "SELECT coalesce(sum(amount), 0) FROM ledger WHERE guild_id = ? AND kind IN "
-            "('start', 'daily', 'grant', 'correction', 'house')", (guild,)).fetchone()[0]
-    finally:
-        conn.close()
+            "('start', 'daily', 'grant', 'correction', 'house')", (guild,))[0][0]
     return wallets, stacks, external
 
 

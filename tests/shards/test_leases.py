@@ -93,12 +93,13 @@ async def test_bad_claims_are_refused_with_a_reason(storage: Storage) -> None:
 
 
 async def test_a_database_held_alone_takes_a_dead_process_lease_over_at_once(
-        db_path: Path) -> None:
-    """The bot on SQLite holds the file's lock: any other lease there is a crashed process's."""
-    shared = await Storage.open(db_path)
+        database: str) -> None:
+    """A bot holding the database alone (SQLite's lock file, PostgreSQL's exclusive lock):
+    any other lease there is a crashed process's."""
+    shared = await Storage.open(database)
     await shared.claim_shards("crashed", 1, [0], now=T0, seconds=30)
     await shared.close()
-    alone = await Storage.open(db_path, exclusive=True)
+    alone = await Storage.open(database, exclusive=True)
     try:
         await alone.claim_shards("restarted", 1, [0], now=T0 + 1, seconds=30)
         assert [le.owner for le in await alone.shard_leases()] == ["restarted"]
@@ -124,7 +125,7 @@ async def test_tables_and_tournaments_are_read_by_shard(storage: Storage) -> Non
 
 
 # ------------------------------------------------------------------ two real processes
-def claim(path: Path, count: int, ids: str, seconds: float,
+def claim(path: str, count: int, ids: str, seconds: float,
           hold: bool = False) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.shards.claim", str(path), str(count), ids, str(seconds),
@@ -138,12 +139,12 @@ def first_line(process: subprocess.Popen[str]) -> str:
     return process.stdout.readline().strip()
 
 
-async def test_two_processes_one_owner_per_shard(db_path: Path) -> None:
-    await (await Storage.open(db_path)).close()  # migrated before the processes race
-    holder = claim(db_path, 2, "0-1", 60, hold=True)
+async def test_two_processes_one_owner_per_shard(database: str) -> None:
+    await (await Storage.open(database)).close()  # migrated before the processes race
+    holder = claim(database, 2, "0-1", 60, hold=True)
     try:
         assert first_line(holder).startswith("claimed ")
-        second = claim(db_path, 2, "1", 60)
+        second = claim(database, 2, "1", 60)
         out, err = second.communicate(timeout=120)
         assert second.returncode == 2, err
         assert out.startswith("refused: Shard 1 of 2 is run by another ofc-bot")
@@ -151,7 +152,7 @@ async def test_two_processes_one_owner_per_shard(db_path: Path) -> None:
         holder.stdin.close()  # a clean stop releases the leases
         assert first_line(holder) == "released"
         assert holder.wait(timeout=120) == 0
-        again = claim(db_path, 2, "1", 60)
+        again = claim(database, 2, "1", 60)
         out, err = again.communicate(timeout=120)
         assert again.returncode == 0 and out.startswith("claimed "), err
     finally:
@@ -159,9 +160,10 @@ async def test_two_processes_one_owner_per_shard(db_path: Path) -> None:
         holder.wait()
 
 
-async def test_a_killed_owner_lease_is_claimable_exactly_once_it_expires(db_path: Path) -> None:
-    await (await Storage.open(db_path)).close()
-    holder = claim(db_path, 2, "0", 2.0, hold=True)
+async def test_a_killed_owner_lease_is_claimable_exactly_once_it_expires(
+        database: str) -> None:
+    await (await Storage.open(database)).close()
+    holder = claim(database, 2, "0", 2.0, hold=True)
     try:
         expires_at = float(first_line(holder).split()[2])
     finally:
@@ -170,7 +172,7 @@ async def test_a_killed_owner_lease_is_claimable_exactly_once_it_expires(db_path
     attempts = []
     while True:  # the real condition: a replacement gets in once the dead lease expired
         started = time.time()
-        process = claim(db_path, 2, "0", 2.0)
+        process = claim(database, 2, "0", 2.0)
         out, _ = process.communicate(timeout=120)
         attempts.append((started, process.returncode))
         if process.returncode == 0:

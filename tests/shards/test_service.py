@@ -5,7 +5,6 @@ finishes its tables, chips conserved (the storage fixture audits the file)."""
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -55,9 +54,9 @@ class Process:
 
 
 @pytest.fixture
-async def processes(storage: Storage, db_path: Path,
+async def processes(storage: Storage, database: str,
                     clock: FakeClock) -> AsyncIterator[list[Process]]:
-    extra = [await Storage.open(db_path) for _ in range(2)]
+    extra = [await Storage.open(database) for _ in range(2)]
     made = [Process(storage, clock, 0), Process(extra[0], clock, 1),
             Process(extra[1], clock, 1)]
     yield made

@@ -7,7 +7,6 @@ hold the storage lock from BEGIN to COMMIT.
 
 import asyncio
 import random
-from pathlib import Path
 
 from bot.storage import DailyNotReady, InsufficientChips, Storage
 from tests.storage.audit import audit
@@ -54,9 +53,9 @@ async def test_two_concurrent_settlements_of_one_hand_pay_once(
     assert first.stacks == second.stacks == {ALICE: 160, BOB: 40}
 
 
-async def test_two_connections_on_one_file_serialize_through_sqlite(db_path: Path) -> None:
-    one = await Storage.open(db_path)
-    two = await Storage.open(db_path)
+async def test_two_connections_on_one_file_serialize_through_sqlite(database: str) -> None:
+    one = await Storage.open(database)
+    two = await Storage.open(database)
     try:
         table = await one.create_table(GUILD, CHANNEL, "{}", now=0.0)
         calls = [
@@ -72,4 +71,4 @@ async def test_two_connections_on_one_file_serialize_through_sqlite(db_path: Pat
     finally:
         await one.close()
         await two.close()
-    assert audit(db_path) == []
+    assert audit(database) == []

@@ -7,6 +7,7 @@ import aiosqlite
 import pytest
 
 from bot.storage import SCHEMA_VERSION, SchemaTooNew, Storage, StorageError, migrations
+from bot.storage.sqlite import migrate_file
 from tests.storage.conftest import ALICE, GUILD
 
 
@@ -22,7 +23,7 @@ def _versions(path: Path) -> list[int]:
 
 async def _file_at(path: Path, version: int) -> None:
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        assert await migrations.migrate(conn, version) == version
+        assert await migrate_file(conn, version) == version
 
 
 async def test_an_empty_file_reaches_the_newest_schema(tmp_path: Path) -> None:
@@ -43,7 +44,7 @@ async def test_the_connection_enforces_foreign_keys(tmp_path: Path) -> None:
     try:
         async with store._db.transaction() as conn:
             pragmas = [
-                (await conn.execute_fetchall(f"PRAGMA {name}"))[0][0]
+                (await conn.fetch(f"PRAGMA {name}"))[0][0]
                 for name in ("foreign_keys", "busy_timeout", "synchronous")
             ]
             with pytest.raises(sqlite3.IntegrityError):

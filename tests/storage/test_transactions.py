@@ -3,12 +3,12 @@
 import asyncio
 from pathlib import Path
 
-from bot.storage.db import Database
+from bot.storage.sqlite import SQLiteDatabase
 
 
 async def test_a_task_cancelled_while_beginning_leaves_no_transaction_open(
         tmp_path: Path) -> None:
-    db = await Database.open(tmp_path / "ofc.sqlite3")
+    db = await SQLiteDatabase.open(tmp_path / "ofc.sqlite3")
     try:
         async def write() -> None:
             async with db.transaction() as conn:
@@ -22,7 +22,7 @@ async def test_a_task_cancelled_while_beginning_leaves_no_transaction_open(
         async with db.transaction() as conn:  # the next unit of work can begin
             await conn.execute("CREATE TABLE later (x INTEGER)")
         async with db.transaction(write=False) as conn:
-            names = await conn.execute_fetchall(
+            names = await conn.fetch(
                 "SELECT name FROM sqlite_master WHERE name IN ('never', 'later')")
         assert [n for (n,) in names] == ["later"]
     finally:
