@@ -28,6 +28,7 @@ from bot.app import OFCBot, make_bot
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock
+from bot.tables.lobby import OTHER_SHARD
 from tests.cogs.conftest import settings_for
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
@@ -156,3 +157,18 @@ async def test_a_second_bot_for_a_held_shard_is_refused(
     with pytest.raises(ShardsTaken, match=r"Shard 1 of 2 is run by another ofc-bot"):
         await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
     double.errors.records.clear()  # discord.py logs the failed start
+
+
+async def test_an_interaction_of_another_shards_server_is_refused(
+        double: DiscordDouble, bots: list[OFCBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord never sends it; if it came (a misconfigured fleet), nothing is done for it."""
+    guild1 = double.add_guild("Shard one", shard=1)
+    double.add_text_channel("general", guild=guild1)
+    carol = double.add_member("carol", guild=guild1)
+    sessions = shard_sessions(double)
+    monkeypatch.setattr(sessions[0], "routes", lambda guild: True)  # misrouted to shard 0
+    monkeypatch.setattr(sessions[1], "routes", lambda guild: guild != guild1.id)
+    answer = await double.resolved(await carol.slash("ofc create"))
+    assert answer.ephemeral and answer.embed is not None
+    assert answer.embed["description"] == OTHER_SHARD
+    assert bots[0].tables.live_tables() == bots[1].tables.live_tables() == []
