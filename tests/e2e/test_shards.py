@@ -172,3 +172,24 @@ async def test_an_interaction_of_another_shards_server_is_refused(
     assert answer.ephemeral and answer.embed is not None
     assert answer.embed["description"] == OTHER_SHARD
     assert bots[0].tables.live_tables() == bots[1].tables.live_tables() == []
+
+
+async def test_a_bot_whose_lease_was_taken_stops_itself(
+        double: DiscordDouble, clock: FakeClock, tmp_path: Path) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    storage = await Storage.open(database)
+    settings = replace(settings_for(double, database), shard_lease_seconds=3)
+    bot = make_bot(settings, shards=ShardPlan(2, (1,)), storage=storage, clock=clock)
+    await double.start_client(bot)
+    thief = await Storage.open(database)  # another process took the shard (its lease ran out)
+    try:
+        async with thief._db.transaction() as conn:
+            await conn.execute("UPDATE shard_leases SET owner = 'thief'")
+        await double.wait_until(bot.is_closed, timeout=TIMEOUT, what="the bot to stop")
+        assert bot.lease_lost == ("The lease of shard 1 passed to another ofc-bot (thief): "
+                                  "this process no longer runs its tables")
+        assert [lease.owner for lease in await thief.shard_leases()] == ["thief"]
+    finally:
+        await double.stop_client(bot)
+        await thief.close()
+    double.errors.records.clear()  # the bot's CRITICAL line, on purpose
