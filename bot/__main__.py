@@ -1,4 +1,5 @@
-"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot."""
+"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot
+(`ofc-bot migrate-db`: copy the database into another, bot/dbtools.py)."""
 
 import argparse
 import sys
@@ -28,7 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    from bot.dbtools import add_migrate_parser
+
+    add_migrate_parser(parser.add_subparsers(dest="command", metavar="migrate-db"))
     args = parser.parse_args(argv)
+    if args.command is not None:
+        return int(args.run(args))
     try:
         shards = ShardPlan.parse(args.shard_count, args.shards)
     except ShardPlanError as error:

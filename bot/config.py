@@ -42,7 +42,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = None  # DISCORD_TOKEN
-    database: str = "ofc.sqlite3"  # OFC_DATABASE
+    database: str = "ofc.sqlite3"  # OFC_DATABASE: an SQLite file or a postgresql:// URL
     dev_guild: int | None = None  # OFC_DEV_GUILD: commands copied and synced there at start
     log_level: str = "INFO"  # OFC_LOG_LEVEL
     starting_chips: int = 1000  # OFC_STARTING_CHIPS: a new wallet's balance (R12)

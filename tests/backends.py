@@ -150,31 +150,42 @@ def _numbered(sql: str) -> str:
 
 class Reader:
     """Plain queries with `?` placeholders on an SQLite file or a PostgreSQL URL; rows as
-    tuples of Python values (PostgreSQL's numeric sums as ints)."""
+    tuples of Python values (PostgreSQL's numeric sums as ints). All of them in one
+    transaction, so they see one state of the database (another process may be committing
+    meanwhile); `write`s are committed at the end."""
 
     def __init__(self, target: str | Path) -> None:
         self.target = str(target)
         self.postgres = is_postgres(target)
         self._sqlite: sqlite3.Connection | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
         self._conn: asyncpg.Connection | None = None
 
     def __enter__(self) -> "Reader":
         if not self.postgres:
-            self._sqlite = sqlite3.connect(self.target)
+            self._sqlite = sqlite3.connect(self.target, isolation_level=None)
+            self._sqlite.execute("BEGIN")
             return self
         self._loop = asyncio.new_event_loop()
-        threading.Thread(target=self._loop.run_forever, daemon=True).start()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
         self._conn = self._on_loop(asyncpg.connect(self.target))
+        self._on_loop(self._conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ"))
         return self
 
     def __exit__(self, *exc: object) -> None:
+        end = "ROLLBACK" if exc[0] is not None else "COMMIT"
         if self._sqlite is not None:
+            self._sqlite.execute(end)
             self._sqlite.close()
-        if self._loop is not None:
+        if self._loop is not None and self._thread is not None:
             if self._conn is not None:
+                self._on_loop(self._conn.execute(end))
                 self._on_loop(self._conn.close())
             self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join()
+            self._loop.close()
 
     def _on_loop(self, coroutine: Coroutine[Any, Any, T]) -> T:
         assert self._loop is not None
@@ -194,7 +205,6 @@ class Reader:
     def write_many(self, sql: str, rows: Sequence[Sequence[object]]) -> None:
         if self._sqlite is not None:
             self._sqlite.executemany(sql, rows)
-            self._sqlite.commit()
             return
         assert self._conn is not None
         self._on_loop(self._conn.executemany(_numbered(sql), rows))

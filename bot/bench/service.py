@@ -1,5 +1,7 @@
 """Table-service figures: placements applied through the service per second, persistence on
-(a real SQLite file, every action saved with its chip movements), 20 tables at once.
+(every action saved with its chip movements), 20 tables at once: on a real SQLite file
+(`service_actions_per_s`) and on PostgreSQL (`service_actions_per_s_pg`), one after the other
+in the same run.
 
 Each table seats two people who place by R10's rule the moment it is their turn, through
 `TableService.place`, the path a Confirm click takes; hands go on to the match's end.
@@ -16,6 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.bench.postgres import bench_database
 from bot.engine.placement import auto_assignment
 from bot.storage import Storage
 from bot.tables import FakeClock, TableEvent, TableService
@@ -67,8 +70,8 @@ async def _table(service: TableService, wakeup: _Wakeup, number: int) -> int:
     return placements
 
 
-async def _measure(folder: Path) -> float:
-    storage = await Storage.open(folder / "bench.sqlite3")
+async def _measure(target: str) -> float:
+    storage = await Storage.open(target)
     service = TableService(storage, FakeClock(), settings=FAST)
     wakeup = _Wakeup()
     service.add_listener(wakeup)
@@ -121,10 +124,12 @@ async def _transactions(folder: Path) -> tuple[float, float]:
 
 
 def run(keys: set[str]) -> dict[str, float]:
-    results = {}
-    with tempfile.TemporaryDirectory() as folder:
-        if "service_actions_per_s" in keys:
-            results["service_actions_per_s"] = round(asyncio.run(_measure(Path(folder))), 1)
+    with tempfile.TemporaryDirectory() as folder, \
+            bench_database("service_actions_per_s_pg" in keys) as postgres:
+        targets = {"service_actions_per_s": str(Path(folder) / "bench.sqlite3"),
+                   "service_actions_per_s_pg": postgres}
+        results = {key: round(asyncio.run(_measure(target)), 1)
+                   for key, target in targets.items() if key in keys and target is not None}
         if keys & {"db_writes_per_hand", "db_reads_per_hand"}:
             writes, reads = asyncio.run(_transactions(Path(folder)))
             results.update(db_writes_per_hand=round(writes, 1), db_reads_per_hand=round(reads, 1))

@@ -1,9 +1,13 @@
-"""Everything the bot keeps on disk, in one SQLite file, through one `Storage` object.
+"""Everything the bot keeps, in an SQLite file or a PostgreSQL database, through one `Storage`
+object.
 
-    storage = await Storage.open(path, starting_chips=1000, daily_chips=200,
+    storage = await Storage.open(target, starting_chips=1000, daily_chips=200,
                                  daily_cooldown_seconds=20 * 3600)
     ...
     await storage.close()
+
+`target` is an SQLite file (a path, or `sqlite:PATH`) or a `postgresql://` URL (backend.py):
+the same API, the same migrations and the same guarantees on both (sqlite.py, postgres.py).
 
 Conventions
 - No discord import. Ids are plain ints: guild, channel, message and user ids are Discord
@@ -14,9 +18,11 @@ Conventions
 - Snapshots (`state_json`), match options and hand histories are JSON strings, stored as given.
 - Every method is one transaction. Bad input or a refused operation raises a `StorageError`
   subclass whose message a player or admin can read, and changes nothing.
-- One connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
-  transactions whole (see db.Database). WAL, foreign keys on, busy timeout 5 s,
-  synchronous=FULL; numbered migrations run at open (migrations.py).
+- SQLite: one connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
+  transactions whole (sqlite.SQLiteDatabase). WAL, foreign keys on, busy timeout 5 s,
+  synchronous=FULL. PostgreSQL: a pool of connections; transactions run at once and every
+  read-then-write holds its row lock (postgres.py). Numbered migrations run at open
+  (migrations.py).
 
 Wallets (wallets.py)
 - `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
@@ -30,9 +36,15 @@ Wallets (wallets.py)
 - `leaderboard(guild, limit=10)` -> [LeaderRow(rank, user_id, balance, at_tables, total)],
   ranked by wallet plus chips at open tables; `rank_of(guild, user)` -> LeaderRow | None.
 
-Start-up (db.py, guard.py): `Storage.open` runs SQLite's quick_check (DatabaseDamaged) and a
-rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot) it holds
-`<database>.lock` until close, so a second process on the file gets DatabaseInUse.
+Start-up (sqlite.py, guard.py, postgres.py): on SQLite, `Storage.open` runs quick_check
+(DatabaseDamaged) and a rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot)
+it holds `<database>.lock` until close (on PostgreSQL a session advisory lock), so a second
+bot on the database gets DatabaseInUse.
+
+Audit (audit.py): `audit()` -> AuditReport(problems, totals, rows): every wallet equals its
+ledger, every stack its moves, wallets + stacks + pools equal everything granted, no
+idempotency key used twice (`ofc audit`). Copy (copy.py): `copy_into(other)` -> CopyReport:
+every row into an empty database, committed only if both audit alike (`ofc-bot migrate-db`).
 
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
@@ -116,6 +128,9 @@ Shard leases (leases.py, issue 19): one owning process per gateway shard.
   the servers on a ShardPlan's shards (bot/sharding.py).
 """
 
+from bot.storage.audit import AuditReport
+from bot.storage.backend import describe, is_postgres
+from bot.storage.copy import CopyRefused, CopyReport
 from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
@@ -170,6 +185,9 @@ __all__ = [
     "MAX_CHIPS",
     "SCHEMA_VERSION",
     "UNCHANGED",
+    "AuditReport",
+    "CopyRefused",
+    "CopyReport",
     "DailyClaim",
     "DailyNotReady",
     "DatabaseDamaged",
@@ -212,5 +230,7 @@ __all__ = [
     "UnknownTournament",
     "Wallet",
     "WalletMove",
+    "describe",
     "format_duration",
+    "is_postgres",
 ]

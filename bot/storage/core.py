@@ -10,7 +10,13 @@ from typing import Literal, NamedTuple
 
 from bot.sharding import ShardPlan
 from bot.storage.backend import Connection, Database
-from bot.storage.errors import InsufficientChips, KeyConflict, TableClosed, UnknownTable
+from bot.storage.errors import (
+    InsufficientChips,
+    KeyConflict,
+    StorageError,
+    TableClosed,
+    UnknownTable,
+)
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -49,15 +55,21 @@ class Origin:
     op_key: str | None = None
 
 
+def refusal(table_id: int, status: str | None) -> StorageError | None:
+    """Why a table of this status (None: no such table) takes no change, if it does not."""
+    if status is None:
+        return UnknownTable(table_id)
+    return None if status == "open" else TableClosed(table_id)
+
+
 async def open_table(conn: Connection, table_id: int) -> int:
     """The guild of an open table, whose row this transaction then holds (it is about to
     change the table); UnknownTable or TableClosed otherwise."""
     rows = await conn.fetch(
         f"SELECT guild_id, status FROM live_tables WHERE id = ?{conn.for_update}", (table_id,))
-    if not rows:
-        raise UnknownTable(table_id)
-    if rows[0][1] != "open":
-        raise TableClosed(table_id)
+    refused = refusal(table_id, str(rows[0][1]) if rows else None)
+    if refused is not None:
+        raise refused
     return int(rows[0][0])
 
 

@@ -59,6 +59,12 @@ def _changed(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+async def _as_it_is(conn: object) -> None:
+    """A connection going back to the pool: asyncpg has already ended any transaction it was
+    in, and storage sets no session state (no SET, LISTEN or session lock), so asyncpg's reset
+    query, a round trip per transaction, has nothing to undo."""
+
+
 class PostgresConnection:
     """`backend.Connection` over one asyncpg connection inside a transaction."""
 
@@ -129,7 +135,7 @@ class PostgresDatabase:
                         f"Database {where} is in use by another ofc-bot: run one bot per "
                         "database, or sharded processes (--shard-count) only")
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
-                                             timeout=CONNECT_TIMEOUT_S)
+                                             timeout=CONNECT_TIMEOUT_S, reset=_as_it_is)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             if holder is not None:
                 await holder.close()

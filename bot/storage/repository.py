@@ -3,7 +3,9 @@
 from pathlib import Path
 
 from bot.storage import validate
+from bot.storage.audit import AuditMixin
 from bot.storage.backend import open_database
+from bot.storage.copy import CopyMixin
 from bot.storage.core import Defaults
 from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
@@ -16,9 +18,10 @@ from bot.storage.wallets import WalletsMixin
 
 
 class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
-              TournamentsMixin, LeasesMixin):
+              TournamentsMixin, LeasesMixin, AuditMixin, CopyMixin):
     """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences, tournaments, shard leases.
+    preferences, tournaments, shard leases; the audit of the books, and a copy into another
+    database.
 
     Open with `await Storage.open(target)`: an SQLite file (a path, or `sqlite:PATH`) or a
     `postgresql://` URL; close with `await storage.close()`.

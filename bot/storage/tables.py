@@ -17,7 +17,15 @@ from typing import NamedTuple
 from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import UNCHANGED, Origin, StorageCore, Unchanged, on_shards, open_table
+from bot.storage.core import (
+    UNCHANGED,
+    Origin,
+    StorageCore,
+    Unchanged,
+    on_shards,
+    open_table,
+    refusal,
+)
 from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
@@ -87,14 +95,14 @@ async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) ->
     )
 
 
+_SAVE_STATE = "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?"
+
+
 async def _save_state(
     conn: Connection, table_id: int, state_json: str | None, now: float
 ) -> None:
     if state_json is not None:
-        await conn.execute(
-            "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?",
-            (state_json, now, table_id),
-        )
+        await conn.execute(_SAVE_STATE, (state_json, now, table_id))
 
 
 class TablesMixin(StorageCore):
@@ -157,15 +165,20 @@ class TablesMixin(StorageCore):
                 results.append(None)
             except StorageError as error:
                 results.append(error)
+        ids = sorted({table_id for table_id, _, _ in checked})
         async with self._db.transaction() as conn:
-            # In table order: two transactions locking several tables never wait for each other.
-            for table_id, index, state in sorted(checked):
-                try:
-                    await open_table(conn, table_id)
-                except StorageError as error:  # a read only: nothing to undo
-                    results[index] = error
-                    continue
-                await _save_state(conn, table_id, state, now)
+            # Two statements whatever the number of tables (each is a round trip), the rows
+            # locked in table order: two transactions locking several never wait for each other.
+            rows = await conn.fetch(
+                f"SELECT id, status FROM live_tables WHERE id IN ({', '.join('?' * len(ids))}) "
+                f"ORDER BY id{conn.for_update}", ids) if ids else []
+            status = {int(table_id): str(found) for table_id, found in rows}
+            saved = []
+            for table_id, index, state in checked:
+                results[index] = refusal(table_id, status.get(table_id))
+                if results[index] is None:
+                    saved.append((state, now, table_id))
+            await conn.executemany(_SAVE_STATE, saved)
         return results
 
     async def set_table_messages(

@@ -6,7 +6,8 @@ DM click to shard 0's process, which hands shard 1's to its process). Shard 1's 
 killed (SIGKILL) mid-hand: a replacement started at once is refused (exit 2, one line: the
 dead process's lease has not run out), while shard 0's table plays on to its end; once the
 lease has expired a replacement starts, restores shard 1's table and its members finish their
-match. Every wallet agrees with the showdowns, and the books pass the independent audit.
+match. Every wallet agrees with the showdowns; then `ofc audit` passes on the database, and
+so does the tests' independent audit.
 """
 
 from __future__ import annotations
@@ -142,4 +143,9 @@ async def test_two_processes_a_crash_and_a_takeover(database: str, tmp_path: Pat
         for log in (zero, one):
             assert "Traceback" not in log.output() and " ERROR " not in log.output(), \
                 log.output()
+    checked = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "audit", "--database", database, cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    report, _ = await checked.communicate()
+    assert checked.returncode == 0, report.decode()
     assert audit(database) == []

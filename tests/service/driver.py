@@ -4,7 +4,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from bot.ai.players import AIPlayers, Settings, decide
-from bot.storage import Storage
+from bot.storage import SanctionRecord, Storage
 from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
 from bot.tables.simulate import FAST
 from tests.backends import Reader
@@ -97,3 +97,40 @@ def fresh_service(storage: Storage, now: float,
     recorder = Recorder()
     service.add_listener(recorder)
     return service, clock, recorder
+
+
+async def populated(database: str) -> int:
+    """A database with something in every table, through the table service: a finished match
+    of two people and a computer, a table still in play mid-hand (its id is returned), daily
+    claims and a grant, a server's settings, a player's preferences, a tournament's pool and
+    a sanction."""
+    storage = await Storage.open(database)
+    try:
+        service, clock, _ = fresh_service(storage, 1000.0)
+        done = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                           {"format": "hands", "hands": 2}, seed=3)).table_id
+        await service.join(done, BOB, "Bob")
+        await service.add_computer(done, ALICE, "easy")
+        await service.start(done, ALICE)
+        await play(service, clock, done, [ALICE, BOB])
+        live = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol",
+                                           seed=4)).table_id
+        await service.join(live, ALICE, "Alice")
+        await service.start(live, CAROL)
+        first = next(p for p in (ALICE, CAROL) if service.private_view(live, p).to_act)
+        await act(service, live, first)
+        await service.close()
+        now = clock.now()
+        await storage.claim_daily(GUILD, BOB, now=now)
+        await storage.grant(GUILD, CAROL, 50, reason="welcome", actor_id=ALICE, now=now,
+                            key="grant:carol")
+        await storage.update_guild_settings(GUILD, actor_id=ALICE, now=now, daily_chips=300)
+        await storage.set_preferences(BOB, now=now, four_colour=True)
+        tournament = await storage.create_tournament(GUILD, CHANNEL + 2, "{}", now=now)
+        await storage.tournament_move(tournament, BOB, 100, "buy_in", key="t:bob", now=now)
+        await storage.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
+                                                                 ALICE, False, now),
+                                      key="t:warn", now=now, snapshot="{}")
+    finally:
+        await storage.close()
+    return live
