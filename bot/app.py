@@ -93,9 +93,10 @@ class OFCBot(commands.Bot):
             self.http.http_trace = self._answers_trace()
 
     async def setup_hook(self) -> None:
-        await self.load_cogs()
-        if self.keeper.expires_at == 0:
+        await self._open_storage()
+        if self.keeper.expires_at == 0:  # (run() claims before connecting)
             self.relay = await claim_shards(self.keeper, self.settings, self.relay)
+        await self.load_cogs()  # tournaments are restored there: the shards are ours by now
         self._heartbeat = asyncio.create_task(self.keeper.keep(self._lost_lease))
         if self.relay is not None:
             self.relay.deliver = self._deliver_forwarded
@@ -110,11 +111,7 @@ class OFCBot(commands.Bot):
     async def load_cogs(self) -> None:
         """Storage, the table service and every extension (its commands and DynamicItems)."""
         settings = self.settings
-        if not hasattr(self, "storage"):
-            self.storage = await open_storage(settings, self.shard_plan)
-        if not hasattr(self, "keeper"):
-            self.keeper = ShardKeeper(self.storage, self.shard_plan, SystemClock(),
-                                      seconds=settings.shard_lease_seconds)
+        await self._open_storage()
         self.workers = Workers(settings.worker_count, preload=WORKER_MODULES)
         self.tables = TableService(
             self.storage, clock=self.clock, workers=self.workers, settings=ServiceSettings(
@@ -126,6 +123,15 @@ class OFCBot(commands.Bot):
             self.storage.observe_transactions(self.metrics.transaction)
         for name in self.extension_names:
             await self.load_extension(name)  # each registers its commands and DynamicItems
+
+    async def _open_storage(self) -> None:
+        """Storage and the keeper of this process's lease, unless given (run() opens both
+        before connecting)."""
+        if not hasattr(self, "storage"):
+            self.storage = await open_storage(self.settings, self.shard_plan)
+        if not hasattr(self, "keeper"):
+            self.keeper = ShardKeeper(self.storage, self.shard_plan, SystemClock(),
+                                      seconds=self.settings.shard_lease_seconds)
 
     def command_payload(self) -> list[dict[str, Any]]:
         """The command tree as `tree.sync()` sends it to Discord (global commands), with the

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.sharding import ShardPlan, shard_of
-from bot.storage import InvalidInput, LeaseLost, ShardsTaken, Storage
+from bot.storage import DatabaseInUse, InvalidInput, LeaseLost, ShardsTaken, Storage
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = 1_000_000.0
@@ -181,3 +181,28 @@ async def test_a_killed_owner_lease_is_claimable_exactly_once_it_expires(
         assert started < expires_at, "refused after the dead owner's lease had expired"
         await asyncio.sleep(0.2)
     assert time.time() >= expires_at
+
+
+async def test_sharded_processes_hold_postgresql_together_and_a_lone_bot_is_refused(
+        database: str) -> None:
+    """PostgreSQL: the fleet's processes share the database (the leases say who runs what);
+    a bot that wants it alone is refused while they run, and they while it runs. An SQLite
+    file has one process in any case."""
+    first = await Storage.open(database, shared=True)
+    try:
+        if not database.startswith("postgresql"):
+            with pytest.raises(DatabaseInUse):
+                await Storage.open(database, shared=True)
+            return
+        second = await Storage.open(database, shared=True)
+        await second.close()
+        with pytest.raises(DatabaseInUse, match="sharded processes"):
+            await Storage.open(database, exclusive=True)
+    finally:
+        await first.close()
+    alone = await Storage.open(database, exclusive=True)
+    try:
+        with pytest.raises(DatabaseInUse):
+            await Storage.open(database, shared=True)
+    finally:
+        await alone.close()

@@ -164,8 +164,8 @@ async def test_ofc_bot_refuses_a_postgres_database_another_bot_holds(
         await running.close()
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {url} is in use by another ofc-bot: run one bot per database (or "
-        "give each process its own shards)"]
+        f"ofc-bot: Database {url} is in use by another ofc-bot: run one bot per database, or "
+        "sharded processes (--shard-count) only"]
 
 
 def test_ofc_bot_names_a_postgres_server_it_cannot_reach(tmp_path: Path) -> None:
