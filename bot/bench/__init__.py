@@ -15,6 +15,8 @@ FIGURES: dict[str, str] = {
     "settle_per_s_pg": "bot.bench.storage",
     "service_actions_per_s": "bot.bench.service",
     "service_actions_per_s_pg": "bot.bench.service",
+    "db_writes_per_hand": "bot.bench.service",
+    "db_reads_per_hand": "bot.bench.service",
     "solve14_mean_ms": "bot.bench.ai",
     "solve14_max_ms": "bot.bench.ai",
     "solve17_mean_ms": "bot.bench.ai",

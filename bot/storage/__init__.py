@@ -122,6 +122,14 @@ Tournaments (tournaments.py, RULES.md R13)
   sum(external rows).
 - `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
 - `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
+
+Shard leases (leases.py, issue 19): one owning process per gateway shard.
+- `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
+  all or none in one transaction; ShardsTaken when another owner's lease on one of them (or
+  on a shard of another count) has not expired. `renew_shards(owner, ids, now=, seconds=)` ->
+  the new expiry, LeaseLost when one passed to another owner; `release_shards(owner)`;
+  `shard_leases()`. `live_tables(shards=)` and `open_tournaments(shards=)` keep the rows of
+  the servers on a ShardPlan's shards (bot/sharding.py).
 """
 
 from bot.storage.audit import AuditReport
@@ -136,8 +144,10 @@ from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
     KeyConflict,
+    LeaseLost,
     NotSeated,
     SchemaTooNew,
+    ShardsTaken,
     StorageError,
     TableClosed,
     TableNotEmpty,
@@ -165,6 +175,7 @@ from bot.storage.records import (
     SanctionRecord,
     SettingsChange,
     Settlement,
+    ShardLease,
     StackMove,
     TournamentMove,
     TournamentRecord,
@@ -195,6 +206,7 @@ __all__ = [
     "InvalidInput",
     "KeyConflict",
     "LeaderRow",
+    "LeaseLost",
     "LedgerEntry",
     "LiveTable",
     "MatchPlayer",
@@ -209,6 +221,8 @@ __all__ = [
     "SchemaTooNew",
     "SettingsChange",
     "Settlement",
+    "ShardLease",
+    "ShardsTaken",
     "StackMove",
     "Storage",
     "StorageError",

@@ -53,6 +53,13 @@ class Connection(Protocol):
 
 class Database(Protocol):
     dialect: Dialect
+    # Told (write?, seconds) after every committed transaction: operators' metrics.
+    observer: Callable[[bool, float], None] | None
+
+    @property
+    def single_process(self) -> bool:
+        """This process holds the database's bot lock: no other bot process is using it
+        (shard leases found there are dead processes', bot/storage/leases.py)."""
 
     def transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[Connection]:
         """One unit of work: commit on success, roll back on any exception. `write=False`
@@ -99,12 +106,13 @@ async def closed_on_failure(close: Callable[[], Awaitable[None]],
         raise
 
 
-async def open_database(target: str, *, exclusive: bool = False) -> Database:
+async def open_database(target: str, *, exclusive: bool = False,
+                        shared: bool = False) -> Database:
     """Open `target` (creating an SQLite file if needed) and bring its schema up to date."""
     if is_postgres(target):
         from bot.storage.postgres import PostgresDatabase
 
-        return await PostgresDatabase.open(str(target), exclusive=exclusive)
+        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared)
     from bot.storage.sqlite import SQLiteDatabase
 
-    return await SQLiteDatabase.open(sqlite_path(target), exclusive=exclusive)
+    return await SQLiteDatabase.open(sqlite_path(target), exclusive=exclusive or shared)

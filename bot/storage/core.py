@@ -4,9 +4,11 @@ All `_` methods here run inside a transaction the caller holds (they take its co
 """
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from bot.sharding import ShardPlan
 from bot.storage.backend import Connection, Database
 from bot.storage.errors import (
     InsufficientChips,
@@ -71,6 +73,16 @@ async def open_table(conn: Connection, table_id: int) -> int:
     return int(rows[0][0])
 
 
+def on_shards(plan: ShardPlan | None) -> tuple[str, tuple[int, ...]]:
+    """A WHERE condition (and its parameters) keeping the rows whose `guild_id` is on the
+    plan's shards (Discord's rule, bot/sharding.py); every row for None or every shard.
+    `>>` and `%` read the same in SQLite and PostgreSQL (bigint)."""
+    if plan is None or plan.every:
+        return "1 = 1", ()
+    marks = ", ".join("?" * len(plan.ids))
+    return f"(guild_id >> 22) % ? IN ({marks})", (plan.count, *plan.ids)
+
+
 class Moved(NamedTuple):
     """A wallet movement: the balance after it, and its ledger row."""
 
@@ -85,6 +97,10 @@ class StorageCore:
 
     async def close(self) -> None:
         await self._db.close()
+
+    def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
+        """`observer(write, seconds)` after every committed transaction (None: stop)."""
+        self._db.observer = observer
 
     async def _guild_amount(
         self, conn: Connection, guild_id: int, column: str, default: int

@@ -75,6 +75,14 @@ class DatabaseInUse(StorageError):
     """Another process (another ofc-bot) holds the database's lock file."""
 
 
+class ShardsTaken(StorageError):
+    """Another live process holds a lease on a shard asked for, or runs another shard count."""
+
+
+class LeaseLost(StorageError):
+    """A shard's lease passed to another process (this one was too slow to renew it)."""
+
+
 class DatabaseDamaged(StorageError):
     """SQLite's quick_check found the file damaged."""
 

@@ -227,14 +227,28 @@ CREATE TABLE pool_moves (
 CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
 """
 
-# 8 (issue 18; 7 is another branch's): a practice match (/ofc practice) is played for play
+# 7 (issue 18): a practice match (/ofc practice) is played for play
 # chips against a computer: kept in /ofc history and for /ofc review, left out of /ofc stats.
 _PRACTICE = """
 ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1));
 """
 
+# 8: one owner per gateway shard (issue 19, bot/leases.py). A process holds a row per shard it
+# runs, renewed by its heartbeat; a row past `expires_at` is free to claim. `address` is where
+# the owner takes the interactions Discord sends to shard 0 for its tables (DMs: bot/relay.py).
+_SHARD_LEASES = """
+CREATE TABLE shard_leases (
+    shard_id INTEGER PRIMARY KEY CHECK (shard_id >= 0),
+    shard_count INTEGER NOT NULL CHECK (shard_count > shard_id),
+    owner TEXT NOT NULL,
+    address TEXT,
+    acquired_at REAL NOT NULL,
+    expires_at REAL NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

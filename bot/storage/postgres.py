@@ -13,7 +13,8 @@ import contextlib
 import functools
 import inspect
 import re
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -105,23 +106,34 @@ class PostgresConnection:
 class PostgresDatabase:
     dialect: Dialect = "postgresql"
 
-    def __init__(self, pool: asyncpg.Pool, holder: asyncpg.Connection | None) -> None:
+    def __init__(self, pool: asyncpg.Pool, holder: asyncpg.Connection | None,
+                 alone: bool = False) -> None:
         self._pool = pool
         self._holder = holder  # the connection holding the bot's lock (exclusive open)
+        self._alone = alone  # the lock is held exclusively
+        self.observer: Callable[[bool, float], None] | None = None
+
+    @property
+    def single_process(self) -> bool:
+        return self._alone
 
     @classmethod
-    async def open(cls, url: str, *, exclusive: bool = False) -> "PostgresDatabase":
+    async def open(cls, url: str, *, exclusive: bool = False,
+                   shared: bool = False) -> "PostgresDatabase":
         """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
-        so a second bot on the same database stops at once (DatabaseInUse)."""
+        so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
+        process of sharded bots) holds it shared: the fleet's processes together, each owning
+        its shards by lease (leases.py), while a bot that wants it alone is refused."""
         where = describe(url)
         holder = None
         try:
-            if exclusive:
+            if exclusive or shared:
                 holder = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
-                if not await holder.fetchval(f"SELECT pg_try_advisory_lock({_BOT_LOCK})"):
+                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await holder.fetchval(f"SELECT {take}({_BOT_LOCK})"):
                     raise DatabaseInUse(
                         f"Database {where} is in use by another ofc-bot: run one bot per "
-                        "database")
+                        "database, or sharded processes (--shard-count) only")
             pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
                                              timeout=CONNECT_TIMEOUT_S, reset=_as_it_is)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
@@ -132,7 +144,7 @@ class PostgresDatabase:
             if holder is not None:
                 await holder.close()
             raise
-        database = cls(pool, holder)
+        database = cls(pool, holder, alone=holder is not None and not shared)
         async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
                 database.transaction() as conn:
             await migrate(conn)
@@ -146,7 +158,10 @@ class PostgresDatabase:
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[PostgresConnection]:
-        async with self._pool.acquire() as raw, raw.transaction(
-                isolation="read_committed" if write else "repeatable_read",
-                readonly=not write):
-            yield PostgresConnection(raw)
+        async with self._pool.acquire() as raw:
+            began = time.perf_counter()
+            async with raw.transaction(isolation="read_committed" if write else "repeatable_read",
+                                       readonly=not write):
+                yield PostgresConnection(raw)
+            if self.observer is not None:
+                self.observer(write, time.perf_counter() - began)

@@ -272,3 +272,16 @@ class SanctionRecord:
     actor_id: int
     excluded: bool
     created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ShardLease:
+    """Who runs a gateway shard, until when (epoch seconds), and where it takes forwarded
+    interactions (None: nowhere)."""
+
+    shard_id: int
+    shard_count: int
+    owner: str
+    address: str | None
+    acquired_at: float
+    expires_at: float

@@ -9,6 +9,7 @@ from bot.storage.copy import CopyMixin
 from bot.storage.core import Defaults
 from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
+from bot.storage.leases import LeasesMixin
 from bot.storage.preferences import PreferencesMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
@@ -17,9 +18,10 @@ from bot.storage.wallets import WalletsMixin
 
 
 class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
-              TournamentsMixin, AuditMixin, CopyMixin):
+              TournamentsMixin, LeasesMixin, AuditMixin, CopyMixin):
     """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences, tournaments; the audit of the books, and a copy into another database.
+    preferences, tournaments, shard leases; the audit of the books, and a copy into another
+    database.
 
     Open with `await Storage.open(target)`: an SQLite file (a path, or `sqlite:PATH`) or a
     `postgresql://` URL; close with `await storage.close()`.
@@ -34,6 +36,7 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, Preference
         daily_chips: int = Defaults.daily_chips,
         daily_cooldown_seconds: float = Defaults.daily_cooldown_seconds,
         exclusive: bool = False,
+        shared: bool = False,
     ) -> "Storage":
         """Open (or create) the database and bring its schema up to date.
 
@@ -41,7 +44,9 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, Preference
         cannot be used: an SQLite file damaged (DatabaseDamaged) or read-only
         (DatabaseReadOnly), a PostgreSQL server that cannot be reached, or, with `exclusive`
         (the bot), a database another bot holds (DatabaseInUse) - see sqlite.py and
-        postgres.py.
+        postgres.py. `shared` (a process of sharded bots): PostgreSQL is held with the other
+        processes of the fleet, which share it by their shard leases, and refused to a bot
+        holding it alone; an SQLite file is held alone all the same (one process per file).
         """
         if not isinstance(daily_cooldown_seconds, int | float) or daily_cooldown_seconds < 0:
             raise InvalidInput("The daily cooldown must be a number of seconds >= 0.")
@@ -50,4 +55,5 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, Preference
             validate.chips(daily_chips, allow_zero=True),
             daily_cooldown_seconds,
         )
-        return cls(await open_database(str(target), exclusive=exclusive), defaults)
+        return cls(await open_database(str(target), exclusive=exclusive, shared=shared),
+                   defaults)

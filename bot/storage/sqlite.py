@@ -4,7 +4,8 @@ whole."""
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -67,6 +68,8 @@ class SQLiteDatabase:
         self._conn = SQLiteConnection(conn)
         self._lock = asyncio.Lock()
         self._file_lock = lock  # `<database>.lock`, held until close (exclusive open)
+        # Told (write?, seconds) after every committed transaction: operators' metrics.
+        self.observer: Callable[[bool, float], None] | None = None
 
     @classmethod
     async def open(cls, path: str | Path, *, exclusive: bool = False) -> "SQLiteDatabase":
@@ -106,6 +109,11 @@ class SQLiteDatabase:
             await guard.probe_write(conn, path)
         return conn
 
+    @property
+    def single_process(self) -> bool:
+        """This process holds the file's lock: no other process can be using the database."""
+        return self._file_lock is not None
+
     async def close(self) -> None:
         async with self._lock:
             await self._conn.raw.close()
@@ -124,9 +132,12 @@ class SQLiteDatabase:
             try:
                 # Inside the try: a task cancelled while awaiting BEGIN has still begun the
                 # transaction on aiosqlite's thread, and must end it before the lock goes.
+                began = time.perf_counter()
                 await raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._conn
                 await raw.execute("COMMIT")
+                if self.observer is not None:
+                    self.observer(write, time.perf_counter() - began)
             except BaseException:
                 # Statements run in queue order on aiosqlite's thread, so this ROLLBACK runs
                 # before any later BEGIN even if we are cancelled while awaiting it. It fails

@@ -14,9 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
+from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import UNCHANGED, Origin, StorageCore, Unchanged, open_table, refusal
+from bot.storage.core import (
+    UNCHANGED,
+    Origin,
+    StorageCore,
+    Unchanged,
+    on_shards,
+    open_table,
+    refusal,
+)
 from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
@@ -210,10 +219,12 @@ class TablesMixin(StorageCore):
             raise UnknownTable(table_id)
         return tables[0]
 
-    async def live_tables(self) -> list[LiveTable]:
-        """Every open table with its snapshot and stacks, oldest first (restart recovery)."""
+    async def live_tables(self, shards: ShardPlan | None = None) -> list[LiveTable]:
+        """Every open table with its snapshot and stacks, oldest first (restart recovery);
+        with `shards`, only the tables of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
-            return await self._load_tables(conn, "status = 'open'", ())
+            return await self._load_tables(conn, f"status = 'open' AND {where}", params)
 
     async def _load_tables(
         self, conn: Connection, where: str, params: Sequence[object]

@@ -12,9 +12,10 @@ Hence at every commit: sum(wallets) + sum(stacks) + sum(open pools) == sum(exter
 
 from typing import Literal
 
+from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import LedgerKind, Origin, StorageCore
+from bot.storage.core import LedgerKind, Origin, StorageCore, on_shards
 from bot.storage.errors import InvalidInput, StorageError
 from bot.storage.records import SanctionRecord, TournamentMove, TournamentRecord
 
@@ -94,11 +95,14 @@ class TournamentsMixin(StorageCore):
             raise UnknownTournament(tournament_id)
         return TournamentRecord(*rows[0])
 
-    async def open_tournaments(self) -> list[TournamentRecord]:
-        """Every tournament not over, oldest first (restart recovery)."""
+    async def open_tournaments(self, shards: ShardPlan | None = None) -> list[TournamentRecord]:
+        """Every tournament not over, oldest first (restart recovery); with `shards`, only
+        those of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
             rows = await conn.fetch(
-                f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' ORDER BY id")
+                f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' AND {where} "
+                "ORDER BY id", params)
         return [TournamentRecord(*row) for row in rows]
 
     async def tournament_move(self, tournament_id: int, user_id: int, amount: int,

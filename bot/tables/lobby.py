@@ -18,7 +18,7 @@ from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
 from bot.tables.players import LEVELS, is_person
-from bot.tables.runtime import Live, TableCore
+from bot.tables.runtime import NOT_HELD, Live, TableCore
 from bot.tables.settings import ServiceSettings
 from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import translate
@@ -28,6 +28,7 @@ CANCELLED = "The table was cancelled: every stack went back to its owner."
 EXPIRED = "The lobby expired: every stack went back to its owner."
 # A practice table (issue 18): heads-up, hints on; the rest is the server's defaults.
 PRACTICE_OPTIONS: dict[str, Any] = {"seats": 2, "hints": "on"}
+OTHER_SHARD = "This server is served by another process of the bot; nothing was changed."
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -111,6 +112,10 @@ class Lobby:
                       options: Mapping[str, Any] | None, thread_id: int | None, sit: bool,
                       seed: int | None, *, practice: bool = False) -> LobbyView:
         core = self._core
+        if not core.shards.owns(guild_id):  # Discord sends a server to its shard's process
+            raise TableError(OTHER_SHARD)
+        if not core.held():
+            raise TableError(NOT_HELD)
         for channel in (channel_id, thread_id):
             if channel is not None and core.by_channel.get(channel) is not None:
                 raise TableError("This channel already has a table.")

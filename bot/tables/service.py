@@ -10,11 +10,12 @@ One live table per channel. Each part fits in one's head and holds the shared co
 Every action is saved before anyone hears of it; chips move in the same transaction (money.py).
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.views import TableView
+from bot.sharding import ShardPlan
 from bot.storage import UNCHANGED, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.lobby import Lobby
@@ -33,10 +34,14 @@ class TableService:
     def __init__(self, storage: Storage, clock: Clock | None = None,
                  ai: ComputerPlayers | None = None,
                  settings: ServiceSettings | None = None,
-                 workers: Workers | None = None) -> None:
+                 workers: Workers | None = None, shards: ShardPlan | None = None,
+                 held: Callable[[], bool] | None = None) -> None:
         """`workers`: the processes computer decisions and "Best arrangement" run in (None:
-        a thread of this process)."""
-        core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings())
+        a thread of this process). `shards`: the servers whose tables this process restores
+        and runs (None: every server); `held()`: whether its lease on them still holds
+        (bot/leases.py; None: always)."""
+        core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings(),
+                         shards or ShardPlan(), held or (lambda: True))
         self._core = core
         self._lobby = Lobby(core)
         self._play = Play(core, ai or default_players(), workers)
@@ -63,6 +68,10 @@ class TableService:
     def table_for_channel(self, channel_id: int) -> int | None:
         """The live table of a channel (or of the thread it was opened in)."""
         return self._messages.table_for_channel(channel_id)
+
+    @property
+    def shards(self) -> ShardPlan:
+        return self._core.shards
 
     def live_tables(self) -> list[int]:
         return [t for t, live in self._core.tables.items() if live.state.status != "closed"]

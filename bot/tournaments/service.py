@@ -29,6 +29,7 @@ from bot.storage import SanctionRecord, Storage, StorageError
 from bot.tables import events as out
 from bot.tables.clock import Clock
 from bot.tables.errors import TableError
+from bot.tables.lobby import OTHER_SHARD
 from bot.tables.players import LEVELS
 from bot.tables.service import TableService
 
@@ -113,6 +114,8 @@ class TournamentService:
                      seats: int = 3, hands: int = 20, payouts: Sequence[int] = (100,),
                      options: Mapping[str, Any] | None = None,
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
+        if not self._tables.shards.owns(guild_id):  # Discord sends a server to its process
+            raise TournamentError(OTHER_SHARD)
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
                    "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
                    "hands": hands, "seats": seats, "hints": "off"}  # no help in competition
@@ -231,7 +234,7 @@ class TournamentService:
         """Load every tournament not over. Call before TableService.restore(): the tables
         it brings back report to this service. A table that was being opened when the bot
         stopped is opened again (its stakes are keyed, so nothing is paid twice)."""
-        for record in await self._storage.open_tournaments():
+        for record in await self._storage.open_tournaments(self._tables.shards):
             t = Tournament.from_json(record.state_json)
             self._live[t.tournament_id] = t
             self._channels[t.tournament_id] = record.channel_id

@@ -186,3 +186,16 @@ def parse_lobby(custom_id: str) -> LobbyId:
 def parse_table_button(custom_id: str) -> TableButtonId:
     match = HAND.fullmatch(custom_id) or REMATCH.fullmatch(custom_id) or _fields(BACK, custom_id)
     return TableButtonId(match["kind"], _number(match["table"]))
+
+
+_TABLE_TEMPLATES = (PLACE, STEP, FANTASY_ROW, LOBBY, HAND, BACK, REMATCH)
+
+
+def table_of(custom_id: str) -> int | None:
+    """The table a component id of any kind here names (None: not a table's component). The
+    sharded bot routes a click in a DM by it (bot/relay.py)."""
+    for template in _TABLE_TEMPLATES:
+        match = template.fullmatch(custom_id)
+        if match is not None:
+            return int(match["table"])
+    return None

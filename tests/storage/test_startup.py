@@ -66,7 +66,8 @@ async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
     first = await Storage.open(url, exclusive=True)
     try:
         with pytest.raises(DatabaseInUse,
-                           match=r"is in use by another ofc-bot: run one bot per database$"):
+                           match=r"is in use by another ofc-bot: run one bot per database, "
+                           r"or sharded processes \(--shard-count\) only$"):
             await Storage.open(url, exclusive=True)
         await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
@@ -140,7 +141,8 @@ async def test_ofc_bot_refuses_a_database_another_bot_holds(database: str,
     finally:
         await running.close()
     assert done.returncode == 2
-    held = (": run one bot per database" if database.startswith("postgresql") else
+    held = (": run one bot per database, or sharded processes (--shard-count) only"
+            if database.startswith("postgresql") else
             f" (pid {os.getpid()}): run one bot per database (lock file {database}.lock)")
     assert done.stderr.splitlines() == [
         f"ofc-bot: Database {database} is in use by another ofc-bot{held}"]

@@ -215,7 +215,8 @@ class Rest:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         return json_response(
-            {"url": self.double.gateway_url, "shards": 1, "session_start_limit": limit}
+            {"url": self.double.gateway_url, "shards": self.double.shard_count,
+             "session_start_limit": limit}
         )
 
     async def get_guild(self, request: web.Request) -> web.Response:
