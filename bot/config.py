@@ -112,7 +112,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
     level = get("OFC_LOG_LEVEL", _level, defaults.log_level)
     return Settings(
         token=get("DISCORD_TOKEN", _text, None),
-        database=get("OFC_DATABASE", _text, defaults.database),
+        database=get("OFC_DATABASE", _database, defaults.database),
         dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
         log_level=level,
         starting_chips=get("OFC_STARTING_CHIPS", _whole, defaults.starting_chips),
@@ -135,6 +135,16 @@ def default_workers() -> int:
 
 
 def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _database(name: str, raw: str) -> str:
+    """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
+    mistake, named by its scheme only (a URL may hold a password)."""
+    scheme, sep, _ = raw.partition("://")
+    if sep and scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
+                          f"{scheme}:// URL")
     return raw
 
 

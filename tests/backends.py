@@ -12,6 +12,7 @@ independent checks (tests/storage/audit.py) against either backend.
 
 import asyncio
 import itertools
+import os
 import re
 import sqlite3
 import threading
@@ -115,9 +116,12 @@ def start_postgres() -> Postgres:
 
 
 def postgres_of(request: pytest.FixtureRequest) -> Postgres:
-    """The session's server; the test skips, saying why, when there is none."""
+    """The session's server; the test skips, saying why, when there is none (fails when
+    OFC_TEST_POSTGRES=required, as in CI: there, a skip would hide half the suite)."""
     postgres: Postgres = request.getfixturevalue("postgres")
     if postgres.server is None:
+        if os.environ.get("OFC_TEST_POSTGRES") == "required":
+            pytest.fail(f"{postgres.reason} (OFC_TEST_POSTGRES=required)")
         pytest.skip(postgres.reason)
     return postgres
 

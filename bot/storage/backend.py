@@ -15,9 +15,11 @@ Which database: `OFC_DATABASE` (or a command's `--database`) is a `postgresql://
 SQLite file, given as a path or as `sqlite:PATH`.
 """
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Literal, Protocol
+
+from bot.storage.errors import StorageError
 
 Row = tuple[Any, ...]
 Dialect = Literal["sqlite", "postgresql"]
@@ -86,6 +88,22 @@ def describe(target: str) -> str:
     if not at or ":" not in credentials:
         return text
     return f"{scheme}://{credentials.split(':', 1)[0]}:***@{place}"
+
+
+@asynccontextmanager
+async def closed_on_failure(close: Callable[[], Awaitable[None]],
+                            driver_errors: type[Exception] | tuple[type[Exception], ...],
+                            where: str) -> AsyncIterator[None]:
+    """The start-up steps of a database just connected: any failure closes it again, and the
+    driver's own errors become one StorageError naming the database."""
+    try:
+        yield
+    except driver_errors as e:
+        await close()
+        raise StorageError(f"Cannot use database {where}: {e}") from e
+    except BaseException:
+        await close()
+        raise
 
 
 async def open_database(target: str, *, exclusive: bool = False,

@@ -32,9 +32,9 @@ async def _copy_rows(source: Connection, destination: Connection) -> None:
         if count:
             held[table] = int(count)
     if held:
-        found = ", ".join(f"{n} rows in {t}" for t, n in held.items())
-        raise CopyRefused(f"The destination already holds data ({found}): copy into an "
-                          "empty database.")
+        found = ", ".join(f"{t} {n}" for t, n in held.items())
+        raise CopyRefused(f"The destination already holds data (rows: {found}): copy into "
+                          "an empty database.")
     for table in names:  # creation order: every row's foreign keys are copied before it
         listed = await columns(source, table)
         rows = await source.fetch(f"SELECT {', '.join(listed)} FROM {table}")

@@ -21,7 +21,7 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.backend import Dialect, Row, describe
+from bot.storage.backend import Dialect, Row, closed_on_failure, describe
 from bot.storage.errors import DatabaseInUse, StorageError
 from bot.storage.migrations import migrate
 
@@ -145,15 +145,9 @@ class PostgresDatabase:
                 await holder.close()
             raise
         database = cls(pool, holder, alone=holder is not None and not shared)
-        try:
-            async with database.transaction() as conn:
-                await migrate(conn)
-        except asyncpg.PostgresError as e:
-            await database.close()
-            raise StorageError(f"Cannot use database {where}: {e}") from e
-        except BaseException:
-            await database.close()
-            raise
+        async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
+                database.transaction() as conn:
+            await migrate(conn)
         return database
 
     async def close(self) -> None:

@@ -12,7 +12,7 @@ from typing import IO, Any
 import aiosqlite
 
 from bot.storage import guard
-from bot.storage.backend import Dialect, Row
+from bot.storage.backend import Dialect, Row, closed_on_failure
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
 
@@ -96,7 +96,7 @@ class SQLiteDatabase:
                                            uri=str(path).startswith("file:"))
         except sqlite3.Error as e:
             raise StorageError(f"Cannot open database {path}: {e}") from e
-        try:
+        async with closed_on_failure(conn.close, sqlite3.DatabaseError, str(path)):
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await guard.quick_check(conn, path)
             mode = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
@@ -107,12 +107,6 @@ class SQLiteDatabase:
             await conn.execute("PRAGMA foreign_keys = ON")
             await migrate_file(conn)
             await guard.probe_write(conn, path)
-        except sqlite3.DatabaseError as e:
-            await conn.close()
-            raise StorageError(f"Cannot use database {path}: {e}") from e
-        except BaseException:
-            await conn.close()
-            raise
         return conn
 
     @property

@@ -145,8 +145,11 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
-            await open_table(conn, table_id)
-            await _save_state(conn, table_id, state, now)
+            # One statement when the table is open (the most frequent write of all);
+            # otherwise the next one says why nothing was saved.
+            if not await conn.execute(f"{_SAVE_STATE} AND status = 'open'",
+                                      (state, now, table_id)):
+                await open_table(conn, table_id)
 
     async def save_snapshots(
         self, snapshots: Sequence[tuple[int, str]], *, now: float

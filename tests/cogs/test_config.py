@@ -52,6 +52,8 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     assert settings == Settings(token="from-env", starting_chips=500, dev_guild=42)
     assert settings.database == "ofc.sqlite3" and settings.daily_chips == 200
     assert load_settings({}, dotenv=None) == Settings()
+    url = "postgresql://ofc:secret@db.example.com/ofc"
+    assert load_settings({"OFC_DATABASE": url}, dotenv=None).database == url
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -69,6 +71,8 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_RELAY_ADDRESS", "host:99999", "must be host:port"),
     ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
     ("OFC_METRICS_PORT", "http", "whole number"),
+    ("OFC_DATABASE", "mysql://me:secret@db/ofc",
+     "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -10,7 +10,7 @@ import pytest
 from bot.storage import SCHEMA_VERSION, SchemaTooNew, Storage, StorageError, migrations
 from bot.storage.postgres import PostgresConnection
 from bot.storage.sqlite import migrate_file
-from tests.backends import postgres_of
+from tests.backends import Reader, postgres_of
 from tests.storage.conftest import ALICE, GUILD
 
 
@@ -27,6 +27,21 @@ def _versions(path: Path) -> list[int]:
 async def _file_at(path: Path, version: int) -> None:
     async with aiosqlite.connect(path, isolation_level=None) as conn:
         assert await migrate_file(conn, version) == version
+
+
+async def _money_survives(target: str, version: int) -> None:
+    """Money exists from version 1: a wallet put in at `version` survives the upgrade."""
+    if version >= 1:
+        with Reader(target) as query:
+            query.write("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
+            query.write("INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, "
+                        "created_at) VALUES (?, ?, 1234, 1234, 'start', 0)", (GUILD, ALICE))
+    store = await Storage.open(target)
+    try:
+        expected = 1234 if version >= 1 else 1000
+        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
+    finally:
+        await store.close()
 
 
 async def test_an_empty_file_reaches_the_newest_schema(tmp_path: Path) -> None:
@@ -66,20 +81,7 @@ async def test_every_older_version_reaches_the_newest_schema(tmp_path: Path, ver
     old = tmp_path / f"v{version}.sqlite3"
     await _file_at(old, version)
     assert _versions(old) == list(range(1, version + 1))
-    if version >= 1:  # money exists from version 1: it must survive the upgrade
-        with sqlite3.connect(old) as conn:
-            conn.execute("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
-            conn.execute(
-                "INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, created_at)"
-                " VALUES (?, ?, 1234, 1234, 'start', 0)",
-                (GUILD, ALICE),
-            )
-    store = await Storage.open(old)
-    try:
-        expected = 1234 if version >= 1 else 1000
-        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
-    finally:
-        await store.close()
+    await _money_survives(str(old), version)
     assert _versions(old) == list(range(1, SCHEMA_VERSION + 1))
     assert _schema(old) == _schema(fresh)
 
@@ -208,20 +210,7 @@ async def test_postgres_reaches_the_same_schema_from_every_version(
         try:
             await _postgres_at(url, version)
             assert await _postgres_versions(url) == list(range(1, version + 1))
-            if version >= 1:  # money from version 1 survives the upgrade
-                conn = await asyncpg.connect(url)
-                await conn.execute("INSERT INTO wallets VALUES ($1, $2, 1234, NULL, 0)",
-                                   GUILD, ALICE)
-                await conn.execute(
-                    "INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, "
-                    "created_at) VALUES ($1, $2, 1234, 1234, 'start', 0)", GUILD, ALICE)
-                await conn.close()
-            store = await Storage.open(url)
-            try:
-                expected = 1234 if version >= 1 else 1000
-                assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
-            finally:
-                await store.close()
+            await _money_survives(url, version)
             assert await _postgres_versions(url) == list(range(1, SCHEMA_VERSION + 1))
             assert await _postgres_columns(url) == _sqlite_columns(fresh)
             assert await _postgres_indexes(url) == _sqlite_indexes(fresh)

@@ -65,7 +65,9 @@ async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
     url = await postgres_of(request).empty("tests")
     first = await Storage.open(url, exclusive=True)
     try:
-        with pytest.raises(DatabaseInUse, match="is in use by another ofc-bot: run one bot "):
+        with pytest.raises(DatabaseInUse,
+                           match=r"is in use by another ofc-bot: run one bot per database, "
+                                 r"or sharded processes \(--shard-count\) only$"):
             await Storage.open(url, exclusive=True)
         await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
@@ -131,17 +133,19 @@ def ofc_bot(database: Path | str, cwd: Path) -> subprocess.CompletedProcess[str]
                           capture_output=True, text=True, timeout=60, check=False)
 
 
-async def test_ofc_bot_refuses_a_database_another_bot_holds(tmp_path: Path) -> None:
-    path = tmp_path / "ofc.sqlite3"
-    running = await Storage.open(path, exclusive=True)  # the first bot
+async def test_ofc_bot_refuses_a_database_another_bot_holds(database: str,
+                                                            tmp_path: Path) -> None:
+    running = await Storage.open(database, exclusive=True)  # the first bot
     try:
-        done = ofc_bot(path, tmp_path)
+        done = ofc_bot(database, tmp_path)
     finally:
         await running.close()
     assert done.returncode == 2
+    held = (": run one bot per database, or sharded processes (--shard-count) only"
+            if database.startswith("postgresql") else
+            f" (pid {os.getpid()}): run one bot per database (lock file {database}.lock)")
     assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {path} is in use by another ofc-bot (pid {os.getpid()}): run one "
-        f"bot per database (lock file {path}.lock)"]
+        f"ofc-bot: Database {database} is in use by another ofc-bot{held}"]
 
 
 async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:
@@ -152,20 +156,6 @@ async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:
     assert done.returncode == 2
     [line] = done.stderr.splitlines()
     assert line.startswith(f"ofc-bot: Database {path} is damaged: SQLite's quick_check found: ")
-
-
-async def test_ofc_bot_refuses_a_postgres_database_another_bot_holds(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    url = await postgres_of(request).empty("tests")
-    running = await Storage.open(url, exclusive=True)  # the first bot
-    try:
-        done = ofc_bot(url, tmp_path)
-    finally:
-        await running.close()
-    assert done.returncode == 2
-    assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {url} is in use by another ofc-bot: run one bot per database, or "
-        "sharded processes (--shard-count) only"]
 
 
 def test_ofc_bot_names_a_postgres_server_it_cannot_reach(tmp_path: Path) -> None:
