@@ -76,18 +76,39 @@ def _check_against_journal(db: str, journal: dict[str, dict[str, Any]]) -> list[
     return problems
 
 
+class _Lines:
+    """The lines of a file that others append to, counted as it grows."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.read, self.lines = path, 0, 0
+
+    def count(self) -> int:
+        if self.path.exists():
+            with self.path.open("rb") as file:
+                file.seek(self.read)
+                grown = file.read()
+            self.read += len(grown)
+            self.lines += grown.count(b"\n")
+        return self.lines
+
+
 def test_fifty_sigkills_leave_every_chip_accounted_for(database: str, tmp_path: Path) -> None:
     db, journal = database, tmp_path / "journal.jsonl"
     rng = random.Random(50)
     # fork: the child starts with everything imported (50 fresh interpreters take ~10 s);
     # the parent holds no database connection while forking.
     fork = multiprocessing.get_context("fork")
+    intents = _Lines(journal)
     for kill in range(1, KILLS + 1):
         ours, theirs = fork.Pipe()
         worker = fork.Process(target=crash_worker.run, args=(db, journal, kill, theirs))
         worker.start()
         assert ours.poll(30) and ours.recv() == "ready", f"worker {kill} did not start"
-        time.sleep(rng.uniform(0.0, 0.08))
+        # Killed once it has begun a few more operations, however fast the machine is: it is
+        # then in the middle of one, or between two.
+        target = intents.count() + rng.randint(4, 12)
+        while intents.count() < target and worker.is_alive():
+            time.sleep(0.002)
         worker.kill()
         worker.join()
         assert worker.exitcode == -signal.SIGKILL, f"worker {kill} ended by itself"
