@@ -402,10 +402,11 @@ async def export_commands(path: str) -> int:
 
 
 async def open_storage(settings: Settings, shards: ShardPlan | None = None) -> Storage:
-    """The bot's database, held for the bot until close: by this process alone, or, for
-    sharded processes, by the fleet together (each shard then has its owner by lease); an
-    SQLite file by one process in any case. SQLite is checked by its quick_check and a
-    rolled-back write (bot.storage.guard)."""
+    """The bot's database (OFC_DATABASE: an SQLite file or a postgresql:// URL), held for
+    the bot until close: by this process alone, or, for sharded processes on PostgreSQL, by
+    the fleet together (each shard then has its owner by lease); an SQLite file by one
+    process in any case (a lock file beside it; PostgreSQL: an advisory lock). An SQLite
+    file is checked by quick_check and a rolled-back write (bot.storage.guard)."""
     sharded = shards is not None and shards.sharded
     return await Storage.open(settings.database, starting_chips=settings.starting_chips,
                               daily_chips=settings.daily_chips, exclusive=not sharded,

@@ -55,6 +55,13 @@ class Metrics:
             "ofc_relayed_interactions", "DM clicks handed to or from another process",
             ["direction"], registry=r)
         self._arrived: dict[int, tuple[str, float]] = {}
+        for kind in KINDS.values():  # every series from the start, at 0 (not absent)
+            self.interactions.labels(kind)
+            self.latency.labels(kind)
+        for mode in ("write", "read"):
+            self.transactions.labels(mode)
+        for direction in ("in", "out"):
+            self.relayed.labels(direction)
 
     # ----------------------------------------------------------------- feeding
     def arrived(self, payload: dict[str, Any]) -> None:

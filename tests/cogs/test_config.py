@@ -66,13 +66,13 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_LOBBY_IDLE_MINUTES", "0", "from 1 to 10080 minutes"),
     ("OFC_WORKERS", "-1", "must not be negative"),
     ("OFC_WORKERS", "100", "from 0 to 64 worker processes"),
-    ("OFC_DATABASE", "mysql://me:secret@db/ofc",
-     "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
     ("OFC_SHARD_LEASE_SECONDS", "1", "from 3 to 600 seconds"),
     ("OFC_RELAY_ADDRESS", "8400", "must be host:port"),
     ("OFC_RELAY_ADDRESS", "host:99999", "must be host:port"),
     ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
     ("OFC_METRICS_PORT", "http", "whole number"),
+    ("OFC_DATABASE", "mysql://me:secret@db/ofc",
+     "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -67,7 +67,7 @@ async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
     try:
         with pytest.raises(DatabaseInUse,
                            match=r"is in use by another ofc-bot: run one bot per database, "
-                           r"or sharded processes \(--shard-count\) only$"):
+                                 r"or sharded processes \(--shard-count\) only$"):
             await Storage.open(url, exclusive=True)
         await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
