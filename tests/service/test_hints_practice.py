@@ -4,9 +4,7 @@ where hints are off or the control is not the clicker's; practice tables played 
 chips (no wallet or ledger moves, out of /ofc stats and the leaderboard, through a restart).
 """
 
-import sqlite3
 from collections.abc import Mapping
-from pathlib import Path
 
 import pytest
 
@@ -25,6 +23,7 @@ from bot.tables import (
 )
 from bot.tables.play import HINTS_OFF
 from bot.tables.simulate import FAST
+from tests.backends import Reader
 from tests.storage.audit import audit
 
 from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, Recorder, fresh_service, play
@@ -139,7 +138,7 @@ async def test_a_forged_or_stale_suggest_is_refused(
 
 async def test_a_practice_match_moves_no_chips_and_stays_out_of_stats(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path) -> None:
+        database: str) -> None:
     lobby = await service.practice(GUILD, CHANNEL, ALICE, "Alice", "easy",
                                    {"format": "hands", "hands": 2}, seed=5)
     assert lobby.practice and lobby.status == "playing"
@@ -148,14 +147,10 @@ async def test_a_practice_match_moves_no_chips_and_stays_out_of_stats(
     await play(service, clock, lobby.table_id, [ALICE])
     showdowns = recorder.of(ShowdownDone)
     assert len(showdowns) >= 2 and any(r.chips for s in showdowns for r in s.view.seats)
-    conn = sqlite3.connect(db_path)
-    try:
-        ledger = conn.execute("SELECT count(*) FROM ledger").fetchone()[0]
-        moves = conn.execute("SELECT count(*) FROM stack_moves").fetchone()[0]
-        wallets = conn.execute("SELECT count(*) FROM wallets").fetchone()[0]
-    finally:
-        conn.close()
-    assert (ledger, moves, wallets) == (0, 0, 0)  # play chips: nothing touched a wallet
+    with Reader(database) as query:
+        counts = [query(f"SELECT count(*) FROM {name}")[0][0]
+                  for name in ("ledger", "stack_moves", "wallets")]
+    assert counts == [0, 0, 0]  # play chips: nothing touched a wallet
     assert await storage.leaderboard(GUILD) == []
     stats = await storage.stats(GUILD, ALICE)
     assert (stats.hands, stats.matches) == (0, 0)
@@ -163,7 +158,7 @@ async def test_a_practice_match_moves_no_chips_and_stays_out_of_stats(
     assert match.practice and match.ended_at is not None and match.hands == len(showdowns)
     hands = await storage.played_hands(GUILD, ALICE)
     assert len(hands) == len(showdowns) and all(h.practice for h in hands)
-    assert audit(db_path) == []
+    assert audit(database) == []
 
 
 async def test_a_practice_table_comes_back_after_a_restart(
