@@ -56,6 +56,7 @@ class TableRules:
     turn_seconds: int = 60  # R10
     fantasy_turn_seconds: int = 180  # R10
     time_bank_seconds: int = 120  # R10, per match
+    sit_out_when_away: bool = True  # R10; off at tournament tables (R13): all hands played
 
     @property
     def max_seats(self) -> int:

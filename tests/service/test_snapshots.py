@@ -22,8 +22,13 @@ def as_written_now(text: str) -> str:
     """A stored snapshot as this version writes it: the stored text with only the format's
     deliberate changes since, each named here. A DM prompt records the hand and street it
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
-    whether it was cancelled (/stats leaves those out)."""
+    whether it was cancelled (/stats leaves those out); the table's and the match's rules
+    name whether an away player sits out (R10; off at tournament tables, R13), while a hand's
+    history keeps the state it recorded."""
     data = json.loads(text)
+    for holder in (data, data["match"] or {}):
+        if "rules" in holder:
+            holder["rules"]["sit_out_when_away"] = True
     data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
     for op in data["pending"]:
         if op["op"] == "match_end":
