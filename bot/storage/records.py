@@ -260,3 +260,4 @@ class SanctionRecord:
     actor_id: int
     excluded: bool
     created_at: float = 0.0
+    tournament_id: int = 0  # filled in when read back

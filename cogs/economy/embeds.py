@@ -16,13 +16,25 @@ from bot.storage import (
     LeaderRow,
     MatchSummary,
     PlayerStats,
+    SanctionRecord,
     Wallet,
 )
 from bot.tables import is_person
-from cogs.common.format import INFO, chips, row_label, rules_line, signed, when
+from cogs.common.format import (
+    INFO,
+    add_lines,
+    chips,
+    clip,
+    row_label,
+    rules_line,
+    sanction_words,
+    signed,
+    when,
+)
 
 MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
+REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 
 def _percent(rate: float) -> str:
@@ -85,7 +97,10 @@ def _place(match: MatchSummary, user_id: int) -> str:
     return f"{place}{suffix} of {len(order)}"
 
 
-def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> discord.Embed:
+def history(mention: str, user_id: int, matches: Sequence[MatchSummary],
+            sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
+    """The member's latest matches, then the tournament warnings and penalties it received
+    (RULES.md R13)."""
     embed = discord.Embed(title="Recent matches", colour=INFO, description=(
         f"{mention}'s latest matches, newest first. Pick one below to see its hands."
         if matches else f"{mention} has not played a match in this server yet."))
@@ -100,6 +115,10 @@ def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> disc
                    f"{signed(me.net_chips)} chips · {match.hands} hands"),
             inline=False,
         )
+    add_lines(embed, "Tournament warnings and penalties", (
+        f"Tournament #{s.tournament_id}, level {s.level}: "
+        f"{sanction_words(s.kind, s.points, s.excluded)} ({clip(s.reason, REASON_SHOWN)}) · "
+        f"{when(s.created_at, 'd')}" for s in sanctions))
     return embed
 
 
