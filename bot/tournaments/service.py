@@ -73,10 +73,11 @@ def _key(t: Tournament, *parts: object) -> str:
 
 
 def _table_rules(t: Tournament, table: TournamentTable) -> TableRules:
-    """A table's rules: the tournament's, its players' number of seats, and an away player
-    stays, placed for (R10), so the table plays all its hands (R13)."""
+    """A table's rules: the tournament's, its players' number of seats, chips at point value 1
+    from the house's deep stacks (nobody busts), and an away player stays, placed for (R10):
+    the table plays all its hands (R13)."""
     return TableRules.from_mapping({**t.options, "seats": len(table.players),
-                                    "sit_out_when_away": False})
+                                    "point_value": 1, "sit_out_when_away": False})
 
 
 class TournamentService:
@@ -144,7 +145,7 @@ class TournamentService:
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
                    "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
-                   "hands": hands, "seats": seats}
+                   "hands": hands, "seats": seats, "point_value": 1}
         try:
             TableRules.from_mapping(options)
             seed = secrets.randbits(62) if seed is None else seed

@@ -58,7 +58,7 @@ def require_threads(interaction: Interaction, unchanged: str) -> None:
     window_minutes="How long registration stays open (default 60)",
 )
 @app_commands.choices(table_seats=[app_commands.Choice(name=str(n), value=n) for n in (2, 3)])
-@table_options("variant", "point_value", "scoring", "royalties", "fantasy",
+@table_options("variant", "scoring", "royalties", "fantasy",
                "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
                "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
 async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],

@@ -408,3 +408,16 @@ async def test_ties_at_a_table_go_to_the_lot_drawn_from_the_seed(storage: Storag
         else:
             assert table.winner == max(table.points, key=table.points.__getitem__)
     assert ties >= 2  # the lot was put to the test
+
+
+async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) -> None:
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=2,
+                                 options={**OPTIONS, "point_value": 500}, seed=3)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    assert table.table_id is not None
+    rules = bot.tables.lobby(table.table_id).rules
+    assert (rules.point_value, rules.sit_out_when_away) == (1, False)
