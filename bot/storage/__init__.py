@@ -120,7 +120,8 @@ Tournaments (tournaments.py, RULES.md R13)
   table's chips lent by the house and taken back); computers through 'house' rows. Each pool
   change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
   sum(external rows).
-- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
+- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`,
+  `member_sanctions(guild, user, limit=)` (a member's, newest first, for /ofc history).
 - `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
 
 Shard leases (leases.py, issue 19): one owning process per gateway shard.

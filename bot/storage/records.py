@@ -272,6 +272,7 @@ class SanctionRecord:
     actor_id: int
     excluded: bool
     created_at: float = 0.0
+    tournament_id: int = 0  # filled in when read back
 
 
 @dataclass(frozen=True, slots=True)

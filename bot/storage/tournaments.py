@@ -182,10 +182,21 @@ class TournamentsMixin(StorageCore):
         return True
 
     async def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
+        return await self._sanctions("s.tournament_id = ? ORDER BY s.id", (tournament_id,))
+
+    async def member_sanctions(self, guild_id: int, user_id: int, *,
+                               limit: int = 10) -> list[SanctionRecord]:
+        """The warnings and penalties a member received in this server's tournaments, newest
+        first (RULES.md R13: shown in the member's history)."""
+        return await self._sanctions(
+            "t.guild_id = ? AND s.user_id = ? ORDER BY s.id DESC LIMIT ?",
+            (guild_id, user_id, max(0, limit)))
+
+    async def _sanctions(self, where: str, values: tuple[int, ...]) -> list[SanctionRecord]:
         async with self._db.transaction(write=False) as conn:
             rows = await conn.fetch(
-                "SELECT user_id, kind, points, reason, level, actor_id, excluded, created_at "
-                "FROM tournament_sanctions WHERE tournament_id = ? ORDER BY id",
-                (tournament_id,))
-        return [SanctionRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7])
+                "SELECT s.user_id, s.kind, s.points, s.reason, s.level, s.actor_id, "
+                "s.excluded, s.created_at, s.tournament_id FROM tournament_sanctions AS s "
+                f"JOIN tournaments AS t ON t.id = s.tournament_id WHERE {where}", values)
+        return [SanctionRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8])
                 for r in rows]

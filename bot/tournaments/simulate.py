@@ -49,6 +49,7 @@ async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats
             final = Tournament.from_json((await storage.tournament(tid)).state_json)
         finally:
             await service.idle()
+            await service.close()
             await tables.close()
     return report(final)
 

@@ -66,6 +66,15 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
+def sanction_words(kind: str, points: int, excluded: bool) -> str:
+    """A tournament director's warning or penalty in a few words (RULES.md R13)."""
+    if kind == "penalty":
+        return f"penalty, {points} points off"
+    if excluded:
+        return "third warning: excluded, no refund"
+    return f"second warning, {points} points off" if points else "warning"
+
+
 def plural(n: int, word: str) -> str:
     """'1 chip', '2,000 chips'."""
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"

@@ -19,22 +19,27 @@ from bot.storage import (
     MatchSummary,
     PlayedHand,
     PlayerStats,
+    SanctionRecord,
     Wallet,
 )
 from bot.tables import is_person
 from cogs.common.format import (
     INFO,
+    add_lines,
     cards_label,
     chips,
+    clip,
     plural,
     row_label,
     rules_line,
+    sanction_words,
     signed,
     when,
 )
 
 MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
+REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 
 def _percent(rate: float) -> str:
@@ -97,7 +102,10 @@ def _place(match: MatchSummary, user_id: int) -> str:
     return f"{place}{suffix} of {len(order)}"
 
 
-def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> discord.Embed:
+def history(mention: str, user_id: int, matches: Sequence[MatchSummary],
+            sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
+    """The member's latest matches, then the tournament warnings and penalties it received
+    (RULES.md R13)."""
     embed = discord.Embed(title="Recent matches", colour=INFO, description=(
         f"{mention}'s latest matches, newest first. Pick one below to see its hands."
         if matches else f"{mention} has not played a match in this server yet."))
@@ -114,6 +122,10 @@ def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> disc
                    f"{match.hands} hands"),
             inline=False,
         )
+    add_lines(embed, "Tournament warnings and penalties", (
+        f"Tournament #{s.tournament_id}, level {s.level}: "
+        f"{sanction_words(s.kind, s.points, s.excluded)} ({clip(s.reason, REASON_SHOWN)}) · "
+        f"{when(s.created_at, 'd')}" for s in sanctions))
     return embed
 
 

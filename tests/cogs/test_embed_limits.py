@@ -14,6 +14,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.engine.showdown import show_down
+from bot.engine.tournament import MAX_REASON as MAX_SANCTION_REASON
 from bot.storage import (
     DailyClaim,
     GuildSettings,
@@ -26,11 +27,12 @@ from bot.storage import (
     Storage,
     Wallet,
 )
-from bot.storage.records import MatchPlayer, PlayerHandResult
+from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
 from bot.storage.validate import MAX_CHIPS
 from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
 from bot.tables.simulate import FAST
 from cogs.economy import embeds as economy
+from cogs.economy.history import RECENT_MATCHES, RECENT_SANCTIONS
 from cogs.economy.wallets import MAX_REASON
 from cogs.tables.embeds import (
     Where,
@@ -124,6 +126,12 @@ def test_economy_embeds_at_their_largest() -> None:
                     for n in range(4))
     match = MatchSummary(USER, USER, USER, options, 2e9, 2e9, 9999, players)
     within_limits(economy.history(MENTION, USER, [match] * 10))
+    sanction = SanctionRecord(USER, "warning", 25, "r" * MAX_SANCTION_REASON, 999, USER, True,
+                              2e9, USER)
+    shown = economy.history(MENTION, USER, [match] * RECENT_MATCHES,
+                            [sanction] * RECENT_SANCTIONS)
+    within_limits(shown)
+    assert shown.fields[-1].name.startswith("Tournament warnings and penalties")
     results = tuple(PlayerHandResult(USER - n, -9999, -MAX_CHIPS, True, 999, True, True, True)
                     for n in range(4))
     hands = [HandHistory(USER, n, "{}", 2e9, results) for n in range(1, 200)]

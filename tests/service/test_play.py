@@ -139,6 +139,24 @@ async def test_timeout_places_by_r10_and_the_away_player_sits_out(
     assert audit(database) == []
 
 
+async def test_away_players_who_stay_are_dealt_the_next_hand_due_at_the_same_instant(
+        service: TableService, storage: Storage, clock: FakeClock,
+        recorder: Recorder) -> None:
+    # Nobody acts; away players stay (a tournament table, R13). The last timeout of hand 1
+    # ends it, and hand 2 is due at that same instant (no pause between hands): the timer
+    # that ran the timeout must arm the deal, or the table waits forever.
+    await new_table(service, [ALICE, BOB], format="hands", hands=2, fantasy="off",
+                    turn_seconds=10, time_bank_seconds=0, sit_out_when_away=False)
+    for _ in range(100):
+        if recorder.of(MatchOver):
+            break
+        assert await clock.advance_to_next(), "the table has nothing due and is not over"
+        await service.idle()
+    assert len(recorder.of(ShowdownDone)) == 2 and not recorder.of(PlayerLeft)
+    (match,) = await storage.recent_matches(GUILD, ALICE, limit=1)
+    assert match.hands == 2
+
+
 async def test_an_away_player_who_comes_back_acts_again(
         service: TableService, clock: FakeClock, recorder: Recorder) -> None:
     table = await new_table(service, [ALICE, BOB], ["easy"])

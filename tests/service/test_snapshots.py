@@ -25,17 +25,19 @@ def as_written_now(text: str) -> str:
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
     whether it was cancelled (/stats leaves those out); a table says whether its match over
     offers a rematch (a stored one offers none); the table's and its match's rules say
-    whether hints are on (issue 18: off; a hand's history keeps the state before it as it was
-    written), and the table whether it is a practice (issue 18: no)."""
+    whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
+    tournament tables, R13), while a hand's history keeps the state it recorded; the table
+    says whether it is a practice (issue 18: no)."""
     data = json.loads(text)
+    for holder in (data, data["match"] or {}):
+        if "rules" in holder:
+            holder["rules"]["hints"] = "off"
+            holder["rules"]["sit_out_when_away"] = True
     data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
     for op in data["pending"]:
         if op["op"] == "match_end":
             op["cancelled"] = False
     data.setdefault("rematch", False)
-    for holder in (data, data.get("match") or {}):
-        if "rules" in holder:
-            holder["rules"]["hints"] = "off"
     data["practice"] = False
     return json.dumps(data, separators=(",", ":"))
 

@@ -5,7 +5,7 @@ import pytest
 from bot.storage import SanctionRecord, Storage, UnknownTournament
 from tests.backends import Reader
 from tests.storage.audit import audit
-from tests.storage.conftest import ALICE, BOB, BOT, CHANNEL, GUILD
+from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
 
 
 async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(database: str) -> None:
@@ -47,7 +47,7 @@ async def test_sanctions_are_recorded_once_with_the_snapshot(storage: Storage) -
     assert await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot='{"w": 1}')
     assert not await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot="{}")
     assert await storage.sanctions(tid) == [
-        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0)]
+        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0, tid)]
     assert (await storage.tournament(tid)).state_json == '{"w": 1}'
     with pytest.raises(UnknownTournament):
         await storage.tournament(tid + 1)
@@ -61,3 +61,20 @@ async def test_a_pool_that_does_not_match_its_ledger_is_found(database: str) -> 
     with Reader(database) as query:
         query.write("UPDATE tournaments SET pool = pool + 5")
     assert any("pool" in p for p in audit(database))
+
+
+async def test_a_members_sanctions_in_this_server_newest_first(storage: Storage) -> None:
+    here = await storage.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
+    elsewhere = await storage.create_tournament(GUILD + 1, CHANNEL, "{}", now=0.0)
+    given = [(here, ALICE, "penalty", 10, "time"), (here, BOB, "warning", 0, "slow"),
+             (elsewhere, ALICE, "warning", 0, "other server"), (here, ALICE, "warning", 0,
+                                                               "mucked open")]
+    for n, (tid, user, kind, points, reason) in enumerate(given):
+        await storage.record_sanction(tid, SanctionRecord(user, kind, points, reason, 1, BOB,
+                                                          False),
+                                      key=f"s{n}", now=float(n), snapshot="{}")
+    mine = await storage.member_sanctions(GUILD, ALICE)
+    assert [(s.tournament_id, s.kind, s.points, s.reason, s.created_at) for s in mine] == [
+        (here, "warning", 0, "mucked open", 3.0), (here, "penalty", 10, "time", 0.0)]
+    assert len(await storage.member_sanctions(GUILD, ALICE, limit=1)) == 1
+    assert await storage.member_sanctions(GUILD, CAROL) == []
