@@ -49,6 +49,9 @@ log = logging.getLogger("bot")
 EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
 # What a worker process runs: imported once by the fork server, so new workers start warm.
 WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering")
+# Gateway events: servers and their channels only (`where_of` names them); slash commands
+# and clicks arrive whatever the intents.
+INTENTS = discord.Intents(guilds=True)
 
 
 class OFCBot(commands.Bot):
@@ -67,9 +70,10 @@ class OFCBot(commands.Bot):
                  storage: Storage | None = None, shards: ShardPlan | None = None,
                  keeper: ShardKeeper | None = None, relay: Relay | None = None,
                  **client_options: Any) -> None:
-        # Slash commands only: no prefix commands, so no message content intent (privileged).
+        # No message events: the bot reads none, and every message it sends or edits would
+        # come back to it to parse. No privileged intent (message content, members).
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
-                         intents=discord.Intents.default(), **client_options)
+                         intents=INTENTS, **client_options)
         self.settings = settings
         self.sync_global = sync_global
         self.clock = clock or SystemClock()

@@ -9,7 +9,7 @@ In JSON (a hand's history) an event is `{"kind", "seat", "private", "data"}`, `d
 its other fields in order (bot/engine/codec.py); `Event.from_json` reads any kind back.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bot.engine import codec
@@ -41,6 +41,10 @@ class Event:
     kind: ClassVar[str]
     private: ClassVar[bool] = False  # True: only that seat's player may see it
     seat: int | None = None
+    # Its JSON once written: a hand's history is saved with every action, and its events,
+    # never changed once made, are most of that snapshot's writing (README, Benchmarks).
+    written: dict[str, Any] | None = field(default=None, init=False, repr=False,
+                                           compare=False, metadata=codec.SKIP)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -50,8 +54,11 @@ class Event:
         return data
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "seat": self.seat, "private": self.private,
-                "data": self.data}
+        """The event as JSON (the same object each time: read it, never change it)."""
+        if self.written is None:
+            self.written = {"kind": self.kind, "seat": self.seat, "private": self.private,
+                            "data": self.data}
+        return self.written
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Event":

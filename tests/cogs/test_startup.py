@@ -32,8 +32,9 @@ async def test_no_sync_unless_asked(double: DiscordDouble, tmp_path: Path) -> No
     bot = await start(double, tmp_path, dev_guild=None)
     try:
         assert synced(double) == []
-        assert bot.intents == discord.Intents.default()  # no privileged intent
+        assert bot.intents == discord.Intents(guilds=True)  # no privileged intent
         assert not bot.intents.message_content and not bot.intents.members
+        assert not bot.intents.guild_messages and not bot.intents.dm_messages
     finally:
         await double.stop_client(bot)
 

@@ -57,3 +57,25 @@ def test_unknown_state_version_is_refused() -> None:
     data["version"] = 99
     with pytest.raises(RuleError, match="Unknown table state version 99"):
         Match.from_json(data)
+
+
+def test_events_written_once_match_a_fresh_writing_at_every_point() -> None:
+    # Each event keeps its JSON once written (the snapshot of every action writes the hand's
+    # history again): what is saved must be what the events say, at every point of a hand.
+    match = new_match(3, variant="joker", seed=3, order="simultaneous")
+    rng = random.Random(8)
+    match.start_hand(0.0)
+    saved = []
+    while match.phase == "playing":
+        saved.append(json.dumps(match.to_json()))
+        seat = match.pending()[-1]
+        match.place(seat, match.random_assignment(seat, rng), 1.0)
+    saved.append(json.dumps(match.to_json()))
+    assert match.log is not None and all(e.written is not None for e in match.log.events)
+    fresh = Match.from_json(json.loads(saved[-1]))  # events read back: nothing written yet
+    assert fresh.log is not None and all(e.written is None for e in fresh.log.events)
+    assert json.dumps(fresh.to_json()) == saved[-1]
+    assert len(set(saved)) == len(saved)  # every action changed what is saved
+    first_deal = json.loads(saved[0])["history"]["events"]
+    assert [e["kind"] for e in first_deal][:2] == ["hand_started", "dealt"]
+    assert json.loads(saved[-1])["history"]["events"][:len(first_deal)] == first_deal
