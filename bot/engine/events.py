@@ -9,6 +9,7 @@ In JSON (a hand's history) an event is `{"kind", "seat", "private", "data"}`, `d
 its other fields in order (bot/engine/codec.py); `Event.from_json` reads any kind back.
 """
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -41,10 +42,12 @@ class Event:
     kind: ClassVar[str]
     private: ClassVar[bool] = False  # True: only that seat's player may see it
     seat: int | None = None
-    # Its JSON once written: a hand's history is saved with every action, and its events,
-    # never changed once made, are most of that snapshot's writing (README, Benchmarks).
+    # Its JSON (and JSON text) once written: a hand's history is saved with every action,
+    # and its events, never changed once made, are most of that snapshot (history.dumps).
     written: dict[str, Any] | None = field(default=None, init=False, repr=False,
                                            compare=False, metadata=codec.SKIP)
+    written_text: str | None = field(default=None, init=False, repr=False, compare=False,
+                                     metadata=codec.SKIP)
 
     @property
     def data(self) -> dict[str, Any]:
@@ -59,6 +62,12 @@ class Event:
             self.written = {"kind": self.kind, "seat": self.seat, "private": self.private,
                             "data": self.data}
         return self.written
+
+    def text(self) -> str:
+        """`to_json()` as compact JSON text (the same text each time)."""
+        if self.written_text is None:
+            self.written_text = json.dumps(self.to_json(), separators=(",", ":"))
+        return self.written_text
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Event":

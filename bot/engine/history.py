@@ -5,6 +5,7 @@ on the state before and reach the same state; events are what happened, for peop
 (deals per seat, placements and discards, timeouts, showdown, transfers).
 """
 
+import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -37,3 +38,31 @@ class HandLog:
 
 # A hand's log as a field of state JSON (the match's `history`).
 HAND_LOG = codec.Custom(HandLog.to_json, HandLog.from_json)
+
+# Where a history's events go while the JSON around them is written (`dumps`). Not a text
+# a player can type: its NUL characters are written as escapes, and `dumps` checks that it
+# occurs once.
+_EVENTS = "\x00ofc:events\x00"
+_EVENTS_TEXT = json.dumps(_EVENTS)
+
+
+def dumps(data: dict[str, Any], history: dict[str, Any] | None, log: HandLog | None) -> str:
+    """`data` as compact JSON text, where `history` (a part of `data`, or `data` itself) is
+    `log.to_json()`: the same text as `json.dumps(data, separators=(",", ":"))`, but the
+    events, written as text once each (Event.text), are put in as they are rather than
+    written again at every save of the hand (a table's snapshot, its hand record)."""
+    if history is None or log is None or not log.events:
+        return _compact(data)
+    events = history["events"]
+    history["events"] = _EVENTS
+    try:
+        text = _compact(data)
+    finally:
+        history["events"] = events
+    if text.count(_EVENTS_TEXT) != 1:  # the marker inside some text of `data`: no shortcut
+        return _compact(data)
+    return text.replace(_EVENTS_TEXT, "[" + ",".join(e.text() for e in log.events) + "]")
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))

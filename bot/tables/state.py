@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from bot.engine import codec
+from bot.engine import codec, history
 from bot.engine.cards import Card
 from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
@@ -111,7 +111,9 @@ class TableState:
         return {"service_version": SERVICE_VERSION, **codec.dump(self)}
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), separators=(",", ":"))
+        data = self.to_json()
+        log = self.match.log if self.match is not None else None
+        return history.dumps(data, data["match"]["history"] if log is not None else None, log)
 
     @staticmethod
     def loads(text: str, *, table_id: int, guild_id: int, channel_id: int,

@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from bot.engine import history
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.replay import replay
@@ -79,3 +80,29 @@ def test_events_written_once_match_a_fresh_writing_at_every_point() -> None:
     first_deal = json.loads(saved[0])["history"]["events"]
     assert [e["kind"] for e in first_deal][:2] == ["hand_started", "dealt"]
     assert json.loads(saved[-1])["history"]["events"][:len(first_deal)] == first_deal
+
+
+def test_a_snapshot_puts_the_events_text_in_as_json_would_write_them() -> None:
+    match = play_hand_with_a_timeout()
+    assert match.log is not None and match.log.events
+    plain = json.dumps(match.to_json(), separators=(",", ":"))
+    written = match.to_json()
+    assert history.dumps(written, written["history"], match.log) == plain
+    assert written == json.loads(plain)  # the marker was only there while writing
+    saved = match.history()
+    assert history.dumps(saved, saved, match.log) == json.dumps(saved, separators=(",", ":"))
+
+
+def test_a_name_holding_the_events_marker_is_written_as_it_is() -> None:
+    # The marker is not something a player can type, but if some text held it, the snapshot
+    # must still be the JSON of the state, read back the same.
+    match = play_hand_with_a_timeout()
+    seat = match.seats[0]
+    assert seat is not None and match.log is not None
+    seat.name = "\x00ofc:events\x00"
+    written = match.to_json()
+    text = history.dumps(written, written["history"], match.log)
+    assert text == json.dumps(match.to_json(), separators=(",", ":"))
+    back = Match.from_json(json.loads(text))
+    assert back.seats[0] is not None and back.seats[0].name == "\x00ofc:events\x00"
+    assert back.to_json() == match.to_json()
