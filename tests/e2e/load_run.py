@@ -259,7 +259,7 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
     from discord.http import Route
 
     import rendering
-    from bot.app import OFCBot
+    from bot.app import OFCBot, quiet_collector
     from bot.config import Settings
     from cogs.common import images
 
@@ -287,6 +287,7 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
         async with bot:
             await bot.start(token)
 
+    quiet_collector()  # as `ofc-bot` runs (bot/app.py run)
     asyncio.run(main())
 
 
@@ -318,6 +319,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         api, gateway, token, guild, database = args.serve_bot
         serve_bot(api, gateway, token, int(guild), database, args.ai_delay, args.stub_rendering)
         return 0
+    from bot.app import quiet_collector
+
+    quiet_collector()  # the double's pauses are not the bot's: keep them out of the figures
     report = asyncio.run(load_run(args.tables, think=args.think, ai_delay=args.ai_delay,
                                   stub_rendering=args.stub_rendering, computer=args.computer))
     if args.json:
