@@ -9,6 +9,7 @@ from typing import Literal
 
 import aiosqlite
 
+from bot.engine.text import Text
 from bot.storage.db import Database
 from bot.storage.errors import InsufficientChips, KeyConflict, TableClosed, UnknownTable
 from bot.storage.sql import fetchall
@@ -136,7 +137,8 @@ class StorageCore:
         balance = await self._ensure_wallet(conn, guild_id, user_id, now)
         if balance + amount < 0:
             raise InsufficientChips(
-                f"Not enough chips: the wallet holds {balance}, this needs {-amount}.",
+                Text("Not enough chips: the wallet holds {balance}, this needs {needed}.",
+                     balance=balance, needed=-amount),
                 available=balance,
                 needed=-amount,
             )

@@ -221,8 +221,16 @@ CREATE TABLE pool_moves (
 CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
 """
 
+# Languages (issue 16; meant as migration 9, after the two other issues' 7 and 8): the language
+# a player last used the bot in, for their DMs (a Discord locale code, NULL until seen), and
+# a server's language for its public table messages (NULL: its preferred locale).
+_LANGUAGES = """
+ALTER TABLE player_preferences ADD COLUMN locale TEXT;
+ALTER TABLE guild_settings ADD COLUMN language TEXT;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES, _TOURNAMENTS)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS, _LANGUAGES)
 LATEST = len(MIGRATIONS)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.events import Event, Left, SatOut
 from bot.engine.match import Match
+from bot.engine.text import Text
 from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
 from bot.tables import events as out
 from bot.tables import money
@@ -135,7 +136,7 @@ class TableCore:
     def live(self, table_id: int) -> Live:
         live = self.tables.get(table_id)
         if live is None:
-            raise NoTable("There is no such table.")
+            raise NoTable(Text("There is no such table."))
         return live
 
     def register(self, live: Live) -> None:
@@ -164,7 +165,7 @@ class TableCore:
             live.owner = me
             try:
                 if live.state.status == "closed":
-                    raise NoTable("This table is closed.")
+                    raise NoTable(Text("This table is closed."))
                 if live.state.pending:
                     await self.flush(live)  # finish what a failure left undone
                 live.state.step += 1
@@ -255,7 +256,8 @@ def _readable(error: BaseException) -> BaseException:
     if isinstance(error, TableError):
         return error
     if isinstance(error, (RuleError, *_PLAYER_STORAGE_ERRORS)):
-        return TableError(str(error))
+        return TableError(error.text)
+
     return error
 
 

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.storage import SanctionRecord, Storage, StorageError
 from bot.tables import events as out
@@ -89,7 +90,7 @@ class TournamentService:
 
     def tournament(self, tournament_id: int) -> Tournament:
         if tournament_id not in self._live:
-            raise TournamentError("There is no such tournament running.")
+            raise TournamentError(Text("There is no such tournament running."))
         return self._live[tournament_id]
 
     def for_channel(self, channel_id: int) -> Tournament | None:
@@ -123,7 +124,7 @@ class TournamentService:
                                    hands=hands, payouts=tuple(payouts), seed=seed,
                                    closes_at=self._clock.now() + window_seconds)
         except RuleError as error:
-            raise TournamentError(str(error)) from error
+            raise TournamentError(error.text) from error
         state.options = dict(options)
         now = self._clock.now()
         state.tournament_id = await self._storage.create_tournament(
@@ -147,7 +148,7 @@ class TournamentService:
                 entry = t.entry(player_id)
                 if entry is not None:
                     t.entries.remove(entry)
-                raise TournamentError(str(error)) from error
+                raise TournamentError(error.text) from error
             await self._emit(t, "joined")
             return t
 
@@ -156,7 +157,8 @@ class TournamentService:
         t = self.tournament(tournament_id)
         self._check_director(t, actor_id, is_admin)
         if level not in LEVELS:
-            raise TournamentError(f"'{level}' is not a computer level ({', '.join(LEVELS)}).")
+            raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
+                                       level=level, levels=", ".join(LEVELS)))
         player_id = min([0, *(e.player_id for e in t.entries)]) - 1
         return await self.join(tournament_id, player_id, f"Computer {-player_id} ({level})",
                                level)
@@ -399,13 +401,14 @@ class TournamentService:
         try:
             return action()
         except (RuleError, TableError) as error:
-            raise TournamentError(str(error)) from error
+            raise TournamentError(error.text) from error
 
     @staticmethod
     def _check_director(t: Tournament, actor_id: int, is_admin: bool) -> None:
         if actor_id != t.director_id and not is_admin:
-            raise TournamentError("Only the director or a member with Manage Server can do "
-                                  "that.")
+            raise TournamentError(Text("Only the director or a member with Manage Server can "
+                                       "do that."))
+
 
     async def _save(self, t: Tournament, status: str | None = None) -> None:
         await self._storage.save_tournament(
