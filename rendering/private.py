@@ -17,6 +17,8 @@ from bot.engine.ordering import order_cards, sort_row
 from bot.engine.outlook import draft_outlook, with_draft
 from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView, SeatView
+from bot.i18n import ENGLISH, Text, t
+from bot.i18n.names import seat_name
 from rendering import cards, theme
 from rendering.board import Tile, board_size, draw_board, public_rows
 from rendering.canvas import (
@@ -47,7 +49,7 @@ NAME_SIZE = 22
 SMALL_NAME = 18
 TITLE_SIZE = 19
 PLACE_SIZE = 15
-PLACES = {"top": "TOP", "middle": "MIDDLE", "bottom": "BOTTOM", "discard": "DISCARD"}
+PLACES = {"top": Text("TOP"), "middle": Text("MIDDLE"), "bottom": Text("BOTTOM")}
 INNER = WIDTH - 2 * EDGE - 2 * PAD
 PRIVATE_COLOURS = 128
 PRIVATE_LEVEL = 6
@@ -70,14 +72,17 @@ def _own_rows(view: PrivateView, seat_new: Sequence[Card], draft: Draft) -> tupl
     return (rows[0], rows[1], rows[2])
 
 
-def _task(view: PrivateView, seat: SeatView, draft: Draft) -> str:
+def _task(loc: str, view: PrivateView, seat: SeatView, draft: Draft) -> str:
     n, discards = len(view.dealt), view.discard_count
     if seat.in_fantasy:
-        head = f"Fantasyland: set 13 of {n}, discard {discards}"
+        head = t(loc, "Fantasyland: set 13 of {n}, discard {discards}", n=n, discards=discards)
+    elif discards:
+        head = t(loc, "Place {n}, discard {discards}", n=n - discards, discards=discards)
     else:
-        head = f"Place {n - discards}" + (f", discard {discards}" if discards else "")
+        head = t(loc, "Place {n}", n=n - discards)
     chosen = sum(1 for c in view.dealt if c in draft)
-    return head + (f" · {chosen} of {n} chosen" if draft else "")
+    return t(loc, "{task} · {chosen} of {n} chosen", task=head, chosen=chosen, n=n) \
+        if draft else head
 
 
 def _dealt_width(view: PrivateView) -> int:
@@ -122,22 +127,23 @@ def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str,
                  min_size=11)
 
 
-def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, draft: Draft,
-                   four_colour: bool) -> None:
+def _dealt_section(loc: str, img: Image.Image, y: int, view: PrivateView, seat: SeatView,
+                   draft: Draft, four_colour: bool) -> None:
     img.paste(panel_base(WIDTH - 2 * EDGE, _dealt_height(view)), (EDGE, y))
     x, y = EDGE + PAD, y + PAD
     discards_x = x
     if view.dealt:
-        text(img, (x, y), _task(view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
+        text(img, (x, y), _task(loc, view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
              max_width=INNER, min_size=15)
         width = _dealt_width(view)
         tiles = []
         for c in order_cards(view.dealt):
             place = draft.get(c)
             if place == "discard":
-                tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
+                tiles.append((Tile("dimmed", c), t(loc, "DISCARD"), theme.DISCARD))
             elif place in PLACES:
-                tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
+                tiles.append((Tile("face", c, theme.DRAFT), t(loc, PLACES[place]),
+                              theme.DRAFT))
             else:
                 tiles.append((Tile("face", c), "", theme.MUTED))
         card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
@@ -145,7 +151,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
     if view.discards:
         # Beside the dealt cards (a street deals 3 at most with discards), else alone.
         room = EDGE + PAD + INNER - discards_x
-        text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), "Your discards",
+        text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), t(loc, "Your discards"),
              PLACE_SIZE, "condensed_bold", theme.MUTED)
         shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
         card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
@@ -156,7 +162,7 @@ def _own_height(outlook_height: int) -> int:
     return 2 * PAD + NAME_SIZE + 12 + outlook_height
 
 
-def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView,
+def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView, name: str,
                badges: Sequence[tuple[str, RGB]], button: bool, size: int) -> None:
     """[dealer button] name badges ... stack, centred on y."""
     if button:
@@ -167,7 +173,7 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView,
     badge_size = max(11, round(size * 0.62))
     badge_w = sum(pill_width(label, badge_size) + 5 for label, _ in badges)
     name_room = max(40, right - stack_w - 10 - x - badge_w)
-    x += text(img, (x, y), seat.name, size, "condensed_bold", theme.TEXT, "lm",
+    x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",
               max_width=name_room, min_size=max(12, size - 6)) + 8
     for label, colour in badges:
         if x + pill_width(label, badge_size) > right - stack_w - 6:
@@ -180,13 +186,13 @@ def _mini_size() -> tuple[int, int]:
     return w + 2 * PAD - 4, h + 2 * PAD + SMALL_NAME + 10
 
 
-def _mini_panel(img: Image.Image, x: int, y: int, seat: SeatView, button: int,
+def _mini_panel(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, button: int,
                 to_act: bool, four_colour: bool) -> None:
     """Another seat: name, badges and stack on one line, its public board small."""
     w, h = _mini_size()
-    header = seat_header(seat, button, to_act)
+    header = seat_header(loc, seat, button, to_act)
     img.paste(panel_base(w, h, header.highlight), (x, y))
-    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat,
+    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat, header.name,
                header.badges, header.button, SMALL_NAME)
     rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
     draw_board(img, x + PAD - 2, y + PAD + SMALL_NAME + 10, OTHER_CARD, rows, four_colour)
@@ -194,8 +200,8 @@ def _mini_panel(img: Image.Image, x: int, y: int, seat: SeatView, button: int,
         dim(img, (x, y, x + w, y + h))
 
 
-def private_image(view: PrivateView, draft: Draft | None = None,
-                  four_colour: bool = False) -> Image.Image:
+def private_image(view: PrivateView, draft: Draft | None = None, four_colour: bool = False,
+                  locale: str = ENGLISH) -> Image.Image:
     table = view.table
     draft = {c: p for c, p in (draft or {}).items() if c in view.dealt}
     own = next(s for s in table.seats if s.seat == view.seat)
@@ -208,33 +214,35 @@ def private_image(view: PrivateView, draft: Draft | None = None,
     height = (HEADER + EDGE + own_h + EDGE + (dealt_h + EDGE if dealt_h else 0)
               + mini_lines * (mini_h + EDGE))
     img = Image.new("RGB", (WIDTH, height), theme.FELT)
-    header_bar(img, street_text(table), rules_text(table), HEADER, 20)
+    header_bar(img, street_text(locale, table), rules_text(locale, table), HEADER, 20)
     y = HEADER + EDGE
-    header = seat_header(own, table.button, view.seat in table.to_act, you=True)
+    header = seat_header(locale, own, table.button, view.seat in table.to_act, you=True)
     img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
     _name_line(img, EDGE + PAD, y + PAD + NAME_SIZE // 2, WIDTH - EDGE - PAD, own,
-               seat_badges(own, view.seat in table.to_act, you=True), header.button,
+               seat_name(locale, own.name, own.is_ai),
+               seat_badges(locale, own, view.seat in table.to_act, you=True), header.button,
                NAME_SIZE)
-    draw_labelled_board(img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
+    draw_labelled_board(locale, img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
                         _own_rows(view, own.new_cards, draft), outlook,
                         label_room(INNER, OWN_CARD), four_colour)
     y += own_h + EDGE
     if dealt_h:
-        _dealt_section(img, y, view, own, draft, four_colour)
+        _dealt_section(locale, img, y, view, own, draft, four_colour)
         y += dealt_h + EDGE
     gap = WIDTH - 2 * EDGE - 2 * mini_w
     for i, seat in enumerate(others):
         x = EDGE + (i % 2) * (mini_w + gap)
-        _mini_panel(img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
+        _mini_panel(locale, img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
                     seat.seat in table.to_act, four_colour)
     return img
 
 
-def render_private(view: PrivateView, draft: Draft | None = None,
-                   four_colour: bool = False) -> bytes:
+def render_private(view: PrivateView, draft: Draft | None = None, four_colour: bool = False,
+                   locale: str = ENGLISH) -> bytes:
     """One seat's private image as PNG bytes. `draft` maps cards of `view.dealt` to "top",
     "middle", "bottom" or "discard": the player's placement not yet confirmed.
 
     A DM gets a new one at every click: 128 colours and zlib level 6 keep it near 40 KB (256
     colours at level 3: 50 KB) for a few milliseconds more."""
-    return to_png(private_image(view, draft, four_colour), PRIVATE_COLOURS, PRIVATE_LEVEL)
+    return to_png(private_image(view, draft, four_colour, locale), PRIVATE_COLOURS,
+                  PRIVATE_LEVEL)

@@ -33,7 +33,6 @@ from bot.engine.placement import DISCARD, legal_assignments
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_pair
-from bot.engine.text import Text
 from bot.engine.views import PrivateView
 
 LEVELS = ("easy", "strong")
@@ -54,14 +53,14 @@ class Settings:
             raise RuleError(f"'{self.level}' is not a computer level (choose "
                             f"{', '.join(LEVELS)})")
         if self.seconds is None and self.playouts is None:
-            raise RuleError(Text("a strong player needs a time or a playout budget"))
+            raise RuleError("a strong player needs a time or a playout budget")
 
 
 def decide(view: PrivateView, settings: Settings | None = None) -> dict[Card, str]:
     """The assignment of `view.dealt` this player makes (each card -> row or "discard")."""
     settings = settings or Settings()
     if not view.dealt:
-        raise RuleError(Text("You have no cards to place"))
+        raise RuleError("You have no cards to place")
     rules = view.table.rules
     if len(view.dealt) >= BOARD_CARDS:  # a Fantasyland hand (R8)
         return solve(view.dealt, rules, settings.fantasy_value).assignment()

@@ -1,6 +1,6 @@
 """The one error type of the engine: its message is written for a player to read."""
 
-from bot.engine.text import Text
+from bot.engine.text import Text, plain
 
 
 class RuleError(ValueError):
@@ -11,5 +11,5 @@ class RuleError(ValueError):
     meant to read) is kept as it is."""
 
     def __init__(self, text: Text | str) -> None:
-        self.text = text if isinstance(text, Text) else Text("{message}", message=text)
+        self.text = text if isinstance(text, Text) else plain(text)
         super().__init__(str(self.text))

@@ -57,28 +57,28 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
 def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score and settle one finished hand given as `ofc score` input (README.md)."""
     if not isinstance(data, Mapping):
-        raise RuleError(Text("the input must be a JSON object"))
+        raise RuleError("the input must be a JSON object")
     unknown = set(data) - {"rules", "button", "players"}
     if unknown:
         raise RuleError(f"unknown key '{sorted(unknown)[0]}'")
     rules_in = data.get("rules", {})
     if not isinstance(rules_in, Mapping):
-        raise RuleError(Text("'rules' must be an object"))
+        raise RuleError("'rules' must be an object")
     rules = TableRules.from_mapping(rules_in)
     players = data.get("players")
     if not isinstance(players, list) or not all(isinstance(p, Mapping) for p in players):
-        raise RuleError(Text("'players' must be a list of objects"))
+        raise RuleError("'players' must be a list of objects")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(f"scoring needs 2 to 4 players, not {len(players)}")
     names = [_field(p, "name", str) for p in players]
     if len(set(names)) != len(names):
-        raise RuleError(Text("every player needs a different name"))
+        raise RuleError("every player needs a different name")
     button = data.get("button", 0)
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(players):
         raise RuleError(f"'button' must be a player index from 0 to {len(players) - 1}")
     stacks = [_field(p, "stack", int, 0) for p in players]
     if any(s < 0 for s in stacks):
-        raise RuleError(Text("stacks cannot be negative"))
+        raise RuleError("stacks cannot be negative")
     fantasy_in = [_fantasy_input(p) for p in players]
     boards = parse_boards(players, rules)
 

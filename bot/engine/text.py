@@ -96,3 +96,19 @@ def listing(items: Sequence[str]) -> Text | str:
     if len(items) < 2:
         return items[0] if items else ""
     return Text("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+def joined(parts: Sequence[Text | str], separator: str = "\n") -> Text:
+    """Several texts (or plain strings) as one, each in the reader's language."""
+    fields = {f"part{i}": part for i, part in enumerate(parts)}
+    return Text(separator.replace("{", "{{").replace("}", "}}").join(
+        f"{{{name}}}" for name in fields), **fields)
+
+
+_PLAIN = "{message}"  # a name, not a literal: a plain message is not looked up in a catalogue
+
+
+def plain(message: str) -> Text:
+    """A message no player is meant to read (an operator's, a caller's mistake), kept as it
+    is in every language."""
+    return Text(_PLAIN, message=message)

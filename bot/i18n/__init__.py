@@ -5,6 +5,7 @@ One function for translated text, `t(locale, ...)`:
     t(locale, "Seat {seat} is empty", seat=3)          # a template and its fields
     t(locale, "{n:,} chip", "{n:,} chips", n=2000)     # with a plural form (the count is n)
     t(locale, error.text)                              # a Text made earlier (bot.engine.text)
+    t(locale, "Open one with {cmd}.", cmd=Slash("ofc create"))  # a command, as Discord shows it
 
 The English template is the message id; each language's catalogue (po/*.po, gettext's
 format, read with babel) gives its translation. A template a catalogue lacks, or whose
@@ -19,7 +20,15 @@ reads English (en-GB too, as en-US).
 """
 
 from bot.engine.text import Rank, Text
-from bot.i18n.catalogue import ENGLISH, LANGUAGE_NAMES, LOCALES, locale_of, t, untranslated
+from bot.i18n.catalogue import (
+    ENGLISH,
+    LANGUAGE_NAMES,
+    LOCALES,
+    Slash,
+    locale_of,
+    t,
+    untranslated,
+)
 
-__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Text", "locale_of", "t",
+__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "locale_of", "t",
            "untranslated"]

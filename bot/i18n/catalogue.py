@@ -51,9 +51,10 @@ def locale_of(code: object) -> str:
 @cache
 def _catalogue(locale: str) -> gettext.NullTranslations:
     """The compiled translations of `locale` (English: none, the templates are English)."""
-    if locale not in FILES:
+    path = PO_DIR / f"{FILES.get(locale, '')}.po"
+    if locale not in FILES or not path.exists():
         return gettext.NullTranslations()
-    with (PO_DIR / f"{FILES[locale]}.po").open("rb") as po:
+    with path.open("rb") as po:
         catalog = read_po(po, locale=FILES[locale])
     compiled = io.BytesIO()
     write_mo(compiled, catalog)  # fuzzy and empty translations are left out: English shows
@@ -66,6 +67,30 @@ def _babel_locale(locale: str) -> BabelLocale:
     return BabelLocale.parse(locale, sep="-")
 
 
+class Slash:
+    """A slash command named in a text, `Slash("ofc create")`: shown as the reader's Discord
+    shows it ("/ofc создать"), each word after the group's translated as a command name."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def localized(self, locale: str) -> str:
+        group, *words = self.path.split()
+        return "/" + " ".join([group, *(lookup(locale, w, context="command name") or w
+                                        for w in words)])
+
+    def __str__(self) -> str:
+        return "/" + self.path
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Slash) and other.path == self.path
+
+    def __hash__(self) -> int:
+        return hash(self.path)
+
+
 class _Formatter(string.Formatter):
     def __init__(self, locale: str) -> None:
         self.locale = locale
@@ -73,6 +98,9 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> Any:
         if isinstance(value, Text):
             return format(translate(self.locale, value), format_spec)
+        localized = getattr(value, "localized", None)
+        if callable(localized):  # a Slash, a SeatName: said the reader's way
+            return format(localized(self.locale), format_spec)
         if isinstance(value, int) and not isinstance(value, bool) and "," in format_spec:
             grouped = format_decimal(abs(value), locale=_babel_locale(self.locale))
             sign = "-" if value < 0 else "+" if "+" in format_spec else ""
@@ -87,6 +115,8 @@ def _fill(locale: str, template: str, fields: Mapping[str, Any]) -> str:
 def lookup(locale: str, msgid: str, plural: str | None = None, n: int = 1,
            context: str | None = None) -> str | None:
     """The translation of a template in `locale`, or None when its catalogue has none."""
+    if locale not in FILES:
+        return None
     catalogue = _catalogue(locale)
     if plural is not None:
         found = catalogue.ngettext(msgid, plural, n)

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from datetime import UTC, datetime
+
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
@@ -23,6 +25,11 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("bot", "cogs", "rendering")
 Key = tuple[str | None, str]  # (context, template)
 WIDTH = 100
+# Fixed, so that updating the catalogues changes only what changed (no date churn).
+DATE = datetime(2026, 1, 1, tzinfo=UTC)
+HEADER = ("# {language} texts of the OFC Pineapple bot (bot/i18n). Edit with any PO editor;\n"
+          "# `ofc-bot --update-catalogues` adds new texts. English is the message ids.\n#")
+NAMES = {"ru": "Russian", "sv_SE": "Swedish", "zh_CN": "Simplified Chinese"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +88,8 @@ def code_templates(roots: Iterable[Path] | None = None) -> Found:
 def template(messages: Mapping[Key, str | None],
              where: Mapping[Key, list[str]] | None = None) -> Catalog:
     """The catalogue template (messages.pot) of these templates."""
-    pot = Catalog(project="ofc-pineapple-bot", fuzzy=False)
+    pot = Catalog(project="ofc-pineapple-bot", fuzzy=False, creation_date=DATE,
+                  revision_date=DATE, header_comment=HEADER.format(language="Template of the"))
     for (context, msgid), plural in sorted(messages.items(), key=lambda i: (i[0][0] or "",
                                                                            i[0][1])):
         locations = [(w.split(":")[0], int(w.split(":")[1]))
@@ -94,7 +102,7 @@ def template(messages: Mapping[Key, str | None],
 def _write(catalog: Catalog, path: Path) -> None:
     with path.open("wb") as out:
         write_po(out, catalog, width=WIDTH, sort_output=True, omit_header=False,
-                 include_previous=False)
+                 include_previous=False, include_lineno=False)
 
 
 def update(messages: Mapping[Key, str | None], where: Mapping[Key, list[str]]) -> dict[str, int]:
@@ -109,8 +117,10 @@ def update(messages: Mapping[Key, str | None], where: Mapping[Key, list[str]]) -
             with path.open("rb") as po:
                 catalog = read_po(po, locale=name)
         else:
-            catalog = Catalog(locale=name, project="ofc-pineapple-bot")
-        catalog.update(pot, no_fuzzy_matching=True)
+            catalog = Catalog(locale=name, project="ofc-pineapple-bot", fuzzy=False,
+                              header_comment=HEADER.format(language=NAMES.get(name, name)))
+        catalog.creation_date = catalog.revision_date = DATE
+        catalog.update(pot, no_fuzzy_matching=True, update_creation_date=False)
         catalog.obsolete.clear()  # a template gone from the code is gone from the catalogue
         _write(catalog, path)
         missing[locale] = sum(1 for m in catalog if (m.id and not m.string) or (

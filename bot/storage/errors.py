@@ -2,7 +2,7 @@
 
 import math
 
-from bot.engine.text import Text
+from bot.engine.text import Text, plain
 
 
 class StorageError(Exception):
@@ -12,7 +12,7 @@ class StorageError(Exception):
     English sentence. Messages only an operator reads stay plain strings."""
 
     def __init__(self, text: Text | str = "") -> None:
-        self.text = text if isinstance(text, Text) else Text("{message}", message=text)
+        self.text = text if isinstance(text, Text) else plain(text)
         super().__init__(str(self.text))
 
 

@@ -14,6 +14,7 @@ from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
+from bot.i18n.names import computer_name
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
@@ -164,7 +165,7 @@ class Lobby:
                                       level=level, levels=", ".join(LEVELS)))
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
             player_id = min([0, *(s.player_id for s in state.seats)]) - 1
-            op = self._seat(state, player_id, f"Computer {number} ({level})", level)
+            op = self._seat(state, player_id, str(computer_name(number, level)), level)
             return await self._lobby_action(live, "computer added", [op])
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,

@@ -26,6 +26,7 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
+from bot.i18n.names import computer_name
 from bot.storage import SanctionRecord, Storage, StorageError
 from bot.tables import events as out
 from bot.tables.clock import Clock
@@ -160,7 +161,7 @@ class TournamentService:
             raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
                                        level=level, levels=", ".join(LEVELS)))
         player_id = min([0, *(e.player_id for e in t.entries)]) - 1
-        return await self.join(tournament_id, player_id, f"Computer {-player_id} ({level})",
+        return await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
                                level)
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:

@@ -13,6 +13,8 @@ import discord
 from discord import app_commands
 
 from bot.engine.rules import TableRules
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import LEVELS, seat_name
 from bot.tables import LobbyView
 from cogs.common.answers import (
     PersistentItem,
@@ -21,14 +23,15 @@ from cogs.common.answers import (
     send,
 )
 from cogs.common.client import Interaction, SlashCommand
-from cogs.common.format import plural
+from cogs.common.format import chips
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
+from cogs.common.language import lang
 from cogs.common.options import table_options
 from cogs.common.permissions import require_table_permissions
 from cogs.tables import ids
 from cogs.tables.controls import play_of
 
-Action = Callable[[Interaction, int], Awaitable[str]]
+Action = Callable[[Interaction, int], Awaitable[Text]]
 
 @app_commands.command(name="create",
                       description="Open a table in this channel and sit down at it")
@@ -41,48 +44,50 @@ async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     lobby = await tables_of(interaction).create_table(
         guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),
         options)
-    await send(interaction, ephemeral=True, content=(
-        f"Your table is open (lobby below); you sat down with "
-        f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
+    loc = lang(interaction)
+    await send(interaction, ephemeral=True, content=t(
+        loc, "Your table is open (lobby below); you sat down with {chips}. Press **Start** "
+             "when everyone is in.", chips=chips(loc, lobby.rules.buy_in)))
 
 
-async def _join(interaction: Interaction, table: int) -> str:
+async def _join(interaction: Interaction, table: int) -> Text:
     lobby = await tables_of(interaction).join(table, interaction.user.id, name_of(interaction.user))
-    return f"You sat down with {plural(lobby.rules.buy_in, 'chip')} from your wallet."
+    return Text("You sat down with {chips} from your wallet.",
+                chips=chips(lang(interaction), lobby.rules.buy_in))
 
 
-async def _leave(interaction: Interaction, table: int) -> str:
+async def _leave(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).leave(table, interaction.user.id)
-    return "You got up; your chips went back to your wallet."
+    return Text("You got up; your chips went back to your wallet.")
 
 
-async def _start(interaction: Interaction, table: int) -> str:
+async def _start(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).start(table, interaction.user.id,
                                        is_admin=manages_server(interaction))
-    return "The match has started: your cards come by DM."
+    return Text("The match has started: your cards come by DM.")
 
 
-async def _cancel(interaction: Interaction, table: int) -> str:
+async def _cancel(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).cancel(table, interaction.user.id,
                                         is_admin=manages_server(interaction))
-    return "The table is closed; every stack went back to its wallet."
+    return Text("The table is closed; every stack went back to its wallet.")
 
 
-async def _remove(interaction: Interaction, table: int) -> str:
+async def _remove(interaction: Interaction, table: int) -> Text:
     service = tables_of(interaction)
     computers = [s for s in service.lobby(table).seats if s.ai_level]
     if not computers:
-        raise Refusal("There is no computer player to remove.")
+        raise Refusal(Text("There is no computer player to remove."))
     await service.remove_computer(table, interaction.user.id, computers[-1].player_id,
                                   is_admin=manages_server(interaction))
-    return f"{computers[-1].name} got up."
+    return Text("{name} got up.", name=seat_name(lang(interaction), computers[-1].name))
 
 
 def _computer(level: str) -> Action:
-    async def add(interaction: Interaction, table: int) -> str:
+    async def add(interaction: Interaction, table: int) -> Text:
         await tables_of(interaction).add_computer(table, interaction.user.id, level,
                                                   is_admin=manages_server(interaction))
-        return f"A computer player ({level}) sat down."
+        return Text("A computer player ({level}) sat down.", level=LEVELS[level])
     return add
 
 
@@ -98,7 +103,7 @@ def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None
         table = table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await ACTIONS[action](interaction, table)
-        await send(interaction, ephemeral=True, content=answer)
+        await send(interaction, ephemeral=True, content=t(lang(interaction), answer))
     return app_commands.Command(name=action, description=description, callback=run)
 
 
@@ -122,23 +127,24 @@ def _button(action: str, table: int, label: str, style: discord.ButtonStyle, *, 
                                          custom_id=str(ids.LobbyId(table, action))))
 
 
-def lobby_view(lobby: LobbyView) -> discord.ui.View:
-    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started."""
+def lobby_view(loc: str, lobby: LobbyView) -> discord.ui.View:
+    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started.
+    In the server's language (`loc`), as the lobby message is."""
     view = discord.ui.View(timeout=None)
     if lobby.status != "lobby":
         return view
     full = lobby.is_full
     table = lobby.table_id
     grey, green = discord.ButtonStyle.secondary, discord.ButtonStyle.success
-    view.add_item(_button("join", table, "Join", green, row=0, disabled=full))
-    view.add_item(_button("leave", table, "Leave", grey, row=0))
-    view.add_item(_button("start", table, "Start", discord.ButtonStyle.primary, row=0,
+    view.add_item(_button("join", table, t(loc, "Join"), green, row=0, disabled=full))
+    view.add_item(_button("leave", table, t(loc, "Leave"), grey, row=0))
+    view.add_item(_button("start", table, t(loc, "Start"), discord.ButtonStyle.primary, row=0,
                           disabled=len(lobby.seats) < 2))
-    view.add_item(_button("cancel", table, "Cancel", discord.ButtonStyle.danger, row=0))
+    view.add_item(_button("cancel", table, t(loc, "Cancel"), discord.ButtonStyle.danger, row=0))
     for level in ("easy", "strong"):
-        view.add_item(_button(level, table, f"Add computer ({level})", grey, row=1,
-                              disabled=full))
-    view.add_item(_button("remove", table, "Remove computer", grey, row=1,
+        view.add_item(_button(level, table, t(loc, "Add computer ({level})", level=LEVELS[level]),
+                              grey, row=1, disabled=full))
+    view.add_item(_button("remove", table, t(loc, "Remove computer"), grey, row=1,
                           disabled=not any(s.ai_level for s in lobby.seats)))
     return view
 
@@ -160,30 +166,32 @@ class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids
     async def clicked(self, interaction: Interaction) -> None:
         old = ids.parse_table_button(self.custom_id).table
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send(interaction, ephemeral=True, content=await rematch(interaction, old))
+        await send(interaction, ephemeral=True,
+                   content=t(lang(interaction), await rematch(interaction, old)))
 
 
-async def rematch(interaction: Interaction, old: int) -> str:
+async def rematch(interaction: Interaction, old: int) -> Text:
     service = tables_of(interaction)
     finished = play_of(interaction).finished.get(old)
     if finished is None:
-        raise Refusal("This rematch is no longer offered: open a table with /ofc create.")
+        raise Refusal(Text("This rematch is no longer offered: open a table with {cmd}.",
+                           cmd=Slash("ofc create")))
     here = service.table_for_channel(finished.thread_id or finished.channel_id)
     if here is not None and service.lobby(here).status == "lobby":
         return await _join(interaction, here)
     if here is not None:
-        raise Refusal("A new match is already being played here.")
+        raise Refusal(Text("A new match is already being played here."))
     lobby = await service.create_table(
         finished.guild_id, finished.channel_id, interaction.user.id,
         name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
-    return (f"The rematch is open (lobby below); you sat down with "
-            f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in.")
+    return Text("The rematch is open (lobby below); you sat down with {chips}. Press **Start** "
+                "when everyone is in.", chips=chips(lang(interaction), lobby.rules.buy_in))
 
 
-def rematch_view(table: int) -> discord.ui.View:
+def rematch_view(loc: str, table: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(discord.ui.Button(
-        label="Rematch", style=discord.ButtonStyle.primary,
+        label=t(loc, "Rematch"), style=discord.ButtonStyle.primary,
         custom_id=str(ids.TableButtonId("rematch", table)))))
     return view
 

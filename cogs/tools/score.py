@@ -16,6 +16,7 @@ from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.interactions import per_member, storage_of
+from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 from cogs.tools.engine_views import score_view
@@ -36,10 +37,12 @@ async def score(interaction: Interaction, player1: str, player2: str,
                 in_fantasy: str | None = None, options: dict[str, Any]) -> None:
     rules = await chosen_rules(interaction, options)
     blocks = [text for text in (player1, player2, player3, player4) if text]
-    request = score_input(blocks, rules, in_fantasy or "")
+    request = score_input(blocks, rules, in_fantasy or "", lang(interaction))
     sheet = score_sheet(request)  # every refusal comes before this point
     boards = parse_boards(request["players"], rules)
     await interaction.response.defer(thinking=True)  # the image takes a moment
     prefs = await storage_of(interaction).preferences(interaction.user.id)
-    await send(interaction, ephemeral=False, embed=embeds.score(rules, boards, sheet),
-               file=await images.score_file(score_view(rules, request, sheet), prefs.four_colour))
+    loc = lang(interaction)
+    await send(interaction, ephemeral=False, embed=embeds.score(loc, rules, boards, sheet),
+               file=await images.score_file(loc, score_view(rules, request, sheet),
+                                            prefs.four_colour))

@@ -10,31 +10,37 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.tournament import Tournament, TournamentTable
+from bot.i18n import Text, t
 from bot.tournaments import TableOpener, TournamentChanged, TournamentError, TournamentService
 from cogs.common.answers import install_error_handler
 from cogs.common.group import install, ofc
+from cogs.common.language import server_locale
+from cogs.common.translator import install as install_translator
 from cogs.tournaments import commands, embeds
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
-ANNOUNCED = {"started": "Seated by lot.", "table over": "A table is over.",
-             "finished": "The final is over: prizes paid.",
-             "cancelled": "Cancelled: every player still in was refunded."}
+ANNOUNCED = {"started": Text("Seated by lot."), "table over": Text("A table is over."),
+             "finished": Text("The final is over: prizes paid."),
+             "cancelled": Text("Cancelled: every player still in was refunded.")}
 
 
 def opener_for(bot: "OFCBot") -> TableOpener:
-    async def open_thread(t: Tournament, table: TournamentTable) -> int:
-        channel = bot.get_channel(bot.tournaments.channel_of(t.tournament_id))
+    async def open_thread(tm: Tournament, table: TournamentTable) -> int:
+        channel = bot.get_channel(bot.tournaments.channel_of(tm.tournament_id))
         if not isinstance(channel, discord.TextChannel):
-            raise TournamentError("The tournament's channel is gone: its tables cannot open.")
+            raise TournamentError(Text("The tournament's channel is gone: its tables cannot "
+                                       "open."))
+        loc = await server_locale(bot, channel.guild.id)
         try:
             thread = await channel.create_thread(
-                name=f"Tournament {t.tournament_id} level {table.level} table {table.index + 1}",
+                name=t(loc, "Tournament {n} level {level} table {table}", n=tm.tournament_id,
+                       level=table.level, table=table.index + 1),
                 type=discord.ChannelType.public_thread)
         except discord.Forbidden:
-            await channel.send(commands.NO_THREADS)
+            await channel.send(t(loc, commands.NO_THREADS))
             raise TournamentError(commands.NO_THREADS) from None
         return thread.id
 
@@ -51,13 +57,15 @@ async def setup(bot: "OFCBot") -> None:
         if note is None or not isinstance(channel, discord.abc.Messageable):
             return
         try:
-            await channel.send(embed=embeds.standings(changed.tournament, note))
+            loc = await server_locale(bot, changed.tournament.guild_id)
+            await channel.send(embed=embeds.standings(loc, changed.tournament, note))
         except discord.HTTPException:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 
     service.add_listener(announce)
     await service.restore()
     install_error_handler(bot.tree)
+    await install_translator(bot.tree)
     ofc.add_command(commands.tournament, override=True)
     install(bot.tree)
 

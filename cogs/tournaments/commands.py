@@ -8,21 +8,28 @@ import discord
 from discord import app_commands
 
 from bot.engine.tournament import Tournament, parse_payouts
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import seat_name
 from bot.tournaments import TournamentService
 from cogs.common.answers import Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
+from cogs.common.language import lang
 from cogs.common.options import table_options
 from cogs.tournaments import embeds
 
-NO_TOURNAMENT = ("There is no tournament in this channel. Open one with "
-                 "/ofc tournament create.")
-NO_THREADS = ("I cannot open the tables' threads here: give me the Create Public Threads and "
-              "Send Messages in Threads permissions in this channel, then start again.")
+NO_TOURNAMENT = Text("There is no tournament in this channel. Open one with {cmd}.",
+                     cmd=Slash("ofc tournament create"))
+NO_THREADS = Text("I cannot open the tables' threads here: give me the Create Public Threads "
+                  "and Send Messages in Threads permissions in this channel, then start again.")
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "strong")]
 
 tournament = app_commands.Group(name="tournament",
                                 description="Shootout tournaments (seed 001's rules)")
+
+
+def _(interaction: Interaction, text: Text) -> str:
+    return t(lang(interaction), text)
 
 
 def service_of(interaction: Interaction) -> TournamentService:
@@ -64,8 +71,9 @@ async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10
         guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
         buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
         options=options, window_seconds=window_minutes * 60.0)
-    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Registration is open: "
-               "/ofc tournament join"))
+    await send(interaction, ephemeral=False, embed=embeds.standings(
+        lang(interaction), t, Text("Registration is open: {cmd}",
+                                   cmd=Slash("ofc tournament join"))))
 
 
 @tournament.command(name="join", description="Register for this channel's tournament")
@@ -73,18 +81,18 @@ async def join(interaction: Interaction) -> None:
     require_human(interaction.user)
     t = await service_of(interaction).join(here(interaction).tournament_id,
                                            interaction.user.id, name_of(interaction.user))
-    await send(interaction, ephemeral=False,
-               content=f"{interaction.user.mention} joined ({len(t.entries)} registered, "
-                       f"prize pool {t.pool}).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} joined ({n} registered, prize pool {pool}).",
+                          who=interaction.user.mention, n=len(t.entries), pool=t.pool)))
 
 
 @tournament.command(name="leave", description="Unregister (while registration is open)")
 async def leave(interaction: Interaction) -> None:
     t = await service_of(interaction).leave(here(interaction).tournament_id,
                                             interaction.user.id)
-    await send(interaction, ephemeral=False,
-               content=f"{interaction.user.mention} left; the buy-in went back "
-                       f"({len(t.entries)} registered).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} left; the buy-in went back ({n} registered).",
+                          who=interaction.user.mention, n=len(t.entries))))
 
 
 @tournament.command(name="computer", description="Register a computer player (director)")
@@ -93,8 +101,10 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
     t = await service_of(interaction).add_computer(
         here(interaction).tournament_id, interaction.user.id, level,
         is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False,
-               content=f"{t.entries[-1].name} joined ({len(t.entries)} registered).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} joined ({n} registered).",
+                          who=seat_name(lang(interaction), t.entries[-1].name),
+                          n=len(t.entries))))
 
 
 @tournament.command(name="start", description="Close registration and seat the first level "
@@ -106,7 +116,8 @@ async def start(interaction: Interaction) -> None:
     await interaction.response.defer()
     t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
                                             is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Seated by lot."))
+    await send(interaction, ephemeral=False,
+               embed=embeds.standings(lang(interaction), t, Text("Seated by lot.")))
 
 
 @tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
@@ -115,7 +126,8 @@ async def warn(interaction: Interaction, member: Member, reason: str) -> None:
     s = await service_of(interaction).warn(here(interaction).tournament_id,
                                            interaction.user.id, member.id, reason,
                                            is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+    await send(interaction, ephemeral=False,
+               content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
 @tournament.command(name="penalty", description="Take points from a player (director)")
@@ -124,13 +136,15 @@ async def penalty(interaction: Interaction, member: Member,
     s = await service_of(interaction).penalty(here(interaction).tournament_id,
                                               interaction.user.id, member.id, points, reason,
                                               is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+    await send(interaction, ephemeral=False,
+               content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
 @tournament.command(name="standings", description="Levels, tables, points, warnings and "
                                                   "penalties")
 async def standings(interaction: Interaction) -> None:
-    await send(interaction, ephemeral=False, embed=embeds.standings(here(interaction)))
+    await send(interaction, ephemeral=False,
+               embed=embeds.standings(lang(interaction), here(interaction)))
 
 
 @tournament.command(name="cancel", description="Cancel: every player still in is refunded "
@@ -140,4 +154,4 @@ async def cancel(interaction: Interaction) -> None:
     await interaction.response.defer()
     t = await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
                                              is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, embed=embeds.standings(t))
+    await send(interaction, ephemeral=False, embed=embeds.standings(lang(interaction), t))
