@@ -19,8 +19,10 @@ from bot.storage import Storage
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, storage_of
 
+# A choice named by a number ("1-6") reads the same in every language; the others translate.
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
-    name: [app_commands.Choice(name=value, value=value) for value in values]
+    name: [app_commands.Choice(name=app_commands.locale_str(value, fixed=value[0].isdigit()),
+                               value=value) for value in values]
     for name, values in CHOICES.items()
 }
 

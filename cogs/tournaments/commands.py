@@ -59,7 +59,9 @@ def can_open_threads(interaction: Interaction) -> bool:
     payouts="Percent per place, e.g. 65/35 (default: everything to the winner)",
     window_minutes="How long registration stays open (default 60)",
 )
-@app_commands.choices(table_seats=[app_commands.Choice(name=str(n), value=n) for n in (2, 3)])
+@app_commands.choices(table_seats=[
+    app_commands.Choice(name=app_commands.locale_str(str(n), fixed=True), value=n)
+    for n in (2, 3)])
 @table_options("variant", "point_value", "scoring", "royalties", "fantasy",
                "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
                "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
@@ -96,6 +98,7 @@ async def leave(interaction: Interaction) -> None:
 
 
 @tournament.command(name="computer", description="Register a computer player (director)")
+@app_commands.describe(level="How strong it plays (default: easy)")
 @app_commands.choices(level=LEVEL_CHOICES)
 async def computer(interaction: Interaction, level: str = "easy") -> None:
     t = await service_of(interaction).add_computer(
@@ -122,6 +125,7 @@ async def start(interaction: Interaction) -> None:
 
 @tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
                                              "excludes (director)")
+@app_commands.describe(member="The player warned", reason="Why (shown in the standings)")
 async def warn(interaction: Interaction, member: Member, reason: str) -> None:
     s = await service_of(interaction).warn(here(interaction).tournament_id,
                                            interaction.user.id, member.id, reason,
@@ -131,6 +135,8 @@ async def warn(interaction: Interaction, member: Member, reason: str) -> None:
 
 
 @tournament.command(name="penalty", description="Take points from a player (director)")
+@app_commands.describe(member="The player penalised", points="Points taken",
+                       reason="Why (shown in the standings)")
 async def penalty(interaction: Interaction, member: Member,
                   points: app_commands.Range[int, 1, 1000], reason: str) -> None:
     s = await service_of(interaction).penalty(here(interaction).tournament_id,
