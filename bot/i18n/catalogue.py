@@ -151,8 +151,11 @@ def translate(locale: str, text: Text) -> str:
 
 
 def t(locale: str, message: str | Text, plural: str | None = None, /, **fields: Any) -> str:
-    """A text for a reader of `locale` (see bot.i18n)."""
+    """A text for a reader of `locale` (see bot.i18n). Fields given with a Text fill (or
+    replace) its own."""
     if isinstance(message, Text):
+        if fields:
+            message = Text(message.msgid, message.plural, **{**message.fields, **fields})
         return translate(locale, message)
     return translate(locale, Text(message, plural, **fields))
 

@@ -12,9 +12,8 @@ translator.py records them, each with its context: "command name", "option descr
 import ast
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
-
 from datetime import UTC, datetime
+from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po

@@ -28,6 +28,11 @@ MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
 
 
+def hands_count(n: int) -> Text:
+    """'1 hand', '12 hands'."""
+    return Text("{n} hand", "{n} hands", n=n)
+
+
 def _percent(rate: float) -> str:
     return f"{rate:.0%}"
 
@@ -109,10 +114,10 @@ def history(loc: str, mention: str, user_id: int,
         embed.add_field(
             name=t(loc, "Match #{n}: {state}", n=match.match_id, state=state),
             value=t(loc, "{date} · {options}\n{place} · {points} points · {chips} chips · "
-                         "{hands} hands", date=when(match.started_at, "d"),
+                         "{hands}", date=when(match.started_at, "d"),
                     options=options_summary(loc, match.options_json),
                     place=_place(loc, match, user_id), points=signed(me.net_points),
-                    chips=signed(me.net_chips), hands=match.hands),
+                    chips=signed(me.net_chips), hands=hands_count(match.hands)),
             inline=False,
         )
     return embed

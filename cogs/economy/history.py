@@ -54,7 +54,8 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
             options=[
                 discord.SelectOption(
                     label=t(loc, "Match #{n}", n=m.match_id), value=str(m.match_id),
-                    description=t(loc, "{hands} hands · {chips} chips", hands=m.hands,
+                    description=t(loc, "{hands} · {chips} chips",
+                                  hands=embeds.hands_count(m.hands),
                                   chips=signed(m.player(user_id).net_chips)))
                 for m in matches[:MAX_OPTIONS]
             ],

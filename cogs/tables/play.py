@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
-from bot.i18n import Slash, Text, t
+from bot.i18n import ENGLISH, Slash, Text, t
 from bot.i18n.names import SeatName, seat_name
 from bot.tables import (
     Dealt,
@@ -248,9 +248,15 @@ class Play(commands.Cog):
         view = self.tables.public_view(table)
         return {s.seat: s.name for s in view.seats} if view is not None else {}
 
-    async def _locale(self, table: int) -> str:
-        """The language of the table's public messages: its server's."""
-        return await server_locale(self.bot, self.tables.lobby(table).guild_id)
+    async def _locale(self, table: int, channel_id: int | None = None) -> str:
+        """The language of the table's public messages: its server's (a table already gone
+        is found by its channel)."""
+        try:
+            guild_id: int | None = self.tables.lobby(table).guild_id
+        except NoTable:
+            guild = getattr(self.bot.get_channel(channel_id or 0), "guild", None)
+            guild_id = guild.id if guild is not None else None
+        return ENGLISH if guild_id is None else await server_locale(self.bot, guild_id)
 
     def _channel_of(self, table: int) -> int:
         lobby = self.tables.lobby(table)
@@ -262,7 +268,7 @@ class Play(commands.Cog):
     async def _notice(self, channel_id: int, text: Text, table: int) -> None:
         """A line in the table's channel, in its server's language."""
         await self.bot.get_partial_messageable(channel_id).send(
-            t(await self._locale(table), text), allowed_mentions=MENTION_USERS)
+            t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
     async def _send_standings(self, channel_id: int, table: int,
                               standings: Sequence[Standing]) -> None:

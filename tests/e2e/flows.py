@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
 from bot.tables import Clock
-from cogs.common.format import ROW_LABELS, SUIT_SYMBOLS, card_label
+from cogs.common.format import ROW_WORDS, SUIT_SYMBOLS, card_label, row_word
 from tests.cogs.conftest import buttons, enabled, settings_for
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import PATIENCE, Channel, DiscordDouble, Member, Message
@@ -140,15 +140,16 @@ def dealt(prompt: Message) -> list[Card]:
     return cards
 
 
-def place_label(card: Card, row: str) -> str:
-    return f"{card_label(card)} → {ROW_LABELS[row]}"
+def place_label(card: Card, row: str, loc: str = "en-US") -> str:
+    """The label of the button placing `card` in `row`, in the language of `loc`."""
+    return f"{card_label(loc, card)} → {row_word(loc, row)}"
 
 
-def chosen_row(prompt: Message, card: Card) -> str | None:
+def chosen_row(prompt: Message, card: Card, loc: str = "en-US") -> str | None:
     """The row the prompt shows `card` drafted to (its green button), if any."""
-    return next((row for row in ROW_LABELS
-                 if buttons(prompt).get(place_label(card, row), {}).get("style") == SUCCESS),
-                None)
+    return next((row for row in ROW_WORDS
+                 if buttons(prompt).get(place_label(card, row, loc), {}).get("style")
+                 == SUCCESS), None)
 
 
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,

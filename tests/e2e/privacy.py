@@ -162,7 +162,7 @@ class PrivacyWatch:
         heading = TITLE.fullmatch(_title(version))
         if heading is None:
             return [f"{where} writes cards {sorted(shown)}"] if shown else []
-        discarded = {card_label(c) for c in self.discards.get(int(heading[1]), ())}
+        discarded = {card_label("en-US", c) for c in self.discards.get(int(heading[1]), ())}
         leaked = shown & discarded
         return [f"{where} writes discards {sorted(leaked)}"] if leaked else []
 
@@ -224,7 +224,7 @@ def _title(version: Snapshot | Message) -> str:
 
 
 def _labels(cards: Iterable[Card]) -> str:
-    return " ".join(sorted(card_label(c) for c in cards))
+    return " ".join(sorted(card_label("en-US", c) for c in cards))
 
 
 def _numbered(png: bytes, number: int) -> bytes:
