@@ -20,6 +20,8 @@ SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 ROW_WORDS = {"top": Text("Top"), "middle": Text("Middle"), "bottom": Text("Bottom"),
              "discard": Text("Discard")}
 FIELD_NAME, FIELD_VALUE = 256, 1024  # Discord's limits of one embed field, in characters
+EMBED_TOTAL, EMBED_FIELDS = 6000, 25  # Discord's limits of one embed
+ROOM_LEFT = 300  # kept free by `fits` for what is added after the fields (a footer, a note)
 # The table options' values as a player reads them (RULES.md's names in English).
 ROYALTIES = {"american": Text("american royalties"), "russian": Text("russian royalties"),
              "off": Text("no royalties")}
@@ -49,6 +51,15 @@ def add_lines(loc: str, embed: discord.Embed, name: str, lines: Iterable[str]) -
         chunk.append(line)
     if chunk:
         embed.add_field(name=clip(name, FIELD_NAME), value="\n".join(chunk), inline=False)
+
+
+def fits(embed: discord.Embed, name: str, value: str, *, later: int = 0,
+         later_fields: int = 0) -> bool:
+    """Whether one more field stays within Discord's limits of one embed, leaving room for
+    `later` characters in `later_fields` fields still to come and ROOM_LEFT more: a
+    translation can be longer than the English."""
+    return (len(embed.fields) + later_fields < EMBED_FIELDS - 1
+            and len(embed) + len(name) + len(value) + later + ROOM_LEFT <= EMBED_TOTAL)
 
 
 def row_word(loc: str, row: str) -> str:

@@ -22,10 +22,10 @@ from bot.storage import (
     Wallet,
 )
 from bot.tables import is_person
-from cogs.common.format import INFO, chips, row_label, row_word, rules_line, signed, when
+from cogs.common.format import INFO, chips, fits, row_label, row_word, rules_line, signed, when
 
 MONEY = discord.Colour.gold()
-MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
+MAX_HAND_FIELDS = 15  # the latest hands listed, as many as fit in one embed (fits)
 
 
 def hands_count(n: int) -> Text:
@@ -185,16 +185,24 @@ def match_hands(loc: str, match: MatchSummary, hands: Sequence[HandHistory]) -> 
                       date=when(match.started_at, "f"),
                       options=options_summary(loc, match.options_json)),
     )
-    shown = hands[-MAX_HAND_FIELDS:]
-    if len(shown) < len(hands):
-        embed.set_footer(text=t(loc, "The last {n} of {total} hands.", n=len(shown),
-                                total=len(hands)))
-    for hand in shown:
-        embed.add_field(name=t(loc, "Hand {n}", n=hand.hand_no), inline=False, value="\n".join(
+    fields: list[tuple[str, str]] = []
+    for hand in reversed(hands[-MAX_HAND_FIELDS:]):  # the latest first, while they fit
+        name = t(loc, "Hand {n}", n=hand.hand_no)
+        value = "\n".join(
             f"<@{r.user_id}>: " + _result_line(
                 loc, r.points, r.chips, r.fouled, r.royalties,
                 _fantasy(r.in_fantasy, r.fantasy_entered, r.fantasy_stayed))
-            for r in hand.results) or t(loc, "No results recorded."))
+            for r in hand.results) or t(loc, "No results recorded.")
+        if not fits(embed, name, value):
+            break
+        embed.add_field(name=name, value=value, inline=False)
+        fields.append((name, value))
+    embed.clear_fields()
+    for name, value in reversed(fields):  # listed oldest first
+        embed.add_field(name=name, value=value, inline=False)
+    if len(fields) < len(hands):
+        embed.set_footer(text=t(loc, "The last {n} of {total} hands.", n=len(fields),
+                                total=len(hands)))
     return embed
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.engine.rules import TableRules
 from bot.i18n import Slash, Text, t
@@ -96,7 +97,8 @@ ACTIONS: dict[str, Action] = {"join": _join, "leave": _leave, "start": _start,
                               "strong": _computer("strong"), "remove": _remove}
 
 
-def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None]:
+def _slash(action: str, description: app_commands.locale_str) -> app_commands.Command[
+        Any, ..., None]:
     """`/ofc <action>` at this channel's table: the same as the lobby button, answered
     privately."""
     async def run(interaction: Interaction) -> None:
@@ -198,8 +200,9 @@ def rematch_view(loc: str, table: int) -> discord.ui.View:
 
 COMMANDS: tuple[SlashCommand, ...] = (
     create,
-    _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
-    _slash("leave", "Get up from this channel's table; your chips go back"),
-    _slash("start", "Start this channel's table (host or Manage Server)"),
-    _slash("cancel", "Close this table and refund every stack (host or Manage Server)"),
+    _slash("join", locale_str("Sit down at this table (the buy-in leaves your wallet)")),
+    _slash("leave", locale_str("Get up from this channel's table; your chips go back")),
+    _slash("start", locale_str("Start this channel's table (host or Manage Server)")),
+    _slash("cancel",
+           locale_str("Close this table and refund every stack (host or Manage Server)")),
 )

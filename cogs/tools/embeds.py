@@ -31,6 +31,9 @@ FOUL = discord.Colour.dark_red()
 OK = discord.Colour.green()
 CHANGE_LINE = 200  # characters of one recent settings change
 _LINE_WORDS = {1: Text("won"), 0: Text("tied"), -1: Text("lost")}
+# The server settings by name, as `/ofc-admin settings` says them.
+SETTINGS = {"starting_chips": Text("starting chips"), "daily_chips": Text("daily chips"),
+            "table_options": Text("table options"), "language": Text("language")}
 _ROW_RESULTS = {"top": Text("top {result}"), "middle": Text("middle {result}"),
                 "bottom": Text("bottom {result}")}
 
@@ -156,7 +159,8 @@ def settings(loc: str, current: GuildSettings, defaults: tuple[int, int], rules:
                     value=f"{rules_line(loc, rules)}\n{custom or t(loc, 'the usual defaults')}")
     if changes:
         add_lines(loc, embed, t(loc, "Recent changes"), (clip(
-            f"{when(c.changed_at, 'd')} <@{c.actor_id}>: {c.field} "
+            f"{when(c.changed_at, 'd')} <@{c.actor_id}>: "
+            f"{t(loc, SETTINGS[c.field]) if c.field in SETTINGS else c.field} "
             f"{json.dumps(c.old, ensure_ascii=False)} -> {json.dumps(c.new, ensure_ascii=False)}",
             CHANGE_LINE) for c in changes))
     return embed

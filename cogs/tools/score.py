@@ -10,6 +10,7 @@ bot.engine.scoresheet.score_sheet, the very code of `ofc score`.
 from typing import Any
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.engine.scoresheet import parse_boards, score_sheet
 from cogs.common import images
@@ -22,7 +23,7 @@ from cogs.tools import embeds
 from cogs.tools.engine_views import score_view
 from cogs.tools.score_input import EXAMPLE, score_input
 
-BOARD = f"Name: top / middle / bottom, e.g. {EXAMPLE}"
+BOARD = locale_str(f"Name: top / middle / bottom, e.g. {EXAMPLE}")  # a command string
 
 
 @per_member(3, 10)

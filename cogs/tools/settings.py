@@ -25,8 +25,6 @@ RESETS = [
 ]
 RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "table_options": {},
                                 "language": None}
-CHANGED = {"starting_chips": Text("starting chips"), "daily_chips": Text("daily chips"),
-           "table_options": Text("table options"), "language": Text("language")}
 # Each language in its own words, the same in every language (cogs/common/translator.py).
 LANGUAGES = [app_commands.Choice(name=app_commands.locale_str(LANGUAGE_NAMES[code], fixed=True),
                                  value=code) for code in LOCALES]
@@ -70,7 +68,7 @@ async def settings(
         after = await in_time(interaction, storage.update_guild_settings(
             guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update),
             ephemeral=True)
-    changed = [CHANGED[name] for name in RESET_FIELDS
+    changed = [embeds.SETTINGS[name] for name in RESET_FIELDS
                if getattr(before, name) != getattr(after, name)]
     defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
     server_default = await server_locale(interaction.client, guild_id) \

@@ -5,6 +5,7 @@ import discord
 from bot.engine.tournament import Sanction, Tournament
 from bot.i18n import Text, t
 from bot.i18n.names import seat_name
+from cogs.common.format import fits
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
@@ -61,7 +62,19 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
         lines.append(", ".join(parts))
     embed.add_field(name=t(loc, "Players ({n})", n=len(tm.entries)),
                     value=_cut("\n".join(lines) or t(loc, "none yet")), inline=False)
-    for table in tm.current_tables:
+    tail: list[tuple[str, str]] = []  # after the tables, whatever their number
+    if tm.sanctions:
+        sanctions = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
+                     f"{_word(loc, KINDS, s.kind)} -{s.points} ({s.reason})"
+                     for s in tm.sanctions[-SANCTIONS_SHOWN:]]
+        tail.append((t(loc, "Warnings and penalties"), _cut("\n".join(sanctions))))
+    if tm.placings:
+        paid = "\n".join(f"{p.place}. {seat_name(loc, p.name)}: {p.prize}"
+                         for p in tm.placings if p.prize)
+        tail.append((t(loc, "Payouts"), _cut(paid or t(loc, "none"))))
+    later = sum(len(name) + len(value) for name, value in tail)
+    tables = tm.current_tables
+    for shown, table in enumerate(tables):
         rows = "\n".join(
             f"{names[p]}: {table.points.get(p, 0) - tm.penalty_points(p, table.level):+d}"
             for p in table.players)
@@ -70,16 +83,14 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
         name = t(loc, "Table {n} ({status}) -> {winner}", n=table.index + 1, status=status,
                  winner=names[table.winner]) if table.winner is not None \
             else t(loc, "Table {n} ({status})", n=table.index + 1, status=status)
-        embed.add_field(name=name, value=_cut(f"{rows}{where}"), inline=True)
-    if tm.sanctions:
-        sanctions = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
-                     f"{_word(loc, KINDS, s.kind)} -{s.points} ({s.reason})"
-                     for s in tm.sanctions[-SANCTIONS_SHOWN:]]
-        embed.add_field(name=t(loc, "Warnings and penalties"), value=_cut("\n".join(sanctions)),
-                        inline=False)
-    if tm.placings:
-        paid = "\n".join(f"{p.place}. {seat_name(loc, p.name)}: {p.prize}"
-                         for p in tm.placings if p.prize)
-        embed.add_field(name=t(loc, "Payouts"), value=_cut(paid or t(loc, "none")),
-                        inline=False)
+        value = _cut(f"{rows}{where}")
+        if not fits(embed, name, value, later=later, later_fields=len(tail)):
+            # a large level: its first tables, and how many more
+            embed.add_field(name=t(loc, "More tables"),
+                            value=t(loc, "{n} more tables at this level.",
+                                    n=len(tables) - shown), inline=False)
+            break
+        embed.add_field(name=name, value=value, inline=True)
+    for name, value in tail:
+        embed.add_field(name=name, value=value, inline=False)
     return embed

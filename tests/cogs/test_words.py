@@ -32,7 +32,7 @@ def test_every_option_has_a_description_in_players_words() -> None:
             text = parameter.description
             assert text and text != "…" and not RULE_CODE.search(text), \
                 (command.name, parameter.name)
-    assert all(not RULE_CODE.search(text) for _, text in TABLE_OPTIONS.values())
+    assert all(not RULE_CODE.search(str(text)) for _, text in TABLE_OPTIONS.values())
 
 
 def test_the_rules_and_the_lobby_cite_no_section_and_no_file() -> None:
