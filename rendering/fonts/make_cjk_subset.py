@@ -15,8 +15,13 @@ import sys
 from pathlib import Path
 
 from babel.messages.pofile import read_po
-from fontTools import subset
-from fontTools.ttLib import TTCollection, TTFont
+
+# fontTools is a maintainer's tool here (pip install fonttools), not a dependency of the bot.
+from fontTools import subset  # type: ignore[import-untyped, import-not-found, unused-ignore]
+from fontTools.ttLib import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    TTCollection,
+    TTFont,
+)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -51,7 +51,8 @@ def test_an_uncapped_payment_shows_just_the_chips() -> None:
 
 
 def test_standings_list_stacks_and_nets() -> None:
-    embed = standings_embed("en-US", (Standing(0, 11, "alice", 260, 60), Standing(1, 22, "bob", 140, -60)))
+    embed = standings_embed("en-US", (Standing(0, 11, "alice", 260, 60),
+                                      Standing(1, 22, "bob", 140, -60)))
     assert embed.description.startswith("1. alice: 260 chips (+60)\n2. bob: 140 chips (-60)")
     assert "wallet" in embed.description
 

@@ -60,6 +60,7 @@ class Rendered:
     kind: str  # "table" | "showdown" | "private"
     view: Any
     secrets: Secrets | None  # None: the view came from nowhere the watch knows
+    locale: str | None = None  # the language its words were drawn in
 
 
 @dataclass
@@ -125,7 +126,8 @@ class PrivacyWatch:
             """On the event loop, before the view goes to a worker (a copy of it does)."""
             known = self._registered.get(id(view))
             number = next(self._numbers)
-            self.rendered[number] = Rendered(kind, view, known[1] if known else None)
+            locale = args[-1] if args and isinstance(args[-1], str) else None
+            self.rendered[number] = Rendered(kind, view, known[1] if known else None, locale)
             return _numbered(await real(kind, view, *args), number)
 
         return record

@@ -151,7 +151,8 @@ def test_outlook_of_a_full_board_gives_royalties_and_fantasyland() -> None:
     assert got.complete and not got.fouled and not got.foul_unavoidable
     assert got.royalties == (7, 2, 4) and got.total_royalties == 13
     assert got.fantasy == 14
-    assert tuple(map(str, got.rows)) == ("Pair of Queens", "Three of a kind, nines", "Flush, ace high")
+    assert tuple(map(str, got.rows)) == ("Pair of Queens", "Three of a kind, nines",
+                                         "Flush, ace high")
     # progressive (R8): KK on top enters with 15 cards
     kings = board("Ks Kh 2c", "9s 9h 9d 4c 2s", "Ah Qh 8h 5h 3h")
     assert outlook(kings, TableRules(fantasy="progressive")).fantasy == 15
