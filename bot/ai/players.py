@@ -18,7 +18,7 @@ are seeded from (seed, hand, seat, cards), so a seeded simulation replays exactl
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -69,6 +69,20 @@ def decide(view: PrivateView, settings: Settings | None = None) -> dict[Card, st
         rows, _ = heuristic.best(view.board.rows, view.dealt, view.discard_count)
         return _assignment(view, rows)
     return _MonteCarlo(view, settings, heuristic).choose()
+
+
+def estimate(view: PrivateView, assignments: Sequence[Mapping[Card, str]], futures: int,
+             settings: Settings | None = None) -> list[list[float]]:
+    """What each assignment of `view.dealt` (a street, or a whole Fantasyland board) is worth
+    to this seat in points, as the strong player judges a placement: the rest of the hand is
+    dealt `futures` times from the cards the seat cannot see and played out, each future the
+    same for every assignment, and the finished boards are scored (R5, Fantasyland earned or
+    kept at `settings.fantasy_value`). One list per assignment, one value per future; a single
+    exact value each when nothing is left to deal. Seeded by `settings.seed`."""
+    settings = settings or Settings()
+    rows = [_rows_after(view.board.rows, view.dealt, a) for a in assignments]
+    return _MonteCarlo(view, settings, _heuristic(view.table.rules, settings.fantasy_value)
+                       ).values(rows, futures)
 
 
 @lru_cache(maxsize=32)
@@ -124,7 +138,9 @@ class _MonteCarlo:
             else:
                 self.rivals.append((seat.board.rows, future_streets(rules,
                                                                     len(seat.board.cards))))
-        self.outcome = Outcome(rules, self.blind, settings.fantasy_value)
+        own = next(s for s in view.table.seats if s.seat == view.seat)
+        self.outcome = Outcome(rules, self.blind, settings.fantasy_value,
+                               own.fantasy_size if own.in_fantasy else 0)
         dead = set(view.board.cards) | set(view.dealt) | set(view.discards)
         for seat in view.table.seats:
             dead.update(seat.board.cards)
@@ -145,6 +161,14 @@ class _MonteCarlo:
             values = [self._playout(rows, ()) for rows in candidates]
             return _assignment(view, candidates[values.index(max(values))])
         return _assignment(view, candidates[self._halving(candidates)])
+
+    def values(self, candidates: list[Rows], futures: int) -> list[list[float]]:
+        """Each candidate's points on the same `futures` dealt futures (one exact value each
+        when nothing is left to deal)."""
+        if not self.need:
+            return [[self._playout(rows, ())] for rows in candidates]
+        deals = [self.rng.sample(self.unseen, self.need) for _ in range(futures)]
+        return [[self._playout(rows, cards) for cards in deals] for rows in candidates]
 
     def _halving(self, candidates: list[Rows]) -> int:
         """Successive halving: each round every remaining candidate plays the same new
@@ -210,7 +234,7 @@ class _MonteCarlo:
         return value
 
 
-def _rows_after(rows: Rows, dealt: Sequence[Card], assignment: dict[Card, str]) -> Rows:
+def _rows_after(rows: Rows, dealt: Sequence[Card], assignment: Mapping[Card, str]) -> Rows:
     top, middle, bottom = rows
     return (top + tuple(c for c in dealt if assignment[c] == "top"),
             middle + tuple(c for c in dealt if assignment[c] == "middle"),

@@ -100,6 +100,19 @@ def chips(loc: str, amount: int) -> str:
     return t(loc, "{n:,} chip", "{n:,} chips", n=amount)
 
 
+HINTS_ON = Text("**Hints on**: **Suggest** fills your cards with the strong computer's choice.")
+
+
+def sanction_words(kind: str, points: int, excluded: bool) -> Text:
+    """A tournament director's warning or penalty in a few words (RULES.md R13)."""
+    if kind == "penalty":
+        return Text("penalty, {n} point off", "penalty, {n} points off", n=points)
+    if excluded:
+        return Text("third warning: excluded, no refund")
+    return (Text("second warning, {n} point off", "second warning, {n} points off", n=points)
+            if points else Text("warning"))
+
+
 def rules_paragraph(loc: str, rules: TableRules) -> str:
     """The table's options in one short paragraph, for the lobby message: the facts of
     `rules_line` and what a player about to sit down also wants to know."""
@@ -117,7 +130,8 @@ def rules_paragraph(loc: str, rules: TableRules) -> str:
              per_point=chips(loc, rules.point_value), scoring=rules.scoring,
              royalties=ROYALTIES[rules.royalties], fantasy=FANTASIES[rules.fantasy],
              order=ORDERS[rules.order], turn=rules.turn_seconds,
-             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds)
+             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds
+             ) + ("\n" + t(loc, HINTS_ON) if rules.hints == "on" else "")
 
 
 def rules_line(loc: str, rules: TableRules) -> str:

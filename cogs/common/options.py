@@ -61,6 +61,8 @@ TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
     "time_bank_seconds": (
         _whole("time_bank_seconds"),
         locale_str("extra seconds per match once a turn runs out (default 120)")),
+    "hints": (str, locale_str(
+        "on: a Suggest button fills your cards with the strong computer's choice")),
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]

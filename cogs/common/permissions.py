@@ -10,9 +10,11 @@ import discord
 from bot.engine.text import joined
 from bot.i18n import Text
 from cogs.common.answers import Refusal
+from cogs.common.client import Interaction
 
 # (attribute of discord.Permissions, its name in Discord's settings, why the bot needs it)
-NEEDED: tuple[tuple[str, Text, Text], ...] = (
+Needed = tuple[tuple[str, Text, Text], ...]
+NEEDED: Needed = (
     ("view_channel", Text("View Channel"), Text("to see the channel")),
     ("send_messages", Text("Send Messages"), Text("to post the lobby and the table")),
     ("embed_links", Text("Embed Links"), Text("for the lobby, table and showdown messages")),
@@ -20,15 +22,23 @@ NEEDED: tuple[tuple[str, Text, Text], ...] = (
     ("read_message_history", Text("Read Message History"),
      Text("to edit the table message in place")),
 )
+# A tournament's tables play in threads the bot opens in its channel (RULES.md R13).
+THREADS: Needed = (
+    ("create_public_threads", Text("Create Public Threads"),
+     Text("to open a thread for each table")),
+    ("send_messages_in_threads", Text("Send Messages in Threads"),
+     Text("to run the tables in them")),
+)
+NO_CHIPS_TAKEN = Text("No chips were taken.")
 
 
 class MissingPermissions(Refusal):
     """The bot lacks a permission it needs in the channel; nothing was changed."""
 
 
-def missing(permissions: discord.Permissions) -> list[Text]:
+def missing(permissions: discord.Permissions, needed: Needed = NEEDED) -> list[Text]:
     """The names (as Discord's settings show them) of the permissions the bot lacks."""
-    return [name for attribute, name, _ in NEEDED if not getattr(permissions, attribute)]
+    return [name for attribute, name, _ in needed if not getattr(permissions, attribute)]
 
 
 def _bold(names: list[Text]) -> Text:
@@ -37,27 +47,44 @@ def _bold(names: list[Text]) -> Text:
         "{first}, **{last}**", first=_bold(names[:-1]), last=names[-1])
 
 
-def require_table_permissions(permissions: discord.Permissions) -> None:
+def require_table_permissions(permissions: discord.Permissions, needed: Needed = NEEDED, *,
+                              tournament: bool = False,
+                              unchanged: Text = NO_CHIPS_TAKEN) -> None:
     """Refuse, naming each missing permission and how to grant it, unless the bot has every
-    permission a table needs in this channel."""
-    lacking = {attribute for attribute, _, _ in NEEDED if not getattr(permissions, attribute)}
+    permission `needed` (by default: what a table needs) in this channel."""
+    lacking = missing(permissions, needed)
     if not lacking:
         return
-    lines = [Text("- **{name}**: {why}", name=name, why=why)
-             for attribute, name, why in NEEDED if attribute in lacking]
-    names = _bold([name for attribute, name, _ in NEEDED if attribute in lacking])
-    raise MissingPermissions(Text(
-        "I can't run a table in this channel: I'm missing this permission here:\n"
-        "{lines}\nA member with Manage Channels can grant it: channel settings (the gear) -> "
-        "Permissions -> the bot's role (or the bot) -> allow {names}; or give the bot's role "
-        "these permissions in Server Settings -> Roles.\nNo chips were taken.",
-        "I can't run a table in this channel: I'm missing these permissions here:\n"
-        "{lines}\nA member with Manage Channels can grant it: channel settings (the gear) -> "
-        "Permissions -> the bot's role (or the bot) -> allow {names}; or give the bot's role "
-        "these permissions in Server Settings -> Roles.\nNo chips were taken.",
-        n=len(lines), lines=joined(lines), names=names))
+    why = {name: reason for _, name, reason in needed}
+    lines = [Text("- **{name}**: {why}", name=name, why=why[name]) for name in lacking]
+    n = len(lacking)
+    head = (Text("I can't run a tournament's tables in this channel: I'm missing this "
+                 "permission here:",
+                 "I can't run a tournament's tables in this channel: I'm missing these "
+                 "permissions here:", n=n) if tournament else
+            Text("I can't run a table in this channel: I'm missing this permission here:",
+                 "I can't run a table in this channel: I'm missing these permissions here:",
+                 n=n))
+    grant = Text("A member with Manage Channels can grant it: channel settings (the gear) -> "
+                 "Permissions -> the bot's role (or the bot) -> allow {names}; or give the "
+                 "bot's role these permissions in Server Settings -> Roles.",
+                 "A member with Manage Channels can grant them: channel settings (the gear) -> "
+                 "Permissions -> the bot's role (or the bot) -> allow {names}; or give the "
+                 "bot's role these permissions in Server Settings -> Roles.",
+                 n=n, names=_bold(lacking))
+    raise MissingPermissions(joined([head, joined(lines), grant, unchanged]))
 
 
 def needed_line() -> Text:
     """The permissions a table needs, in one line (for /ofc help)."""
     return _bold([name for _, name, _ in NEEDED])
+
+
+def can_open_threads(interaction: Interaction) -> bool:
+    """The bot may open a public thread in this text channel and post in it (a tournament's
+    tables, a practice table)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or interaction.guild is None:
+        return False
+    mine = channel.permissions_for(interaction.guild.me)
+    return mine.create_public_threads and mine.send_messages_in_threads

@@ -1,13 +1,15 @@
 """The embeds of the economy commands, built from storage records (no I/O here)."""
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.engine.cards import parse_cards
+from bot.ai.review import HandReview, StreetReview
+from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import RuleError
+from bot.engine.ordering import order_cards
 from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
@@ -18,14 +20,30 @@ from bot.storage import (
     HandHistory,
     LeaderRow,
     MatchSummary,
+    PlayedHand,
     PlayerStats,
+    SanctionRecord,
     Wallet,
 )
 from bot.tables import is_person
-from cogs.common.format import INFO, chips, fits, row_label, row_word, rules_line, signed, when
+from cogs.common.format import (
+    INFO,
+    add_lines,
+    cards_label,
+    chips,
+    clip,
+    fits,
+    row_label,
+    row_word,
+    rules_line,
+    sanction_words,
+    signed,
+    when,
+)
 
 MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # the latest hands listed, as many as fit in one embed (fits)
+REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 
 def hands_count(n: int) -> Text:
@@ -101,8 +119,10 @@ def _place(loc: str, match: MatchSummary, user_id: int) -> str:
     return t(loc, "place {place} of {n}", place=order.index(user_id) + 1, n=len(order))
 
 
-def history(loc: str, mention: str, user_id: int,
-            matches: Sequence[MatchSummary]) -> discord.Embed:
+def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary],
+            sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
+    """The member's latest matches, then the tournament warnings and penalties it received
+    (RULES.md R13)."""
     embed = discord.Embed(title=t(loc, "Recent matches"), colour=INFO, description=t(
         loc, "{member}'s latest matches, newest first. Pick one below to see its hands.",
         member=mention) if matches else t(
@@ -111,15 +131,27 @@ def history(loc: str, mention: str, user_id: int,
         me = match.player(user_id)
         state = (Text("in play") if match.ended_at is None
                  else Text("won") if me.won else Text("lost"))
+        fields = {"date": when(match.started_at, "d"),
+                  "options": options_summary(loc, match.options_json),
+                  "place": _place(loc, match, user_id), "points": signed(me.net_points),
+                  "chips": signed(me.net_chips), "hands": hands_count(match.hands)}
+        name, value = (
+            (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
+                  "{hands}", **fields)) if match.practice else
+            (Text("Match #{n}: {state}", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
+                  **fields)))
         embed.add_field(
-            name=t(loc, "Match #{n}: {state}", n=match.match_id, state=state),
-            value=t(loc, "{date} · {options}\n{place} · {points} points · {chips} chips · "
-                         "{hands}", date=when(match.started_at, "d"),
-                    options=options_summary(loc, match.options_json),
-                    place=_place(loc, match, user_id), points=signed(me.net_points),
-                    chips=signed(me.net_chips), hands=hands_count(match.hands)),
+            name=t(loc, name),
+            value=t(loc, value),
             inline=False,
         )
+    add_lines(loc, embed, t(loc, "Tournament warnings and penalties"), (
+        t(loc, "Tournament #{n}, level {level}: {sanction} ({reason}) · {date}",
+          n=s.tournament_id, level=s.level, sanction=sanction_words(s.kind, s.points, s.excluded),
+          reason=clip(s.reason, REASON_SHOWN), date=when(s.created_at, "d"))
+        for s in sanctions))
     return embed
 
 
@@ -181,9 +213,11 @@ def _fantasy(in_fantasy: bool, entered: bool, stayed: bool) -> Text | None:
 def match_hands(loc: str, match: MatchSummary, hands: Sequence[HandHistory]) -> discord.Embed:
     embed = discord.Embed(
         title=t(loc, "Match #{n}", n=match.match_id), colour=INFO,
-        description=t(loc, "{date} · {options}\nPick a hand below to see the boards.",
-                      date=when(match.started_at, "f"),
-                      options=options_summary(loc, match.options_json)),
+        description=(t(loc, "**Practice**: play chips, not in {stats}.", stats=Slash("ofc stats"))
+                     + "\n" if match.practice else "")
+        + t(loc, "{date} · {options}\nPick a hand below to see the boards; {review} goes over "
+                 "yours.", date=when(match.started_at, "f"),
+            options=options_summary(loc, match.options_json), review=Slash("ofc review")),
     )
     fields: list[tuple[str, str]] = []
     for hand in reversed(hands[-MAX_HAND_FIELDS:]):  # the latest first, while they fit
@@ -273,3 +307,77 @@ def granted(loc: str, mention: str, amount: int, balance_after: int, reason: str
                       chips=chips(loc, amount), reason=discord.utils.escape_markdown(reason),
                       balance=chips(loc, balance_after)),
     )
+
+
+_SHORT_ROWS = {"top": Text("Top"), "middle": Text("Mid"), "bottom": Text("Bot"),
+               "discard": Text("out")}
+
+
+def placement_line(loc: str, placed: Mapping[Card, str]) -> str:
+    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · out 3♠'."""
+    parts = []
+    for row, label in _SHORT_ROWS.items():
+        cards = [c for c, r in placed.items() if r == row]
+        if cards:
+            parts.append(f"{t(loc, label)} {cards_label(loc, order_cards(cards))}")
+    return " · ".join(parts)
+
+
+def _gain_line(loc: str, street: StreetReview) -> str:
+    if street.same:
+        return t(loc, "✓ The strong computer's choice too.")
+    gain, error = street.gain, street.error
+    if not gain:
+        line = Text("Its choice: **{gain:+.1f} points**: as good as yours.", gain=gain)
+    elif error:
+        line = (Text("Its choice: **{gain:+.1f} points** (±{error:.1f}) over yours.",
+                     gain=gain, error=error) if gain > 0 else
+                Text("Its choice: **{gain:+.1f} points** (±{error:.1f}): yours looks better.",
+                     gain=gain, error=error))
+    else:
+        line = (Text("Its choice: **{gain:+.1f} points** over yours.", gain=gain) if gain > 0
+                else Text("Its choice: **{gain:+.1f} points**: yours looks better.", gain=gain))
+    return t(loc, line)
+
+
+def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
+    """/ofc review: the player's placement and the strong computer's, street by street, from
+    the same view, with what its choice was worth over the player's (issue 18). Short lines
+    for a phone."""
+    result = (Text("{points} points, fouled", points=signed(played.points)) if hand.fouled
+              else Text("{points} points", points=signed(played.points)))
+    embed = discord.Embed(
+        title=t(loc, Text("Review: match #{n}, hand {hand} (practice)", n=played.match_id,
+                          hand=played.hand_no) if played.practice else
+                Text("Review: match #{n}, hand {hand}", n=played.match_id, hand=played.hand_no)),
+        colour=INFO,
+        description=t(loc, "{date} · you scored **{result}**.\nYou, then the strong computer "
+                           "from the same cards; its choice scored against yours on the same "
+                           "dealt futures (± one standard error).",
+                      date=when(played.played_at, "f"), result=result))
+    for street in hand.streets:
+        name = (t(loc, "Fantasyland: {n} card", "Fantasyland: {n} cards", n=len(street.dealt))
+                if street.street == 0 else
+                t(loc, "Street {street}: {cards}", street=street.street,
+                  cards=cards_label(loc, street.dealt)))
+        you = t(loc, "You (placed by the clock)") if street.auto else t(loc, "You")
+        lines = [f"{you}: {placement_line(loc, street.played)}"]
+        if not street.same:
+            lines.append(t(loc, "Strong: {placement}",
+                           placement=placement_line(loc, street.best)))
+        lines.append(_gain_line(loc, street))
+        embed.add_field(name=name, value="\n".join(lines), inline=False)
+    embed.add_field(name=t(loc, "Your board"), inline=False, value="\n".join(
+        f"{row_word(loc, row)}: {row_label(loc, row, cards)}"
+        for row, cards in zip(("top", "middle", "bottom"), hand.board.rows, strict=True)))
+    differing = sum(not s.same for s in hand.streets)
+    summary = (t(loc, "In all, the strong computer's choices: {gain:+.1f} points over yours "
+                      "({differ} of {n} differ).", gain=hand.gain, differ=differing,
+                 n=len(hand.streets)) if differing
+               else t(loc, "You played every street as the strong computer would."))
+    if hand.skipped:
+        summary += " " + t(loc, "Left out: {n} street placed for you while you were away.",
+                           "Left out: {n} streets placed for you while you were away.",
+                           n=hand.skipped)
+    embed.set_footer(text=summary)
+    return embed

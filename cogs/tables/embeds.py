@@ -13,25 +13,39 @@ from bot.engine.board import Board, board_texts
 from bot.engine.cards import Card
 from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
-from bot.engine.text import listing
+from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
-from bot.i18n import Text, t
+from bot.i18n import Slash, Text, t
 from bot.i18n.names import seat_name
 from bot.tables import LobbyView, SeatState, Standing
-from cogs.common.format import chips, row_label, row_word, rules_paragraph, signed, when
+from cogs.common.format import (
+    HINTS_ON,
+    chips,
+    row_label,
+    row_word,
+    rules_paragraph,
+    signed,
+    when,
+)
 from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
 AWAY = Text("You are marked away: your cards are placed for you. Press **I'm back** to play "
             "again.")
+PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
 
 
 def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
-    title = {"lobby": Text("OFC table: waiting for players"),
-             "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")}
-    embed = discord.Embed(title=t(loc, title[lobby.status]),
-                          description=rules_paragraph(loc, lobby.rules), colour=COLOUR)
+    title = ({"lobby": Text("Practice table: waiting for players"),
+              "playing": Text("Practice table: playing"),
+              "closed": Text("Practice table: closed")} if lobby.practice else
+             {"lobby": Text("OFC table: waiting for players"),
+              "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")})
+    paragraph = rules_paragraph(loc, lobby.rules)
+    embed = discord.Embed(title=t(loc, title[lobby.status]), colour=COLOUR,
+                          description=f"{t(loc, PRACTICE)}\n{paragraph}" if lobby.practice
+                          else paragraph)
     size = min(lobby.rules.seats, lobby.rules.max_seats)
     lines = []
     for number in range(size):
@@ -39,10 +53,11 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             seat = lobby.seats[number]
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
+            stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
+                     if lobby.practice else chips(loc, seat.stack))
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
-                        chips=chips(loc, seat.stack)) if seat.player_id == lobby.host_id \
-                else Text("{n}. {who}: {chips}", n=number + 1, who=who,
-                          chips=chips(loc, seat.stack))
+                        chips=stack) if seat.player_id == lobby.host_id \
+                else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
             lines.append(t(loc, line))
         else:
             lines.append(t(loc, "{n}. *free*", n=number + 1))
@@ -81,10 +96,12 @@ def turn_line(loc: str, view: TableView) -> str:
     return t(loc, "Waiting for {who}.", who=who)
 
 
-def table_embed(loc: str, view: TableView) -> discord.Embed:
+def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Embed:
+    """The table message: the hand and street, whose turn, stacks, the public image; says
+    when it is a practice (play chips) and when hints are on (issue 18)."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
-        title = t(loc, "OFC table")
+        title = t(loc, "Practice table") if practice else t(loc, "OFC table")
     elif view.phase in ("showdown", "over"):
         title = t(loc, "{hand}: showdown", hand=counter)
     elif view.fantasy_hand:
@@ -92,7 +109,11 @@ def table_embed(loc: str, view: TableView) -> discord.Embed:
     else:
         title = t(loc, "{hand}: street {street} of {streets}", hand=counter, street=view.street,
                   streets=view.streets)
-    embed = discord.Embed(title=title, description=turn_line(loc, view), colour=COLOUR)
+    notes = [t(loc, PRACTICE)] if practice else []
+    if view.rules.hints == "on":
+        notes.append(t(loc, HINTS_ON))
+    embed = discord.Embed(title=title, description="\n".join([turn_line(loc, view), *notes]),
+                          colour=COLOUR)
     names = _names(loc, view)
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
@@ -120,13 +141,16 @@ class Where:
     server: str | None
     channel: str | None
     url: str | None = None
+    practice: bool = False  # a practice table (issue 18): its DMs say so
 
 
 def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
     if where is not None:
         server = where.server or t(loc, "your server")
         channel = where.channel or t(loc, "the table channel")
-        embed.set_author(name=f"{server} · #{channel}", url=where.url)
+        name = t(loc, "{server} · #{channel} · practice, play chips", server=server,
+                 channel=channel) if where.practice else f"{server} · #{channel}"
+        embed.set_author(name=name, url=where.url)
 
 
 def action_title(loc: str, state: SeatState) -> str:
@@ -139,15 +163,20 @@ def action_title(loc: str, state: SeatState) -> str:
              streets=view.table.streets)
 
 
-def outlook_lines(loc: str, state: SeatState, outlook: Outlook) -> list[str]:
+FOULS = Text("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+ASKING = Text("⚠️ **This board fouls: confirm anyway?** No royalties, every line lost.")
+
+
+def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
+                  warn: bool = True) -> list[str]:
     """What the board with the draft is making (the image shows the board without it): each
-    row's hand, a warning once a foul cannot be avoided, and on the last action the royalties
-    and Fantasyland the draft earns."""
+    row's hand, a warning once a foul cannot be avoided (unless `warn` is off: the prompt
+    asks about it), and on the last action the royalties and Fantasyland the draft earns."""
     lines = [" · ".join(f"{row_word(loc, r)}: {t(loc, text)}"
                         for r, text in zip(ROWS, outlook.rows, strict=True) if text)]
     if outlook.fouled or outlook.foul_unavoidable:
-        lines.append(t(loc, "⚠️ **This board fouls** whatever comes: no royalties, every line "
-                            "lost."))
+        if warn:
+            lines.append(t(loc, FOULS))
     elif outlook.complete:
         fantasy = Text("Fantasyland next hand ({n} cards)", n=outlook.fantasy) \
             if outlook.fantasy else Text("no Fantasyland")
@@ -165,32 +194,32 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     view = state.view
     table = view.table
     if state.street == 0:
-        task = Text("Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the "
-                    "other card is discarded.",
-                    "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the "
-                    "other {n} cards are discarded.", n=view.discard_count)
-    elif view.discard_count:
-        task = Text("Place {n} card (the third is discarded).",
-                    "Place {n} cards (the third is discarded).",
-                    n=len(view.dealt) - view.discard_count)
-    else:
+        task: Text | None = Text(
+            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other card "
+            "is discarded.",
+            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other {n} "
+            "cards are discarded.", n=view.discard_count)
+    elif state.street == 1:
         task = Text("Place {n} card.", "Place {n} cards.", n=len(view.dealt))
+    else:
+        task = None  # the image and the grid of buttons say it: the prompt must fit a phone
     if not view.dealt:
         status = Text("Nothing to place right now.")
     elif state.to_act:
-        status = Text("**Your turn.** {task} Placed for you {when}.", task=task,
-                      when=when(state.deadline)) if state.deadline \
-            else Text("**Your turn.** {task}", task=task)
+        # Asked to confirm a board that fouls, the question takes the status's place.
+        head = ASKING if asking else Text("**Your turn.**")
+        status = joined([head, *([task] if task else []),
+                         *([Text("Placed for you {when}.", when=when(state.deadline))]
+                           if state.deadline else [])], " ")
     else:
         names = _names(loc, table)
         waiting = listing([names[s] for s in table.to_act]) or Text("the others")
-        status = Text("{task} Waiting for {who}: arrange now, confirm on your turn.",
-                      task=task, who=waiting)
+        status = joined([*([task] if task else []),
+                         Text("Waiting for {who}: arrange now, confirm on your turn.",
+                              who=waiting)], " ")
     lines = [t(loc, status)]
     if view.dealt:
-        lines += outlook_lines(loc, state, draft_outlook(view, state.draft))
-    if asking:
-        lines.append(t(loc, "**This board fouls: confirm anyway?**"))
+        lines += outlook_lines(loc, state, draft_outlook(view, state.draft), warn=not asking)
     if state.away:
         lines.append(t(loc, AWAY))
     if note is not None:
@@ -240,9 +269,10 @@ def _name(loc: str, names: Mapping[int, str], seat: int) -> str:
 
 
 def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mapping[int, str],
-                   point_value: int, lowball: bool = False) -> discord.Embed:
-    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6).
-    `names`: each seat's name as `loc` reads it."""
+                   point_value: int, lowball: bool = False,
+                   practice: bool = False) -> discord.Embed:
+    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6); at
+    a practice table, play chips. `names`: each seat's name as `loc` reads it."""
     embed = discord.Embed(title=t(loc, "Hand {n}: showdown", n=hand_no), colour=COLOUR)
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     for seat in showdown.seats:
@@ -272,9 +302,10 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
                             "stakes)", payer=payer, payee=payee, paid=move.paid,
                        owed=move.owed) if move.capped
                      else f"{payer} → {payee}: {move.paid}")
-    embed.add_field(name=t(loc, "Chips moved ({chips} per point)",
-                           chips=chips(loc, point_value)),
-                    value="\n".join(moves) or t(loc, "None"), inline=False)
+    moved = (Text("Play chips moved ({chips} per point)", chips=chips(loc, point_value))
+             if practice else Text("Chips moved ({chips} per point)",
+                                   chips=chips(loc, point_value)))
+    embed.add_field(name=t(loc, moved), value="\n".join(moves) or t(loc, "None"), inline=False)
     return embed
 
 
@@ -311,11 +342,16 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
     return embed
 
 
-def standings_embed(loc: str, standings: Iterable[Standing]) -> discord.Embed:
+def standings_embed(loc: str, standings: Iterable[Standing],
+                    practice: bool = False) -> discord.Embed:
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
                name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
              for n, s in enumerate(standings, start=1)]
-    ending = t(loc, "Every stack went back to its owner's wallet. **Rematch** opens a new "
-                    "table here with the same options.")
+    ending = (Text("Practice over: these were play chips, no wallet changed. {practice} deals "
+                   "another; {review} goes over your hands with the strong computer.",
+                   practice=Slash("ofc practice"), review=Slash("ofc review"))
+              if practice else
+              Text("Every stack went back to its owner's wallet. **Rematch** opens a new "
+                   "table here with the same options."))
     return discord.Embed(title=t(loc, "Match over"), colour=COLOUR,
-                         description="\n".join(lines) + "\n\n" + ending)
+                         description="\n".join(lines) + "\n\n" + t(loc, ending))

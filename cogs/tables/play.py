@@ -68,7 +68,7 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
 )
-from cogs.tables.lobby import Finished, LobbyButton, RematchButton, lobby_view, rematch_view
+from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -106,7 +106,6 @@ class Play(commands.Cog):
         # prompt message -> what its image shows (controls.image_key): uploaded again only
         # when that changes
         self.shown: dict[int, tuple[object, ...]] = {}
-        self.finished: dict[int, Finished] = {}  # table -> its match over: for a rematch
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -201,16 +200,21 @@ class Play(commands.Cog):
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 who = f"<@{player}>" if is_person(player) else \
                     SeatName(self._names(table).get(seat, ""))
-                left = Text("{who} sat out (away): {chips} chips went back to the wallet.",
-                            who=who, chips=chips) if reason == "away" else \
-                    Text("{who} left the table: {chips} chips went back to the wallet.",
-                         who=who, chips=chips)
+                if self.tables.lobby(table).practice:
+                    left = Text("{who} sat out (away): {chips} play chips, no wallet changed.",
+                                who=who, chips=chips) if reason == "away" else \
+                        Text("{who} left the table: {chips} play chips, no wallet changed.",
+                             who=who, chips=chips)
+                else:
+                    left = Text("{who} sat out (away): {chips} chips went back to the wallet.",
+                                who=who, chips=chips) if reason == "away" else \
+                        Text("{who} left the table: {chips} chips went back to the wallet.",
+                             who=who, chips=chips)
                 box.post(lambda: self._notice(event.channel_id, left, table))
             case MatchOver(standings=standings):
-                lobby = self.tables.lobby(table)
-                self.finished[table] = Finished(lobby.guild_id, lobby.channel_id,
-                                                lobby.thread_id, lobby.rules)
-                box.post(lambda: self._send_standings(event.channel_id, table, standings))
+                practice = self.tables.lobby(table).practice  # play chips: no rematch
+                box.post(lambda: self._send_standings(event.channel_id, table, standings,
+                                                      practice))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
@@ -271,10 +275,13 @@ class Play(commands.Cog):
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
     async def _send_standings(self, channel_id: int, table: int,
-                              standings: Sequence[Standing]) -> None:
-        loc = await self._locale(table)
-        await self._send(channel_id, Content(standings_embed(loc, standings),
-                                             rematch_view(loc, table)))
+                              standings: Sequence[Standing], practice: bool) -> None:
+        """The match's end in its server's language; a practice deals again with /ofc
+        practice, a real table offers a rematch."""
+        loc = await self._locale(table, channel_id)
+        await self._send(channel_id, Content(
+            standings_embed(loc, standings, practice=True), discord.ui.View()) if practice
+            else Content(standings_embed(loc, standings), rematch_view(loc, table)))
 
     async def _show(self, channel_id: int, message_id: int | None, draw: Draw) -> int | None:
         """Edit the message in place; when there is none yet, or it was deleted, send it.
@@ -354,11 +361,12 @@ class Play(commands.Cog):
         view = self.tables.public_view(table)
         if view is None:
             return
-        playing = self.tables.lobby(table).status == "playing"
+        lobby = self.tables.lobby(table)
+        playing = lobby.status == "playing"
         loc = await self._locale(table)
 
         async def draw() -> Content:
-            return Content(table_embed(loc, view),
+            return Content(table_embed(loc, view, lobby.practice),
                            hand_view(loc, table) if playing else discord.ui.View(),
                            await images.table_file(loc, view))
 
@@ -379,7 +387,8 @@ class Play(commands.Cog):
         loc = await self._locale(event.table_id)
         names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
         embed = showdown_embed(loc, event.hand_no, event.view, names, view.rules.point_value,
-                               view.rules.variant == "lowball")
+                               view.rules.variant == "lowball",
+                               self.tables.lobby(event.table_id).practice)
         file = await images.showdown_file(loc, view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 

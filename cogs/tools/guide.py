@@ -40,13 +40,16 @@ PLAY = (
          "table message."),
     Text("5. After each hand the showdown shows every row, royalty and chip moved; at the end "
          "every stack goes back to its wallet."),
+    Text("New to the game? {practice} deals you a few hands against the computer for play "
+         "chips, with **Suggest** to show its choice; {review} then goes over your hands.",
+         practice=Slash("ofc practice"), review=Slash("ofc review")),
 )
 # The commands by purpose, by their names under the bot's groups.
 SECTIONS: tuple[tuple[Text, tuple[str, ...]], ...] = (
     (Text("Tables"), ("ofc create", "ofc join", "ofc leave", "ofc start", "ofc cancel",
-                      "ofc table", "ofc hand")),
+                      "ofc table", "ofc hand", "ofc practice")),
     (Text("Chips and history"), ("ofc balance", "ofc daily", "ofc leaderboard", "ofc history",
-                                 "ofc stats")),
+                                 "ofc stats", "ofc review")),
     (Text("Tools"), ("ofc rules", "ofc score", "ofc solve", "ofc preferences", "ofc help")),
     (Text("Tournaments"), tuple(f"ofc tournament {name}" for name in (
         "create", "join", "leave", "computer", "start", "warn", "penalty", "standings",

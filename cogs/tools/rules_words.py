@@ -175,7 +175,10 @@ def _table(loc: str, rules: TableRules) -> str:
                   "{bank} s time bank per match; after that the bot places the cards and the "
                   "player is away.", format=formats[rules.format],
              buy_in=chips(loc, rules.buy_in), turn=rules.turn_seconds,
-             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds)
+             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds) + (
+        "\n" + t(loc, "Hints: on. **Suggest** in a player's controls fills the street with the "
+                      "strong computer's choice from that player's own view; it can still be "
+                      "changed before Confirm.") if rules.hints == "on" else "")
 
 
 def describe(loc: str, rules: TableRules) -> list[tuple[str, str]]:

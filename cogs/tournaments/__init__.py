@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.tournament import Tournament, TournamentTable
-from bot.i18n import Text, t
+from bot.i18n import Slash, Text, t
 from bot.tournaments import TableOpener, TournamentChanged, TournamentError, TournamentService
 from cogs.common.answers import install_error_handler
 from cogs.common.group import install, ofc
@@ -22,7 +22,11 @@ if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
-ANNOUNCED = {"started": Text("Seated by lot."), "table over": Text("A table is over."),
+ANNOUNCED = {"closed": Text("Registration is closed. The director starts the tournament with "
+                             "{cmd}.", cmd=Slash("ofc tournament start")),
+             "started": Text("Seated by lot."), "table over": Text("A table is over."),
+             "table closed early": Text("A table was closed before its last hand: the hands it "
+                                        "played decide who goes on (RULES.md R13)."),
              "finished": Text("The final is over: prizes paid."),
              "cancelled": Text("Cancelled: every player still in was refunded.")}
 
@@ -40,7 +44,6 @@ def opener_for(bot: "OFCBot") -> TableOpener:
                        level=table.level, table=table.index + 1),
                 type=discord.ChannelType.public_thread)
         except discord.Forbidden:
-            await channel.send(t(loc, commands.NO_THREADS))
             raise TournamentError(commands.NO_THREADS) from None
         return thread.id
 
@@ -52,7 +55,7 @@ async def setup(bot: "OFCBot") -> None:
     bot.tournaments = service
 
     async def announce(changed: TournamentChanged) -> None:
-        note = ANNOUNCED.get(changed.reason)
+        note = changed.detail if changed.reason == "blocked" else ANNOUNCED.get(changed.reason)
         channel = bot.get_channel(changed.channel_id)
         if note is None or not isinstance(channel, discord.abc.Messageable):
             return
@@ -71,5 +74,6 @@ async def setup(bot: "OFCBot") -> None:
 
 
 async def teardown(bot: "OFCBot") -> None:
+    await bot.tournaments.close()
     if ofc.get_command(commands.tournament.name) is commands.tournament:
         ofc.remove_command(commands.tournament.name)

@@ -5,15 +5,15 @@ import discord
 from bot.engine.tournament import Sanction, Tournament
 from bot.i18n import Text, t
 from bot.i18n.names import seat_name
-from cogs.common.format import fits
+from cogs.common.format import fits, sanction_words
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
-STATUSES = {"registering": Text("registering"), "running": Text("running"),
-            "finished": Text("finished"), "cancelled": Text("cancelled")}
+STATUSES = {"registering": Text("registration open"), "closed": Text("registration closed"),
+            "running": Text("running"), "finished": Text("finished"),
+            "cancelled": Text("cancelled")}
 ENTRY_STATUSES = {"in": Text("in"), "out": Text("out"), "excluded": Text("excluded")}
 TABLE_STATUSES = {"waiting": Text("waiting"), "playing": Text("playing"), "done": Text("done")}
-KINDS = {"warning": Text("warning"), "penalty": Text("penalty")}
 
 
 def _cut(text: str) -> str:
@@ -65,7 +65,7 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
     tail: list[tuple[str, str]] = []  # after the tables, whatever their number
     if tm.sanctions:
         sanctions = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
-                     f"{_word(loc, KINDS, s.kind)} -{s.points} ({s.reason})"
+                     f"{t(loc, sanction_words(s.kind, s.points, s.excluded))} ({s.reason})"
                      for s in tm.sanctions[-SANCTIONS_SHOWN:]]
         tail.append((t(loc, "Warnings and penalties"), _cut("\n".join(sanctions))))
     if tm.placings:
@@ -79,7 +79,8 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
             f"{names[p]}: {table.points.get(p, 0) - tm.penalty_points(p, table.level):+d}"
             for p in table.players)
         where = f" <#{table.thread_id}>" if table.thread_id else ""
-        status = _word(loc, TABLE_STATUSES, table.status)
+        status = t(loc, "closed early") if table.early \
+            else _word(loc, TABLE_STATUSES, table.status)
         name = t(loc, "Table {n} ({status}) -> {winner}", n=table.index + 1, status=status,
                  winner=names[table.winner]) if table.winner is not None \
             else t(loc, "Table {n} ({status})", n=table.index + 1, status=status)

@@ -13,12 +13,14 @@ from typing import Any
 import discord
 import pytest
 
+from bot.ai.review import HandReview, StreetReview
 from bot.ai.solver import solve
 from bot.engine.board import Board
 from bot.engine.cards import parse_cards
 from bot.engine.rules import CHOICES, TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.engine.showdown import show_down
+from bot.engine.tournament import MAX_REASON as MAX_SANCTION_REASON
 from bot.engine.tournament import Tournament
 from bot.i18n import LOCALES, Text, t
 from bot.storage import (
@@ -27,19 +29,20 @@ from bot.storage import (
     HandHistory,
     LeaderRow,
     MatchSummary,
+    PlayedHand,
     PlayerStats,
     Preferences,
     SettingsChange,
     Storage,
     Wallet,
 )
-from bot.storage.records import MatchPlayer, PlayerHandResult
+from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
 from bot.storage.validate import MAX_CHIPS
 from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
 from bot.tables.simulate import FAST
 from cogs.common.permissions import MissingPermissions, require_table_permissions
 from cogs.economy import embeds as economy
-from cogs.economy.history import HandPicker, MatchPicker
+from cogs.economy.history import RECENT_MATCHES, RECENT_SANCTIONS, HandPicker, MatchPicker
 from cogs.economy.wallets import MAX_REASON
 from cogs.tables.controls import controls_view, hand_view
 from cogs.tables.embeds import (
@@ -211,6 +214,12 @@ def test_economy_embeds_and_menus_at_their_largest(loc: str) -> None:
     match, hands = _matches()
     within_limits(economy.history(loc, MENTION, USER, [match] * 10), loc)
     within_limits(economy.history(loc, MENTION, USER, []), loc)
+    sanction = SanctionRecord(USER, "warning", 25, "r" * MAX_SANCTION_REASON, 999, USER, True,
+                              2e9, USER)
+    shown = economy.history(loc, MENTION, USER, [match] * RECENT_MATCHES,
+                            [sanction] * RECENT_SANCTIONS)
+    within_limits(shown, loc)
+    assert shown.fields[-1].name.startswith(t(loc, "Tournament warnings and penalties"))
     within_limits(economy.match_hands(loc, match, hands), loc)
     within_limits(economy.hand_detail(loc, match, hands[-1]), loc)
     big = 10**12
@@ -332,3 +341,22 @@ async def test_table_prompt_controls_placed_embeds_and_images_of_a_live_four_sea
     finally:
         await service.close()
 
+
+def test_a_review_of_five_streets_and_of_a_seventeen_card_fantasyland() -> None:
+    """Issue 18: /ofc review at its longest, a normal hand (every street differing, the clock
+    placing one) and an ultimate Fantasyland hand of 17 cards, the match id the longest."""
+    deck = parse_cards(" ".join(TYPED).replace("/", ""))
+    board = Board(tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))
+    rows = ("top", "middle", "bottom", "discard")
+    streets = tuple(
+        StreetReview(n, board, tuple(deck[13 + 3 * n:16 + 3 * n]),
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows, strict=False)), n == 2,
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows[::-1], strict=False)),
+                     -123.45, 67.8) for n in range(1, 6))
+    fantasy = StreetReview(0, Board(), tuple(deck[:17]), dict.fromkeys(deck[:17], "bottom"),
+                           True, dict.fromkeys(deck[:17], "discard"), 999.9, 99.9)
+    played = PlayedHand(USER, 10**9, 1e10, -BIG_POINT, True)
+    for hand in (HandReview(3, 0, name(0), streets, board, -BIG_POINT, True, 0),
+                 HandReview(4, 0, name(0), (fantasy,), board, BIG_POINT, False, 0)):
+        for loc in LOCALES:
+            within_limits(economy.review(loc, played, hand), loc)
