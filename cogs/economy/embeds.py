@@ -310,11 +310,11 @@ def granted(loc: str, mention: str, amount: int, balance_after: int, reason: str
 
 
 _SHORT_ROWS = {"top": Text("Top"), "middle": Text("Mid"), "bottom": Text("Bot"),
-               "discard": Text("out")}
+               "discard": Text("Discard")}
 
 
 def placement_line(loc: str, placed: Mapping[Card, str]) -> str:
-    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · out 3♠'."""
+    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · Discard 3♠'."""
     parts = []
     for row, label in _SHORT_ROWS.items():
         cards = [c for c, r in placed.items() if r == row]

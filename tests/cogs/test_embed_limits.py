@@ -214,7 +214,7 @@ def test_economy_embeds_and_menus_at_their_largest(loc: str) -> None:
     match, hands = _matches()
     within_limits(economy.history(loc, MENTION, USER, [match] * 10), loc)
     within_limits(economy.history(loc, MENTION, USER, []), loc)
-    sanction = SanctionRecord(USER, "warning", 25, "r" * MAX_SANCTION_REASON, 999, USER, True,
+    sanction = SanctionRecord(USER, "warning", 25, "*" * MAX_SANCTION_REASON, 999, USER, True,
                               2e9, USER)
     shown = economy.history(loc, MENTION, USER, [match] * RECENT_MATCHES,
                             [sanction] * RECENT_SANCTIONS)

@@ -346,7 +346,7 @@ async def test_a_rematch_offer_outlives_restarts(
         lobby = await double.wait_for_message(
             lambda m: m.embed is not None
             and m.embed["title"] == "OFC table: waiting for players")
-        assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+        assert alice.mention in str(lobby.embed) and "1 hand\n" in lobby.embed["description"]
         rematch = table_id(restarted, double)
         assert rematch != table and restarted.tables.lobby(rematch).rules.fantasy == "off"
         # A forged Rematch from another channel of the server is refused (issue 21).

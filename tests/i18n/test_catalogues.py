@@ -26,7 +26,7 @@ from cogs.tools.score_input import EXAMPLE
 # What the Discord layer and the renderer may hold as plain English: ids and keys the code
 # matches on, never shown (a custom_id, a translator context, an event's reason code).
 NOT_SHOWN = {"command name", "command description", "option name", "option description",
-             "table over", "custom_id longer than ",
+             "table over", "table closed early", "custom_id longer than ",
              EXAMPLE}  # a board as a player types it: names and cards
 WORDS = re.compile(r"\b[A-Za-z]{3,}\b[ ,;:]+\b[A-Za-z]{2,}\b")
 # Calls whose strings are translated: t() and Text(), and the slash commands' own strings
