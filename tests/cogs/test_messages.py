@@ -77,10 +77,11 @@ def test_the_rules_in_short_say_when_there_are_no_royalties() -> None:
 def test_the_table_says_when_hints_are_on_and_when_it_is_a_practice() -> None:
     """Issue 18: the lobby's paragraph, the rules in words and the table message."""
     on = TableRules(hints="on")
-    assert "**Hints on**" in rules_paragraph("en-US", on) and "Hints" not in rules_paragraph("en-US", TableRules())
+    assert "**Hints on**" in rules_paragraph("en-US", on)
+    assert "Hints" not in rules_paragraph("en-US", TableRules())
     table = dict(describe("en-US", on))["Table"]
-    assert "Hints: on. **Suggest**" in table and "Hints" not in dict(describe("en-US", TableRules()))[
-        "Table"]
+    assert "Hints: on. **Suggest**" in table
+    assert "Hints" not in dict(describe("en-US", TableRules()))["Table"]
     view = Match.new(on, [PlayerSpec(1, "a", 200), PlayerSpec(2, "b", 200)]).public_view()
     practice = table_embed("en-US", view, practice=True)
     assert practice.title == "Practice table" and practice.description is not None

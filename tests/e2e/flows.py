@@ -158,7 +158,7 @@ async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Ca
     tap(member)
     await member.click(prompt, custom_id=place_id(prompt, card, row))
     await double.wait_until(lambda: chosen_row(prompt, card) == row, timeout=timeout,
-                            what=f"{card_label("en-US", card)} drafted to {row} for {member.name}")
+                            what=f"{card_label('en-US', card)} drafted to {row} for {member.name}")
 
 
 async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,

@@ -97,8 +97,8 @@ async def test_practice_with_suggest_then_review_the_hand(
     assert found is not None
     fields = reviewed.embed["fields"]
     for number, ((cards, draft), field) in enumerate(zip(streets, fields, strict=False), 1):
-        assert field["name"] == f"Street {number}: {cards_label("en-US", cards)}"
-        assert field["value"].splitlines()[0] == f"You: {placement_line("en-US", draft)}"
+        assert field["name"] == f"Street {number}: {cards_label('en-US', cards)}"
+        assert field["value"].splitlines()[0] == f"You: {placement_line('en-US', draft)}"
     assert fields[5]["name"] == "Your board"
 
     # Bob did not play that hand: refused.
