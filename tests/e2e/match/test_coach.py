@@ -129,5 +129,5 @@ async def test_no_suggest_where_hints_are_off_and_a_forged_one_is_refused(
     before = alice.last_ephemeral()
     await alice.forge(prompt, forged)
     answer = await alice.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
-    assert description(answer) == HINTS_OFF
+    assert description(answer) == str(HINTS_OFF)
     assert not any(chosen_row(prompt, c) for c in dealt(prompt))  # nothing was drafted
