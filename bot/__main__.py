@@ -21,6 +21,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="write the slash commands as they would be synced to Discord (JSON) to FILE "
              "('-': standard output) and exit, without connecting")
     parser.add_argument(
+        "--update-catalogues", action="store_true",
+        help="for translators: collect every text to translate into bot/i18n/po/messages.pot, "
+             "merge it into each language's .po file, print what each lacks, and exit")
+    parser.add_argument(
         "--shard-count", type=int, metavar="N",
         help="run as sharded processes: the total number of gateway shards of all processes "
              "(every process the same N; README: Running at scale)")
@@ -40,12 +44,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ShardPlanError as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2
-    if args.export_commands is not None:
+    if args.export_commands is not None or args.update_catalogues:
         import asyncio
 
-        from bot.app import export_commands
+        from bot.app import export_commands, update_catalogues
 
-        return asyncio.run(export_commands(args.export_commands))
+        return asyncio.run(update_catalogues() if args.update_catalogues
+                           else export_commands(args.export_commands))
     try:
         settings = load_settings(dotenv=args.env_file)
     except ConfigError as error:

@@ -32,6 +32,7 @@ from aiohttp import web
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.i18n import Text, locale_of, t
 from bot.leases import ShardKeeper
 from bot.metrics import Metrics
 from bot.relay import Relay, RelayError, relay_key
@@ -138,11 +139,15 @@ class OFCBot(commands.Bot):
             self.keeper = ShardKeeper(self.storage, self.shard_plan, SystemClock(),
                                       seconds=self.settings.shard_lease_seconds)
 
-    def command_payload(self) -> list[dict[str, Any]]:
-        """The command tree as `tree.sync()` sends it to Discord (global commands), with the
-        `name_localizations` / `description_localizations` keys Discord accepts on every
-        command, option and choice present (empty until there are translations)."""
-        return [_localizable(command.to_dict(self.tree)) for command in self.tree.get_commands()]
+    async def command_payload(self) -> list[dict[str, Any]]:
+        """The command tree as `tree.sync()` sends it to Discord (global commands): discord.py
+        asks the tree's translator (the extensions set cogs/common/translator.py's) for every
+        name, description and choice in every Discord locale, giving each its
+        `name_localizations` / `description_localizations`."""
+        translator = self.tree.translator
+        return [_localizable(await command.get_translated_payload(self.tree, translator)
+                             if translator else command.to_dict(self.tree))
+                for command in self.tree.get_commands()]
 
     async def _sync(self) -> None:
         if self.settings.dev_guild is not None:
@@ -254,12 +259,13 @@ class OFCBot(commands.Bot):
         self._parse(payload)
         return True
 
-    async def _refuse(self, payload: dict[str, Any], reason: str) -> None:
+    async def _refuse(self, payload: dict[str, Any], reason: Text) -> None:
         interaction: discord.Interaction[OFCBot] = discord.Interaction(
             data=payload, state=self._connection)  # type: ignore[arg-type]
         try:
             await interaction.response.send_message(
-                embed=discord.Embed(description=reason, colour=discord.Colour.red()),
+                embed=discord.Embed(description=t(locale_of(payload.get("locale")), reason),
+                                    colour=discord.Colour.red()),
                 ephemeral=True)
         except discord.HTTPException:
             log.warning("could not answer interaction %s", payload.get("id"))
@@ -395,7 +401,7 @@ async def export_commands(path: str) -> int:
         bot = OFCBot(settings)
         try:
             await bot.load_cogs()
-            payload = bot.command_payload()
+            payload = await bot.command_payload()
         finally:
             await bot.close()
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
@@ -403,6 +409,33 @@ async def export_commands(path: str) -> int:
         sys.stdout.write(text)
     else:
         Path(path).write_text(text, encoding="utf-8")
+    return 0
+
+
+async def update_catalogues() -> int:
+    """`ofc-bot --update-catalogues`: collect every text to translate (the templates in the
+    code, the slash commands' names, descriptions and choices) into bot/i18n/po/messages.pot
+    and merge it into each language's catalogue; prints what each still lacks."""
+    from bot.i18n.extract import code_templates, update
+
+    with tempfile.TemporaryDirectory() as folder:
+        bot = OFCBot(Settings(database=str(Path(folder) / "catalogues.sqlite3")))
+        try:
+            await bot.load_cogs()
+            await bot.command_payload()  # the translator records every command string
+            asked = getattr(bot.tree.translator, "asked", {})
+        finally:
+            await bot.close()
+    found = code_templates()
+    if found.unreadable:
+        for place in found.unreadable:
+            print(f"ofc-bot: {place}: a text built at run time cannot be translated; give "
+                  "t() or Text() a literal template with fields", file=sys.stderr)
+        return 2
+    messages: dict[tuple[str | None, str], str | None] = {key: None for key in asked}
+    messages.update(found.messages)
+    for locale, missing in update(messages, found.where).items():
+        print(f"{locale}: {len(messages)} texts, {missing} without a translation")
     return 0
 
 

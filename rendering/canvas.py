@@ -6,7 +6,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
-from rendering.fonts import Style, fit, font
+from rendering.fonts import Style, fit, font, is_cjk, needs_cjk
 from rendering.theme import RGB
 
 SUPER = 4
@@ -46,7 +46,7 @@ def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
 def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
          dark_text: bool = True) -> int:
     """A rounded label; returns its width."""
-    f = font(size, "condensed_bold")
+    f = font(size, "condensed_bold", label)
     h = round(size * 1.45)
     w = pill_width(label, size)
     paste(canvas, rounded(w, h, h // 2, colour), x, y)
@@ -56,7 +56,7 @@ def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int
 
 
 def pill_width(label: str, size: int = 18) -> int:
-    return round(font(size, "condensed_bold").getlength(label)) + 2 * round(size * 0.55)
+    return round(font(size, "condensed_bold", label).getlength(label)) + 2 * round(size * 0.55)
 
 
 def pill_height(size: int = 18) -> int:
@@ -70,7 +70,7 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
     if max_width:
         s, f = fit(s, max_width, size, style, min_size)
     else:
-        f = font(size, style)
+        f = font(size, style, s)
     _ink(canvas, xy, s, f, fill, anchor)
     return round(f.getlength(s))
 
@@ -108,18 +108,42 @@ def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_
 
 def wrap(s: str, max_width: int, size: int, style: Style = "bold",
          max_lines: int = 3) -> list[str]:
-    """`s` broken into lines of at most `max_width` pixels at words (the last line cut with an
-    ellipsis when the text needs more than `max_lines`)."""
-    f = font(size, style)
+    """`s` broken into lines of at most `max_width` pixels at words, or between any two
+    Chinese characters (the last line cut with an ellipsis when the text needs more than
+    `max_lines`)."""
+    f = font(size, style, s)
     lines: list[str] = []
-    for word in s.split():
-        if lines and f.getlength(f"{lines[-1]} {word}") <= max_width:
-            lines[-1] = f"{lines[-1]} {word}"
+    for unit, space in _units(s):
+        joined = f"{lines[-1]}{space}{unit}" if lines else unit
+        if lines and f.getlength(joined) <= max_width:
+            lines[-1] = joined
         else:
-            lines.append(word)
+            lines.append(unit)
     if len(lines) > max_lines:
-        lines = [*lines[:max_lines - 1], " ".join(lines[max_lines - 1:])]
+        rest = ("" if needs_cjk(s) else " ").join(lines[max_lines - 1:])
+        lines = [*lines[:max_lines - 1], rest]
     return [fit(line, max_width, size, style)[0] for line in lines]
+
+
+def _units(s: str) -> list[tuple[str, str]]:
+    """The pieces a line may break between, each with what joins it to the one before: words
+    (a space), and each CJK character on its own (nothing; Chinese has no spaces)."""
+    units: list[tuple[str, str]] = []
+    for word in s.split():
+        space = " "
+        run = ""
+        for char in word:
+            if is_cjk(char):
+                if run:
+                    units.append((run, space))
+                    space = ""
+                units.append((char, space))
+                space, run = "", ""
+            else:
+                run += char
+        if run:
+            units.append((run, space))
+    return units
 
 
 def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.55) -> None:

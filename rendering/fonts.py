@@ -1,4 +1,11 @@
-"""The bundled DejaVu fonts (rendering/fonts/LICENSE.txt): images never use a system font."""
+"""The bundled fonts (rendering/fonts/, each with its licence): images never use a system font.
+
+DejaVu draws Latin and Cyrillic text; it has no Chinese glyphs, so a text holding Chinese
+(or other CJK) characters is drawn with Noto Sans CJK SC instead, a subset of it holding the
+characters the bot's catalogues use (rendering/fonts/make_cjk_subset.py rebuilds it; a test
+checks every Chinese character of the catalogues is in it). A name in characters the subset
+lacks shows boxes for those characters.
+"""
 
 from functools import cache
 from pathlib import Path
@@ -13,15 +20,36 @@ _FILES: dict[Style, str] = {
     "condensed": "DejaVuSansCondensed.ttf",
     "condensed_bold": "DejaVuSansCondensed-Bold.ttf",
 }
+CJK_BOLD = "NotoSansCJKsc-Bold-subset.otf"
+CJK_REGULAR = "NotoSansCJKsc-Regular-subset.otf"
+_CJK_FILES: dict[Style, str] = {"bold": CJK_BOLD, "condensed": CJK_REGULAR,
+                                "condensed_bold": CJK_BOLD}
+# CJK radicals, symbols and punctuation, kana, unified ideographs (with extension A),
+# compatibility ideographs, fullwidth forms.
+_CJK_RANGES = ((0x2E80, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+               (0xFF00, 0xFFEF))
 ELLIPSIS = "…"
 
 
+def is_cjk(char: str) -> bool:
+    code = ord(char)
+    return any(low <= code <= high for low, high in _CJK_RANGES)
+
+
+def needs_cjk(text: str) -> bool:
+    return any(is_cjk(c) for c in text)
+
+
 @cache
-def font(size: int, style: Style = "bold") -> ImageFont.FreeTypeFont:
+def _font(size: int, style: Style, cjk: bool) -> ImageFont.FreeTypeFont:
     # BASIC layout places glyphs the same with or without libraqm: the same bytes on any machine.
-    return ImageFont.truetype(
-        str(FONT_DIR / _FILES[style]), size, layout_engine=ImageFont.Layout.BASIC
-    )
+    name = _CJK_FILES[style] if cjk else _FILES[style]
+    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+def font(size: int, style: Style = "bold", text: str = "") -> ImageFont.FreeTypeFont:
+    """The font of `style` at `size` for drawing `text` (the CJK font if it holds CJK)."""
+    return _font(size, style, needs_cjk(text))
 
 
 def fit(text: str, max_width: int, size: int, style: Style = "bold",
@@ -30,10 +58,10 @@ def fit(text: str, max_width: int, size: int, style: Style = "bold",
     even the smallest is too wide, the text is cut with an ellipsis."""
     smallest = min_size or size
     for s in range(size, smallest - 1, -1):
-        f = font(s, style)
+        f = font(s, style, text)
         if f.getlength(text) <= max_width:
             return text, f
-    f = font(smallest, style)
+    f = font(smallest, style, text)
     cut = text
     while cut and f.getlength(cut.rstrip() + ELLIPSIS) > max_width:
         cut = cut[:-1]

@@ -6,6 +6,7 @@ solved-hand image draw it."""
 from PIL import Image
 
 from bot.engine.outlook import Outlook
+from bot.i18n import t
 from rendering import cards, theme
 from rendering.board import Rows, board_size, draw_board, row_y
 from rendering.canvas import pill, pill_height, text, wrap
@@ -17,31 +18,33 @@ STATUS_SIZE = 15
 STATUS_GAP = 10
 
 
-def status(outlook: Outlook) -> list[tuple[str, RGB, bool]]:
+def status(loc: str, outlook: Outlook) -> list[tuple[str, RGB, bool]]:
     """The pills under the board: (label, colour, dark text)."""
     if outlook.complete:
         if outlook.fouled:
-            return [("FOULED · NO ROYALTIES", theme.FOUL, False)]
+            return [(t(loc, "FOULED · NO ROYALTIES"), theme.FOUL, False)]
         out = []
         if outlook.total_royalties:
-            out.append((f"ROYALTIES +{outlook.total_royalties}", theme.GOLD, True))
+            out.append((t(loc, "ROYALTIES +{n}", n=outlook.total_royalties), theme.GOLD, True))
         if outlook.fantasy:
-            out.append((f"FANTASYLAND NEXT · {outlook.fantasy} CARDS", theme.FANTASY, True))
+            out.append((t(loc, "FANTASYLAND NEXT · {n} CARD", "FANTASYLAND NEXT · {n} CARDS",
+                          n=outlook.fantasy), theme.FANTASY, True))
         return out
     if outlook.foul_unavoidable:
-        return [("FOUL AHEAD · NO FINISH AVOIDS IT", theme.FOUL, False)]
+        return [(t(loc, "FOUL AHEAD · NO FINISH AVOIDS IT"), theme.FOUL, False)]
     return []
 
 
 def labelled_height(card_width: int, outlook: Outlook) -> int:
     height = board_size(card_width)[1]
-    if status(outlook):
+    if status("en-US", outlook):  # a pill's height is the same in every language
         height += STATUS_GAP + pill_height(STATUS_SIZE)
     return height
 
 
-def draw_labelled_board(canvas: Image.Image, x: int, y: int, card_width: int, rows: Rows,
-                        outlook: Outlook, label_width: int, four_colour: bool) -> None:
+def draw_labelled_board(loc: str, canvas: Image.Image, x: int, y: int, card_width: int,
+                        rows: Rows, outlook: Outlook, label_width: int,
+                        four_colour: bool) -> None:
     """The board at (x, y), the labels in `label_width` pixels to its right, the status under
     both."""
     draw_board(canvas, x, y, card_width, rows, four_colour)
@@ -49,8 +52,9 @@ def draw_labelled_board(canvas: Image.Image, x: int, y: int, card_width: int, ro
     fouled = outlook.complete and outlook.fouled
     colour = theme.MUTED if fouled else theme.TEXT
     line_h = round(LABEL_SIZE * 1.2)
-    for r, label in enumerate(outlook.rows):
+    for r, row_text in enumerate(outlook.rows):
         royalty = 0 if fouled else outlook.royalties[r]
+        label = t(loc, row_text) if row_text else ""
         lines = wrap(label, label_width, LABEL_SIZE, "condensed_bold") if label else []
         block = len(lines) * line_h + (pill_height(LABEL_SIZE) + 4 if royalty else 0)
         ty = y + row_y(card_width, r) + (cards.card_height(card_width) - block) // 2
@@ -59,13 +63,13 @@ def draw_labelled_board(canvas: Image.Image, x: int, y: int, card_width: int, ro
             ty += line_h
         if royalty:
             pill(canvas, lx, ty + 4, f"+{royalty}", theme.GOLD, LABEL_SIZE)
-    draw_status(canvas, x, y + board_size(card_width)[1], outlook)
+    draw_status(loc, canvas, x, y + board_size(card_width)[1], outlook)
 
 
-def draw_status(canvas: Image.Image, x: int, y: int, outlook: Outlook) -> None:
+def draw_status(loc: str, canvas: Image.Image, x: int, y: int, outlook: Outlook) -> None:
     """The status pills under a board whose bottom edge is at `y`."""
     px = x
-    for label, tone, dark in status(outlook):
+    for label, tone, dark in status(loc, outlook):
         px += pill(canvas, px, y + STATUS_GAP, label, tone, STATUS_SIZE, dark) + 8
 
 

@@ -2,9 +2,11 @@
 
 from bot.engine.rules import TableRules
 from bot.engine.views import TableView
+from bot.i18n import t
+from bot.i18n.names import VARIANTS
 
 
-def hand_counter(view: TableView) -> str:
+def hand_counter(loc: str, view: TableView) -> str:
     """'Hand 2 of 3'; a Fantasyland hand the match added for it (R11) says so: 'Hand 4 of 4 ·
     Fantasyland, added'. The count is the one the hand was played under: a showdown that earns
     Fantasyland adds its hand to the count from the next hand on."""
@@ -12,30 +14,32 @@ def hand_counter(view: TableView) -> str:
     if total and view.phase == "showdown" and view.showdown is not None \
             and any(s.fantasy_next for s in view.showdown.seats):
         total -= 1
-    text = f"Hand {view.hand_no}" + (f" of {total}" if total else "")
     if view.fantasy_hand:
-        text += " · Fantasyland, added" if total else " · Fantasyland"
-    return text
+        return t(loc, "Hand {n} of {total} · Fantasyland, added", n=view.hand_no,
+                 total=total) if total else t(loc, "Hand {n} · Fantasyland", n=view.hand_no)
+    return t(loc, "Hand {n} of {total}", n=view.hand_no, total=total) if total \
+        else t(loc, "Hand {n}", n=view.hand_no)
 
 
-def street_text(view: TableView) -> str:
+def street_text(loc: str, view: TableView) -> str:
     """'Hand 4 of 5 · Street 3 of 5', with the phase when no street is being played; a
     Fantasyland hand is named as one, never by street."""
     if view.hand_no == 0:
-        return "Waiting for the first hand"
-    hand = hand_counter(view)
+        return t(loc, "Waiting for the first hand")
+    hand = hand_counter(loc, view)
     if view.phase == "playing" and view.street and not view.fantasy_hand:
-        hand += f" · Street {view.street} of {view.streets}"
-    elif view.phase in ("showdown", "over"):
-        hand += " · Showdown"
+        return t(loc, "{hand} · Street {street} of {streets}", hand=hand, street=view.street,
+                 streets=view.streets)
+    if view.phase in ("showdown", "over"):
+        return t(loc, "{hand} · Showdown", hand=hand)
     return hand
 
 
-def rules_text(view: TableView) -> str:
-    return rules_line(view.rules)
+def rules_text(loc: str, view: TableView) -> str:
+    return rules_line(loc, view.rules)
 
 
-def rules_line(r: TableRules) -> str:
+def rules_line(loc: str, r: TableRules) -> str:
     """'Pineapple · 1-6 · 1 chip/pt'."""
-    chips = "chip" if r.point_value == 1 else "chips"
-    return f"{r.variant.capitalize()} · {r.scoring} · {r.point_value:,} {chips}/pt"
+    return t(loc, "{variant} · {scoring} · {n:,} chip/pt", "{variant} · {scoring} · {n:,} chips/pt",
+             variant=VARIANTS[r.variant], scoring=r.scoring, n=r.point_value)

@@ -24,6 +24,8 @@ from bot.engine.ordering import order_cards, sort_row
 from bot.engine.outlook import draft_outlook, with_draft
 from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView, SeatView
+from bot.i18n import ENGLISH, Text, t
+from bot.i18n.names import seat_name
 from rendering import cards, strip, theme
 from rendering.board import Tile, board_size, draw_board, public_rows
 from rendering.canvas import (
@@ -56,7 +58,7 @@ NAME_SIZE = 22
 SMALL_NAME = 18
 TITLE_SIZE = 19
 PLACE_SIZE = 15
-PLACES = {"top": "TOP", "middle": "MIDDLE", "bottom": "BOTTOM", "discard": "DISCARD"}
+PLACES = {"top": Text("TOP"), "middle": Text("MIDDLE"), "bottom": Text("BOTTOM")}
 INNER = WIDTH - 2 * EDGE - 2 * PAD
 PRIVATE_COLOURS = 128
 PRIVATE_LEVEL = 6
@@ -79,14 +81,17 @@ def _own_rows(view: PrivateView, seat_new: Sequence[Card], draft: Draft) -> tupl
     return (rows[0], rows[1], rows[2])
 
 
-def _task(view: PrivateView, seat: SeatView, draft: Draft) -> str:
+def _task(loc: str, view: PrivateView, seat: SeatView, draft: Draft) -> str:
     n, discards = len(view.dealt), view.discard_count
     if seat.in_fantasy:
-        head = f"Fantasyland: set 13 of {n}, discard {discards}"
+        head = t(loc, "Fantasyland: set 13 of {n}, discard {discards}", n=n, discards=discards)
+    elif discards:
+        head = t(loc, "Place {n}, discard {discards}", n=n - discards, discards=discards)
     else:
-        head = f"Place {n - discards}" + (f", discard {discards}" if discards else "")
+        head = t(loc, "Place {n}", n=n - discards)
     chosen = sum(1 for c in view.dealt if c in draft)
-    return head + (f" · {chosen} of {n} chosen" if draft else "")
+    return t(loc, "{task} · {chosen} of {n} chosen", task=head, chosen=chosen, n=n) \
+        if draft else head
 
 
 def _dealt_width(view: PrivateView) -> int:
@@ -131,37 +136,37 @@ def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str,
                  min_size=11)
 
 
-def _dealt_tiles(view: PrivateView, draft: Draft) -> list[tuple[Tile, str, RGB]]:
+def _dealt_tiles(loc: str, view: PrivateView, draft: Draft) -> list[tuple[Tile, str, RGB]]:
     """The cards to place (pairs together, then high to low), each labelled with where the
     draft puts it."""
     tiles = []
     for c in order_cards(view.dealt):
         place = draft.get(c)
         if place == "discard":
-            tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
+            tiles.append((Tile("dimmed", c), t(loc, "DISCARD"), theme.DISCARD))
         elif place in PLACES:
-            tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
+            tiles.append((Tile("face", c, theme.DRAFT), t(loc, PLACES[place]), theme.DRAFT))
         else:
             tiles.append((Tile("face", c), "", theme.MUTED))
     return tiles
 
 
-def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, draft: Draft,
-                   four_colour: bool) -> None:
+def _dealt_section(loc: str, img: Image.Image, y: int, view: PrivateView, seat: SeatView,
+                   draft: Draft, four_colour: bool) -> None:
     img.paste(panel_base(WIDTH - 2 * EDGE, _dealt_height(view)), (EDGE, y))
     x, y = EDGE + PAD, y + PAD
     discards_x = x
     if view.dealt:
-        text(img, (x, y), _task(view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
+        text(img, (x, y), _task(loc, view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
              max_width=INNER, min_size=15)
         width = _dealt_width(view)
-        tiles = _dealt_tiles(view, draft)
+        tiles = _dealt_tiles(loc, view, draft)
         card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
         discards_x = x + min(len(tiles), _per_line(width, INNER)) * _step(width) + 14
     if view.discards:
         # Beside the dealt cards (a street deals 3 at most with discards), else alone.
         room = EDGE + PAD + INNER - discards_x
-        text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), "Your discards",
+        text(img, (discards_x, y + (TITLE_SIZE + 10 if view.dealt else 0)), t(loc, "Your discards"),
              PLACE_SIZE, "condensed_bold", theme.MUTED)
         shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
         card_line(img, discards_x, y + TITLE_SIZE + 10 + (PLACE_SIZE + 6 if view.dealt else 0),
@@ -172,7 +177,7 @@ def _own_height(outlook_height: int) -> int:
     return 2 * PAD + NAME_SIZE + 12 + outlook_height
 
 
-def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView,
+def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView, name: str,
                badges: Sequence[tuple[str, RGB]], button: bool, size: int) -> None:
     """[dealer button] name badges ... stack, centred on y."""
     if button:
@@ -183,7 +188,7 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView,
     badge_size = max(11, round(size * 0.62))
     badge_w = sum(pill_width(label, badge_size) + 5 for label, _ in badges)
     name_room = max(40, right - stack_w - 10 - x - badge_w)
-    x += text(img, (x, y), seat.name, size, "condensed_bold", theme.TEXT, "lm",
+    x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",
               max_width=name_room, min_size=max(12, size - 6)) + 8
     for label, colour in badges:
         if x + pill_width(label, badge_size) > right - stack_w - 6:
@@ -196,13 +201,13 @@ def _mini_size() -> tuple[int, int]:
     return w + 2 * PAD - 4, h + 2 * PAD + SMALL_NAME + 10
 
 
-def _mini_panel(img: Image.Image, x: int, y: int, seat: SeatView, button: int,
+def _mini_panel(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, button: int,
                 to_act: bool, four_colour: bool) -> None:
     """Another seat: name, badges and stack on one line, its public board small."""
     w, h = _mini_size()
-    header = seat_header(seat, button, to_act)
+    header = seat_header(loc, seat, button, to_act)
     img.paste(panel_base(w, h, header.highlight), (x, y))
-    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat,
+    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat, header.name,
                header.badges, header.button, SMALL_NAME)
     rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
     draw_board(img, x + PAD - 2, y + PAD + SMALL_NAME + 10, OTHER_CARD, rows, four_colour)
@@ -216,11 +221,11 @@ def compact(view: PrivateView) -> bool:
     return view.table.street >= 2 and not own.in_fantasy
 
 
-def private_image(view: PrivateView, draft: Draft | None = None,
-                  four_colour: bool = False) -> Image.Image:
+def private_image(view: PrivateView, draft: Draft | None = None, four_colour: bool = False,
+                  locale: str = ENGLISH) -> Image.Image:
     draft = {c: p for c, p in (draft or {}).items() if c in view.dealt}
     if compact(view):
-        return _compact_image(view, draft, four_colour)
+        return _compact_image(locale, view, draft, four_colour)
     table = view.table
     own = next(s for s in table.seats if s.seat == view.seat)
     others = [s for s in table.seats if s.seat != view.seat]
@@ -232,24 +237,25 @@ def private_image(view: PrivateView, draft: Draft | None = None,
     height = (HEADER + EDGE + own_h + EDGE + (dealt_h + EDGE if dealt_h else 0)
               + mini_lines * (mini_h + EDGE))
     img = Image.new("RGB", (WIDTH, height), theme.FELT)
-    header_bar(img, street_text(table), rules_text(table), HEADER, 20)
+    header_bar(img, street_text(locale, table), rules_text(locale, table), HEADER, 20)
     y = HEADER + EDGE
-    header = seat_header(own, table.button, view.seat in table.to_act, you=True)
+    header = seat_header(locale, own, table.button, view.seat in table.to_act, you=True)
     img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
     _name_line(img, EDGE + PAD, y + PAD + NAME_SIZE // 2, WIDTH - EDGE - PAD, own,
-               seat_badges(own, view.seat in table.to_act, you=True), header.button,
+               seat_name(locale, own.name, own.is_ai),
+               seat_badges(locale, own, view.seat in table.to_act, you=True), header.button,
                NAME_SIZE)
-    draw_labelled_board(img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
+    draw_labelled_board(locale, img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
                         _own_rows(view, own.new_cards, draft), outlook,
                         label_room(INNER, OWN_CARD), four_colour)
     y += own_h + EDGE
     if dealt_h:
-        _dealt_section(img, y, view, own, draft, four_colour)
+        _dealt_section(locale, img, y, view, own, draft, four_colour)
         y += dealt_h + EDGE
     gap = WIDTH - 2 * EDGE - 2 * mini_w
     for i, seat in enumerate(others):
         x = EDGE + (i % 2) * (mini_w + gap)
-        _mini_panel(img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
+        _mini_panel(locale, img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
                     seat.seat in table.to_act, four_colour)
     return img
 
@@ -272,7 +278,8 @@ def _compact_room() -> int:
     return INNER - board_size(COMPACT_CARD)[0] - 2 * PAD
 
 
-def _compact_image(view: PrivateView, draft: Draft, four_colour: bool) -> Image.Image:
+def _compact_image(loc: str, view: PrivateView, draft: Draft,
+                   four_colour: bool) -> Image.Image:
     table = view.table
     own = next(s for s in table.seats if s.seat == view.seat)
     others = [s for s in table.seats if s.seat != view.seat]
@@ -288,37 +295,39 @@ def _compact_image(view: PrivateView, draft: Draft, four_colour: bool) -> Image.
     img = Image.new("RGB", (WIDTH, height), theme.FELT)
     y = EDGE
     to_act = view.seat in table.to_act
-    header = seat_header(own, table.button, to_act, you=True)
+    header = seat_header(loc, own, table.button, to_act, you=True)
     img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
     x = EDGE + PAD
     draw_board(img, x, y + PAD, COMPACT_CARD, _own_rows(view, own.new_cards, draft), four_colour)
-    draw_status(img, x, y + PAD + board_size(COMPACT_CARD)[1], outlook)
+    draw_status(loc, img, x, y + PAD + board_size(COMPACT_CARD)[1], outlook)
     cx = x + board_size(COMPACT_CARD)[0] + 2 * PAD
     room = _compact_room()
     _name_line(img, cx, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, own,
-               seat_badges(own, to_act, you=True), header.button, COMPACT_NAME)
+               seat_name(loc, own.name, own.is_ai), seat_badges(loc, own, to_act, you=True),
+               header.button, COMPACT_NAME)
     cy = y + PAD + COMPACT_NAME + 10
     if view.dealt:
-        card_line(img, cx, cy, _dealt_tiles(view, draft), COMPACT_CARD, room, four_colour)
+        card_line(img, cx, cy, _dealt_tiles(loc, view, draft), COMPACT_CARD, room, four_colour)
         cy += dealt_h
     if view.discards:
         cy += 8 if view.dealt else 0
-        text(img, (cx, cy), "Your discards", PLACE_SIZE, "condensed_bold", theme.MUTED)
+        text(img, (cx, cy), t(loc, "Your discards"), PLACE_SIZE, "condensed_bold", theme.MUTED)
         shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
         card_line(img, cx, cy + PLACE_SIZE + 4, shown, DISCARD_CARD, room, four_colour)
     y += own_h + EDGE
     for seat in others:
-        strip.draw_strip(img, EDGE, y, WIDTH - 2 * EDGE, seat, table.button,
+        strip.draw_strip(loc, img, EDGE, y, WIDTH - 2 * EDGE, seat, table.button,
                          seat.seat in table.to_act, four_colour)
         y += strip_h + EDGE - 4
     return img
 
 
-def render_private(view: PrivateView, draft: Draft | None = None,
-                   four_colour: bool = False) -> bytes:
+def render_private(view: PrivateView, draft: Draft | None = None, four_colour: bool = False,
+                   locale: str = ENGLISH) -> bytes:
     """One seat's private image as PNG bytes. `draft` maps cards of `view.dealt` to "top",
     "middle", "bottom" or "discard": the player's placement not yet confirmed.
 
     A DM gets a new one at every click: 128 colours and zlib level 6 keep it near 40 KB (256
     colours at level 3: 50 KB) for a few milliseconds more."""
-    return to_png(private_image(view, draft, four_colour), PRIVATE_COLOURS, PRIVATE_LEVEL)
+    return to_png(private_image(view, draft, four_colour, locale), PRIVATE_COLOURS,
+                  PRIVATE_LEVEL)

@@ -204,6 +204,11 @@ def samples() -> dict[str, bytes]:
     rules = TableRules(variant="joker")
     solved = solve(parse_cards(SOLVE_HAND), rules)
     out["solve.png"] = solution_png(solved.board, solved.discard, rules)
+    # The same pictures in the other languages (issue 16).
+    out["table-zh-CN.png"] = table_png(mid_hand(3).public_view(), locale="zh-CN")
+    out["private-ru.png"] = private_png(view, draft, locale="ru")
+    out["showdown-sv-SE.png"] = showdown_png(_showdown(eventful_showdown()), locale="sv-SE")
+    out["showdown-zh-CN.png"] = showdown_png(_showdown(eventful_showdown()), locale="zh-CN")
     return out
 
 

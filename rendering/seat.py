@@ -5,6 +5,8 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.engine.views import SeatView
+from bot.i18n import t
+from bot.i18n.names import LEVELS, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
 from rendering.canvas import dim, panel_base, paste, pill, pill_height, rounded, text
@@ -33,26 +35,30 @@ def panel_size(card_width: int) -> tuple[int, int]:
     return w + 2 * PAD, HEAD_H + h + 2 * PAD
 
 
-def seat_badges(seat: SeatView, to_act: bool,
+def seat_badges(loc: str, seat: SeatView, to_act: bool,
                 you: bool = False) -> tuple[tuple[str, RGB], ...]:
     """Status labels, most urgent first (R7, R8, R10)."""
     badges: list[tuple[str, RGB]] = []
     if to_act:
-        badges.append(("YOUR TURN" if you else "TO ACT", theme.GOLD))
+        badges.append((t(loc, "YOUR TURN") if you else t(loc, "TO ACT"), theme.GOLD))
     if seat.in_fantasy:
-        badges.append((f"FANTASYLAND {seat.fantasy_size}", theme.FANTASY))
+        badges.append((t(loc, "FANTASYLAND {n}", n=seat.fantasy_size), theme.FANTASY))
     if seat.away:
-        badges.append(("AWAY", theme.AWAY))
+        badges.append((t(loc, "AWAY"), theme.AWAY))
     if seat.sitting_out:
-        badges.append(("SITTING OUT", theme.AWAY))
+        badges.append((t(loc, "SITTING OUT"), theme.AWAY))
     if seat.is_ai:
-        badges.append((f"BOT {seat.ai_level}" if seat.ai_level else "BOT", theme.MUTED))
+        level = LEVELS.get(seat.ai_level or "")
+        badges.append((t(loc, "BOT {level}", level=level) if level else t(loc, "BOT"),
+                       theme.MUTED))
     return tuple(badges)
 
 
-def seat_header(seat: SeatView, button: int, to_act: bool, you: bool = False) -> Header:
-    return Header(seat.name, seat.stack, seat.seat == button, seat_badges(seat, to_act, you),
-                  theme.GOLD if to_act else None, seat.sitting_out)
+def seat_header(loc: str, seat: SeatView, button: int, to_act: bool,
+                you: bool = False) -> Header:
+    return Header(seat_name(loc, seat.name, seat.is_ai), seat.stack, seat.seat == button,
+                  seat_badges(loc, seat, to_act, you), theme.GOLD if to_act else None,
+                  seat.sitting_out)
 
 
 def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:

@@ -5,10 +5,13 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
+from bot.engine.board import board_texts
 from bot.engine.cards import Card, rank_of, suit_of
 from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
+from bot.i18n import ENGLISH, t
+from bot.i18n.names import seat_name
 from rendering import theme
 from rendering.board import board_size, draw_board, row_y, shown_rows
 from rendering.canvas import (
@@ -42,16 +45,17 @@ def _tone(n: int) -> theme.RGB:
 
 
 @cache
-def _stamp() -> Image.Image:
+def _stamp(loc: str) -> Image.Image:
     """'FOULED' in a red frame, tilted like a rubber stamp (R3)."""
-    f = font(40, "bold")
-    tw = round(f.getlength("FOULED"))
+    word = t(loc, "FOULED")
+    f = font(40, "bold", word)
+    tw = round(f.getlength(word))
     w, h = tw + 36, 62
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     draw = ImageDraw.Draw(img)
     draw.rounded_rectangle((3, 3, w - 4, h - 4), 10, fill=theme.CARD_WHITE,
                            outline=theme.FOUL, width=5)
-    draw.text((w // 2, h // 2), "FOULED", font=f, fill=theme.FOUL, anchor="mm")
+    draw.text((w // 2, h // 2), word, font=f, fill=theme.FOUL, anchor="mm")
     return img.rotate(6, resample=Image.Resampling.BICUBIC, expand=True)
 
 
@@ -60,7 +64,7 @@ def _band_size() -> tuple[int, int]:
     return INFO_W + bw + CAPTION_W + 4 * PAD, bh + 2 * PAD
 
 
-def _info(img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat,
+def _info(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat,
           button: bool, stacks: bool) -> None:
     """Name, points, chips moved and (with `stacks`) the stack after, Fantasyland earned."""
     left = x
@@ -68,24 +72,26 @@ def _info(img: Image.Image, x: int, y: int, seat: SeatView, result: ShowdownSeat
     if button:
         dealer_button(img, left, mid - (NAME_SIZE + 4) // 2, NAME_SIZE + 4)
         left += NAME_SIZE + 12
-    text(img, (left, mid), seat.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
-         max_width=x + INFO_W - left, min_size=18)
+    text(img, (left, mid), seat_name(loc, seat.name, seat.is_ai), NAME_SIZE, "condensed_bold",
+         theme.TEXT, "lm", max_width=x + INFO_W - left, min_size=18)
     y = mid + 62  # baseline of the points
-    unit = "pt" if abs(result.points) == 1 else "pts"
-    text(img, (x, y), f"{_signed(result.points)} {unit}", 40, "bold", _tone(result.points),
-         "ls")
+    points = t(loc, "{points} pt", "{points} pts", n=abs(result.points),
+               points=_signed(result.points))
+    text(img, (x, y), points, 40, "bold", _tone(result.points), "ls")
     y += 30
-    text(img, (x, y), "chips", 20, "condensed", theme.MUTED, "lm")
+    text(img, (x, y), t(loc, "chips"), 20, "condensed", theme.MUTED, "lm", max_width=60,
+         min_size=12)
     text(img, (x + 64, y), _signed(result.chips), 24, "bold", _tone(result.chips), "lm")
     y += 34
     if stacks:
-        text(img, (x, y), "stack", 20, "condensed", theme.MUTED, "lm")
+        text(img, (x, y), t(loc, "stack"), 20, "condensed", theme.MUTED, "lm", max_width=60,
+             min_size=12)
         chips(img, x + 64, y, result.stack_after, right_aligned=False)
     y += 28
     if result.fouled:
-        paste(img, _stamp(), x, y - 6)
+        paste(img, _stamp(loc), x, y - 6)
     if result.fantasy_next:
-        pill(img, x, y, f"FANTASYLAND NEXT · {result.fantasy_next}", theme.FANTASY,
+        pill(img, x, y, t(loc, "FANTASYLAND NEXT · {n}", n=result.fantasy_next), theme.FANTASY,
              BADGE_SIZE)
 
 
@@ -93,17 +99,19 @@ def _card_text(card: Card) -> str:
     return RANK_LABELS[rank_of(card)] + SUIT_GLYPHS[suit_of(card)]
 
 
-def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
+def _captions(loc: str, img: Image.Image, x: int, y: int, result: ShowdownSeat,
+              lowball: bool) -> None:
     """Each row's hand name beside it, its royalty in a gold pill (R4)."""
     ch = card_height(CARD)
-    for r, (name, royalty) in enumerate(zip(result.names, result.royalties, strict=True)):
+    names = (t(loc, name) for name in board_texts(result.resolved, lowball))
+    for r, (name, royalty) in enumerate(zip(names, result.royalties, strict=True)):
         mid = y + row_y(CARD, r) + ch // 2
         colour = theme.MUTED if result.fouled else theme.TEXT
         row = ROWS[r]
         jokers = joker_choices(result.board.row(row), result.resolved.row(row)).values()
         if jokers:
             # R9: say what each joker stood for, under the hand it made.
-            note = "★ joker as " + ", ".join(_card_text(c) for c in jokers)
+            note = t(loc, "★ joker as {cards}", cards=", ".join(_card_text(c) for c in jokers))
             text(img, (x, mid + 6), note, 19, "condensed_bold", JOKER_NOTE, "la",
                  max_width=CAPTION_W)
             mid -= 12
@@ -117,8 +125,8 @@ def _captions(img: Image.Image, x: int, y: int, result: ShowdownSeat) -> None:
              min_size=16)
 
 
-def showdown_image(view: TableView, four_colour: bool = False,
-                   stacks: bool = True) -> Image.Image:
+def showdown_image(view: TableView, four_colour: bool = False, stacks: bool = True,
+                   locale: str = ENGLISH) -> Image.Image:
     assert view.showdown is not None
     by_seat = {s.seat: s for s in view.seats}
     results = view.showdown.seats
@@ -126,26 +134,27 @@ def showdown_image(view: TableView, four_colour: bool = False,
     size = (2 * MARGIN + bw,
             HEADER_H + MARGIN + len(results) * (bh + BAND_GAP) - BAND_GAP + MARGIN)
     img = Image.new("RGB", size, theme.FELT)
-    header_bar(img, street_text(view), rules_text(view))
+    header_bar(img, street_text(locale, view), rules_text(locale, view))
     board_w = board_size(CARD)[0]
     for i, result in enumerate(results):
         x, y = MARGIN, HEADER_H + MARGIN + i * (bh + BAND_GAP)
         img.paste(panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
-        _info(img, x + PAD, y + PAD, by_seat[result.seat], result, result.seat == view.button,
-              stacks)
+        _info(locale, img, x + PAD, y + PAD, by_seat[result.seat], result,
+              result.seat == view.button, stacks)
         bx = x + 2 * PAD + INFO_W
         draw_board(img, bx, y + PAD, CARD, shown_rows(result.board, result.resolved),
                    four_colour)
-        _captions(img, bx + board_w + PAD, y + PAD, result)
+        _captions(locale, img, bx + board_w + PAD, y + PAD, result,
+                  view.rules.variant == "lowball")
     return img
 
 
-def render_showdown(view: TableView, four_colour: bool = False) -> bytes:
+def render_showdown(view: TableView, four_colour: bool = False, locale: str = ENGLISH) -> bytes:
     """The showdown as PNG bytes (`view.showdown` must be set)."""
-    return to_png(showdown_image(view, four_colour))
+    return to_png(showdown_image(view, four_colour, locale=locale))
 
 
-def render_score(view: TableView, four_colour: bool = False) -> bytes:
+def render_score(view: TableView, four_colour: bool = False, locale: str = ENGLISH) -> bytes:
     """/ofc score's boards as PNG bytes: the showdown of typed boards, without stacks (a live
     game elsewhere keeps its own)."""
-    return to_png(showdown_image(view, four_colour, stacks=False))
+    return to_png(showdown_image(view, four_colour, stacks=False, locale=locale))

@@ -9,6 +9,7 @@ from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import Card
 from bot.engine.outlook import outlook
 from bot.engine.rules import TableRules
+from bot.i18n import ENGLISH, t
 from rendering import theme
 from rendering.board import Tile, shown_rows
 from rendering.canvas import header_bar, panel_base, text, to_png
@@ -29,11 +30,9 @@ from rendering.private import (
     line_height,
 )
 
-TITLE = "Best arrangement"
-
 
 def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
-                   four_colour: bool = False) -> Image.Image:
+                   four_colour: bool = False, locale: str = ENGLISH) -> Image.Image:
     """A complete `board` (jokers as jokers) and the cards it leaves out. Kept in Fantasyland
     is judged as from a Fantasyland hand of all these cards (R8)."""
     size = len(board.cards) + len(discards)
@@ -42,15 +41,15 @@ def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
     discards_h = PLACE_SIZE + 8 + line_height(DISCARD_CARD) if discards else 0
     panel_h = 2 * PAD + board_h + discards_h
     img = Image.new("RGB", (WIDTH, HEADER + 2 * EDGE + panel_h), theme.FELT)
-    header_bar(img, TITLE, rules_line(rules), HEADER, 20)
+    header_bar(img, t(locale, "Best arrangement"), rules_line(locale, rules), HEADER, 20)
     y = HEADER + EDGE
     img.paste(panel_base(WIDTH - 2 * EDGE, panel_h), (EDGE, y))
     rows = shown_rows(board, evaluate_board(board, rules).resolved)
-    draw_labelled_board(img, EDGE + PAD, y + PAD, OWN_CARD, rows, seen,
+    draw_labelled_board(locale, img, EDGE + PAD, y + PAD, OWN_CARD, rows, seen,
                         label_room(INNER, OWN_CARD), four_colour)
     if discards:
         y += PAD + board_h + 4
-        text(img, (EDGE + PAD, y), "Discard", PLACE_SIZE, "condensed_bold", theme.MUTED)
+        text(img, (EDGE + PAD, y), t(locale, "Discard"), PLACE_SIZE, "condensed_bold", theme.MUTED)
         card_line(img, EDGE + PAD, y + PLACE_SIZE + 8,
                    [(Tile("face", c), "", theme.MUTED) for c in discards], DISCARD_CARD, INNER,
                    four_colour)
@@ -58,7 +57,7 @@ def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
 
 
 def render_solution(board: Board, discards: Sequence[Card], rules: TableRules,
-                    four_colour: bool = False) -> bytes:
+                    four_colour: bool = False, locale: str = ENGLISH) -> bytes:
     """The solved hand as PNG bytes."""
-    return to_png(solution_image(board, discards, rules, four_colour), PRIVATE_COLOURS,
+    return to_png(solution_image(board, discards, rules, four_colour, locale), PRIVATE_COLOURS,
                   PRIVATE_LEVEL)

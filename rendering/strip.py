@@ -36,10 +36,10 @@ def height() -> int:
     return 2 * PAD + cards.index_height(CARD) + 2 * cards.ring_pad(CARD)
 
 
-def draw_strip(img: Image.Image, x: int, y: int, width: int, seat: SeatView, button: int,
-               to_act: bool, four_colour: bool) -> None:
-    """The strip `width` pixels wide with its top-left corner at (x, y)."""
-    header = seat_header(seat, button, to_act)
+def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: SeatView,
+               button: int, to_act: bool, four_colour: bool) -> None:
+    """The strip `width` pixels wide with its top-left corner at (x, y), its words in `loc`."""
+    header = seat_header(loc, seat, button, to_act)
     h = height()
     img.paste(panel_base(width, h, header.highlight), (x, y))
     row_x = x + width - PAD - 2 - cards_width()
@@ -50,7 +50,7 @@ def draw_strip(img: Image.Image, x: int, y: int, width: int, seat: SeatView, but
         name_x = left + NAME_SIZE + 8
     else:
         name_x = left
-    text(img, (name_x, first), seat.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
+    text(img, (name_x, first), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=right - name_x, min_size=13)
     badge_x = left + chips(img, left, second, seat.stack, NAME_SIZE - 2, right_aligned=False) + 6
     for label, colour in header.badges:

@@ -25,6 +25,7 @@ from bot.engine.match import Match
 from bot.engine.placement import DISCARD
 from bot.engine.replay import steps
 from bot.engine.royalties import ROWS
+from bot.engine.text import Text
 from bot.engine.views import PrivateView
 
 PLAYOUTS = 500  # the strong player's playouts for each street's choice
@@ -89,7 +90,7 @@ def review_hand(history: dict[str, Any], player_id: int, *, seed: int = 0,
     shown = match.showdown
     mine = next((s for s in shown.seats if s.seat == seat), None) if shown else None
     if mine is None or match.hand is None:
-        raise RuleError("That hand has no showdown for you to review.")
+        raise RuleError(Text("That hand has no showdown for you to review."))
     actions = 1 if match.hand.seats[seat].fantasy else len(streets(match.rules))
     return HandReview(match.hand_no, seat, match.player(seat).name, tuple(reviewed), mine.board,
                       mine.points, mine.fouled, actions - len(reviewed))
@@ -99,7 +100,7 @@ def _seat(match: Match, player_id: int) -> int:
     for seat, player in enumerate(match.seats):
         if player is not None and player.player_id == player_id:
             return seat
-    raise RuleError("You did not play that hand.")
+    raise RuleError(Text("You did not play that hand."))
 
 
 def _street(view: PrivateView, after: PrivateView, auto: bool, seed: int, playouts: int,

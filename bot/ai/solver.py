@@ -27,6 +27,7 @@ from bot.engine.evaluation import eval3, eval5, is_low
 from bot.engine.fantasy import fantasy_cards
 from bot.engine.royalties import ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
 
 # What keeping Fantasyland is worth, in points, against royalties now: the worth of one more
 # Fantasyland hand over a normal one. Measured with `ofc simulate` heads-up (its
@@ -116,12 +117,13 @@ def _tables(rules: TableRules) -> _Tables:
 def check_cards(cards: Sequence[Card], rules: TableRules) -> None:
     """RuleError unless `cards` can be a Fantasyland hand under `rules`."""
     if not MIN_CARDS <= len(cards) <= MAX_CARDS:
-        raise RuleError(f"a Fantasyland hand has {MIN_CARDS} to {MAX_CARDS} cards, "
-                        f"not {len(cards)}")
+        raise RuleError(Text("a Fantasyland hand has {low} to {high} cards, not {n}",
+                             low=MIN_CARDS, high=MAX_CARDS, n=len(cards)))
+
     if len(set(cards)) != len(cards):
-        raise RuleError("a card appears twice")
+        raise RuleError(Text("a card appears twice"))
     if not rules.jokers and any(is_joker(c) for c in cards):
-        raise RuleError("jokers are only in the joker variant")
+        raise RuleError(Text("jokers are only in the joker variant"))
 
 
 def solve(cards: Sequence[Card], rules: TableRules | None = None,

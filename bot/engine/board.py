@@ -7,9 +7,13 @@ from typing import NamedTuple
 
 from bot.engine.cards import DECK, Card, cards_str, is_joker, parse_cards
 from bot.engine.errors import RuleError
-from bot.engine.evaluation import eval3, eval5, hand_name, is_low, low_name
+from bot.engine.evaluation import eval3, eval5, hand_text, is_low, low_text
 from bot.engine.royalties import ROW_SIZES, ROWS, ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
+
+ROW_FULL = {"top": Text("Top row is full"), "middle": Text("Middle row is full"),
+            "bottom": Text("Bottom row is full")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +46,7 @@ class Board:
         """A copy with `cards` added to row `name` (RuleError when they do not fit)."""
         added = tuple(cards)
         if len(added) > self.free(name):
-            raise RuleError(f"{name.capitalize()} row is full")
+            raise RuleError(ROW_FULL[name])
         rows = {r: self.row(r) for r in ROWS}
         rows[name] = rows[name] + added
         return Board(**rows)
@@ -57,9 +61,9 @@ class Board:
         for name, text in zip(ROWS, (top, middle, bottom), strict=True):
             rows[name] = tuple(parse_cards(text, allow_jokers=jokers))
             if len(rows[name]) != ROW_SIZES[name]:
-                raise RuleError(
-                    f"the {name} row needs {ROW_SIZES[name]} cards, not {len(rows[name])}"
-                )
+                raise RuleError(Text("the {row} row needs {size} cards, not {n}",
+                                     row=name, size=ROW_SIZES[name], n=len(rows[name])))
+
         # Re-parse all rows together: a card repeated across rows, or a third joker, is named.
         parse_cards(" ".join(top.split() + middle.split() + bottom.split()), allow_jokers=jokers)
         return Board(**rows)
@@ -83,16 +87,37 @@ class BoardResult(NamedTuple):
         return sum(self.royalties)
 
     @property
-    def names(self) -> tuple[str, str, str]:
+    def texts(self) -> tuple[Text, Text, Text]:
+        """Each row's hand in words, for a player's language."""
         top, middle, bottom = self.hands
-        return (hand_name(top), row_name("middle", middle, self.lowball), hand_name(bottom))
+        return (row_text("top", top), row_text("middle", middle, self.lowball),
+                row_text("bottom", bottom))
+
+    @property
+    def names(self) -> tuple[str, str, str]:
+        top, middle, bottom = self.texts
+        return (str(top), str(middle), str(bottom))
+
+
+def row_text(row: Row, value: int, lowball: bool = False) -> Text:
+    """A row's hand in words; a lowball middle (R9) as a 2-7 low."""
+    if lowball and row == "middle":
+        return low_text(value) if is_low(value) else Text(
+            "{hand} (not a 2-7 low)", hand=hand_text(value))
+    return hand_text(value)
 
 
 def row_name(row: Row, value: int, lowball: bool = False) -> str:
-    """A row's hand in words; a lowball middle (R9) as a 2-7 low."""
-    if lowball and row == "middle":
-        return low_name(value) if is_low(value) else f"{hand_name(value)} (not a 2-7 low)"
-    return hand_name(value)
+    return str(row_text(row, value, lowball))
+
+
+def board_texts(resolved: Board, lowball: bool = False) -> tuple[Text, Text, Text]:
+    """The rows of a complete board, its jokers already resolved (R9), in words."""
+    return (row_text("top", eval3(resolved.top)),
+            row_text("middle", eval5(resolved.middle), lowball),
+            row_text("bottom", eval5(resolved.bottom)))
+
+
 
 
 def _fouled(top: int, middle: int, bottom: int, lowball: bool) -> bool:
@@ -123,7 +148,7 @@ def evaluate_board(board: Board, rules: TableRules) -> BoardResult:
     """Score one complete board under `rules`: foul, royalties, names (R3, R4, R9)."""
     top_cards, middle_cards, bottom_cards = board.top, board.middle, board.bottom
     if len(top_cards) != 3 or len(middle_cards) != 5 or len(bottom_cards) != 5:
-        raise RuleError("the board is not complete")
+        raise RuleError(Text("the board is not complete"))
     lowball = rules.variant == "lowball"
     if min(top_cards + middle_cards + bottom_cards) < 0:
         values, resolved = _resolve_jokers(board, rules.royalties, lowball)

@@ -10,19 +10,13 @@ from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 from bot.engine.errors import RuleError
+from bot.engine.text import Text
 
 Card: TypeAlias = int
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
-RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
-)
-RANK_PLURALS = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-    "jacks", "queens", "kings", "aces",
-)
+
 # Smallest keys whose 3- and 5-card multisets (at most four of a rank) have distinct sums.
 RANK_KEYS = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
 SUIT_KEYS = (1, 8, 64, 512)
@@ -95,17 +89,17 @@ def parse_cards(text: str | Sequence[str], allow_jokers: bool = True) -> list[Ca
         low = token.lower()
         if low == "x" and allow_jokers:
             if jokers_used == len(JOKERS):
-                raise RuleError("there are only two jokers")
+                raise RuleError(Text("there are only two jokers"))
             card = JOKERS[jokers_used]
             jokers_used += 1
         else:
             if low.startswith("10"):
                 low = "t" + low[2:]
             if low not in _PARSE:
-                raise RuleError(f"'{token}' is not a card")
+                raise RuleError(Text("'{token}' is not a card", token=token))
             card = _PARSE[low]
             if card in seen:
-                raise RuleError(f"{_TEXT[card]} appears twice")
+                raise RuleError(Text("{card} appears twice", card=_TEXT[card]))
         seen.add(card)
         out.append(card)
     return out

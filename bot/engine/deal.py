@@ -12,6 +12,7 @@ from bot.engine.board import Board
 from bot.engine.cards import DECK, JOKERS, Card, card_str, full_deck
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
 
 BOARD_CARDS = 13
 
@@ -34,10 +35,12 @@ def streets(rules: TableRules) -> tuple[Street, ...]:
 def check_seats(rules: TableRules, count: int) -> None:
     """R7: the pineapple family seats 2-3 (17 cards each), turbo 2-4; and the table's `seats`."""
     if count < 2:
-        raise RuleError("A match needs at least two players")
+        raise RuleError(Text("A match needs at least two players"))
     limit = min(rules.seats, rules.max_seats)
     if count > limit:
-        raise RuleError(f"This table seats at most {limit} players")
+        raise RuleError(Text("This table seats at most {n} player",
+                             "This table seats at most {n} players", n=limit))
+
 
 
 def shuffled_deck(rules: TableRules, seed: int | None, hand_no: int) -> list[Card]:

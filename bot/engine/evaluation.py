@@ -16,14 +16,13 @@ from itertools import combinations, combinations_with_replacement
 
 from bot.engine.cards import (
     RANK_KEYS,
-    RANK_NAMES,
-    RANK_PLURALS,
     RANK_SHIFT,
     RANKS,
     SUIT_KEYS,
     SUIT_MASK,
     Card,
 )
+from bot.engine.text import Rank, Text
 
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 CATEGORY_NAMES = (
@@ -146,10 +145,14 @@ def _rank_text(rank: int) -> str:
     return "10" if RANKS[rank] == "T" else RANKS[rank]
 
 
-def low_name(value: int) -> str:
+def low_text(value: int) -> Text:
     """'7-5 low': the two highest cards of a 2-7 low."""
     r = ranks_of(value)
-    return f"{_rank_text(r[0])}-{_rank_text(r[1])} low"
+    return Text("{high}-{next} low", high=_rank_text(r[0]), next=_rank_text(r[1]))
+
+
+def low_name(value: int) -> str:
+    return str(low_text(value))
 
 
 def hand_name(value: int) -> str:
@@ -157,32 +160,35 @@ def hand_name(value: int) -> str:
     return _NAMES[value]
 
 
-def _hand_name(value: int) -> str:
+def hand_text(value: int) -> Text:
+    """The hand's name as a Text (for a player's language; str() is `hand_name`)."""
     t = TUPLES[value]
     category, ranks = t[0], ranks_of(value)
-    first = ranks[0]
+    first = Rank(ranks[0])
     if category == HIGH_CARD:
-        return f"{RANK_NAMES[first].capitalize()} high"
+        return Text("{rank:Name} high", rank=first)
     if category == PAIR:
-        return f"Pair of {RANK_PLURALS[first].capitalize()}"
+        return Text("Pair of {rank:Plural}", rank=first)
     if category == TWO_PAIR:
-        return f"Two pair, {RANK_PLURALS[first]} and {RANK_PLURALS[ranks[1]]}"
+        return Text("Two pair, {high:plural} and {low:plural}", high=first, low=Rank(ranks[1]))
     if category == TRIPS:
-        return f"Three of a kind, {RANK_PLURALS[first]}"
+        return Text("Three of a kind, {rank:plural}", rank=first)
     if category == STRAIGHT:
-        return f"Straight, {RANK_NAMES[first]} high"
+        return Text("Straight, {rank:name} high", rank=first)
     if category == FLUSH:
-        return f"Flush, {RANK_NAMES[first]} high"
+        return Text("Flush, {rank:name} high", rank=first)
     if category == FULL_HOUSE:
-        return f"Full house, {RANK_PLURALS[first]} full of {RANK_PLURALS[ranks[1]]}"
+        return Text("Full house, {trips:plural} full of {pair:plural}", trips=first,
+                    pair=Rank(ranks[1]))
     if category == QUADS:
-        return f"Four of a kind, {RANK_PLURALS[first]}"
+        return Text("Four of a kind, {rank:plural}", rank=first)
     if is_royal(value):
-        return "Royal flush"
-    return f"Straight flush, {RANK_NAMES[first]} high"
+        return Text("Royal flush")
+    return Text("Straight flush, {rank:name} high", rank=first)
 
 
-_NAMES = ["", *(_hand_name(v) for v in range(1, len(TUPLES)))]
+_NAMES = ["", *(str(hand_text(v)) for v in range(1, len(TUPLES)))]
+
 
 
 def all_five_card_values() -> list[int]:

@@ -18,12 +18,11 @@ from itertools import combinations, combinations_with_replacement, groupby
 from math import comb
 from operator import itemgetter
 
-from bot.engine.board import Board, evaluate_board, row_name, row_options
+from bot.engine.board import Board, evaluate_board, row_options
+from bot.engine.board import row_text as board_row_text
 from bot.engine.cards import (
     DECK,
     RANK_KEYS,
-    RANK_NAMES,
-    RANK_PLURALS,
     RANKS,
     Card,
     is_joker,
@@ -34,6 +33,7 @@ from bot.engine.evaluation import FLUSH5, PLAIN5, TEN, TOP3, eval3, eval5, is_lo
 from bot.engine.fantasy import fantasy_cards
 from bot.engine.royalties import ROW_SIZES, ROWS, Row
 from bot.engine.rules import TableRules
+from bot.engine.text import Rank, Text
 from bot.engine.views import PrivateView
 
 ACE = 12
@@ -53,41 +53,45 @@ def _straight_draw(ranks: set[int]) -> bool:
     return any(max(s) - min(s) <= 4 for s in (ranks, low))
 
 
-def row_text(row: Row, cards: Sequence[Card], lowball: bool = False) -> str:
+def row_text(row: Row, cards: Sequence[Card], lowball: bool = False) -> Text | None:
     """A full row's hand (its jokers as the row's strongest choice, R9), or what a row not yet
     full holds so far: its groups (jokers join the largest), else a draw, else its high card;
-    "" for an empty row."""
+    None for an empty row."""
     if not cards:
-        return ""
+        return None
     if len(cards) == ROW_SIZES[row]:
-        return row_name(row, max(row_options(row, tuple(cards))), lowball)
+        return board_row_text(row, max(row_options(row, tuple(cards))), lowball)
     natural = [c for c in cards if not is_joker(c)]
     counts = Counter(rank_of(c) for c in natural)
     groups = sorted(counts, key=lambda r: (counts[r], r), reverse=True) or [ACE]
     sizes = [counts[r] for r in groups]
     sizes[0] += len(cards) - len(natural)  # a joker makes the largest group larger
-    first = groups[0]
+    first = Rank(groups[0])
+    text: Text
     if sizes[0] >= 4:
-        text = f"Four of a kind, {RANK_PLURALS[first]}"
+        text = Text("Four of a kind, {rank:plural}", rank=first)
     elif sizes[0] == 3:
-        text = f"Three of a kind, {RANK_PLURALS[first]}"
+        text = Text("Three of a kind, {rank:plural}", rank=first)
     elif sizes[0] == 2 and len(sizes) > 1 and sizes[1] == 2:
-        text = f"Two pair, {RANK_PLURALS[first]} and {RANK_PLURALS[groups[1]]}"
+        text = Text("Two pair, {high:plural} and {low:plural}", high=first, low=Rank(groups[1]))
     elif sizes[0] == 2:
-        text = f"Pair of {RANK_PLURALS[first].capitalize()}"
+        text = Text("Pair of {rank:Plural}", rank=first)
     elif lowball and row == "middle":
-        if first > TEN:
-            return f"{RANK_NAMES[first].capitalize()} high (not a 2-7 low)"
-        ranks = "-".join(_rank_text(r) for r in groups[:2])
-        return f"{ranks} low draw"
+        if groups[0] > TEN:
+            return Text("{rank:Name} high (not a 2-7 low)", rank=first)
+        if len(groups) == 1:
+            return Text("{high} low draw", high=_rank_text(groups[0]))
+        return Text("{high}-{next} low draw", high=_rank_text(groups[0]),
+                    next=_rank_text(groups[1]))
+
     elif row != "top" and len(natural) >= 3 and len({suit_of(c) for c in natural}) == 1:
-        return "Flush draw"
+        return Text("Flush draw")
     elif row != "top" and len(natural) >= 3 and _straight_draw(set(counts)):
-        return "Straight draw"
+        return Text("Straight draw")
     else:
-        return f"{RANK_NAMES[first].capitalize()} high"
+        return Text("{rank:Name} high", rank=first)
     if lowball and row == "middle":
-        return f"{text} (not a 2-7 low)"
+        return Text("{hand} (not a 2-7 low)", hand=text)
     return text
 
 
@@ -273,7 +277,7 @@ def foul_unavoidable(board: Board, pool: Sequence[Card] | None = None,
 
 @dataclass(frozen=True, slots=True)
 class Outlook:
-    rows: tuple[str, str, str]  # row_text of top, middle, bottom
+    rows: tuple[Text | None, Text | None, Text | None]  # row_text of top, middle, bottom
     foul_unavoidable: bool
     complete: bool
     fouled: bool = False  # a full board that fouls (R3)
@@ -295,8 +299,7 @@ def outlook(board: Board, rules: TableRules, pool: Sequence[Card] | None = None,
     if not board.complete:
         return Outlook(rows, foul_unavoidable(board, pool, lowball), False)
     result = evaluate_board(board, rules)
-    names = result.names
-    return Outlook(names, result.fouled, True, result.fouled, result.royalties,
+    return Outlook(result.texts, result.fouled, True, result.fouled, result.royalties,
                    fantasy_cards(result, rules, in_fantasy, entry_cards))
 
 

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
-from bot.engine.board import Board
+from bot.engine.board import ROW_FULL, Board
 from bot.engine.cards import INDEX, Card, card_str
 from bot.engine.errors import RuleError
 from bot.engine.royalties import ROWS
+from bot.engine.text import Text
 
 DISCARD = "discard"
 TARGETS = (*ROWS, DISCARD)
@@ -46,23 +47,33 @@ def needs(board: Board, dealt: tuple[Card, ...], discards: int) -> Needs:
                  len(dealt))
 
 
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+# R7: a row's room, said for each row (the words for a row differ by language).
+ROOM_FOR = {
+    "top": lambda n: Text("Top row has room for only {n} card",
+                          "Top row has room for only {n} cards", n=n),
+    "middle": lambda n: Text("Middle row has room for only {n} card",
+                             "Middle row has room for only {n} cards", n=n),
+    "bottom": lambda n: Text("Bottom row has room for only {n} card",
+                             "Bottom row has room for only {n} cards", n=n),
+}
 
 
 def _refuse_cards(dealt: tuple[Card, ...], discards: int, assignment: Assignment) -> None:
     """Name what is wrong with an assignment that does not cover exactly the dealt cards."""
     if not isinstance(assignment, Mapping):
-        raise RuleError("Say for each dealt card: top, middle, bottom or discard")
+        raise RuleError(Text("Say for each dealt card: top, middle, bottom or discard"))
     for card, target in assignment.items():
         if card not in dealt:
             name = card_str(card) if card in INDEX else repr(card)
-            raise RuleError(f"{name} is not in your hand")
+            raise RuleError(Text("{card} is not in your hand", card=name))
         if target not in TARGETS:
-            raise RuleError(f"'{target}' is not a row (top, middle, bottom or discard)")
+            raise RuleError(Text("'{row}' is not a row (top, middle, bottom or discard)",
+                                 row=target))
     if not discards:
-        raise RuleError(f"Place all {len(dealt)} cards")
-    raise RuleError(f"Place {_count(len(dealt) - discards, 'card')} and discard {discards}")
+        raise RuleError(Text("Place the {n} card", "Place all {n} cards", n=len(dealt)))
+    raise RuleError(Text("Place {n} card and discard {discards}",
+                         "Place {n} cards and discard {discards}",
+                         n=len(dealt) - discards, discards=discards))
 
 
 def apply(board: Board, dealt: tuple[Card, ...], discards: int,
@@ -85,15 +96,16 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
         _refuse_cards(dealt, discards, assignment)
     if len(thrown) != discards:
         if not discards:
-            raise RuleError("No card is discarded on this street: place them all")
-        raise RuleError(f"Discard exactly {'one card' if discards == 1 else f'{discards} cards'}")
+            raise RuleError(Text("No card is discarded on this street: place them all"))
+        raise RuleError(Text("Discard exactly one card", "Discard exactly {n} cards", n=discards))
     for row, added, free in (("top", top, 3 - len(board.top)),
                              ("middle", middle, 5 - len(board.middle)),
                              ("bottom", bottom, 5 - len(board.bottom))):
         if len(added) > free:
             if not free:
-                raise RuleError(f"{row.capitalize()} row is full")
-            raise RuleError(f"{row.capitalize()} row has room for only {_count(free, 'card')}")
+                raise RuleError(ROW_FULL[row])
+            raise RuleError(ROOM_FOR[row](free))
+
     new = Board(board.top + tuple(top), board.middle + tuple(middle),
                 board.bottom + tuple(bottom))
     placed = tuple(c for c in dealt if c not in thrown) if thrown else dealt

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from bot.engine import codec
 from bot.engine.errors import RuleError
+from bot.engine.text import Text
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
 Royalties = Literal["american", "russian", "off"]
@@ -85,13 +86,14 @@ class TableRules:
         values: dict[str, Any] = {}
         for name, raw in options.items():
             if name not in known:
-                raise RuleError(f"unknown option '{name}'")
+                raise RuleError(Text("unknown option '{name}'", name=name))
             default = known[name].default
             if name in CHOICES:
                 value: str | bool | int = str(raw).lower()
                 if value not in CHOICES[name]:
                     allowed = ", ".join(CHOICES[name])
-                    raise RuleError(f"'{raw}' is not a valid {name} (choose {allowed})")
+                    raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed})",
+                                         value=raw, name=name, allowed=allowed))
             elif isinstance(default, bool):
                 value = _parse_bool(name, raw)
             else:
@@ -99,7 +101,9 @@ class TableRules:
             values[name] = value
         rules = replace(TableRules(), **values)
         if rules.seats > rules.max_seats:
-            raise RuleError(f"{rules.variant} seats at most {rules.max_seats} players")
+            raise RuleError(Text("{variant} seats at most {n} player",
+                                 "{variant} seats at most {n} players",
+                                 variant=rules.variant, n=rules.max_seats))
         return rules
 
 
@@ -111,19 +115,22 @@ def _parse_bool(name: str, raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise RuleError(f"'{raw}' is not a valid {name} (choose on or off)")
+    raise RuleError(Text("'{value}' is not a valid {name} (choose on or off)", value=raw,
+                         name=name))
 
 
 def _parse_int(name: str, raw: Any) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int | str):
-        raise RuleError(f"'{raw}' is not a valid {name} (a whole number)")
+        raise RuleError(_not_whole(raw, name))
     try:
         value = int(raw)
     except ValueError:
-        raise RuleError(f"'{raw}' is not a valid {name} (a whole number)") from None
+        raise RuleError(_not_whole(raw, name)) from None
     low, high = BOUNDS[name]
     if not low <= value <= high:
-        raise RuleError(f"{name} must be from {low} to {high}")
+        raise RuleError(Text("{name} must be from {low} to {high}", name=name, low=low,
+                             high=high))
+
     return value
 
 
@@ -135,3 +142,7 @@ def _options(rules: TableRules) -> dict[str, Any]:
 
 # A rule set as a field of state JSON (bot/engine/codec.py): its options by name.
 RULES = codec.Custom(lambda rules: dict(_options(rules)), TableRules.from_mapping)
+
+
+def _not_whole(raw: Any, name: str) -> Text:
+    return Text("'{value}' is not a valid {name} (a whole number)", value=raw, name=name)

@@ -14,6 +14,7 @@ from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_hand
 from bot.engine.settlement import settle
+from bot.engine.text import Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
@@ -44,7 +45,9 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
         try:
             boards.append(Board.parse(rows[0], rows[1], rows[2], jokers=rules.jokers))
         except RuleError as error:
-            raise RuleError(f"{player['name']}: {error}") from None
+            raise RuleError(Text("{name}: {reason}", name=player["name"],
+                                 reason=error.text)) from None
+
     # A card can be on one board only; there are two jokers in the whole deck (R1, R9).
     parse_cards(" ".join(_field(p, r, str) for p in players for r in ROWS),
                 allow_jokers=rules.jokers)

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from bot.engine import codec
 from bot.engine.errors import RuleError
+from bot.engine.text import Text
 
 # "closed": the registration window ended; the director starts it (or cancels).
 Status = Literal["registering", "closed", "running", "finished", "cancelled"]
@@ -98,11 +99,11 @@ class Tournament:
     def new(tournament_id: int, guild_id: int, director_id: int, *, buy_in: int, seats: int,
             hands: int, payouts: tuple[int, ...], seed: int, closes_at: float) -> "Tournament":
         if seats not in (2, 3):
-            raise RuleError("Tournament tables seat 2 or 3 players.")
+            raise RuleError(Text("Tournament tables seat 2 or 3 players."))
         if buy_in < 0:
-            raise RuleError("The buy-in cannot be negative.")
+            raise RuleError(Text("The buy-in cannot be negative."))
         if not 1 <= hands <= 1000:
-            raise RuleError("hands must be from 1 to 1000")
+            raise RuleError(Text("hands must be from 1 to 1000"))
         check_payouts(payouts)
         return Tournament(tournament_id, guild_id, director_id, buy_in, seats, hands,
                           tuple(payouts), seed, closes_at)
@@ -110,23 +111,23 @@ class Tournament:
     def join(self, player_id: int, name: str, now: float, ai_level: str | None = None) -> None:
         self._check_registering(now)
         if self.entry(player_id) is not None:
-            raise RuleError("You are already registered.")
+            raise RuleError(Text("You are already registered."))
         if len(self.entries) >= MAX_PLAYERS:
-            raise RuleError(f"The tournament is full ({MAX_PLAYERS} players).")
+            raise RuleError(Text("The tournament is full ({n} players).", n=MAX_PLAYERS))
         self.entries.append(Entry(player_id, name, ai_level))
 
     def leave(self, player_id: int, now: float) -> None:
         self._check_registering(now)
         entry = self.entry(player_id)
         if entry is None:
-            raise RuleError("You are not registered.")
+            raise RuleError(Text("You are not registered."))
         self.entries.remove(entry)
 
     def _check_registering(self, now: float) -> None:
         if self.status != "registering":
-            raise RuleError("Registration is closed.")
+            raise RuleError(Text("Registration is closed."))
         if now >= self.closes_at:
-            raise RuleError("The registration window has closed.")
+            raise RuleError(Text("The registration window has closed."))
 
     def close_registration(self, now: float) -> bool:
         """The window has ended: nobody joins or leaves any more; the director starts the
@@ -140,9 +141,9 @@ class Tournament:
     def start(self) -> list[TournamentTable]:
         """Close registration (if still open) and draw the first level."""
         if self.status not in ("registering", "closed"):
-            raise RuleError("The tournament has already started.")
+            raise RuleError(Text("The tournament has already started."))
         if len(self.entries) < 2:
-            raise RuleError("A tournament needs at least 2 players.")
+            raise RuleError(Text("A tournament needs at least 2 players."))
         self.status = "running"
         return self._draw()
 
@@ -167,7 +168,8 @@ class Tournament:
         for table in self.tables:
             if table.level == level and table.index == index:
                 return table
-        raise RuleError(f"There is no table {index + 1} at level {level}.")
+        raise RuleError(Text("There is no table {table} at level {level}.", table=index + 1,
+                             level=level))
 
     def table_of(self, table_id: int) -> TournamentTable | None:
         for table in self.tables:
@@ -246,7 +248,7 @@ class Tournament:
     def penalty(self, player_id: int, points: int, reason: str, by: int,
                 now: float) -> Sanction:
         if points <= 0:
-            raise RuleError("A penalty takes at least 1 point.")
+            raise RuleError(Text("A penalty takes at least 1 point."))
         reason = _reason(reason)
         self._playing(player_id)
         sanction = Sanction("penalty", player_id, points, reason, self.level, now, by)
@@ -262,12 +264,12 @@ class Tournament:
 
     def _playing(self, player_id: int) -> Entry:
         if self.status not in ("registering", "closed", "running"):
-            raise RuleError("The tournament is over.")
+            raise RuleError(Text("The tournament is over."))
         entry = self.entry(player_id)
         if entry is None:
-            raise RuleError("That member is not in the tournament.")
+            raise RuleError(Text("That member is not in the tournament."))
         if entry.status == "excluded":
-            raise RuleError("That member is already excluded.")
+            raise RuleError(Text("That member is already excluded."))
         return entry
 
     # ================================================================= end
@@ -275,7 +277,7 @@ class Tournament:
         """Cancel: returns the players to refund (everyone still in; an excluded player's
         buy-in is not refunded, seed 001)."""
         if self.status in ("finished", "cancelled"):
-            raise RuleError("The tournament is already over.")
+            raise RuleError(Text("The tournament is already over."))
         self.status = "cancelled"
         return [e.player_id for e in self.entries if e.status == "in"]
 
@@ -292,7 +294,7 @@ class Tournament:
     def _entry(self, player_id: int) -> Entry:
         entry = self.entry(player_id)
         if entry is None:
-            raise RuleError("That member is not in the tournament.")
+            raise RuleError(Text("That member is not in the tournament."))
         return entry
 
     # ================================================================= JSON
@@ -309,13 +311,13 @@ class Tournament:
 def _reason(text: str) -> str:
     text = " ".join(text.split())
     if not 1 <= len(text) <= MAX_REASON:
-        raise RuleError(f"Give a reason of 1 to {MAX_REASON} characters.")
+        raise RuleError(Text("Give a reason of 1 to {most} characters.", most=MAX_REASON))
     return text
 
 
 def check_payouts(payouts: tuple[int, ...]) -> None:
     if not payouts or any(p <= 0 for p in payouts) or sum(payouts) != 100:
-        raise RuleError("The payout table is percentages that add up to 100 (e.g. 65/35).")
+        raise RuleError(Text("The payout table is percentages that add up to 100 (e.g. 65/35)."))
 
 
 def parse_payouts(text: str) -> tuple[int, ...]:
@@ -326,7 +328,9 @@ def parse_payouts(text: str) -> tuple[int, ...]:
     try:
         payouts = tuple(int(part) for part in text.replace(",", "/").split("/"))
     except ValueError:
-        raise RuleError(f"'{text}' is not a payout table (write e.g. 65/35).") from None
+        raise RuleError(Text("'{text}' is not a payout table (write e.g. 65/35).",
+                             text=text)) from None
+
     check_payouts(payouts)
     return payouts
 

@@ -103,14 +103,17 @@ History (history.py)
   per hand in FL), scoops, best_royalties.
 
 Guild settings (settings.py)
-- `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options);
-  `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
-  table_options=)` (None: back to default; validate options with TableRules first);
+- `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options,
+  language); `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
+  table_options=, language=)` (None: back to default; validate options with TableRules
+  first; language None: the server's preferred locale);
   `settings_audit(guild, limit=20)` -> [SettingsChange].
 
 Player preferences (preferences.py, the same in every server)
-- `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel");
-  `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences.
+- `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel", locale);
+  `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences;
+  `set_locale(user, locale, now=)`: the language they last used the bot in.
+
 Tournaments (tournaments.py, RULES.md R13)
 - `create_tournament(guild, channel, state_json, now=)` -> id; `save_tournament(id,
   state_json, now=, status=None)`; `tournament(id)` / `open_tournaments()` ->

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
+from bot.engine.text import Text
 from bot.sharding import ShardPlan
 from bot.storage.backend import Connection, Database
 from bot.storage.errors import (
@@ -171,7 +172,8 @@ class StorageCore:
         balance = await self._ensure_wallet(conn, guild_id, user_id, now)
         if balance + amount < 0:
             raise InsufficientChips(
-                f"Not enough chips: the wallet holds {balance}, this needs {-amount}.",
+                Text("Not enough chips: the wallet holds {balance}, this needs {needed}.",
+                     balance=balance, needed=-amount),
                 available=balance,
                 needed=-amount,
             )

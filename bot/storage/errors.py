@@ -2,9 +2,18 @@
 
 import math
 
+from bot.engine.text import Text, plain
+
 
 class StorageError(Exception):
-    """Refused input or operation. Raising it never changes anything: the transaction rolls back."""
+    """Refused input or operation. Raising it never changes anything: the transaction rolls back.
+
+    `text` is the message as a Text (for a player's language, bot.i18n); `str(error)` is the
+    English sentence. Messages only an operator reads stay plain strings."""
+
+    def __init__(self, text: Text | str = "") -> None:
+        self.text = text if isinstance(text, Text) else plain(text)
+        super().__init__(str(self.text))
 
 
 class InvalidInput(StorageError, ValueError):
@@ -14,7 +23,7 @@ class InvalidInput(StorageError, ValueError):
 class InsufficientChips(StorageError):
     """A wallet or a table stack cannot pay what was asked (nothing was moved)."""
 
-    def __init__(self, message: str, *, available: int, needed: int) -> None:
+    def __init__(self, message: Text | str, *, available: int, needed: int) -> None:
         super().__init__(message)
         self.available = available
         self.needed = needed
@@ -24,7 +33,7 @@ class DailyNotReady(StorageError):
     """The daily claim was made too early; `seconds_left` says how long to wait."""
 
     def __init__(self, seconds_left: float) -> None:
-        super().__init__(f"You can claim again in {format_duration(seconds_left)}.")
+        super().__init__(Text("You can claim again in {wait}.", wait=duration(seconds_left)))
         self.seconds_left = seconds_left
 
 
@@ -101,11 +110,15 @@ class SchemaTooNew(StorageError):
         self.supported = supported
 
 
-def format_duration(seconds: float) -> str:
+def duration(seconds: float) -> Text:
     """'3 h 12 min', '4 h', '12 min' or '45 s', rounded up so a wait never reads as zero."""
     if math.ceil(seconds) < 60:
-        return f"{max(1, math.ceil(seconds))} s"
+        return Text("{s} s", s=max(1, math.ceil(seconds)))
     hours, minutes = divmod(math.ceil(seconds / 60), 60)
     if not hours:
-        return f"{minutes} min"
-    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+        return Text("{min} min", min=minutes)
+    return Text("{h} h {min} min", h=hours, min=minutes) if minutes else Text("{h} h", h=hours)
+
+
+def format_duration(seconds: float) -> str:
+    return str(duration(seconds))

@@ -247,8 +247,17 @@ CREATE TABLE shard_leases (
 );
 """
 
+# 9 (issue 16): the language a player last used the bot in, for their DMs (a Discord locale
+# code, NULL until seen), and a server's language for its public table messages (NULL: its
+# preferred locale).
+_LANGUAGES = """
+ALTER TABLE player_preferences ADD COLUMN locale TEXT;
+ALTER TABLE guild_settings ADD COLUMN language TEXT;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
-                               _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES)
+                               _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
+                               _LANGUAGES)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

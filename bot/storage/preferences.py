@@ -7,16 +7,17 @@ from bot.storage.errors import InvalidInput
 from bot.storage.records import Preferences
 
 CONTROLS = ("dm", "channel")
+MAX_LOCALE = 16
 
 
 async def _load(conn: Connection, user_id: int) -> Preferences:
     rows = await conn.fetch(
-        "SELECT four_colour, controls FROM player_preferences WHERE user_id = ?",
+        "SELECT four_colour, controls, locale FROM player_preferences WHERE user_id = ?",
         (user_id,))
     if not rows:
         return Preferences()
-    four_colour, controls = rows[0]
-    return Preferences(bool(four_colour), str(controls))
+    four_colour, controls, locale = rows[0]
+    return Preferences(bool(four_colour), str(controls), locale)
 
 
 class PreferencesMixin(StorageCore):
@@ -40,7 +41,7 @@ class PreferencesMixin(StorageCore):
             old = await _load(conn, user_id)
             new = Preferences(
                 old.four_colour if isinstance(four_colour, Unchanged) else four_colour,
-                old.controls if isinstance(controls, Unchanged) else controls)
+                old.controls if isinstance(controls, Unchanged) else controls, old.locale)
             await conn.execute(
                 "INSERT INTO player_preferences (user_id, four_colour, controls, updated_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
@@ -48,3 +49,16 @@ class PreferencesMixin(StorageCore):
                 "updated_at = excluded.updated_at",
                 (user_id, int(new.four_colour), new.controls, now))
             return new
+
+    async def set_locale(self, user_id: int, locale: str, *, now: float) -> None:
+        """Remember the language a player last used the bot in (a Discord locale code): their
+        DMs come in it."""
+        user_id = validate.snowflake("user id", user_id)
+        if not isinstance(locale, str) or not 0 < len(locale) <= MAX_LOCALE:
+            raise InvalidInput("A locale is a short code such as en-US.")
+        async with self._db.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO player_preferences (user_id, locale, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+                "updated_at = excluded.updated_at",
+                (user_id, locale, now))

@@ -221,6 +221,7 @@ class Preferences:
 
     four_colour: bool = False
     controls: str = "dm"
+    locale: str | None = None  # Discord's code of the language they last used the bot in
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +231,7 @@ class GuildSettings:
     starting_chips: int | None
     daily_chips: int | None
     table_options: dict[str, Any]
+    language: str | None = None  # public table messages; None: the server's preferred locale
 
 
 @dataclass(frozen=True, slots=True)

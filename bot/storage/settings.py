@@ -13,6 +13,7 @@ from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import UNCHANGED, StorageCore, Unchanged
 from bot.storage.errors import InvalidInput
+from bot.storage.preferences import MAX_LOCALE
 from bot.storage.records import GuildSettings, SettingsChange
 
 
@@ -27,14 +28,14 @@ def _options(value: object) -> dict[str, Any]:
 
 async def _load(conn: Connection, guild_id: int) -> GuildSettings:
     rows = await conn.fetch(
-        "SELECT starting_chips, daily_chips, table_options_json FROM guild_settings "
+        "SELECT starting_chips, daily_chips, table_options_json, language FROM guild_settings "
         "WHERE guild_id = ?",
         (guild_id,),
     )
     if not rows:
         return GuildSettings(None, None, {})
-    start, daily, options = rows[0]
-    return GuildSettings(start, daily, json.loads(options))
+    start, daily, options, language = rows[0]
+    return GuildSettings(start, daily, json.loads(options), language)
 
 
 class SettingsMixin(StorageCore):
@@ -53,8 +54,10 @@ class SettingsMixin(StorageCore):
         starting_chips: int | Unchanged | None = UNCHANGED,
         daily_chips: int | Unchanged | None = UNCHANGED,
         table_options: dict[str, Any] | Unchanged = UNCHANGED,
+        language: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
-        """Change some settings (None: back to the bot's default; {} clears the options).
+        """Change some settings (None: back to the bot's default; {} clears the options;
+        `language` None: the server's preferred locale).
 
         Starting chips apply to wallets created afterwards. Returns the new settings.
         """
@@ -66,19 +69,24 @@ class SettingsMixin(StorageCore):
                 given[name] = None if value is None else validate.chips(value, allow_zero=True)
         if table_options is not UNCHANGED:
             given["table_options"] = _options(table_options)
+        if language is not UNCHANGED:
+            if language is not None and (not isinstance(language, str)
+                                         or not 0 < len(language) <= MAX_LOCALE):
+                raise InvalidInput("A language is a locale code such as en-US.")
+            given["language"] = language
         async with self._db.transaction() as conn:
             await conn.lock_table("guild_settings")  # read, then written from what was read
             old = await _load(conn, guild_id)
             new = replace(old, **given)
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, starting_chips, daily_chips, "
-                "table_options_json, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "table_options_json, language, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (guild_id) DO UPDATE SET starting_chips = excluded.starting_chips, "
                 "daily_chips = excluded.daily_chips, "
                 "table_options_json = excluded.table_options_json, "
-                "updated_at = excluded.updated_at",
+                "language = excluded.language, updated_at = excluded.updated_at",
                 (guild_id, new.starting_chips, new.daily_chips,
-                 json.dumps(new.table_options, sort_keys=True), now),
+                 json.dumps(new.table_options, sort_keys=True), new.language, now),
             )
             await conn.executemany(
                 "INSERT INTO guild_settings_audit (guild_id, actor_id, field, old_json, "

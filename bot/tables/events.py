@@ -7,6 +7,7 @@ means only that player may see it (send it by DM); every other event is public.
 from dataclasses import dataclass, field
 
 from bot.engine.cards import Card
+from bot.engine.text import Text
 from bot.engine.views import ShowdownView
 from bot.tables.views import LobbyView
 
@@ -124,7 +125,7 @@ class TableRefunded(TableEvent):
     """Every stack went back to its owner (cancel, expiry, or a table that could not be
     restored after a restart); `reason` is a sentence to show in the channel."""
 
-    reason: str
+    reason: Text
     refunds: dict[int, int] = field(default_factory=dict)  # player id -> chips
 
 

@@ -13,6 +13,8 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
+from bot.i18n.names import computer_name
 from bot.storage import UnknownTable
 from bot.tables import events as out
 from bot.tables import money
@@ -24,11 +26,11 @@ from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import translate
 from bot.tables.views import LobbySeat, LobbyView
 
-CANCELLED = "The table was cancelled: every stack went back to its owner."
-EXPIRED = "The lobby expired: every stack went back to its owner."
+CANCELLED = Text("The table was cancelled: every stack went back to its owner.")
+EXPIRED = Text("The lobby expired: every stack went back to its owner.")
 # A practice table (issue 18): heads-up, hints on; the rest is the server's defaults.
 PRACTICE_OPTIONS: dict[str, Any] = {"seats": 2, "hints": "on"}
-OTHER_SHARD = "This server is served by another process of the bot; nothing was changed."
+OTHER_SHARD = Text("This server is served by another process of the bot; nothing was changed.")
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -50,7 +52,7 @@ def own_seat(state: TableState, player_id: int) -> int:
     """The player's seat in the match; NotYourSeat when not playing."""
     seat = state.match.seat_of(player_id) if state.match is not None else None
     if seat is None:
-        raise NotYourSeat("You are not playing at this table.")
+        raise NotYourSeat(Text("You are not playing at this table."))
     return seat
 
 
@@ -98,9 +100,10 @@ class Lobby:
         """Issue 18: a heads-up match of the player against a computer of `level`, hints on,
         for play chips (no wallet moves, not in /ofc stats), dealt at once."""
         if not is_person(player_id):
-            raise TableError("Only people can practice.")
+            raise TableError(Text("Only people can practice."))
         if level not in LEVELS:
-            raise TableError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)}).")
+            raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
+                                  level=level, levels=", ".join(LEVELS)))
         chosen = {**(options or {}), **PRACTICE_OPTIONS}
         async with self._creating:
             lobby = await self._create(guild_id, channel_id, player_id, name, chosen, None,
@@ -118,12 +121,12 @@ class Lobby:
             raise TableError(NOT_HELD)
         for channel in (channel_id, thread_id):
             if channel is not None and core.by_channel.get(channel) is not None:
-                raise TableError("This channel already has a table.")
+                raise TableError(Text("This channel already has a table."))
         defaults = (await core.storage.guild_settings(guild_id)).table_options
         try:
             rules = TableRules.from_mapping({**defaults, **(options or {})})
         except RuleError as error:
-            raise TableError(str(error)) from error
+            raise TableError(error.text) from error
         now = core.clock.now()
         state = TableState(table_id=0, guild_id=guild_id, channel_id=channel_id,
                            host_id=host_id, rules=rules, created_at=now, last_activity=now,
@@ -149,15 +152,15 @@ class Lobby:
         async with core.locked(table_id) as live:
             state = live.state
             if not is_person(player_id):
-                raise TableError("Only people can join; add computers with Add computer.")
+                raise TableError(Text("Only people can join; add computers with Add computer."))
             if state.match is None:
                 if any(s.player_id == player_id for s in state.seats):
-                    raise TableError("You are already at this table.")
+                    raise TableError(Text("You are already at this table."))
                 op = self._seat(state, player_id, name, None)
                 return await self._lobby_action(live, "joined", [op])
             match = state.match
             if state.rules.format != "cash":
-                raise TableError("This match has started; join the next one.")
+                raise TableError(Text("This match has started; join the next one."))
             events = match.join(PlayerSpec(player_id, name, state.rules.buy_in))
             soon = core.clock.now() + core.settings.next_hand_seconds
             if match.phase != "playing" and (state.next_hand_at is None
@@ -186,8 +189,9 @@ class Lobby:
                 return self.view(state)
             match = state.match
             if state.rules.format != "cash":
-                raise TableError("You can leave once the match is over; a player who stops "
-                                 "playing is placed for and sits out after the hand (R10).")
+                raise TableError(Text("You can leave once the match is over; a player who "
+                                      "stops playing is placed for and sits out after the "
+                                      "hand (R10)."))
             if match.seat_of(player_id) is None and any(
                     p is not None and p.player_id == player_id for p in match.seats):
                 return self.view(state)  # busted (R6) or got up: nothing to move
@@ -201,10 +205,11 @@ class Lobby:
         async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
             if level not in LEVELS:
-                raise TableError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)}).")
+                raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
+                                      level=level, levels=", ".join(LEVELS)))
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
             player_id = min([0, *(s.player_id for s in state.seats)]) - 1
-            op = self._seat(state, player_id, f"Computer {number} ({level})", level)
+            op = self._seat(state, player_id, str(computer_name(number, level)), level)
             return await self._lobby_action(live, "computer added", [op])
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,
@@ -212,7 +217,7 @@ class Lobby:
         async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
             if player_id >= 0:
-                raise TableError("That is not a computer player.")
+                raise TableError(Text("That is not a computer player."))
             state.seats.remove(self._lobby_seat(state, player_id))
             op = money.CashOut(player_id, state.op_key("cash_out", player_id))
             return await self._lobby_action(live, "computer removed", [op])
@@ -256,9 +261,10 @@ class Lobby:
         """An idle lobby is cancelled and refunded (called when its time is due)."""
         await self.close_with_refund(live, [], EXPIRED, "expired")
 
-    async def close_with_refund(self, live: Live, ops: Sequence[money.Op], reason: str,
+    async def close_with_refund(self, live: Live, ops: Sequence[money.Op], reason: Text,
                                 why: str, events: Sequence[out.TableEvent] = ()) -> None:
-        results = await self._core.commit(live, events, [*ops, money.RefundTable(reason)])
+        results = await self._core.commit(live, events, [*ops, money.RefundTable(str(reason))])
+
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
         await self._core.emit([
@@ -282,7 +288,7 @@ class Lobby:
         _check_lobby(state)
         limit = min(state.rules.seats, state.rules.max_seats)
         if len(state.seats) >= limit:
-            raise TableError(f"The table is full ({limit} seats).")
+            raise TableError(Text("The table is full ({n} seats).", n=limit))
         state.seats.append(LobbySeat(player_id, name, level, state.rules.buy_in))
         return money.BuyIn(player_id, state.rules.buy_in, state.op_key("buy_in", player_id))
 
@@ -297,14 +303,14 @@ class Lobby:
         for seat in state.seats:
             if seat.player_id == player_id:
                 return seat
-        raise NotYourSeat("You are not at this table.")
+        raise NotYourSeat(Text("You are not at this table."))
 
 
 def _check_lobby(state: TableState) -> None:
     if state.status != "lobby":
-        raise TableError("The match has already started.")
+        raise TableError(Text("The match has already started."))
 
 
 def _check_host(state: TableState, actor_id: int, is_admin: bool) -> None:
     if actor_id != state.host_id and not is_admin:
-        raise NotAllowed("Only the host or a member with Manage Server can do that.")
+        raise NotAllowed(Text("Only the host or a member with Manage Server can do that."))

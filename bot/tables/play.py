@@ -10,7 +10,9 @@ from bot.engine.cards import INDEX, Card, card_str, parse_card
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.placement import DISCARD, TARGETS
+from bot.engine.text import Text
 from bot.engine.views import PrivateView, TableView
+from bot.i18n import Slash
 from bot.tables.drafting import is_complete, redraft
 from bot.tables.errors import NotYourSeat, StaleAction, TableError
 from bot.tables.lobby import own_seat
@@ -21,8 +23,9 @@ from bot.tables.views import SeatState
 from bot.workers import COMPUTER, PERSON, Workers
 
 T = TypeVar("T")
-HINTS_OFF = ("Hints are off at this table: Suggest works at a table opened with hints on "
-             "(`/ofc create hints:on`, or `/ofc practice`).")
+HINTS_OFF = Text("Hints are off at this table: Suggest works at a table opened with hints on "
+                 "({create} with hints on, or {practice}).",
+                 create=Slash("ofc create"), practice=Slash("ofc practice"))
 # A placement as the Discord layer sends it: engine cards or their text -> row.
 Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
 
@@ -69,7 +72,8 @@ class Play:
             needs = match.legal_rows(own)
             if row is not None:
                 if row not in TARGETS:
-                    raise TableError(f"'{row}' is not a row (top, middle, bottom or discard).")
+                    raise TableError(Text("'{row}' is not a row (top, middle, bottom or "
+                                          "discard).", row=row))
                 room = needs.discards if row == DISCARD else needs.free(row)
                 taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
                 if taken >= room and (row != DISCARD or not room):
@@ -183,22 +187,22 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
     """The clicker's seat, if the control is theirs and for the action they owe now."""
     own = own_seat(state, player_id)
     if seat is not None and seat != own:
-        raise NotYourSeat("These controls belong to another player.")
+        raise NotYourSeat(Text("These controls belong to another player."))
     match = state.match
     assert match is not None
     if match.phase != "playing" or hand_no != match.hand_no:
-        raise StaleAction("That hand is over.")
+        raise StaleAction(Text("That hand is over."))
     if street != street_of(match, own) or not match.dealt_to(own):
-        raise StaleAction("Those cards are already placed.")
+        raise StaleAction(Text("Those cards are already placed."))
     deadline = match.deadline(own)
     if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run
-        raise StaleAction("Your time ran out: the system places these cards (R10).")
+        raise StaleAction(Text("Your time ran out: the system places these cards (R10)."))
     return own
 
 
 def _fantasy_only(state: TableState, street: int) -> None:
     if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
-        raise TableError("Best arrangement is only for a Fantasyland hand.")
+        raise TableError(Text("Best arrangement is only for a Fantasyland hand."))
 
 
 def _hints_on(state: TableState, street: int) -> None:
@@ -211,17 +215,22 @@ def _card(card: Card | str, dealt: tuple[Card, ...]) -> Card:
     try:
         value = parse_card(card) if isinstance(card, str) else card
     except RuleError as error:
-        raise TableError(f"{error}.") from error
+        raise TableError(Text("{reason}.", reason=error.text)) from error
     if isinstance(card, str) and value < 0:  # "X": whichever joker was dealt
         value = next((c for c in dealt if c < 0), value)
     if isinstance(value, bool) or not isinstance(value, int) or value not in dealt:
         name = card_str(value) if value in INDEX else repr(card)
-        raise TableError(f"{name} is not in your hand.")
+        raise TableError(Text("{card} is not in your hand.", card=name))
     return value
 
 
-def _no_room(row: str, room: int) -> str:
+_FULL = {"top": Text("Top row is full."), "middle": Text("Middle row is full."),
+         "bottom": Text("Bottom row is full.")}
+
+
+def _no_room(row: str, room: int) -> Text:
     if row == DISCARD:
-        return ("No card is discarded on this street." if not room
-                else f"Discard only {room} card{'s' if room > 1 else ''}.")
-    return f"{row.capitalize()} row is full."
+        return (Text("No card is discarded on this street.") if not room
+                else Text("Discard only {n} card.", "Discard only {n} cards.", n=room))
+    return _FULL[row]
+

@@ -5,6 +5,7 @@ channel."""
 import logging
 from collections.abc import Mapping
 
+from bot.engine.text import Text
 from bot.tables import events as out
 from bot.tables.lobby import Lobby
 from bot.tables.players import is_person
@@ -14,8 +15,8 @@ from bot.tables.translate import dealt_event, turn_event
 
 log = logging.getLogger(__name__)
 
-UNRESTORABLE = ("This table could not be restored after a restart: every stack went back "
-                "to its owner.")
+UNRESTORABLE = Text("This table could not be restored after a restart: every stack went back "
+                    "to its owner.")
 
 
 class Recovery:
@@ -82,7 +83,7 @@ class Recovery:
     async def _refund_unrestorable(self, table_id: int, channel_id: int) -> None:
         core = self._core
         try:
-            refund = await core.storage.refund_table(table_id, UNRESTORABLE,
+            refund = await core.storage.refund_table(table_id, str(UNRESTORABLE),
                                                      now=core.clock.now())
         except Exception:  # the other tables still come back; this one stays for an admin
             log.exception("table %s could not be refunded", table_id)

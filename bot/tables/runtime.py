@@ -23,6 +23,7 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.events import Event, Left, SatOut
 from bot.engine.match import Match
+from bot.engine.text import Text
 from bot.sharding import ShardPlan
 from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
 from bot.tables import events as out
@@ -40,8 +41,8 @@ log = logging.getLogger(__name__)
 Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
 # Said when this process's lease on its shards has run out (bot/leases.py): another process
 # may be taking its tables over, so nothing is done here.
-NOT_HELD = ("This table is moving to another process of the bot; nothing was changed. Try "
-            "again in a minute.")
+NOT_HELD = Text("This table is moving to another process of the bot; nothing was changed. "
+                "Try again in a minute.")
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
 
@@ -143,7 +144,7 @@ class TableCore:
     def live(self, table_id: int) -> Live:
         live = self.tables.get(table_id)
         if live is None:
-            raise NoTable("There is no such table.")
+            raise NoTable(Text("There is no such table."))
         return live
 
     def register(self, live: Live) -> None:
@@ -174,7 +175,7 @@ class TableCore:
                 if not self.held():
                     raise TableError(NOT_HELD)
                 if live.state.status == "closed":
-                    raise NoTable("This table is closed.")
+                    raise NoTable(Text("This table is closed."))
                 if live.state.pending:
                     await self.flush(live)  # finish what a failure left undone
                 live.state.step += 1
@@ -265,7 +266,8 @@ def _readable(error: BaseException) -> BaseException:
     if isinstance(error, TableError):
         return error
     if isinstance(error, (RuleError, *_PLAYER_STORAGE_ERRORS)):
-        return TableError(str(error))
+        return TableError(error.text)
+
     return error
 
 

@@ -30,7 +30,9 @@ from typing import Any, TypeVar
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
+from bot.i18n.names import computer_name
 from bot.storage import SanctionRecord, Storage, StorageError
 from bot.tables import events as out
 from bot.tables.clock import Clock
@@ -62,7 +64,7 @@ class TournamentChanged:
     tournament: Tournament
     reason: str
     channel_id: int
-    detail: str = ""
+    detail: Text | None = None
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]
@@ -120,7 +122,7 @@ class TournamentService:
 
     def tournament(self, tournament_id: int) -> Tournament:
         if tournament_id not in self._live:
-            raise TournamentError("There is no such tournament running.")
+            raise TournamentError(Text("There is no such tournament running."))
         return self._live[tournament_id]
 
     def for_channel(self, channel_id: int) -> Tournament | None:
@@ -157,7 +159,7 @@ class TournamentService:
                                    hands=hands, payouts=tuple(payouts), seed=seed,
                                    closes_at=self._clock.now() + window_seconds)
         except RuleError as error:
-            raise TournamentError(str(error)) from error
+            raise TournamentError(error.text) from error
         state.options = dict(options)
         now = self._clock.now()
         state.tournament_id = await self._storage.create_tournament(
@@ -182,7 +184,7 @@ class TournamentService:
                 entry = t.entry(player_id)
                 if entry is not None:
                     t.entries.remove(entry)
-                raise TournamentError(str(error)) from error
+                raise TournamentError(error.text) from error
             await self._emit(t, "joined")
             return t
 
@@ -191,9 +193,10 @@ class TournamentService:
         t = self.tournament(tournament_id)
         self._check_director(t, actor_id, is_admin)
         if level not in LEVELS:
-            raise TournamentError(f"'{level}' is not a computer level ({', '.join(LEVELS)}).")
+            raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
+                                       level=level, levels=", ".join(LEVELS)))
         player_id = min([0, *(e.player_id for e in t.entries)]) - 1
-        return await self.join(tournament_id, player_id, f"Computer {-player_id} ({level})",
+        return await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
                                level)
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
@@ -218,7 +221,7 @@ class TournamentService:
                 tables = [table for table in t.current_tables if table.status == "waiting"
                           and (tournament_id, table.level, table.index) not in self._opening]
                 if not tables:
-                    raise TournamentError("The tournament has already started.")
+                    raise TournamentError(Text("The tournament has already started."))
             else:
                 trial = Tournament.from_json(t.to_json())
                 planned = self._rule(trial.start)
@@ -389,7 +392,7 @@ class TournamentService:
             except TournamentError as error:  # the others wait with it for the director
                 t = self._live.get(tournament_id)
                 if t is not None:
-                    await self._emit(t, "blocked", str(error))
+                    await self._emit(t, "blocked", error.text)
                 return
             finally:
                 self._opening.discard(place)
@@ -525,13 +528,14 @@ class TournamentService:
         try:
             return action()
         except (RuleError, TableError) as error:
-            raise TournamentError(str(error)) from error
+            raise TournamentError(error.text) from error
 
     @staticmethod
     def _check_director(t: Tournament, actor_id: int, is_admin: bool) -> None:
         if actor_id != t.director_id and not is_admin:
-            raise TournamentError("Only the director or a member with Manage Server can do "
-                                  "that.")
+            raise TournamentError(Text("Only the director or a member with Manage Server can "
+                                       "do that."))
+
 
     async def _save(self, t: Tournament, status: str | None = None) -> None:
         await self._storage.save_tournament(
@@ -547,7 +551,7 @@ class TournamentService:
             t.tournament_id, record, key=_key(t, "sanction", len(t.sanctions)),
             now=self._clock.now(), snapshot=t.to_json())
 
-    async def _emit(self, t: Tournament, reason: str, detail: str = "") -> None:
+    async def _emit(self, t: Tournament, reason: str, detail: Text | None = None) -> None:
         changed = TournamentChanged(replace(t), reason, self._channels.get(t.tournament_id, 0),
                                     detail)
         for listener in self._listeners:

@@ -19,32 +19,47 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import RuleError
+from bot.i18n import Text, t
 from bot.storage import StorageError
 from cogs.common.client import Interaction, Tree
+from cogs.common.language import lang, remember
 
 log = logging.getLogger(__name__)
 
 REFUSED = discord.Colour.red()
-SOMETHING_WRONG = "Something went wrong; nothing was lost. Please try again."
-INVALID = "That control is not valid."
-MANAGE_SERVER = "Only members with the Manage Server permission can do that."
-ELSEWHERE = "That control belongs to a table in another channel."
-NOT_IN_DMS = "That control works in the table's channel, not in direct messages."
+SOMETHING_WRONG = Text("Something went wrong; nothing was lost. Please try again.")
+INVALID = Text("That control is not valid.")
+MANAGE_SERVER = Text("Only members with the Manage Server permission can do that.")
+ELSEWHERE = Text("That control belongs to a table in another channel.")
+NOT_IN_DMS = Text("That control works in the table's channel, not in direct messages.")
 
 
 class Refusal(Exception):
-    """A command refused for a reason its invoker can read; nothing was changed."""
+    """A command refused for a reason its invoker can read; nothing was changed. `text` is
+    the reason, said in the reader's language; `str(error)` is the English sentence."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(str(text))
+        self.text = text
 
 
 class BadId(Refusal):
     """A custom_id (or menu value) no component of this bot carries: forged or mangled."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, custom_id: str) -> None:
         super().__init__(INVALID)
+        self.custom_id = custom_id
+
+
+class Refused(app_commands.CheckFailure):
+    """A check (Manage Server, a cooldown) refused the command; `text` as a Refusal's."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(str(text))
         self.text = text
 
 
-class NotManager(app_commands.CheckFailure):
+class NotManager(Refused):
     """The member lacks the Manage Server permission a command requires."""
 
 
@@ -83,15 +98,28 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     content: dict[str, Any]
+    loc = lang(interaction)
     if isinstance(error, REFUSALS):
         if isinstance(error, BadId):
-            log.info("refused component id %r from %s", error.text, interaction.user.id)
-        content = {"embed": discord.Embed(description=str(error), colour=REFUSED)}
+            log.info("refused component id %r from %s", error.custom_id, interaction.user.id)
+        content = {"embed": discord.Embed(description=reason(loc, error), colour=REFUSED)}
     else:
         log.error("%s failed", _what(interaction), exc_info=error)
-        content = {"content": SOMETHING_WRONG}
+        content = {"content": t(loc, SOMETHING_WRONG)}
     with contextlib.suppress(discord.HTTPException):
         await send(interaction, ephemeral=True, **content)
+
+
+def reason(loc: str, error: BaseException) -> str:
+    """A refusal's reason in the reader's language (discord.py's own checks have theirs)."""
+    text = getattr(error, "text", None)
+    if isinstance(text, Text):
+        return t(loc, text)
+    if isinstance(error, app_commands.TransformerError):
+        return t(loc, "'{value}' is not a valid value for this option.", value=error.value)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return t(loc, "This command works in a server, not in direct messages.")
+    return str(error)
 
 
 def _what(interaction: Interaction) -> str:
@@ -130,6 +158,7 @@ class PersistentItem:
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py's signature; the bot's interactions are Interaction[OFCBot].
         try:
+            await remember(interaction)
             self._check_origin(interaction)
             await self.clicked(interaction)
         except Exception as error:
@@ -186,6 +215,14 @@ async def answer_unlisted(interaction: Interaction,
         await answer_error(interaction, error)
 
 
+async def _before_command(interaction: Interaction) -> bool:
+    await remember(interaction)
+    return True
+
+
 def install_error_handler(tree: Tree) -> None:
-    """Make `answer_error` the command tree's `on_error` (each extension's setup calls it)."""
+    """Make `answer_error` the command tree's `on_error`, and remember each member's locale
+    before any command runs (each extension's setup calls it)."""
     tree.error(answer_error)
+    # The tree's global check: CommandTree.interaction_check is meant to be replaced.
+    tree.interaction_check = _before_command  # type: ignore[method-assign]

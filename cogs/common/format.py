@@ -1,5 +1,5 @@
-"""Words shared by every feature: cards, rows, Discord timestamps, signed numbers, plurals,
-and a table's rules in short.
+"""Words shared by every feature, in the reader's language (`loc`, bot.i18n): cards, rows,
+Discord timestamps, signed numbers, chips, and a table's rules in short.
 """
 
 from collections.abc import Iterable, Sequence
@@ -12,11 +12,24 @@ from bot.engine.cards import SUITS, Card, card_str, is_joker
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
+from bot.i18n import Text, t
+from bot.i18n.names import VARIANTS
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
 SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
-ROW_LABELS = {"top": "Top", "middle": "Middle", "bottom": "Bottom", "discard": "Discard"}
+ROW_WORDS = {"top": Text("Top"), "middle": Text("Middle"), "bottom": Text("Bottom"),
+             "discard": Text("Discard")}
 FIELD_NAME, FIELD_VALUE = 256, 1024  # Discord's limits of one embed field, in characters
+EMBED_TOTAL, EMBED_FIELDS = 6000, 25  # Discord's limits of one embed
+ROOM_LEFT = 300  # kept free by `fits` for what is added after the fields (a footer, a note)
+# The table options' values as a player reads them (RULES.md's names in English).
+ROYALTIES = {"american": Text("american royalties"), "russian": Text("russian royalties"),
+             "off": Text("no royalties")}
+FANTASIES = {"standard": Text("standard Fantasyland"),
+             "progressive": Text("progressive Fantasyland"),
+             "ultimate": Text("ultimate Fantasyland"),
+             "tournament": Text("tournament Fantasyland"), "off": Text("no Fantasyland")}
+ORDERS = {"sequential": Text("sequential turns"), "simultaneous": Text("simultaneous turns")}
 
 
 def clip(text: str, limit: int) -> str:
@@ -24,41 +37,57 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def add_lines(embed: discord.Embed, name: str, lines: Iterable[str]) -> None:
+def add_lines(loc: str, embed: discord.Embed, name: str, lines: Iterable[str]) -> None:
     """`lines` as one full-width field, or as several ("name (more)") when they exceed
     Discord's 1,024 characters a field; a line too long for a field alone is clipped."""
     chunk: list[str] = []
     size = 0
+    first = name
     for line in (clip(text, FIELD_VALUE) for text in lines):
         if chunk and size + 1 + len(line) > FIELD_VALUE:
             embed.add_field(name=clip(name, FIELD_NAME), value="\n".join(chunk), inline=False)
-            name, chunk, size = f"{name} (more)", [], 0
+            name, chunk, size = t(loc, "{name} (more)", name=first), [], 0
         size += len(line) + (1 if chunk else 0)
         chunk.append(line)
     if chunk:
         embed.add_field(name=clip(name, FIELD_NAME), value="\n".join(chunk), inline=False)
 
 
-def card_label(card: Card) -> str:
-    """'A♥', 'T♠'; 'Joker' for a joker (R9)."""
+def fits(embed: discord.Embed, name: str, value: str, *, later: int = 0,
+         later_fields: int = 0) -> bool:
+    """Whether one more field stays within Discord's limits of one embed, leaving room for
+    `later` characters in `later_fields` fields still to come and ROOM_LEFT more: a
+    translation can be longer than the English."""
+    return (len(embed.fields) + later_fields < EMBED_FIELDS - 1
+            and len(embed) + len(name) + len(value) + later + ROOM_LEFT <= EMBED_TOTAL)
+
+
+def row_word(loc: str, row: str) -> str:
+    """'Top', 'Middle', 'Bottom', 'Discard' in the reader's language."""
+    return t(loc, ROW_WORDS[row])
+
+
+def card_label(loc: str, card: Card) -> str:
+    """'A♥', 'T♠' (ranks and suits are symbols in every language); a joker by name (R9)."""
     if is_joker(card):
-        return "Joker"
+        return t(loc, "Joker")
     text = card_str(card)
     return text[0] + SUIT_SYMBOLS[text[1]]
 
 
-def cards_label(cards: Iterable[Card]) -> str:
-    return " ".join(card_label(c) for c in cards) or "—"
+def cards_label(loc: str, cards: Iterable[Card]) -> str:
+    return " ".join(card_label(loc, c) for c in cards) or "—"
 
 
-def row_label(row: Row, cards: Sequence[Card], resolved: Sequence[Card] | None = None) -> str:
+def row_label(loc: str, row: Row, cards: Sequence[Card],
+              resolved: Sequence[Card] | None = None) -> str:
     """A row's cards in the order of the hand they make (bot.engine.ordering.sort_row):
     'Q♥ Q♦ 2♣', '7♥ 5♥ 4♥ 3♥ 2♥'. `resolved`: the row with its jokers as they stand (R9)."""
-    return cards_label(sort_row(row, cards, resolved))
+    return cards_label(loc, sort_row(row, cards, resolved))
 
 
 def when(epoch: float, style: TimestampStyle = "R") -> str:
-    """A Discord timestamp: every reader sees it in their own time zone, counting down."""
+    """A Discord timestamp: every reader sees it in their own time zone and language."""
     return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), style)
 
 
@@ -66,54 +95,49 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def sanction_words(kind: str, points: int, excluded: bool) -> str:
+def chips(loc: str, amount: int) -> str:
+    """'1 chip', '2,000 chips' (grouped and inflected as the language does)."""
+    return t(loc, "{n:,} chip", "{n:,} chips", n=amount)
+
+
+HINTS_ON = Text("**Hints on**: **Suggest** fills your cards with the strong computer's choice.")
+
+
+def sanction_words(kind: str, points: int, excluded: bool) -> Text:
     """A tournament director's warning or penalty in a few words (RULES.md R13)."""
     if kind == "penalty":
-        return f"penalty, {points} points off"
+        return Text("penalty, {n} point off", "penalty, {n} points off", n=points)
     if excluded:
-        return "third warning: excluded, no refund"
-    return f"second warning, {points} points off" if points else "warning"
+        return Text("third warning: excluded, no refund")
+    return (Text("second warning, {n} point off", "second warning, {n} points off", n=points)
+            if points else Text("warning"))
 
 
-def plural(n: int, word: str) -> str:
-    """'1 chip', '2,000 chips'."""
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+def rules_paragraph(loc: str, rules: TableRules) -> str:
+    """The table's options in one short paragraph, for the lobby message: the facts of
+    `rules_line` and what a player about to sit down also wants to know."""
+    match_length = {
+        "match": Text("one hand per player"),
+        "hands": Text("{n} hand", "{n} hands", n=rules.hands),
+        "cash": Text("cash table: join and leave between hands"),
+    }[rules.format]
+    return t(loc, "**{variant}**, {seats} seats, {length}\n"
+                  "Buy-in {buy_in}, {per_point} per point, scoring {scoring}, {royalties}, "
+                  "{fantasy}, {order} of {turn} s (Fantasyland {fantasy_turn} s, time bank "
+                  "{bank} s)",
+             variant=VARIANTS[rules.variant], seats=min(rules.seats, rules.max_seats),
+             length=match_length, buy_in=chips(loc, rules.buy_in),
+             per_point=chips(loc, rules.point_value), scoring=rules.scoring,
+             royalties=ROYALTIES[rules.royalties], fantasy=FANTASIES[rules.fantasy],
+             order=ORDERS[rules.order], turn=rules.turn_seconds,
+             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds
+             ) + ("\n" + t(loc, HINTS_ON) if rules.hints == "on" else "")
 
 
-def chips(amount: int) -> str:
-    return plural(amount, "chip")
-
-
-HINTS_ON = "**Hints on**: **Suggest** fills your cards with the strong computer's choice."
-
-
-def _royalties(rules: TableRules) -> str:
-    return "no royalties" if rules.royalties == "off" else f"{rules.royalties} royalties"
-
-
-def _fantasy(rules: TableRules) -> str:
-    return "no Fantasyland" if rules.fantasy == "off" else f"{rules.fantasy} Fantasyland"
-
-
-def rules_paragraph(rules: TableRules) -> str:
-    """The table's options in one short paragraph (RULES.md names), for the lobby message:
-    the facts of `rules_line` and what a player about to sit down also wants to know."""
-    match_length = {"match": "one hand per player",
-                    "hands": f"{rules.hands} hands",
-                    "cash": "cash table: join and leave between hands"}[rules.format]
-    return (
-        f"**{rules.variant.capitalize()}**, {min(rules.seats, rules.max_seats)} seats, "
-        f"{match_length}\n"
-        f"Buy-in {plural(rules.buy_in, 'chip')}, {plural(rules.point_value, 'chip')} per point, "
-        f"scoring {rules.scoring}, {_royalties(rules)}, {_fantasy(rules)}, "
-        f"{rules.order} turns of {rules.turn_seconds} s "
-        f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
-        + (f"\n{HINTS_ON}" if rules.hints == "on" else "")
-    )
-
-
-def rules_line(rules: TableRules) -> str:
+def rules_line(loc: str, rules: TableRules) -> str:
     """The table's rules in one line: variant, scoring, royalties, Fantasyland, stakes
     (`/ofc rules`, `/ofc-admin settings`, `/ofc history`)."""
-    return (f"{rules.variant.capitalize()} · {rules.scoring} · {_royalties(rules)} · "
-            f"{_fantasy(rules)} · {plural(rules.point_value, 'chip')} a point")
+    return t(loc, "{variant} · {scoring} · {royalties} · {fantasy} · {per_point} a point",
+             variant=VARIANTS[rules.variant], scoring=rules.scoring,
+             royalties=ROYALTIES[rules.royalties], fantasy=FANTASIES[rules.fantasy],
+             per_point=chips(loc, rules.point_value))

@@ -19,14 +19,15 @@ from discord import app_commands
 
 from cogs.common.client import SlashCommand, Tree
 
+# The groups' names are the bot's own: the same in every language (cogs/common/translator.py).
 ofc = app_commands.Group(
-    name="ofc",
+    name=app_commands.locale_str("ofc", fixed=True),
     description="Open-Face Chinese Poker Pineapple",
     guild_only=True,  # wallets, tables and settings are per server (R12)
 )
 
 admin = app_commands.Group(
-    name="ofc-admin",
+    name=app_commands.locale_str("ofc-admin", fixed=True),
     description="OFC for server admins: settings and chip grants (Manage Server)",
     guild_only=True,
     default_permissions=discord.Permissions(manage_guild=True),

@@ -17,7 +17,6 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
-from bot.tables import SeatState
 from bot.workers import PERSON, Workers
 
 TABLE_IMAGE = "table.png"
@@ -55,30 +54,27 @@ async def _file(kind: str, filename: str, *args: Any) -> discord.File:
     return discord.File(io.BytesIO(await render(kind, *args)), filename=filename)
 
 
-async def table_file(view: TableView) -> discord.File:
-    return await _file("table", TABLE_IMAGE, view)
+async def table_file(loc: str, view: TableView) -> discord.File:
+    return await _file("table", TABLE_IMAGE, view, False, loc)
 
 
-async def private_file(view: PrivateView, draft: Mapping[Card, str],
+async def private_file(loc: str, view: PrivateView, draft: Mapping[Card, str],
                        four_colour: bool = False) -> discord.File:
     """A seat's private image with a draft placement (card -> row) drawn in."""
-    return await _file("private", HAND_IMAGE, view, dict(draft), four_colour)
+    return await _file("private", HAND_IMAGE, view, dict(draft), four_colour, loc)
 
 
-async def hand_file(state: SeatState) -> discord.File:
-    return await private_file(state.view, state.draft)
+async def showdown_file(loc: str, view: TableView) -> discord.File:
+    return await _file("showdown", SHOWDOWN_IMAGE, view, False, loc)
 
 
-async def showdown_file(view: TableView) -> discord.File:
-    return await _file("showdown", SHOWDOWN_IMAGE, view)
-
-
-async def solution_file(board: Board, discards: Sequence[Card], rules: TableRules,
+async def solution_file(loc: str, board: Board, discards: Sequence[Card], rules: TableRules,
                         four_colour: bool = False) -> discord.File:
     """/ofc solve's arrangement alone: the board and its discards, no seat, no chips."""
-    return await _file("solution", SOLUTION_IMAGE, board, tuple(discards), rules, four_colour)
+    return await _file("solution", SOLUTION_IMAGE, board, tuple(discards), rules, four_colour,
+                       loc)
 
 
-async def score_file(view: TableView, four_colour: bool = False) -> discord.File:
+async def score_file(loc: str, view: TableView, four_colour: bool = False) -> discord.File:
     """/ofc score's typed boards shown down, without stacks (a game elsewhere keeps its own)."""
-    return await _file("score", SHOWDOWN_IMAGE, view, four_colour)
+    return await _file("score", SHOWDOWN_IMAGE, view, four_colour, loc)

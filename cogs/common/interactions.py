@@ -14,12 +14,14 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from bot.i18n import Slash, Text
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.common.answers import Refusal
+from cogs.common.answers import Refusal, Refused
 from cogs.common.client import Interaction
 
-NO_TABLE = "There is no table in this channel. Open one with /ofc create."
+NO_TABLE = Text("There is no table in this channel. Open one with {cmd}.",
+                cmd=Slash("ofc create"))
 T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds a write may take before the answer is deferred (Discord allows 3)
 
@@ -38,19 +40,19 @@ def now_of(interaction: Interaction) -> float:
 
 def guild_id_of(interaction: Interaction) -> int:
     if interaction.guild_id is None:
-        raise Refusal("This command works in a server, not in direct messages.")
+        raise Refusal(Text("This command works in a server, not in direct messages."))
     return interaction.guild_id
 
 
 def channel_id_of(interaction: Interaction) -> int:
     if interaction.channel_id is None:
-        raise Refusal("This command works in a channel.")
+        raise Refusal(Text("This command works in a channel."))
     return interaction.channel_id
 
 
 def require_human(member: discord.abc.User) -> None:
     if member.bot:
-        raise Refusal(f"{member.mention} is a bot: bots have no wallet.")
+        raise Refusal(Text("{member} is a bot: bots have no wallet.", member=member.mention))
 
 
 def about(interaction: Interaction,
@@ -86,7 +88,7 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
     return await task
 
 
-class Slowed(app_commands.CheckFailure):
+class Slowed(Refused):
     """A member ran a costly command again before its cooldown ended."""
 
 
@@ -104,7 +106,7 @@ def per_member(uses: int, seconds: float) -> Callable[[T], T]:
         recent = [t for t in runs.get(key, []) if t > now - seconds]
         if len(recent) >= uses:
             left = recent[0] + seconds - now
-            raise Slowed(f"Slow down: try again in {max(1, math.ceil(left))} s.")
+            raise Slowed(Text("Slow down: try again in {n} s.", n=max(1, math.ceil(left))))
         if len(runs) > 10_000:  # forget the members whose cooldown is over
             for old in [k for k, times in runs.items() if times[-1] <= now - seconds]:
                 del runs[old]

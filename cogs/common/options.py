@@ -13,14 +13,17 @@ from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.engine.rules import BOUNDS, CHOICES, TableRules
 from bot.storage import Storage
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, storage_of
 
+# A choice named by a number ("1-6") reads the same in every language; the others translate.
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
-    name: [app_commands.Choice(name=value, value=value) for value in values]
+    name: [app_commands.Choice(name=app_commands.locale_str(value, fixed=value[0].isdigit()),
+                               value=value) for value in values]
     for name, values in CHOICES.items()
 }
 
@@ -31,29 +34,35 @@ def _whole(name: str) -> Any:
     return app_commands.Range[int, low, high]
 
 
-# Every table option: its type as a slash option and its help, by RULES.md section. An option
-# left out takes this server's default (`/ofc-admin settings`), else RULES.md's.
-TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
-    "variant": (str, "pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker"),
-    "seats": (_whole("seats"), "Players at the table: 2-3 (turbo 2-4)"),
-    "buy_in": (_whole("buy_in"), "chips each player brings from the wallet (default 200)"),
-    "point_value": (_whole("point_value"), "chips per point (default 1)"),
-    "scoring": (str, "1-6 (scoop +3) or 2-4 (+1 for two lines)"),
-    "royalties": (str, "american or russian bonus table, or off (none)"),
-    "fantasy": (str, "standard, progressive, ultimate, tournament, off"),
+# Every table option: its type as a slash option and its help (a command string, translated
+# by cogs/common/translator.py), by RULES.md section. An option left out takes this server's
+# default (`/ofc-admin settings`), else RULES.md's.
+TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
+    "variant": (str, locale_str(
+        "pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker")),
+    "seats": (_whole("seats"), locale_str("Players at the table: 2-3 (turbo 2-4)")),
+    "buy_in": (_whole("buy_in"), locale_str(
+        "chips each player brings from the wallet (default 200)")),
+    "point_value": (_whole("point_value"), locale_str("chips per point (default 1)")),
+    "scoring": (str, locale_str("1-6 (scoop +3) or 2-4 (+1 for two lines)")),
+    "royalties": (str, locale_str("american or russian bonus table, or off (none)")),
+    "fantasy": (str, locale_str("standard, progressive, ultimate, tournament, off")),
     "fantasy_stay_full_house_middle": (
-        bool, "a full house in the middle also stays in Fantasyland"),
-    "button_moves_on_fantasy": (bool, "move the button before a Fantasyland hand"),
-    "order": (str, "sequential (one at a time) or simultaneous"),
-    "format": (str, "match (one hand per player), hands (a number of hands), cash"),
-    "hands": (_whole("hands"), "hands to play in the 'hands' format (default 20)"),
-    "turn_seconds": (_whole("turn_seconds"), "seconds for each street (default 60)"),
+        bool, locale_str("a full house in the middle also stays in Fantasyland")),
+    "button_moves_on_fantasy": (bool, locale_str("move the button before a Fantasyland hand")),
+    "order": (str, locale_str("sequential (one at a time) or simultaneous")),
+    "format": (str, locale_str(
+        "match (one hand per player), hands (a number of hands), cash")),
+    "hands": (_whole("hands"), locale_str("hands to play in the 'hands' format (default 20)")),
+    "turn_seconds": (_whole("turn_seconds"), locale_str("seconds for each street (default 60)")),
     "fantasy_turn_seconds": (
-        _whole("fantasy_turn_seconds"), "seconds for a Fantasyland hand (default 180)"),
+        _whole("fantasy_turn_seconds"),
+        locale_str("seconds for a Fantasyland hand (default 180)")),
     "time_bank_seconds": (
         _whole("time_bank_seconds"),
-        "extra seconds per match once a turn runs out (default 120)"),
-    "hints": (str, "on: a Suggest button fills your cards with the strong computer's choice"),
+        locale_str("extra seconds per match once a turn runs out (default 120)")),
+    "hints": (str, locale_str(
+        "on: a Suggest button fills your cards with the strong computer's choice")),
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]

@@ -7,59 +7,77 @@ check them before anything changes.
 
 import discord
 
+from bot.engine.text import joined
+from bot.i18n import Text
 from cogs.common.answers import Refusal
 from cogs.common.client import Interaction
 
 # (attribute of discord.Permissions, its name in Discord's settings, why the bot needs it)
-Needed = tuple[tuple[str, str, str], ...]
+Needed = tuple[tuple[str, Text, Text], ...]
 NEEDED: Needed = (
-    ("view_channel", "View Channel", "to see the channel"),
-    ("send_messages", "Send Messages", "to post the lobby and the table"),
-    ("embed_links", "Embed Links", "for the lobby, table and showdown messages"),
-    ("attach_files", "Attach Files", "for the table and showdown images"),
-    ("read_message_history", "Read Message History", "to edit the table message in place"),
+    ("view_channel", Text("View Channel"), Text("to see the channel")),
+    ("send_messages", Text("Send Messages"), Text("to post the lobby and the table")),
+    ("embed_links", Text("Embed Links"), Text("for the lobby, table and showdown messages")),
+    ("attach_files", Text("Attach Files"), Text("for the table and showdown images")),
+    ("read_message_history", Text("Read Message History"),
+     Text("to edit the table message in place")),
 )
 # A tournament's tables play in threads the bot opens in its channel (RULES.md R13).
 THREADS: Needed = (
-    ("create_public_threads", "Create Public Threads", "to open a thread for each table"),
-    ("send_messages_in_threads", "Send Messages in Threads", "to run the tables in them"),
+    ("create_public_threads", Text("Create Public Threads"),
+     Text("to open a thread for each table")),
+    ("send_messages_in_threads", Text("Send Messages in Threads"),
+     Text("to run the tables in them")),
 )
-HOW_TO_GRANT = (
-    "A member with Manage Channels can grant it: channel settings (the gear) -> Permissions -> "
-    "the bot's role (or the bot) -> allow {names}; or give the bot's role these permissions "
-    "in Server Settings -> Roles.")
+NO_CHIPS_TAKEN = Text("No chips were taken.")
 
 
 class MissingPermissions(Refusal):
     """The bot lacks a permission it needs in the channel; nothing was changed."""
 
 
-def missing(permissions: discord.Permissions, needed: Needed = NEEDED) -> list[str]:
+def missing(permissions: discord.Permissions, needed: Needed = NEEDED) -> list[Text]:
     """The names (as Discord's settings show them) of the permissions the bot lacks."""
     return [name for attribute, name, _ in needed if not getattr(permissions, attribute)]
 
 
+def _bold(names: list[Text]) -> Text:
+    """'**A**, **B**' in the reader's language."""
+    return Text("**{a}**", a=names[0]) if len(names) == 1 else Text(
+        "{first}, **{last}**", first=_bold(names[:-1]), last=names[-1])
+
+
 def require_table_permissions(permissions: discord.Permissions, needed: Needed = NEEDED, *,
-                              what: str = "run a table",
-                              unchanged: str = "No chips were taken.") -> None:
+                              tournament: bool = False,
+                              unchanged: Text = NO_CHIPS_TAKEN) -> None:
     """Refuse, naming each missing permission and how to grant it, unless the bot has every
     permission `needed` (by default: what a table needs) in this channel."""
     lacking = missing(permissions, needed)
     if not lacking:
         return
     why = {name: reason for _, name, reason in needed}
-    lines = [f"- **{name}**: {why[name]}" for name in lacking]
-    names = ", ".join(f"**{name}**" for name in lacking)
-    raise MissingPermissions(
-        f"I can't {what} in this channel: I'm missing "
-        f"{'this permission' if len(lacking) == 1 else 'these permissions'} here:\n"
-        + "\n".join(lines) + "\n" + HOW_TO_GRANT.format(names=names)
-        + f"\n{unchanged}")
+    lines = [Text("- **{name}**: {why}", name=name, why=why[name]) for name in lacking]
+    n = len(lacking)
+    head = (Text("I can't run a tournament's tables in this channel: I'm missing this "
+                 "permission here:",
+                 "I can't run a tournament's tables in this channel: I'm missing these "
+                 "permissions here:", n=n) if tournament else
+            Text("I can't run a table in this channel: I'm missing this permission here:",
+                 "I can't run a table in this channel: I'm missing these permissions here:",
+                 n=n))
+    grant = Text("A member with Manage Channels can grant it: channel settings (the gear) -> "
+                 "Permissions -> the bot's role (or the bot) -> allow {names}; or give the "
+                 "bot's role these permissions in Server Settings -> Roles.",
+                 "A member with Manage Channels can grant them: channel settings (the gear) -> "
+                 "Permissions -> the bot's role (or the bot) -> allow {names}; or give the "
+                 "bot's role these permissions in Server Settings -> Roles.",
+                 n=n, names=_bold(lacking))
+    raise MissingPermissions(joined([head, joined(lines), grant, unchanged]))
 
 
-def needed_line() -> str:
+def needed_line() -> Text:
     """The permissions a table needs, in one line (for /ofc help)."""
-    return ", ".join(f"**{name}**" for _, name, _ in NEEDED)
+    return _bold([name for _, name, _ in NEEDED])
 
 
 def can_open_threads(interaction: Interaction) -> bool:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import admin, attach, detach
+from cogs.common.translator import install as install_translator
 from cogs.economy import history, review, wallets
 
 if TYPE_CHECKING:
@@ -19,6 +20,7 @@ ADMIN: tuple[SlashCommand, ...] = wallets.ADMIN
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    await install_translator(bot.tree)
     attach(bot.tree, COMMANDS)
     attach(bot.tree, ADMIN, admin)
     bot.add_dynamic_items(*ITEMS)

@@ -10,8 +10,11 @@ from bot.ai.review import HandReview, StreetReview
 from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.ordering import order_cards
+from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import seat_name
 from bot.storage import (
     DailyClaim,
     HandHistory,
@@ -29,8 +32,9 @@ from cogs.common.format import (
     cards_label,
     chips,
     clip,
-    plural,
+    fits,
     row_label,
+    row_word,
     rules_line,
     sanction_words,
     signed,
@@ -38,94 +42,116 @@ from cogs.common.format import (
 )
 
 MONEY = discord.Colour.gold()
-MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
+MAX_HAND_FIELDS = 15  # the latest hands listed, as many as fit in one embed (fits)
 REASON_SHOWN = 100  # characters of a director's reason in /ofc history
+
+
+def hands_count(n: int) -> Text:
+    """'1 hand', '12 hands'."""
+    return Text("{n} hand", "{n} hands", n=n)
 
 
 def _percent(rate: float) -> str:
     return f"{rate:.0%}"
 
 
-def balance(mention: str, wallet: Wallet, line: LeaderRow | None, next_daily: float | None,
-            now: float) -> discord.Embed:
+def balance(loc: str, mention: str, wallet: Wallet, line: LeaderRow | None,
+            next_daily: float | None, now: float) -> discord.Embed:
     at_tables = line.at_tables if line else 0
-    embed = discord.Embed(title="Balance", colour=MONEY,
-                          description=f"{mention} has **{chips(wallet.balance)}** in the wallet.")
+    embed = discord.Embed(title=t(loc, "Balance"), colour=MONEY, description=t(
+        loc, "{member} has **{chips}** in the wallet.", member=mention,
+        chips=chips(loc, wallet.balance)))
     if at_tables:
-        embed.add_field(name="At tables", value=chips(at_tables))
-        embed.add_field(name="Total", value=chips(wallet.balance + at_tables))
+        embed.add_field(name=t(loc, "At tables"), value=chips(loc, at_tables))
+        embed.add_field(name=t(loc, "Total"), value=chips(loc, wallet.balance + at_tables))
     if line:
-        embed.add_field(name="Rank", value=f"#{line.rank} in this server")
+        embed.add_field(name=t(loc, "Rank"), value=t(loc, "#{rank} in this server",
+                                                      rank=line.rank))
     if next_daily is not None:
-        daily = "ready: use /ofc daily" if next_daily <= now else f"{when(next_daily, 'R')}"
-        embed.add_field(name="Daily chips", value=daily)
+        daily = t(loc, "ready: use {cmd}", cmd=Slash("ofc daily")) if next_daily <= now \
+            else when(next_daily, "R")
+        embed.add_field(name=t(loc, "Daily chips"), value=daily)
     return embed
 
 
-def daily(claim: DailyClaim) -> discord.Embed:
+def daily(loc: str, claim: DailyClaim) -> discord.Embed:
     return discord.Embed(
-        title="Daily chips", colour=MONEY,
-        description=(f"**+{chips(claim.amount)}**. Your wallet now holds {chips(claim.balance)}."
-                     f"\nNext claim {when(claim.next_claim_at, 'R')}."),
+        title=t(loc, "Daily chips"), colour=MONEY,
+        description=t(loc, "**+{amount}**. Your wallet now holds {balance}.\nNext claim {when}.",
+                      amount=chips(loc, claim.amount), balance=chips(loc, claim.balance),
+                      when=when(claim.next_claim_at, "R")),
     )
 
 
-def leaderboard(rows: Sequence[LeaderRow], me: LeaderRow | None, guild_name: str) -> discord.Embed:
+def leaderboard(loc: str, rows: Sequence[LeaderRow], me: LeaderRow | None,
+                guild_name: str | None) -> discord.Embed:
     lines = [
-        f"**{row.rank}.** <@{row.user_id}> {chips(row.total)}"
-        + (f" ({chips(row.at_tables)} at tables)" if row.at_tables else "")
+        t(loc, "**{rank}.** {member} {chips} ({at_tables} at tables)", rank=row.rank,
+          member=f"<@{row.user_id}>", chips=chips(loc, row.total),
+          at_tables=chips(loc, row.at_tables)) if row.at_tables
+        else f"**{row.rank}.** <@{row.user_id}> {chips(loc, row.total)}"
         for row in rows
     ]
-    embed = discord.Embed(title=f"Leaderboard of {guild_name}", colour=MONEY,
-                          description="\n".join(lines) or "Nobody has chips here yet.")
+    embed = discord.Embed(
+        title=t(loc, "Leaderboard of {server}", server=guild_name or t(loc, "this server")),
+        colour=MONEY, description="\n".join(lines) or t(loc, "Nobody has chips here yet."))
     if me is None:
-        embed.set_footer(text="You have no wallet here yet: /ofc daily or /ofc balance opens one.")
+        embed.set_footer(text=t(loc, "You have no wallet here yet: {daily} or {balance} opens "
+                                     "one.", daily=Slash("ofc daily"),
+                                balance=Slash("ofc balance")))
     else:
-        embed.set_footer(text=f"Your rank: #{me.rank} with {chips(me.total)} "
-                              "(wallet plus chips at tables).")
+        embed.set_footer(text=t(loc, "Your rank: #{rank} with {chips} (wallet plus chips at "
+                                     "tables).", rank=me.rank, chips=chips(loc, me.total)))
     return embed
 
 
-def options_summary(options_json: str) -> str:
+def options_summary(loc: str, options_json: str) -> str:
     """A match's table options in one line; the raw text if they no longer validate."""
     try:
-        return rules_line(TableRules.from_mapping(json.loads(options_json)))
+        return rules_line(loc, TableRules.from_mapping(json.loads(options_json)))
     except (ValueError, TypeError, RuleError, AttributeError):
         return options_json[:200]
 
 
-def _place(match: MatchSummary, user_id: int) -> str:
-    """1st of 3 (by points; players are listed most points first)."""
+def _place(loc: str, match: MatchSummary, user_id: int) -> str:
+    """'place 1 of 3' (by points; players are listed most points first)."""
     order = [p.user_id for p in match.players]
-    place = order.index(user_id) + 1
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
-    return f"{place}{suffix} of {len(order)}"
+    return t(loc, "place {place} of {n}", place=order.index(user_id) + 1, n=len(order))
 
 
-def history(mention: str, user_id: int, matches: Sequence[MatchSummary],
+def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary],
             sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
     """The member's latest matches, then the tournament warnings and penalties it received
     (RULES.md R13)."""
-    embed = discord.Embed(title="Recent matches", colour=INFO, description=(
-        f"{mention}'s latest matches, newest first. Pick one below to see its hands."
-        if matches else f"{mention} has not played a match in this server yet."))
+    embed = discord.Embed(title=t(loc, "Recent matches"), colour=INFO, description=t(
+        loc, "{member}'s latest matches, newest first. Pick one below to see its hands.",
+        member=mention) if matches else t(
+        loc, "{member} has not played a match in this server yet.", member=mention))
     for match in matches:
         me = match.player(user_id)
-        state = ("in play" if match.ended_at is None
-                 else "won" if me.won else "lost")
-        practice = " (practice)" if match.practice else ""
+        state = (Text("in play") if match.ended_at is None
+                 else Text("won") if me.won else Text("lost"))
+        fields = {"date": when(match.started_at, "d"),
+                  "options": options_summary(loc, match.options_json),
+                  "place": _place(loc, match, user_id), "points": signed(me.net_points),
+                  "chips": signed(me.net_chips), "hands": hands_count(match.hands)}
+        name, value = (
+            (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
+                  "{hands}", **fields)) if match.practice else
+            (Text("Match #{n}: {state}", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
+                  **fields)))
         embed.add_field(
-            name=f"Match #{match.match_id}: {state}{practice}",
-            value=(f"{when(match.started_at, 'd')} · {options_summary(match.options_json)}\n"
-                   f"{_place(match, user_id)} · {signed(me.net_points)} points · "
-                   f"{signed(me.net_chips)} {'play chips' if match.practice else 'chips'} · "
-                   f"{match.hands} hands"),
+            name=t(loc, name),
+            value=t(loc, value),
             inline=False,
         )
-    add_lines(embed, "Tournament warnings and penalties", (
-        f"Tournament #{s.tournament_id}, level {s.level}: "
-        f"{sanction_words(s.kind, s.points, s.excluded)} ({clip(s.reason, REASON_SHOWN)}) · "
-        f"{when(s.created_at, 'd')}" for s in sanctions))
+    add_lines(loc, embed, t(loc, "Tournament warnings and penalties"), (
+        t(loc, "Tournament #{n}, level {level}: {sanction} ({reason}) · {date}",
+          n=s.tournament_id, level=s.level, sanction=sanction_words(s.kind, s.points, s.excluded),
+          reason=clip(s.reason, REASON_SHOWN), date=when(s.created_at, "d"))
+        for s in sanctions))
     return embed
 
 
@@ -141,168 +167,217 @@ def _showdown(hand: HandHistory) -> tuple[dict[int, dict[str, Any]], dict[int, s
         return {}, {}
 
 
-def _history_row(row: Row, cards: Sequence[str]) -> str:
-    """A stored row ('Ah', 'Kd', ...) sorted as the hand it makes; as stored if unreadable."""
+def _history_row(loc: str, row: Row, cards: Sequence[str], stored: str,
+                 lowball: bool) -> str:
+    """A stored row ('Ah', 'Kd', ...) sorted as the hand it makes, with that hand in words
+    (named again from the cards: the history keeps the English name); as stored if
+    unreadable."""
     try:
-        return row_label(row, parse_cards(" ".join(cards), allow_jokers=True))
+        parsed = parse_cards(" ".join(cards), allow_jokers=True)
+        name = row_text(row, parsed, lowball)
     except (ValueError, RuleError):
-        return f"`{' '.join(cards)}`"
+        return f"`{' '.join(cards)}`: {stored}"
+    return f"{row_label(loc, row, parsed)}: {t(loc, name) if name else stored}"
 
 
-def _board_lines(seat: dict[str, Any]) -> str:
+def _board_lines(loc: str, seat: dict[str, Any], lowball: bool) -> str:
     rows = seat["rows"]
     return "\n".join(
-        f"{row.capitalize()}: {_history_row(row, rows[row])}: {name}"
+        f"{row_word(loc, row)}: {_history_row(loc, row, rows[row], stored, lowball)}"
         + (f" (+{royalty})" if royalty else "")
-        for row, name, royalty in zip(("top", "middle", "bottom"), seat["names"],
-                                      seat["royalties"], strict=True)
-    )
+        for row, stored, royalty in zip(("top", "middle", "bottom"), seat["names"],
+                                        seat["royalties"], strict=True))
 
 
-def _result_line(points: int, chips_won: int, fouled: bool, royalties: int,
-                 fantasy: str) -> str:
-    parts = [f"{signed(points)} points", f"{signed(chips_won)} chips"]
+def _result_line(loc: str, points: int, chips_won: int, fouled: bool, royalties: int,
+                 fantasy: Text | None) -> str:
+    parts = [t(loc, "{points} points", points=signed(points)),
+             t(loc, "{chips} chips", chips=signed(chips_won))]
     if fouled:
-        parts.append("**fouled**")
+        parts.append(t(loc, "**fouled**"))
     elif royalties:
-        parts.append(f"royalties {royalties}")
-    if fantasy:
-        parts.append(fantasy)
+        parts.append(t(loc, "royalties {n}", n=royalties))
+    if fantasy is not None:
+        parts.append(t(loc, fantasy))
     return " · ".join(parts)
 
 
-def _fantasy(in_fantasy: bool, entered: bool, stayed: bool) -> str:
+def _fantasy(in_fantasy: bool, entered: bool, stayed: bool) -> Text | None:
     if entered:
-        return "enters Fantasyland"
+        return Text("enters Fantasyland")
     if stayed:
-        return "stays in Fantasyland"
-    return "played in Fantasyland" if in_fantasy else ""
+        return Text("stays in Fantasyland")
+    return Text("played in Fantasyland") if in_fantasy else None
 
 
-def match_hands(match: MatchSummary, hands: Sequence[HandHistory]) -> discord.Embed:
-    practice = "**Practice**: play chips, not in /ofc stats.\n" if match.practice else ""
+def match_hands(loc: str, match: MatchSummary, hands: Sequence[HandHistory]) -> discord.Embed:
     embed = discord.Embed(
-        title=f"Match #{match.match_id}", colour=INFO,
-        description=(f"{practice}{when(match.started_at, 'f')} · "
-                     f"{options_summary(match.options_json)}\n"
-                     "Pick a hand below to see the boards; `/ofc review` goes over yours."),
+        title=t(loc, "Match #{n}", n=match.match_id), colour=INFO,
+        description=(t(loc, "**Practice**: play chips, not in {stats}.", stats=Slash("ofc stats"))
+                     + "\n" if match.practice else "")
+        + t(loc, "{date} · {options}\nPick a hand below to see the boards; {review} goes over "
+                 "yours.", date=when(match.started_at, "f"),
+            options=options_summary(loc, match.options_json), review=Slash("ofc review")),
     )
-    shown = hands[-MAX_HAND_FIELDS:]
-    if len(shown) < len(hands):
-        embed.set_footer(text=f"The last {len(shown)} of {len(hands)} hands.")
-    for hand in shown:
-        embed.add_field(name=f"Hand {hand.hand_no}", inline=False, value="\n".join(
+    fields: list[tuple[str, str]] = []
+    for hand in reversed(hands[-MAX_HAND_FIELDS:]):  # the latest first, while they fit
+        name = t(loc, "Hand {n}", n=hand.hand_no)
+        value = "\n".join(
             f"<@{r.user_id}>: " + _result_line(
-                r.points, r.chips, r.fouled, r.royalties,
+                loc, r.points, r.chips, r.fouled, r.royalties,
                 _fantasy(r.in_fantasy, r.fantasy_entered, r.fantasy_stayed))
-            for r in hand.results) or "No results recorded.")
+            for r in hand.results) or t(loc, "No results recorded.")
+        if not fits(embed, name, value):
+            break
+        embed.add_field(name=name, value=value, inline=False)
+        fields.append((name, value))
+    embed.clear_fields()
+    for name, value in reversed(fields):  # listed oldest first
+        embed.add_field(name=name, value=value, inline=False)
+    if len(fields) < len(hands):
+        embed.set_footer(text=t(loc, "The last {n} of {total} hands.", n=len(fields),
+                                total=len(hands)))
     return embed
 
 
-def hand_detail(match_id: int, hand: HandHistory) -> discord.Embed:
+def _lowball(options_json: str) -> bool:
+    try:
+        return bool(json.loads(options_json).get("variant") == "lowball")
+    except (ValueError, AttributeError):
+        return False
+
+
+def hand_detail(loc: str, match: MatchSummary, hand: HandHistory) -> discord.Embed:
     shown, names = _showdown(hand)
-    embed = discord.Embed(title=f"Match #{match_id}, hand {hand.hand_no}", colour=INFO,
-                          description=when(hand.played_at, "f"))
+    lowball = _lowball(match.options_json)
+    embed = discord.Embed(title=t(loc, "Match #{n}, hand {hand}", n=match.match_id,
+                                  hand=hand.hand_no),
+                          colour=INFO, description=when(hand.played_at, "f"))
     for r in hand.results:
         seat = shown.get(r.user_id)
         fantasy = _fantasy(r.in_fantasy, r.fantasy_entered, r.fantasy_stayed)
-        text = _result_line(r.points, r.chips, r.fouled, r.royalties, fantasy)
+        text = _result_line(loc, r.points, r.chips, r.fouled, r.royalties, fantasy)
         if seat is not None:
-            text = f"{_board_lines(seat)}\n{text}"
-        name = names.get(r.user_id) or (
-            f"Player {r.user_id}" if is_person(r.user_id) else "Computer")
-        embed.add_field(name=discord.utils.escape_markdown(name)[:256], value=text, inline=False)
+            text = f"{_board_lines(loc, seat, lowball)}\n{text}"
+        name = names.get(r.user_id)
+        shown_name = seat_name(loc, name, not is_person(r.user_id)) if name else (
+            t(loc, "Player {id}", id=r.user_id) if is_person(r.user_id)
+            else t(loc, "Computer"))
+        embed.add_field(name=discord.utils.escape_markdown(shown_name)[:256], value=text,
+                        inline=False)
     return embed
 
 
-def stats(mention: str, s: PlayerStats) -> discord.Embed:
-    embed = discord.Embed(title="Statistics", colour=INFO, description=(
-        f"{mention} in this server." if s.hands else f"{mention} has not played a hand here yet."))
+def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
+    embed = discord.Embed(title=t(loc, "Statistics"), colour=INFO, description=t(
+        loc, "{member} in this server.", member=mention) if s.hands else t(
+        loc, "{member} has not played a hand here yet.", member=mention))
     if not s.hands:
         return embed
     per_hand = s.net_points / s.hands
-    fields = [
-        ("Hands played", f"{s.hands:,}"),
-        ("Net points", f"{signed(s.net_points)} ({per_hand:+.2f} a hand)"),
-        ("Net chips", signed(s.net_chips)),
-        ("Matches won", f"{s.matches_won} of {s.matches} ({_percent(s.win_rate)})"),
-        ("Fouls", f"{s.fouls} ({_percent(s.foul_rate)} of hands)"),
-        ("Fantasyland entries",
-         f"{s.fantasy_entries} ({_percent(s.fantasy_entry_rate)} of normal hands)"),
-        ("Fantasyland stays",
-         f"{s.fantasy_stays} of {s.fantasy_hands} ({_percent(s.fantasy_stay_rate)})"),
-        ("Scoops", f"{s.scoops:,}"),
-        ("Best royalties", f"{s.best_royalties} in one hand"),
+    fields: list[tuple[Text, Text | str]] = [
+        (Text("Hands played"), Text("{n:,}", n=s.hands)),
+        (Text("Net points"), Text("{points} ({per_hand} a hand)", points=signed(s.net_points),
+                                  per_hand=f"{per_hand:+.2f}")),
+        (Text("Net chips"), signed(s.net_chips)),
+        (Text("Matches won"), Text("{won} of {n} ({rate})", won=s.matches_won, n=s.matches,
+                                   rate=_percent(s.win_rate))),
+        (Text("Fouls"), Text("{n} ({rate} of hands)", n=s.fouls, rate=_percent(s.foul_rate))),
+        (Text("Fantasyland entries"),
+         Text("{n} ({rate} of normal hands)", n=s.fantasy_entries,
+              rate=_percent(s.fantasy_entry_rate))),
+        (Text("Fantasyland stays"),
+         Text("{n} of {total} ({rate})", n=s.fantasy_stays, total=s.fantasy_hands,
+              rate=_percent(s.fantasy_stay_rate))),
+        (Text("Scoops"), Text("{n:,}", n=s.scoops)),
+        (Text("Best royalties"), Text("{n} in one hand", n=s.best_royalties)),
     ]
     for name, value in fields:
-        embed.add_field(name=name, value=value)
+        embed.add_field(name=t(loc, name), value=value if isinstance(value, str)
+                        else t(loc, value))
     return embed
 
 
-def granted(mention: str, amount: int, balance_after: int, reason: str,
+def granted(loc: str, mention: str, amount: int, balance_after: int, reason: str,
             actor_mention: str) -> discord.Embed:
     return discord.Embed(
-        title="Chips granted", colour=MONEY,
-        description=(f"{actor_mention} gave {mention} **{chips(amount)}**.\n"
-                     f"Reason: {discord.utils.escape_markdown(reason)}\n"
-                     f"{mention}'s wallet now holds {chips(balance_after)}."),
+        title=t(loc, "Chips granted"), colour=MONEY,
+        description=t(loc, "{actor} gave {member} **{chips}**.\nReason: {reason}\n{member}'s "
+                           "wallet now holds {balance}.", actor=actor_mention, member=mention,
+                      chips=chips(loc, amount), reason=discord.utils.escape_markdown(reason),
+                      balance=chips(loc, balance_after)),
     )
 
 
-_SHORT_ROWS = {"top": "Top", "middle": "Mid", "bottom": "Bot", "discard": "out"}
+_SHORT_ROWS = {"top": Text("Top"), "middle": Text("Mid"), "bottom": Text("Bot"),
+               "discard": Text("Discard")}
 
 
-def placement_line(placed: Mapping[Card, str]) -> str:
-    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · out 3♠'."""
+def placement_line(loc: str, placed: Mapping[Card, str]) -> str:
+    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · Discard 3♠'."""
     parts = []
     for row, label in _SHORT_ROWS.items():
         cards = [c for c, r in placed.items() if r == row]
         if cards:
-            parts.append(f"{label} {cards_label(order_cards(cards))}")
+            parts.append(f"{t(loc, label)} {cards_label(loc, order_cards(cards))}")
     return " · ".join(parts)
 
 
-def _gain_line(street: StreetReview) -> str:
+def _gain_line(loc: str, street: StreetReview) -> str:
     if street.same:
-        return "✓ The strong computer's choice too."
-    points = f"**{street.gain:+.1f} points**"
-    spread = f" (±{street.error:.1f})" if street.error else ""
-    if street.gain > 0:
-        return f"Its choice: {points}{spread} over yours."
-    if street.gain < 0:
-        return f"Its choice: {points}{spread}: yours looks better."
-    return f"Its choice: {points}: as good as yours."
+        return t(loc, "✓ The strong computer's choice too.")
+    gain, error = street.gain, street.error
+    if not gain:
+        line = Text("Its choice: **{gain:+.1f} points**: as good as yours.", gain=gain)
+    elif error:
+        line = (Text("Its choice: **{gain:+.1f} points** (±{error:.1f}) over yours.",
+                     gain=gain, error=error) if gain > 0 else
+                Text("Its choice: **{gain:+.1f} points** (±{error:.1f}): yours looks better.",
+                     gain=gain, error=error))
+    else:
+        line = (Text("Its choice: **{gain:+.1f} points** over yours.", gain=gain) if gain > 0
+                else Text("Its choice: **{gain:+.1f} points**: yours looks better.", gain=gain))
+    return t(loc, line)
 
 
-def review(played: PlayedHand, hand: HandReview) -> discord.Embed:
+def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
     """/ofc review: the player's placement and the strong computer's, street by street, from
     the same view, with what its choice was worth over the player's (issue 18). Short lines
     for a phone."""
-    practice = " (practice)" if played.practice else ""
-    result = f"{signed(played.points)} points" + (", fouled" if hand.fouled else "")
+    result = (Text("{points} points, fouled", points=signed(played.points)) if hand.fouled
+              else Text("{points} points", points=signed(played.points)))
     embed = discord.Embed(
-        title=f"Review: match #{played.match_id}, hand {played.hand_no}{practice}", colour=INFO,
-        description=(f"{when(played.played_at, 'f')} · you scored **{result}**.\n"
-                     "You, then the strong computer from the same cards; its choice scored "
-                     "against yours on the same dealt futures (± one standard error)."))
+        title=t(loc, Text("Review: match #{n}, hand {hand} (practice)", n=played.match_id,
+                          hand=played.hand_no) if played.practice else
+                Text("Review: match #{n}, hand {hand}", n=played.match_id, hand=played.hand_no)),
+        colour=INFO,
+        description=t(loc, "{date} · you scored **{result}**.\nYou, then the strong computer "
+                           "from the same cards; its choice scored against yours on the same "
+                           "dealt futures (± one standard error).",
+                      date=when(played.played_at, "f"), result=result))
     for street in hand.streets:
-        name = (f"Fantasyland: {len(street.dealt)} cards" if street.street == 0
-                else f"Street {street.street}: {cards_label(street.dealt)}")
-        you = "You (placed by the clock)" if street.auto else "You"
-        lines = [f"{you}: {placement_line(street.played)}"]
+        name = (t(loc, "Fantasyland: {n} card", "Fantasyland: {n} cards", n=len(street.dealt))
+                if street.street == 0 else
+                t(loc, "Street {street}: {cards}", street=street.street,
+                  cards=cards_label(loc, street.dealt)))
+        you = t(loc, "You (placed by the clock)") if street.auto else t(loc, "You")
+        lines = [f"{you}: {placement_line(loc, street.played)}"]
         if not street.same:
-            lines.append(f"Strong: {placement_line(street.best)}")
-        lines.append(_gain_line(street))
+            lines.append(t(loc, "Strong: {placement}",
+                           placement=placement_line(loc, street.best)))
+        lines.append(_gain_line(loc, street))
         embed.add_field(name=name, value="\n".join(lines), inline=False)
-    embed.add_field(name="Your board", inline=False, value="\n".join(
-        f"{row.capitalize()}: {row_label(row, cards)}"
+    embed.add_field(name=t(loc, "Your board"), inline=False, value="\n".join(
+        f"{row_word(loc, row)}: {row_label(loc, row, cards)}"
         for row, cards in zip(("top", "middle", "bottom"), hand.board.rows, strict=True)))
-    differing = [s for s in hand.streets if not s.same]
-    summary = (f"In all, the strong computer's choices: {hand.gain:+.1f} points over yours "
-               f"({len(differing)} of {len(hand.streets)} differ)." if differing
-               else "You played every street as the strong computer would.")
+    differing = sum(not s.same for s in hand.streets)
+    summary = (t(loc, "In all, the strong computer's choices: {gain:+.1f} points over yours "
+                      "({differ} of {n} differ).", gain=hand.gain, differ=differing,
+                 n=len(hand.streets)) if differing
+               else t(loc, "You played every street as the strong computer would."))
     if hand.skipped:
-        summary += (f" Left out: {plural(hand.skipped, 'street')} placed for you while you "
-                    "were away.")
+        summary += " " + t(loc, "Left out: {n} street placed for you while you were away.",
+                           "Left out: {n} streets placed for you while you were away.",
+                           n=hand.skipped)
     embed.set_footer(text=summary)
     return embed

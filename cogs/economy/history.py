@@ -14,11 +14,13 @@ from typing import Any, Self
 import discord
 from discord import app_commands
 
+from bot.i18n import Text, t
 from bot.storage import HandHistory, MatchSummary, Storage
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed
 from cogs.common.interactions import about, guild_id_of, storage_of
+from cogs.common.language import lang
 from cogs.economy import embeds
 from cogs.economy.review import ReviewButton
 
@@ -30,7 +32,7 @@ RECENT_SANCTIONS = 10  # tournament warnings and penalties (RULES.md R13)
 
 def _picked(values: Sequence[str]) -> int:
     if len(values) != 1 or not values[0].isdigit() or not values[0].isascii():
-        raise Refusal("That menu choice is not valid.")
+        raise Refusal(Text("That menu choice is not valid."))
     return int(values[0])
 
 
@@ -39,22 +41,25 @@ async def _recent_match(storage: Storage, guild_id: int, user_id: int,
     for match in await storage.recent_matches(guild_id, user_id, limit=CHECK_DEPTH):
         if match.match_id == match_id:
             return match
-    raise Refusal(f"Match #{match_id} is not among that member's matches in this server.")
+    raise Refusal(Text("Match #{n} is not among that member's matches in this server.",
+                       n=match_id))
 
 
 class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
     """Under a `/ofc history` answer: pick a match to list its hands."""
 
-    def __init__(self, user_id: int, matches: Sequence[MatchSummary] = ()) -> None:
+    def __init__(self, user_id: int, matches: Sequence[MatchSummary] = (),
+                 loc: str = "en-US") -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"ofc:hist:{user_id}",
-            placeholder="Show the hands of a match",
+            placeholder=t(loc, "Show the hands of a match"),
             options=[
                 discord.SelectOption(
-                    label=f"Match #{m.match_id}", value=str(m.match_id),
-                    description=(f"{m.hands} hands · "
-                                 f"{signed(m.player(user_id).net_chips)} chips"))
+                    label=t(loc, "Match #{n}", n=m.match_id), value=str(m.match_id),
+                    description=t(loc, "{hands} · {chips} chips",
+                                  hands=embeds.hands_count(m.hands),
+                                  chips=signed(m.player(user_id).net_chips)))
                 for m in matches[:MAX_OPTIONS]
             ],
         ))
@@ -73,21 +78,23 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
         hands = await storage.match_hands(summary.match_id)
         view = discord.ui.View(timeout=None)
         if hands:
-            view.add_item(HandPicker(self.user_id, summary.match_id, hands))
-        await send(interaction, ephemeral=True, embed=embeds.match_hands(summary, hands),
-                   view=view)
+            view.add_item(HandPicker(self.user_id, summary.match_id, hands, lang(interaction)))
+        await send(interaction, ephemeral=True,
+                   embed=embeds.match_hands(lang(interaction), summary, hands), view=view)
 
 
 class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                  template=r"ofc:histhand:(?P<user>[0-9]{1,20}):(?P<match>[0-9]{1,20})"):
     """Under a match's hands: pick a hand to see every board as shown down."""
 
-    def __init__(self, user_id: int, match_id: int, hands: Sequence[HandHistory] = ()) -> None:
+    def __init__(self, user_id: int, match_id: int, hands: Sequence[HandHistory] = (),
+                 loc: str = "en-US") -> None:
         super().__init__(discord.ui.Select(
             custom_id=f"ofc:histhand:{user_id}:{match_id}",
-            placeholder="Show the boards of a hand",
+            placeholder=t(loc, "Show the boards of a hand"),
             options=[
-                discord.SelectOption(label=f"Hand {h.hand_no}", value=str(h.hand_no))
+                discord.SelectOption(label=t(loc, "Hand {n}", n=h.hand_no),
+                                     value=str(h.hand_no))
                 for h in hands[-MAX_OPTIONS:]
             ],
         ))
@@ -102,18 +109,18 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
     async def clicked(self, interaction: Interaction) -> None:
         storage = storage_of(interaction)
         guild_id = guild_id_of(interaction)
-        await _recent_match(storage, guild_id, self.user_id, self.match_id)
+        summary = await _recent_match(storage, guild_id, self.user_id, self.match_id)
         hand_no = _picked(self.item.values)
         hand = next((h for h in await storage.match_hands(self.match_id)
                      if h.hand_no == hand_no), None)
         if hand is None:
-            raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
+            raise Refusal(Text("Match #{n} has no hand {hand}.", n=self.match_id, hand=hand_no))
         view = discord.ui.View(timeout=None)
         if self.user_id == interaction.user.id and any(
                 r.user_id == self.user_id for r in hand.results):
-            view.add_item(ReviewButton(self.match_id, hand_no))  # issue 18: the coach
+            view.add_item(ReviewButton(lang(interaction), self.match_id, hand_no))  # the coach
         await send(interaction, ephemeral=True, view=view,
-                   embed=embeds.hand_detail(self.match_id, hand))
+                   embed=embeds.hand_detail(lang(interaction), summary, hand))
 
 
 @app_commands.command(name="history", description="Recent matches, with their hands")
@@ -125,9 +132,10 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
     sanctions = await storage.member_sanctions(guild_id, target.id, limit=RECENT_SANCTIONS)
     view = discord.ui.View(timeout=None)
     if matches:
-        view.add_item(MatchPicker(target.id, matches))
+        view.add_item(MatchPicker(target.id, matches, lang(interaction)))
     await send(interaction, ephemeral=True, view=view,
-               embed=embeds.history(target.mention, target.id, matches, sanctions))
+               embed=embeds.history(lang(interaction), target.mention, target.id, matches,
+                                    sanctions))
 
 
 @app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
@@ -135,7 +143,8 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
 async def stats(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     figures = await storage_of(interaction).stats(guild_id, target.id)
-    await send(interaction, ephemeral=True, embed=embeds.stats(target.mention, figures))
+    await send(interaction, ephemeral=True,
+               embed=embeds.stats(lang(interaction), target.mention, figures))
 
 
 COMMANDS: tuple[SlashCommand, ...] = (history, stats)

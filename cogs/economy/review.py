@@ -19,20 +19,23 @@ from discord import app_commands
 
 from bot.ai.review import review_hand
 from bot.engine.errors import RuleError
+from bot.i18n import Slash, Text, t
 from bot.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import signed
 from cogs.common.interactions import guild_id_of, per_member, storage_of
+from cogs.common.language import lang
 from cogs.economy import embeds
 
 CHOICES = 25  # Discord's limit of autocomplete choices
-NO_HANDS = ("You have not finished a hand in this server yet: play one (`/ofc practice` "
-            "deals one against the computer), then review it.")
-BAD_HAND = "Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; see `/ofc history`)."
-UNAVAILABLE = ("Review isn't available for this hand: its history cannot be replayed "
-               "(it was recorded by an older version of the bot).")
+NO_HANDS = Text("You have not finished a hand in this server yet: play one ({practice} deals "
+                "one against the computer), then review it.", practice=Slash("ofc practice"))
+BAD_HAND = Text("Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; see {history}).",
+                history=Slash("ofc history"))
+UNAVAILABLE = Text("Review isn't available for this hand: its history cannot be replayed "
+                   "(it was recorded by an older version of the bot).")
 _HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*", re.IGNORECASE)
 
 
@@ -63,7 +66,8 @@ async def answer_review(interaction: Interaction, match_id: int | None,
             partial(review_hand, json.loads(history), user, seed=seed), priority=PERSON)
     except (RuleError, ValueError, KeyError, TypeError) as error:
         raise Refusal(UNAVAILABLE) from error
-    await send(interaction, ephemeral=True, embed=embeds.review(played, reviewed))
+    await send(interaction, ephemeral=True,
+               embed=embeds.review(lang(interaction), played, reviewed))
 
 
 @per_member(3, 60)
@@ -84,11 +88,13 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
         return []
     hands = await storage_of(interaction).played_hands(interaction.guild_id,
                                                        interaction.user.id, limit=CHOICES)
+    loc = lang(interaction)
     choices = []
     for h in hands:
         value = f"{h.match_id}-{h.hand_no}"
-        practice = " (practice)" if h.practice else ""
-        name = f"Match #{h.match_id}, hand {h.hand_no}: {signed(h.points)} points{practice}"
+        fields = {"n": h.match_id, "hand": h.hand_no, "points": signed(h.points)}
+        name = t(loc, Text("Match #{n}, hand {hand}: {points} points (practice)", **fields)
+                 if h.practice else Text("Match #{n}, hand {hand}: {points} points", **fields))
         if typed.strip() in value or typed.strip().lower() in name.lower():
             choices.append(app_commands.Choice(name=name, value=value))
     return choices
@@ -99,9 +105,9 @@ class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]
     """"Review" under one of the member's hands in `/ofc history`: the coach for the clicker,
     on that hand (refused, like the command, when the clicker did not play it)."""
 
-    def __init__(self, match_id: int, hand_no: int) -> None:
+    def __init__(self, loc: str, match_id: int, hand_no: int) -> None:
         super().__init__(discord.ui.Button(
-            label="Review with the strong computer", style=discord.ButtonStyle.primary,
+            label=t(loc, "Review with the strong computer"), style=discord.ButtonStyle.primary,
             custom_id=f"ofc:review:{match_id}:{hand_no}"))
         self.match_id = match_id
         self.hand_no = hand_no
@@ -109,7 +115,7 @@ class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction[Any],
                              item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
-        return cls(int(match["match"]), int(match["hand"]))
+        return cls(lang(interaction), int(match["match"]), int(match["hand"]))
 
     async def clicked(self, interaction: Interaction) -> None:
         await answer_review(interaction, self.match_id, self.hand_no)

@@ -7,6 +7,7 @@ grants are public.
 
 from discord import app_commands
 
+from bot.i18n import Text
 from bot.storage import DailyNotReady
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
@@ -20,6 +21,7 @@ from cogs.common.interactions import (
     require_human,
     storage_of,
 )
+from cogs.common.language import lang
 from cogs.economy import embeds
 
 LEADERBOARD_SIZE = 10
@@ -39,7 +41,8 @@ async def balance(interaction: Interaction, member: Member | None = None) -> Non
         last = wallet.last_daily_at
         next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
     await send(interaction, ephemeral=True,
-               embed=embeds.balance(target.mention, wallet, line, next_daily, now))
+               embed=embeds.balance(lang(interaction), target.mention, wallet, line, next_daily,
+                                    now))
 
 
 @app_commands.command(name="daily", description="Claim your daily chips")
@@ -50,9 +53,9 @@ async def daily(interaction: Interaction) -> None:
         claim = await in_time(interaction, storage.claim_daily(
             guild_id, interaction.user.id, now=now), ephemeral=True)
     except DailyNotReady as error:
-        raise Refusal(f"Already claimed. {error} "
-                      f"({when(now + error.seconds_left, 't')})") from error
-    await send(interaction, ephemeral=True, embed=embeds.daily(claim))
+        raise Refusal(Text("Already claimed. {reason} ({when})", reason=error.text,
+                           when=when(now + error.seconds_left, "t"))) from error
+    await send(interaction, ephemeral=True, embed=embeds.daily(lang(interaction), claim))
 
 
 @app_commands.command(name="leaderboard", description="The richest players of this server")
@@ -61,8 +64,9 @@ async def leaderboard(interaction: Interaction) -> None:
     storage = storage_of(interaction)
     rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
     me = await storage.rank_of(guild_id, interaction.user.id)
-    name = interaction.guild.name if interaction.guild else "this server"
-    await send(interaction, ephemeral=False, embed=embeds.leaderboard(rows, me, name))
+    name = interaction.guild.name if interaction.guild else None
+    await send(interaction, ephemeral=False,
+               embed=embeds.leaderboard(lang(interaction), rows, me, name))
 
 
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")
@@ -79,9 +83,10 @@ async def grant(interaction: Interaction, member: Member,
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
         now=now_of(interaction), key=f"grant:{interaction.id}"), ephemeral=False)
     if not move.applied:
-        raise Refusal("This grant was already made.")
+        raise Refusal(Text("This grant was already made."))
     await send(interaction, ephemeral=False, embed=embeds.granted(
-        member.mention, amount, move.balance, reason.strip(), interaction.user.mention))
+        lang(interaction), member.mention, amount, move.balance, reason.strip(),
+        interaction.user.mention))
 
 
 COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard)  # under /ofc

@@ -13,6 +13,7 @@ from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
+from cogs.common.translator import install as install_translator
 from cogs.tables import controls, ids, lobby, play
 
 if TYPE_CHECKING:
@@ -23,6 +24,7 @@ COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, play.table
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    await install_translator(bot.tree)
     images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
     bot.add_dynamic_items(*play.COMPONENTS)

@@ -20,12 +20,14 @@ from bot.engine.cards import INDEX, Card
 from bot.engine.ordering import order_cards
 from bot.engine.outlook import draft_outlook
 from bot.engine.royalties import ROW_SIZES
+from bot.i18n import Text, t
 from bot.tables import SeatState, TableService
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
-from cogs.common.format import ROW_LABELS, card_label
+from cogs.common.format import card_label, row_word
 from cogs.common.interactions import storage_of, table_here, tables_of
+from cogs.common.language import lang
 from cogs.tables import ids
 from cogs.tables.embeds import Where, placed_embed, prompt_embed
 from cogs.tables.ids import (
@@ -41,7 +43,8 @@ from cogs.tables.ids import (
 if TYPE_CHECKING:
     from cogs.tables.play import Play
 
-NOT_PUBLIC = "Your controls work in your DM or in your own \"My hand\" message, not here."
+NOT_PUBLIC = Text("Your controls work in your DM or in your own \"My hand\" message, not "
+                  "here.")
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
@@ -64,22 +67,24 @@ class Content:
             ({"attachments": [self.file]} if self.file else {})
 
 
-async def prompt(state: SeatState, *, note: str = "", controls: bool = True,
-                 where: Where | None = None, image: bool = True,
+async def prompt(loc: str, state: SeatState, *, note: Text | None = None,
+                 controls: bool = True, where: Where | None = None, image: bool = True,
                  asking: bool = False, four_colour: bool = False) -> Content:
-    """One seat's current action: its controls and the private image (without the draft,
-    which the buttons show: `image=False` leaves the image the message already has)."""
-    return Content(prompt_embed(state, note, where=where, asking=asking),
-                   controls_view(state, asking=asking) if controls else discord.ui.View(),
-                   await images.private_file(state.view, {}, four_colour) if image else None)
+    """One seat's current action in `loc`: its controls and the private image (without the
+    draft, which the buttons show: `image=False` leaves the image the message already has)."""
+    return Content(prompt_embed(loc, state, note, where=where, asking=asking),
+                   controls_view(loc, state, asking=asking) if controls else discord.ui.View(),
+                   await images.private_file(loc, state.view, {}, four_colour) if image
+                   else None)
 
 
-def image_key(state: SeatState) -> tuple[object, ...]:
-    """What the private image shows (the draft aside): a prompt uploads it again only when
-    this changes (issue 14: a phone's data)."""
+def image_key(loc: str, state: SeatState) -> tuple[object, ...]:
+    """What the private image shows (the draft aside), in which language: a prompt uploads
+    it again only when this changes (issue 14: a phone's data)."""
     view = state.view
     table = view.table
-    return (state.hand_no, state.street, view.board, view.dealt, view.discards, table.button,
+    return (loc, state.hand_no, state.street, view.board, view.dealt, view.discards,
+            table.button,
             tuple((s.seat, s.board, s.hidden_cards, s.stack, s.away, s.sitting_out)
                   for s in table.seats))
 
@@ -93,8 +98,8 @@ def where_of(client: discord.Client, service: TableService, table: int) -> Where
     message = service.messages(table).table_message_id
     url = f"https://discord.com/channels/{lobby.guild_id}/{channel_id}" + \
         (f"/{message}" if message else "")
-    return Where(guild.name if guild else "your server",
-                 getattr(channel, "name", None) or "the table channel", url, lobby.practice)
+    return Where(guild.name if guild else None, getattr(channel, "name", None), url,
+                 lobby.practice)
 
 
 def play_of(interaction: Interaction) -> "Play":
@@ -110,7 +115,8 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     service = tables_of(interaction)
     state = service.private_view(table, interaction.user.id)
     prefs = await storage_of(interaction).preferences(interaction.user.id)
-    content = await prompt(state, where=where_of(interaction.client, service, table),
+    content = await prompt(lang(interaction), state,
+                           where=where_of(interaction.client, service, table),
                            four_colour=prefs.four_colour)
     await send(interaction, ephemeral=True, **content.to_send())
 
@@ -137,14 +143,16 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     uploaded again only when what it shows changed; a click on "My hand" shows it in the
     seat's DM prompt too."""
     play = play_of(interaction)
-    key = image_key(state)
+    loc = lang(interaction)
+    key = image_key(loc, state)
     message = interaction.message
     fresh = message is None or play.shown.get(message.id) != key
     where = where_of(interaction.client, tables_of(interaction), state.table_id)
     four_colour = fresh and (await storage_of(interaction).preferences(
         interaction.user.id)).four_colour
     await interaction.edit_original_response(**(await prompt(
-        state, where=where, image=fresh, asking=asking, four_colour=four_colour)).to_edit())
+        loc, state, where=where, image=fresh, asking=asking,
+        four_colour=four_colour)).to_edit())
     if message is not None:
         play.shown[message.id] = key
     if interaction.guild_id is not None:
@@ -217,7 +225,8 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                 # a new DM. An ephemeral prompt (DMs closed) goes straight on to the next one.
                 where = where_of(interaction.client, service, turn.table)
                 await interaction.edit_original_response(
-                    embed=placed_embed(turn.hand, turn.street, state, where=where),
+                    embed=placed_embed(lang(interaction), turn.hand, turn.street, state,
+                                       where=where),
                     view=discord.ui.View())
                 play_of(interaction).confirmed(turn.table, interaction.message)
             else:
@@ -239,7 +248,7 @@ class RowName(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ROW_N
     client clicks it."""
 
     async def clicked(self, interaction: Interaction) -> None:
-        raise Refusal("That button names the row: press a card in it.")
+        raise Refusal(Text("That button names the row: press a card in it."))
 
 
 class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
@@ -268,10 +277,10 @@ class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
 ITEMS = (HandButton, BackButton, PlaceButton, StepButton, RowName, FantasyRowSelect)
 
 
-def hand_view(table_id: int) -> discord.ui.View:
+def hand_view(loc: str, table_id: int) -> discord.ui.View:
     """The table message's one button: the seat's controls, ephemerally."""
     view = discord.ui.View(timeout=None)
-    view.add_item(_button(HandButton, TableButtonId("hand", table_id), "My hand",
+    view.add_item(_button(HandButton, TableButtonId("hand", table_id), t(loc, "My hand"),
                           discord.ButtonStyle.primary))
     return view
 
@@ -280,22 +289,22 @@ def _turn(state: SeatState) -> Turn:
     return Turn(state.table_id, state.hand_no, state.street, state.seat)
 
 
-def controls_view(state: SeatState, *, asking: bool = False) -> discord.ui.View:
+def controls_view(loc: str, state: SeatState, *, asking: bool = False) -> discord.ui.View:
     """The placement controls (README.md "What players see"): a street's buttons or
     Fantasyland's menus; for an away seat the button to come back. `asking`: Confirm was
     pressed on a board that fouls, and "Confirm anyway" takes its place."""
     view = discord.ui.View(timeout=None)
     if state.away:  # R10: the system places for an away seat at once, until it is back
-        view.add_item(_button(BackButton, TableButtonId("back", state.table_id), "I'm back",
-                              discord.ButtonStyle.primary))
+        view.add_item(_button(BackButton, TableButtonId("back", state.table_id),
+                              t(loc, "I'm back"), discord.ButtonStyle.primary))
     elif state.view.dealt and state.street == 0:
-        _fantasy_controls(view, state, asking)
+        _fantasy_controls(loc, view, state, asking)
     elif state.view.dealt:
-        _street_controls(view, state, asking)
+        _street_controls(loc, view, state, asking)
     return view
 
 
-def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
+def _street_controls(loc: str, view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """A street of at most 4 cards (streets 2-5; turbo's 2-3) is a grid that fits a phone
     without wrapping: one action row per target (Top, Middle, Bottom, Discard when one is
     due), named by a greyed button, then a button per dealt card; Reset and Confirm (and
@@ -316,57 +325,58 @@ def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> N
 
     def suggest(row: int) -> None:
         if state.view.table.rules.hints == "on":
-            view.add_item(_button(StepButton, StepId(turn, "suggest"), "Suggest",
+            view.add_item(_button(StepButton, StepId(turn, "suggest"), t(loc, "Suggest"),
                                   discord.ButtonStyle.primary, row=row))
 
     if len(dealt) <= GRID_CARDS:
         for row, target in enumerate(targets):
-            view.add_item(_button(RowName, RowNameId(target), ROW_LABELS[target],
+            view.add_item(_button(RowName, RowNameId(target), row_word(loc, target),
                                   discord.ButtonStyle.secondary, row=row, disabled=True))
             for card in dealt:
-                place(card, target, card_label(card), row)
+                place(card, target, card_label(loc, card), row)
         suggest(len(targets))
-        _finish_buttons(view, turn, state, reset_row=len(targets), confirm_row=len(targets),
+        _finish_buttons(loc, view, turn, state, reset_row=len(targets), confirm_row=len(targets),
                         best=False, asking=asking)
         return
     for row, card in enumerate(dealt):
         for target in targets:
-            place(card, target, f"{card_label(card)} → {ROW_LABELS[target]}", row)
+            place(card, target, f"{card_label(loc, card)} → {row_word(loc, target)}", row)
     suggest(0)
     last = len(dealt) - 1
-    _finish_buttons(view, turn, state, reset_row=last, confirm_row=last, best=False,
+    _finish_buttons(loc, view, turn, state, reset_row=last, confirm_row=last, best=False,
                     asking=asking)
 
 
-def _fantasy_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
+def _fantasy_controls(loc: str, view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """R8: three menus (top 3, middle 5, bottom 5) over all the dealt cards; the rest are
     discarded. Best arrangement asks the solver."""
     turn = _turn(state)
     for row, name in enumerate(FANTASY_ROWS):
         size = ROW_SIZES[name]
-        options = [discord.SelectOption(label=card_label(card), value=str(INDEX[card]),
+        options = [discord.SelectOption(label=card_label(loc, card), value=str(INDEX[card]),
                                         default=state.draft.get(card) == name)
                    for card in order_cards(state.view.dealt)]
         view.add_item(FantasyRowSelect(discord.ui.Select(
-            custom_id=str(FantasyRowId(turn, name)), placeholder=f"{ROW_LABELS[name]} ({size})",
+            custom_id=str(FantasyRowId(turn, name)), placeholder=f"{row_word(loc, name)} ({size})",
             min_values=0, max_values=size, options=options, row=row)))
-    _finish_buttons(view, turn, state, reset_row=3, confirm_row=3, best=True, asking=asking)
+    _finish_buttons(loc, view, turn, state, reset_row=3, confirm_row=3, best=True,
+                    asking=asking)
 
 
-def _finish_buttons(view: discord.ui.View, turn: Turn, state: SeatState, *, reset_row: int,
-                    confirm_row: int, best: bool, asking: bool) -> None:
+def _finish_buttons(loc: str, view: discord.ui.View, turn: Turn, state: SeatState, *,
+                    reset_row: int, confirm_row: int, best: bool, asking: bool) -> None:
     """Reset, and Confirm only once the draft is complete (issue 14); "Confirm anyway" (red)
     when Confirm was pressed on a board that fouls."""
     if best:
-        view.add_item(_button(StepButton, StepId(turn, "best"), "Best arrangement",
+        view.add_item(_button(StepButton, StepId(turn, "best"), t(loc, "Best arrangement"),
                               discord.ButtonStyle.primary, row=reset_row))
-    view.add_item(_button(StepButton, StepId(turn, "reset"), "Reset",
+    view.add_item(_button(StepButton, StepId(turn, "reset"), t(loc, "Reset"),
                           discord.ButtonStyle.secondary, row=reset_row, disabled=not state.draft))
     if asking:
-        view.add_item(_button(StepButton, StepId(turn, "anyway"), "Confirm anyway",
+        view.add_item(_button(StepButton, StepId(turn, "anyway"), t(loc, "Confirm anyway"),
                               discord.ButtonStyle.danger, row=confirm_row))
     else:
-        view.add_item(_button(StepButton, StepId(turn, "confirm"), "Confirm",
+        view.add_item(_button(StepButton, StepId(turn, "confirm"), t(loc, "Confirm"),
                               discord.ButtonStyle.success, row=confirm_row,
                               disabled=not state.complete))
 

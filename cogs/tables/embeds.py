@@ -9,17 +9,20 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.engine.board import Board
+from bot.engine.board import Board, board_texts
 from bot.engine.cards import Card
 from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
+from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import seat_name
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
     HINTS_ON,
-    ROW_LABELS,
-    plural,
+    chips,
     row_label,
+    row_word,
     rules_paragraph,
     signed,
     when,
@@ -28,93 +31,102 @@ from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
-PRACTICE = "**Practice**: play chips against the computer, no wallet changes."
+AWAY = Text("You are marked away: your cards are placed for you. Press **I'm back** to play "
+            "again.")
+PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
 
 
-def _table_name(practice: bool) -> str:
-    return "Practice table" if practice else "OFC table"
-
-
-def lobby_embed(lobby: LobbyView) -> discord.Embed:
-    stage = {"lobby": "waiting for players", "playing": "playing", "closed": "closed"}
-    title = f"{_table_name(lobby.practice)}: {stage[lobby.status]}"
-    paragraph = rules_paragraph(lobby.rules)
-    embed = discord.Embed(title=title, colour=COLOUR, description=f"{PRACTICE}\n{paragraph}"
-                          if lobby.practice else paragraph)
+def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
+    title = ({"lobby": Text("Practice table: waiting for players"),
+              "playing": Text("Practice table: playing"),
+              "closed": Text("Practice table: closed")} if lobby.practice else
+             {"lobby": Text("OFC table: waiting for players"),
+              "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")})
+    paragraph = rules_paragraph(loc, lobby.rules)
+    embed = discord.Embed(title=t(loc, title[lobby.status]), colour=COLOUR,
+                          description=f"{t(loc, PRACTICE)}\n{paragraph}" if lobby.practice
+                          else paragraph)
     size = min(lobby.rules.seats, lobby.rules.max_seats)
     lines = []
     for number in range(size):
         if number < len(lobby.seats):
             seat = lobby.seats[number]
-            who = seat.name if seat.ai_level else f"<@{seat.player_id}>"
-            tags = []  # a computer's name says it is one, and how strong
-            if seat.player_id == lobby.host_id:
-                tags.append("host")
-            suffix = f" ({', '.join(tags)})" if tags else ""
-            lines.append(f"{number + 1}. {who}{suffix}: {seat.stack} "
-                         f"{'play chips' if lobby.practice else 'chips'}")
+            who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
+            # a computer's name says it is one, and how strong
+            stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
+                     if lobby.practice else chips(loc, seat.stack))
+            line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
+                        chips=stack) if seat.player_id == lobby.host_id \
+                else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
+            lines.append(t(loc, line))
         else:
-            lines.append(f"{number + 1}. *free*")
-    embed.add_field(name="Seats", value="\n".join(lines), inline=False)
+            lines.append(t(loc, "{n}. *free*", n=number + 1))
+    embed.add_field(name=t(loc, "Seats"), value="\n".join(lines), inline=False)
     if lobby.status == "lobby":
-        expiry = f" The lobby closes {when(lobby.expires_at)} if nobody acts." \
-            if lobby.expires_at else ""
-        embed.add_field(
-            name="How to play",
-            value="**Join** to sit down (the buy-in leaves your wallet; **Leave** returns it). "
-                  f"The host starts with 2 or more players.{expiry}",
-            inline=False)
+        how = Text("**Join** to sit down (the buy-in leaves your wallet; **Leave** returns it). "
+                   "The host starts with 2 or more players.")
+        if lobby.expires_at:
+            how = Text("{how} The lobby closes {when} if nobody acts.", how=how,
+                       when=when(lobby.expires_at))
+        embed.add_field(name=t(loc, "How to play"), value=t(loc, how), inline=False)
     return embed
 
 
-def _names(view: TableView) -> dict[int, str]:
-    return {s.seat: s.name for s in view.seats}
+def _names(loc: str, view: TableView) -> dict[int, str]:
+    return {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
 
 
-def turn_line(view: TableView) -> str:
+def turn_line(loc: str, view: TableView) -> str:
     """Whose turn and until when, for the table message."""
     if view.phase != "playing":
-        return {"waiting": "Waiting for the first deal.",
-                "showdown": "Showdown: the next hand is dealt shortly.",
-                "over": "The match is over."}[view.phase]
-    names = _names(view)
+        return t(loc, {"waiting": Text("Waiting for the first deal."),
+                       "showdown": Text("Showdown: the next hand is dealt shortly."),
+                       "over": Text("The match is over.")}[view.phase])
+    names = _names(loc, view)
     waiting = [names[s] for s in view.to_act]
     if not waiting:
-        return "Dealing..."
+        return t(loc, "Dealing...")
     # A computer's thinking has no countdown: only people's clocks are shown.
     deadlines = [s.deadline for s in view.seats
                  if s.seat in view.to_act and s.deadline and not s.is_ai]
-    clock = f", placed automatically {when(min(deadlines))}" if deadlines else ""
-    return f"Waiting for **{' and '.join(waiting)}**{clock}."
+    who = listing([f"**{name}**" for name in waiting])
+    if deadlines:
+        return t(loc, "Waiting for {who}, placed automatically {when}.", who=who,
+                 when=when(min(deadlines)))
+    return t(loc, "Waiting for {who}.", who=who)
 
 
-def table_embed(view: TableView, practice: bool = False) -> discord.Embed:
+def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
     when it is a practice (play chips) and when hints are on (issue 18)."""
+    counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
-        title = _table_name(practice)
+        title = t(loc, "Practice table") if practice else t(loc, "OFC table")
     elif view.phase in ("showdown", "over"):
-        title = f"{hand_counter(view)}: showdown"
+        title = t(loc, "{hand}: showdown", hand=counter)
     elif view.fantasy_hand:
-        title = hand_counter(view)  # a Fantasyland hand is never named by street
+        title = counter  # a Fantasyland hand is never named by street
     else:
-        title = f"{hand_counter(view)}: street {view.street} of {view.streets}"
-    notes = [PRACTICE] if practice else []
+        title = t(loc, "{hand}: street {street} of {streets}", hand=counter, street=view.street,
+                  streets=view.streets)
+    notes = [t(loc, PRACTICE)] if practice else []
     if view.rules.hints == "on":
-        notes.append(HINTS_ON)
-    embed = discord.Embed(title=title, description="\n".join([turn_line(view), *notes]),
+        notes.append(t(loc, HINTS_ON))
+    embed = discord.Embed(title=title, description="\n".join([turn_line(loc, view), *notes]),
                           colour=COLOUR)
-    stacks = ", ".join(f"{s.name} {s.stack}" + (" (away)" if s.away else "")
-                       for s in view.seats)
-    embed.add_field(name="Stacks", value=stacks or "—", inline=False)
+    names = _names(loc, view)
+    stacks = ", ".join(
+        t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
+        else f"{names[s.seat]} {s.stack}" for s in view.seats)
+    embed.add_field(name=t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
-    embed.set_footer(text="Your cards come by DM. DMs closed? Press My hand.")
+    embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
     return embed
 
 
-def board_lines(board_rows: Mapping[str, tuple[Card, ...]]) -> str:
+def board_lines(loc: str, board_rows: Mapping[str, tuple[Card, ...]]) -> str:
     """A board in words, each row's cards in the order of the hand they make."""
-    return "\n".join(f"{ROW_LABELS[r]}: {row_label(r, board_rows[r])}" for r in ROWS)
+    return "\n".join(f"{row_word(loc, r)}: {row_label(loc, r, board_rows[r])}" for r in ROWS)
 
 
 def _rows_of(board: Board) -> dict[str, tuple[Card, ...]]:
@@ -123,51 +135,58 @@ def _rows_of(board: Board) -> dict[str, tuple[Card, ...]]:
 
 @dataclass(frozen=True, slots=True)
 class Where:
-    """The table a DM is about: its server and channel by name, and a link to its message."""
+    """The table a DM is about: its server and channel by name, and a link to its message.
+    None for a name the bot could not see (its reader's words are used)."""
 
-    server: str
-    channel: str
+    server: str | None
+    channel: str | None
     url: str | None = None
     practice: bool = False  # a practice table (issue 18): its DMs say so
 
 
-def _where(embed: discord.Embed, where: Where | None) -> None:
+def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
     if where is not None:
-        practice = " · practice, play chips" if where.practice else ""
-        embed.set_author(name=f"{where.server} · #{where.channel}{practice}", url=where.url)
+        server = where.server or t(loc, "your server")
+        channel = where.channel or t(loc, "the table channel")
+        name = t(loc, "{server} · #{channel} · practice, play chips", server=server,
+                 channel=channel) if where.practice else f"{server} · #{channel}"
+        embed.set_author(name=name, url=where.url)
 
 
-def action_title(state: SeatState) -> str:
+def action_title(loc: str, state: SeatState) -> str:
     """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland, added: your 14 cards'."""
     view = state.view
-    counter = hand_counter(view.table)
+    counter = hand_counter(loc, view.table)
     if state.street == 0:
-        return f"{counter}: your {len(view.dealt) or 13} cards"
-    return f"{counter} · street {state.street} of {view.table.streets}"
+        return t(loc, "{hand}: your {n} cards", hand=counter, n=len(view.dealt) or 13)
+    return t(loc, "{hand} · street {street} of {streets}", hand=counter, street=state.street,
+             streets=view.table.streets)
 
 
-FOULS = "⚠️ **This board fouls** whatever comes: no royalties, every line lost."
-ASKING = "⚠️ **This board fouls: confirm anyway?** No royalties, every line lost."
+FOULS = Text("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+ASKING = Text("⚠️ **This board fouls: confirm anyway?** No royalties, every line lost.")
 
 
-def outlook_lines(state: SeatState, outlook: Outlook, *, warn: bool = True) -> list[str]:
+def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
+                  warn: bool = True) -> list[str]:
     """What the board with the draft is making (the image shows the board without it): each
     row's hand, a warning once a foul cannot be avoided (unless `warn` is off: the prompt
     asks about it), and on the last action the royalties and Fantasyland the draft earns."""
-    lines = [" · ".join(f"{ROW_LABELS[r]}: {text}" for r, text in zip(ROWS, outlook.rows,
-                                                                       strict=True) if text)]
+    lines = [" · ".join(f"{row_word(loc, r)}: {t(loc, text)}"
+                        for r, text in zip(ROWS, outlook.rows, strict=True) if text)]
     if outlook.fouled or outlook.foul_unavoidable:
         if warn:
-            lines.append(FOULS)
+            lines.append(t(loc, FOULS))
     elif outlook.complete:
-        fantasy = f"Fantasyland next hand ({outlook.fantasy} cards)" if outlook.fantasy \
-            else "no Fantasyland"
-        lines.append(f"Royalties **{outlook.total_royalties}** · {fantasy}")
+        fantasy = Text("Fantasyland next hand ({n} cards)", n=outlook.fantasy) \
+            if outlook.fantasy else Text("no Fantasyland")
+        lines.append(t(loc, "Royalties **{n}** · {fantasy}", n=outlook.total_royalties,
+                       fantasy=fantasy))
     return [line for line in lines if line]
 
 
-def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None,
-                 asking: bool = False) -> discord.Embed:
+def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
+                 where: Where | None = None, asking: bool = False) -> discord.Embed:
     """The private prompt, short enough for a phone: the action, whose turn and the clock,
     what the board with the draft is making. The image shows the board and the cards; the
     buttons show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
@@ -175,107 +194,124 @@ def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None
     view = state.view
     table = view.table
     if state.street == 0:
-        task = (f"Choose 3 cards for the top, 5 for the middle and 5 for the bottom; "
-                f"the other {plural(view.discard_count, 'card')} are discarded. ")
+        task: Text | None = Text(
+            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other card "
+            "is discarded.",
+            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other {n} "
+            "cards are discarded.", n=view.discard_count)
     elif state.street == 1:
-        task = f"Place {plural(len(view.dealt), 'card')}. "
+        task = Text("Place {n} card.", "Place {n} cards.", n=len(view.dealt))
     else:
-        task = ""  # the image and the grid of buttons say it: the prompt must fit a phone
+        task = None  # the image and the grid of buttons say it: the prompt must fit a phone
     if not view.dealt:
-        status = "Nothing to place right now."
+        status = Text("Nothing to place right now.")
     elif state.to_act:
-        clock = f"Placed for you {when(state.deadline)}." if state.deadline else ""
         # Asked to confirm a board that fouls, the question takes the status's place.
-        status = f"{ASKING if asking else '**Your turn.**'} {task}{clock}".rstrip()
+        head = ASKING if asking else Text("**Your turn.**")
+        status = joined([head, *([task] if task else []),
+                         *([Text("Placed for you {when}.", when=when(state.deadline))]
+                           if state.deadline else [])], " ")
     else:
-        names = _names(table)
-        waiting = " and ".join(names[s] for s in table.to_act) or "the others"
-        status = f"{task}Waiting for {waiting}: arrange now, confirm on your turn."
-    lines = [status]
+        names = _names(loc, table)
+        waiting = listing([names[s] for s in table.to_act]) or Text("the others")
+        status = joined([*([task] if task else []),
+                         Text("Waiting for {who}: arrange now, confirm on your turn.",
+                              who=waiting)], " ")
+    lines = [t(loc, status)]
     if view.dealt:
-        lines += outlook_lines(state, draft_outlook(view, state.draft), warn=not asking)
+        lines += outlook_lines(loc, state, draft_outlook(view, state.draft), warn=not asking)
     if state.away:
-        lines.append(AWAY)
-    if note:
-        lines.insert(0, note)
-    embed = discord.Embed(title=action_title(state), description="\n".join(lines),
+        lines.append(t(loc, AWAY))
+    if note is not None:
+        lines.insert(0, t(loc, note))
+    embed = discord.Embed(title=action_title(loc, state), description="\n".join(lines),
                           colour=COLOUR)
-    _where(embed, where)
+    _where(loc, embed, where)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
 
-AWAY = ("You are marked away: your cards are placed for you. Press **I'm back** to play "
-        "again.")
-
-
-def placed_embed(hand_no: int, street: int, state: SeatState, note: str = "", *,
-                 where: Where | None = None) -> discord.Embed:
+def placed_embed(loc: str, hand_no: int, street: int, state: SeatState,
+                 note: Text | None = None, *, where: Where | None = None) -> discord.Embed:
     """What a DM prompt turns into once its action is over; `note` says how (time ran out)."""
-    action = "your Fantasyland hand" if street == 0 else f"street {street}"
-    embed = discord.Embed(title=f"Hand {hand_no}: {action} placed", colour=COLOUR)
-    lines = [note] if note else []
+    title = Text("Hand {n}: your Fantasyland hand placed", n=hand_no) if street == 0 \
+        else Text("Hand {n}: street {street} placed", n=hand_no, street=street)
+    embed = discord.Embed(title=t(loc, title), colour=COLOUR)
+    lines = [t(loc, note)] if note is not None else []
     if state.away:
-        lines.append(AWAY)
+        lines.append(t(loc, AWAY))
     if state.hand_no == hand_no:
-        lines.append(board_lines(_rows_of(state.view.board)))
+        lines.append(board_lines(loc, _rows_of(state.view.board)))
     embed.description = "\n".join(lines) or None
-    _where(embed, where)
+    _where(loc, embed, where)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
 
-def _seat_rows(seat: ShowdownSeat) -> list[str]:
+def _seat_rows(loc: str, seat: ShowdownSeat, lowball: bool) -> list[str]:
     """A showdown seat's rows in words, sorted, with their hands and royalties."""
     rows = []
     for row, cards, resolved, name, royalty in zip(ROWS, seat.board.rows, seat.resolved.rows,
-                                                   seat.names, seat.royalties, strict=True):
+                                                   board_texts(seat.resolved, lowball),
+                                                   seat.royalties, strict=True):
         bonus = f" (+{royalty})" if royalty else ""
-        rows.append(f"{ROW_LABELS[row]}: {row_label(row, cards, resolved)}: {name}{bonus}")
+        rows.append(f"{row_word(loc, row)}: {row_label(loc, row, cards, resolved)}: "
+                    f"{t(loc, name)}{bonus}")
     if seat.fouled:
-        rows.append("**Fouled**: no royalties, every line lost")
+        rows.append(t(loc, "**Fouled**: no royalties, every line lost"))
     if seat.fantasy_next:
-        rows.append(f"Fantasyland next hand: {seat.fantasy_next} cards")
+        rows.append(t(loc, "Fantasyland next hand: {n} cards", n=seat.fantasy_next))
     return rows
 
 
-def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str],
-                   point_value: int, practice: bool = False) -> discord.Embed:
-    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6);
-    at a practice table, play chips."""
-    embed = discord.Embed(title=f"Hand {hand_no}: showdown", colour=COLOUR)
+def _name(loc: str, names: Mapping[int, str], seat: int) -> str:
+    return names.get(seat) or t(loc, "Seat {n}", n=seat + 1)
+
+
+def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mapping[int, str],
+                   point_value: int, lowball: bool = False,
+                   practice: bool = False) -> discord.Embed:
+    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6); at
+    a practice table, play chips. `names`: each seat's name as `loc` reads it."""
+    embed = discord.Embed(title=t(loc, "Hand {n}: showdown", n=hand_no), colour=COLOUR)
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     for seat in showdown.seats:
-        rows = _seat_rows(seat)
+        rows = _seat_rows(loc, seat, lowball)
         embed.add_field(
-            name=f"{names.get(seat.seat, f'Seat {seat.seat + 1}')}: {signed(seat.points)} points,"
-                 f" {signed(seat.chips)} chips (stack {seat.stack_after})",
+            name=t(loc, "{name}: {points} points, {chips} chips (stack {stack})",
+                   name=_name(loc, names, seat.seat), points=signed(seat.points),
+                   chips=signed(seat.chips), stack=seat.stack_after),
             value="\n".join(rows), inline=False)
     pair_lines = []
     for pair in showdown.pairs:
         lines = " ".join(signed(x) for x in pair.lines)
-        pair_lines.append(
-            f"{names.get(pair.a, pair.a)} vs {names.get(pair.b, pair.b)}: lines {lines}, "
-            f"bonus {signed(pair.bonus)}, royalties {signed(pair.royalties)} "
-            f"= **{signed(pair.points)}**")
+        pair_lines.append(t(
+            loc, "{a} vs {b}: lines {lines}, bonus {bonus}, royalties {royalties} = "
+                 "**{points}**", a=_name(loc, names, pair.a), b=_name(loc, names, pair.b),
+            lines=lines, bonus=signed(pair.bonus), royalties=signed(pair.royalties),
+            points=signed(pair.points)))
     if pair_lines:
-        embed.add_field(name="Points per pair", value="\n".join(pair_lines), inline=False)
+        embed.add_field(name=t(loc, "Points per pair"), value="\n".join(pair_lines),
+                        inline=False)
     moves = []
-    for t in showdown.transfers:
-        if not t.owed:
+    for move in showdown.transfers:
+        if not move.owed:
             continue
-        line = f"{names.get(t.payer, t.payer)} → {names.get(t.payee, t.payee)}: {t.paid}"
-        if t.capped:
-            line += f" (owed {t.owed}, paid {t.paid}: table stakes)"
-        moves.append(line)
-    kind = "Play chips" if practice else "Chips"
-    embed.add_field(name=f"{kind} moved ({plural(point_value, 'chip')} per point)",
-                    value="\n".join(moves) or "None", inline=False)
+        payer, payee = _name(loc, names, move.payer), _name(loc, names, move.payee)
+        moves.append(t(loc, "{payer} → {payee}: {paid} (owed {owed}, paid {paid}: table "
+                            "stakes)", payer=payer, payee=payee, paid=move.paid,
+                       owed=move.owed) if move.capped
+                     else f"{payer} → {payee}: {move.paid}")
+    moved = (Text("Play chips moved ({chips} per point)", chips=chips(loc, point_value))
+             if practice else Text("Chips moved ({chips} per point)",
+                                   chips=chips(loc, point_value)))
+    embed.add_field(name=t(loc, moved), value="\n".join(moves) or t(loc, "None"), inline=False)
     return embed
 
 
-def result_embed(hand_no: int, showdown: ShowdownView, seat: int, names: Mapping[int, str],
-                 where: Where | None = None) -> discord.Embed | None:
+def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
+                 names: Mapping[int, str], where: Where | None = None,
+                 lowball: bool = False) -> discord.Embed | None:
     """One player's result of a showdown, for their DM: rows won and lost, royalties, points,
     chips, Fantasyland earned; None when the seat was not in the hand."""
     mine = next((s for s in showdown.seats if s.seat == seat), None)
@@ -290,24 +326,32 @@ def result_embed(hand_no: int, showdown: ShowdownView, seat: int, names: Mapping
         won += sum(1 for x in pair.lines if x * sign > 0)
         lost += sum(1 for x in pair.lines if x * sign < 0)
         other = pair.b if sign == 1 else pair.a
-        against.append(f"{names.get(other, f'Seat {other + 1}')} {signed(pair.points * sign)}")
-    lines = [f"Rows won {won}, lost {lost}" + (f" ({', '.join(against)} points)"
-                                                 if against else ""),
-             f"Royalties {sum(mine.royalties)} · **{signed(mine.points)} points** · "
-             f"**{signed(mine.chips)} chips** (stack {mine.stack_after})"]
-    lines += _seat_rows(mine)
-    embed = discord.Embed(title=f"Hand {hand_no}: your result", description="\n".join(lines),
-                          colour=COLOUR, url=where.url if where else None)
-    _where(embed, where)
+        against.append(f"{_name(loc, names, other)} {signed(pair.points * sign)}")
+    rows = Text("Rows won {won}, lost {lost} ({against} points)", won=won, lost=lost,
+                against=", ".join(against)) if against \
+        else Text("Rows won {won}, lost {lost}", won=won, lost=lost)
+    lines = [t(loc, rows),
+             t(loc, "Royalties {royalties} · **{points} points** · **{chips} chips** (stack "
+                    "{stack})", royalties=sum(mine.royalties), points=signed(mine.points),
+               chips=signed(mine.chips), stack=mine.stack_after)]
+    lines += _seat_rows(loc, mine, lowball)
+    embed = discord.Embed(title=t(loc, "Hand {n}: your result", n=hand_no),
+                          description="\n".join(lines), colour=COLOUR,
+                          url=where.url if where else None)
+    _where(loc, embed, where)
     return embed
 
 
-def standings_embed(standings: Iterable[Standing], practice: bool = False) -> discord.Embed:
-    lines = [f"{n}. {s.name}: {s.stack} chips ({signed(s.net)})"
+def standings_embed(loc: str, standings: Iterable[Standing],
+                    practice: bool = False) -> discord.Embed:
+    lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
+               name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
              for n, s in enumerate(standings, start=1)]
-    after = ("Practice over: these were play chips, no wallet changed. `/ofc practice` deals "
-             "another; `/ofc review` goes over your hands with the strong computer."
-             if practice else "Every stack went back to its owner's wallet. **Rematch** opens "
-             "a new table here with the same options.")
-    return discord.Embed(title="Match over", colour=COLOUR,
-                         description="\n".join(lines) + "\n\n" + after)
+    ending = (Text("Practice over: these were play chips, no wallet changed. {practice} deals "
+                   "another; {review} goes over your hands with the strong computer.",
+                   practice=Slash("ofc practice"), review=Slash("ofc review"))
+              if practice else
+              Text("Every stack went back to its owner's wallet. **Rematch** opens a new "
+                   "table here with the same options."))
+    return discord.Embed(title=t(loc, "Match over"), colour=COLOUR,
+                         description="\n".join(lines) + "\n\n" + t(loc, ending))

@@ -11,7 +11,10 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import LEVELS, seat_name
 from bot.tables import LobbyView
 from cogs.common.answers import (
     ELSEWHERE,
@@ -21,7 +24,7 @@ from cogs.common.answers import (
     send,
 )
 from cogs.common.client import Interaction, SlashCommand
-from cogs.common.format import clip, plural
+from cogs.common.format import chips, clip
 from cogs.common.interactions import (
     channel_id_of,
     guild_id_of,
@@ -30,11 +33,12 @@ from cogs.common.interactions import (
     table_here,
     tables_of,
 )
+from cogs.common.language import lang, server_locale
 from cogs.common.options import table_options
 from cogs.common.permissions import can_open_threads, require_table_permissions
 from cogs.tables import ids
 
-Action = Callable[[Interaction, int], Awaitable[str]]
+Action = Callable[[Interaction, int], Awaitable[Text]]
 THREAD_NAME = 100  # Discord's limit of a thread's name
 
 @app_commands.command(name="create",
@@ -48,15 +52,16 @@ async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     lobby = await tables_of(interaction).create_table(
         guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),
         options)
-    await send(interaction, ephemeral=True, content=(
-        f"Your table is open (lobby below); you sat down with "
-        f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
+    loc = lang(interaction)
+    await send(interaction, ephemeral=True, content=t(
+        loc, "Your table is open (lobby below); you sat down with {chips}. Press **Start** "
+             "when everyone is in.", chips=chips(loc, lobby.rules.buy_in)))
 
 
 PRACTICE_HANDS = 5
-NO_PRACTICE_THREAD = (
-    "I cannot open a practice thread here: use `/ofc practice` in a text channel where I have "
-    "the Create Public Threads and Send Messages in Threads permissions.")
+NO_PRACTICE_THREAD = Text(
+    "I cannot open a practice thread here: use {cmd} in a text channel where I have the Create "
+    "Public Threads and Send Messages in Threads permissions.", cmd=Slash("ofc practice"))
 
 
 @per_member(2, 60)  # each practice opens a thread
@@ -64,7 +69,7 @@ NO_PRACTICE_THREAD = (
     name="practice",
     description="Play heads-up against the computer for play chips, with hints (no chips at stake)")
 @app_commands.describe(level="How the computer plays (default strong)",
-                       hands=f"Hands to play (default {PRACTICE_HANDS})")
+                       hands="Hands to play (default 5)")
 @app_commands.choices(level=[app_commands.Choice(name=level, value=level)
                              for level in ("easy", "strong")])
 async def practice(interaction: Interaction, level: str = "strong",
@@ -78,8 +83,11 @@ async def practice(interaction: Interaction, level: str = "strong",
         raise Refusal(NO_PRACTICE_THREAD)
     await interaction.response.defer(ephemeral=True, thinking=True)
     name = name_of(interaction.user)
+    # The thread's name is seen by the whole server: in its language.
+    server = await server_locale(interaction.client, guild_id)
     thread = await channel.create_thread(
-        name=clip(f"Practice: {name} vs computer ({level})", THREAD_NAME),
+        name=clip(t(server, "Practice: {name} vs computer ({level})", name=name,
+                    level=LEVELS.get(level, level)), THREAD_NAME),
         type=discord.ChannelType.public_thread)
     try:
         await tables_of(interaction).practice(guild_id, thread.id, interaction.user.id, name,
@@ -88,50 +96,55 @@ async def practice(interaction: Interaction, level: str = "strong",
         with contextlib.suppress(discord.HTTPException):
             await thread.delete()  # nothing was dealt: leave no empty thread behind
         raise
-    await send(interaction, ephemeral=True, content=(
-        f"Your practice table is open in {thread.mention}: {plural(hands, 'hand')} against "
-        f"the computer ({level}) for play chips, no chips at stake. Your cards come by DM; "
-        "**Suggest** shows the strong computer's choice, and `/ofc review` goes over your "
-        "hands afterwards."))
+    await send(interaction, ephemeral=True, content=t(
+        lang(interaction), "Your practice table is open in {thread}: {n} hand against the "
+        "computer ({level}) for play chips, no chips at stake. Your cards come by DM; "
+        "**Suggest** shows the strong computer's choice, and {review} goes over your hands "
+        "afterwards.", "Your practice table is open in {thread}: {n} hands against the "
+        "computer ({level}) for play chips, no chips at stake. Your cards come by DM; "
+        "**Suggest** shows the strong computer's choice, and {review} goes over your hands "
+        "afterwards.", thread=thread.mention, n=hands, level=LEVELS.get(level, level),
+        review=Slash("ofc review")))
 
 
-async def _join(interaction: Interaction, table: int) -> str:
+async def _join(interaction: Interaction, table: int) -> Text:
     lobby = await tables_of(interaction).join(table, interaction.user.id, name_of(interaction.user))
-    return f"You sat down with {plural(lobby.rules.buy_in, 'chip')} from your wallet."
+    return Text("You sat down with {chips} from your wallet.",
+                chips=chips(lang(interaction), lobby.rules.buy_in))
 
 
-async def _leave(interaction: Interaction, table: int) -> str:
+async def _leave(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).leave(table, interaction.user.id)
-    return "You got up; your chips went back to your wallet."
+    return Text("You got up; your chips went back to your wallet.")
 
 
-async def _start(interaction: Interaction, table: int) -> str:
+async def _start(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).start(table, interaction.user.id,
                                        is_admin=manages_server(interaction))
-    return "The match has started: your cards come by DM."
+    return Text("The match has started: your cards come by DM.")
 
 
-async def _cancel(interaction: Interaction, table: int) -> str:
+async def _cancel(interaction: Interaction, table: int) -> Text:
     await tables_of(interaction).cancel(table, interaction.user.id,
                                         is_admin=manages_server(interaction))
-    return "The table is closed; every stack went back to its wallet."
+    return Text("The table is closed; every stack went back to its wallet.")
 
 
-async def _remove(interaction: Interaction, table: int) -> str:
+async def _remove(interaction: Interaction, table: int) -> Text:
     service = tables_of(interaction)
     computers = [s for s in service.lobby(table).seats if s.ai_level]
     if not computers:
-        raise Refusal("There is no computer player to remove.")
+        raise Refusal(Text("There is no computer player to remove."))
     await service.remove_computer(table, interaction.user.id, computers[-1].player_id,
                                   is_admin=manages_server(interaction))
-    return f"{computers[-1].name} got up."
+    return Text("{name} got up.", name=seat_name(lang(interaction), computers[-1].name))
 
 
 def _computer(level: str) -> Action:
-    async def add(interaction: Interaction, table: int) -> str:
+    async def add(interaction: Interaction, table: int) -> Text:
         await tables_of(interaction).add_computer(table, interaction.user.id, level,
                                                   is_admin=manages_server(interaction))
-        return f"A computer player ({level}) sat down."
+        return Text("A computer player ({level}) sat down.", level=LEVELS[level])
     return add
 
 
@@ -140,14 +153,15 @@ ACTIONS: dict[str, Action] = {"join": _join, "leave": _leave, "start": _start,
                               "strong": _computer("strong"), "remove": _remove}
 
 
-def _slash(action: str, description: str) -> app_commands.Command[Any, ..., None]:
+def _slash(action: str, description: app_commands.locale_str) -> app_commands.Command[
+        Any, ..., None]:
     """`/ofc <action>` at this channel's table: the same as the lobby button, answered
     privately."""
     async def run(interaction: Interaction) -> None:
         table = table_here(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         answer = await ACTIONS[action](interaction, table)
-        await send(interaction, ephemeral=True, content=answer)
+        await send(interaction, ephemeral=True, content=t(lang(interaction), answer))
     return app_commands.Command(name=action, description=description, callback=run)
 
 
@@ -171,23 +185,24 @@ def _button(action: str, table: int, label: str, style: discord.ButtonStyle, *, 
                                          custom_id=str(ids.LobbyId(table, action))))
 
 
-def lobby_view(lobby: LobbyView) -> discord.ui.View:
-    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started."""
+def lobby_view(loc: str, lobby: LobbyView) -> discord.ui.View:
+    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started.
+    In the server's language (`loc`), as the lobby message is."""
     view = discord.ui.View(timeout=None)
     if lobby.status != "lobby":
         return view
     full = lobby.is_full
     table = lobby.table_id
     grey, green = discord.ButtonStyle.secondary, discord.ButtonStyle.success
-    view.add_item(_button("join", table, "Join", green, row=0, disabled=full))
-    view.add_item(_button("leave", table, "Leave", grey, row=0))
-    view.add_item(_button("start", table, "Start", discord.ButtonStyle.primary, row=0,
+    view.add_item(_button("join", table, t(loc, "Join"), green, row=0, disabled=full))
+    view.add_item(_button("leave", table, t(loc, "Leave"), grey, row=0))
+    view.add_item(_button("start", table, t(loc, "Start"), discord.ButtonStyle.primary, row=0,
                           disabled=len(lobby.seats) < 2))
-    view.add_item(_button("cancel", table, "Cancel", discord.ButtonStyle.danger, row=0))
+    view.add_item(_button("cancel", table, t(loc, "Cancel"), discord.ButtonStyle.danger, row=0))
     for level in ("easy", "strong"):
-        view.add_item(_button(level, table, f"Add computer ({level})", grey, row=1,
-                              disabled=full))
-    view.add_item(_button("remove", table, "Remove computer", grey, row=1,
+        view.add_item(_button(level, table, t(loc, "Add computer ({level})", level=LEVELS[level]),
+                              grey, row=1, disabled=full))
+    view.add_item(_button("remove", table, t(loc, "Remove computer"), grey, row=1,
                           disabled=not any(s.ai_level for s in lobby.seats)))
     return view
 
@@ -204,14 +219,16 @@ class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids
     async def clicked(self, interaction: Interaction) -> None:
         old = ids.parse_table_button(self.custom_id).table
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await send(interaction, ephemeral=True, content=await rematch(interaction, old))
+        await send(interaction, ephemeral=True,
+                   content=t(lang(interaction), await rematch(interaction, old)))
 
 
-async def rematch(interaction: Interaction, old: int) -> str:
+async def rematch(interaction: Interaction, old: int) -> Text:
     service = tables_of(interaction)
     finished = await service.rematch_offer(old)
     if finished is None:
-        raise Refusal("This rematch is no longer offered: open a table with /ofc create.")
+        raise Refusal(Text("This rematch is no longer offered: open a table with {cmd}.",
+                           cmd=Slash("ofc create")))
     if finished.guild_id != interaction.guild_id or \
             interaction.channel_id not in (finished.channel_id, finished.thread_id):
         raise Refusal(ELSEWHERE)  # issue 21: a forged id from another server or channel
@@ -219,18 +236,18 @@ async def rematch(interaction: Interaction, old: int) -> str:
     if here is not None and service.lobby(here).status == "lobby":
         return await _join(interaction, here)
     if here is not None:
-        raise Refusal("A new match is already being played here.")
+        raise Refusal(Text("A new match is already being played here."))
     lobby = await service.create_table(
         finished.guild_id, finished.channel_id, interaction.user.id,
         name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
-    return (f"The rematch is open (lobby below); you sat down with "
-            f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in.")
+    return Text("The rematch is open (lobby below); you sat down with {chips}. Press **Start** "
+                "when everyone is in.", chips=chips(lang(interaction), lobby.rules.buy_in))
 
 
-def rematch_view(table: int) -> discord.ui.View:
+def rematch_view(loc: str, table: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(discord.ui.Button(
-        label="Rematch", style=discord.ButtonStyle.primary,
+        label=t(loc, "Rematch"), style=discord.ButtonStyle.primary,
         custom_id=str(ids.TableButtonId("rematch", table)))))
     return view
 
@@ -238,8 +255,9 @@ def rematch_view(table: int) -> discord.ui.View:
 COMMANDS: tuple[SlashCommand, ...] = (
     create,
     practice,
-    _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
-    _slash("leave", "Get up from this channel's table; your chips go back"),
-    _slash("start", "Start this channel's table (host or Manage Server)"),
-    _slash("cancel", "Close this table and refund every stack (host or Manage Server)"),
+    _slash("join", locale_str("Sit down at this table (the buy-in leaves your wallet)")),
+    _slash("leave", locale_str("Get up from this channel's table; your chips go back")),
+    _slash("start", locale_str("Start this channel's table (host or Manage Server)")),
+    _slash("cancel",
+           locale_str("Close this table and refund every stack (host or Manage Server)")),
 )

@@ -21,6 +21,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
+from bot.i18n import ENGLISH, Slash, Text, t
+from bot.i18n.names import SeatName, seat_name
 from bot.tables import (
     Dealt,
     DmPrompt,
@@ -32,6 +34,7 @@ from bot.tables import (
     PlayerLeft,
     SeatState,
     ShowdownDone,
+    Standing,
     TableClosed,
     TableError,
     TableEvent,
@@ -45,6 +48,7 @@ from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import per_member, table_here
+from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import (
     Content,
@@ -75,11 +79,7 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
-UNPOSTABLE = (
-    "Your table in <#{channel}> was closed after the bot restarted: the bot can no longer post "
-    "there (it needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
-    "History in that channel). Any hand in play was completed and settled; your {chips} chips "
-    "went back to your wallet.")
+TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
 
 
@@ -185,8 +185,7 @@ class Play(commands.Cog):
                     box.post(partial(self._edit_prompt, table, player, turn=True))
             case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player,
-                                 "Time ran out: your cards were placed for you."))
+                box.post(partial(self._edit_prompt, table, player, TIME_RAN_OUT))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
@@ -199,22 +198,29 @@ class Play(commands.Cog):
                     if is_person(player):
                         box.post(partial(self._send_result, event, seat, player, shown))
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
-                why = "sat out (away)" if reason == "away" else "left the table"
-                who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
-                back = "play chips, no wallet changed" if self.tables.lobby(table).practice \
-                    else "went back to the wallet"
-                text = f"{who} {why}: {chips} chips {back}."
-                box.post(lambda: self._notice(event.channel_id, text))
-            case MatchOver(standings=standings):
-                if self.tables.lobby(table).practice:  # play chips: /ofc practice deals again
-                    over = Content(standings_embed(standings, practice=True), discord.ui.View())
+                who = f"<@{player}>" if is_person(player) else \
+                    SeatName(self._names(table).get(seat, ""))
+                if self.tables.lobby(table).practice:
+                    left = Text("{who} sat out (away): {chips} play chips, no wallet changed.",
+                                who=who, chips=chips) if reason == "away" else \
+                        Text("{who} left the table: {chips} play chips, no wallet changed.",
+                             who=who, chips=chips)
                 else:
-                    over = Content(standings_embed(standings), rematch_view(table))
-                box.post(lambda: self._send(event.channel_id, over))
+                    left = Text("{who} sat out (away): {chips} chips went back to the wallet.",
+                                who=who, chips=chips) if reason == "away" else \
+                        Text("{who} left the table: {chips} chips went back to the wallet.",
+                             who=who, chips=chips)
+                box.post(lambda: self._notice(event.channel_id, left, table))
+            case MatchOver(standings=standings):
+                practice = self.tables.lobby(table).practice  # play chips: no rematch
+                box.post(lambda: self._send_standings(event.channel_id, table, standings,
+                                                      practice))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
-                text = f"{reason} Chips back to wallets: {back or 'none'}."
-                box.post(lambda: self._notice(event.channel_id, text))
+                refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
+                                back=back) if back else \
+                    Text("{reason} Chips back to wallets: none.", reason=reason)
+                box.post(lambda: self._notice(event.channel_id, refunded, table))
             case TableClosed():
                 self.ended.add(table)
                 if self._known(table):  # not a table that could not even be restored
@@ -246,6 +252,16 @@ class Play(commands.Cog):
         view = self.tables.public_view(table)
         return {s.seat: s.name for s in view.seats} if view is not None else {}
 
+    async def _locale(self, table: int, channel_id: int | None = None) -> str:
+        """The language of the table's public messages: its server's (a table already gone
+        is found by its channel)."""
+        try:
+            guild_id: int | None = self.tables.lobby(table).guild_id
+        except NoTable:
+            guild = getattr(self.bot.get_channel(channel_id or 0), "guild", None)
+            guild_id = guild.id if guild is not None else None
+        return ENGLISH if guild_id is None else await server_locale(self.bot, guild_id)
+
     def _channel_of(self, table: int) -> int:
         lobby = self.tables.lobby(table)
         return lobby.thread_id or lobby.channel_id
@@ -253,9 +269,19 @@ class Play(commands.Cog):
     async def _send(self, channel_id: int, content: Content) -> discord.Message:
         return await self.bot.get_partial_messageable(channel_id).send(**content.to_send())
 
-    async def _notice(self, channel_id: int, text: str) -> None:
-        await self.bot.get_partial_messageable(channel_id).send(text,
-                                                                allowed_mentions=MENTION_USERS)
+    async def _notice(self, channel_id: int, text: Text, table: int) -> None:
+        """A line in the table's channel, in its server's language."""
+        await self.bot.get_partial_messageable(channel_id).send(
+            t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
+
+    async def _send_standings(self, channel_id: int, table: int,
+                              standings: Sequence[Standing], practice: bool) -> None:
+        """The match's end in its server's language; a practice deals again with /ofc
+        practice, a real table offers a rematch."""
+        loc = await self._locale(table, channel_id)
+        await self._send(channel_id, Content(
+            standings_embed(loc, standings, practice=True), discord.ui.View()) if practice
+            else Content(standings_embed(loc, standings), rematch_view(loc, table)))
 
     async def _show(self, channel_id: int, message_id: int | None, draw: Draw) -> int | None:
         """Edit the message in place; when there is none yet, or it was deleted, send it.
@@ -305,7 +331,12 @@ class Play(commands.Cog):
                 continue
             with contextlib.suppress(discord.HTTPException):
                 user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-                await user.send(UNPOSTABLE.format(channel=channel_id, chips=chips))
+                await user.send(t(await player_locale(self.bot, player), Text(
+                    "Your table in <#{channel}> was closed after the bot restarted: the bot can "
+                    "no longer post there (it needs View Channel, Send Messages, Embed Links, "
+                    "Attach Files and Read Message History in that channel). Any hand in play "
+                    "was completed and settled; your {chips} chips went back to your wallet.",
+                    channel=channel_id, chips=chips)))
 
     async def _refresh_lobby(self, table: int) -> None:
         if table in self.unpostable:
@@ -315,8 +346,10 @@ class Play(commands.Cog):
         if sent is None and lobby.status != "lobby":
             return  # restored or closed before its lobby was ever shown: nothing to update
 
+        loc = await self._locale(table)
+
         async def draw() -> Content:
-            return Content(lobby_embed(lobby), lobby_view(lobby))
+            return Content(lobby_embed(loc, lobby), lobby_view(loc, lobby))
 
         new = await self._show_in_channel(table, sent, draw, main=lobby.status == "lobby")
         if new is not None:
@@ -330,11 +363,12 @@ class Play(commands.Cog):
             return
         lobby = self.tables.lobby(table)
         playing = lobby.status == "playing"
+        loc = await self._locale(table)
 
         async def draw() -> Content:
-            return Content(table_embed(view, lobby.practice),
-                           hand_view(table) if playing else discord.ui.View(),
-                           await images.table_file(view))
+            return Content(table_embed(loc, view, lobby.practice),
+                           hand_view(loc, table) if playing else discord.ui.View(),
+                           await images.table_file(loc, view))
 
         new = await self._show_in_channel(table, self.tables.messages(table).table_message_id,
                                           draw, main=True)
@@ -350,10 +384,12 @@ class Play(commands.Cog):
 
     async def _post_showdown(self, event: ShowdownDone, view: TableView | None) -> None:
         assert view is not None  # a showdown happens in a started match
-        names = {s.seat: s.name for s in view.seats}
-        embed = showdown_embed(event.hand_no, event.view, names, view.rules.point_value,
+        loc = await self._locale(event.table_id)
+        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        embed = showdown_embed(loc, event.hand_no, event.view, names, view.rules.point_value,
+                               view.rules.variant == "lowball",
                                self.tables.lobby(event.table_id).practice)
-        file = await images.showdown_file(view)
+        file = await images.showdown_file(loc, view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
     async def _send_result(self, event: ShowdownDone, seat: int, player: int,
@@ -361,8 +397,10 @@ class Play(commands.Cog):
         """A player's own result of a showdown, by DM, linking to the table (issue 14)."""
         if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
             return
-        names = {s.seat: s.name for s in view.seats}
-        embed = result_embed(event.hand_no, event.view, seat, names, self._where(event.table_id))
+        loc = await player_locale(self.bot, player)
+        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        embed = result_embed(loc, event.hand_no, event.view, seat, names,
+                             self._where(event.table_id), view.rules.variant == "lowball")
         if embed is None:
             return
         user = self.bot.get_user(player) or await self.bot.fetch_user(player)
@@ -373,12 +411,14 @@ class Play(commands.Cog):
         return where_of(self.bot, self.tables, table)
 
     async def _prompt(self, table: int, message_id: int | None, state: SeatState,
-                      note: str = "") -> Content:
-        """A DM prompt's content, its image only when what it shows changed."""
-        key = image_key(state)
+                      note: Text | None = None) -> Content:
+        """A DM prompt's content, in the player's language, its image only when what it
+        shows changed."""
+        loc = await player_locale(self.bot, state.player_id)
+        key = image_key(loc, state)
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (await self.bot.storage.preferences(state.player_id)).four_colour
-        return await prompt(state, note=note, where=self._where(table), image=fresh,
+        return await prompt(loc, state, note=note, where=self._where(table), image=fresh,
                             four_colour=four_colour)
 
     # ------------------------------------------------------------ prompts by DM
@@ -419,31 +459,33 @@ class Play(commands.Cog):
             await message.edit(view=discord.ui.View())
             return
         self.turn_shown[table, message.id] = state.to_act
-        self.shown[message.id] = image_key(state)
+        self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, hand, street))
 
     async def _in_channel(self, table: int, player: int, hand: int) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
-        await self._no_dm(table, player, hand, (
-            f"<@{player}>, as you prefer, your cards are not sent by DM: press **My hand** on "
-            "the table message (or use `/ofc hand`) to place them."))
+        await self._no_dm(table, player, hand, Text(
+            "{who}, as you prefer, your cards are not sent by DM: press **My hand** on the "
+            "table message (or use `{cmd}`) to place them.", who=f"<@{player}>",
+            cmd=Slash("ofc hand")))
 
     async def _dms_closed(self, table: int, player: int, hand: int) -> None:
-        await self._no_dm(table, player, hand, (
-            f"<@{player}>, I cannot send you direct messages. Press **My hand** on the table "
-            "message (or use `/ofc hand`) to see your cards and place them."))
+        await self._no_dm(table, player, hand, Text(
+            "{who}, I cannot send you direct messages. Press **My hand** on the table message "
+            "(or use `{cmd}`) to see your cards and place them.", who=f"<@{player}>",
+            cmd=Slash("ofc hand")))
 
-    async def _no_dm(self, table: int, player: int, hand: int, notice: str) -> None:
+    async def _no_dm(self, table: int, player: int, hand: int, notice: Text) -> None:
         """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
         the channel is told why once a table."""
         self.no_dm.add((table, player, hand))
         if (table, player) in self.told:
             return
         self.told.add((table, player))
-        await self._notice(self._channel_of(table), notice)
+        await self._notice(self._channel_of(table), notice, table)
 
-    async def _edit_prompt(self, table: int, player: int, note: str = "", *,
+    async def _edit_prompt(self, table: int, player: int, note: Text | None = None, *,
                            turn: bool = False, close: bool = True) -> None:
         """Update the player's DM prompt: its turn came (`turn`: only if that changes it), it
         is away (`close=False`: the prompt of an action already over is left to the note that
@@ -452,8 +494,9 @@ class Play(commands.Cog):
         if sent is not None:
             await self._redraw_prompt(table, player, sent, note, turn=turn, close=close)
 
-    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt, note: str = "",
-                             *, turn: bool = False, close: bool = True) -> None:
+    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt,
+                             note: Text | None = None, *, turn: bool = False,
+                             close: bool = True) -> None:
         async with self.serial(sent.message_id):
             try:
                 state = self.tables.private_view(table, player)
@@ -467,7 +510,8 @@ class Play(commands.Cog):
                 # action it shows from now on is the seat's current one.
                 await message.edit(**(await self._prompt(table, sent.message_id, state,
                                                          note)).to_edit())
-                self.shown[sent.message_id] = image_key(state)
+                self.shown[sent.message_id] = image_key(
+                    await player_locale(self.bot, player), state)
                 self.turn_shown[table, sent.message_id] = state.to_act
                 self.closed.discard((table, sent.message_id))
                 await self.tables.set_dm_message(
@@ -476,7 +520,8 @@ class Play(commands.Cog):
                     and state.view.dealt:
                 await message.edit(**(await self._prompt(table, sent.message_id, state,
                                                          note)).to_edit())
-                self.shown[sent.message_id] = image_key(state)
+                self.shown[sent.message_id] = image_key(
+                    await player_locale(self.bot, player), state)
                 self.turn_shown[table, sent.message_id] = state.to_act
             elif close:
                 await self._close_locked(table, sent, state, note)
@@ -491,7 +536,7 @@ class Play(commands.Cog):
             await self._close_locked(table, sent, state)
 
     async def _close_locked(self, table: int, sent: DmPrompt, state: SeatState,
-                            note: str = "") -> None:
+                            note: Text | None = None) -> None:
         if (table, sent.message_id) in self.closed:
             return
         self.closed.add((table, sent.message_id))
@@ -499,9 +544,11 @@ class Play(commands.Cog):
         self.shown.pop(sent.message_id, None)  # a record keeps its image
         # No attachments given: the image of the action as it was shown stays. An away seat
         # keeps its way back, which belongs to no action.
+        loc = await player_locale(self.bot, state.player_id)
         await self._dm_message(sent).edit(
-            embed=placed_embed(sent.hand_no, sent.street, state, note, where=self._where(table)),
-            view=controls_view(state) if state.away else discord.ui.View())
+            embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
+                               where=self._where(table)),
+            view=controls_view(loc, state) if state.away else discord.ui.View())
 
     async def _end_prompt(self, table: int, sent: DmPrompt) -> None:
         """The table closed: a prompt still open keeps what it says but loses its controls."""
@@ -545,4 +592,5 @@ async def table(interaction: Interaction) -> None:
     table_id = table_here(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     await play_of(interaction).repost(table_id)
-    await send(interaction, ephemeral=True, content="The table message is posted below.")
+    await send(interaction, ephemeral=True,
+               content=t(lang(interaction), "The table message is posted below."))

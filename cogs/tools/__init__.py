@@ -9,6 +9,7 @@ from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import admin, attach, detach
+from cogs.common.translator import install as install_translator
 from cogs.tools import guide, preferences, rules, score, settings, solve
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ ADMIN: tuple[SlashCommand, ...] = (settings.settings,)  # under /ofc-admin
 
 async def setup(bot: "OFCBot") -> None:
     install_error_handler(bot.tree)
+    await install_translator(bot.tree)
     images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
     attach(bot.tree, ADMIN, admin)

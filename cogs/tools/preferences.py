@@ -5,23 +5,27 @@ deck in their images, and whether their cards and controls come by DM or only th
 import discord
 from discord import app_commands
 
+from bot.i18n import Text, t
 from bot.storage import UNCHANGED, Preferences
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.format import INFO
 from cogs.common.interactions import now_of, storage_of
+from cogs.common.language import lang
 
 CONTROLS = [
     app_commands.Choice(name="by direct message", value="dm"),
     app_commands.Choice(name="in the channel, with My hand", value="channel"),
 ]
-WHERE = {"dm": "by direct message", "channel": "in the table's channel: press **My hand**"}
+WHERE = {"dm": Text("by direct message"),
+         "channel": Text("in the table's channel: press **My hand**")}
 
 
-def preferences_text(prefs: Preferences) -> str:
-    deck = "four colours (♠ black, ♥ red, ♦ blue, ♣ green)" if prefs.four_colour \
-        else "two colours (♠ ♣ black, ♥ ♦ red)"
-    return f"Cards: {deck}.\nYour cards and controls come {WHERE[prefs.controls]}."
+def preferences_text(loc: str, prefs: Preferences) -> str:
+    deck = Text("four colours (♠ black, ♥ red, ♦ blue, ♣ green)") if prefs.four_colour \
+        else Text("two colours (♠ ♣ black, ♥ ♦ red)")
+    return t(loc, "Cards: {deck}.\nYour cards and controls come {where}.", deck=deck,
+             where=WHERE[prefs.controls])
 
 
 @app_commands.command(name="preferences",
@@ -42,5 +46,6 @@ async def preferences(interaction: Interaction, four_colour: bool | None = None,
             user, now=now_of(interaction),
             four_colour=UNCHANGED if four_colour is None else four_colour,
             controls=UNCHANGED if controls is None else controls)
+    loc = lang(interaction)
     await send(interaction, ephemeral=True, embed=discord.Embed(
-        title="Your preferences", colour=INFO, description=preferences_text(prefs)))
+        title=t(loc, "Your preferences"), colour=INFO, description=preferences_text(loc, prefs)))

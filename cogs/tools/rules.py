@@ -3,10 +3,12 @@
 
 from discord import app_commands
 
+from bot.i18n import Text
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, storage_of, tables_of
+from cogs.common.language import lang
 from cogs.common.options import server_rules
 from cogs.tools import embeds
 
@@ -21,11 +23,13 @@ async def rules(interaction: Interaction,
     table_id = table or service.table_for_channel(interaction.channel_id or 0)
     if table_id is None:
         in_force = await server_rules(storage_of(interaction), guild_id)
-        where = "No table in this channel: these are this server's default rules."
+        where = Text("No table in this channel: these are this server's default rules.")
     else:
         lobby = service.lobby(table_id)
         if lobby.guild_id != guild_id:
-            raise Refusal(f"There is no table #{table_id} in this server.")
+            raise Refusal(Text("There is no table #{n} in this server.", n=table_id))
         in_force = lobby.rules
-        where = f"Table #{table_id} in <#{lobby.thread_id or lobby.channel_id}>."
-    await send(interaction, ephemeral=False, embed=embeds.rules(in_force, where))
+        where = Text("Table #{n} in {channel}.", n=table_id,
+                     channel=f"<#{lobby.thread_id or lobby.channel_id}>")
+    await send(interaction, ephemeral=False,
+               embed=embeds.rules(lang(interaction), in_force, where))

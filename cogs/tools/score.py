@@ -10,18 +10,20 @@ bot.engine.scoresheet.score_sheet, the very code of `ofc score`.
 from typing import Any
 
 from discord import app_commands
+from discord.app_commands import locale_str
 
 from bot.engine.scoresheet import parse_boards, score_sheet
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.interactions import per_member, storage_of
+from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 from cogs.tools.engine_views import score_view
 from cogs.tools.score_input import EXAMPLE, score_input
 
-BOARD = f"Name: top / middle / bottom, e.g. {EXAMPLE}"
+BOARD = locale_str(f"Name: top / middle / bottom, e.g. {EXAMPLE}")  # a command string
 
 
 @per_member(3, 10)
@@ -36,10 +38,12 @@ async def score(interaction: Interaction, player1: str, player2: str,
                 in_fantasy: str | None = None, options: dict[str, Any]) -> None:
     rules = await chosen_rules(interaction, options)
     blocks = [text for text in (player1, player2, player3, player4) if text]
-    request = score_input(blocks, rules, in_fantasy or "")
+    request = score_input(blocks, rules, in_fantasy or "", lang(interaction))
     sheet = score_sheet(request)  # every refusal comes before this point
     boards = parse_boards(request["players"], rules)
     await interaction.response.defer(thinking=True)  # the image takes a moment
     prefs = await storage_of(interaction).preferences(interaction.user.id)
-    await send(interaction, ephemeral=False, embed=embeds.score(rules, boards, sheet),
-               file=await images.score_file(score_view(rules, request, sheet), prefs.four_colour))
+    loc = lang(interaction)
+    await send(interaction, ephemeral=False, embed=embeds.score(loc, rules, boards, sheet),
+               file=await images.score_file(loc, score_view(rules, request, sheet),
+                                            prefs.four_colour))

@@ -11,23 +11,27 @@ from typing import Any
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.text import Text
+from bot.i18n import ENGLISH, t
 
 ROW_SEPARATOR = re.compile(r"[/|\n]")
 MAX_NAME = 32
 EXAMPLE = "Alice: Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h"
 
 
-def parse_player(text: str, number: int) -> dict[str, Any]:
+def parse_player(text: str, number: int, loc: str = ENGLISH) -> dict[str, Any]:
     """`Name: top / middle / bottom` -> {"name", "top", "middle", "bottom"}."""
     head, colon, rows_text = text.partition(":")
     if not colon:
         head, rows_text = "", text
-    name = " ".join(head.split()) or f"Player {number}"
+    name = " ".join(head.split()) or t(loc, "Player {n}", n=number)
     if len(name) > MAX_NAME:
-        raise RuleError(f"Player {number}: a name has at most {MAX_NAME} characters")
+        raise RuleError(Text("Player {n}: a name has at most {max} characters", n=number,
+                             max=MAX_NAME))
     rows = [row.strip() for row in ROW_SEPARATOR.split(rows_text.strip())]
     if len(rows) != 3:
-        raise RuleError(f"{name}: write the three rows split by '/', like `{EXAMPLE}`")
+        raise RuleError(Text("{name}: write the three rows split by '/', like `{example}`",
+                             name=name, example=EXAMPLE))
     return {"name": name, "top": rows[0], "middle": rows[1], "bottom": rows[2]}
 
 
@@ -41,18 +45,20 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         count = int(words.pop()) if len(words) > 1 and words[-1].isdigit() else 0
         name = by_key.get(" ".join(words).casefold())
         if name is None:
-            raise RuleError(f"'{entry}' is not one of the players ({', '.join(names)})")
+            raise RuleError(Text("'{entry}' is not one of the players ({names})", entry=entry,
+                                 names=", ".join(names)))
         if rules.fantasy == "ultimate" and rules.variant in ("pineapple", "joker") and not count:
-            raise RuleError(f"Under ultimate Fantasyland, give the cards of {name}'s Fantasyland "
-                            f"hand, like '{name} 15'")
+            raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
+                                 "Fantasyland hand, like '{name} 15'", name=name))
         fantasy[name] = count
     return fantasy
 
 
-def score_input(blocks: list[str], rules: TableRules, fantasy_text: str = "") -> dict[str, Any]:
+def score_input(blocks: list[str], rules: TableRules, fantasy_text: str = "",
+                loc: str = ENGLISH) -> dict[str, Any]:
     """The `ofc score` input for the boards typed in order (seat order, clockwise). The
     button is the last player, so the pairs are listed from the first player on (R6)."""
-    players = [parse_player(text, number) for number, text in enumerate(blocks, start=1)]
+    players = [parse_player(text, number, loc) for number, text in enumerate(blocks, start=1)]
     fantasy = parse_fantasy(fantasy_text, [p["name"] for p in players], rules)
     for player in players:
         if player["name"] in fantasy:

@@ -13,6 +13,7 @@ from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.interactions import per_member, storage_of
+from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 
@@ -29,6 +30,8 @@ async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]
     await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await images.workers().run(solve_fantasyland, hand, rules, priority=PERSON)
     prefs = await storage_of(interaction).preferences(interaction.user.id)
-    image = await images.solution_file(solved.board, solved.discard, rules, prefs.four_colour)
+    loc = lang(interaction)
+    image = await images.solution_file(loc, solved.board, solved.discard, rules,
+                                       prefs.four_colour)
     await send(interaction, ephemeral=True, file=image,
-               embed=embeds.solution(rules, solved, len(hand)))
+               embed=embeds.solution(loc, rules, solved, len(hand)))

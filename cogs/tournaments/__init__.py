@@ -10,32 +10,38 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.engine.tournament import Tournament, TournamentTable
+from bot.i18n import Slash, Text, t
 from bot.tournaments import TableOpener, TournamentChanged, TournamentError, TournamentService
 from cogs.common.answers import install_error_handler
 from cogs.common.group import install, ofc
+from cogs.common.language import server_locale
+from cogs.common.translator import install as install_translator
 from cogs.tournaments import commands, embeds
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
-ANNOUNCED = {"closed": "Registration is closed. The director starts the tournament with "
-                       "/ofc tournament start.",
-             "started": "Seated by lot.", "table over": "A table is over.",
-             "table closed early": "A table was closed before its last hand: the hands it "
-                                   "played decide who goes on (RULES.md R13).",
-             "finished": "The final is over: prizes paid.",
-             "cancelled": "Cancelled: every player still in was refunded."}
+ANNOUNCED = {"closed": Text("Registration is closed. The director starts the tournament with "
+                             "{cmd}.", cmd=Slash("ofc tournament start")),
+             "started": Text("Seated by lot."), "table over": Text("A table is over."),
+             "table closed early": Text("A table was closed before its last hand: the hands it "
+                                        "played decide who goes on (RULES.md R13)."),
+             "finished": Text("The final is over: prizes paid."),
+             "cancelled": Text("Cancelled: every player still in was refunded.")}
 
 
 def opener_for(bot: "OFCBot") -> TableOpener:
-    async def open_thread(t: Tournament, table: TournamentTable) -> int:
-        channel = bot.get_channel(bot.tournaments.channel_of(t.tournament_id))
+    async def open_thread(tm: Tournament, table: TournamentTable) -> int:
+        channel = bot.get_channel(bot.tournaments.channel_of(tm.tournament_id))
         if not isinstance(channel, discord.TextChannel):
-            raise TournamentError("The tournament's channel is gone: its tables cannot open.")
+            raise TournamentError(Text("The tournament's channel is gone: its tables cannot "
+                                       "open."))
+        loc = await server_locale(bot, channel.guild.id)
         try:
             thread = await channel.create_thread(
-                name=f"Tournament {t.tournament_id} level {table.level} table {table.index + 1}",
+                name=t(loc, "Tournament {n} level {level} table {table}", n=tm.tournament_id,
+                       level=table.level, table=table.index + 1),
                 type=discord.ChannelType.public_thread)
         except discord.Forbidden:
             raise TournamentError(commands.NO_THREADS) from None
@@ -54,13 +60,15 @@ async def setup(bot: "OFCBot") -> None:
         if note is None or not isinstance(channel, discord.abc.Messageable):
             return
         try:
-            await channel.send(embed=embeds.standings(changed.tournament, note))
+            loc = await server_locale(bot, changed.tournament.guild_id)
+            await channel.send(embed=embeds.standings(loc, changed.tournament, note))
         except discord.HTTPException:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 
     service.add_listener(announce)
     await service.restore()
     install_error_handler(bot.tree)
+    await install_translator(bot.tree)
     ofc.add_command(commands.tournament, override=True)
     install(bot.tree)
 

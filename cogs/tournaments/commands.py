@@ -8,25 +8,32 @@ import discord
 from discord import app_commands
 
 from bot.engine.tournament import MAX_REASON, Tournament, parse_payouts
+from bot.i18n import Slash, Text, t
+from bot.i18n.names import seat_name
 from bot.tournaments import TournamentService
 from cogs.common.answers import Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
+from cogs.common.language import lang
 from cogs.common.options import table_options
 from cogs.common.permissions import NEEDED, THREADS, require_table_permissions
 from cogs.tournaments import embeds
 
-NO_TOURNAMENT = ("There is no tournament in this channel. Open one with "
-                 "/ofc tournament create.")
-NO_THREADS = ("I cannot open the tables' threads here: give me the Create Public Threads and "
-              "Send Messages in Threads permissions in this channel, then the director opens "
-              "them with /ofc tournament start.")
-NOT_TEXT = "A tournament opens in a server's text channel: its tables get threads there."
+NO_TOURNAMENT = Text("There is no tournament in this channel. Open one with {cmd}.",
+                     cmd=Slash("ofc tournament create"))
+NO_THREADS = Text("I cannot open the tables' threads here: give me the Create Public Threads "
+                  "and Send Messages in Threads permissions in this channel, then the director "
+                  "opens them with {cmd}.", cmd=Slash("ofc tournament start"))
+NOT_TEXT = Text("A tournament opens in a server's text channel: its tables get threads there.")
 Reason = app_commands.Range[str, 1, MAX_REASON]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "strong")]
 
 tournament = app_commands.Group(name="tournament",
                                 description="Shootout tournaments (seed 001's rules)")
+
+
+def _(interaction: Interaction, text: Text) -> str:
+    return t(lang(interaction), text)
 
 
 def service_of(interaction: Interaction) -> TournamentService:
@@ -40,13 +47,13 @@ def here(interaction: Interaction) -> Tournament:
     return found
 
 
-def require_threads(interaction: Interaction, unchanged: str) -> None:
+def require_threads(interaction: Interaction, unchanged: Text) -> None:
     """Refuse unless this is a text channel where the bot can post and open the tables'
     threads (the permissions Discord sends with the interaction)."""
     if not isinstance(interaction.channel, discord.TextChannel):
         raise Refusal(NOT_TEXT)
-    require_table_permissions(interaction.app_permissions, NEEDED + THREADS,
-                              what="run a tournament's tables", unchanged=unchanged)
+    require_table_permissions(interaction.app_permissions, NEEDED + THREADS, tournament=True,
+                              unchanged=unchanged)
 
 
 @tournament.command(name="create", description="Open a shootout tournament in this channel")
@@ -57,7 +64,9 @@ def require_threads(interaction: Interaction, unchanged: str) -> None:
     payouts="Percent per place, e.g. 65/35 (default: everything to the winner)",
     window_minutes="How long registration stays open (default 60)",
 )
-@app_commands.choices(table_seats=[app_commands.Choice(name=str(n), value=n) for n in (2, 3)])
+@app_commands.choices(table_seats=[
+    app_commands.Choice(name=app_commands.locale_str(str(n), fixed=True), value=n)
+    for n in (2, 3)])
 @table_options("variant", "scoring", "royalties", "fantasy",
                "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
                "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
@@ -65,13 +74,14 @@ async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10
                  table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
                  payouts: str = "", window_minutes: app_commands.Range[int, 1, 10080] = 60,
                  *, options: dict[str, Any]) -> None:
-    require_threads(interaction, "No tournament was opened.")
+    require_threads(interaction, Text("No tournament was opened."))
     t = await service_of(interaction).create(
         guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
         buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
         options=options, window_seconds=window_minutes * 60.0)
-    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Registration is open: "
-               "/ofc tournament join"))
+    await send(interaction, ephemeral=False, embed=embeds.standings(
+        lang(interaction), t, Text("Registration is open: {cmd}",
+                                   cmd=Slash("ofc tournament join"))))
 
 
 @tournament.command(name="join", description="Register for this channel's tournament")
@@ -79,63 +89,73 @@ async def join(interaction: Interaction) -> None:
     require_human(interaction.user)
     t = await service_of(interaction).join(here(interaction).tournament_id,
                                            interaction.user.id, name_of(interaction.user))
-    await send(interaction, ephemeral=False,
-               content=f"{interaction.user.mention} joined ({len(t.entries)} registered, "
-                       f"prize pool {t.pool}).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} joined ({n} registered, prize pool {pool}).",
+                          who=interaction.user.mention, n=len(t.entries), pool=t.pool)))
 
 
 @tournament.command(name="leave", description="Unregister (while registration is open)")
 async def leave(interaction: Interaction) -> None:
     t = await service_of(interaction).leave(here(interaction).tournament_id,
                                             interaction.user.id)
-    await send(interaction, ephemeral=False,
-               content=f"{interaction.user.mention} left; the buy-in went back "
-                       f"({len(t.entries)} registered).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} left; the buy-in went back ({n} registered).",
+                          who=interaction.user.mention, n=len(t.entries))))
 
 
 @tournament.command(name="computer", description="Register a computer player (director)")
+@app_commands.describe(level="How strong it plays (default: easy)")
 @app_commands.choices(level=LEVEL_CHOICES)
 async def computer(interaction: Interaction, level: str = "easy") -> None:
     t = await service_of(interaction).add_computer(
         here(interaction).tournament_id, interaction.user.id, level,
         is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False,
-               content=f"{t.entries[-1].name} joined ({len(t.entries)} registered).")
+    await send(interaction, ephemeral=False, content=_(
+        interaction, Text("{who} joined ({n} registered).",
+                          who=seat_name(lang(interaction), t.entries[-1].name),
+                          n=len(t.entries))))
 
 
 @tournament.command(name="start", description="Close registration and seat the first level "
                                               "by lot (director)")
 async def start(interaction: Interaction) -> None:
     t = here(interaction)
-    require_threads(interaction, "Nothing was changed.")
+    require_threads(interaction, Text("Nothing was changed."))
     await interaction.response.defer()
     t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
                                             is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, embed=embeds.standings(t, "Seated by lot."))
+    await send(interaction, ephemeral=False,
+               embed=embeds.standings(lang(interaction), t, Text("Seated by lot.")))
 
 
 @tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
                                              "excludes (director)")
+@app_commands.describe(member="The player warned", reason="Why (shown in the standings)")
 async def warn(interaction: Interaction, member: Member, reason: Reason) -> None:
     s = await service_of(interaction).warn(here(interaction).tournament_id,
                                            interaction.user.id, member.id, reason,
                                            is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+    await send(interaction, ephemeral=False,
+               content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
 @tournament.command(name="penalty", description="Take points from a player (director)")
+@app_commands.describe(member="The player penalised", points="Points taken",
+                       reason="Why (shown in the standings)")
 async def penalty(interaction: Interaction, member: Member,
                   points: app_commands.Range[int, 1, 1000], reason: Reason) -> None:
     s = await service_of(interaction).penalty(here(interaction).tournament_id,
                                               interaction.user.id, member.id, points, reason,
                                               is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, content=embeds.sanction_line(s, member.mention))
+    await send(interaction, ephemeral=False,
+               content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
 @tournament.command(name="standings", description="Levels, tables, points, warnings and "
                                                   "penalties")
 async def standings(interaction: Interaction) -> None:
-    await send(interaction, ephemeral=False, embed=embeds.standings(here(interaction)))
+    await send(interaction, ephemeral=False,
+               embed=embeds.standings(lang(interaction), here(interaction)))
 
 
 @tournament.command(name="cancel", description="Cancel: every player still in is refunded "
@@ -145,4 +165,4 @@ async def cancel(interaction: Interaction) -> None:
     await interaction.response.defer()
     t = await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
                                              is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, embed=embeds.standings(t))
+    await send(interaction, ephemeral=False, embed=embeds.standings(lang(interaction), t))

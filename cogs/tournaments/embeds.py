@@ -3,60 +3,95 @@
 import discord
 
 from bot.engine.tournament import Sanction, Tournament
-from cogs.common.format import sanction_words
+from bot.i18n import Text, t
+from bot.i18n.names import seat_name
+from cogs.common.format import fits, sanction_words
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
-STATUS = {"registering": "registration open", "closed": "registration closed"}
+STATUSES = {"registering": Text("registration open"), "closed": Text("registration closed"),
+            "running": Text("running"), "finished": Text("finished"),
+            "cancelled": Text("cancelled")}
+ENTRY_STATUSES = {"in": Text("in"), "out": Text("out"), "excluded": Text("excluded")}
+TABLE_STATUSES = {"waiting": Text("waiting"), "playing": Text("playing"), "done": Text("done")}
 
 
 def _cut(text: str) -> str:
     return text if len(text) <= FIELD_LIMIT else text[:FIELD_LIMIT - 1] + "…"
 
 
-def sanction_line(s: Sanction, who: str) -> str:
+def _word(loc: str, words: dict[str, Text], key: str) -> str:
+    return t(loc, words[key]) if key in words else key
+
+
+def sanction_line(loc: str, s: Sanction, who: str) -> str:
     if s.kind == "penalty":
-        return f"Penalty: {who} loses {s.points} points ({s.reason})."
+        return t(loc, "Penalty: {who} loses {n} points ({reason}).", who=who, n=s.points,
+                 reason=s.reason)
     if s.excluded:
-        return f"Third warning: {who} is excluded from the tournament, no refund ({s.reason})."
-    cost = f", {s.points} points" if s.points else ""
-    return f"Warning to {who}{cost} ({s.reason})."
+        return t(loc, "Third warning: {who} is excluded from the tournament, no refund "
+                      "({reason}).", who=who, reason=s.reason)
+    if s.points:
+        return t(loc, "Warning to {who}, {n} points ({reason}).", who=who, n=s.points,
+                 reason=s.reason)
+    return t(loc, "Warning to {who} ({reason}).", who=who, reason=s.reason)
 
 
-def standings(t: Tournament, note: str = "") -> discord.Embed:
+def standings(loc: str, tournament: Tournament, note: Text | None = None) -> discord.Embed:
     """Players, the current level's tables with their points, warnings, penalties, payouts."""
-    title = f"Tournament #{t.tournament_id}: {STATUS.get(t.status, t.status)}"
-    if t.level:
-        title += f", level {t.level}{' (final)' if t.is_final else ''}"
-    embed = discord.Embed(title=title, description=note or None)
-    embed.add_field(name="Format", value=(
-        f"buy-in {t.buy_in}, prize pool {t.pool}, payouts "
-        f"{'/'.join(str(p) for p in t.payouts)}, tables of at most {t.seats}, "
-        f"{t.hands} hands a table"), inline=False)
-    names = {e.player_id: e.name for e in t.entries}
-    players = "\n".join(
-        f"{e.name}: {e.status}" + (f", {t.warnings(e.player_id)} warning(s)"
-                                   if t.warnings(e.player_id) else "")
-        + (f", -{t.penalty_points(e.player_id)} points" if t.penalty_points(e.player_id)
-           else "") for e in t.entries)
-    embed.add_field(name=f"Players ({len(t.entries)})", value=_cut(players or "none yet"),
-                    inline=False)
-    for table in t.current_tables:
+    tm = tournament
+    title = t(loc, "Tournament #{n}: {status}", n=tm.tournament_id,
+              status=_word(loc, STATUSES, tm.status))
+    if tm.level:
+        title = t(loc, "{title}, level {level} (final)", title=title, level=tm.level) \
+            if tm.is_final else t(loc, "{title}, level {level}", title=title, level=tm.level)
+    embed = discord.Embed(title=title, description=t(loc, note) if note else None)
+    embed.add_field(name=t(loc, "Format"), value=t(
+        loc, "buy-in {buy_in}, prize pool {pool}, payouts {payouts}, tables of at most {seats}, "
+             "{hands} hands a table", buy_in=tm.buy_in, pool=tm.pool,
+        payouts="/".join(str(p) for p in tm.payouts), seats=tm.seats, hands=tm.hands),
+        inline=False)
+    names = {e.player_id: seat_name(loc, e.name, e.ai_level is not None) for e in tm.entries}
+    lines = []
+    for e in tm.entries:
+        parts = [f"{names[e.player_id]}: {_word(loc, ENTRY_STATUSES, e.status)}"]
+        if tm.warnings(e.player_id):
+            parts.append(t(loc, "{n} warning(s)", n=tm.warnings(e.player_id)))
+        if tm.penalty_points(e.player_id):
+            parts.append(t(loc, "-{n} points", n=tm.penalty_points(e.player_id)))
+        lines.append(", ".join(parts))
+    embed.add_field(name=t(loc, "Players ({n})", n=len(tm.entries)),
+                    value=_cut("\n".join(lines) or t(loc, "none yet")), inline=False)
+    tail: list[tuple[str, str]] = []  # after the tables, whatever their number
+    if tm.sanctions:
+        sanctions = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
+                     f"{t(loc, sanction_words(s.kind, s.points, s.excluded))} ({s.reason})"
+                     for s in tm.sanctions[-SANCTIONS_SHOWN:]]
+        tail.append((t(loc, "Warnings and penalties"), _cut("\n".join(sanctions))))
+    if tm.placings:
+        paid = "\n".join(f"{p.place}. {seat_name(loc, p.name)}: {p.prize}"
+                         for p in tm.placings if p.prize)
+        tail.append((t(loc, "Payouts"), _cut(paid or t(loc, "none"))))
+    later = sum(len(name) + len(value) for name, value in tail)
+    tables = tm.current_tables
+    for shown, table in enumerate(tables):
         rows = "\n".join(
-            f"{names[p]}: {table.points.get(p, 0) - t.penalty_points(p, table.level):+d}"
+            f"{names[p]}: {table.points.get(p, 0) - tm.penalty_points(p, table.level):+d}"
             for p in table.players)
-        won = f" -> {names[table.winner]}" if table.winner is not None else ""
         where = f" <#{table.thread_id}>" if table.thread_id else ""
-        status = "closed early" if table.early else table.status
-        embed.add_field(name=f"Table {table.index + 1} ({status}){won}",
-                        value=_cut(f"{rows}{where}"), inline=True)
-    if t.sanctions:
-        lines = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
-                 f"{sanction_words(s.kind, s.points, s.excluded)} ({s.reason})"
-                 for s in t.sanctions[-SANCTIONS_SHOWN:]]
-        embed.add_field(name="Warnings and penalties", value=_cut("\n".join(lines)),
-                        inline=False)
-    if t.placings:
-        paid = "\n".join(f"{p.place}. {p.name}: {p.prize}" for p in t.placings if p.prize)
-        embed.add_field(name="Payouts", value=_cut(paid or "none"), inline=False)
+        status = t(loc, "closed early") if table.early \
+            else _word(loc, TABLE_STATUSES, table.status)
+        name = t(loc, "Table {n} ({status}) -> {winner}", n=table.index + 1, status=status,
+                 winner=names[table.winner]) if table.winner is not None \
+            else t(loc, "Table {n} ({status})", n=table.index + 1, status=status)
+        value = _cut(f"{rows}{where}")
+        if not fits(embed, name, value, later=later, later_fields=len(tail)):
+            # a large level: its first tables, and how many more
+            embed.add_field(name=t(loc, "More tables"),
+                            value=t(loc, "{n} more tables at this level.",
+                                    n=len(tables) - shown), inline=False)
+            break
+        embed.add_field(name=name, value=value, inline=True)
+    for name, value in tail:
+        embed.add_field(name=name, value=value, inline=False)
     return embed

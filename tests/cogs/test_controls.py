@@ -53,10 +53,10 @@ def test_street_one_five_cards_fit_five_rows_with_reset_and_confirm_on_the_last(
     seat = match.pending()[0]
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 5, "discard": 0}, 1)
     dealt = state.view.dealt
-    rows = rows_of(controls_view(state))
+    rows = rows_of(controls_view("en-US", state))
     assert list(rows) == [0, 1, 2, 3, 4]  # Discord's limit: 5 action rows
     for n, card in enumerate(dealt):
-        assert [b.label for b in rows[n][:3]] == [f"{card_label(card)} → {r}"
+        assert [b.label for b in rows[n][:3]] == [f"{card_label('en-US', card)} → {r}"
                                                   for r in ("Top", "Middle", "Bottom")]
         assert [parse_place(b.custom_id) for b in rows[n][:3]] == [
             PlaceId(Turn(7, 1, 1, seat), card, r) for r in ("top", "middle", "bottom")]
@@ -73,7 +73,7 @@ def test_a_full_row_is_disabled_except_for_the_cards_drafted_into_it() -> None:
     dealt = match.dealt_to(seat)
     draft = dict.fromkeys(dealt[:3], "top")  # top row holds 3: now full
     state = state_of(match, seat, draft, {"top": 0, "middle": 5, "bottom": 5, "discard": 0}, 1)
-    rows = rows_of(controls_view(state))
+    rows = rows_of(controls_view("en-US", state))
     for n, card in enumerate(dealt):
         top, middle = rows[n][0], rows[n][1]
         if card in draft:
@@ -100,14 +100,14 @@ def test_pineapple_street_two_is_a_grid_of_rows_by_cards() -> None:
     assert len(dealt) == 3  # R7: 3 dealt, 2 placed, 1 discarded
     draft = {dealt[1]: "top"}
     state = state_of(match, seat, draft, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
-    rows = rows_of(controls_view(state))
+    rows = rows_of(controls_view("en-US", state))
     # issue 14: one short line per row on a phone: its name, greyed, then a button per card
     assert list(rows) == [0, 1, 2, 3, 4]
     for n, (name, target) in enumerate([("Top", "top"), ("Middle", "middle"),
                                         ("Bottom", "bottom"), ("Discard", "discard")]):
         label, *cards = rows[n]
         assert (label.label, label.disabled, label.custom_id) == (name, True, f"ofc:row:{target}")
-        assert [b.label for b in cards] == [card_label(c) for c in dealt]
+        assert [b.label for b in cards] == [card_label("en-US", c) for c in dealt]
         assert [parse_place(b.custom_id) for b in cards] == [
             PlaceId(Turn(7, 1, 2, seat), c, target) for c in dealt]
     assert all(b.disabled for b in rows[2][1:])  # the bottom was filled on street 1
@@ -119,7 +119,7 @@ def test_pineapple_street_two_is_a_grid_of_rows_by_cards() -> None:
 def test_turbo_four_cards_make_a_grid_without_discard() -> None:
     match, seat = later_street("turbo")
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 0}, 2)
-    rows = rows_of(controls_view(state))
+    rows = rows_of(controls_view("en-US", state))
     assert [len(r) for r in rows.values()] == [5, 5, 5, 2]  # no Discard in turbo (R7)
     assert [r[0].label for r in rows.values()][:3] == ["Top", "Middle", "Bottom"]
 
@@ -130,15 +130,15 @@ def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm(
     assert len(dealt) == 14
     draft = {dealt[0]: "top", dealt[1]: "bottom"}
     state = state_of(match, 0, draft, {"top": 2, "middle": 5, "bottom": 4, "discard": 1}, 0)
-    rows = rows_of(controls_view(state))
+    rows = rows_of(controls_view("en-US", state))
     menus = [rows[n][0] for n in range(3)]
     assert [m.custom_id for m in menus] == [str(FantasyRowId(Turn(7, 1, 0, 0), r))
                                             for r in ("top", "middle", "bottom")]
     assert [m.max_values for m in menus] == [3, 5, 5] and all(m.min_values == 0 for m in menus)
     for menu in menus:
         assert [o.value for o in menu.options] == [str(INDEX[c]) for c in order_cards(dealt)]
-    assert [o.label for o in menus[0].options if o.default] == [card_label(dealt[0])]
-    assert [o.label for o in menus[2].options if o.default] == [card_label(dealt[1])]
+    assert [o.label for o in menus[0].options if o.default] == [card_label("en-US", dealt[0])]
+    assert [o.label for o in menus[2].options if o.default] == [card_label("en-US", dealt[1])]
     assert not any(o.default for o in menus[1].options)
     assert [b.label for b in rows[3]] == ["Best arrangement", "Reset", "Confirm"]
 
@@ -147,14 +147,14 @@ def test_an_away_seat_gets_only_the_button_to_come_back() -> None:
     match = new_match()
     state = state_of(match, 0, {}, {"top": 3, "middle": 5, "bottom": 5, "discard": 0}, 1,
                      away=True)
-    view = controls_view(state)
+    view = controls_view("en-US", state)
     assert [(b.label, b.custom_id) for b in items(view)] == [("I'm back", "ofc:back:7")]
 
 
 def test_card_labels_use_suit_symbols() -> None:
-    assert [card_label(parse_card(t)) for t in ("Ah", "Td", "2c", "Ks")] == [
+    assert [card_label("en-US", parse_card(t)) for t in ("Ah", "Td", "2c", "Ks")] == [
         "A♥", "T♦", "2♣", "K♠"]
-    assert card_label(JOKERS[0]) == "Joker" and card_str(parse_card("Ah")) == "Ah"
+    assert card_label("en-US", JOKERS[0]) == "Joker" and card_str(parse_card("Ah")) == "Ah"
 
 
 def test_lobby_buttons_follow_the_seats() -> None:
@@ -162,14 +162,14 @@ def test_lobby_buttons_follow_the_seats() -> None:
     lobby = LobbyView(table_id=4, guild_id=1, channel_id=2, thread_id=None, host_id=11,
                       rules=TableRules(seats=2), seats=seats, status="lobby", created_at=0.0,
                       expires_at=900.0)
-    buttons = {b.label: b for b in items(lobby_view(lobby))}
+    buttons = {b.label: b for b in items(lobby_view("en-US", lobby))}
     assert list(buttons) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
                              "Add computer (strong)", "Remove computer"]
     assert buttons["Start"].disabled  # one player cannot start (R7: 2 or more)
     assert buttons["Remove computer"].disabled  # no computer seated
     assert buttons["Join"].custom_id == "ofc:lobby:4:join"
     full = replace(lobby, seats=(*seats, LobbySeat(-1, "Computer 1 (easy)", "easy", 200)))
-    buttons = {b.label: b for b in items(lobby_view(full))}
+    buttons = {b.label: b for b in items(lobby_view("en-US", full))}
     assert buttons["Join"].disabled and not buttons["Start"].disabled
     assert not buttons["Remove computer"].disabled
-    assert lobby_view(replace(full, status="playing")).children == []
+    assert lobby_view("en-US", replace(full, status="playing")).children == []

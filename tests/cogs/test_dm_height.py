@@ -73,19 +73,19 @@ async def test_every_later_street_fits_a_phone(seats: int) -> None:
     assert [v.table.street for v, _ in streets] == [2, 3, 4, 5]
     for view, draft in streets:
         for state in (state_of(view), state_of(view, to_act=False), state_of(view, draft)):
-            got = measured(await prompt(state, where=WHERE))
+            got = measured(await prompt("en-US", state, where=WHERE))
             assert got.total <= USABLE, f"street {view.table.street}: {got}"
 
 
 async def test_the_last_street_with_royalties_and_fantasyland_fits() -> None:
     view, draft = samples.private_last_street()
-    got = measured(await prompt(state_of(view, draft), where=WHERE))
+    got = measured(await prompt("en-US", state_of(view, draft), where=WHERE))
     assert got.total <= USABLE, str(got)
 
 
 async def test_a_board_that_fouls_asking_confirm_anyway_fits() -> None:
     view, draft = samples.private_foul()
-    content = await prompt(state_of(view, draft), where=WHERE, asking=True)
+    content = await prompt("en-US", state_of(view, draft), where=WHERE, asking=True)
     assert "This board fouls" in str(content.embed.description)
     got = measured(content)
     assert got.total <= USABLE, str(got)
@@ -95,5 +95,5 @@ async def test_the_model_counts_what_street_1_adds() -> None:
     # Street 1 is not held to one screen (5 cards, 5 rows of buttons), and its large image
     # makes the model say so: a model that any prompt passed would prove nothing.
     match = samples.new_match(3, seed=3)
-    got = measured(await prompt(state_of(own_seat(match)), where=WHERE))
+    got = measured(await prompt("en-US", state_of(own_seat(match)), where=WHERE))
     assert got.total > USABLE and got.image > got.buttons

@@ -1,8 +1,10 @@
 """`ofc-bot --export-commands FILE` (issue 16): the command tree as it would be synced to
-Discord, written without connecting."""
+Discord, written without connecting, every name and description in the bot's four
+languages."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -16,6 +18,10 @@ from tests.cogs.conftest import settings_for
 from tests.e2e.discord_double import DiscordDouble
 
 SUBCOMMAND, GROUP = 1, 2
+LOCALES = {"en-US", "ru", "sv-SE", "zh-CN"}
+# Discord's rule for command and option names: 1-32 letters, digits, - or _, lower case
+# (https://discord.com/developers/docs/interactions/application-commands).
+NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
 def export(tmp_path: Path) -> list[dict[str, Any]]:
@@ -55,10 +61,32 @@ async def test_the_export_is_the_synced_tree_with_every_description(
         assert command in names, command
     for name, node in names.items():
         assert node["description"].strip(), f"{name} has no description"
-        assert node["name_localizations"] == {} and node["description_localizations"] == {}
+        # Every command, group and option in all four languages, within Discord's limits.
+        assert set(node["description_localizations"]) == LOCALES, name
+        assert set(node["name_localizations"]) == LOCALES, name
+        assert node["description_localizations"]["en-US"] == node["description"]
+        for locale, text in node["description_localizations"].items():
+            assert 1 <= len(text) <= 100 and text.strip() == text, (name, locale, text)
+        for locale, text in node["name_localizations"].items():
+            assert NAME.match(text) and text == text.lower(), (name, locale, text)
         for choice in node.get("choices", []):
-            assert choice["name_localizations"] == {}
+            assert set(choice["name_localizations"]) == LOCALES, (name, choice["name"])
+            assert all(1 <= len(c) <= 100 for c in choice["name_localizations"].values())
+        # Two options (or subcommands) of one command never share a name in one language.
+        for locale in LOCALES:
+            inner = [o["name_localizations"][locale] for o in node.get("options", [])]
+            assert len(inner) == len(set(inner)), (name, locale, inner)
     assert {n["name"] for n in exported} == {"ofc", "ofc-admin"}
+    # Spot checks against the catalogues: the command, its option and a choice translated.
+    create = names["ofc create"]
+    assert create["name_localizations"] == {"en-US": "create", "ru": "создать",
+                                            "sv-SE": "skapa", "zh-CN": "创建"}
+    assert names["ofc create variant"]["name_localizations"]["zh-CN"] == "玩法"
+    pineapple = next(c for c in names["ofc create variant"]["choices"]
+                     if c["value"] == "pineapple")
+    assert pineapple["name_localizations"]["ru"] == "ананас"
+    # The group names are the bot's own, the same in every language.
+    assert set(names["ofc"]["name_localizations"].values()) == {"ofc"}
 
     # Exactly what the bot publishes with --sync (the same payload, less the empty keys).
     settings = replace(settings_for(double, tmp_path / "ofc.sqlite3"), dev_guild=None)

@@ -24,7 +24,7 @@ def test_showdown_breakdown_rows_foul_royalties_pairs_and_the_table_stakes_cap()
     # (R6) lets 10 of the 17 through. Alice's QQ top earns Fantasyland, 14 cards (R8).
     view = show_down(TableRules(seats=2), {0: ALICE, 1: BOB_FOULED}, {}, {0: 100, 1: 10},
                      button=1)
-    embed = showdown_embed(3, view, {0: "alice", 1: "bob"}, point_value=1)
+    embed = showdown_embed("en-US", 3, view, {0: "alice", 1: "bob"}, point_value=1)
     fields = fields_of(embed)
     assert embed.title == "Hand 3: showdown"
     assert embed.image.url == "attachment://showdown.png"
@@ -46,20 +46,21 @@ def test_an_uncapped_payment_shows_just_the_chips() -> None:
     bob = Board.parse("Ah Kc 2s", "Ts Td Jc 3s 3c", "As Ad Ac 7d 7c")
     view = show_down(TableRules(seats=2, point_value=5), {0: ALICE, 1: bob}, {},
                      {0: 100, 1: 100}, button=1)
-    fields = fields_of(showdown_embed(1, view, {0: "alice", 1: "bob"}, point_value=5))
+    fields = fields_of(showdown_embed("en-US", 1, view, {0: "alice", 1: "bob"}, point_value=5))
     assert fields["Chips moved (5 chips per point)"] == "bob → alice: 20"
     assert fields["Points per pair"] == (
         "alice vs bob: lines +1 -1 -1, bonus +0, royalties +5 = **+4**")
 
 
 def test_standings_list_stacks_and_nets() -> None:
-    embed = standings_embed((Standing(0, 11, "alice", 260, 60), Standing(1, 22, "bob", 140, -60)))
+    embed = standings_embed("en-US", (Standing(0, 11, "alice", 260, 60),
+                                      Standing(1, 22, "bob", 140, -60)))
     assert embed.description.startswith("1. alice: 260 chips (+60)\n2. bob: 140 chips (-60)")
     assert "wallet" in embed.description
 
 
 def test_rules_paragraph_names_every_option_in_force() -> None:
-    text = rules_paragraph(TableRules(variant="turbo", seats=4, format="hands", hands=8,
+    text = rules_paragraph("en-US", TableRules(variant="turbo", seats=4, format="hands", hands=8,
                                     scoring="2-4", royalties="russian", fantasy="off",
                                     point_value=2, buy_in=500, order="simultaneous"))
     for part in ("**Turbo**, 4 seats, 8 hands", "Buy-in 500 chips", "2 chips per point",
@@ -69,24 +70,25 @@ def test_rules_paragraph_names_every_option_in_force() -> None:
 
 def test_the_rules_in_short_say_when_there_are_no_royalties() -> None:
     rules = TableRules(royalties="off")
-    for text in (rules_paragraph(rules), rules_line(rules)):
+    for text in (rules_paragraph("en-US", rules), rules_line("en-US", rules)):
         assert "no royalties" in text and "off royalties" not in text
 
 
 def test_the_table_says_when_hints_are_on_and_when_it_is_a_practice() -> None:
     """Issue 18: the lobby's paragraph, the rules in words and the table message."""
     on = TableRules(hints="on")
-    assert "**Hints on**" in rules_paragraph(on) and "Hints" not in rules_paragraph(TableRules())
-    table = dict(describe(on))["Table"]
-    assert "Hints: on. **Suggest**" in table and "Hints" not in dict(describe(TableRules()))[
-        "Table"]
+    assert "**Hints on**" in rules_paragraph("en-US", on)
+    assert "Hints" not in rules_paragraph("en-US", TableRules())
+    table = dict(describe("en-US", on))["Table"]
+    assert "Hints: on. **Suggest**" in table
+    assert "Hints" not in dict(describe("en-US", TableRules()))["Table"]
     view = Match.new(on, [PlayerSpec(1, "a", 200), PlayerSpec(2, "b", 200)]).public_view()
-    practice = table_embed(view, practice=True)
+    practice = table_embed("en-US", view, practice=True)
     assert practice.title == "Practice table" and practice.description is not None
     assert "**Practice**" in practice.description and "**Hints on**" in practice.description
-    plain = table_embed(Match.new(TableRules(), [PlayerSpec(1, "a", 200),
+    plain = table_embed("en-US", Match.new(TableRules(), [PlayerSpec(1, "a", 200),
                                                  PlayerSpec(2, "b", 200)]).public_view())
     assert plain.title == "OFC table" and "Practice" not in str(plain.description)
     assert "Hints" not in str(plain.description)
-    over = standings_embed([], practice=True).description or ""
+    over = standings_embed("en-US", [], practice=True).description or ""
     assert "play chips, no wallet changed" in over and "Rematch" not in over

@@ -13,7 +13,7 @@ NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=
 
 def test_every_needed_permission_is_named_when_missing() -> None:
     require_table_permissions(NEEDED)  # all there: no refusal
-    assert missing(discord.Permissions.none()) == [
+    assert list(map(str, missing(discord.Permissions.none()))) == [
         "View Channel", "Send Messages", "Embed Links", "Attach Files", "Read Message History"]
     lacking = discord.Permissions(NEEDED.value)
     lacking.embed_links = lacking.attach_files = False

@@ -38,7 +38,7 @@ def seat_state(bot: OFCBot, table: int, member: Member) -> SeatState:
 
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
                 row: str) -> None:
-    label = f"{card_label(card)} → {row}"
+    label = f"{card_label('en-US', card)} → {row}"
     await member.click(prompt, label)
     await double.wait_until(lambda: buttons(prompt)[label].get("style") == SUCCESS,
                             what=f"{label} drafted")
@@ -130,7 +130,7 @@ async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
 
     # Stale: a client that has not seen the edit clicks the street-1 button it still shows.
     await refused(first, prompt, "Those cards are already placed.",
-                  label=f"{card_label(dealt[0])} → Top", version=0)
+                  label=f"{card_label('en-US', dealt[0])} → Top", version=0)
 
     # Another seat's control, sent by a modified client from the second player's own DM.
     theirs = await second.wait_for_dm()
@@ -168,7 +168,7 @@ async def test_closed_dms_are_told_to_use_my_hand_which_opens_the_controls(
     assert seat_state(bot, table, bob).draft == {dealt[2]: "middle"}
 
     answer = await double.resolved(await bob.slash("ofc hand"))  # the same, by command
-    assert answer.ephemeral and buttons(answer)[f"{card_label(dealt[2])} → Middle"].get(
+    assert answer.ephemeral and buttons(answer)[f"{card_label('en-US', dealt[2])} → Middle"].get(
         "style") == SUCCESS
     not_seated = await double.resolved(await double.add_member("dave").slash("ofc hand"))
     assert not_seated.embed["description"] == "You are not playing at this table."  # type: ignore[index]
@@ -235,7 +235,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     await alice.click(over, "Rematch")
     lobby = await double.wait_for_message(
         lambda m: m.embed is not None and m.embed["title"] == "OFC table: waiting for players")
-    assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+    assert alice.mention in str(lobby.embed) and "1 hand" in str(lobby.embed)
     await bob.click(over, "Rematch")
     await double.wait_until(lambda: bob.mention in str(lobby.embed), what="bob seated")
     for member in (alice, bob):
@@ -287,10 +287,10 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     assert state.street == 0 and len(state.view.dealt) == 14
     assert prompt.embed["title"] == "Hand 2 of 2 · Fantasyland, added: your 14 cards"
     top = state.view.dealt[:3]
-    await alice.select(prompt, *(card_label(c) for c in top), placeholder="Top (3)")
+    await alice.select(prompt, *(card_label("en-US", c) for c in top), placeholder="Top (3)")
     await double.wait_until(lambda: seat_state(bot, table, alice).draft == dict.fromkeys(
         top, "top"), what="the top row drafted")
-    await alice.select(prompt, card_label(top[0]), placeholder="Middle (5)")  # moves it
+    await alice.select(prompt, card_label("en-US", top[0]), placeholder="Middle (5)")  # moves it
     await double.wait_until(lambda: seat_state(bot, table, alice).draft.get(top[0]) == "middle")
 
     await alice.click(prompt, "Best arrangement")  # the solver fills the draft (R8 helper)
@@ -346,7 +346,7 @@ async def test_a_rematch_offer_outlives_restarts(
         lobby = await double.wait_for_message(
             lambda m: m.embed is not None
             and m.embed["title"] == "OFC table: waiting for players")
-        assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+        assert alice.mention in str(lobby.embed) and "1 hand\n" in lobby.embed["description"]
         rematch = table_id(restarted, double)
         assert rematch != table and restarted.tables.lobby(rematch).rules.fantasy == "off"
         # A forged Rematch from another channel of the server is refused (issue 21).

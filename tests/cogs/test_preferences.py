@@ -43,9 +43,10 @@ async def test_my_hand_over_dms_and_the_four_colour_deck_are_used(
     drawn: list[tuple[int, bool]] = []
     private_png = rendering.private_png
 
-    def recording(view: Any, draft: Any = None, four_colour: bool = False) -> bytes:
+    def recording(view: Any, draft: Any = None, four_colour: bool = False,
+                  locale: str = "en-US") -> bytes:
         drawn.append((view.seat, four_colour))
-        return private_png(view, draft, four_colour)
+        return private_png(view, draft, four_colour, locale)
 
     monkeypatch.setattr(rendering, "private_png", recording)
     await double.resolved(await bob.slash("ofc preferences", controls="channel"))

@@ -41,21 +41,21 @@ BAD = board("As Kd", "2s 3h 4d 9s", "Kh Qh 8h 5h 2h")
 
 def test_confirm_waits_for_a_complete_street() -> None:
     half = state(GOOD, "2c 3h 7d", ("top",), complete=False)
-    assert labels(controls_view(half))["Confirm"].disabled
+    assert labels(controls_view("en-US", half))["Confirm"].disabled
     whole = state(GOOD, "2c 3h 7d", ("top", "bottom", "discard"), complete=True)
-    assert not labels(controls_view(whole))["Confirm"].disabled
+    assert not labels(controls_view("en-US", whole))["Confirm"].disabled
 
 
 def test_a_board_that_fouls_asks_for_a_second_confirm() -> None:
     fouled = state(BAD, "Ad 9c 7d", ("top", "middle", "discard"), complete=True)
     assert fouls(fouled)
     assert not fouls(state(BAD, "Ad 9c 7d", ("discard", "middle", "top"), complete=True))
-    asking = labels(controls_view(fouled, asking=True))
+    asking = labels(controls_view("en-US", fouled, asking=True))
     assert "Confirm" not in asking and asking["Confirm anyway"].style.name == "danger"
-    assert "This board fouls** whatever comes" in str(prompt_embed(fouled).description)
+    assert "This board fouls** whatever comes" in str(prompt_embed("en-US", fouled).description)
     # Asked to confirm, the question takes the warning's place (and the status's: the prompt
     # fits a phone).
-    asked = str(prompt_embed(fouled, asking=True).description)
+    asked = str(prompt_embed("en-US", fouled, asking=True).description)
     assert asked.startswith("⚠️ **This board fouls: confirm anyway?** No royalties")
     assert "whatever comes" not in asked and "Your turn" not in asked
     assert not fouls(state(GOOD, "2c 3h 7d", ("top", "bottom", "discard"), complete=True))
@@ -64,7 +64,7 @@ def test_a_board_that_fouls_asks_for_a_second_confirm() -> None:
 def test_the_last_street_shows_what_the_draft_earns_and_where_the_table_is() -> None:
     whole = state(GOOD, "2c 3h 7d", ("top", "bottom", "middle"), complete=True)
     where = Where("Poker Club", "ofc", "https://discord.com/channels/1/2/3")
-    embed = prompt_embed(whole, where=where)
+    embed = prompt_embed("en-US", whole, where=where)
     assert embed.title == "Hand 2 of 3 · street 5 of 5"
     text = str(embed.description)
     assert "Top: Pair of Queens" in text and "Royalties **13**" in text

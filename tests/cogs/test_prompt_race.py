@@ -144,7 +144,7 @@ async def test_the_dm_prompt_follows_what_my_hand_drafts_and_confirms(
     state = seat_state(bot, table, first)
     plan = auto(first, state)
     for card, row in plan.items():
-        label = f"{card_label(card)} → {row.capitalize()}"
+        label = f"{card_label('en-US', card)} → {row.capitalize()}"
         await first.click(mine, label)
         await double.wait_until(lambda label=label: buttons(dm)[label].get("style") == SUCCESS,
                                 what=f"the DM showing {label} drafted")

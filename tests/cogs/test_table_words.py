@@ -28,23 +28,23 @@ def earned(fantasy: int) -> ShowdownView:
 
 
 def test_the_count_stays_put_until_the_added_hand_is_played() -> None:
-    assert hand_counter(view(1, 2)) == "Hand 1 of 2"
-    assert table_embed(view(1, 2)).title == "Hand 1 of 2: street 2 of 5"
+    assert hand_counter("en-US", view(1, 2)) == "Hand 1 of 2"
+    assert table_embed("en-US", view(1, 2)).title == "Hand 1 of 2: street 2 of 5"
     # Hand 1's showdown earned Fantasyland: the match adds a hand, shown from the next on.
     shown = view(1, 3, "showdown", showdown=earned(14))
-    assert hand_counter(shown) == "Hand 1 of 2"
-    assert table_embed(shown).title == "Hand 1 of 2: showdown"
-    assert hand_counter(replace(shown, showdown=earned(0), hands_total=2)) == "Hand 1 of 2"
+    assert hand_counter("en-US", shown) == "Hand 1 of 2"
+    assert table_embed("en-US", shown).title == "Hand 1 of 2: showdown"
+    assert hand_counter("en-US", replace(shown, showdown=earned(0), hands_total=2)) == "Hand 1 of 2"
 
 
 def test_a_fantasyland_hand_is_named_as_added_and_never_by_street() -> None:
     fantasy = view(3, 3, fantasy_hand=True)
-    assert hand_counter(fantasy) == "Hand 3 of 3 · Fantasyland, added"
-    assert table_embed(fantasy).title == "Hand 3 of 3 · Fantasyland, added"
-    assert "Street" not in street_text(fantasy)
-    assert street_text(view(2, 3)) == "Hand 2 of 3 · Street 2 of 5"
+    assert hand_counter("en-US", fantasy) == "Hand 3 of 3 · Fantasyland, added"
+    assert table_embed("en-US", fantasy).title == "Hand 3 of 3 · Fantasyland, added"
+    assert "Street" not in street_text("en-US", fantasy)
+    assert street_text("en-US", view(2, 3)) == "Hand 2 of 3 · Street 2 of 5"
     cash = view(5, 0, fantasy_hand=True)  # no planned number: no "of", and nothing added
-    assert hand_counter(cash) == "Hand 5 · Fantasyland"
+    assert hand_counter("en-US", cash) == "Hand 5 · Fantasyland"
 
 
 def test_no_countdown_while_a_computer_acts() -> None:
@@ -52,5 +52,5 @@ def test_no_countdown_while_a_computer_acts() -> None:
                        deadline=1_000.0)
     person = replace(SEATS[0], deadline=1_000.0)
     thinking = view(1, 2, to_act=(1,), seats=(SEATS[0], computer))
-    assert turn_line(thinking) == "Waiting for **Computer 1 (strong)**."
-    assert "<t:1000:R>" in turn_line(view(1, 2, to_act=(0,), seats=(person, computer)))
+    assert turn_line("en-US", thinking) == "Waiting for **Computer 1 (strong)**."
+    assert "<t:1000:R>" in turn_line("en-US", view(1, 2, to_act=(0,), seats=(person, computer)))

@@ -32,11 +32,11 @@ def test_every_option_has_a_description_in_players_words() -> None:
             text = parameter.description
             assert text and text != "…" and not RULE_CODE.search(text), \
                 (command.name, parameter.name)
-    assert all(not RULE_CODE.search(text) for _, text in TABLE_OPTIONS.values())
+    assert all(not RULE_CODE.search(str(text)) for _, text in TABLE_OPTIONS.values())
 
 
 def test_the_rules_and_the_lobby_cite_no_section_and_no_file() -> None:
     for rules in (TableRules(), TableRules(variant="lowball"), TableRules(format="cash")):
-        assert not RULE_CODE.search(rules_paragraph(rules))
-        embed = rules_embed(rules, "Table #1.")
+        assert not RULE_CODE.search(rules_paragraph("en-US", rules))
+        embed = rules_embed("en-US", rules, "Table #1.")
         assert not RULE_CODE.search(str(embed.to_dict())), embed.to_dict()

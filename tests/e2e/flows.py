@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
 from bot.tables import Clock
-from cogs.common.format import ROW_LABELS, SUIT_SYMBOLS, card_label
+from cogs.common.format import ROW_WORDS, SUIT_SYMBOLS, card_label, row_word
 from tests.cogs.conftest import buttons, enabled, placement, placements, settings_for
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import PATIENCE, Channel, DiscordDouble, Member, Message
@@ -136,14 +136,19 @@ def dealt(prompt: Message) -> list[Card]:
     return list(dict.fromkeys(card for card, _ in placements(prompt)))
 
 
+def place_label(card: Card, row: str, loc: str = "en-US") -> str:
+    """The label of the button placing `card` in `row`, in the language of `loc`."""
+    return f"{card_label(loc, card)} → {row_word(loc, row)}"
+
+
 def place_id(prompt: Message, card: Card, row: str) -> str:
     """The custom_id of the button putting `card` in `row`."""
     return str(placement(prompt, card, row)["custom_id"])
 
 
-def chosen_row(prompt: Message, card: Card) -> str | None:
+def chosen_row(prompt: Message, card: Card, loc: str = "en-US") -> str | None:
     """The row the prompt shows `card` drafted to (its green button), if any."""
-    return next((row for row in ROW_LABELS
+    return next((row for row in ROW_WORDS
                  if placement(prompt, card, row).get("style") == SUCCESS), None)
 
 
@@ -153,7 +158,7 @@ async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Ca
     tap(member)
     await member.click(prompt, custom_id=place_id(prompt, card, row))
     await double.wait_until(lambda: chosen_row(prompt, card) == row, timeout=timeout,
-                            what=f"{card_label(card)} drafted to {row} for {member.name}")
+                            what=f"{card_label('en-US', card)} drafted to {row} for {member.name}")
 
 
 async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,

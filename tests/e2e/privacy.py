@@ -60,6 +60,7 @@ class Rendered:
     kind: str  # "table" | "showdown" | "private"
     view: Any
     secrets: Secrets | None  # None: the view came from nowhere the watch knows
+    locale: str | None = None  # the language its words were drawn in
 
 
 @dataclass
@@ -125,7 +126,8 @@ class PrivacyWatch:
             """On the event loop, before the view goes to a worker (a copy of it does)."""
             known = self._registered.get(id(view))
             number = next(self._numbers)
-            self.rendered[number] = Rendered(kind, view, known[1] if known else None)
+            locale = args[-1] if args and isinstance(args[-1], str) else None
+            self.rendered[number] = Rendered(kind, view, known[1] if known else None, locale)
             return _numbered(await real(kind, view, *args), number)
 
         return record
@@ -162,7 +164,7 @@ class PrivacyWatch:
         heading = TITLE.fullmatch(_title(version))
         if heading is None:
             return [f"{where} writes cards {sorted(shown)}"] if shown else []
-        discarded = {card_label(c) for c in self.discards.get(int(heading[1]), ())}
+        discarded = {card_label("en-US", c) for c in self.discards.get(int(heading[1]), ())}
         leaked = shown & discarded
         return [f"{where} writes discards {sorted(leaked)}"] if leaked else []
 
@@ -224,7 +226,7 @@ def _title(version: Snapshot | Message) -> str:
 
 
 def _labels(cards: Iterable[Card]) -> str:
-    return " ".join(sorted(card_label(c) for c in cards))
+    return " ".join(sorted(card_label("en-US", c) for c in cards))
 
 
 def _numbered(png: bytes, number: int) -> bytes:

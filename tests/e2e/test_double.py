@@ -214,10 +214,14 @@ class TinyBot(discord.Client):
         return demo
 
 
-async def open_table(member: Member) -> Message:
-    """The table message `member` gets from /demo table."""
+async def open_table(double: DiscordDouble, bot: TinyBot, member: Member) -> Message:
+    """The table message `member` gets from /demo table, once its view is live: discord.py
+    attaches a non-persistent view to its message only after reading the callback's answer,
+    and a click that overtakes that (a busy machine) would find no view."""
     message = (await member.slash("demo table", variant="pineapple")).message
     assert message is not None
+    await double.wait_until(lambda: any(c.message_id == message.id for c in bot.callbacks),
+                            what="the bot to read the callback answer")
     return message
 
 
@@ -288,7 +292,7 @@ async def test_slash_command_answer_with_embed_image_file_and_view(
 async def test_a_click_edits_the_message_and_keeps_its_history(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = await open_table(alice)
+    table = await open_table(double, bot, alice)
     first = await alice.click(table, "Join")
     second = await bob.click(table, "Join")
     assert first.callback_type == second.callback_type == UPDATE_MESSAGE
@@ -302,7 +306,7 @@ async def test_a_click_edits_the_message_and_keeps_its_history(
 async def test_modal_opened_by_a_button_and_submitted(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = await open_table(alice)
+    table = await open_table(double, bot, alice)
     opened = await alice.click(table, "Rename")
     assert (
         opened.callback_type == MODAL
@@ -323,7 +327,7 @@ async def test_modal_opened_by_a_button_and_submitted(
 async def test_what_the_discord_client_cannot_do_is_refused(
     double: DiscordDouble, bot: TinyBot, alice: Member, bob: Member
 ) -> None:
-    table = await open_table(alice)
+    table = await open_table(double, bot, alice)
     with pytest.raises(ComponentError, match="disabled"):
         await alice.click(table, "Closed")
     with pytest.raises(ComponentError, match="no component"):
@@ -440,7 +444,7 @@ async def test_persistent_buttons_work_after_a_restart_and_views_do_not(
     double: DiscordDouble, bot: TinyBot, alice: Member
 ) -> None:
     counter = (await alice.slash("demo counter")).message
-    table = await open_table(alice)
+    table = await open_table(double, bot, alice)
     assert counter is not None
     await alice.click(counter, "Count 0")
     assert counter.content == "count 1"

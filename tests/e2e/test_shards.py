@@ -170,7 +170,7 @@ async def test_an_interaction_of_another_shards_server_is_refused(
     monkeypatch.setattr(sessions[1], "routes", lambda guild: guild != guild1.id)
     answer = await double.resolved(await carol.slash("ofc create"))
     assert answer.ephemeral and answer.embed is not None
-    assert answer.embed["description"] == OTHER_SHARD
+    assert answer.embed["description"] == str(OTHER_SHARD)
     assert bots[0].tables.live_tables() == bots[1].tables.live_tables() == []
 
 

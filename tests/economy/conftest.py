@@ -74,7 +74,7 @@ async def tables(storage: Storage) -> AsyncIterator[TableService]:
 @pytest.fixture
 def client(storage: Storage) -> SimpleNamespace:
     """The bot as the commands see it; a test that needs the table service sets `tables`."""
-    return SimpleNamespace(storage=storage, tables=None)
+    return SimpleNamespace(storage=storage, tables=None, get_guild=lambda guild_id: None)
 
 
 @pytest.fixture
@@ -95,13 +95,20 @@ def invoke(client: SimpleNamespace) -> Invoke:
     return make
 
 
+# What a player chose, without the language they last used the bot in: remembering that at
+# every command and click is bookkeeping, not a change a refusal makes.
+PREFERENCES = ("SELECT user_id, four_colour, controls FROM player_preferences "
+               "WHERE four_colour != 0 OR controls != 'dm'")
+
+
 def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
     """Every row of every table, read with plain sqlite3: equal dumps = nothing changed."""
     conn = sqlite3.connect(path)
     try:
         names = [r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-        return {n: conn.execute(f"SELECT * FROM {n}").fetchall() for n in names}
+        return {n: conn.execute(PREFERENCES if n == "player_preferences"
+                                else f"SELECT * FROM {n}").fetchall() for n in names}
     finally:
         conn.close()
 

@@ -98,6 +98,7 @@ class Interaction:
     id: int
     permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
     answers: list[Answer] = field(default_factory=list)
+    locale: discord.Locale = discord.Locale.american_english  # the member's Discord language
 
     def __post_init__(self) -> None:
         self.response = Response(self)

@@ -116,9 +116,9 @@ async def test_history_lists_matches_newest_first_with_the_hands_behind_menus(
     assert f"<t:{int(T0 + DAY)}:d>" in newest.value
     assert "Turbo · 1-6 · american royalties · standard Fantasyland · 2 chips a point" \
         in newest.value
-    assert "2nd of 2 · -6 points · -12 chips · 1 hands" in newest.value
+    assert "place 2 of 2 · -6 points · -12 chips · 1 hand" in newest.value
     assert oldest.name == f"Match #{first}: won"
-    assert "1st of 2 · +22 points · +22 chips · 2 hands" in oldest.value
+    assert "place 1 of 2 · +22 points · +22 chips · 2 hands" in oldest.value
 
     (menu,) = answer.view.children
     assert isinstance(menu, MatchPicker)
@@ -164,7 +164,7 @@ async def test_a_hand_shows_the_boards_of_its_showdown(invoke: Invoke, storage: 
     for seat, field in zip(shown.seats, detail.embed.fields, strict=True):
         for row, cards, name in zip(ROWS, seat.board.rows, seat.names, strict=True):
             # sorted as the hand they make (issue 14)
-            assert f"{row.capitalize()}: {row_label(row, cards)}: {name}" in field.value
+            assert f"{row.capitalize()}: {row_label('en-US', row, cards)}: {name}" in field.value
         assert f"{seat.points:+d} points" in field.value
 
 

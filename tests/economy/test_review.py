@@ -39,7 +39,7 @@ def test_a_hand_is_written_match_then_hand(text: str, expected: tuple[int, int])
 def test_anything_else_is_refused_with_the_way_to_write_it(text: str) -> None:
     with pytest.raises(Refusal) as refused:
         parse_hand(text)
-    assert str(refused.value) == BAD_HAND
+    assert str(refused.value) == str(BAD_HAND)
 
 
 async def test_the_latest_hand_by_default_and_another_named(storage: Storage,
@@ -77,12 +77,12 @@ async def test_no_hand_yet_and_an_old_history_are_refused(storage: Storage,
                                                           invoke: Invoke) -> None:
     nothing = invoke(ALICE)
     await run(review, nothing)
-    assert nothing.answer.embed is not None and nothing.answer.embed.description == NO_HANDS
+    assert nothing.answer.embed is not None and nothing.answer.embed.description == str(NO_HANDS)
     await record_match(storage, [[line(ALICE, 4, 4), line(BOB, -4, -4)]], [ALICE.id],
                        history_json='{"version": 0}')
     old = invoke(ALICE)
     await run(review, old)
-    assert old.answer.embed is not None and old.answer.embed.description == UNAVAILABLE
+    assert old.answer.embed is not None and old.answer.embed.description == str(UNAVAILABLE)
 
 
 async def test_recent_hands_are_offered_as_the_member_types(storage: Storage,

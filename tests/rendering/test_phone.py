@@ -97,10 +97,11 @@ def test_streets_2_to_5_are_compact_and_street_1_is_not(mid_hand: Match) -> None
 
 def test_status_under_the_board() -> None:
     rows = ("", "", "")
-    assert status(Outlook(rows, False, False)) == []
-    assert [p[0] for p in status(Outlook(rows, True, False))] == [
+    assert status("en-US", Outlook(rows, False, False)) == []
+    assert [p[0] for p in status("en-US", Outlook(rows, True, False))] == [
         "FOUL AHEAD · NO FINISH AVOIDS IT"]
-    assert [p[0] for p in status(Outlook(rows, True, True, True))] == ["FOULED · NO ROYALTIES"]
+    assert [p[0] for p in status("en-US", Outlook(rows, True, True, True))] == [
+        "FOULED · NO ROYALTIES"]
     full = Outlook(rows, False, True, False, (7, 2, 4), 14)
-    assert [p[0] for p in status(full)] == ["ROYALTIES +13", "FANTASYLAND NEXT · 14 CARDS"]
-    assert status(Outlook(rows, False, True)) == []
+    assert [p[0] for p in status("en-US", full)] == ["ROYALTIES +13", "FANTASYLAND NEXT · 14 CARDS"]
+    assert status("en-US", Outlook(rows, False, True)) == []

@@ -175,6 +175,6 @@ async def test_an_idle_lobby_expires_with_refunds(service: TableService, storage
     await service.idle()
     assert service.table_for_channel(CHANNEL) is None
     assert recorder.of(TableClosed)[-1].reason == "expired"
-    assert "expired" in recorder.of(TableRefunded)[-1].reason
+    assert "expired" in str(recorder.of(TableRefunded)[-1].reason)
     assert await wallet(storage, ALICE, clock) == START
     assert await wallet(storage, BOB, clock) == START

@@ -359,7 +359,7 @@ async def test_a_level_that_cannot_open_waits_for_the_directors_start(
     (final,) = bot.service.tournament(tid).current_tables
     assert final.status == "waiting" and final.table_id is None
     blocked = [c for c in bot.changes if c.reason == "blocked"]
-    assert [c.detail for c in blocked] == ["no threads"]
+    assert [str(c.detail) for c in blocked] == ["no threads"]
     for person in (ALICE, BOB, CAROL, DAVE):  # no stakes lent for a table not opened
         assert await balance(storage, person) == START - 50
     bot.refuse = False

@@ -79,7 +79,7 @@ async def test_each_process_runs_its_shards_and_a_replacement_resumes_a_dead_one
         processes: list[Process], clock: FakeClock) -> None:
     zero, one, replacement = processes
     assert await zero.start() == [] and await one.start() == []
-    with pytest.raises(TableError, match=OTHER_SHARD):
+    with pytest.raises(TableError, match=str(OTHER_SHARD)):
         await zero.service.create_table(GUILD1, 5, ALICE, "Alice")
     table0 = await open_match(zero.service, GUILD0, 10)
     table1 = await open_match(one.service, GUILD1, 11)
@@ -102,7 +102,7 @@ async def test_each_process_runs_its_shards_and_a_replacement_resumes_a_dead_one
     assert zero.keeper.held() and zero.keeper.renewals == 3
     assert not one.keeper.held()
     second = next(p for p in (ALICE, BOB) if one.service.private_view(table1, p).to_act)
-    with pytest.raises(TableError, match=NOT_HELD):  # the old owner acts no more
+    with pytest.raises(TableError, match=str(NOT_HELD)):  # the old owner acts no more
         await act(one.service, table1, second)
 
     assert await replacement.start() == [table1]  # only shard 1's table comes back

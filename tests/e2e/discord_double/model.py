@@ -364,6 +364,7 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, GuildMember] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
+    preferred_locale: str = "en-US"  # Server Settings -> Community: the server's language
 
     def permissions_of(self, user_id: int) -> int:
         if user_id == self.owner_id:
@@ -417,7 +418,7 @@ class Guild:
             "mfa_level": 0,
             "nsfw_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "afk_channel_id": None,

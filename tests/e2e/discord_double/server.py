@@ -296,14 +296,16 @@ class DiscordDouble:
     # -- the world -------------------------------------------------------------------------
 
     def add_member(
-        self, name: str, *, roles: tuple[Role, ...] = (), guild: Guild | None = None
+        self, name: str, *, roles: tuple[Role, ...] = (), guild: Guild | None = None,
+        locale: str = "en-US",
     ) -> Member:
         """A person in the guild (before the bot connects, or announced by GUILD_CREATE only
-        on its next connect)."""
+        on its next connect), whose Discord client is in `locale` (sent with each of their
+        interactions)."""
         guild = guild or self.guild
         user = self.state.add_user(name)
         self.state.join(guild, user, roles)
-        member = Member(self, user, guild)
+        member = Member(self, user, guild, locale)
         self._members[user.id] = member
         return member
 

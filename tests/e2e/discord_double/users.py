@@ -42,10 +42,12 @@ class InteractionNotAnswered(AssertionError):
 class Member:
     """A person in the double's guild, driving the bot through the Discord client."""
 
-    def __init__(self, double: DiscordDouble, user: User, guild: Guild) -> None:
+    def __init__(self, double: DiscordDouble, user: User, guild: Guild,
+                 locale: str = "en-US") -> None:
         self.double = double
         self.user = user
         self.guild = guild
+        self.locale = locale  # the language of the member's Discord client
 
     def __repr__(self) -> str:
         return f"<Member {self.name} {self.id}>"
@@ -483,7 +485,7 @@ class Member:
             "channel": channel_data,
             "token": interaction.token,
             "version": 1,
-            "locale": "en-US",
+            "locale": self.locale,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": owners(guild, self.user),
@@ -497,8 +499,8 @@ class Member:
             member["permissions"] = permissions
             data.update(
                 guild_id=str(guild.id),
-                guild={"id": str(guild.id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+                guild_locale=guild.preferred_locale,
                 member=member,
                 app_permissions=str(guild.permissions_in(state.bot.id, channel)),
             )

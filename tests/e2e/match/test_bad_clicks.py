@@ -103,7 +103,8 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     await double.wait_until(lambda: action_of(prompt) is None and refusals(first, before))
     assert refusals(first, before) == [PLACED_ALREADY]
     assert title(prompt) == "Hand 1: street 1 placed"
-    assert sorted(CARD_TEXT.findall(description(prompt))) == sorted(map(card_label, cards))
+    assert sorted(CARD_TEXT.findall(description(prompt))) == sorted(
+        card_label("en-US", c) for c in cards)
 
     # A stale client clicks the street-1 buttons it still shows.
     reason = await refused(double, first, first.click(prompt, custom_id=stale,

@@ -97,8 +97,8 @@ async def test_practice_with_suggest_then_review_the_hand(
     assert found is not None
     fields = reviewed.embed["fields"]
     for number, ((cards, draft), field) in enumerate(zip(streets, fields, strict=False), 1):
-        assert field["name"] == f"Street {number}: {cards_label(cards)}"
-        assert field["value"].splitlines()[0] == f"You: {placement_line(draft)}"
+        assert field["name"] == f"Street {number}: {cards_label('en-US', cards)}"
+        assert field["value"].splitlines()[0] == f"You: {placement_line('en-US', draft)}"
     assert fields[5]["name"] == "Your board"
 
     # Bob did not play that hand: refused.
@@ -129,5 +129,5 @@ async def test_no_suggest_where_hints_are_off_and_a_forged_one_is_refused(
     before = alice.last_ephemeral()
     await alice.forge(prompt, forged)
     answer = await alice.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
-    assert description(answer) == HINTS_OFF
+    assert description(answer) == str(HINTS_OFF)
     assert not any(chosen_row(prompt, c) for c in dealt(prompt))  # nothing was drafted

@@ -1,0 +1,48 @@
+"""Names shared by the messages and the images: the variants, and computer players (named in
+English when they sit down, as the table stores it, and shown in each reader's language)."""
+
+import re
+
+from bot.engine.text import Text
+from bot.i18n.catalogue import t
+
+LEVELS = {"easy": Text("easy"), "strong": Text("strong")}
+VARIANTS = {"pineapple": Text("Pineapple"), "turbo": Text("Turbo"),
+            "lowball": Text("Lowball"), "joker": Text("Joker")}
+_COMPUTER = re.compile(r"Computer (?P<n>[0-9]+) \((?P<level>[a-z]+)\)")
+
+
+def computer_name(number: int, level: str) -> Text:
+    """'Computer 2 (strong)'."""
+    return Text("Computer {n} ({level})", n=number, level=LEVELS.get(level, level))
+
+
+def seat_name(loc: str, name: str, is_ai: bool = True) -> str:
+    """A seat's name as `loc` reads it: a computer's name the bot gave, translated."""
+    found = _COMPUTER.fullmatch(name) if is_ai else None
+    if found is None or found["level"] not in LEVELS:
+        return name
+    return t(loc, computer_name(int(found["n"]), found["level"]))
+
+
+class SeatName:
+    """A seat's name as a field of a Text: a computer's shown in the reader's language."""
+
+    __slots__ = ("is_ai", "name")
+
+    def __init__(self, name: str, is_ai: bool = True) -> None:
+        self.name = name
+        self.is_ai = is_ai
+
+    def localized(self, locale: str) -> str:
+        return seat_name(locale, self.name, self.is_ai)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeatName) and (other.name, other.is_ai) == (self.name,
+                                                                            self.is_ai)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.is_ai))
