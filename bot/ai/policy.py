@@ -18,7 +18,7 @@ when the rows are not in order yet, the foul chance (also remembered).
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
 
@@ -89,7 +89,7 @@ class Partial:
 
 
 @lru_cache(maxsize=16384)
-def partial(count: int, rank_part: int, size: int) -> Partial:
+def ranks_info(count: int, rank_part: int, size: int) -> Partial:
     ranks = multisets()[(count, rank_part)]
     counts: dict[int, int] = {}
     for r in ranks:
@@ -283,10 +283,9 @@ class Policy:
         """The worth tables of the three rows with `left` streets still to come."""
         while len(self.tables) <= left:
             n = len(self.tables)
-            self.tables.append((
-                _Table(lambda part, count, _, n=n: self._top(part, count, n), 3),
-                _Table(lambda part, count, one, n=n: self._five(1, part, count, one, n), 5),
-                _Table(lambda part, count, one, n=n: self._five(2, part, count, one, n), 5)))
+            self.tables.append((_Table(partial(self._top3, left=n), 3),
+                                _Table(partial(self._five, 1, left=n), 5),
+                                _Table(partial(self._five, 2, left=n), 5)))
             self.fails.append({})
         return self.tables[left]
 
@@ -295,12 +294,12 @@ class Policy:
 
     # -- rows ------------------------------------------------------------------------------
 
-    def _top(self, part: int, count: int, left: int) -> tuple[int, float]:
+    def _top3(self, part: int, count: int, _: bool, left: int) -> tuple[int, float]:
         if count == 3:
             code = MADE[TOP3[part]]
             row = None
         else:
-            row = partial(count, part, 3)
+            row = ranks_info(count, part, 3)
             code = row.made
         category, rank = code >> 4, code & 15
         if category == TRIPS:  # R4: rank value + 8
@@ -323,7 +322,7 @@ class Policy:
         if count == 5:
             value = (FLUSH5 if one_suit else PLAIN5)[part]
             return MADE[value], self.complete[index][value]
-        row = partial(count, part, 5)
+        row = ranks_info(count, part, 5)
         if index == 1 and self.lowball:  # R9: the middle must end a 2-7 low, ten-high or better
             if not row.distinct or row.high > TEN:
                 return row.made, DEAD
@@ -358,7 +357,7 @@ class Policy:
             if count == 5:
                 found = 1.0
             else:
-                row = partial(count, shape >> 4, 5)
+                row = ranks_info(count, shape >> 4, 5)
                 one, two, fresh = _outs(upper[0], row, bool(shape & 1) and count >= 3, count)
                 looks = self.looks(left)
                 lift = at_least(1, one, looks)

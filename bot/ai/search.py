@@ -33,7 +33,8 @@ from bot.engine.rules import TableRules
 
 PRIOR = 3.0  # the policy's score counts as this many playouts
 WIDTH = 16  # candidates kept for playouts, the policy's best
-_SHARE = 0.95  # of the time left that a round plans to spend (the rest: choosing, answering)
+_MARGIN = 0.01  # seconds kept from a time budget to answer in
+_SHARE = 0.9  # of the time left that a round plans to spend (the rest: choosing, answering)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +151,7 @@ class Search:
     def choose(self, playouts: int | None, seconds: float | None) -> Choice:
         """The best placement within `playouts` (reproducible) or `seconds` of wall time, or
         whichever ends first."""
-        deadline = None if seconds is None else time.perf_counter() + seconds
+        deadline = None if seconds is None else time.perf_counter() + seconds - _MARGIN
         options = self.candidates()
         if len(options) == 1:
             return options[0][0]
@@ -199,10 +200,12 @@ class Search:
                 free = self._free(options[i][0])
                 for cards, theirs in zip(futures, rivals, strict=True):
                     totals[i] += self._value(self._play(keys, free, cards), theirs)
-                counts[i] += per
-                self.played += per
-                if deadline is not None and time.perf_counter() > deadline:
-                    out_of_time = True
+                    counts[i] += 1
+                    self.played += 1
+                    if deadline is not None and time.perf_counter() > deadline:
+                        out_of_time = True
+                        break
+                if out_of_time:
                     break
             tried = [i for i in pool if counts[i]]
             tried.sort(key=lambda i: totals[i] / (counts[i] + PRIOR), reverse=True)
