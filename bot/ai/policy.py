@@ -22,6 +22,7 @@ from functools import lru_cache, partial
 from itertools import combinations
 from math import comb
 
+from bot.ai.heuristic import made_by_counts
 from bot.ai.rowkey import MADE, SUITS, multisets
 from bot.engine.board import Board, BoardResult
 from bot.engine.cards import RANK_KEYS, RANK_SHIFT, SUIT_MASK, make_card
@@ -30,11 +31,9 @@ from bot.engine.evaluation import (
     CATEGORY,
     FLUSH,
     FLUSH5,
-    FULL_HOUSE,
     HIGH_CARD,
     PAIR,
     PLAIN5,
-    QUADS,
     STRAIGHT,
     TOP3,
     TRIPS,
@@ -94,21 +93,10 @@ def ranks_info(count: int, rank_part: int, size: int) -> Partial:
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
-    groups = sorted(((n, r) for r, n in counts.items()), reverse=True) or [(0, 0)]
-    first, rank = groups[0]
-    second = groups[1][0] if len(groups) > 1 else 0
-    if first == 4:
-        category = QUADS
-    elif first == 3:
-        category = FULL_HOUSE if second >= 2 else TRIPS
-    elif first == 2:
-        category = TWO_PAIR if second >= 2 else PAIR
-    else:
-        category = HIGH_CARD
     distinct = len(counts) == len(ranks)
     windows = tuple(5 - len(ranks) for w in _WINDOWS
                     if distinct and size == 5 and len(ranks) >= 3 and w.issuperset(ranks))
-    return Partial(category * 16 + rank, tuple(r for r, n in counts.items() if n == 1),
+    return Partial(made_by_counts(counts), tuple(r for r, n in counts.items() if n == 1),
                    tuple(r for r, n in counts.items() if n >= 2), distinct,
                    max(ranks, default=-1), windows)
 
