@@ -190,6 +190,8 @@ Choice = tuple[int, int, int, int, int]  # dealt-index masks to top, middle, bot
 class Plan:
     choices: tuple[Choice, ...]
     masks: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]  # per row, masks it takes
+    # per choice: where its masks stand in `masks` (top, middle, bottom), and the choice
+    indexed: tuple[tuple[int, int, int, Choice], ...]
 
 
 @lru_cache(maxsize=1024)
@@ -206,11 +208,16 @@ def plan(top: int, middle: int, bottom: int, dealt: int, discards: int) -> Plan:
             out.append((masks[0], masks[1], masks[2],
                         middle - masks[1].bit_count(), bottom - masks[2].bit_count()))
     used = tuple(tuple(sorted({c[row] for c in out})) for row in range(3))
-    return Plan(tuple(out), (used[0], used[1], used[2]))
+    indexed = tuple((used[0].index(c[0]), used[1].index(c[1]), used[2].index(c[2]), c)
+                    for c in out)
+    return Plan(tuple(out), (used[0], used[1], used[2]), indexed)
 
 
 def subset_sums(cards: Sequence[int]) -> list[int]:
     """sums[mask]: the sum of the cards whose bits are in mask."""
+    if len(cards) == 3:  # every pineapple street after the first, spelled out
+        a, b, c = cards
+        return [0, a, b, a + b, c, a + c, b + c, a + b + c]
     sums = [0]
     for c in cards:
         sums += [s + c for s in sums]
@@ -366,9 +373,12 @@ class Policy:
             fail = self.fail(top, bottom, left)
             at_stake = top[1]
         else:
-            fail_top = self.fail(top, middle, left)
             # the middle must end above the top: the bottom above both (R3)
-            fail_middle = self.fail(top if top[3] > middle[3] else middle, bottom, left)
+            if top[3] > middle[3]:
+                fail_top, upper = self.fail(top, middle, left), top
+            else:
+                fail_top, upper = 0.0, middle
+            fail_middle = self.fail(upper, bottom, left) if upper[3] > bottom[3] else 0.0
             fail = 1 - (1 - fail_top) * (1 - fail_middle)
             at_stake = worth
         if fail >= 1.0:
@@ -397,17 +407,17 @@ class Policy:
         kt, km, kb = keys
         masks_t, masks_m, masks_b = street.masks
         # the shape functions, inline: these lookups are the policy's hot path
-        tops = {m: top_table[((kt + sums[m]) >> RANK_SHIFT) * 16
-                             + _SHAPE3[(kt + sums[m]) & SUIT_MASK]] for m in masks_t}
-        middles = {m: middle_table[((km + sums[m]) >> RANK_SHIFT) * 16
-                                   + _SHAPE5[(km + sums[m]) & SUIT_MASK]] for m in masks_m}
-        bottoms = {m: bottom_table[((kb + sums[m]) >> RANK_SHIFT) * 16
-                                   + _SHAPE5[(kb + sums[m]) & SUIT_MASK]] for m in masks_b}
+        tops = [top_table[((x := kt + sums[m]) >> RANK_SHIFT) * 16 + _SHAPE3[x & SUIT_MASK]]
+                for m in masks_t]
+        middles = [middle_table[((x := km + sums[m]) >> RANK_SHIFT) * 16
+                                + _SHAPE5[x & SUIT_MASK]] for m in masks_m]
+        bottoms = [bottom_table[((x := kb + sums[m]) >> RANK_SHIFT) * 16
+                                + _SHAPE5[x & SUIT_MASK]] for m in masks_b]
         lowball = self.lowball
         best_choice = street.choices[0]
         best_score = float("-inf")
-        for choice in street.choices:
-            top, middle, bottom = tops[choice[0]], middles[choice[1]], bottoms[choice[2]]
+        for t, m, b, choice in street.indexed:
+            top, middle, bottom = tops[t], middles[m], bottoms[b]
             value = top[1] + middle[1] + bottom[1]
             if value <= best_score:  # a foul's cost only takes away: it cannot win
                 continue

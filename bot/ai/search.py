@@ -19,6 +19,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.ai.outcome import Outcome
 from bot.ai.policy import Choice, FantasyWorth, Free, Keys, Policy, plan, subset_sums
@@ -46,9 +47,8 @@ class Seat:
     streets: tuple[Street, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Final:
-    """A finished board as R3-R5 and R8 score it."""
+class Final(NamedTuple):
+    """A finished board as R3-R5 and R8 score it (a NamedTuple: playouts make millions)."""
 
     fouled: bool
     lines: tuple[int, int, int]  # higher wins (a lowball middle negated)
@@ -103,12 +103,9 @@ class Scorer:
                 return 0
             sign = -1 if mine.fouled else 1
             return sign * (3 + self.bonus) + mine.royalties - theirs.royalties
-        wins = losses = 0
-        for a, b in zip(mine.lines, theirs.lines, strict=True):
-            if a > b:
-                wins += 1
-            elif a < b:
-                losses += 1
+        (ta, ma, ba), (tb, mb, bb) = mine.lines, theirs.lines
+        wins = (ta > tb) + (ma > mb) + (ba > bb)
+        losses = (ta < tb) + (ma < mb) + (ba < bb)
         if self.bonus == 3:
             bonus = 3 if wins == 3 else -3 if losses == 3 else 0
         else:

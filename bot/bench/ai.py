@@ -15,8 +15,7 @@ SEED = 20261121
 SOLVE_HANDS = 100  # seeded hands per solve figure
 EASY_HANDS = 40  # seeded heads-up hands whose street decisions are timed
 STRONG_DECISIONS = 10  # street decisions timed at the default budget (about 1 s each)
-PLAYOUT_DECISIONS = 40  # street decisions per player and turn for the playout rate
-PLAYOUT_TURNS = 3  # the two players take turns, so a change in the machine's load hits both
+PLAYOUT_DECISIONS = 120  # street decisions timed per player for the playout rate
 PLAYOUTS = 200  # the playout budget of each decision (ofc simulate's default)
 
 
@@ -61,26 +60,23 @@ def _decision_ms(views: list[PrivateView], settings: Settings) -> float:
 
 def _playout_rates() -> tuple[float, float]:
     """Playouts a second of `strong` and of `strong-v1` (one core, this process), over the same
-    street decisions at 200 playouts each, after as many others to fill their caches (a live
-    worker process keeps them)."""
-    views = _street_views((PLAYOUT_TURNS + 1) * PLAYOUT_DECISIONS // 10 + 2)  # 10 a hand
+    street decisions at 200 playouts each, taken in turns (a change in the machine's load hits
+    both), after as many others to fill their caches (a live worker process keeps them)."""
+    views = _street_views(2 * PLAYOUT_DECISIONS // 10 + 2)  # about 10 a hand
     random.Random(SEED).shuffle(views)
-    warm = views[:PLAYOUT_DECISIONS]
-    timed = [views[PLAYOUT_DECISIONS * (t + 1):PLAYOUT_DECISIONS * (t + 2)]
-             for t in range(PLAYOUT_TURNS)]
+    warm, timed = views[:PLAYOUT_DECISIONS], views[PLAYOUT_DECISIONS:2 * PLAYOUT_DECISIONS]
     levels = ("strong", "strong-v1")
     played = dict.fromkeys(levels, 0)
     seconds = dict.fromkeys(levels, 0.0)
+    settings = {level: Settings(level=level, seed=SEED, seconds=None, playouts=PLAYOUTS)
+                for level in levels}
     for level in levels:
         for view in warm:
-            decide_counted(view, Settings(level=level, seed=SEED, seconds=None,
-                                          playouts=PLAYOUTS))
-    for part in timed:
+            decide_counted(view, settings[level])
+    for view in timed:
         for level in levels:
-            settings = Settings(level=level, seed=SEED, seconds=None, playouts=PLAYOUTS)
             start = time.perf_counter()
-            for view in part:
-                played[level] += decide_counted(view, settings)[1]
+            played[level] += decide_counted(view, settings[level])[1]
             seconds[level] += time.perf_counter() - start
     return played["strong"] / seconds["strong"], played["strong-v1"] / seconds["strong-v1"]
 
