@@ -11,6 +11,7 @@ Every choice is one of the engine's legal placements, so it is legal by construc
 are seeded from (seed, hand, seat, cards), so a seeded simulation replays exactly.
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -24,6 +25,7 @@ from bot.ai.v1 import StrongV1
 from bot.engine.cards import Card
 from bot.engine.deal import BOARD_CARDS
 from bot.engine.errors import RuleError
+from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
 
@@ -95,7 +97,8 @@ def _tools(rules: TableRules, fantasy_value: float | None) -> tuple[Policy, Scor
     return Policy(rules, worth), Scorer(rules, worth)
 
 
-def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int]:
+def _search(view: PrivateView, settings: Settings) -> Search:
+    """The strong player's search over this street, from this seat's view only."""
     rules = view.table.rules
     policy, scorer = _tools(rules, settings.fantasy_value)
     placed = len(view.board.cards) + len(view.dealt) - view.discard_count
@@ -112,12 +115,42 @@ def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int
         else:
             rivals.append(seat(other.board.rows,
                                future_streets(rules, len(other.board.cards))))
-    search = Search(policy, scorer, me, view.dealt, view.discard_count, rivals, blind,
-                    view.unseen(), decision_rng(view, settings.seed))
+    return Search(policy, scorer, me, view.dealt, view.discard_count, rivals, blind,
+                  view.unseen(), decision_rng(view, settings.seed))
+
+
+def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int]:
+    search = _search(view, settings)
     choice = search.choose(settings.playouts, settings.seconds)
     rows = tuple(row + tuple(c for i, c in enumerate(view.dealt) if mask >> i & 1)
                  for row, mask in zip(view.board.rows, choice[:3], strict=True))
     return assignment(view, rows), search.played  # type: ignore[arg-type]
+
+
+def estimate(view: PrivateView, placements: Sequence[Mapping[Card, str]], futures: int,
+             seed: int | None = None, fantasy_value: float | None = None) -> list[float]:
+    """The points each placement of this street is worth to the strong player (R5, and the
+    Fantasyland it earns), from this seat's view only: the mean over the same `futures` dealt
+    futures for every placement, each played out as the strong player's playouts are (pineapple,
+    turbo and lowball; RuleError for the joker variant, a Fantasyland hand, or a placement
+    that is not legal)."""
+    if view.table.rules.jokers or len(view.dealt) >= BOARD_CARDS:
+        raise RuleError("estimates are for street placements without jokers")
+    search = _search(view, Settings(seed=seed, seconds=None, playouts=futures,
+                                    fantasy_value=fantasy_value))
+    legal = {option[0][:3]: option for option in search.candidates()}
+    chosen = []
+    for placement in placements:
+        masks = [0, 0, 0]
+        for i, card in enumerate(view.dealt):
+            row = placement.get(card)
+            if row in ROWS:
+                masks[ROWS.index(row)] |= 1 << i
+        option = legal.get((masks[0], masks[1], masks[2]))
+        if option is None or sorted(placement) != sorted(view.dealt):
+            raise RuleError("that placement is not legal")
+        chosen.append(option)
+    return search.estimate(chosen, futures)
 
 
 class AIPlayers:

@@ -3,18 +3,20 @@ strong-v1 kept beside strong."""
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bot.ai.players as players_module
 from bot.ai.fantasy_value import V1_FANTASY_VALUE, fantasy_worth
-from bot.ai.players import LEVELS, AIPlayers, Settings, _heuristic, decide
+from bot.ai.players import LEVELS, AIPlayers, Settings, _heuristic, decide, estimate
 from bot.ai.solver import solve
 from bot.ai.turn import future_streets
 from bot.ai.v1 import StrongV1
 from bot.engine.board import Board
 from bot.engine.cards import DECK, parse_cards
 from bot.engine.deal import PINEAPPLE_STREETS, TURBO_STREETS
+from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
@@ -181,3 +183,26 @@ def test_the_strong_search_draws_from_the_views_unseen_cards(monkeypatch) -> Non
                         discards=tuple(parse_cards("6c")))
     decide(view, Settings(seed=1, **QUICK))
     assert given == [view.unseen()]
+
+
+def test_estimate_scores_placements_on_the_same_futures() -> None:
+    """The strong player's estimate of given placements (for the coach, issue 18): on the last
+    street against a finished board nothing is left to deal, so each estimate is the exact
+    points of R5; an illegal placement is refused."""
+    board = Board(tuple(parse_cards("Kh Kd")), tuple(parse_cards("As Ac 3h 4d 7c")),
+                  tuple(parse_cards("2s 3s 8s Js")))
+    other = Board(tuple(parse_cards("2h 3d 4h")), tuple(parse_cards("5c 5d 7d 8d Ts")),
+                  tuple(parse_cards("Jh Qh 9c Tc Jc")))
+    dealt = tuple(parse_cards("Kc 5s 9d"))
+    view = private_view(TableRules(), board, dealt, 1, other=other)
+    clean = dict(zip(dealt, ("discard", "bottom", "top"), strict=True))
+    foul = dict(zip(dealt, ("top", "bottom", "discard"), strict=True))  # KKK over AA (R3)
+    good, bad = estimate(view, [clean, foul], futures=5)
+    # clean: top KK9 (8), middle AA, bottom flush (4) against 4-high, 55 and JJ, which pay
+    # nothing: every line and the scoop, 6, and royalties 12 (R4, R5); kings on top also earn
+    # a Fantasyland hand (R8), worth its measured value against the one opponent
+    assert good == 6 + 12 + fantasy_worth(TableRules(), None).of(14)
+    # foul: loses the three lines and the scoop (R3)
+    assert bad == -6.0
+    with pytest.raises(RuleError, match="not legal"):
+        estimate(view, [dict(zip(dealt, ("top", "top", "top"), strict=True))], futures=1)
