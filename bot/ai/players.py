@@ -30,6 +30,7 @@ from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
 
 LEVELS = ("easy", "strong", "strong-v1")
+_REMEMBERED = 500_000  # worths a policy keeps (about 100 MB) before it starts afresh
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +102,8 @@ def _search(view: PrivateView, settings: Settings) -> Search:
     """The strong player's search over this street, from this seat's view only."""
     rules = view.table.rules
     policy, scorer = _tools(rules, settings.fantasy_value)
+    if policy.size() > _REMEMBERED:
+        policy.reset()
     placed = len(view.board.cards) + len(view.dealt) - view.discard_count
     me = seat(view.board.rows, future_streets(rules, placed))
     # Opponents whose boards can be played out (R7: what they placed is face up), and those

@@ -147,3 +147,16 @@ def test_fantasyland_is_worth_what_the_rules_earn() -> None:
     assert Policy(off, fantasy_worth(off, None)).pair_fantasy == [0.0] * 13
     low = TableRules(variant="lowball")  # R9: kings or better
     assert Policy(low, fantasy_worth(low, None)).pair_fantasy[10] == 0
+
+
+def test_a_policy_that_forgets_chooses_as_before() -> None:
+    """The worths it remembers are only a cache: after reset the same street gets the same
+    placement (players.py resets a policy that has remembered too much)."""
+    p = policy()
+    rng = random.Random(12)
+    states = [_random_state(rng, "pineapple") for _ in range(30)]
+    before = [_place(p, *state) for state in states]
+    assert p.size() > 0
+    p.reset()
+    assert p.size() == 0
+    assert [_place(p, *state) for state in states] == before
