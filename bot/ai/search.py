@@ -185,25 +185,26 @@ class Search:
     def _halving(self, options: list[tuple[Choice, Keys]], priors: list[float],
                  playouts: int | None, deadline: float | None) -> int:
         """Successive halving: each round every remaining candidate plays the same new
-        futures; the better half goes on with twice as many. Each round spends about the same
-        share of the budget, over fewer candidates; on a time budget, the share is measured
-        again each round from the time the playouts so far took. The index of the winner."""
+        futures; the better half goes on with twice as many. Each round spends an equal share of
+        what is left of the budget, over fewer candidates (so a budget is spent whole even when
+        the candidates are not a power of two); on a time budget, what is left is measured again
+        each round from the time the playouts so far took. The index of the winner."""
         start = time.perf_counter()
         pool = list(range(len(options)))
         totals = [PRIOR * p for p in priors]
         counts = [0] * len(options)
-        rounds = max(1, math.ceil(math.log2(len(options))))
         while len(pool) > 1:
             timing = deadline is not None and not self.played
-            if playouts is not None:
-                per = max(1, playouts // rounds // len(pool))
+            rounds_left = max(1, math.ceil(math.log2(len(pool))))
+            if playouts is not None:  # what is left, shared among the rounds left
+                per = max(1, (playouts - self.played) // rounds_left // len(pool))
             elif timing:  # a first round to time the playouts: every candidate plays two
                 per = 2
             else:
                 assert deadline is not None
                 now = time.perf_counter()
                 left = int(_SHARE * (deadline - now) / ((now - start) / self.played))
-                per = max(1, left // max(1, math.ceil(math.log2(len(pool)))) // len(pool))
+                per = max(1, left // rounds_left // len(pool))
             futures = [self.rng.sample(self.unseen, self.need) for _ in range(per)]
             rivals = [self._rivals(cards) for cards in futures]
             out_of_time = False
