@@ -1,10 +1,12 @@
-"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot."""
+"""`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot
+(`ofc-bot migrate-db`: copy the database into another, bot/dbtools.py)."""
 
 import argparse
 import sys
 from collections.abc import Sequence
 
 from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
+from bot.sharding import ShardPlan, ShardPlanError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -18,8 +20,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--export-commands", metavar="FILE",
         help="write the slash commands as they would be synced to Discord (JSON) to FILE "
              "('-': standard output) and exit, without connecting")
+    parser.add_argument(
+        "--shard-count", type=int, metavar="N",
+        help="run as sharded processes: the total number of gateway shards of all processes "
+             "(every process the same N; README: Running at scale)")
+    parser.add_argument(
+        "--shards", metavar="A-B",
+        help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
+             "has one owner, held by a lease in the database")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    from bot.dbtools import add_migrate_parser
+
+    add_migrate_parser(parser.add_subparsers(dest="command", metavar="migrate-db"))
     args = parser.parse_args(argv)
+    if args.command is not None:
+        return int(args.run(args))
+    try:
+        shards = ShardPlan.parse(args.shard_count, args.shards)
+    except ShardPlanError as error:
+        print(f"ofc-bot: {error}", file=sys.stderr)
+        return 2
     if args.export_commands is not None:
         import asyncio
 
@@ -36,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     from bot.app import run  # discord.py is imported only when the bot really starts
 
-    return run(settings, sync_global=args.sync)
+    return run(settings, sync_global=args.sync, shards=shards)
 
 
 if __name__ == "__main__":

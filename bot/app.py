@@ -5,23 +5,40 @@ closes it all down in order.
 Commands are synced only when asked (discord.py's advice: a sync on every start gets rate
 limited): `ofc-bot --sync` publishes them globally, OFC_DEV_GUILD copies them to one server
 and syncs there at every start (instant, for development).
+
+Sharded (`ofc-bot --shard-count N --shards A-B`, issue 19): the bot is discord.py's
+AutoShardedBot with those shard ids (`make_bot`), holds the lease of its shards in the
+database (bot/leases.py) and runs only its shards' tables. Without flags it is the plain Bot
+of one connection, as before. A sharded process that does not run every shard hands the
+clicks in DMs that Discord sends to shard 0 to the process of their table (bot/relay.py,
+`_on_interaction_payload`), the one place this module reads discord.py's internals: the
+gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwarded.
 """
 
 import asyncio
 import json
 import logging
+import signal
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
+from aiohttp import web
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.leases import ShardKeeper
+from bot.metrics import Metrics
+from bot.relay import Relay, RelayError, relay_key
+from bot.sharding import ShardPlan, shard_of
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
+from bot.tables.lobby import OTHER_SHARD
+from bot.tables.runtime import NOT_HELD
 from bot.tournaments import TournamentService
 from bot.workers import Workers
 
@@ -31,7 +48,7 @@ log = logging.getLogger("bot")
 # cogs/ has a `setup(bot)` that adds its commands, components and error handler.
 EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
 # What a worker process runs: imported once by the fork server, so new workers start warm.
-WORKER_MODULES = ("bot.ai.players", "rendering")
+WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering")
 
 
 class OFCBot(commands.Bot):
@@ -41,23 +58,52 @@ class OFCBot(commands.Bot):
     tables: TableService
     tournaments: TournamentService  # set by cogs.tournaments (it opens the tables' threads)
     workers: Workers  # worker processes for computer decisions, solves and images
+    keeper: ShardKeeper  # this process's lease on its shards
+    # The table a component id names, or None (set by cogs.tables): DM clicks are routed by it.
+    table_of_component: Callable[[str], int | None] = staticmethod(lambda custom_id: None)
 
     def __init__(self, settings: Settings, *, sync_global: bool = False,
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
-                 storage: Storage | None = None) -> None:
+                 storage: Storage | None = None, shards: ShardPlan | None = None,
+                 keeper: ShardKeeper | None = None, relay: Relay | None = None,
+                 **client_options: Any) -> None:
         # Slash commands only: no prefix commands, so no message content intent (privileged).
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
-                         intents=discord.Intents.default())
+                         intents=discord.Intents.default(), **client_options)
         self.settings = settings
         self.sync_global = sync_global
         self.clock = clock or SystemClock()
         self.extension_names = tuple(extensions)
         self.shutting_down = False
+        self.shard_plan = shards or ShardPlan()
+        self.relay = relay
+        self.lease_lost: str | None = None  # why the bot stopped itself, if it did
+        self.metrics = Metrics() if settings.metrics_port is not None else None
+        self._heartbeat: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self._metrics_runner: web.AppRunner | None = None
+        self._guilds_of_tables: dict[int, int] = {}  # table -> server, for routing DM clicks
+        self._relay_addresses: dict[int, str] = {}  # shard -> its owner's relay
+        self._parse_interaction: Callable[[dict[str, Any]], None] | None = None
         if storage is not None:  # opened before connecting (run): start-up checks come first
             self.storage = storage
+        if keeper is not None:  # claimed before connecting (run)
+            self.keeper = keeper
+        if self.metrics is not None:
+            self.http.http_trace = self._answers_trace()
 
     async def setup_hook(self) -> None:
-        await self.load_cogs()
+        await self._open_storage()
+        if self.keeper.expires_at == 0:  # (run() claims before connecting)
+            self.relay = await claim_shards(self.keeper, self.settings, self.relay)
+        await self.load_cogs()  # tournaments are restored there: the shards are ours by now
+        self._heartbeat = asyncio.create_task(self.keeper.keep(self._lost_lease))
+        if self.relay is not None:
+            self.relay.deliver = self._deliver_forwarded
+        if self.relay is not None or self.metrics is not None:
+            self._hook_interactions()
+        if self.metrics is not None:
+            await self._serve_metrics()
         # (cogs.tournaments restored its tournaments first: their tables report to them)
         await self.tables.restore()  # the cogs listen already: prompts are re-sent
         await self._sync()
@@ -65,17 +111,27 @@ class OFCBot(commands.Bot):
     async def load_cogs(self) -> None:
         """Storage, the table service and every extension (its commands and DynamicItems)."""
         settings = self.settings
-        if not hasattr(self, "storage"):
-            self.storage = await open_storage(settings)
+        await self._open_storage()
         self.workers = Workers(settings.worker_count, preload=WORKER_MODULES)
         self.tables = TableService(
             self.storage, clock=self.clock, workers=self.workers, settings=ServiceSettings(
                 lobby_idle_seconds=settings.lobby_idle_minutes * 60,
                 ai_delay_seconds=settings.ai_delay_seconds,
                 next_hand_seconds=settings.next_hand_seconds,
-            ))
+            ), shards=self.shard_plan, held=self.keeper.held)
+        if self.metrics is not None:
+            self.storage.observe_transactions(self.metrics.transaction)
         for name in self.extension_names:
             await self.load_extension(name)  # each registers its commands and DynamicItems
+
+    async def _open_storage(self) -> None:
+        """Storage and the keeper of this process's lease, unless given (run() opens both
+        before connecting)."""
+        if not hasattr(self, "storage"):
+            self.storage = await open_storage(self.settings, self.shard_plan)
+        if not hasattr(self, "keeper"):
+            self.keeper = ShardKeeper(self.storage, self.shard_plan, SystemClock(),
+                                      seconds=self.settings.shard_lease_seconds)
 
     def command_payload(self) -> list[dict[str, Any]]:
         """The command tree as `tree.sync()` sends it to Discord (global commands), with the
@@ -95,22 +151,221 @@ class OFCBot(commands.Bot):
                      len(synced))
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d servers", self.user, len(self.guilds))
+        log.info("connected as %s to %d servers (%s)", self.user, len(self.guilds),
+                 self.shard_plan.describe())
+
+    # ----------------------------------------------------------------- the lease
+    async def _lost_lease(self, reason: str) -> None:
+        """Another process runs these shards now (or may): stop before doing anything more."""
+        log.critical("%s", reason)
+        self.lease_lost = reason
+        await self.close()
+
+    # ----------------------------------------------------------------- interactions
+    def _hook_interactions(self) -> None:
+        """See every INTERACTION_CREATE payload before discord.py parses it (metrics, DM
+        routing, and the guard on servers of other shards)."""
+        parsers = self._connection.parsers
+        self._parse_interaction = parsers["INTERACTION_CREATE"]
+        parsers["INTERACTION_CREATE"] = self._on_interaction_payload
+
+    def _on_interaction_payload(self, payload: dict[str, Any]) -> None:
+        if self.metrics is not None:
+            self.metrics.arrived(payload)
+        guild = payload.get("guild_id")
+        if guild is not None and not self.shard_plan.owns(int(guild)):
+            # Discord sends a server's interactions to its shard: never, unless misconfigured
+            log.warning("an interaction of server %s reached %s", guild, self.shard_plan.describe())
+            self.spawn(self._refuse(payload, OTHER_SHARD))
+            return
+        table = self._table_clicked(payload) if guild is None and not self.shard_plan.every \
+            else None
+        if table is None:
+            self._parse(payload)
+        else:
+            self.spawn(self._route_dm_click(payload, table))
+
+    def _parse(self, payload: dict[str, Any]) -> None:
+        assert self._parse_interaction is not None
+        self._parse_interaction(payload)
+
+    def _table_clicked(self, payload: dict[str, Any]) -> int | None:
+        data = payload.get("data") or {}
+        custom_id = data.get("custom_id") if payload.get("type") == 3 else None
+        return None if not isinstance(custom_id, str) else self.table_of_component(custom_id)
+
+    async def _route_dm_click(self, payload: dict[str, Any], table: int) -> None:
+        """A click in a DM (Discord sends them all to shard 0): here if its table's server is
+        ours, else to the relay of the process that holds its shard."""
+        guild = await self._guild_of_table(table)
+        if guild is None or self.shard_plan.owns(guild):
+            self._parse(payload)  # an unknown table gets the usual refusal
+            return
+        shard = shard_of(guild, self.shard_plan.count)
+        assert self.relay is not None
+        for fresh in (False, True):
+            address = await self._relay_address(shard, fresh)
+            if address is None:
+                break
+            try:
+                await self.relay.forward(address, payload)
+            except RelayError as error:
+                log.warning("could not hand a click on table %s to shard %s: %s", table, shard,
+                            error)
+                continue
+            if self.metrics is not None:
+                self.metrics.relayed.labels("out").inc()
+            return
+        await self._refuse(payload, NOT_HELD)
+
+    async def _guild_of_table(self, table: int) -> int | None:
+        guild = self._guilds_of_tables.get(table)
+        if guild is None:
+            try:
+                guild = self._guilds_of_tables[table] = (await self.storage.table(table)).guild_id
+            except StorageError:
+                return None
+        return guild
+
+    async def _relay_address(self, shard: int, fresh: bool) -> str | None:
+        if fresh or shard not in self._relay_addresses:
+            now = self.keeper.clock.now()
+            self._relay_addresses.pop(shard, None)
+            for lease in await self.storage.shard_leases():
+                if lease.expires_at > now and lease.address and lease.owner != self.keeper.owner:
+                    self._relay_addresses[lease.shard_id] = lease.address
+        return self._relay_addresses.get(shard)
+
+    async def _deliver_forwarded(self, payload: dict[str, Any]) -> bool:
+        """A click another process handed over: handled here as if our gateway had sent it;
+        False (the sender looks again) when its table's server is not, or no longer, ours."""
+        table = self._table_clicked(payload)
+        guild = None if table is None else await self._guild_of_table(table)
+        if guild is None or not self.shard_plan.owns(guild) or not self.keeper.held():
+            return False
+        if self.metrics is not None:
+            self.metrics.relayed.labels("in").inc()
+            self.metrics.arrived(payload)
+        self._parse(payload)
+        return True
+
+    async def _refuse(self, payload: dict[str, Any], reason: str) -> None:
+        interaction: discord.Interaction[OFCBot] = discord.Interaction(
+            data=payload, state=self._connection)  # type: ignore[arg-type]
+        try:
+            await interaction.response.send_message(
+                embed=discord.Embed(description=reason, colour=discord.Colour.red()),
+                ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not answer interaction %s", payload.get("id"))
+
+    def spawn(self, work: Any) -> None:
+        """Run `work` in the background; cancelled when the bot closes."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ----------------------------------------------------------------- metrics
+    def _answers_trace(self) -> aiohttp.TraceConfig:
+        """Every request to Discord that succeeds is shown to the metrics: the first callback
+        of an interaction ends its wait."""
+        trace = aiohttp.TraceConfig()
+
+        async def on_request_end(session: aiohttp.ClientSession, context: Any,
+                                 params: aiohttp.TraceRequestEndParams) -> None:
+            if self.metrics is not None and params.response.status < 400:
+                self.metrics.answered(params.url.path)
+
+        trace.on_request_end.append(on_request_end)
+        return trace
+
+    async def _serve_metrics(self) -> None:
+        metrics = self.metrics
+        assert metrics is not None and self.settings.metrics_port is not None
+        metrics.live_tables.set_function(lambda: len(self.tables.live_tables()))
+        metrics.worker_queue.set_function(self.workers.queued)
+        metrics.worker_running.set_function(self.workers.running)
+        for shard in self.shard_plan.ids:
+            metrics.shard_owned.labels(str(shard)).set_function(
+                lambda: 1.0 if self.keeper.held() else 0.0)
+        metrics.lease_left.set_function(
+            lambda: max(0.0, self.keeper.expires_at - self.keeper.clock.now()))
+        self._metrics_runner = await metrics.serve(
+            self.settings.metrics_host, self.settings.metrics_port, self.health)
+
+    def health(self) -> tuple[bool, dict[str, Any]]:
+        """Whether this process serves its servers now, and the facts behind the answer."""
+        connected = self.is_ready() and not self.is_closed()
+        held = self.keeper.held()
+        return connected and held and not self.shutting_down, {
+            "connected": connected, "shards": list(self.shard_plan.ids),
+            "shard_count": self.shard_plan.count, "lease_held": held,
+            "lease_seconds_left": round(max(0.0, self.keeper.expires_at
+                                            - self.keeper.clock.now()), 1),
+            "live_tables": len(self.tables.live_tables()), "owner": self.keeper.owner}
 
     async def close(self) -> None:
-        """Stop timers and computer turns, then the connection, the worker processes, and
-        storage. The state of every table is saved after each action, so nothing is lost.
-        Safe to call twice."""
+        """Stop timers and computer turns, then the connection, the worker processes, the
+        shards' leases (released: a replacement may start at once) and storage. The state of
+        every table is saved after each action, so nothing is lost. Safe to call twice."""
         if self.shutting_down:
             return await super().close()
         self.shutting_down = True
+        if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
+            self._heartbeat.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
+        others = [t for t in self._background if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        if self.relay is not None:
+            await self.relay.close()
+        if self._metrics_runner is not None:
+            await self._metrics_runner.cleanup()
         if hasattr(self, "workers"):
             await self.workers.close()
         if hasattr(self, "storage"):
+            if hasattr(self, "keeper") and self.lease_lost is None:
+                try:
+                    await self.keeper.release()
+                except StorageError:
+                    log.exception("could not release the shards' leases")
             await self.storage.close()
+
+
+class ShardedOFCBot(OFCBot, commands.AutoShardedBot):
+    """The bot as discord.py's AutoShardedBot: one gateway connection per shard of its
+    plan (commands.Bot adds nothing of its own, so the MRO puts AutoShardedClient's
+    connection handling under OFCBot)."""
+
+
+def make_bot(settings: Settings, *, shards: ShardPlan | None = None, **options: Any) -> OFCBot:
+    """The plain bot without shard flags (today's one connection), else an AutoShardedBot
+    running exactly the plan's shard ids."""
+    plan = shards or ShardPlan()
+    if not plan.sharded:
+        return OFCBot(settings, shards=plan, **options)
+    return ShardedOFCBot(settings, shards=plan, shard_count=plan.count,
+                         shard_ids=list(plan.ids), **options)
+
+
+async def claim_shards(keeper: ShardKeeper, settings: Settings,
+                       relay: Relay | None) -> Relay | None:
+    """Claim the keeper's shards (ShardsTaken: another live process has one). A process that
+    does not run every shard first opens its relay for DM clicks and publishes its address
+    with the lease; returns the relay (None when not needed)."""
+    if relay is None and not keeper.plan.every:
+        relay = Relay(relay_key(settings.token or ""))
+        keeper.address = await relay.start(settings.relay_address)
+    try:
+        await keeper.claim()
+    except BaseException:
+        if relay is not None:
+            await relay.close()
+        raise
+    return relay
 
 
 def _localizable(payload: dict[str, Any]) -> dict[str, Any]:
@@ -146,25 +401,46 @@ async def export_commands(path: str) -> int:
     return 0
 
 
-async def open_storage(settings: Settings) -> Storage:
-    """The bot's database: one bot process per file (its lock is held until close), checked
-    by SQLite's quick_check and a rolled-back write (bot.storage.guard)."""
+async def open_storage(settings: Settings, shards: ShardPlan | None = None) -> Storage:
+    """The bot's database (OFC_DATABASE: an SQLite file or a postgresql:// URL), held for
+    the bot until close: by this process alone, or, for sharded processes on PostgreSQL, by
+    the fleet together (each shard then has its owner by lease); an SQLite file by one
+    process in any case (a lock file beside it; PostgreSQL: an advisory lock). An SQLite
+    file is checked by quick_check and a rolled-back write (bot.storage.guard)."""
+    sharded = shards is not None and shards.sharded
     return await Storage.open(settings.database, starting_chips=settings.starting_chips,
-                              daily_chips=settings.daily_chips, exclusive=True)
+                              daily_chips=settings.daily_chips, exclusive=not sharded,
+                              shared=sharded)
 
 
-def run(settings: Settings, *, sync_global: bool = False) -> int:
+def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
-    stderr when the database is unusable (in use by another bot, damaged, read-only...)."""
+    stderr when the database is unusable (in use by another bot, damaged, read-only...) or
+    another live process holds one of its shards; 1 when it lost its lease while running."""
     discord.utils.setup_logging(level=settings.log_level_number)
+    plan = shards or ShardPlan()
 
-    async def main() -> None:
-        storage = await open_storage(settings)  # before connecting to Discord
-        async with OFCBot(settings, sync_global=sync_global, storage=storage) as bot:
+    async def main() -> str | None:
+        storage = await open_storage(settings, plan)  # before connecting to Discord
+        keeper = ShardKeeper(storage, plan, SystemClock(), seconds=settings.shard_lease_seconds)
+        try:
+            relay = await claim_shards(keeper, settings, None)
+        except BaseException:
+            await storage.close()
+            raise
+        async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
+                            keeper=keeper, relay=relay) as bot:
+            # SIGTERM (systemd, docker stop) stops cleanly: the leases are released at once
+            asyncio.get_running_loop().add_signal_handler(
+                signal.SIGTERM, lambda: bot.spawn(bot.close()))
             await bot.start(settings.token or "")
+        return bot.lease_lost
 
     try:
-        asyncio.run(main())
+        lost = asyncio.run(main())
+        if lost is not None:
+            print(f"ofc-bot: {lost}", file=sys.stderr)
+            return 1
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN). Reset it in the Developer "
                   "Portal (Bot -> Reset Token) and put the new one in .env.")

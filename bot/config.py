@@ -42,7 +42,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Settings:
     token: str | None = None  # DISCORD_TOKEN
-    database: str = "ofc.sqlite3"  # OFC_DATABASE
+    database: str = "ofc.sqlite3"  # OFC_DATABASE: an SQLite file or a postgresql:// URL
     dev_guild: int | None = None  # OFC_DEV_GUILD: commands copied and synced there at start
     log_level: str = "INFO"  # OFC_LOG_LEVEL
     starting_chips: int = 1000  # OFC_STARTING_CHIPS: a new wallet's balance (R12)
@@ -54,6 +54,14 @@ class Settings:
     # OFC_WORKERS: worker processes for computer decisions, solves and images; None: cores
     # minus one (at least 1); 0: none, that work runs in the bot's process on a thread
     workers: int | None = None
+    # OFC_SHARD_LEASE_SECONDS: a shard's lease lasts this long unless renewed (every third of
+    # it); a process that died holds its shards this long before a replacement may take them
+    shard_lease_seconds: float = 30.0
+    # OFC_RELAY_ADDRESS: host:port where a sharded process takes the clicks in DMs that
+    # Discord sends to shard 0's process for its tables (port 0: any free port)
+    relay_address: str = "127.0.0.1:0"
+    metrics_port: int | None = None  # OFC_METRICS_PORT: /health and /metrics there; None: off
+    metrics_host: str = "127.0.0.1"  # OFC_METRICS_HOST: the address that port listens on
 
     @property
     def worker_count(self) -> int:
@@ -104,7 +112,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
     level = get("OFC_LOG_LEVEL", _level, defaults.log_level)
     return Settings(
         token=get("DISCORD_TOKEN", _text, None),
-        database=get("OFC_DATABASE", _text, defaults.database),
+        database=get("OFC_DATABASE", _database, defaults.database),
         dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
         log_level=level,
         starting_chips=get("OFC_STARTING_CHIPS", _whole, defaults.starting_chips),
@@ -114,6 +122,10 @@ def load_settings(environ: Mapping[str, str] | None = None,
         lobby_idle_minutes=get("OFC_LOBBY_IDLE_MINUTES", _minutes, defaults.lobby_idle_minutes),
         table_edit_seconds=get("OFC_TABLE_EDIT_SECONDS", _seconds, defaults.table_edit_seconds),
         workers=get("OFC_WORKERS", _workers, defaults.workers),
+        shard_lease_seconds=get("OFC_SHARD_LEASE_SECONDS", _lease, defaults.shard_lease_seconds),
+        relay_address=get("OFC_RELAY_ADDRESS", _address, defaults.relay_address),
+        metrics_port=get("OFC_METRICS_PORT", _port, None),
+        metrics_host=get("OFC_METRICS_HOST", _text, defaults.metrics_host),
     )
 
 
@@ -123,6 +135,16 @@ def default_workers() -> int:
 
 
 def _text(name: str, raw: str) -> str:
+    return raw
+
+
+def _database(name: str, raw: str) -> str:
+    """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
+    mistake, named by its scheme only (a URL may hold a password)."""
+    scheme, sep, _ = raw.partition("://")
+    if sep and scheme not in ("postgresql", "postgres"):
+        raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
+                          f"{scheme}:// URL")
     return raw
 
 
@@ -141,6 +163,20 @@ def _workers(name: str, raw: str) -> int:
     if value > 64:
         raise ConfigError(f"{name} must be from 0 to 64 worker processes")
     return value
+
+
+def _port(name: str, raw: str) -> int:
+    value = _whole(name, raw)
+    if not 1 <= value <= 65535:
+        raise ConfigError(f"{name} must be a port number from 1 to 65535")
+    return value
+
+
+def _address(name: str, raw: str) -> str:
+    host, sep, port = raw.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ConfigError(f"{name} must be host:port (port 0: any free port), not {raw!r}")
+    return raw
 
 
 def _snowflake(name: str, raw: str) -> int:
@@ -165,6 +201,7 @@ def _number(unit: str, low: float, high: float) -> Callable[[str, str], float]:
 
 _seconds = _number("seconds", 0, 3600)
 _minutes = _number("minutes", 1, 7 * 24 * 60)
+_lease = _number("seconds", 3, 600)
 
 
 def _level(name: str, raw: str) -> str:

@@ -15,9 +15,8 @@ import math
 import multiprocessing
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,9 +31,9 @@ from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.tournament import parse_payouts
 from bot.engine.views import PrivateView, SeatView, TableView
-from bot.storage import Storage
+from bot.storage import StorageError
 from bot.tables.events import HandStarted, ShowdownDone
-from bot.tables.simulate import MatchResult, play_computer_match
+from bot.tables.simulate import MatchResult, play_computer_match, simulation_storage
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
@@ -173,14 +172,16 @@ def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, 
 
 async def simulate(levels: Sequence[str], hands: int, seed: int,
                    options: dict[str, Any], players: AIPlayers, progress: bool = True,
-                   images: Path | None = None, workers: int = 1) -> dict[str, Any]:
+                   images: Path | None = None, workers: int = 1,
+                   database: str | None = None) -> dict[str, Any]:
     """Play `hands` deals (each in every seating when the players differ) and tally them;
-    with `images`, save every showdown's image there. With `workers` > 1 the matches are shared
-    among that many processes; every match has its own seed, so the tallies are the same."""
+    with `images`, save every showdown's image there; on `database` (else a throwaway SQLite
+    file per match). With `workers` > 1 the matches are shared among that many processes;
+    every match has its own seed, so the tallies are the same."""
     groups = math.ceil(hands / GROUP_HANDS)
     tallies = [Tally(level) for level in levels]
     work = [(levels, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
-             players, images) for group in range(groups)]
+             players, images, database) for group in range(groups)]
     if workers <= 1:
         done = []
         for index, job in enumerate(work):
@@ -209,34 +210,31 @@ def _play_group_in_process(job: tuple[Any, ...]) -> list[Tally]:
 
 async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
                       options: dict[str, Any], players: AIPlayers,
-                      images: Path | None) -> list[Tally]:
-    """One match of `deals` deals in every seating (one when the players are the same), on a
-    database of its own; one tally per entry, with this group's points per hand as a sample."""
+                      images: Path | None, database: str | None) -> list[Tally]:
+    """One match of `deals` deals in every seating (one when the players are the same), on
+    `database` (else a throwaway SQLite file); one tally per entry, with this group's points per
+    hand as a sample."""
     tallies = [Tally(level) for level in levels]
     count = len(levels)
     seatings = [0] if len(set(levels)) == 1 else list(range(count))
     rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
              "hands": deals}
     totals = [(0, 0)] * count
-    with tempfile.TemporaryDirectory() as folder:
-        storage = await Storage.open(Path(folder) / "simulate.sqlite3")
-        try:
-            for shift in seatings:
-                # seat s holds entry (s + shift) % count
-                order = [(s + shift) % count for s in range(count)]
-                seated = [tallies[i] for i in order]
-                result = await play_computer_match(
-                    storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
-                    ai=_Timed(players, seated))
-                if images is not None:
-                    _save_images(result, [t.level for t in seated],
-                                 TableRules.from_mapping(rules), images,
-                                 f"match{group + 1:04d}-seating{shift + 1}")
-                for s, (points, played) in enumerate(_count(result.showdowns, seated)):
-                    p, h = totals[order[s]]
-                    totals[order[s]] = (p + points, h + played)
-        finally:
-            await storage.close()
+    async with simulation_storage(database) as storage:
+        for shift in seatings:
+            # seat s holds entry (s + shift) % count
+            order = [(s + shift) % count for s in range(count)]
+            seated = [tallies[i] for i in order]
+            result = await play_computer_match(
+                storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
+                ai=_Timed(players, seated))
+            if images is not None:
+                _save_images(result, [t.level for t in seated],
+                             TableRules.from_mapping(rules), images,
+                             f"match{group + 1:04d}-seating{shift + 1}")
+            for s, (points, played) in enumerate(_count(result.showdowns, seated)):
+                p, h = totals[order[s]]
+                totals[order[s]] = (p + points, h + played)
     for tally, (points, played) in zip(tallies, totals, strict=True):
         if played:
             tally.samples.append(points / played)
@@ -269,6 +267,9 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
     p.add_argument("--workers", type=int, default=1,
                    help="processes to share the matches among (default 1; same results)")
+    p.add_argument("--database", metavar="URL",
+                   help="play on this database (an SQLite file or a postgresql:// URL; its "
+                        "tables and history stay there) instead of a throwaway SQLite file")
     p.set_defaults(run=simulate_command)
 
 
@@ -287,6 +288,15 @@ def _levels(text: str, players: int) -> list[str]:
 def _refused(error: RuleError) -> int:
     print(f"ofc simulate: {error}", file=sys.stderr)
     return USAGE_ERROR
+
+
+def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | None:
+    """Run a simulation; None (and one line on stderr) when its database cannot be used."""
+    try:
+        return asyncio.run(run)
+    except StorageError as error:
+        print(f"ofc simulate: {error}", file=sys.stderr)
+        return None
 
 
 def _computer_players(args: argparse.Namespace) -> AIPlayers:
@@ -313,14 +323,19 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RuleError("the stay value cannot be negative")
         if not 1 <= args.workers <= MAX_WORKERS:
             raise RuleError(f"--workers is 1 to {MAX_WORKERS}")
+        if args.workers > 1 and args.database is not None:
+            raise RuleError("--database plays in one process: leave --workers at 1")
         images = Path(args.images) if args.images else None
         if images is not None and not images.is_dir():
             raise RuleError(f"{args.images} is not a folder")
     except RuleError as error:
         return _refused(error)
     players = _computer_players(args)
-    report = asyncio.run(simulate(levels, args.hands, args.seed, options, players,
-                                  images=images, workers=args.workers))
+    report = _on_database(simulate(levels, args.hands, args.seed, options, players,
+                                   images=images, workers=args.workers,
+                                   database=args.database))
+    if report is None:
+        return USAGE_ERROR
     if args.json:
         print(json.dumps(report))
         return 0
@@ -355,9 +370,11 @@ def tournament_command(args: argparse.Namespace) -> int:
     players = _computer_players(args)
     seated = [levels[i % len(levels)] for i in range(args.players)]
     deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
-    report = asyncio.run(play_tournament(seated, seed=args.seed, hands=hands,
-                                         seats=args.seats, options=deep, ai=players,
-                                         payouts=payouts))
+    report = _on_database(play_tournament(seated, seed=args.seed, hands=hands,
+                                          seats=args.seats, options=deep, ai=players,
+                                          payouts=payouts, database=args.database))
+    if report is None:
+        return USAGE_ERROR
     if args.json:
         print(json.dumps(report))
     else:

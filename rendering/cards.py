@@ -189,3 +189,69 @@ def dimmed(card: Card, width: int, four_colour: bool = False) -> Image.Image:
     draw.line((m, m, w - m, h - m), fill=theme.DISCARD, width=t)
     draw.line((w - m, m, m, h - m), fill=theme.DISCARD, width=t)
     return img
+
+
+# Index cards: a card as narrow as its index, the rank over the suit (another seat's strip on
+# the private image of streets 2-5, rendering/strip.py). The same kinds as `tile`.
+INDEX_ASPECT = 1.7
+
+
+def index_height(width: int) -> int:
+    return round(width * INDEX_ASPECT)
+
+
+@cache
+def index_tile(kind: Kind, card: Card, width: int, four_colour: bool = False,
+               ring_colour: RGB | None = None) -> Image.Image:
+    """An index card as `tile` draws a card: opaque RGB, `ring_pad` wider on each side."""
+    pad = ring_pad(width)
+    height = index_height(width)
+    out = Image.new("RGBA", (width + 2 * pad, height + 2 * pad), theme.FELT_DARK)
+    radius = _radius(width)
+    if kind == "slot":
+        shape = _rounded(width, height, radius, theme.SLOT_FILL, theme.SLOT_EDGE, 2)
+    elif kind == "back":
+        shape = _rounded(width, height, radius, theme.CARD_WHITE, theme.CARD_EDGE, 1)
+        inset = max(2, round(width * 0.12))
+        shape.alpha_composite(_rounded(width - 2 * inset, height - 2 * inset,
+                                       max(1, radius - 2), theme.BACK, theme.BACK_LINE, 1),
+                              (inset, inset))
+    else:
+        shape = _rounded(width, height, radius, theme.CARD_WHITE, theme.CARD_EDGE, 1)
+        draw = ImageDraw.Draw(shape)
+        if is_joker(card):
+            rank, suit, colour = STAR, "", theme.JOKER
+        else:
+            rank, suit = RANK_LABELS[rank_of(card)], SUIT_GLYPHS[suit_of(card)]
+            colour = theme.ink(card, four_colour)
+        size = round(width * 0.86)
+        f = font(size, "condensed_bold")
+        top = round(width * 0.12 + size * CAP)
+        if len(rank) == 2:  # "10": the digits closer, as on the faces
+            left = round((width - f.getlength(rank) + width * 0.1) / 2)
+            draw.text((left, top), rank[0], font=f, fill=colour, anchor="ls")
+            draw.text((left + round(f.getlength(rank[0]) - width * 0.1), top), rank[1],
+                      font=f, fill=colour, anchor="ls")
+        else:
+            draw.text((width // 2, top), rank, font=f, fill=colour, anchor="ms")
+        if suit:
+            draw.text((width // 2, height - round(width * 0.12)), suit,
+                      font=font(round(width * 0.62), "bold"), fill=colour, anchor="ms")
+    out.alpha_composite(shape, (pad, pad))
+    if ring_colour:
+        t = ring_thickness(width)
+        edge = Image.new("RGBA", out.size, (0, 0, 0, 0))
+        edge.alpha_composite(_rounded(width + 2 * pad, height + 2 * pad, radius + pad,
+                                      (0, 0, 0, 0), ring_colour, t))
+        out.alpha_composite(edge)
+    return out.convert("RGB")
+
+
+def _rounded(width: int, height: int, radius: int, fill: RGB | tuple[int, int, int, int],
+             edge: RGB, edge_width: int) -> Image.Image:
+    """A smooth rounded rectangle of any size, RGBA."""
+    w, h = width * SUPER, height * SUPER
+    big = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w - 1, h - 1), radius * SUPER, fill=fill,
+                                          outline=edge, width=edge_width * SUPER)
+    return big.resize((width, height), Image.Resampling.LANCZOS)

@@ -59,12 +59,14 @@ def draw_labelled_board(canvas: Image.Image, x: int, y: int, card_width: int, ro
             ty += line_h
         if royalty:
             pill(canvas, lx, ty + 4, f"+{royalty}", theme.GOLD, LABEL_SIZE)
-    pills = status(outlook)
-    if pills:
-        px = x
-        py = y + board_size(card_width)[1] + STATUS_GAP
-        for label, tone, dark in pills:
-            px += pill(canvas, px, py, label, tone, STATUS_SIZE, dark) + 8
+    draw_status(canvas, x, y + board_size(card_width)[1], outlook)
+
+
+def draw_status(canvas: Image.Image, x: int, y: int, outlook: Outlook) -> None:
+    """The status pills under a board whose bottom edge is at `y`."""
+    px = x
+    for label, tone, dark in status(outlook):
+        px += pill(canvas, px, y + STATUS_GAP, label, tone, STATUS_SIZE, dark) + 8
 
 
 def label_room(total_width: int, card_width: int) -> int:

@@ -1,11 +1,18 @@
 """The private image of one seat (R7, R8), sized for a phone: Discord shows it about 550 px
-wide there, so it is drawn 640 px wide, top to bottom:
+wide there, so it is drawn 640 px wide.
+
+Street 1 and a Fantasyland hand, top to bottom:
 - the seat's own board large, its draft placement drawn in, each row labelled with the hand it
   makes or holds so far, and a warning once no finish avoids a foul (or, full, its royalties and
   Fantasyland);
 - the cards to place now (pairs together, then high to low), each labelled with where the
   draft puts it, and the seat's discards;
 - the other seats' boards small, two to a line.
+
+Streets 2-5 (issue 14: the whole prompt fits one phone screen): no header (the prompt's title
+names the hand and street), the own board beside the seat's name, the cards dealt and the
+discards; the rows' hands are in the prompt's text (with the draft, which this image is drawn
+without in a DM); then each other seat as a strip, its board in one line of small cards.
 """
 
 from collections.abc import Mapping, Sequence
@@ -17,7 +24,7 @@ from bot.engine.ordering import order_cards, sort_row
 from bot.engine.outlook import draft_outlook, with_draft
 from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView, SeatView
-from rendering import cards, theme
+from rendering import cards, strip, theme
 from rendering.board import Tile, board_size, draw_board, public_rows
 from rendering.canvas import (
     dim,
@@ -29,7 +36,7 @@ from rendering.canvas import (
     text,
     to_png,
 )
-from rendering.hand import draw_labelled_board, label_room, labelled_height
+from rendering.hand import draw_labelled_board, draw_status, label_room, labelled_height
 from rendering.labels import rules_text, street_text
 from rendering.seat import chips, dealer_button, seat_badges, seat_header
 from rendering.theme import RGB
@@ -43,6 +50,8 @@ OTHER_CARD = 52
 DEALT_CARD = 80  # a street's 3 or 5 cards
 MANY_DEALT_CARD = OTHER_CARD  # a Fantasyland hand's 13-17 cards: the faces drawn for others
 DISCARD_CARD = 40
+COMPACT_CARD = 48  # streets 2-5: the own board and the cards dealt
+COMPACT_NAME = 20
 NAME_SIZE = 22
 SMALL_NAME = 18
 TITLE_SIZE = 19
@@ -122,6 +131,21 @@ def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str,
                  min_size=11)
 
 
+def _dealt_tiles(view: PrivateView, draft: Draft) -> list[tuple[Tile, str, RGB]]:
+    """The cards to place (pairs together, then high to low), each labelled with where the
+    draft puts it."""
+    tiles = []
+    for c in order_cards(view.dealt):
+        place = draft.get(c)
+        if place == "discard":
+            tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
+        elif place in PLACES:
+            tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
+        else:
+            tiles.append((Tile("face", c), "", theme.MUTED))
+    return tiles
+
+
 def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, draft: Draft,
                    four_colour: bool) -> None:
     img.paste(panel_base(WIDTH - 2 * EDGE, _dealt_height(view)), (EDGE, y))
@@ -131,15 +155,7 @@ def _dealt_section(img: Image.Image, y: int, view: PrivateView, seat: SeatView, 
         text(img, (x, y), _task(view, seat, draft), TITLE_SIZE, "bold", theme.TEXT,
              max_width=INNER, min_size=15)
         width = _dealt_width(view)
-        tiles = []
-        for c in order_cards(view.dealt):
-            place = draft.get(c)
-            if place == "discard":
-                tiles.append((Tile("dimmed", c), "DISCARD", theme.DISCARD))
-            elif place in PLACES:
-                tiles.append((Tile("face", c, theme.DRAFT), PLACES[place], theme.DRAFT))
-            else:
-                tiles.append((Tile("face", c), "", theme.MUTED))
+        tiles = _dealt_tiles(view, draft)
         card_line(img, x, y + TITLE_SIZE + 10, tiles, width, INNER, four_colour)
         discards_x = x + min(len(tiles), _per_line(width, INNER)) * _step(width) + 14
     if view.discards:
@@ -194,10 +210,18 @@ def _mini_panel(img: Image.Image, x: int, y: int, seat: SeatView, button: int,
         dim(img, (x, y, x + w, y + h))
 
 
+def compact(view: PrivateView) -> bool:
+    """Streets 2-5 of a normal hand: the compact layout (see the module's summary)."""
+    own = next(s for s in view.table.seats if s.seat == view.seat)
+    return view.table.street >= 2 and not own.in_fantasy
+
+
 def private_image(view: PrivateView, draft: Draft | None = None,
                   four_colour: bool = False) -> Image.Image:
-    table = view.table
     draft = {c: p for c, p in (draft or {}).items() if c in view.dealt}
+    if compact(view):
+        return _compact_image(view, draft, four_colour)
+    table = view.table
     own = next(s for s in table.seats if s.seat == view.seat)
     others = [s for s in table.seats if s.seat != view.seat]
     outlook = draft_outlook(view, draft)
@@ -227,6 +251,66 @@ def private_image(view: PrivateView, draft: Draft | None = None,
         x = EDGE + (i % 2) * (mini_w + gap)
         _mini_panel(img, x, y + (i // 2) * (mini_h + EDGE), seat, table.button,
                     seat.seat in table.to_act, four_colour)
+    return img
+
+
+def _compact_column(view: PrivateView) -> tuple[int, int]:
+    """The heights of the right column's cards dealt (0 for none) and discards (0 for none),
+    gaps above each included."""
+    dealt = line_height(COMPACT_CARD) if view.dealt else 0
+    discards = 0
+    if view.discards:
+        room = _compact_room()
+        lines = -(-len(view.discards) // _per_line(DISCARD_CARD, room))
+        discards = (8 if view.dealt else 0) + PLACE_SIZE + 4 + \
+            lines * line_height(DISCARD_CARD) - PLACE_SIZE - 6
+    return dealt, discards
+
+
+def _compact_room() -> int:
+    """The right column's width, beside the own board."""
+    return INNER - board_size(COMPACT_CARD)[0] - 2 * PAD
+
+
+def _compact_image(view: PrivateView, draft: Draft, four_colour: bool) -> Image.Image:
+    table = view.table
+    own = next(s for s in table.seats if s.seat == view.seat)
+    others = [s for s in table.seats if s.seat != view.seat]
+    # The rows' hands are the prompt's text; the pills under the board stay (a foul ahead;
+    # drawn with a full draft, the royalties and Fantasyland).
+    outlook = draft_outlook(view, draft)
+    board_h = labelled_height(COMPACT_CARD, outlook)
+    dealt_h, discards_h = _compact_column(view)
+    column_h = COMPACT_NAME + 10 + dealt_h + discards_h
+    own_h = 2 * PAD + max(board_h, column_h)
+    strip_h = strip.height()
+    height = EDGE + own_h + EDGE + len(others) * (strip_h + EDGE - 4) + 4
+    img = Image.new("RGB", (WIDTH, height), theme.FELT)
+    y = EDGE
+    to_act = view.seat in table.to_act
+    header = seat_header(own, table.button, to_act, you=True)
+    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
+    x = EDGE + PAD
+    draw_board(img, x, y + PAD, COMPACT_CARD, _own_rows(view, own.new_cards, draft), four_colour)
+    draw_status(img, x, y + PAD + board_size(COMPACT_CARD)[1], outlook)
+    cx = x + board_size(COMPACT_CARD)[0] + 2 * PAD
+    room = _compact_room()
+    _name_line(img, cx, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, own,
+               seat_badges(own, to_act, you=True), header.button, COMPACT_NAME)
+    cy = y + PAD + COMPACT_NAME + 10
+    if view.dealt:
+        card_line(img, cx, cy, _dealt_tiles(view, draft), COMPACT_CARD, room, four_colour)
+        cy += dealt_h
+    if view.discards:
+        cy += 8 if view.dealt else 0
+        text(img, (cx, cy), "Your discards", PLACE_SIZE, "condensed_bold", theme.MUTED)
+        shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
+        card_line(img, cx, cy + PLACE_SIZE + 4, shown, DISCARD_CARD, room, four_colour)
+    y += own_h + EDGE
+    for seat in others:
+        strip.draw_strip(img, EDGE, y, WIDTH - 2 * EDGE, seat, table.button,
+                         seat.seat in table.to_act, four_colour)
+        y += strip_h + EDGE - 4
     return img
 
 

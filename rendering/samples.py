@@ -188,6 +188,9 @@ def samples() -> dict[str, bytes]:
     view, draft = private_mid_hand()
     out["private.png"] = private_png(view, draft)
     out["private-four-colour.png"] = private_png(view, draft, four_colour=True)
+    first = new_match(3)
+    seat = first.pending()[0]
+    out["private-street-1.png"] = private_png(first.view_for(seat), choice(first, seat))
     out["private-foul.png"] = private_png(*private_foul())
     out["private-last-street.png"] = private_png(*private_last_street())
     fantasy = fantasy_hand()

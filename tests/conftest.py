@@ -1,7 +1,10 @@
 """Fixtures shared by the test packages.
 
-`db_path`, `storage`: a fresh SQLite file, audited after the test (every wallet equal to its
-ledger, tests/storage/audit.py). `clock`: the table service's fake clock.
+`db_path`: a fresh SQLite file. `database`: where `storage` lives: that file here; the
+storage and table-service tests override it to run once on SQLite and once on PostgreSQL
+(tests/backends.py, whose server `postgres` is started once per session). `storage`: that
+database opened, audited after the test (every wallet equal to its ledger,
+tests/storage/audit.py). `clock`: the table service's fake clock.
 `double`: a running local Discord API double (tests/e2e/discord_double; guild `double.guild`,
 text channel `double.channel`); after the test it checks that no request left 127.0.0.1, none
 hit an unknown route, and neither discord.py nor the bot's own code (`bot`, `cogs` loggers)
@@ -10,13 +13,14 @@ logged an error (a test that provokes one on purpose clears `double.errors.recor
 before any bot connects.
 """
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.storage import Storage
 from bot.tables import FakeClock
+from tests.backends import Postgres, start_postgres
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.storage.audit import audit
 
@@ -27,12 +31,25 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
+def database(db_path: Path) -> str:
+    return str(db_path)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    started = start_postgres()
+    yield started
+    if started.server is not None:
+        started.server.stop()
+
+
+@pytest.fixture
+async def storage(database: str) -> AsyncIterator[Storage]:
     """Default amounts of the bot: 1,000 starting chips, 200 a day, every 20 hours."""
-    store = await Storage.open(db_path)
+    store = await Storage.open(database)
     yield store
     await store.close()
-    assert audit(db_path) == []
+    assert audit(database) == []
 
 
 @pytest.fixture

@@ -48,19 +48,24 @@ _LOW_CHANCE = [(_LOW.get(t[1], 0.0) if is_low(v) else 0.0) if v else 0.0
 
 
 class Outcome:
-    """Worth of finished boards under one table's rules, against `opponents` unseen boards."""
+    """Worth of finished boards under one table's rules, against `opponents` unseen boards.
+    `fantasy_cards`: the board is played in a Fantasyland hand of that many cards (it can only
+    stay, R8), 0 for a normal hand (it can enter)."""
 
-    def __init__(self, rules: TableRules, opponents: int, fantasy_value: float) -> None:
+    def __init__(self, rules: TableRules, opponents: int, fantasy_value: float,
+                 fantasy_cards: int = 0) -> None:
         self.rules = rules
         self.opponents = opponents
         self.fantasy_value = fantasy_value
+        self.fantasy_cards = fantasy_cards
         self.lowball = rules.variant == "lowball"
         # R5: a foul loses the three lines and the scoop (1-6) or the bonus (2-4)
         self.bonus = 3 if rules.scoring == "1-6" else 1
 
     def of_result(self, result: BoardResult) -> float:
         """Fantasyland earned, and the expected points against `opponents` unseen boards."""
-        fantasy = self.fantasy_value if fantasy_cards(result, self.rules, False) > 0 else 0.0
+        earned = fantasy_cards(result, self.rules, self.fantasy_cards > 0, self.fantasy_cards)
+        fantasy = self.fantasy_value if earned > 0 else 0.0
         if not self.opponents:
             return fantasy
         if result.fouled:

@@ -20,7 +20,7 @@ from bot.ai.heuristic import Heuristic
 from bot.ai.policy import Policy
 from bot.ai.search import Scorer, Search, seat
 from bot.ai.solver import solve
-from bot.ai.turn import assignment, decision_rng, future_streets
+from bot.ai.turn import assignment, decision_rng, future_streets, rows_after
 from bot.ai.v1 import StrongV1
 from bot.engine.cards import Card
 from bot.engine.deal import BOARD_CARDS
@@ -130,20 +130,28 @@ def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int
     return assignment(view, rows), search.played  # type: ignore[arg-type]
 
 
-def estimate(view: PrivateView, placements: Sequence[Mapping[Card, str]], futures: int,
-             seed: int | None = None, fantasy_value: float | None = None) -> list[float]:
-    """The points each placement of this street is worth to the strong player (R5, and the
-    Fantasyland it earns), from this seat's view only: the mean over the same `futures` dealt
-    futures for every placement, each played out as the strong player's playouts are (pineapple,
-    turbo and lowball; RuleError for the joker variant, a Fantasyland hand, or a placement
-    that is not legal)."""
-    if view.table.rules.jokers or len(view.dealt) >= BOARD_CARDS:
-        raise RuleError("estimates are for street placements without jokers")
-    search = _search(view, Settings(seed=seed, seconds=None, playouts=futures,
-                                    fantasy_value=fantasy_value))
+def estimate(view: PrivateView, assignments: Sequence[Mapping[Card, str]], futures: int,
+             settings: Settings | None = None) -> list[list[float]]:
+    """What each assignment of `view.dealt` (a street, or a whole Fantasyland board) is worth
+    to this seat in points, as the strong player judges a placement, from this seat's view
+    only: the rest of the hand is dealt `futures` times from the cards the seat cannot see and
+    played out, each future the same for every assignment, and the finished boards are scored
+    (R5, and the Fantasyland earned or kept). One list per assignment, one value per future; a
+    single exact value each when nothing is left to deal. Seeded by `settings.seed`; RuleError
+    for an assignment that is not legal."""
+    settings = settings or Settings()
+    rules = view.table.rules
+    if rules.jokers or len(view.dealt) >= BOARD_CARDS:
+        # The row keys hold no jokers' choices, and the policy's Fantasyland is entering it,
+        # not staying (R9): these are judged as strong-v1 judges them.
+        rows = [rows_after(view.board.rows, view.dealt, dict(a)) for a in assignments]
+        v1 = StrongV1(view, settings, _heuristic(rules, _old_value(settings)),
+                      _old_value(settings))
+        return v1.values(rows, futures)
+    search = _search(view, replace(settings, seconds=None, playouts=futures))
     legal = {option[0][:3]: option for option in search.candidates()}
     chosen = []
-    for placement in placements:
+    for placement in assignments:
         masks = [0, 0, 0]
         for i, card in enumerate(view.dealt):
             row = placement.get(card)

@@ -164,20 +164,22 @@ class Search:
         winner = self._halving(kept, [priors[i] for i in order], playouts, deadline)
         return kept[winner][0]
 
-    def estimate(self, options: Sequence[tuple[Choice, Keys]], futures: int) -> list[float]:
-        """The mean value of each option over the same `futures` dealt futures (exact when
-        nothing is left to deal)."""
+    def estimate(self, options: Sequence[tuple[Choice, Keys]],
+                 futures: int) -> list[list[float]]:
+        """Each option's value on the same `futures` dealt futures, one list per option (one
+        exact value each when nothing is left to deal)."""
         if not self.need:
             rivals = self._rivals(())
-            return [float(self._value(keys, rivals)) for _, keys in options]
-        totals = [0.0] * len(options)
+            return [[float(self._value(keys, rivals))] for _, keys in options]
+        values: list[list[float]] = [[] for _ in options]
         for _ in range(futures):
             cards = self.rng.sample(self.unseen, self.need)
             rivals = self._rivals(cards)
             for i, (choice, keys) in enumerate(options):
-                totals[i] += self._value(self._play(keys, self._free(choice), cards), rivals)
+                values[i].append(self._value(self._play(keys, self._free(choice), cards),
+                                             rivals))
         self.played += futures * len(options)
-        return [t / futures for t in totals]
+        return values
 
     def _free(self, choice: Choice) -> Free:
         return (self.me.free[0] - choice[0].bit_count(), choice[3], choice[4])

@@ -53,7 +53,9 @@ class StrongV1:
             else:
                 self.rivals.append((seat.board.rows, future_streets(rules,
                                                                     len(seat.board.cards))))
-        self.outcome = Outcome(rules, self.blind, fantasy_value)
+        own = next(s for s in view.table.seats if s.seat == view.seat)
+        self.outcome = Outcome(rules, self.blind, fantasy_value,
+                               own.fantasy_size if own.in_fantasy else 0)
         dead = set(view.board.cards) | set(view.dealt) | set(view.discards)
         for seat in view.table.seats:
             dead.update(seat.board.cards)
@@ -76,6 +78,14 @@ class StrongV1:
             self.played = len(candidates)
             return assignment(view, candidates[values.index(max(values))])
         return assignment(view, candidates[self._halving(candidates)])
+
+    def values(self, candidates: list[Rows], futures: int) -> list[list[float]]:
+        """Each candidate's points on the same `futures` dealt futures (one exact value each
+        when nothing is left to deal)."""
+        if not self.need:
+            return [[self._playout(rows, ())] for rows in candidates]
+        deals = [self.rng.sample(self.unseen, self.need) for _ in range(futures)]
+        return [[self._playout(rows, cards) for cards in deals] for rows in candidates]
 
     def _halving(self, candidates: list[Rows]) -> int:
         """Successive halving: each round every remaining candidate plays the same new

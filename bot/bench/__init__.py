@@ -12,7 +12,11 @@ FIGURES: dict[str, str] = {
     "score_hand_per_s": "bot.bench.engine",
     "hand_playout_per_s": "bot.bench.state",
     "settle_per_s": "bot.bench.storage",
+    "settle_per_s_pg": "bot.bench.storage",
     "service_actions_per_s": "bot.bench.service",
+    "service_actions_per_s_pg": "bot.bench.service",
+    "db_writes_per_hand": "bot.bench.service",
+    "db_reads_per_hand": "bot.bench.service",
     "solve14_mean_ms": "bot.bench.ai",
     "solve14_max_ms": "bot.bench.ai",
     "solve17_mean_ms": "bot.bench.ai",
@@ -23,6 +27,8 @@ FIGURES: dict[str, str] = {
     "ai_v1_playouts_per_s": "bot.bench.ai",
     "ai_playouts_speedup": "bot.bench.ai",
     "ai_easy_decision_ms": "bot.bench.ai",
+    "review_hand_ms": "bot.bench.coach",
+    "review_hand_max_ms": "bot.bench.coach",
     "render_table_ms": "bot.bench.rendering",
     "render_private_ms": "bot.bench.rendering",
     "render_table_kb": "bot.bench.rendering",
@@ -35,6 +41,7 @@ FIGURES: dict[str, str] = {
     "interaction_errors": "bot.bench.e2e",
     "ui_taps_per_hand": "bot.bench.e2e",
     "ui_dm_kb_per_hand": "bot.bench.e2e",
+    "ui_dm_height_pt": "bot.bench.e2e",
 }
 
 

@@ -19,7 +19,9 @@ process free of whatever the other figures left behind (caches, threads).
 And what a hand costs a player on a phone (issue 14, tests/e2e/ui_run.py: one hand of two
 members by DM buttons):
 - ui_taps_per_hand: buttons clicked (target at most 18);
-- ui_dm_kb_per_hand: KB of images uploaded to a player's DMs (target at most 300).
+- ui_dm_kb_per_hand: KB of images uploaded to a player's DMs (target at most 300);
+- ui_dm_height_pt: the tallest prompt of streets 2-5 on a phone, in points, by the model in
+  tests/phone.py (target at most 640: one screen).
 """
 
 import json
@@ -35,7 +37,7 @@ EASY_KEYS = {"interaction_p50_ms", "interaction_p99_ms", "interaction_done_p99_m
 STRONG_KEYS = {"interaction_strong_p99_ms", "interaction_strong_done_p99_ms"}
 
 
-UI_KEYS = {"ui_taps_per_hand", "ui_dm_kb_per_hand"}
+UI_KEYS = {"ui_taps_per_hand", "ui_dm_kb_per_hand", "ui_dm_height_pt"}
 
 
 def _last_json(module: str, *args: str) -> dict[str, Any]:

@@ -1,8 +1,15 @@
-"""Table-service figure: placements applied through the service per second, persistence on
-(a real SQLite file, every action saved with its chip movements), 20 tables at once.
+"""Table-service figures: placements applied through the service per second, persistence on
+(every action saved with its chip movements), 20 tables at once: on a real SQLite file
+(`service_actions_per_s`) and on PostgreSQL (`service_actions_per_s_pg`), one after the other
+in the same run.
 
 Each table seats two people who place by R10's rule the moment it is their turn, through
 `TableService.place`, the path a Confirm click takes; hands go on to the match's end.
+
+`db_writes_per_hand` / `db_reads_per_hand`: the database transactions one heads-up hand
+costs when its two people play it with the DM buttons (one click per card drafted, then
+Confirm), counted at storage's transaction observer. One table alone, so no snapshot save
+shares a transaction with another table's (group commit): the most a hand can cost.
 """
 
 import asyncio
@@ -11,6 +18,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot.bench.postgres import bench_database
 from bot.engine.placement import auto_assignment
 from bot.storage import Storage
 from bot.tables import FakeClock, TableEvent, TableService
@@ -62,8 +70,8 @@ async def _table(service: TableService, wakeup: _Wakeup, number: int) -> int:
     return placements
 
 
-async def _measure(folder: Path) -> float:
-    storage = await Storage.open(folder / "bench.sqlite3")
+async def _measure(target: str) -> float:
+    storage = await Storage.open(target)
     service = TableService(storage, FakeClock(), settings=FAST)
     wakeup = _Wakeup()
     service.add_listener(wakeup)
@@ -77,9 +85,52 @@ async def _measure(folder: Path) -> float:
     return sum(placements) / elapsed
 
 
+async def _by_buttons(service: TableService, table: int, players: tuple[int, ...]) -> None:
+    """Each player whose turn it is drafts a card per click, then confirms."""
+    for pid in players:
+        state = service.private_view(table, pid)
+        if not state.to_act:
+            continue
+        view = state.view
+        turn = {"hand_no": state.hand_no, "street": state.street, "seat": state.seat}
+        for card, row in auto_assignment(view.board, view.dealt, view.discard_count).items():
+            if row != "discard":
+                await service.set_draft(table, pid, card=card, row=row, **turn)
+        await service.confirm(table, pid, **turn)
+
+
+async def _transactions(folder: Path) -> tuple[float, float]:
+    storage = await Storage.open(folder / "count.sqlite3")
+    counted = {True: 0, False: 0}
+    clock = FakeClock()
+    service = TableService(storage, clock, settings=FAST)
+    try:
+        players = (1, 2)
+        table = (await service.create_table(
+            GUILD, 1, players[0], "a", {"format": "hands", "hands": HANDS, "fantasy": "off"},
+            seed=1)).table_id
+        await service.join(table, players[1], "b")
+        await service.start(table, players[0])
+        storage.observe_transactions(lambda write, _: counted.__setitem__(
+            write, counted[write] + 1))  # from the first deal to the match's end
+        while table in service.live_tables():
+            await _by_buttons(service, table, players)
+            await service.idle()
+            await clock.advance(FAST.next_hand_seconds + 1)
+    finally:
+        await service.close()
+        await storage.close()
+    return counted[True] / HANDS, counted[False] / HANDS
+
+
 def run(keys: set[str]) -> dict[str, float]:
-    if "service_actions_per_s" not in keys:
-        return {}
-    with tempfile.TemporaryDirectory() as folder:
-        rate = asyncio.run(_measure(Path(folder)))
-    return {"service_actions_per_s": round(rate, 1)}
+    with tempfile.TemporaryDirectory() as folder, \
+            bench_database("service_actions_per_s_pg" in keys) as postgres:
+        targets = {"service_actions_per_s": str(Path(folder) / "bench.sqlite3"),
+                   "service_actions_per_s_pg": postgres}
+        results = {key: round(asyncio.run(_measure(target)), 1)
+                   for key, target in targets.items() if key in keys and target is not None}
+        if keys & {"db_writes_per_hand", "db_reads_per_hand"}:
+            writes, reads = asyncio.run(_transactions(Path(folder)))
+            results.update(db_writes_per_hand=round(writes, 1), db_reads_per_hand=round(reads, 1))
+    return results

@@ -433,9 +433,11 @@ class Match:
         for s, p in players.items():
             # R10, R11: away and leaving players get up once they owe no Fantasyland hand; an
             # away player also plays the FL hand an opponent earned (seed 003: FL continues
-            # the hand, "only after it will the player be transferred to the Sit-out").
-            if (p.status != "out" and (p.away or p.leaving) and not p.fantasy
-                    and not (p.away and earned)):
+            # the hand, "only after it will the player be transferred to the Sit-out"). At a
+            # tournament table an away player stays and is placed for (R13: all hands play).
+            away = p.away and self.rules.sit_out_when_away
+            if (p.status != "out" and (away or p.leaving) and not p.fantasy
+                    and not (away and earned)):
                 self._get_up(s, Left if p.leaving else SatOut, events)
         events.append(HandOver(
             hand_no=self.hand_no, button=self.button, hands_total=self.hands_total,

@@ -1,7 +1,9 @@
 """Replaying a hand's history (history.py): the same actions on the same state and deck."""
 
+from collections.abc import Iterator
 from typing import Any
 
+from bot.engine.cards import Card
 from bot.engine.deal import decode
 from bot.engine.errors import RuleError
 from bot.engine.history import HandLog
@@ -10,27 +12,42 @@ from bot.engine.match import Match, PlayerSpec
 
 def replay(history: dict[str, Any]) -> Match:
     """The match state the history leads to (`Match.history()` of a match replays to it)."""
+    for match, action in steps(history):
+        if action is None:
+            return match
+    raise AssertionError("steps() always ends with the state after the last action")
+
+
+def steps(history: dict[str, Any]) -> Iterator[tuple[Match, dict[str, Any] | None]]:
+    """The hand one action at a time: the match before each action with that action (which
+    is applied once the caller asks for the next step), then the final match with None. The
+    match is one object throughout: read it between steps, never change it."""
     log = HandLog.from_json(history)
     match = Match.from_json(log.before)
     for action in log.actions:
-        do = action["do"]
-        if do == "start":
-            match._start_hand(action["now"], list(log.deck))
-        elif do == "place":
-            cards = dict(zip(decode(action["cards"]), action["cards"].values(), strict=True))
-            match.place(action["seat"], cards, action["now"])
-        elif do == "timeout":
-            match.timeout(action["now"])
-        elif do == "complete":
-            match.complete_hand(action["now"])
-        elif do == "back":
-            match.back(action["seat"], action["now"])
-        elif do == "join":
-            match.join(PlayerSpec(**action["player"]), action["seat"])
-        elif do == "leave":
-            match.leave(action["seat"])
-        elif do == "finish":
-            match.finish()
-        else:
-            raise RuleError(f"Unknown action '{do}' in the history")
-    return match
+        yield match, action
+        _apply(match, action, log.deck)
+    yield match, None
+
+
+def _apply(match: Match, action: dict[str, Any], deck: list[Card]) -> None:
+    do = action["do"]
+    if do == "start":
+        match._start_hand(action["now"], list(deck))
+    elif do == "place":
+        cards = dict(zip(decode(action["cards"]), action["cards"].values(), strict=True))
+        match.place(action["seat"], cards, action["now"])
+    elif do == "timeout":
+        match.timeout(action["now"])
+    elif do == "complete":
+        match.complete_hand(action["now"])
+    elif do == "back":
+        match.back(action["seat"], action["now"])
+    elif do == "join":
+        match.join(PlayerSpec(**action["player"]), action["seat"])
+    elif do == "leave":
+        match.leave(action["seat"])
+    elif do == "finish":
+        match.finish()
+    else:
+        raise RuleError(f"Unknown action '{do}' in the history")

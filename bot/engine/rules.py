@@ -14,6 +14,7 @@ Scoring = Literal["1-6", "2-4"]
 Fantasy = Literal["standard", "progressive", "ultimate", "tournament", "off"]
 Order = Literal["sequential", "simultaneous"]
 Format = Literal["match", "hands", "cash"]
+Hints = Literal["off", "on"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "variant": ("pineapple", "turbo", "lowball", "joker"),
@@ -22,6 +23,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "fantasy": ("standard", "progressive", "ultimate", "tournament", "off"),
     "order": ("sequential", "simultaneous"),
     "format": ("match", "hands", "cash"),
+    "hints": ("off", "on"),
 }
 # Inclusive bounds of the whole-number options.
 BOUNDS: dict[str, tuple[int, int]] = {
@@ -56,6 +58,8 @@ class TableRules:
     turn_seconds: int = 60  # R10
     fantasy_turn_seconds: int = 180  # R10
     time_bank_seconds: int = 120  # R10, per match
+    hints: Hints = "off"  # issue 18: "on" offers each person the strong player's placement
+    sit_out_when_away: bool = True  # R10; off at tournament tables (R13): all hands played
 
     @property
     def max_seats(self) -> int:

@@ -19,11 +19,13 @@ from typing import Any, Literal
 from bot.engine import codec
 from bot.engine.errors import RuleError
 
-Status = Literal["registering", "running", "finished", "cancelled"]
+# "closed": the registration window ended; the director starts it (or cancels).
+Status = Literal["registering", "closed", "running", "finished", "cancelled"]
 EntryStatus = Literal["in", "out", "excluded"]
 TableStatus = Literal["waiting", "playing", "done"]
 
 SECOND_WARNING_POINTS = 25
+MAX_REASON = 200  # characters of a director's reason
 EXCLUDING_WARNING = 3
 MAX_PLAYERS = 243
 
@@ -61,6 +63,7 @@ class TournamentTable:
     thread_id: int | None = None
     points: dict[int, int] = field(default_factory=dict)  # the table's result per player
     winner: int | None = None
+    early: bool = False  # closed before its hands were played: decided on those played
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,10 +128,18 @@ class Tournament:
         if now >= self.closes_at:
             raise RuleError("The registration window has closed.")
 
+    def close_registration(self, now: float) -> bool:
+        """The window has ended: nobody joins or leaves any more; the director starts the
+        tournament. False when there is nothing to close (not registering, or too soon)."""
+        if self.status != "registering" or now < self.closes_at:
+            return False
+        self.status = "closed"
+        return True
+
     # ================================================================= levels
     def start(self) -> list[TournamentTable]:
-        """Close registration and draw the first level."""
-        if self.status != "registering":
+        """Close registration (if still open) and draw the first level."""
+        if self.status not in ("registering", "closed"):
             raise RuleError("The tournament has already started.")
         if len(self.entries) < 2:
             raise RuleError("A tournament needs at least 2 players.")
@@ -164,16 +175,17 @@ class Tournament:
                 return table
         return None
 
-    def table_done(self, level: int, index: int,
-                   points: dict[int, int]) -> list[TournamentTable]:
-        """A table's match is over with these points per player: its winner advances (tie
-        rule R13). Returns the next level's tables once every table of the level is done
-        (empty while some still play, or when this was the final)."""
+    def table_done(self, level: int, index: int, points: dict[int, int],
+                   early: bool = False) -> list[TournamentTable]:
+        """A table's match is over with these points per player (`early`: the table was
+        closed before all its hands were played; the hands played decide, R13): its winner
+        advances (tie rule R13). Returns the next level's tables once every table of the
+        level is done (empty while some still play, or when this was the final)."""
         table = self.table(level, index)
         if table.status == "done" or self.status != "running":
             return []
         table.points = {p: points.get(p, 0) for p in table.players}
-        table.status = "done"
+        table.status, table.early = "done", early
         ranking = self.rank_table(table)
         table.winner = ranking[0] if ranking else None
         if any(t.status != "done" for t in self.current_tables):
@@ -220,6 +232,7 @@ class Tournament:
     # ================================================================= director
     def warn(self, player_id: int, reason: str, by: int, now: float) -> Sanction:
         """A warning: the second costs 25 points, the third excludes (no refund)."""
+        reason = _reason(reason)
         entry = self._playing(player_id)
         count = 1 + self.warnings(player_id)
         points = SECOND_WARNING_POINTS if count == 2 else 0
@@ -234,6 +247,7 @@ class Tournament:
                 now: float) -> Sanction:
         if points <= 0:
             raise RuleError("A penalty takes at least 1 point.")
+        reason = _reason(reason)
         self._playing(player_id)
         sanction = Sanction("penalty", player_id, points, reason, self.level, now, by)
         self.sanctions.append(sanction)
@@ -247,7 +261,7 @@ class Tournament:
                    if s.player_id == player_id and (level is None or s.level == level))
 
     def _playing(self, player_id: int) -> Entry:
-        if self.status not in ("registering", "running"):
+        if self.status not in ("registering", "closed", "running"):
             raise RuleError("The tournament is over.")
         entry = self.entry(player_id)
         if entry is None:
@@ -290,6 +304,13 @@ class Tournament:
         data: dict[str, Any] = json.loads(text)
         data.pop("version", None)
         return codec.load(Tournament, data)
+
+
+def _reason(text: str) -> str:
+    text = " ".join(text.split())
+    if not 1 <= len(text) <= MAX_REASON:
+        raise RuleError(f"Give a reason of 1 to {MAX_REASON} characters.")
+    return text
 
 
 def check_payouts(payouts: tuple[int, ...]) -> None:

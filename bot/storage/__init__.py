@@ -1,9 +1,13 @@
-"""Everything the bot keeps on disk, in one SQLite file, through one `Storage` object.
+"""Everything the bot keeps, in an SQLite file or a PostgreSQL database, through one `Storage`
+object.
 
-    storage = await Storage.open(path, starting_chips=1000, daily_chips=200,
+    storage = await Storage.open(target, starting_chips=1000, daily_chips=200,
                                  daily_cooldown_seconds=20 * 3600)
     ...
     await storage.close()
+
+`target` is an SQLite file (a path, or `sqlite:PATH`) or a `postgresql://` URL (backend.py):
+the same API, the same migrations and the same guarantees on both (sqlite.py, postgres.py).
 
 Conventions
 - No discord import. Ids are plain ints: guild, channel, message and user ids are Discord
@@ -14,9 +18,11 @@ Conventions
 - Snapshots (`state_json`), match options and hand histories are JSON strings, stored as given.
 - Every method is one transaction. Bad input or a refused operation raises a `StorageError`
   subclass whose message a player or admin can read, and changes nothing.
-- One connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
-  transactions whole (see db.Database). WAL, foreign keys on, busy timeout 5 s,
-  synchronous=FULL; numbered migrations run at open (migrations.py).
+- SQLite: one connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
+  transactions whole (sqlite.SQLiteDatabase). WAL, foreign keys on, busy timeout 5 s,
+  synchronous=FULL. PostgreSQL: a pool of connections; transactions run at once and every
+  read-then-write holds its row lock (postgres.py). Numbered migrations run at open
+  (migrations.py).
 
 Wallets (wallets.py)
 - `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
@@ -30,9 +36,15 @@ Wallets (wallets.py)
 - `leaderboard(guild, limit=10)` -> [LeaderRow(rank, user_id, balance, at_tables, total)],
   ranked by wallet plus chips at open tables; `rank_of(guild, user)` -> LeaderRow | None.
 
-Start-up (db.py, guard.py): `Storage.open` runs SQLite's quick_check (DatabaseDamaged) and a
-rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot) it holds
-`<database>.lock` until close, so a second process on the file gets DatabaseInUse.
+Start-up (sqlite.py, guard.py, postgres.py): on SQLite, `Storage.open` runs quick_check
+(DatabaseDamaged) and a rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot)
+it holds `<database>.lock` until close (on PostgreSQL a session advisory lock), so a second
+bot on the database gets DatabaseInUse.
+
+Audit (audit.py): `audit()` -> AuditReport(problems, totals, rows): every wallet equals its
+ledger, every stack its moves, wallets + stacks + pools equal everything granted, no
+idempotency key used twice (`ofc audit`). Copy (copy.py): `copy_into(other)` -> CopyReport:
+every row into an empty database, committed only if both audit alike (`ofc-bot migrate-db`).
 
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
@@ -72,17 +84,21 @@ stay in the stacks, so at every commit:
     sum(wallets) + sum(stacks) == sum(ledger rows of kinds start, daily, grant, correction, house).
 
 History (history.py)
-- `record_match_start(table_id, options_json, players, now=)` -> match id (the running
-  match's id if the table has one); `current_match(table_id)` -> id | None.
+- `record_match_start(table_id, options_json, players, now=, practice=False)` -> match id
+  (the running match's id if the table has one); `current_match(table_id)` -> id | None. A
+  practice match (/ofc practice, play chips) is in the history and left out of `stats`.
 - `record_hand(HandRecord(match_id, hand_no, history_json, (PlayerHandResult, ...)), now=)`
   -> bool (False: already recorded). PlayerHandResult: user_id, points, chips, fouled,
   royalties, in_fantasy, fantasy_entered, fantasy_stayed, scoops.
 - `record_match_end(match_id, winners, now=, cancelled=False)` -> bool (False: already
   ended). A cancelled match (/ofc cancel) is ended but left out of /stats.
 - `recent_matches(guild, user, limit=10)` -> [MatchSummary] (options, players' net points and
-  chips, won); `match_hands(match_id)` -> [HandHistory].
+  chips, won, practice); `match_hands(match_id)` -> [HandHistory].
+- `played_hands(guild, user, limit=25)` -> [PlayedHand] newest first; `played_hand(guild,
+  user, match_id, hand_no)` -> (PlayedHand, history JSON), UnknownHand when the player did
+  not play that hand in that guild (/ofc review).
 - `stats(guild, user)` -> PlayerStats over the finished matches (not running, not
-  cancelled): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
+  cancelled, not practice): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
   Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
   per hand in FL), scoops, best_royalties.
 
@@ -104,10 +120,22 @@ Tournaments (tournaments.py, RULES.md R13)
   table's chips lent by the house and taken back); computers through 'house' rows. Each pool
   change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
   sum(external rows).
-- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`.
+- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`,
+  `member_sanctions(guild, user, limit=)` (a member's, newest first, for /ofc history).
 - `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
+
+Shard leases (leases.py, issue 19): one owning process per gateway shard.
+- `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
+  all or none in one transaction; ShardsTaken when another owner's lease on one of them (or
+  on a shard of another count) has not expired. `renew_shards(owner, ids, now=, seconds=)` ->
+  the new expiry, LeaseLost when one passed to another owner; `release_shards(owner)`;
+  `shard_leases()`. `live_tables(shards=)` and `open_tournaments(shards=)` keep the rows of
+  the servers on a ShardPlan's shards (bot/sharding.py).
 """
 
+from bot.storage.audit import AuditReport
+from bot.storage.backend import describe, is_postgres
+from bot.storage.copy import CopyRefused, CopyReport
 from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
@@ -117,11 +145,14 @@ from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
     KeyConflict,
+    LeaseLost,
     NotSeated,
     SchemaTooNew,
+    ShardsTaken,
     StorageError,
     TableClosed,
     TableNotEmpty,
+    UnknownHand,
     UnknownMatch,
     UnknownTable,
     format_duration,
@@ -137,6 +168,7 @@ from bot.storage.records import (
     LiveTable,
     MatchPlayer,
     MatchSummary,
+    PlayedHand,
     PlayerHandResult,
     PlayerStats,
     Preferences,
@@ -144,6 +176,7 @@ from bot.storage.records import (
     SanctionRecord,
     SettingsChange,
     Settlement,
+    ShardLease,
     StackMove,
     TournamentMove,
     TournamentRecord,
@@ -159,6 +192,9 @@ __all__ = [
     "MAX_CHIPS",
     "SCHEMA_VERSION",
     "UNCHANGED",
+    "AuditReport",
+    "CopyRefused",
+    "CopyReport",
     "DailyClaim",
     "DailyNotReady",
     "DatabaseDamaged",
@@ -171,11 +207,13 @@ __all__ = [
     "InvalidInput",
     "KeyConflict",
     "LeaderRow",
+    "LeaseLost",
     "LedgerEntry",
     "LiveTable",
     "MatchPlayer",
     "MatchSummary",
     "NotSeated",
+    "PlayedHand",
     "PlayerHandResult",
     "PlayerStats",
     "Preferences",
@@ -184,6 +222,8 @@ __all__ = [
     "SchemaTooNew",
     "SettingsChange",
     "Settlement",
+    "ShardLease",
+    "ShardsTaken",
     "StackMove",
     "Storage",
     "StorageError",
@@ -193,10 +233,13 @@ __all__ = [
     "TournamentRecord",
     "Transfer",
     "Unchanged",
+    "UnknownHand",
     "UnknownMatch",
     "UnknownTable",
     "UnknownTournament",
     "Wallet",
     "WalletMove",
+    "describe",
     "format_duration",
+    "is_postgres",
 ]

@@ -4,14 +4,19 @@ All `_` methods here run inside a transaction the caller holds (they take its co
 """
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
-import aiosqlite
-
-from bot.storage.db import Database
-from bot.storage.errors import InsufficientChips, KeyConflict, TableClosed, UnknownTable
-from bot.storage.sql import fetchall
+from bot.sharding import ShardPlan
+from bot.storage.backend import Connection, Database
+from bot.storage.errors import (
+    InsufficientChips,
+    KeyConflict,
+    StorageError,
+    TableClosed,
+    UnknownTable,
+)
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -50,17 +55,39 @@ class Origin:
     op_key: str | None = None
 
 
-async def open_table(conn: aiosqlite.Connection, table_id: int) -> int:
-    """The guild of an open table; UnknownTable or TableClosed otherwise."""
-    rows = await fetchall(
-        conn,
-        "SELECT guild_id, status FROM live_tables WHERE id = ?", (table_id,)
-    )
-    if not rows:
-        raise UnknownTable(table_id)
-    if rows[0][1] != "open":
-        raise TableClosed(table_id)
+def refusal(table_id: int, status: str | None) -> StorageError | None:
+    """Why a table of this status (None: no such table) takes no change, if it does not."""
+    if status is None:
+        return UnknownTable(table_id)
+    return None if status == "open" else TableClosed(table_id)
+
+
+async def open_table(conn: Connection, table_id: int) -> int:
+    """The guild of an open table, whose row this transaction then holds (it is about to
+    change the table); UnknownTable or TableClosed otherwise."""
+    rows = await conn.fetch(
+        f"SELECT guild_id, status FROM live_tables WHERE id = ?{conn.for_update}", (table_id,))
+    refused = refusal(table_id, str(rows[0][1]) if rows else None)
+    if refused is not None:
+        raise refused
     return int(rows[0][0])
+
+
+def on_shards(plan: ShardPlan | None) -> tuple[str, tuple[int, ...]]:
+    """A WHERE condition (and its parameters) keeping the rows whose `guild_id` is on the
+    plan's shards (Discord's rule, bot/sharding.py); every row for None or every shard.
+    `>>` and `%` read the same in SQLite and PostgreSQL (bigint)."""
+    if plan is None or plan.every:
+        return "1 = 1", ()
+    marks = ", ".join("?" * len(plan.ids))
+    return f"(guild_id >> 22) % ? IN ({marks})", (plan.count, *plan.ids)
+
+
+class Moved(NamedTuple):
+    """A wallet movement: the balance after it, and its ledger row."""
+
+    balance: int
+    ledger_id: int
 
 
 class StorageCore:
@@ -71,53 +98,61 @@ class StorageCore:
     async def close(self) -> None:
         await self._db.close()
 
+    def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
+        """`observer(write, seconds)` after every committed transaction (None: stop)."""
+        self._db.observer = observer
+
     async def _guild_amount(
-        self, conn: aiosqlite.Connection, guild_id: int, column: str, default: int
+        self, conn: Connection, guild_id: int, column: str, default: int
     ) -> int:
         """A guild's override of `starting_chips` or `daily_chips`, else the bot's default."""
-        rows = await fetchall(
-            conn,
-            f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,)
-        )
+        rows = await conn.fetch(
+            f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return default if not rows or rows[0][0] is None else int(rows[0][0])
 
     async def _ledger_row(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
         balance_after: int | None,
         origin: Origin,
         now: float,
-    ) -> None:
-        await conn.execute(
+    ) -> int:
+        """Write one ledger row; its id."""
+        rows = await conn.fetch(
             "INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, reason, "
             "actor_id, table_id, hand_no, op_key, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 guild_id, user_id, amount, balance_after, origin.kind, origin.reason,
                 origin.actor_id, origin.table_id, origin.hand_no, origin.op_key, now,
             ),
         )
+        return int(rows[0][0])
 
     async def _ensure_wallet(
-        self, conn: aiosqlite.Connection, guild_id: int, user_id: int, now: float
+        self, conn: Connection, guild_id: int, user_id: int, now: float
     ) -> int:
-        """The wallet's balance; a first touch creates it with the starting chips."""
-        rows = await fetchall(
-            conn,
-            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
-        )
+        """The wallet's balance, its row held by this transaction until it ends; a first touch
+        creates it with the starting chips."""
+        locked = (f"SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?"
+                  f"{conn.for_update}")
+        rows = await conn.fetch(locked, (guild_id, user_id))
         if rows:
             return int(rows[0][0])
         start = await self._guild_amount(
             conn, guild_id, "starting_chips", self.defaults.starting_chips
         )
-        await conn.execute(
-            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?)",
+        created = await conn.execute(
+            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
             (guild_id, user_id, start, now),
         )
+        if not created:  # another transaction created it meanwhile (PostgreSQL): take it
+            rows = await conn.fetch(locked, (guild_id, user_id))
+            return int(rows[0][0])
         await self._ledger_row(
             conn, guild_id, user_id, start, start, Origin("start", "starting chips"), now
         )
@@ -125,14 +160,14 @@ class StorageCore:
 
     async def _move_wallet(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
         origin: Origin,
         now: float,
-    ) -> int:
-        """Add `amount` (negative: take) to a wallet with its ledger row; return the balance."""
+    ) -> Moved:
+        """Add `amount` (negative: take) to a wallet with its ledger row."""
         balance = await self._ensure_wallet(conn, guild_id, user_id, now)
         if balance + amount < 0:
             raise InsufficientChips(
@@ -145,12 +180,12 @@ class StorageCore:
             "UPDATE wallets SET balance = ? WHERE guild_id = ? AND user_id = ?",
             (after, guild_id, user_id),
         )
-        await self._ledger_row(conn, guild_id, user_id, amount, after, origin, now)
-        return after
+        return Moved(after, await self._ledger_row(conn, guild_id, user_id, amount, after,
+                                                   origin, now))
 
     async def _claim_key(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         key: str,
         kind: str,
         table_id: int | None,
@@ -161,17 +196,14 @@ class StorageCore:
         Recorded inside the operation's own transaction, so a crash before COMMIT leaves the
         key unused and the operation can be replayed.
         """
-        cursor = await conn.execute(
+        claimed = await conn.execute(
             "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT (key) DO NOTHING",
             (key, kind, table_id, now),
         )
-        if cursor.rowcount == 1:
+        if claimed == 1:
             return True
-        rows = await fetchall(
-            conn,
-            "SELECT kind, table_id FROM operations WHERE key = ?", (key,)
-        )
+        rows = await conn.fetch("SELECT kind, table_id FROM operations WHERE key = ?", (key,))
         if (rows[0][0], rows[0][1]) != (kind, table_id):
             raise KeyConflict(
                 f"Idempotency key {key!r} was already used by a {rows[0][0]} "

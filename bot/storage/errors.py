@@ -40,6 +40,16 @@ class UnknownMatch(StorageError):
         self.match_id = match_id
 
 
+class UnknownHand(StorageError):
+    """A hand that is not the player's in that server (or no such hand): the same answer, so
+    asking does not tell whether another's hand exists."""
+
+    def __init__(self, match_id: int, hand_no: int) -> None:
+        super().__init__(f"You did not play hand {hand_no} of match #{match_id} in this server.")
+        self.match_id = match_id
+        self.hand_no = hand_no
+
+
 class TableClosed(StorageError):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"Table #{table_id} is closed.")
@@ -63,6 +73,14 @@ class KeyConflict(StorageError):
 
 class DatabaseInUse(StorageError):
     """Another process (another ofc-bot) holds the database's lock file."""
+
+
+class ShardsTaken(StorageError):
+    """Another live process holds a lease on a shard asked for, or runs another shard count."""
+
+
+class LeaseLost(StorageError):
+    """A shard's lease passed to another process (this one was too slow to renew it)."""
 
 
 class DatabaseDamaged(StorageError):

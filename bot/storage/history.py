@@ -2,20 +2,19 @@
 
 from collections.abc import Collection, Sequence
 
-import aiosqlite
-
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import StorageCore, open_table
-from bot.storage.errors import InvalidInput, UnknownMatch
+from bot.storage.errors import InvalidInput, UnknownHand, UnknownMatch
 from bot.storage.records import (
     HandHistory,
     HandRecord,
     MatchPlayer,
     MatchSummary,
+    PlayedHand,
     PlayerHandResult,
     PlayerStats,
 )
-from bot.storage.sql import fetchall
 
 _RESULT_COLUMNS = (
     "user_id, points, chips, fouled, royalties, in_fantasy, fantasy_entered, fantasy_stayed, "
@@ -57,19 +56,20 @@ def _checked_hand(hand: HandRecord) -> HandRecord:
     )
 
 
-async def _match_row(conn: aiosqlite.Connection, match_id: int) -> tuple[int, float | None]:
-    """(table id, ended_at) of a match; UnknownMatch if there is none."""
-    rows = await fetchall(
-        conn,
-        "SELECT table_id, ended_at FROM matches WHERE id = ?", (match_id,)
-    )
+async def _match_row(conn: Connection, match_id: int, *,
+                     lock: bool = True) -> tuple[int, float | None]:
+    """(table id, ended_at) of a match; UnknownMatch if there is none. With `lock` (a hand
+    or the end is about to be recorded) the match's row is held until the transaction ends."""
+    rows = await conn.fetch(
+        f"SELECT table_id, ended_at FROM matches WHERE id = ?{conn.for_update if lock else ''}",
+        (match_id,))
     if not rows:
         raise UnknownMatch(match_id)
     return int(rows[0][0]), rows[0][1]
 
 
 async def insert_hand(
-    conn: aiosqlite.Connection, hand: HandRecord, now: float, *, table_id: int | None = None
+    conn: Connection, hand: HandRecord, now: float, *, table_id: int | None = None
 ) -> bool:
     """Record a finished hand (inside the caller's transaction); False if already recorded.
 
@@ -81,12 +81,12 @@ async def insert_hand(
         raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
     if ended_at is not None:
         raise InvalidInput(f"Match #{hand.match_id} is over: it takes no more hands.")
-    cursor = await conn.execute(
+    inserted = await conn.execute(
         "INSERT INTO hands (match_id, hand_no, history_json, played_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT DO NOTHING",
         (hand.match_id, hand.hand_no, hand.history_json, now),
     )
-    if cursor.rowcount == 0:
+    if not inserted:
         return False
     # Players who join a running match (format=cash) become participants with their first hand.
     await conn.executemany(
@@ -105,8 +105,13 @@ async def insert_hand(
     return True
 
 
-# A match /stats counts: ended, and not by /ofc cancel.
-_FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0"
+# A match /stats counts: ended, not by /ofc cancel, and not a practice (issue 18).
+_FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0 AND m.practice = 0"
+_PLAYED_HAND = (
+    "SELECT h.match_id, h.hand_no, h.played_at, r.points, m.practice, h.history_json "
+    "FROM hand_results AS r JOIN hands AS h ON h.match_id = r.match_id AND h.hand_no = r.hand_no "
+    "JOIN matches AS m ON m.id = r.match_id WHERE m.guild_id = ? AND r.user_id = ? "
+)
 
 
 def _result(row: Sequence[int]) -> PlayerHandResult:
@@ -119,9 +124,11 @@ def _result(row: Sequence[int]) -> PlayerHandResult:
 
 class HistoryMixin(StorageCore):
     async def record_match_start(
-        self, table_id: int, options_json: str, players: Sequence[int], *, now: float
+        self, table_id: int, options_json: str, players: Sequence[int], *, now: float,
+        practice: bool = False,
     ) -> int:
-        """Start a match at an open table and return its id.
+        """Start a match at an open table and return its id. A `practice` match (play chips)
+        is kept in the history but left out of `stats`.
 
         A table runs one match at a time: while its match is unfinished this returns that
         match's id (so a restart that replays the start does not open a second one).
@@ -132,17 +139,15 @@ class HistoryMixin(StorageCore):
         seated = [validate.player(p) for p in players]
         async with self._db.transaction() as conn:
             guild_id = await open_table(conn, table_id)
-            running = await fetchall(
-                conn,
+            running = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
             if running:
                 return int(running[0][0])
-            rows = await fetchall(
-                conn,
-                "INSERT INTO matches (table_id, guild_id, options_json, started_at) "
-                "VALUES (?, ?, ?, ?) RETURNING id",
-                (table_id, guild_id, options_json, now),
+            rows = await conn.fetch(
+                "INSERT INTO matches (table_id, guild_id, options_json, started_at, practice) "
+                "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                (table_id, guild_id, options_json, now, int(validate.flag("practice", practice))),
             )
             match_id = int(rows[0][0])
             await conn.executemany(
@@ -156,8 +161,7 @@ class HistoryMixin(StorageCore):
         """The id of a table's unfinished match, if any."""
         table_id = validate.snowflake("table id", table_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
         return int(rows[0][0]) if rows else None
@@ -183,8 +187,7 @@ class HistoryMixin(StorageCore):
             _, ended_at = await _match_row(conn, match_id)
             if ended_at is not None:
                 return False
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT user_id FROM match_players WHERE match_id = ?", (match_id,)
             )
             strangers = won - {int(r[0]) for r in rows}
@@ -208,18 +211,16 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            matches = await fetchall(
-                conn,
+            matches = await conn.fetch(
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
-                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id) "
+                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
                 "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
                 (guild_id, user_id, validate.count("limit", limit)),
             )
             players: dict[int, list[MatchPlayer]] = {int(m[0]): [] for m in matches}
             marks = ", ".join("?" for _ in players)
-            rows = await fetchall(
-                conn,
+            rows = [] if not players else await conn.fetch(
                 "SELECT mp.match_id, mp.user_id, coalesce(sum(r.points), 0) AS points, "
                 "coalesce(sum(r.chips), 0), count(r.hand_no), mp.won "
                 "FROM match_players AS mp LEFT JOIN hand_results AS r "
@@ -230,22 +231,53 @@ class HistoryMixin(StorageCore):
             )
         for match_id, user, points, chips, hands, won in rows:
             players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
-        return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]))
+        return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]),
+                             bool(m[7]))
                 for m in matches]
+
+    async def played_hands(self, guild_id: int, user_id: int, limit: int = 25
+                           ) -> list[PlayedHand]:
+        """The hands a player played in a guild, newest first (for /ofc review)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                _PLAYED_HAND + "ORDER BY h.played_at DESC, h.match_id DESC, "
+                "h.hand_no DESC LIMIT ?",
+                (guild_id, user_id, validate.count("limit", limit)),
+            )
+        return [PlayedHand(m, h, at, points, bool(practice))
+                for m, h, at, points, practice, _ in rows]
+
+    async def played_hand(self, guild_id: int, user_id: int, match_id: int, hand_no: int
+                          ) -> tuple[PlayedHand, str]:
+        """One hand the player played in the guild, with its history JSON; UnknownHand when
+        they did not play it there (or there is no such hand)."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        match_id = validate.snowflake("match id", match_id)
+        hand_no = validate.count("hand number", hand_no)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                _PLAYED_HAND + "AND h.match_id = ? AND h.hand_no = ?",
+                (guild_id, user_id, match_id, hand_no),
+            )
+        if not rows:
+            raise UnknownHand(match_id, hand_no)
+        m, h, at, points, practice, history = rows[0]
+        return PlayedHand(m, h, at, points, bool(practice)), history
 
     async def match_hands(self, match_id: int) -> list[HandHistory]:
         """Every recorded hand of a match, in order, with each player's line."""
         match_id = validate.snowflake("match id", match_id)
         async with self._db.transaction(write=False) as conn:
-            await _match_row(conn, match_id)
-            hands = await fetchall(
-                conn,
+            await _match_row(conn, match_id, lock=False)
+            hands = await conn.fetch(
                 "SELECT hand_no, history_json, played_at FROM hands WHERE match_id = ? "
                 "ORDER BY hand_no",
                 (match_id,),
             )
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 f"SELECT hand_no, {_RESULT_COLUMNS} FROM hand_results WHERE match_id = ? "
                 "ORDER BY hand_no, user_id",
                 (match_id,),
@@ -264,8 +296,7 @@ class HistoryMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            hands = await fetchall(
-                conn,
+            hands = await conn.fetch(
                 "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
@@ -275,8 +306,7 @@ class HistoryMixin(StorageCore):
                 f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
                 (guild_id, user_id),
             )
-            matches = await fetchall(
-                conn,
+            matches = await conn.fetch(
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
                 f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",

@@ -1,19 +1,17 @@
 """Each player's preferences (`/ofc preferences`, issue 14), kept across servers."""
 
-import aiosqlite
-
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import UNCHANGED, StorageCore, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.records import Preferences
-from bot.storage.sql import fetchall
 
 CONTROLS = ("dm", "channel")
 
 
-async def _load(conn: aiosqlite.Connection, user_id: int) -> Preferences:
-    rows = await fetchall(
-        conn, "SELECT four_colour, controls FROM player_preferences WHERE user_id = ?",
+async def _load(conn: Connection, user_id: int) -> Preferences:
+    rows = await conn.fetch(
+        "SELECT four_colour, controls FROM player_preferences WHERE user_id = ?",
         (user_id,))
     if not rows:
         return Preferences()
@@ -38,6 +36,7 @@ class PreferencesMixin(StorageCore):
         if not isinstance(controls, Unchanged) and controls not in CONTROLS:
             raise InvalidInput(f"controls must be one of {', '.join(CONTROLS)}.")
         async with self._db.transaction() as conn:
+            await conn.lock_table("player_preferences")  # read, then written from what was read
             old = await _load(conn, user_id)
             new = Preferences(
                 old.four_colour if isinstance(four_colour, Unchanged) else four_colour,

@@ -130,6 +130,17 @@ class HandHistory:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A hand one player played, for /ofc review: its place in history and their result."""
+
+    match_id: int
+    hand_no: int
+    played_at: float
+    points: int
+    practice: bool
+
+
+@dataclass(frozen=True, slots=True)
 class MatchPlayer:
     """A player's totals over the hands recorded so far."""
 
@@ -150,6 +161,7 @@ class MatchSummary:
     ended_at: float | None  # None while the match is still running
     hands: int
     players: tuple[MatchPlayer, ...]
+    practice: bool = False  # /ofc practice: play chips, left out of /ofc stats
 
     def player(self, user_id: int) -> MatchPlayer:
         return next(p for p in self.players if p.user_id == user_id)
@@ -260,3 +272,17 @@ class SanctionRecord:
     actor_id: int
     excluded: bool
     created_at: float = 0.0
+    tournament_id: int = 0  # filled in when read back
+
+
+@dataclass(frozen=True, slots=True)
+class ShardLease:
+    """Who runs a gateway shard, until when (epoch seconds), and where it takes forwarded
+    interactions (None: nowhere)."""
+
+    shard_id: int
+    shard_count: int
+    owner: str
+    address: str | None
+    acquired_at: float
+    expires_at: float

@@ -9,13 +9,11 @@ import json
 from dataclasses import replace
 from typing import Any
 
-import aiosqlite
-
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import UNCHANGED, StorageCore, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.records import GuildSettings, SettingsChange
-from bot.storage.sql import fetchall
 
 
 def _options(value: object) -> dict[str, Any]:
@@ -27,9 +25,8 @@ def _options(value: object) -> dict[str, Any]:
         raise InvalidInput(f"Table options must be plain JSON values: {e}") from e
 
 
-async def _load(conn: aiosqlite.Connection, guild_id: int) -> GuildSettings:
-    rows = await fetchall(
-        conn,
+async def _load(conn: Connection, guild_id: int) -> GuildSettings:
+    rows = await conn.fetch(
         "SELECT starting_chips, daily_chips, table_options_json FROM guild_settings "
         "WHERE guild_id = ?",
         (guild_id,),
@@ -70,6 +67,7 @@ class SettingsMixin(StorageCore):
         if table_options is not UNCHANGED:
             given["table_options"] = _options(table_options)
         async with self._db.transaction() as conn:
+            await conn.lock_table("guild_settings")  # read, then written from what was read
             old = await _load(conn, guild_id)
             new = replace(old, **given)
             await conn.execute(
@@ -98,8 +96,7 @@ class SettingsMixin(StorageCore):
         """The latest settings changes of a guild, newest first."""
         guild_id = validate.snowflake("guild id", guild_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT actor_id, field, old_json, new_json, changed_at FROM guild_settings_audit "
                 "WHERE guild_id = ? ORDER BY id DESC LIMIT ?",
                 (guild_id, validate.count("limit", limit)),

@@ -14,11 +14,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-import aiosqlite
-
+from bot.sharding import ShardPlan
 from bot.storage import validate
-from bot.storage.core import UNCHANGED, Origin, StorageCore, Unchanged, open_table
-from bot.storage.db import run_together
+from bot.storage.backend import Connection
+from bot.storage.core import (
+    UNCHANGED,
+    Origin,
+    StorageCore,
+    Unchanged,
+    on_shards,
+    open_table,
+    refusal,
+)
 from bot.storage.errors import (
     InsufficientChips,
     InvalidInput,
@@ -30,7 +37,6 @@ from bot.storage.errors import (
 )
 from bot.storage.history import insert_hand
 from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
-from bot.storage.sql import fetchall
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, state_json, "
@@ -61,10 +67,16 @@ class _Money(NamedTuple):
     stacks: dict[int, int]  # user -> stack, in user id order
 
 
-async def _money(conn: aiosqlite.Connection, table_id: int) -> _Money:
-    """A table's guild, status and stacks in one query (every statement is a thread hop)."""
-    rows = await fetchall(
-        conn,
+async def _money(conn: Connection, table_id: int, *, lock: bool = True) -> _Money:
+    """A table's guild, status and stacks in one query (every statement is a thread hop).
+    With `lock` (an operation about to change them) the table's row is held until the
+    transaction ends."""
+    if lock and conn.for_update:
+        # First, on its own: a statement that waited for the lock reads the rows it joins as
+        # they were when it began, so the stacks are read by the next one, after the wait.
+        await conn.execute(f"SELECT 1 FROM live_tables WHERE id = ?{conn.for_update}",
+                           (table_id,))
+    rows = await conn.fetch(
         "SELECT t.guild_id, t.status, s.user_id, s.stack FROM live_tables AS t "
         "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id",
         (table_id,),
@@ -75,7 +87,7 @@ async def _money(conn: aiosqlite.Connection, table_id: int) -> _Money:
     return _Money(int(rows[0][0]), str(rows[0][1]), stacks)
 
 
-async def _record_stack_moves(conn: aiosqlite.Connection, rows: Iterable[StackMoveRow]) -> None:
+async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) -> None:
     await conn.executemany(
         "INSERT INTO stack_moves (table_id, user_id, amount, stack_after, kind, counterparty, "
         "hand_no, op_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -83,14 +95,14 @@ async def _record_stack_moves(conn: aiosqlite.Connection, rows: Iterable[StackMo
     )
 
 
+_SAVE_STATE = "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?"
+
+
 async def _save_state(
-    conn: aiosqlite.Connection, table_id: int, state_json: str | None, now: float
+    conn: Connection, table_id: int, state_json: str | None, now: float
 ) -> None:
     if state_json is not None:
-        await conn.execute(
-            "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?",
-            (state_json, now, table_id),
-        )
+        await conn.execute(_SAVE_STATE, (state_json, now, table_id))
 
 
 class TablesMixin(StorageCore):
@@ -120,8 +132,7 @@ class TablesMixin(StorageCore):
             now,
         ]
         async with self._db.transaction() as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
                 "table_message_id, state_json, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
@@ -134,8 +145,11 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
-            await open_table(conn, table_id)
-            await _save_state(conn, table_id, state, now)
+            # One statement when the table is open (the most frequent write of all);
+            # otherwise the next one says why nothing was saved.
+            if not await conn.execute(f"{_SAVE_STATE} AND status = 'open'",
+                                      (state, now, table_id)):
+                await open_table(conn, table_id)
 
     async def save_snapshots(
         self, snapshots: Sequence[tuple[int, str]], *, now: float
@@ -146,24 +160,28 @@ class TablesMixin(StorageCore):
         gets its error in the list returned, at its index, and the others are saved (None).
         An I/O failure raises and saves none of them."""
         results: list[StorageError | None] = []
-        checked: list[tuple[int, str] | None] = []
-        for table_id, state_json in snapshots:
+        checked: list[tuple[int, int, str]] = []  # (table, index, snapshot)
+        for index, (table_id, state_json) in enumerate(snapshots):
             try:
-                checked.append((validate.snowflake("table id", table_id), _state(state_json)))
+                checked.append(
+                    (validate.snowflake("table id", table_id), index, _state(state_json)))
                 results.append(None)
             except StorageError as error:
-                checked.append(None)
                 results.append(error)
+        ids = sorted({table_id for table_id, _, _ in checked})
         async with self._db.transaction() as conn:
-            for index, entry in enumerate(checked):
-                if entry is None:
-                    continue
-                try:
-                    await open_table(conn, entry[0])
-                except StorageError as error:  # a read only: nothing to undo
-                    results[index] = error
-                    continue
-                await _save_state(conn, entry[0], entry[1], now)
+            # Two statements whatever the number of tables (each is a round trip), the rows
+            # locked in table order: two transactions locking several never wait for each other.
+            rows = await conn.fetch(
+                f"SELECT id, status FROM live_tables WHERE id IN ({', '.join('?' * len(ids))}) "
+                f"ORDER BY id{conn.for_update}", ids) if ids else []
+            status = {int(table_id): str(found) for table_id, found in rows}
+            saved = []
+            for table_id, index, state in checked:
+                results[index] = refusal(table_id, status.get(table_id))
+                if results[index] is None:
+                    saved.append((state, now, table_id))
+            await conn.executemany(_SAVE_STATE, saved)
         return results
 
     async def set_table_messages(
@@ -186,10 +204,10 @@ class TablesMixin(StorageCore):
         }
         async with self._db.transaction() as conn:
             await open_table(conn, table_id)
-            sets = "".join(f"{name} = :{name}, " for name in given)
+            sets = "".join(f"{name} = ?, " for name in given)
             await conn.execute(
-                f"UPDATE live_tables SET {sets}updated_at = :now WHERE id = :id",
-                {**given, "now": now, "id": table_id},
+                f"UPDATE live_tables SET {sets}updated_at = ? WHERE id = ?",
+                (*given.values(), now, table_id),
             )
 
     async def table(self, table_id: int) -> LiveTable:
@@ -201,28 +219,29 @@ class TablesMixin(StorageCore):
             raise UnknownTable(table_id)
         return tables[0]
 
-    async def live_tables(self) -> list[LiveTable]:
-        """Every open table with its snapshot and stacks, oldest first (restart recovery)."""
+    async def live_tables(self, shards: ShardPlan | None = None) -> list[LiveTable]:
+        """Every open table with its snapshot and stacks, oldest first (restart recovery);
+        with `shards`, only the tables of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
-            return await self._load_tables(conn, "status = 'open'", ())
+            return await self._load_tables(conn, f"status = 'open' AND {where}", params)
 
     async def _load_tables(
-        self, conn: aiosqlite.Connection, where: str, params: Sequence[object]
+        self, conn: Connection, where: str, params: Sequence[object]
     ) -> list[LiveTable]:
-        rows = await fetchall(
-            conn,
+        rows = await conn.fetch(
             f"SELECT {_TABLE_COLUMNS} FROM live_tables WHERE {where} ORDER BY id", params
         )
         tables = []
         for row in rows:
-            stacks = (await _money(conn, row[0])).stacks
+            stacks = (await _money(conn, row[0], lock=False)).stacks
             tables.append(LiveTable(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
                                     row[7], row[8], stacks, row[9], row[10]))
         return tables
 
     async def _owner_pays(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         guild_id: int,
         user_id: int,
         amount: int,
@@ -235,20 +254,21 @@ class TablesMixin(StorageCore):
         the house, recorded as a 'house' row of the chips entering play.
         """
         if user_id > 0:
-            return await self._move_wallet(conn, guild_id, user_id, -amount, origin, now)
+            return (await self._move_wallet(conn, guild_id, user_id, -amount, origin,
+                                            now)).balance
         await self._ledger_row(
             conn, guild_id, user_id, amount, None, replace(origin, kind="house"), now
         )
         return None
 
     async def _start_operation(
-        self, conn: aiosqlite.Connection, table_id: int, key: str, kind: str, now: float
+        self, conn: Connection, table_id: int, key: str, kind: str, now: float
     ) -> tuple[_Money, bool]:
         """A money operation's first step: the table's money, and whether `key` is new (now
         claimed). Both statements are queued together, one thread round trip. A new key on a
         table that is not open raises TableClosed; a repeat stays a quiet no-op.
         """
-        money, claimed = await run_together(
+        money, claimed = await conn.together(
             _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
         )
         if claimed and money.status != "open":
@@ -256,13 +276,12 @@ class TablesMixin(StorageCore):
         return money, claimed
 
     async def _position(
-        self, conn: aiosqlite.Connection, money: _Money, user_id: int
+        self, conn: Connection, money: _Money, user_id: int
     ) -> StackMove:
         """What a repeated buy-in or cash-out returns: nothing moved, the current figures."""
         guild_id = money.guild_id
         stack = money.stacks.get(user_id, 0)
-        rows = await fetchall(
-            conn,
+        rows = await conn.fetch(
             "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
         )
         return StackMove(False, 0, stack, int(rows[0][0]) if rows else None)
@@ -339,7 +358,7 @@ class TablesMixin(StorageCore):
 
     async def _return_stack(
         self,
-        conn: aiosqlite.Connection,
+        conn: Connection,
         table_id: int,
         guild_id: int,
         user_id: int,
@@ -352,8 +371,7 @@ class TablesMixin(StorageCore):
             "DELETE FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
         )
         if not stack:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -400,7 +418,7 @@ class TablesMixin(StorageCore):
                 return Settlement(False, money.stacks)
             stacks = money.stacks
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
-            await run_together(
+            await conn.together(
                 conn.executemany(
                     "UPDATE table_seats SET stack = ? WHERE table_id = ? AND user_id = ?",
                     [(stacks[user], table_id, user) for user in {row[1] for row in rows}],

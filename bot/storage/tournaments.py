@@ -12,13 +12,12 @@ Hence at every commit: sum(wallets) + sum(stacks) + sum(open pools) == sum(exter
 
 from typing import Literal
 
-import aiosqlite
-
+from bot.sharding import ShardPlan
 from bot.storage import validate
-from bot.storage.core import LedgerKind, Origin, StorageCore
+from bot.storage.backend import Connection
+from bot.storage.core import LedgerKind, Origin, StorageCore, on_shards
 from bot.storage.errors import InvalidInput, StorageError
 from bot.storage.records import SanctionRecord, TournamentMove, TournamentRecord
-from bot.storage.sql import fetchall
 
 MoveKind = Literal["buy_in", "prize", "refund", "stake", "unstake"]
 _LEDGER: dict[MoveKind, LedgerKind] = {
@@ -41,15 +40,18 @@ def _state(value: object) -> str:
     return value
 
 
-async def _guild_and_pool(conn: aiosqlite.Connection, tournament_id: int) -> tuple[int, int]:
-    rows = await fetchall(conn, "SELECT guild_id, pool FROM tournaments WHERE id = ?",
-                          (tournament_id,))
+async def _guild_and_pool(conn: Connection, tournament_id: int) -> tuple[int, int]:
+    """A tournament's guild and pool, its row held until the transaction ends (it is about
+    to change); UnknownTournament if there is none."""
+    rows = await conn.fetch(
+        f"SELECT guild_id, pool FROM tournaments WHERE id = ?{conn.for_update}",
+        (tournament_id,))
     if not rows:
         raise UnknownTournament(tournament_id)
     return int(rows[0][0]), int(rows[0][1])
 
 
-async def _save(conn: aiosqlite.Connection, tournament_id: int, state_json: str | None,
+async def _save(conn: Connection, tournament_id: int, state_json: str | None,
                 now: float, status: str | None = None) -> None:
     if state_json is not None:
         await conn.execute(
@@ -57,13 +59,13 @@ async def _save(conn: aiosqlite.Connection, tournament_id: int, state_json: str 
             "updated_at = ? WHERE id = ?", (state_json, status, now, tournament_id))
 
 
-async def _pool_move(conn: aiosqlite.Connection, tournament_id: int, user_id: int, amount: int,
-                     kind: MoveKind, key: str, now: float) -> None:
-    """The pool's side of the ledger row just written."""
+async def _pool_move(conn: Connection, tournament_id: int, user_id: int, amount: int,
+                     kind: MoveKind, key: str, ledger_id: int, now: float) -> None:
+    """The pool's side of a ledger row."""
     await conn.execute(
         "INSERT INTO pool_moves (tournament_id, user_id, amount, kind, ledger_id, op_key, "
-        "created_at) VALUES (?, ?, ?, ?, last_insert_rowid(), ?, ?)",
-        (tournament_id, user_id, _POOL_SIGN[kind] * amount, kind, key, now))
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (tournament_id, user_id, _POOL_SIGN[kind] * amount, kind, ledger_id, key, now))
 
 
 class TournamentsMixin(StorageCore):
@@ -72,8 +74,7 @@ class TournamentsMixin(StorageCore):
         values = (validate.snowflake("guild id", guild_id),
                   validate.snowflake("channel id", channel_id), _state(state_json), now, now)
         async with self._db.transaction() as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "INSERT INTO tournaments (guild_id, channel_id, state_json, created_at, "
                 "updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id", values)
         return int(rows[0][0])
@@ -88,17 +89,20 @@ class TournamentsMixin(StorageCore):
 
     async def tournament(self, tournament_id: int) -> TournamentRecord:
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(conn, f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?",
+            rows = await conn.fetch(f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?",
                                   (tournament_id,))
         if not rows:
             raise UnknownTournament(tournament_id)
         return TournamentRecord(*rows[0])
 
-    async def open_tournaments(self) -> list[TournamentRecord]:
-        """Every tournament not over, oldest first (restart recovery)."""
+    async def open_tournaments(self, shards: ShardPlan | None = None) -> list[TournamentRecord]:
+        """Every tournament not over, oldest first (restart recovery); with `shards`, only
+        those of the servers on those shards."""
+        where, params = on_shards(shards)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn, f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' ORDER BY id")
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE status = 'open' AND {where} "
+                "ORDER BY id", params)
         return [TournamentRecord(*row) for row in rows]
 
     async def tournament_move(self, tournament_id: int, user_id: int, amount: int,
@@ -122,7 +126,7 @@ class TournamentsMixin(StorageCore):
             await _save(conn, tournament_id, snapshot, now)
         return TournamentMove(True, moved, pool)
 
-    async def _tournament_rows(self, conn: aiosqlite.Connection, guild_id: int,
+    async def _tournament_rows(self, conn: Connection, guild_id: int,
                                tournament_id: int, user_id: int, amount: int, kind: MoveKind,
                                key: str, now: float) -> int:
         """The ledger rows of one movement; returns the chips moved."""
@@ -133,9 +137,9 @@ class TournamentsMixin(StorageCore):
             if kind in ("stake", "unstake"):
                 return amount  # the table's house rows carry a computer's chips
             house = Origin("house", reason, op_key=key)
-            await self._ledger_row(conn, guild_id, user_id, _POOL_SIGN[kind] * amount, None,
-                                   house, now)
-            await _pool_move(conn, tournament_id, user_id, amount, kind, key, now)
+            ledger_id = await self._ledger_row(conn, guild_id, user_id,
+                                               _POOL_SIGN[kind] * amount, None, house, now)
+            await _pool_move(conn, tournament_id, user_id, amount, kind, key, ledger_id, now)
             return amount
         origin = Origin(_LEDGER[kind], reason, op_key=key)
         if kind == "unstake":
@@ -144,16 +148,16 @@ class TournamentsMixin(StorageCore):
             if amount == 0:
                 return 0
         sign = -1 if kind in ("buy_in", "unstake") else 1
-        await self._move_wallet(conn, guild_id, user_id, sign * amount, origin, now)
+        moved = await self._move_wallet(conn, guild_id, user_id, sign * amount, origin, now)
         if _POOL_SIGN[kind]:
-            await _pool_move(conn, tournament_id, user_id, amount, kind, key, now)
+            await _pool_move(conn, tournament_id, user_id, amount, kind, key, moved.ledger_id,
+                             now)
         return amount
 
     async def table_results(self, table_id: int) -> dict[int, tuple[int, int]]:
         """Player -> (points, chips) over the hands played at a table (its history)."""
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT r.user_id, sum(r.points), sum(r.chips) FROM hand_results AS r "
                 "JOIN matches AS m ON m.id = r.match_id WHERE m.table_id = ? "
                 "GROUP BY r.user_id", (table_id,))
@@ -178,11 +182,21 @@ class TournamentsMixin(StorageCore):
         return True
 
     async def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
+        return await self._sanctions("s.tournament_id = ? ORDER BY s.id", (tournament_id,))
+
+    async def member_sanctions(self, guild_id: int, user_id: int, *,
+                               limit: int = 10) -> list[SanctionRecord]:
+        """The warnings and penalties a member received in this server's tournaments, newest
+        first (RULES.md R13: shown in the member's history)."""
+        return await self._sanctions(
+            "t.guild_id = ? AND s.user_id = ? ORDER BY s.id DESC LIMIT ?",
+            (guild_id, user_id, max(0, limit)))
+
+    async def _sanctions(self, where: str, values: tuple[int, ...]) -> list[SanctionRecord]:
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
-                "SELECT user_id, kind, points, reason, level, actor_id, excluded, created_at "
-                "FROM tournament_sanctions WHERE tournament_id = ? ORDER BY id",
-                (tournament_id,))
-        return [SanctionRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7])
+            rows = await conn.fetch(
+                "SELECT s.user_id, s.kind, s.points, s.reason, s.level, s.actor_id, "
+                "s.excluded, s.created_at, s.tournament_id FROM tournament_sanctions AS s "
+                f"JOIN tournaments AS t ON t.id = s.tournament_id WHERE {where}", values)
+        return [SanctionRecord(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8])
                 for r in rows]

@@ -4,9 +4,9 @@ from bot.storage import validate
 from bot.storage.core import LedgerKind, Origin, StorageCore
 from bot.storage.errors import DailyNotReady
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
-from bot.storage.sql import fetchall
 
-# wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank)
+# wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank);
+# its two parameters are the guild, twice
 _TOTALS = """
 SELECT w.user_id, w.balance, coalesce(s.at_tables, 0) AS at_tables,
        w.balance + coalesce(s.at_tables, 0) AS total
@@ -14,10 +14,10 @@ FROM wallets AS w
 LEFT JOIN (
     SELECT ts.user_id, sum(ts.stack) AS at_tables
     FROM table_seats AS ts JOIN live_tables AS t ON t.id = ts.table_id
-    WHERE t.guild_id = :guild AND t.status = 'open'
+    WHERE t.guild_id = ? AND t.status = 'open'
     GROUP BY ts.user_id
 ) AS s ON s.user_id = w.user_id
-WHERE w.guild_id = :guild
+WHERE w.guild_id = ?
 """
 
 
@@ -28,8 +28,7 @@ class WalletsMixin(StorageCore):
         user_id = validate.human(user_id)
         async with self._db.transaction() as conn:
             await self._ensure_wallet(conn, guild_id, user_id, now)
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -42,8 +41,7 @@ class WalletsMixin(StorageCore):
         cooldown = self.defaults.daily_cooldown_seconds
         async with self._db.transaction() as conn:
             await self._ensure_wallet(conn, guild_id, user_id, now)
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
             )
@@ -57,9 +55,9 @@ class WalletsMixin(StorageCore):
                 "UPDATE wallets SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
                 (now, guild_id, user_id),
             )
-            balance = await self._move_wallet(
+            balance = (await self._move_wallet(
                 conn, guild_id, user_id, amount, Origin("daily", "daily claim"), now
-            )
+            )).balance
         return DailyClaim(amount, balance, now + cooldown)
 
     async def grant(
@@ -116,7 +114,8 @@ class WalletsMixin(StorageCore):
         async with self._db.transaction() as conn:
             if key is not None and not await self._claim_key(conn, key, kind, None, now):
                 return WalletMove(False, await self._ensure_wallet(conn, guild_id, user_id, now))
-            balance = await self._move_wallet(conn, guild_id, user_id, amount, origin, now)
+            balance = (await self._move_wallet(conn, guild_id, user_id, amount, origin,
+                                               now)).balance
         return WalletMove(True, balance)
 
     async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[LedgerEntry]:
@@ -124,8 +123,7 @@ class WalletsMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.player(user_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 "SELECT id, guild_id, user_id, amount, balance_after, kind, reason, actor_id, "
                 "table_id, hand_no, op_key, created_at FROM ledger "
                 "WHERE guild_id = ? AND user_id = ? ORDER BY id DESC LIMIT ?",
@@ -137,11 +135,10 @@ class WalletsMixin(StorageCore):
         """The richest players of a guild (wallet plus chips at open tables)."""
         guild_id = validate.snowflake("guild id", guild_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 f"SELECT rank() OVER (ORDER BY total DESC), user_id, balance, at_tables, total "
-                f"FROM ({_TOTALS}) ORDER BY total DESC, user_id LIMIT :limit",
-                {"guild": guild_id, "limit": validate.count("limit", limit)},
+                f"FROM ({_TOTALS}) AS totals ORDER BY total DESC, user_id LIMIT ?",
+                (guild_id, guild_id, validate.count("limit", limit)),
             )
         return [LeaderRow(*row) for row in rows]
 
@@ -150,12 +147,11 @@ class WalletsMixin(StorageCore):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await fetchall(
-                conn,
+            rows = await conn.fetch(
                 f"WITH totals AS ({_TOTALS}) "
                 "SELECT 1 + (SELECT count(*) FROM totals AS o WHERE o.total > me.total), "
-                "user_id, balance, at_tables, total FROM totals AS me WHERE user_id = :user",
-                {"guild": guild_id, "user": user_id},
+                "user_id, balance, at_tables, total FROM totals AS me WHERE user_id = ?",
+                (guild_id, guild_id, user_id),
             )
         return LeaderRow(*rows[0]) if rows else None
 

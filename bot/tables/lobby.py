@@ -13,18 +13,22 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
+from bot.storage import UnknownTable
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
 from bot.tables.players import LEVELS, is_person
-from bot.tables.runtime import Live, TableCore
+from bot.tables.runtime import NOT_HELD, Live, TableCore
 from bot.tables.settings import ServiceSettings
-from bot.tables.state import TableState
+from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import translate
 from bot.tables.views import LobbySeat, LobbyView
 
 CANCELLED = "The table was cancelled: every stack went back to its owner."
 EXPIRED = "The lobby expired: every stack went back to its owner."
+# A practice table (issue 18): heads-up, hints on; the rest is the server's defaults.
+PRACTICE_OPTIONS: dict[str, Any] = {"seats": 2, "hints": "on"}
+OTHER_SHARD = "This server is served by another process of the bot; nothing was changed."
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -39,7 +43,7 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         thread_id=state.thread_id, host_id=state.host_id, rules=state.rules, seats=seats,
         status=state.status, created_at=state.created_at,
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
-        hand_no=state.match.hand_no if state.match is not None else 0)
+        hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice)
 
 
 def own_seat(state: TableState, player_id: int) -> int:
@@ -58,6 +62,25 @@ class Lobby:
     def view(self, state: TableState) -> LobbyView:
         return lobby_view(state, self._core.settings)
 
+    async def rematch_offer(self, table_id: int) -> LobbyView | None:
+        """The closed table of a match over that offers "Rematch" (issue 14), as its lobby:
+        where it was played and its rules. Kept in memory until a newer table takes its
+        channel, else read from its closing snapshot, so a restart loses no offer. None when
+        the table offers none (cancelled, expired, still playing, unknown)."""
+        live = self._core.tables.get(table_id)
+        state = live.state if live is not None else await self._stored(table_id)
+        if state is None or state.status != "closed" or not state.rematch:
+            return None
+        return self.view(state)
+
+    async def _stored(self, table_id: int) -> TableState | None:
+        try:
+            row = await self._core.storage.table(table_id)
+            return TableState.loads(row.state_json, table_id=row.id, guild_id=row.guild_id,
+                                    channel_id=row.channel_id, thread_id=row.thread_id)
+        except (UnknownTable, BadSnapshot):
+            return None
+
     def event(self, state: TableState, reason: str) -> out.LobbyChanged:
         return out.LobbyChanged(table_id=state.table_id, channel_id=state.home,
                                 lobby=self.view(state), reason=reason)
@@ -69,10 +92,30 @@ class Lobby:
             return await self._create(guild_id, channel_id, host_id, host_name, options,
                                       thread_id, sit, seed)
 
+    async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
+                       level: str, options: Mapping[str, Any] | None,
+                       seed: int | None) -> LobbyView:
+        """Issue 18: a heads-up match of the player against a computer of `level`, hints on,
+        for play chips (no wallet moves, not in /ofc stats), dealt at once."""
+        if not is_person(player_id):
+            raise TableError("Only people can practice.")
+        if level not in LEVELS:
+            raise TableError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)}).")
+        chosen = {**(options or {}), **PRACTICE_OPTIONS}
+        async with self._creating:
+            lobby = await self._create(guild_id, channel_id, player_id, name, chosen, None,
+                                       True, seed, practice=True)
+        await self.add_computer(lobby.table_id, player_id, level, False)
+        return await self.start(lobby.table_id, player_id, False)
+
     async def _create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                       options: Mapping[str, Any] | None, thread_id: int | None, sit: bool,
-                      seed: int | None) -> LobbyView:
+                      seed: int | None, *, practice: bool = False) -> LobbyView:
         core = self._core
+        if not core.shards.owns(guild_id):  # Discord sends a server to its shard's process
+            raise TableError(OTHER_SHARD)
+        if not core.held():
+            raise TableError(NOT_HELD)
         for channel in (channel_id, thread_id):
             if channel is not None and core.by_channel.get(channel) is not None:
                 raise TableError("This channel already has a table.")
@@ -84,7 +127,7 @@ class Lobby:
         now = core.clock.now()
         state = TableState(table_id=0, guild_id=guild_id, channel_id=channel_id,
                            host_id=host_id, rules=rules, created_at=now, last_activity=now,
-                           seed=seed, thread_id=thread_id)
+                           seed=seed, thread_id=thread_id, practice=practice)
         table_id = await core.storage.create_table(guild_id, channel_id, state.dumps(),
                                                    now=now, thread_id=thread_id)
         state.table_id = table_id
@@ -186,7 +229,7 @@ class Lobby:
             now = core.clock.now()
             state.match_id = await core.storage.record_match_start(
                 table_id, json.dumps(state.rules.to_dict()), [s.player_id for s in specs],
-                now=now)
+                now=now, practice=state.practice)
             state.match, state.status = match, "playing"
             await core.after_match(live, match.start_hand(now), (), [],
                                    [self.event(state, "started")])

@@ -9,7 +9,8 @@ In the snapshot an operation is an object naming its kind first (`{"op": "buy_in
 ..}`) and then its fields in order (bot/engine/codec.py).
 """
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from bot.engine import codec
@@ -116,6 +117,19 @@ class RefundTable(MoneyOp):
 Op = BuyIn | CashOut | Settle | MatchEnd | Close | RefundTable
 _KINDS: dict[str, type[Op]] = {c.KIND: c for c in (BuyIn, CashOut, Settle, MatchEnd, Close,
                                                     RefundTable)}
+
+
+def play_chips(ops: Sequence[Op]) -> list[Op]:
+    """A practice table's operations (issue 18): its stacks are play chips that never leave
+    or reach a wallet, so buy-ins and cash-outs are dropped and a settlement only records the
+    hand (with its snapshot); match ends and closes are kept."""
+    kept: list[Op] = []
+    for op in ops:
+        if isinstance(op, Settle):
+            kept.append(replace(op, transfers=()))
+        elif not isinstance(op, BuyIn | CashOut):
+            kept.append(op)
+    return kept
 
 
 def to_json(op: Op) -> dict[str, Any]:

@@ -21,6 +21,8 @@ from bot.tables.views import SeatState
 from bot.workers import COMPUTER, PERSON, Workers
 
 T = TypeVar("T")
+HINTS_OFF = ("Hints are off at this table: Suggest works at a table opened with hints on "
+             "(`/ofc create hints:on`, or `/ofc practice`).")
 # A placement as the Discord layer sends it: engine cards or their text -> row.
 Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
 
@@ -107,10 +109,21 @@ class Play:
 
     async def best_arrangement(self, table_id: int, player_id: int, hand_no: int,
                                street: int, seat: int | None) -> SeatState:
+        return await self._suggested(table_id, player_id, hand_no, street, seat, _fantasy_only)
+
+    async def suggest(self, table_id: int, player_id: int, hand_no: int, street: int,
+                      seat: int | None) -> SeatState:
+        return await self._suggested(table_id, player_id, hand_no, street, seat, _hints_on)
+
+    async def _suggested(self, table_id: int, player_id: int, hand_no: int, street: int,
+                         seat: int | None, allowed: Callable[[TableState, int], None]
+                         ) -> SeatState:
+        """The seat's draft filled with the strong player's choice (the solver's in
+        Fantasyland), thought out from that seat's own view only (R7), off the event loop;
+        `allowed` refuses it where this kind of help is not offered."""
         state = self._core.live(table_id).state
         own = _acting_seat(state, player_id, hand_no, street, seat, self._core.clock.now())
-        if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
-            raise TableError("Best arrangement is only for a Fantasyland hand.")
+        allowed(state, street)
         assert state.match is not None
         view = state.match.view_for(own)
         suggestion = await self.think(PERSON, self._ai.suggest, view)
@@ -181,6 +194,16 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
     if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run
         raise StaleAction("Your time ran out: the system places these cards (R10).")
     return own
+
+
+def _fantasy_only(state: TableState, street: int) -> None:
+    if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
+        raise TableError("Best arrangement is only for a Fantasyland hand.")
+
+
+def _hints_on(state: TableState, street: int) -> None:
+    if state.rules.hints != "on":  # issue 18: refused, not merely hidden
+        raise TableError(HINTS_OFF)
 
 
 def _card(card: Card | str, dealt: tuple[Card, ...]) -> Card:

@@ -1,5 +1,6 @@
-"""Recovery after a restart: every live table comes back from its snapshot with its timers
-and prompts; a table that cannot is refunded and says so in its channel."""
+"""Recovery after a restart: every live table of this process's shards comes back from its
+snapshot with its timers and prompts; a table that cannot is refunded and says so in its
+channel."""
 
 import logging
 from collections.abc import Mapping
@@ -25,7 +26,7 @@ class Recovery:
     async def restore(self) -> list[int]:
         core = self._core
         restored = []
-        for row in await core.storage.live_tables():
+        for row in await core.storage.live_tables(core.shards):  # this process's servers
             if row.id in core.tables:
                 continue
             try:
@@ -92,6 +93,8 @@ class Recovery:
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:
+    if state.practice:  # play chips: storage holds no stack for them
+        return {}
     if state.match is None:
         return {s.player_id: s.stack for s in state.seats}
     return {p.player_id: p.stack for p in state.match.seats if p is not None}

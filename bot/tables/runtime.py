@@ -23,6 +23,7 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.events import Event, Left, SatOut
 from bot.engine.match import Match
+from bot.sharding import ShardPlan
 from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
 from bot.tables import events as out
 from bot.tables import money
@@ -37,6 +38,10 @@ from bot.tables.translate import translate
 log = logging.getLogger(__name__)
 
 Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
+# Said when this process's lease on its shards has run out (bot/leases.py): another process
+# may be taking its tables over, so nothing is done here.
+NOT_HELD = ("This table is moving to another process of the bot; nothing was changed. Try "
+            "again in a minute.")
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
 
@@ -55,10 +60,13 @@ class Live:
 
 
 class TableCore:
-    def __init__(self, storage: Storage, clock: Clock, settings: ServiceSettings) -> None:
+    def __init__(self, storage: Storage, clock: Clock, settings: ServiceSettings,
+                 shards: ShardPlan, held: Callable[[], bool]) -> None:
         self.storage = storage
         self.clock = clock
         self.settings = settings
+        self.shards = shards  # the servers whose tables this process runs
+        self.held = held  # is this process's lease on them still good?
         self.saves = GroupCommit(storage)  # snapshot-only saves, many tables per transaction
         self.tables: dict[int, Live] = {}
         self.by_channel: dict[int, int] = {}
@@ -163,6 +171,8 @@ class TableCore:
         async with live.lock:
             live.owner = me
             try:
+                if not self.held():
+                    raise TableError(NOT_HELD)
                 if live.state.status == "closed":
                     raise NoTable("This table is closed.")
                 if live.state.pending:
@@ -224,8 +234,8 @@ class TableCore:
     async def commit(self, live: Live, events: Sequence[out.TableEvent],
                      ops: Sequence[money.Op] = ()) -> list[Any]:
         """Save the action (with its chip movements), tell the listeners, re-arm the table.
-        Returns the storage results of `ops`."""
-        live.state.pending.extend(ops)
+        Returns the storage results of `ops` (a practice table's: of those it keeps)."""
+        live.state.pending.extend(money.play_chips(ops) if live.state.practice else ops)
         results = await self.flush(live)
         await self.emit(events)
         self.rearm(live)

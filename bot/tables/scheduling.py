@@ -37,7 +37,9 @@ class Scheduler:
                     task.cancel()
             return
         wake = self._next_wake(state)
-        if live.timer is None or live.timer.done() or live.timer_at != wake:
+        # (the timer running this is ending: a wake due at its own time needs a new one)
+        if (live.timer is None or live.timer.done() or live.timer is me
+                or live.timer_at != wake):
             if live.timer is not None and live.timer is not me:
                 live.timer.cancel()
             live.timer, live.timer_at = None, wake

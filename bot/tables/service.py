@@ -10,11 +10,12 @@ One live table per channel. Each part fits in one's head and holds the shared co
 Every action is saved before anyone hears of it; chips move in the same transaction (money.py).
 """
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.views import TableView
+from bot.sharding import ShardPlan
 from bot.storage import UNCHANGED, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.lobby import Lobby
@@ -33,10 +34,14 @@ class TableService:
     def __init__(self, storage: Storage, clock: Clock | None = None,
                  ai: ComputerPlayers | None = None,
                  settings: ServiceSettings | None = None,
-                 workers: Workers | None = None) -> None:
+                 workers: Workers | None = None, shards: ShardPlan | None = None,
+                 held: Callable[[], bool] | None = None) -> None:
         """`workers`: the processes computer decisions and "Best arrangement" run in (None:
-        a thread of this process)."""
-        core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings())
+        a thread of this process). `shards`: the servers whose tables this process restores
+        and runs (None: every server); `held()`: whether its lease on them still holds
+        (bot/leases.py; None: always)."""
+        core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings(),
+                         shards or ShardPlan(), held or (lambda: True))
         self._core = core
         self._lobby = Lobby(core)
         self._play = Play(core, ai or default_players(), workers)
@@ -64,11 +69,19 @@ class TableService:
         """The live table of a channel (or of the thread it was opened in)."""
         return self._messages.table_for_channel(channel_id)
 
+    @property
+    def shards(self) -> ShardPlan:
+        return self._core.shards
+
     def live_tables(self) -> list[int]:
         return [t for t, live in self._core.tables.items() if live.state.status != "closed"]
 
     def lobby(self, table_id: int) -> LobbyView:
         return self._lobby.view(self._core.live(table_id).state)
+
+    async def rematch_offer(self, table_id: int) -> LobbyView | None:
+        """The closed table whose match over offers "Rematch", or None (survives a restart)."""
+        return await self._lobby.rematch_offer(table_id)
 
     def public_view(self, table_id: int) -> TableView | None:
         return self._play.public_view(table_id)
@@ -113,6 +126,15 @@ class TableService:
         """Open a lobby in the channel; the host sits down and buys in (R12)."""
         return await self._lobby.create_table(guild_id, channel_id, host_id, host_name, options,
                                               thread_id, sit, seed)
+
+    async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
+                       level: str = "strong", options: Mapping[str, Any] | None = None, *,
+                       seed: int | None = None) -> LobbyView:
+        """Issue 18: open a practice table in the channel (a thread of its own, for the
+        Discord layer) and deal: the player heads-up against a computer of `level`, hints on,
+        for play chips (no wallet moves; the match is in the history, not in /ofc stats)."""
+        return await self._lobby.practice(guild_id, channel_id, player_id, name, level,
+                                          options, seed)
 
     async def join(self, table_id: int, player_id: int, name: str) -> LobbyView:
         """Sit down and buy in: in the lobby, or at a running cash table (R11)."""
@@ -165,6 +187,12 @@ class TableService:
                                street: int, seat: int | None = None) -> SeatState:
         """Fill the draft with the solver's arrangement: a Fantasyland hand only."""
         return await self._play.best_arrangement(table_id, player_id, hand_no, street, seat)
+
+    async def suggest(self, table_id: int, player_id: int, *, hand_no: int, street: int,
+                      seat: int | None = None) -> SeatState:
+        """Fill the draft with the strong player's choice from the seat's own view (the
+        solver's in Fantasyland): only at a table with hints on (issue 18)."""
+        return await self._play.suggest(table_id, player_id, hand_no, street, seat)
 
     async def back(self, table_id: int, player_id: int) -> None:
         """An away player is back (R10): its actions wait for it again."""

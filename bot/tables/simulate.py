@@ -4,8 +4,11 @@
 persistence on, so what they measure is what the bot does.
 """
 
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.storage import Storage
@@ -18,6 +21,18 @@ from bot.tables.settings import ServiceSettings
 # No pauses for people to follow, decisions on the event loop (nothing else runs meanwhile).
 FAST = ServiceSettings(ai_delay_seconds=0.0, next_hand_seconds=0.0, ai_in_thread=False)
 SIMULATION_HOST = 1  # the (seatless) host of simulated tables
+
+
+@asynccontextmanager
+async def simulation_storage(database: str | None) -> AsyncIterator[Storage]:
+    """`database` (an SQLite file or a postgresql:// URL: `ofc simulate --database`), else a
+    throwaway SQLite file, open for the simulation."""
+    with tempfile.TemporaryDirectory() as folder:
+        storage = await Storage.open(database or Path(folder) / "simulate.sqlite3")
+        try:
+            yield storage
+        finally:
+            await storage.close()
 
 
 class StuckTable(RuntimeError):

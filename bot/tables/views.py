@@ -31,6 +31,7 @@ class LobbyView:
     created_at: float
     expires_at: float | None  # when an idle lobby is cancelled; None once playing
     hand_no: int = 0
+    practice: bool = False  # /ofc practice: play chips, nothing at stake
 
     @property
     def is_full(self) -> bool:

@@ -3,12 +3,17 @@
 Each tournament is the engine's `Tournament` (bot/engine/tournament.py) saved after every
 action, with its chips moved in the same transaction (keyed: a replay never pays twice):
 - registering: a buy-in goes from the wallet (a computer: the house) to the prize pool;
+  registration closes by itself when its window ends (a timer on the service's clock,
+  armed again at restore); a tournament of fewer than 2 players is then cancelled;
 - each level, every table is a TableService table (format "hands") opened where the
   `TableOpener` says (the Discord layer: a thread of its own). The chips a player sits down
   with are lent by the house ('stake') and taken back when the table is over ('unstake');
   what counts is the points (chips won or lost at point value 1);
-- the table service's MatchOver names the table's points; its winner advances (tie rule R13);
-  the final's ranking is paid from the pool by the payout table;
+- a table's points are its hands' history (R5 points); when its match is over its winner
+  advances (tie rule R13). A table closed early (`/ofc cancel`, or a table that could not be
+  restored) is decided on the hands it played, the one in play completed (R13); an away
+  player never sits out at a tournament table, so every table plays all its hands;
+- the final's ranking is paid from the pool by the payout table;
 - cancelling closes the tables (their stacks back to the wallets, then the stakes back to
   the house) and refunds every player still in.
 A restart (`restore()`, before the table service's) brings every tournament back where it
@@ -16,6 +21,7 @@ was; its tables come back with the table service.
 """
 
 import asyncio
+import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -29,6 +35,7 @@ from bot.storage import SanctionRecord, Storage, StorageError
 from bot.tables import events as out
 from bot.tables.clock import Clock
 from bot.tables.errors import TableError
+from bot.tables.lobby import OTHER_SHARD
 from bot.tables.players import LEVELS
 from bot.tables.service import TableService
 
@@ -37,6 +44,8 @@ TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
 
 
 TABLE_STACK = 100_000  # the chips a player sits down with, lent by the house: nobody busts
+RETRY_SECONDS = 5.0  # after a registration timer failed (storage trouble)
+log = logging.getLogger(__name__)
 
 
 class TournamentError(RuleError):
@@ -45,12 +54,15 @@ class TournamentError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class TournamentChanged:
-    """Tell the Discord layer: `reason` is created, joined, left, started, level, table
-    over, warning, penalty, finished or cancelled."""
+    """Tell the Discord layer: `reason` is created, joined, left, closed (the registration
+    window ended), started, level, blocked (a table could not open: `detail` says why; the
+    director's start opens it), table over, table closed early, warning, penalty, finished
+    or cancelled."""
 
     tournament: Tournament
     reason: str
     channel_id: int
+    detail: str = ""
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]
@@ -59,6 +71,14 @@ T = TypeVar("T")
 
 def _key(t: Tournament, *parts: object) -> str:
     return ":".join(["T" + str(t.tournament_id), *(str(p) for p in parts)])
+
+
+def _table_rules(t: Tournament, table: TournamentTable) -> TableRules:
+    """A table's rules: the tournament's, its players' number of seats, chips at point value 1
+    from the house's deep stacks (nobody busts), and an away player stays, placed for (R10):
+    the table plays all its hands (R13)."""
+    return TableRules.from_mapping({**t.options, "seats": len(table.players),
+                                    "point_value": 1, "sit_out_when_away": False})
 
 
 class TournamentService:
@@ -73,6 +93,8 @@ class TournamentService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[None]] = set()
+        self._timers: dict[int, asyncio.Task[None]] = {}  # registration windows (not in idle)
+        self._opening: set[tuple[int, int, int]] = set()  # (tournament, level, table)
         tables.add_listener(self._on_table_events)
 
     # ================================================================= running
@@ -80,12 +102,21 @@ class TournamentService:
         self._listeners.append(listener)
 
     async def idle(self) -> None:
-        """Wait until the tables and the tournaments' own work are at rest."""
+        """Wait until the tables and the tournaments' own work are at rest (the registration
+        timers wait on the clock: they are not work in progress)."""
         while True:
             await self._tables.idle()
             if not self._tasks:
                 return
             await asyncio.gather(*list(self._tasks))
+
+    async def close(self) -> None:
+        """Stop the registration timers (a restart arms them again)."""
+        timers = list(self._timers.values())
+        self._timers.clear()
+        for timer in timers:
+            timer.cancel()
+        await asyncio.gather(*timers, return_exceptions=True)
 
     def tournament(self, tournament_id: int) -> Tournament:
         if tournament_id not in self._live:
@@ -113,9 +144,12 @@ class TournamentService:
                      seats: int = 3, hands: int = 20, payouts: Sequence[int] = (100,),
                      options: Mapping[str, Any] | None = None,
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
+        if not self._tables.shards.owns(guild_id):  # Discord sends a server to its process
+            raise TournamentError(OTHER_SHARD)
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
                    "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
-                   "hands": hands, "seats": seats}
+                   "hands": hands, "seats": seats, "hints": "off",
+                   "point_value": 1}  # no help in competition
         try:
             TableRules.from_mapping(options)
             seed = secrets.randbits(62) if seed is None else seed
@@ -131,6 +165,7 @@ class TournamentService:
         await self._storage.save_tournament(state.tournament_id, state.to_json(), now=now)
         self._live[state.tournament_id] = state
         self._channels[state.tournament_id] = channel_id
+        self._arm(state)
         await self._emit(state, "created")
         return state
 
@@ -174,11 +209,26 @@ class TournamentService:
 
     async def start(self, tournament_id: int, actor_id: int, *,
                     is_admin: bool = False) -> Tournament:
+        """Close registration and open the first level's tables. The tables' channels are
+        opened first: when one cannot be (TournamentError), nothing changed. On a running
+        tournament whose tables could not all open (the bot lost a permission), open them."""
         async with self._locked(tournament_id) as t:
             self._check_director(t, actor_id, is_admin)
-            tables = self._rule(t.start)
-            await self._save(t)
-            await self._emit(t, "started")
+            if t.status == "running":
+                tables = [table for table in t.current_tables if table.status == "waiting"
+                          and (tournament_id, table.level, table.index) not in self._opening]
+                if not tables:
+                    raise TournamentError("The tournament has already started.")
+            else:
+                trial = Tournament.from_json(t.to_json())
+                planned = self._rule(trial.start)
+                channels = [await self._opener(trial, table) for table in planned]
+                tables = t.start()
+                for table, channel in zip(tables, channels, strict=True):
+                    table.thread_id = channel
+                self._disarm(tournament_id)
+                await self._save(t)
+                await self._emit(t, "started")
         await self._open_tables(tournament_id, tables)
         return t
 
@@ -217,21 +267,70 @@ class TournamentService:
                 await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
         await self.idle()
         async with self._locked(tournament_id) as t:
-            for player in players:
-                await self._storage.tournament_move(
-                    tournament_id, player, t.buy_in, "refund", key=_key(t, "refund", player),
-                    now=self._clock.now())
-            await self._save(t, "cancelled")
-            self._live.pop(tournament_id, None)
-            await self._emit(t, "cancelled")
+            await self._refund(t, players)
             return t
+
+    async def _refund(self, t: Tournament, players: Sequence[int]) -> None:
+        """The cancelled tournament's buy-ins back to `players` (keyed: once each)."""
+        for player in players:
+            await self._storage.tournament_move(
+                t.tournament_id, player, t.buy_in, "refund", key=_key(t, "refund", player),
+                now=self._clock.now())
+        await self._save(t, "cancelled")
+        self._live.pop(t.tournament_id, None)
+        self._disarm(t.tournament_id)
+        await self._emit(t, "cancelled")
+
+    # ================================================================= registration window
+    def _arm(self, t: Tournament, due: float | None = None) -> None:
+        """Close registration when its window ends (`due`: a retry), on the service's clock;
+        the closing is tracked work (idle() waits for it)."""
+        tid = t.tournament_id
+        if t.status != "registering" or tid in self._timers:
+            return
+        when = t.closes_at if due is None else due
+        if when <= self._clock.now():  # e.g. it ended while the bot was off
+            self._spawn(self._close_registration(tid))
+            return
+
+        async def close_on_time() -> None:
+            await self._clock.sleep(when - self._clock.now())
+            self._timers.pop(tid, None)
+            self._spawn(self._close_registration(tid))
+
+        self._timers[tid] = asyncio.get_running_loop().create_task(close_on_time())
+
+    def _disarm(self, tournament_id: int) -> None:
+        timer = self._timers.pop(tournament_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def _close_registration(self, tournament_id: int) -> None:
+        """The window has ended: registration closes; with fewer than 2 players the
+        tournament can never start, so it is cancelled and every buy-in refunded."""
+        if tournament_id not in self._live:
+            return
+        async with self._locked(tournament_id) as t:
+            if not t.close_registration(self._clock.now()):
+                return
+            try:
+                if len(t.entries) < 2:
+                    await self._refund(t, t.cancel())
+                    return
+                await self._save(t)
+            except Exception:  # storage trouble: as last saved; try again soon
+                log.exception("tournament %s: closing registration failed", tournament_id)
+                t.status = "registering"
+                self._arm(t, self._clock.now() + RETRY_SECONDS)
+                return
+            await self._emit(t, "closed")
 
     # ================================================================= restart
     async def restore(self) -> list[int]:
         """Load every tournament not over. Call before TableService.restore(): the tables
         it brings back report to this service. A table that was being opened when the bot
         stopped is opened again (its stakes are keyed, so nothing is paid twice)."""
-        for record in await self._storage.open_tournaments():
+        for record in await self._storage.open_tournaments(self._tables.shards):
             t = Tournament.from_json(record.state_json)
             self._live[t.tournament_id] = t
             self._channels[t.tournament_id] = record.channel_id
@@ -239,6 +338,7 @@ class TournamentService:
             if t.status == "cancelled":
                 self._live.pop(t.tournament_id)
                 continue
+            self._arm(t)  # registering: closes now if its window ended while the bot was off
             if t.status == "finished":  # stopped while paying: the prizes are keyed
                 self._spawn(self._pay(t))
                 continue
@@ -258,42 +358,65 @@ class TournamentService:
         record = await self._storage.table(table_id)
         if record.status == "open":
             return  # the table service brings it back
+        results = await self._results(table, table_id)
+        stake = _table_rules(t, table).buy_in
+        returned = {p: stake + chips for p, (_, chips) in results.items()}
+        self._spawn(self._table_over(t.tournament_id, table, table_id, returned,
+                                     early=record.status != "closed"))
+
+    async def _results(self, table: TournamentTable,
+                       table_id: int) -> dict[int, tuple[int, int]]:
+        """Each player's (points, chips) over the table's hands, from their history
+        (computers are -1, -2, ... at the table, in the order they sat down)."""
         at_table, computers = {}, 0
         for player in table.players:
             if player < 0:
                 computers += 1
             at_table[player] = player if player > 0 else -computers
         results = await self._storage.table_results(table_id)
-        stake = TableRules.from_mapping({**t.options, "seats": len(table.players)}).buy_in
-        returned = {p: stake + results.get(at_table[p], (0, 0))[1] for p in table.players}
-        points = ({p: results.get(at_table[p], (0, 0))[0] for p in table.players}
-                  if record.status == "closed" else None)
-        self._spawn(self._table_over(t.tournament_id, table, returned, points))
+        return {p: results.get(at_table[p], (0, 0)) for p in table.players}
 
     # ================================================================= tables
     async def _open_tables(self, tournament_id: int,
                            tables: Sequence[TournamentTable]) -> None:
         for table in tables:
-            await self._open_table(tournament_id, table)
+            place = (tournament_id, table.level, table.index)
+            if place in self._opening:
+                continue  # already being opened (a director's start beside a restart's)
+            self._opening.add(place)
+            try:
+                await self._open_table(tournament_id, table)
+            except TournamentError as error:  # the others wait with it for the director
+                t = self._live.get(tournament_id)
+                if t is not None:
+                    await self._emit(t, "blocked", str(error))
+                return
+            finally:
+                self._opening.discard(place)
 
     async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
+        """Open the table where the opener says (a TournamentError there leaves it waiting
+        for the director's start), lend its stakes, seat its players, start its match."""
         t = self._live.get(tournament_id)
-        if t is None or t.status != "running":
+        if t is None or t.status != "running" or table.status != "waiting":
             return
         if table.table_id is not None and table.table_id in self._tables.live_tables():
             await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
-        rules = TableRules.from_mapping({**t.options, "seats": len(table.players)})
+        if table.thread_id is None:
+            table.thread_id = await self._opener(t, table)
+            await self._save(t)
+        channel = table.thread_id
+        rules = _table_rules(t, table)
         for player in table.players:
             await self._storage.tournament_move(
                 tournament_id, player, rules.buy_in, "stake",
                 key=_key(t, "L" + str(table.level), table.index, "stake", player),
                 now=self._clock.now())
-        channel = await self._opener(t, table)
         director = t.director_id
         seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62)
         lobby = await self._tables.create_table(
             t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed)
-        table.table_id, table.thread_id = lobby.table_id, channel
+        table.table_id = lobby.table_id
         await self._save(t)
         for player in table.players:
             entry = t.entry(player)
@@ -317,14 +440,11 @@ class TournamentService:
                     continue
                 tid, table = found
                 if isinstance(event, out.MatchOver):
-                    point_value = TableRules.from_mapping(self.tournament(tid).options
-                                                          ).point_value
                     returned = {table.players[s.seat]: s.stack for s in event.standings}
-                    points: dict[int, int] | None = {
-                        table.players[s.seat]: s.net // point_value for s in event.standings}
-                else:
-                    returned, points = dict(event.refunds), None
-                self._spawn(self._table_over(tid, table, returned, points))
+                else:  # /ofc cancel, or a table that could not be restored: R13
+                    returned = dict(event.refunds)
+                self._spawn(self._table_over(tid, table, event.table_id, returned,
+                                             early=isinstance(event, out.TableRefunded)))
 
     def _table_of(self, table_id: int) -> tuple[int, TournamentTable] | None:
         for t in self._live.values():
@@ -333,10 +453,11 @@ class TournamentService:
                 return t.tournament_id, table
         return None
 
-    async def _table_over(self, tournament_id: int, table: TournamentTable,
-                          returned: dict[int, int], points: dict[int, int] | None) -> None:
-        """The chips `returned` to each wallet go back to the house (the stakes); a finished
-        match's `points` (None: it did not finish) advance its winner."""
+    async def _table_over(self, tournament_id: int, table: TournamentTable, table_id: int,
+                          returned: dict[int, int], *, early: bool) -> None:
+        """The chips `returned` to each wallet go back to the house (the stakes); the points
+        of the hands played advance the table's winner (`early`: closed before its last
+        hand, R13)."""
         async with self._locked(tournament_id) as t:
             for player in table.players:
                 if player > 0:
@@ -344,11 +465,13 @@ class TournamentService:
                         tournament_id, player, returned.get(player, 0), "unstake",
                         key=_key(t, "L" + str(table.level), table.index, "unstake", player),
                         now=self._clock.now())
-            if points is None or t.status != "running":
+            if t.status != "running" or table.status != "playing":
                 return
-            following = t.table_done(table.level, table.index, points)
+            points = {p: result[0] for p, result in
+                      (await self._results(table, table_id)).items()}
+            following = t.table_done(table.level, table.index, points, early)
             await self._save(t)
-            await self._emit(t, "table over")
+            await self._emit(t, "table closed early" if early else "table over")
             if t.placings:  # the final is over
                 await self._pay(t)
                 return
@@ -369,7 +492,10 @@ class TournamentService:
     # ================================================================= internals
     def _spawn(self, work: Awaitable[None]) -> None:
         async def run() -> None:
-            await work
+            try:
+                await work
+            except Exception:
+                log.exception("tournament work failed; a restart resumes it")
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
@@ -421,7 +547,8 @@ class TournamentService:
             t.tournament_id, record, key=_key(t, "sanction", len(t.sanctions)),
             now=self._clock.now(), snapshot=t.to_json())
 
-    async def _emit(self, t: Tournament, reason: str) -> None:
-        changed = TournamentChanged(replace(t), reason, self._channels.get(t.tournament_id, 0))
+    async def _emit(self, t: Tournament, reason: str, detail: str = "") -> None:
+        changed = TournamentChanged(replace(t), reason, self._channels.get(t.tournament_id, 0),
+                                    detail)
         for listener in self._listeners:
             await listener(changed)

@@ -1,18 +1,15 @@
 """A whole tournament of computer players through the real services on a fake clock
 (`ofc simulate --tournament`), reported as plain JSON values."""
 
-import tempfile
 from collections.abc import Mapping, Sequence
 from itertools import count
-from pathlib import Path
 from typing import Any
 
 from bot.engine.tournament import Tournament, TournamentTable
-from bot.storage import Storage
 from bot.tables.clock import FakeClock
 from bot.tables.players import ComputerPlayers
 from bot.tables.service import TableService
-from bot.tables.simulate import FAST, SIMULATION_HOST, StuckTable
+from bot.tables.simulate import FAST, SIMULATION_HOST, StuckTable, simulation_storage
 from bot.tournaments.service import TournamentService
 
 GUILD = 1
@@ -22,10 +19,11 @@ BUY_IN = 100  # each computer's buy-in, from the house
 
 async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats: int,
                           options: Mapping[str, Any], ai: ComputerPlayers | None = None,
-                          payouts: Sequence[int] = (100,)) -> dict[str, Any]:
-    """Register one computer per entry of `levels`, play every level, return the report."""
-    with tempfile.TemporaryDirectory() as folder:
-        storage = await Storage.open(Path(folder) / "tournament.sqlite3")
+                          payouts: Sequence[int] = (100,),
+                          database: str | None = None) -> dict[str, Any]:
+    """Register one computer per entry of `levels`, play every level, return the report;
+    on `database` (else a throwaway SQLite file)."""
+    async with simulation_storage(database) as storage:
         clock = FakeClock()
         tables = TableService(storage, clock, ai, FAST)
         threads = count(1000)
@@ -51,8 +49,8 @@ async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats
             final = Tournament.from_json((await storage.tournament(tid)).state_json)
         finally:
             await service.idle()
+            await service.close()
             await tables.close()
-            await storage.close()
     return report(final)
 
 

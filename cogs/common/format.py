@@ -66,6 +66,15 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
+def sanction_words(kind: str, points: int, excluded: bool) -> str:
+    """A tournament director's warning or penalty in a few words (RULES.md R13)."""
+    if kind == "penalty":
+        return f"penalty, {points} points off"
+    if excluded:
+        return "third warning: excluded, no refund"
+    return f"second warning, {points} points off" if points else "warning"
+
+
 def plural(n: int, word: str) -> str:
     """'1 chip', '2,000 chips'."""
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
@@ -73,6 +82,9 @@ def plural(n: int, word: str) -> str:
 
 def chips(amount: int) -> str:
     return plural(amount, "chip")
+
+
+HINTS_ON = "**Hints on**: **Suggest** fills your cards with the strong computer's choice."
 
 
 def _royalties(rules: TableRules) -> str:
@@ -96,6 +108,7 @@ def rules_paragraph(rules: TableRules) -> str:
         f"scoring {rules.scoring}, {_royalties(rules)}, {_fantasy(rules)}, "
         f"{rules.order} turns of {rules.turn_seconds} s "
         f"(Fantasyland {rules.fantasy_turn_seconds} s, time bank {rules.time_bank_seconds} s)"
+        + (f"\n{HINTS_ON}" if rules.hints == "on" else "")
     )
 
 

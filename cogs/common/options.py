@@ -53,6 +53,7 @@ TABLE_OPTIONS: dict[str, tuple[Any, str]] = {
     "time_bank_seconds": (
         _whole("time_bank_seconds"),
         "extra seconds per match once a turn runs out (default 120)"),
+    "hints": (str, "on: a Suggest button fills your cards with the strong computer's choice"),
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]

@@ -1,13 +1,15 @@
 """The embeds of the economy commands, built from storage records (no I/O here)."""
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.engine.cards import parse_cards
+from bot.ai.review import HandReview, StreetReview
+from bot.engine.cards import Card, parse_cards
 from bot.engine.errors import RuleError
+from bot.engine.ordering import order_cards
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 from bot.storage import (
@@ -15,14 +17,29 @@ from bot.storage import (
     HandHistory,
     LeaderRow,
     MatchSummary,
+    PlayedHand,
     PlayerStats,
+    SanctionRecord,
     Wallet,
 )
 from bot.tables import is_person
-from cogs.common.format import INFO, chips, row_label, rules_line, signed, when
+from cogs.common.format import (
+    INFO,
+    add_lines,
+    cards_label,
+    chips,
+    clip,
+    plural,
+    row_label,
+    rules_line,
+    sanction_words,
+    signed,
+    when,
+)
 
 MONEY = discord.Colour.gold()
 MAX_HAND_FIELDS = 15  # keeps a match's embed under Discord's 6,000 characters
+REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 
 def _percent(rate: float) -> str:
@@ -85,7 +102,10 @@ def _place(match: MatchSummary, user_id: int) -> str:
     return f"{place}{suffix} of {len(order)}"
 
 
-def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> discord.Embed:
+def history(mention: str, user_id: int, matches: Sequence[MatchSummary],
+            sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
+    """The member's latest matches, then the tournament warnings and penalties it received
+    (RULES.md R13)."""
     embed = discord.Embed(title="Recent matches", colour=INFO, description=(
         f"{mention}'s latest matches, newest first. Pick one below to see its hands."
         if matches else f"{mention} has not played a match in this server yet."))
@@ -93,13 +113,19 @@ def history(mention: str, user_id: int, matches: Sequence[MatchSummary]) -> disc
         me = match.player(user_id)
         state = ("in play" if match.ended_at is None
                  else "won" if me.won else "lost")
+        practice = " (practice)" if match.practice else ""
         embed.add_field(
-            name=f"Match #{match.match_id}: {state}",
+            name=f"Match #{match.match_id}: {state}{practice}",
             value=(f"{when(match.started_at, 'd')} · {options_summary(match.options_json)}\n"
                    f"{_place(match, user_id)} · {signed(me.net_points)} points · "
-                   f"{signed(me.net_chips)} chips · {match.hands} hands"),
+                   f"{signed(me.net_chips)} {'play chips' if match.practice else 'chips'} · "
+                   f"{match.hands} hands"),
             inline=False,
         )
+    add_lines(embed, "Tournament warnings and penalties", (
+        f"Tournament #{s.tournament_id}, level {s.level}: "
+        f"{sanction_words(s.kind, s.points, s.excluded)} ({clip(s.reason, REASON_SHOWN)}) · "
+        f"{when(s.created_at, 'd')}" for s in sanctions))
     return embed
 
 
@@ -154,10 +180,12 @@ def _fantasy(in_fantasy: bool, entered: bool, stayed: bool) -> str:
 
 
 def match_hands(match: MatchSummary, hands: Sequence[HandHistory]) -> discord.Embed:
+    practice = "**Practice**: play chips, not in /ofc stats.\n" if match.practice else ""
     embed = discord.Embed(
         title=f"Match #{match.match_id}", colour=INFO,
-        description=(f"{when(match.started_at, 'f')} · {options_summary(match.options_json)}\n"
-                     "Pick a hand below to see the boards."),
+        description=(f"{practice}{when(match.started_at, 'f')} · "
+                     f"{options_summary(match.options_json)}\n"
+                     "Pick a hand below to see the boards; `/ofc review` goes over yours."),
     )
     shown = hands[-MAX_HAND_FIELDS:]
     if len(shown) < len(hands):
@@ -219,3 +247,62 @@ def granted(mention: str, amount: int, balance_after: int, reason: str,
                      f"Reason: {discord.utils.escape_markdown(reason)}\n"
                      f"{mention}'s wallet now holds {chips(balance_after)}."),
     )
+
+
+_SHORT_ROWS = {"top": "Top", "middle": "Mid", "bottom": "Bot", "discard": "out"}
+
+
+def placement_line(placed: Mapping[Card, str]) -> str:
+    """A street's placement grouped by row: 'Top A♥ · Mid 7♣ 7♦ · out 3♠'."""
+    parts = []
+    for row, label in _SHORT_ROWS.items():
+        cards = [c for c, r in placed.items() if r == row]
+        if cards:
+            parts.append(f"{label} {cards_label(order_cards(cards))}")
+    return " · ".join(parts)
+
+
+def _gain_line(street: StreetReview) -> str:
+    if street.same:
+        return "✓ The strong computer's choice too."
+    points = f"**{street.gain:+.1f} points**"
+    spread = f" (±{street.error:.1f})" if street.error else ""
+    if street.gain > 0:
+        return f"Its choice: {points}{spread} over yours."
+    if street.gain < 0:
+        return f"Its choice: {points}{spread}: yours looks better."
+    return f"Its choice: {points}: as good as yours."
+
+
+def review(played: PlayedHand, hand: HandReview) -> discord.Embed:
+    """/ofc review: the player's placement and the strong computer's, street by street, from
+    the same view, with what its choice was worth over the player's (issue 18). Short lines
+    for a phone."""
+    practice = " (practice)" if played.practice else ""
+    result = f"{signed(played.points)} points" + (", fouled" if hand.fouled else "")
+    embed = discord.Embed(
+        title=f"Review: match #{played.match_id}, hand {played.hand_no}{practice}", colour=INFO,
+        description=(f"{when(played.played_at, 'f')} · you scored **{result}**.\n"
+                     "You, then the strong computer from the same cards; its choice scored "
+                     "against yours on the same dealt futures (± one standard error)."))
+    for street in hand.streets:
+        name = (f"Fantasyland: {len(street.dealt)} cards" if street.street == 0
+                else f"Street {street.street}: {cards_label(street.dealt)}")
+        you = "You (placed by the clock)" if street.auto else "You"
+        lines = [f"{you}: {placement_line(street.played)}"]
+        if not street.same:
+            lines.append(f"Strong: {placement_line(street.best)}")
+        lines.append(_gain_line(street))
+        embed.add_field(name=name, value="\n".join(lines), inline=False)
+    embed.add_field(name="Your board", inline=False, value="\n".join(
+        f"{row.capitalize()}: {row_label(row, cards)}"
+        for row, cards in zip(("top", "middle", "bottom"), hand.board.rows, strict=True)))
+    differing = [s for s in hand.streets if not s.same]
+    summary = (f"In all, the strong computer's choices: {hand.gain:+.1f} points over yours "
+               f"({len(differing)} of {len(hand.streets)} differ)." if differing
+               else "You played every street as the strong computer would.")
+    if hand.skipped:
+        summary += (f" Left out: {plural(hand.skipped, 'street')} placed for you while you "
+                    "were away.")
+    embed.set_footer(text=summary)
+    return embed

@@ -1,5 +1,6 @@
-"""A member's past play: /ofc history (recent matches, then a match's hands, then one hand's
-boards, through two select menus) and /ofc stats.
+"""A member's past play: /ofc history (recent matches and the tournament warnings and
+penalties received, then a match's hands, then one hand's boards, through two select menus)
+and /ofc stats.
 
 The menus are DynamicItems, so a menu still works after a restart: its custom_id says whose history
 it shows (and which match). Every pick is checked again against that member's recent matches in
@@ -19,10 +20,12 @@ from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed
 from cogs.common.interactions import about, guild_id_of, storage_of
 from cogs.economy import embeds
+from cogs.economy.review import ReviewButton
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
 RECENT_MATCHES = 10
+RECENT_SANCTIONS = 10  # tournament warnings and penalties (RULES.md R13)
 
 
 def _picked(values: Sequence[str]) -> int:
@@ -105,7 +108,11 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                      if h.hand_no == hand_no), None)
         if hand is None:
             raise Refusal(f"Match #{self.match_id} has no hand {hand_no}.")
-        await send(interaction, ephemeral=True,
+        view = discord.ui.View(timeout=None)
+        if self.user_id == interaction.user.id and any(
+                r.user_id == self.user_id for r in hand.results):
+            view.add_item(ReviewButton(self.match_id, hand_no))  # issue 18: the coach
+        await send(interaction, ephemeral=True, view=view,
                    embed=embeds.hand_detail(self.match_id, hand))
 
 
@@ -113,13 +120,14 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 @app_commands.describe(member="Whose matches to show (default: yours)")
 async def history(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
-    matches = await storage_of(interaction).recent_matches(
-        guild_id, target.id, limit=RECENT_MATCHES)
+    storage = storage_of(interaction)
+    matches = await storage.recent_matches(guild_id, target.id, limit=RECENT_MATCHES)
+    sanctions = await storage.member_sanctions(guild_id, target.id, limit=RECENT_SANCTIONS)
     view = discord.ui.View(timeout=None)
     if matches:
         view.add_item(MatchPicker(target.id, matches))
     await send(interaction, ephemeral=True, view=view,
-               embed=embeds.history(target.mention, target.id, matches))
+               embed=embeds.history(target.mention, target.id, matches, sanctions))
 
 
 @app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")

@@ -1,6 +1,6 @@
 """The `cogs.tables` extension: live tables on Discord.
 
-- lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel` and the lobby buttons;
+- lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel`, `practice` and the lobby buttons;
 - play.py: the presenter (the Play cog): the service's events turned into the lobby, table,
   showdown and DM messages, through one outbox per table (outbox.py); `/ofc table`;
 - controls.py: a seat's prompt and placement controls, what each click does; `/ofc hand`;
@@ -13,7 +13,7 @@ from cogs.common import images
 from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
-from cogs.tables import controls, lobby, play
+from cogs.tables import controls, ids, lobby, play
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
@@ -26,6 +26,7 @@ async def setup(bot: "OFCBot") -> None:
     images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
     bot.add_dynamic_items(*play.COMPONENTS)
+    bot.table_of_component = ids.table_of  # a sharded bot routes DM clicks by their table
     await bot.add_cog(play.Play(bot))
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import discord
 from discord import app_commands
 
-from bot.engine.cards import INDEX
+from bot.engine.cards import INDEX, Card
 from bot.engine.ordering import order_cards
 from bot.engine.outlook import draft_outlook
 from bot.engine.royalties import ROW_SIZES
@@ -28,7 +28,15 @@ from cogs.common.format import ROW_LABELS, card_label
 from cogs.common.interactions import storage_of, table_here, tables_of
 from cogs.tables import ids
 from cogs.tables.embeds import Where, placed_embed, prompt_embed
-from cogs.tables.ids import FANTASY_ROWS, FantasyRowId, PlaceId, StepId, TableButtonId, Turn
+from cogs.tables.ids import (
+    FANTASY_ROWS,
+    FantasyRowId,
+    PlaceId,
+    RowNameId,
+    StepId,
+    TableButtonId,
+    Turn,
+)
 
 if TYPE_CHECKING:
     from cogs.tables.play import Play
@@ -37,6 +45,7 @@ NOT_PUBLIC = "Your controls work in your DM or in your own \"My hand\" message, 
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
+GRID_CARDS = 4  # a row name and 4 cards: Discord's 5 buttons to an action row
 
 
 @dataclass(frozen=True)
@@ -85,7 +94,7 @@ def where_of(client: discord.Client, service: TableService, table: int) -> Where
     url = f"https://discord.com/channels/{lobby.guild_id}/{channel_id}" + \
         (f"/{message}" if message else "")
     return Where(guild.name if guild else "your server",
-                 getattr(channel, "name", None) or "the table channel", url)
+                 getattr(channel, "name", None) or "the table channel", url, lobby.practice)
 
 
 def play_of(interaction: Interaction) -> "Play":
@@ -184,8 +193,10 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 
 
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
-    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), and Fantasyland's
-    Best arrangement (the solver)."""
+    """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
+    Best arrangement (the solver), and Suggest at a table with hints on (the strong
+    computer's choice, issue 18). The click is deferred first: a suggestion takes about a
+    second of the computer's thinking."""
 
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
@@ -197,7 +208,8 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                     await redraw(interaction, state, asking=True)
                     return
             action = {"reset": service.reset_draft, "confirm": service.confirm,
-                      "anyway": service.confirm, "best": service.best_arrangement}[key.action]
+                      "anyway": service.confirm, "best": service.best_arrangement,
+                      "suggest": service.suggest}[key.action]
             state = await action(turn.table, interaction.user.id, hand_no=turn.hand,
                                  street=turn.street, seat=turn.seat)
             if key.action in ("confirm", "anyway") and interaction.guild_id is None:
@@ -220,6 +232,14 @@ def fouls(state: SeatState) -> bool:
     outlook = draft_outlook(state.view, state.draft)
     return (outlook.fouled or outlook.foul_unavoidable) \
         and not draft_outlook(state.view).foul_unavoidable
+
+
+class RowName(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ROW_NAME):
+    """The greyed name of a row of the placement grid: never enabled, so only a modified
+    client clicks it."""
+
+    async def clicked(self, interaction: Interaction) -> None:
+        raise Refusal("That button names the row: press a card in it.")
 
 
 class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
@@ -245,7 +265,7 @@ class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
             await redraw(interaction, state)
 
 
-ITEMS = (HandButton, BackButton, PlaceButton, StepButton, FantasyRowSelect)
+ITEMS = (HandButton, BackButton, PlaceButton, StepButton, RowName, FantasyRowSelect)
 
 
 def hand_view(table_id: int) -> discord.ui.View:
@@ -276,25 +296,46 @@ def controls_view(state: SeatState, *, asking: bool = False) -> discord.ui.View:
 
 
 def _street_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:
-    """One action row per dealt card (Top / Middle / Bottom, Discard when one is due), full
-    rows disabled. Reset and Confirm take the rows' free places (Discord allows 5 rows of 5):
-    a street with a discard is 3 rows (Reset after the first card, Confirm after the last);
-    street 1's 5 cards are 5 rows, Reset and Confirm after the last card."""
+    """A street of at most 4 cards (streets 2-5; turbo's 2-3) is a grid that fits a phone
+    without wrapping: one action row per target (Top, Middle, Bottom, Discard when one is
+    due), named by a greyed button, then a button per dealt card; Reset and Confirm (and
+    Suggest with hints on) on the last row. Street 1's 5 cards would make 6 to a row (Discord
+    allows 5), so there it is one action row per card (Top / Middle / Bottom), Suggest after
+    the first card, Reset and Confirm after the last card.
+    A target row that is full is disabled, except for the cards drafted into it."""
     turn = _turn(state)
     targets = ("top", "middle", "bottom") + (("discard",) if state.view.discard_count else ())
     dealt = state.view.dealt
+
+    def place(card: Card, target: str, label: str, row: int) -> None:
+        chosen = state.draft.get(card) == target
+        style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
+        view.add_item(_button(PlaceButton, PlaceId(turn, card, target), label, style, row=row,
+                              disabled=not chosen and state.free.get(target, 0) <= 0
+                              and target != "discard"))
+
+    def suggest(row: int) -> None:
+        if state.view.table.rules.hints == "on":
+            view.add_item(_button(StepButton, StepId(turn, "suggest"), "Suggest",
+                                  discord.ButtonStyle.primary, row=row))
+
+    if len(dealt) <= GRID_CARDS:
+        for row, target in enumerate(targets):
+            view.add_item(_button(RowName, RowNameId(target), ROW_LABELS[target],
+                                  discord.ButtonStyle.secondary, row=row, disabled=True))
+            for card in dealt:
+                place(card, target, card_label(card), row)
+        suggest(len(targets))
+        _finish_buttons(view, turn, state, reset_row=len(targets), confirm_row=len(targets),
+                        best=False, asking=asking)
+        return
     for row, card in enumerate(dealt):
         for target in targets:
-            chosen = state.draft.get(card) == target
-            style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
-            view.add_item(_button(
-                PlaceButton, PlaceId(turn, card, target),
-                f"{card_label(card)} → {ROW_LABELS[target]}", style, row=row,
-                disabled=not chosen and state.free.get(target, 0) <= 0
-                and target != "discard"))
+            place(card, target, f"{card_label(card)} → {ROW_LABELS[target]}", row)
+    suggest(0)
     last = len(dealt) - 1
-    _finish_buttons(view, turn, state, reset_row=0 if len(targets) == 4 else last,
-                    confirm_row=last, best=False, asking=asking)
+    _finish_buttons(view, turn, state, reset_row=last, confirm_row=last, best=False,
+                    asking=asking)
 
 
 def _fantasy_controls(view: discord.ui.View, state: SeatState, asking: bool) -> None:

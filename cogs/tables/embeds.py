@@ -16,6 +16,7 @@ from bot.engine.royalties import ROWS
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
+    HINTS_ON,
     ROW_LABELS,
     plural,
     row_label,
@@ -27,12 +28,19 @@ from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
+PRACTICE = "**Practice**: play chips against the computer, no wallet changes."
+
+
+def _table_name(practice: bool) -> str:
+    return "Practice table" if practice else "OFC table"
 
 
 def lobby_embed(lobby: LobbyView) -> discord.Embed:
-    title = {"lobby": "OFC table: waiting for players", "playing": "OFC table: playing",
-             "closed": "OFC table: closed"}[lobby.status]
-    embed = discord.Embed(title=title, description=rules_paragraph(lobby.rules), colour=COLOUR)
+    stage = {"lobby": "waiting for players", "playing": "playing", "closed": "closed"}
+    title = f"{_table_name(lobby.practice)}: {stage[lobby.status]}"
+    paragraph = rules_paragraph(lobby.rules)
+    embed = discord.Embed(title=title, colour=COLOUR, description=f"{PRACTICE}\n{paragraph}"
+                          if lobby.practice else paragraph)
     size = min(lobby.rules.seats, lobby.rules.max_seats)
     lines = []
     for number in range(size):
@@ -43,7 +51,8 @@ def lobby_embed(lobby: LobbyView) -> discord.Embed:
             if seat.player_id == lobby.host_id:
                 tags.append("host")
             suffix = f" ({', '.join(tags)})" if tags else ""
-            lines.append(f"{number + 1}. {who}{suffix}: {seat.stack} chips")
+            lines.append(f"{number + 1}. {who}{suffix}: {seat.stack} "
+                         f"{'play chips' if lobby.practice else 'chips'}")
         else:
             lines.append(f"{number + 1}. *free*")
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
@@ -79,16 +88,22 @@ def turn_line(view: TableView) -> str:
     return f"Waiting for **{' and '.join(waiting)}**{clock}."
 
 
-def table_embed(view: TableView) -> discord.Embed:
+def table_embed(view: TableView, practice: bool = False) -> discord.Embed:
+    """The table message: the hand and street, whose turn, stacks, the public image; says
+    when it is a practice (play chips) and when hints are on (issue 18)."""
     if view.phase == "waiting":
-        title = "OFC table"
+        title = _table_name(practice)
     elif view.phase in ("showdown", "over"):
         title = f"{hand_counter(view)}: showdown"
     elif view.fantasy_hand:
         title = hand_counter(view)  # a Fantasyland hand is never named by street
     else:
         title = f"{hand_counter(view)}: street {view.street} of {view.streets}"
-    embed = discord.Embed(title=title, description=turn_line(view), colour=COLOUR)
+    notes = [PRACTICE] if practice else []
+    if view.rules.hints == "on":
+        notes.append(HINTS_ON)
+    embed = discord.Embed(title=title, description="\n".join([turn_line(view), *notes]),
+                          colour=COLOUR)
     stacks = ", ".join(f"{s.name} {s.stack}" + (" (away)" if s.away else "")
                        for s in view.seats)
     embed.add_field(name="Stacks", value=stacks or "—", inline=False)
@@ -113,11 +128,13 @@ class Where:
     server: str
     channel: str
     url: str | None = None
+    practice: bool = False  # a practice table (issue 18): its DMs say so
 
 
 def _where(embed: discord.Embed, where: Where | None) -> None:
     if where is not None:
-        embed.set_author(name=f"{where.server} · #{where.channel}", url=where.url)
+        practice = " · practice, play chips" if where.practice else ""
+        embed.set_author(name=f"{where.server} · #{where.channel}{practice}", url=where.url)
 
 
 def action_title(state: SeatState) -> str:
@@ -129,14 +146,19 @@ def action_title(state: SeatState) -> str:
     return f"{counter} · street {state.street} of {view.table.streets}"
 
 
-def outlook_lines(state: SeatState, outlook: Outlook) -> list[str]:
+FOULS = "⚠️ **This board fouls** whatever comes: no royalties, every line lost."
+ASKING = "⚠️ **This board fouls: confirm anyway?** No royalties, every line lost."
+
+
+def outlook_lines(state: SeatState, outlook: Outlook, *, warn: bool = True) -> list[str]:
     """What the board with the draft is making (the image shows the board without it): each
-    row's hand, a warning once a foul cannot be avoided, and on the last action the royalties
-    and Fantasyland the draft earns."""
+    row's hand, a warning once a foul cannot be avoided (unless `warn` is off: the prompt
+    asks about it), and on the last action the royalties and Fantasyland the draft earns."""
     lines = [" · ".join(f"{ROW_LABELS[r]}: {text}" for r, text in zip(ROWS, outlook.rows,
                                                                        strict=True) if text)]
     if outlook.fouled or outlook.foul_unavoidable:
-        lines.append("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+        if warn:
+            lines.append(FOULS)
     elif outlook.complete:
         fantasy = f"Fantasyland next hand ({outlook.fantasy} cards)" if outlook.fantasy \
             else "no Fantasyland"
@@ -154,25 +176,24 @@ def prompt_embed(state: SeatState, note: str = "", *, where: Where | None = None
     table = view.table
     if state.street == 0:
         task = (f"Choose 3 cards for the top, 5 for the middle and 5 for the bottom; "
-                f"the other {plural(view.discard_count, 'card')} are discarded.")
+                f"the other {plural(view.discard_count, 'card')} are discarded. ")
+    elif state.street == 1:
+        task = f"Place {plural(len(view.dealt), 'card')}. "
     else:
-        keep = len(view.dealt) - view.discard_count
-        task = f"Place {plural(keep, 'card')}" + \
-            (" (the third is discarded)." if view.discard_count else ".")
+        task = ""  # the image and the grid of buttons say it: the prompt must fit a phone
     if not view.dealt:
         status = "Nothing to place right now."
     elif state.to_act:
-        clock = f" Placed for you {when(state.deadline)}." if state.deadline else ""
-        status = f"**Your turn.** {task}{clock}"
+        clock = f"Placed for you {when(state.deadline)}." if state.deadline else ""
+        # Asked to confirm a board that fouls, the question takes the status's place.
+        status = f"{ASKING if asking else '**Your turn.**'} {task}{clock}".rstrip()
     else:
         names = _names(table)
         waiting = " and ".join(names[s] for s in table.to_act) or "the others"
-        status = f"{task} Waiting for {waiting}: arrange now, confirm on your turn."
+        status = f"{task}Waiting for {waiting}: arrange now, confirm on your turn."
     lines = [status]
     if view.dealt:
-        lines += outlook_lines(state, draft_outlook(view, state.draft))
-    if asking:
-        lines.append("**This board fouls: confirm anyway?**")
+        lines += outlook_lines(state, draft_outlook(view, state.draft), warn=not asking)
     if state.away:
         lines.append(AWAY)
     if note:
@@ -219,8 +240,9 @@ def _seat_rows(seat: ShowdownSeat) -> list[str]:
 
 
 def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str],
-                   point_value: int) -> discord.Embed:
-    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6)."""
+                   point_value: int, practice: bool = False) -> discord.Embed:
+    """R3-R8 in words: rows, fouls, royalties, points per pair, chips (with the caps, R6);
+    at a practice table, play chips."""
     embed = discord.Embed(title=f"Hand {hand_no}: showdown", colour=COLOUR)
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")
     for seat in showdown.seats:
@@ -246,7 +268,8 @@ def showdown_embed(hand_no: int, showdown: ShowdownView, names: Mapping[int, str
         if t.capped:
             line += f" (owed {t.owed}, paid {t.paid}: table stakes)"
         moves.append(line)
-    embed.add_field(name=f"Chips moved ({plural(point_value, 'chip')} per point)",
+    kind = "Play chips" if practice else "Chips"
+    embed.add_field(name=f"{kind} moved ({plural(point_value, 'chip')} per point)",
                     value="\n".join(moves) or "None", inline=False)
     return embed
 
@@ -279,10 +302,12 @@ def result_embed(hand_no: int, showdown: ShowdownView, seat: int, names: Mapping
     return embed
 
 
-def standings_embed(standings: Iterable[Standing]) -> discord.Embed:
+def standings_embed(standings: Iterable[Standing], practice: bool = False) -> discord.Embed:
     lines = [f"{n}. {s.name}: {s.stack} chips ({signed(s.net)})"
              for n, s in enumerate(standings, start=1)]
-    return discord.Embed(
-        title="Match over", colour=COLOUR,
-        description="\n".join(lines) + "\n\nEvery stack went back to its owner's wallet. "
-                    "**Rematch** opens a new table here with the same options.")
+    after = ("Practice over: these were play chips, no wallet changed. `/ofc practice` deals "
+             "another; `/ofc review` goes over your hands with the strong computer."
+             if practice else "Every stack went back to its owner's wallet. **Rematch** opens "
+             "a new table here with the same options.")
+    return discord.Embed(title="Match over", colour=COLOUR,
+                         description="\n".join(lines) + "\n\n" + after)

@@ -24,7 +24,8 @@ PLACE_ROWS = ("top", "middle", "bottom", "discard")
 FANTASY_ROWS = ("top", "middle", "bottom")
 # easy, strong: add a computer of that level; remove: the computer seated last
 LOBBY_ACTIONS = ("join", "leave", "easy", "strong", "remove", "start", "cancel")
-STEP_ACTIONS = ("reset", "confirm", "anyway", "best")  # anyway: confirm a board that fouls
+# anyway: confirm a board that fouls; suggest: the strong computer's choice (hints on)
+STEP_ACTIONS = ("reset", "confirm", "anyway", "best", "suggest")
 TABLE_BUTTONS = ("hand", "back", "rematch")
 
 _NUMBER = "[0-9]{1,20}"  # ASCII digits only: the parsers refuse leading zeros
@@ -44,6 +45,7 @@ LOBBY = re.compile(rf"ofc:lobby:(?P<table>{_NUMBER}):(?P<action>{_one_of(LOBBY_A
 HAND = re.compile(rf"ofc:(?P<kind>hand):(?P<table>{_NUMBER})")
 BACK = re.compile(rf"ofc:(?P<kind>back):(?P<table>{_NUMBER})")
 REMATCH = re.compile(rf"ofc:(?P<kind>rematch):(?P<table>{_NUMBER})")
+ROW_NAME = re.compile(rf"ofc:row:(?P<row>{_one_of(PLACE_ROWS)})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +69,19 @@ class PlaceId:
 
 
 @dataclass(frozen=True, slots=True)
+class RowNameId:
+    """The greyed button naming a row of the placement grid (streets 2-5): it does nothing."""
+
+    row: str  # top | middle | bottom | discard
+
+    def __str__(self) -> str:
+        return _join("row", self.row)
+
+
+@dataclass(frozen=True, slots=True)
 class StepId:
     turn: Turn
-    action: str  # reset | confirm | anyway | best
+    action: str  # reset | confirm | anyway | best | suggest
 
     def __str__(self) -> str:
         return _join(self.action, *_turn_fields(self.turn))
@@ -174,3 +186,16 @@ def parse_lobby(custom_id: str) -> LobbyId:
 def parse_table_button(custom_id: str) -> TableButtonId:
     match = HAND.fullmatch(custom_id) or REMATCH.fullmatch(custom_id) or _fields(BACK, custom_id)
     return TableButtonId(match["kind"], _number(match["table"]))
+
+
+_TABLE_TEMPLATES = (PLACE, STEP, FANTASY_ROW, LOBBY, HAND, BACK, REMATCH)
+
+
+def table_of(custom_id: str) -> int | None:
+    """The table a component id of any kind here names (None: not a table's component). The
+    sharded bot routes a click in a DM by it (bot/relay.py)."""
+    for template in _TABLE_TEMPLATES:
+        match = template.fullmatch(custom_id)
+        if match is not None:
+            return int(match["table"])
+    return None

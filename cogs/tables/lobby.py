@@ -5,30 +5,37 @@ Thin: each command or click is one table-service call; the lobby message itself 
 kept up to date by cogs/tables/play.py from the service's events, whoever caused them.
 """
 
+import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.engine.rules import TableRules
 from bot.tables import LobbyView
 from cogs.common.answers import (
+    ELSEWHERE,
     PersistentItem,
     Refusal,
     manages_server,
     send,
 )
 from cogs.common.client import Interaction, SlashCommand
-from cogs.common.format import plural
-from cogs.common.interactions import channel_id_of, guild_id_of, name_of, table_here, tables_of
+from cogs.common.format import clip, plural
+from cogs.common.interactions import (
+    channel_id_of,
+    guild_id_of,
+    name_of,
+    per_member,
+    table_here,
+    tables_of,
+)
 from cogs.common.options import table_options
-from cogs.common.permissions import require_table_permissions
+from cogs.common.permissions import can_open_threads, require_table_permissions
 from cogs.tables import ids
-from cogs.tables.controls import play_of
 
 Action = Callable[[Interaction, int], Awaitable[str]]
+THREAD_NAME = 100  # Discord's limit of a thread's name
 
 @app_commands.command(name="create",
                       description="Open a table in this channel and sit down at it")
@@ -44,6 +51,48 @@ async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     await send(interaction, ephemeral=True, content=(
         f"Your table is open (lobby below); you sat down with "
         f"{plural(lobby.rules.buy_in, 'chip')}. Press **Start** when everyone is in."))
+
+
+PRACTICE_HANDS = 5
+NO_PRACTICE_THREAD = (
+    "I cannot open a practice thread here: use `/ofc practice` in a text channel where I have "
+    "the Create Public Threads and Send Messages in Threads permissions.")
+
+
+@per_member(2, 60)  # each practice opens a thread
+@app_commands.command(
+    name="practice",
+    description="Play heads-up against the computer for play chips, with hints (no chips at stake)")
+@app_commands.describe(level="How the computer plays (default strong)",
+                       hands=f"Hands to play (default {PRACTICE_HANDS})")
+@app_commands.choices(level=[app_commands.Choice(name=level, value=level)
+                             for level in ("easy", "strong")])
+async def practice(interaction: Interaction, level: str = "strong",
+                   hands: app_commands.Range[int, 1, 50] = PRACTICE_HANDS) -> None:
+    """Issue 18: a practice table in a thread of its own (the channel stays free for a real
+    table), dealt at once; its stacks are play chips and its hands are not in /ofc stats."""
+    guild_id = guild_id_of(interaction)
+    require_table_permissions(interaction.app_permissions)
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or not can_open_threads(interaction):
+        raise Refusal(NO_PRACTICE_THREAD)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    name = name_of(interaction.user)
+    thread = await channel.create_thread(
+        name=clip(f"Practice: {name} vs computer ({level})", THREAD_NAME),
+        type=discord.ChannelType.public_thread)
+    try:
+        await tables_of(interaction).practice(guild_id, thread.id, interaction.user.id, name,
+                                              level, {"format": "hands", "hands": hands})
+    except BaseException:
+        with contextlib.suppress(discord.HTTPException):
+            await thread.delete()  # nothing was dealt: leave no empty thread behind
+        raise
+    await send(interaction, ephemeral=True, content=(
+        f"Your practice table is open in {thread.mention}: {plural(hands, 'hand')} against "
+        f"the computer ({level}) for play chips, no chips at stake. Your cards come by DM; "
+        "**Suggest** shows the strong computer's choice, and `/ofc review` goes over your "
+        "hands afterwards."))
 
 
 async def _join(interaction: Interaction, table: int) -> str:
@@ -143,19 +192,14 @@ def lobby_view(lobby: LobbyView) -> discord.ui.View:
     return view
 
 
-@dataclass(frozen=True, slots=True)
-class Finished:
-    """A match over at a table: where it was and its rules, for a rematch."""
-
-    guild_id: int
-    channel_id: int
-    thread_id: int | None
-    rules: TableRules
-
-
 class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.REMATCH):
     """"Rematch" under a match's standings: the first click opens a table here with the same
-    options (the clicker seated, the buy-in taken again); each later click sits down at it."""
+    options (the clicker seated, the buy-in taken again); each later click sits down at it.
+    The offer is the closed table's, saved with it: it outlives a restart of the bot."""
+
+    def _check_origin(self, interaction: Interaction) -> None:
+        """The table is closed (the service may have let it go): `rematch` checks where the
+        click comes from against the offer, read from storage if need be."""
 
     async def clicked(self, interaction: Interaction) -> None:
         old = ids.parse_table_button(self.custom_id).table
@@ -165,9 +209,12 @@ class RematchButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids
 
 async def rematch(interaction: Interaction, old: int) -> str:
     service = tables_of(interaction)
-    finished = play_of(interaction).finished.get(old)
+    finished = await service.rematch_offer(old)
     if finished is None:
         raise Refusal("This rematch is no longer offered: open a table with /ofc create.")
+    if finished.guild_id != interaction.guild_id or \
+            interaction.channel_id not in (finished.channel_id, finished.thread_id):
+        raise Refusal(ELSEWHERE)  # issue 21: a forged id from another server or channel
     here = service.table_for_channel(finished.thread_id or finished.channel_id)
     if here is not None and service.lobby(here).status == "lobby":
         return await _join(interaction, here)
@@ -190,6 +237,7 @@ def rematch_view(table: int) -> discord.ui.View:
 
 COMMANDS: tuple[SlashCommand, ...] = (
     create,
+    practice,
     _slash("join", "Sit down at this table (the buy-in leaves your wallet)"),
     _slash("leave", "Get up from this channel's table; your chips go back"),
     _slash("start", "Start this channel's table (host or Manage Server)"),

@@ -64,7 +64,7 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
 )
-from cogs.tables.lobby import Finished, LobbyButton, RematchButton, lobby_view, rematch_view
+from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
 
 if TYPE_CHECKING:
@@ -106,7 +106,6 @@ class Play(commands.Cog):
         # prompt message -> what its image shows (controls.image_key): uploaded again only
         # when that changes
         self.shown: dict[int, tuple[object, ...]] = {}
-        self.finished: dict[int, Finished] = {}  # table -> its match over: for a rematch
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -202,15 +201,16 @@ class Play(commands.Cog):
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 why = "sat out (away)" if reason == "away" else "left the table"
                 who = f"<@{player}>" if is_person(player) else self._names(table).get(seat, "")
-                text = f"{who} {why}: {chips} chips went back to the wallet."
+                back = "play chips, no wallet changed" if self.tables.lobby(table).practice \
+                    else "went back to the wallet"
+                text = f"{who} {why}: {chips} chips {back}."
                 box.post(lambda: self._notice(event.channel_id, text))
             case MatchOver(standings=standings):
-                lobby = self.tables.lobby(table)
-                self.finished[table] = Finished(lobby.guild_id, lobby.channel_id,
-                                                lobby.thread_id, lobby.rules)
-                box.post(lambda: self._send(event.channel_id,
-                                            Content(standings_embed(standings),
-                                                    rematch_view(table))))
+                if self.tables.lobby(table).practice:  # play chips: /ofc practice deals again
+                    over = Content(standings_embed(standings, practice=True), discord.ui.View())
+                else:
+                    over = Content(standings_embed(standings), rematch_view(table))
+                box.post(lambda: self._send(event.channel_id, over))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 text = f"{reason} Chips back to wallets: {back or 'none'}."
@@ -328,10 +328,12 @@ class Play(commands.Cog):
         view = self.tables.public_view(table)
         if view is None:
             return
-        playing = self.tables.lobby(table).status == "playing"
+        lobby = self.tables.lobby(table)
+        playing = lobby.status == "playing"
 
         async def draw() -> Content:
-            return Content(table_embed(view), hand_view(table) if playing else discord.ui.View(),
+            return Content(table_embed(view, lobby.practice),
+                           hand_view(table) if playing else discord.ui.View(),
                            await images.table_file(view))
 
         new = await self._show_in_channel(table, self.tables.messages(table).table_message_id,
@@ -349,7 +351,8 @@ class Play(commands.Cog):
     async def _post_showdown(self, event: ShowdownDone, view: TableView | None) -> None:
         assert view is not None  # a showdown happens in a started match
         names = {s.seat: s.name for s in view.seats}
-        embed = showdown_embed(event.hand_no, event.view, names, view.rules.point_value)
+        embed = showdown_embed(event.hand_no, event.view, names, view.rules.point_value,
+                               self.tables.lobby(event.table_id).practice)
         file = await images.showdown_file(view)
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 

@@ -34,13 +34,15 @@ PLAY = (
     "**Discard**), then **Confirm**. DMs closed? Press **My hand** on the table message.",
     "5. After each hand the showdown shows every row, royalty and chip moved; at the end every "
     "stack goes back to its wallet.",
+    "New to the game? `/ofc practice` deals you a few hands against the computer for play "
+    "chips, with **Suggest** to show its choice; `/ofc review` then goes over your hands.",
 )
 # The commands by purpose, by their names under the bot's groups.
 SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Tables", ("ofc create", "ofc join", "ofc leave", "ofc start", "ofc cancel", "ofc table",
-                "ofc hand")),
+                "ofc hand", "ofc practice")),
     ("Chips and history", ("ofc balance", "ofc daily", "ofc leaderboard", "ofc history",
-                           "ofc stats")),
+                           "ofc stats", "ofc review")),
     ("Tools", ("ofc rules", "ofc score", "ofc solve", "ofc preferences", "ofc help")),
     ("Tournaments", tuple(f"ofc tournament {name}" for name in (
         "create", "join", "leave", "computer", "start", "warn", "penalty", "standings",

@@ -154,7 +154,10 @@ def _table(rules: TableRules) -> str:
             "they have in front of them.\n"
             f"Time: {rules.turn_seconds} s a street, {rules.fantasy_turn_seconds} s for a "
             f"Fantasyland hand, then a {rules.time_bank_seconds} s time bank per match; after "
-            "that the bot places the cards and the player is away.")
+            "that the bot places the cards and the player is away."
+            + ("\nHints: on. **Suggest** in a player's controls fills the street with the "
+               "strong computer's choice from that player's own view; it can still be changed "
+               "before Confirm." if rules.hints == "on" else ""))
 
 
 def describe(rules: TableRules) -> list[tuple[str, str]]:

@@ -19,7 +19,11 @@ if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
-ANNOUNCED = {"started": "Seated by lot.", "table over": "A table is over.",
+ANNOUNCED = {"closed": "Registration is closed. The director starts the tournament with "
+                       "/ofc tournament start.",
+             "started": "Seated by lot.", "table over": "A table is over.",
+             "table closed early": "A table was closed before its last hand: the hands it "
+                                   "played decide who goes on (RULES.md R13).",
              "finished": "The final is over: prizes paid.",
              "cancelled": "Cancelled: every player still in was refunded."}
 
@@ -34,7 +38,6 @@ def opener_for(bot: "OFCBot") -> TableOpener:
                 name=f"Tournament {t.tournament_id} level {table.level} table {table.index + 1}",
                 type=discord.ChannelType.public_thread)
         except discord.Forbidden:
-            await channel.send(commands.NO_THREADS)
             raise TournamentError(commands.NO_THREADS) from None
         return thread.id
 
@@ -46,7 +49,7 @@ async def setup(bot: "OFCBot") -> None:
     bot.tournaments = service
 
     async def announce(changed: TournamentChanged) -> None:
-        note = ANNOUNCED.get(changed.reason)
+        note = changed.detail if changed.reason == "blocked" else ANNOUNCED.get(changed.reason)
         channel = bot.get_channel(changed.channel_id)
         if note is None or not isinstance(channel, discord.abc.Messageable):
             return
@@ -63,5 +66,6 @@ async def setup(bot: "OFCBot") -> None:
 
 
 async def teardown(bot: "OFCBot") -> None:
+    await bot.tournaments.close()
     if ofc.get_command(commands.tournament.name) is commands.tournament:
         ofc.remove_command(commands.tournament.name)

@@ -7,18 +7,22 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine.tournament import Tournament, parse_payouts
+from bot.engine.tournament import MAX_REASON, Tournament, parse_payouts
 from bot.tournaments import TournamentService
 from cogs.common.answers import Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
 from cogs.common.options import table_options
+from cogs.common.permissions import NEEDED, THREADS, require_table_permissions
 from cogs.tournaments import embeds
 
 NO_TOURNAMENT = ("There is no tournament in this channel. Open one with "
                  "/ofc tournament create.")
 NO_THREADS = ("I cannot open the tables' threads here: give me the Create Public Threads and "
-              "Send Messages in Threads permissions in this channel, then start again.")
+              "Send Messages in Threads permissions in this channel, then the director opens "
+              "them with /ofc tournament start.")
+NOT_TEXT = "A tournament opens in a server's text channel: its tables get threads there."
+Reason = app_commands.Range[str, 1, MAX_REASON]
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "strong")]
 
 tournament = app_commands.Group(name="tournament",
@@ -36,12 +40,13 @@ def here(interaction: Interaction) -> Tournament:
     return found
 
 
-def can_open_threads(interaction: Interaction) -> bool:
-    channel = interaction.channel
-    if not isinstance(channel, discord.TextChannel) or interaction.guild is None:
-        return False
-    mine = channel.permissions_for(interaction.guild.me)
-    return mine.create_public_threads and mine.send_messages_in_threads
+def require_threads(interaction: Interaction, unchanged: str) -> None:
+    """Refuse unless this is a text channel where the bot can post and open the tables'
+    threads (the permissions Discord sends with the interaction)."""
+    if not isinstance(interaction.channel, discord.TextChannel):
+        raise Refusal(NOT_TEXT)
+    require_table_permissions(interaction.app_permissions, NEEDED + THREADS,
+                              what="run a tournament's tables", unchanged=unchanged)
 
 
 @tournament.command(name="create", description="Open a shootout tournament in this channel")
@@ -53,13 +58,14 @@ def can_open_threads(interaction: Interaction) -> bool:
     window_minutes="How long registration stays open (default 60)",
 )
 @app_commands.choices(table_seats=[app_commands.Choice(name=str(n), value=n) for n in (2, 3)])
-@table_options("variant", "point_value", "scoring", "royalties", "fantasy",
+@table_options("variant", "scoring", "royalties", "fantasy",
                "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
                "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
 async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],
                  table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
                  payouts: str = "", window_minutes: app_commands.Range[int, 1, 10080] = 60,
                  *, options: dict[str, Any]) -> None:
+    require_threads(interaction, "No tournament was opened.")
     t = await service_of(interaction).create(
         guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
         buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
@@ -101,8 +107,7 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
                                               "by lot (director)")
 async def start(interaction: Interaction) -> None:
     t = here(interaction)
-    if not can_open_threads(interaction):
-        raise Refusal(NO_THREADS)
+    require_threads(interaction, "Nothing was changed.")
     await interaction.response.defer()
     t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
                                             is_admin=manages_server(interaction))
@@ -111,7 +116,7 @@ async def start(interaction: Interaction) -> None:
 
 @tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
                                              "excludes (director)")
-async def warn(interaction: Interaction, member: Member, reason: str) -> None:
+async def warn(interaction: Interaction, member: Member, reason: Reason) -> None:
     s = await service_of(interaction).warn(here(interaction).tournament_id,
                                            interaction.user.id, member.id, reason,
                                            is_admin=manages_server(interaction))
@@ -120,7 +125,7 @@ async def warn(interaction: Interaction, member: Member, reason: str) -> None:
 
 @tournament.command(name="penalty", description="Take points from a player (director)")
 async def penalty(interaction: Interaction, member: Member,
-                  points: app_commands.Range[int, 1, 1000], reason: str) -> None:
+                  points: app_commands.Range[int, 1, 1000], reason: Reason) -> None:
     s = await service_of(interaction).penalty(here(interaction).tournament_id,
                                               interaction.user.id, member.id, points, reason,
                                               is_admin=manages_server(interaction))

@@ -3,9 +3,11 @@
 import discord
 
 from bot.engine.tournament import Sanction, Tournament
+from cogs.common.format import sanction_words
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
+STATUS = {"registering": "registration open", "closed": "registration closed"}
 
 
 def _cut(text: str) -> str:
@@ -23,7 +25,7 @@ def sanction_line(s: Sanction, who: str) -> str:
 
 def standings(t: Tournament, note: str = "") -> discord.Embed:
     """Players, the current level's tables with their points, warnings, penalties, payouts."""
-    title = f"Tournament #{t.tournament_id}: {t.status}"
+    title = f"Tournament #{t.tournament_id}: {STATUS.get(t.status, t.status)}"
     if t.level:
         title += f", level {t.level}{' (final)' if t.is_final else ''}"
     embed = discord.Embed(title=title, description=note or None)
@@ -45,11 +47,13 @@ def standings(t: Tournament, note: str = "") -> discord.Embed:
             for p in table.players)
         won = f" -> {names[table.winner]}" if table.winner is not None else ""
         where = f" <#{table.thread_id}>" if table.thread_id else ""
-        embed.add_field(name=f"Table {table.index + 1} ({table.status}){won}",
+        status = "closed early" if table.early else table.status
+        embed.add_field(name=f"Table {table.index + 1} ({status}){won}",
                         value=_cut(f"{rows}{where}"), inline=True)
     if t.sanctions:
-        lines = [f"L{s.level} {names.get(s.player_id, s.player_id)}: {s.kind} "
-                 f"-{s.points} ({s.reason})" for s in t.sanctions[-SANCTIONS_SHOWN:]]
+        lines = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
+                 f"{sanction_words(s.kind, s.points, s.excluded)} ({s.reason})"
+                 for s in t.sanctions[-SANCTIONS_SHOWN:]]
         embed.add_field(name="Warnings and penalties", value=_cut("\n".join(lines)),
                         inline=False)
     if t.placings:

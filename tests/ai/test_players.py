@@ -188,7 +188,7 @@ def test_the_strong_search_draws_from_the_views_unseen_cards(monkeypatch) -> Non
 def test_estimate_scores_placements_on_the_same_futures() -> None:
     """The strong player's estimate of given placements (for the coach, issue 18): on the last
     street against a finished board nothing is left to deal, so each estimate is the exact
-    points of R5; an illegal placement is refused."""
+    points of R5, one value each; an illegal placement is refused."""
     board = Board(tuple(parse_cards("Kh Kd")), tuple(parse_cards("As Ac 3h 4d 7c")),
                   tuple(parse_cards("2s 3s 8s Js")))
     other = Board(tuple(parse_cards("2h 3d 4h")), tuple(parse_cards("5c 5d 7d 8d Ts")),
@@ -201,8 +201,8 @@ def test_estimate_scores_placements_on_the_same_futures() -> None:
     # clean: top KK9 (8), middle AA, bottom flush (4) against 4-high, 55 and JJ, which pay
     # nothing: every line and the scoop, 6, and royalties 12 (R4, R5); kings on top also earn
     # a Fantasyland hand (R8), worth its measured value against the one opponent
-    assert good == 6 + 12 + fantasy_worth(TableRules(), None).of(14)
+    assert good == [6 + 12 + fantasy_worth(TableRules(), None).of(14)]
     # foul: loses the three lines and the scoop (R3)
-    assert bad == -6.0
+    assert bad == [-6.0]
     with pytest.raises(RuleError, match="not legal"):
         estimate(view, [dict(zip(dealt, ("top", "top", "top"), strict=True))], futures=1)

@@ -12,7 +12,9 @@ import pytest
 
 from bot.app import OFCBot
 from bot.config import Settings
+from bot.engine.cards import Card
 from bot.tables import FakeClock
+from cogs.tables.ids import parse_place
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.discord_double.components import walk
 
@@ -41,6 +43,22 @@ async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeCloc
 def buttons(message: Message) -> dict[str, dict[str, Any]]:
     """The message's buttons by label, as Discord stores them."""
     return {str(c["label"]): dict(c) for c in walk(message.components) if c.get("type") == 2}
+
+
+def placements(message: Message) -> dict[tuple[Card, str], dict[str, Any]]:
+    """The message's placement buttons by (card, row), read from their custom_ids: labels
+    name a card ("A♥") or a card and row ("A♥ → Top") depending on the street's layout."""
+    out = {}
+    for c in walk(message.components):
+        if str(c.get("custom_id", "")).startswith("ofc:place:"):
+            key = parse_place(str(c["custom_id"]))
+            out[(key.card, key.row)] = dict(c)
+    return out
+
+
+def placement(message: Message, card: Card, row: str) -> dict[str, Any]:
+    """The button putting `card` in `row` ({} when the message has none)."""
+    return placements(message).get((card, row), {})
 
 
 def enabled(message: Message, label: str) -> bool:

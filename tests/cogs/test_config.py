@@ -18,7 +18,9 @@ NAMES = {"token": "DISCORD_TOKEN", "database": "OFC_DATABASE", "dev_guild": "OFC
          "daily_chips": "OFC_DAILY_CHIPS", "ai_delay_seconds": "OFC_AI_DELAY_SECONDS",
          "next_hand_seconds": "OFC_NEXT_HAND_SECONDS",
          "lobby_idle_minutes": "OFC_LOBBY_IDLE_MINUTES",
-         "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS", "workers": "OFC_WORKERS"}
+         "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS", "workers": "OFC_WORKERS",
+         "shard_lease_seconds": "OFC_SHARD_LEASE_SECONDS", "relay_address": "OFC_RELAY_ADDRESS",
+         "metrics_port": "OFC_METRICS_PORT", "metrics_host": "OFC_METRICS_HOST"}
 
 
 def test_dotenv_lines_comments_quotes_and_export(tmp_path: Path) -> None:
@@ -50,6 +52,8 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     assert settings == Settings(token="from-env", starting_chips=500, dev_guild=42)
     assert settings.database == "ofc.sqlite3" and settings.daily_chips == 200
     assert load_settings({}, dotenv=None) == Settings()
+    url = "postgresql://ofc:secret@db.example.com/ofc"
+    assert load_settings({"OFC_DATABASE": url}, dotenv=None).database == url
 
 
 @pytest.mark.parametrize(("name", "value", "message"), [
@@ -62,6 +66,13 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_LOBBY_IDLE_MINUTES", "0", "from 1 to 10080 minutes"),
     ("OFC_WORKERS", "-1", "must not be negative"),
     ("OFC_WORKERS", "100", "from 0 to 64 worker processes"),
+    ("OFC_SHARD_LEASE_SECONDS", "1", "from 3 to 600 seconds"),
+    ("OFC_RELAY_ADDRESS", "8400", "must be host:port"),
+    ("OFC_RELAY_ADDRESS", "host:99999", "must be host:port"),
+    ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
+    ("OFC_METRICS_PORT", "http", "whole number"),
+    ("OFC_DATABASE", "mysql://me:secret@db/ofc",
+     "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):

@@ -1,5 +1,6 @@
-"""The placement controls (README.md "What players see"): one action row per dealt card,
-full rows disabled, Reset and Confirm within Discord's 5 rows of 5; Fantasyland menus."""
+"""The placement controls (README.md "What players see"): street 1 one action row per dealt
+card, later streets a grid of rows by cards; full rows disabled, Reset and Confirm within
+Discord's 5 rows of 5; Fantasyland menus."""
 
 from dataclasses import replace
 from typing import Any
@@ -83,36 +84,44 @@ def test_a_full_row_is_disabled_except_for_the_cards_drafted_into_it() -> None:
     assert not rows[4][3].disabled  # Reset
 
 
-def test_pineapple_street_two_offers_discard_and_a_row_for_reset_and_confirm() -> None:
-    match = new_match()
-    for _ in range(2):  # street 1 for both seats (R10's placement is as good as any)
-        seat = match.pending()[0]
-        match.place(seat, auto_assignment(match.view_for(seat).board, match.dealt_to(seat), 0),
-                    1.0)
-    seat = match.pending()[0]
-    assert len(match.dealt_to(seat)) == 3  # R7: 3 dealt, 2 placed, 1 discarded
-    state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
-    rows = rows_of(controls_view(state))
-    assert list(rows) == [0, 1, 2]  # issue 14: Reset and Confirm share the cards' rows
-    for n in range(3):
-        assert [b.label.split(" → ")[1] for b in rows[n][:4]] == ["Top", "Middle", "Bottom",
-                                                                  "Discard"]
-        assert rows[n][2].disabled  # the bottom was filled on street 1
-    assert [b.label for b in rows[0][4:]] == ["Reset"]
-    assert [b.label for b in rows[2][4:]] == ["Confirm"]
-    assert rows[2][4].disabled  # nothing drafted yet: Confirm waits for a complete street
-
-
-def test_turbo_four_cards_use_four_rows_the_last_with_the_buttons() -> None:
-    match = new_match("turbo")
+def later_street(variant: str) -> tuple[Match, int]:
+    """Street 2, both seats' street 1 placed (R10's placement is as good as any)."""
+    match = new_match(variant)
     for _ in range(2):
         seat = match.pending()[0]
         match.place(seat, auto_assignment(match.view_for(seat).board, match.dealt_to(seat), 0),
                     1.0)
-    seat = match.pending()[0]
+    return match, match.pending()[0]
+
+
+def test_pineapple_street_two_is_a_grid_of_rows_by_cards() -> None:
+    match, seat = later_street("pineapple")
+    dealt = match.dealt_to(seat)
+    assert len(dealt) == 3  # R7: 3 dealt, 2 placed, 1 discarded
+    draft = {dealt[1]: "top"}
+    state = state_of(match, seat, draft, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
+    rows = rows_of(controls_view(state))
+    # issue 14: one short line per row on a phone: its name, greyed, then a button per card
+    assert list(rows) == [0, 1, 2, 3, 4]
+    for n, (name, target) in enumerate([("Top", "top"), ("Middle", "middle"),
+                                        ("Bottom", "bottom"), ("Discard", "discard")]):
+        label, *cards = rows[n]
+        assert (label.label, label.disabled, label.custom_id) == (name, True, f"ofc:row:{target}")
+        assert [b.label for b in cards] == [card_label(c) for c in dealt]
+        assert [parse_place(b.custom_id) for b in cards] == [
+            PlaceId(Turn(7, 1, 2, seat), c, target) for c in dealt]
+    assert all(b.disabled for b in rows[2][1:])  # the bottom was filled on street 1
+    assert rows[0][2].style is discord.ButtonStyle.success  # the card drafted to the top
+    assert [b.label for b in rows[4]] == ["Reset", "Confirm"]
+    assert rows[4][1].disabled  # Confirm waits for a complete street
+
+
+def test_turbo_four_cards_make_a_grid_without_discard() -> None:
+    match, seat = later_street("turbo")
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 0}, 2)
     rows = rows_of(controls_view(state))
-    assert [len(r) for r in rows.values()] == [3, 3, 3, 5]  # no Discard in turbo (R7)
+    assert [len(r) for r in rows.values()] == [5, 5, 5, 2]  # no Discard in turbo (R7)
+    assert [r[0].label for r in rows.values()][:3] == ["Top", "Middle", "Bottom"]
 
 
 def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm() -> None:

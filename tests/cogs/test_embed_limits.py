@@ -7,28 +7,32 @@ from dataclasses import fields
 import discord
 import pytest
 
+from bot.ai.review import HandReview, StreetReview
 from bot.ai.solver import solve
 from bot.engine.board import Board
 from bot.engine.cards import parse_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import parse_boards, score_sheet
 from bot.engine.showdown import show_down
+from bot.engine.tournament import MAX_REASON as MAX_SANCTION_REASON
 from bot.storage import (
     DailyClaim,
     GuildSettings,
     HandHistory,
     LeaderRow,
     MatchSummary,
+    PlayedHand,
     PlayerStats,
     SettingsChange,
     Storage,
     Wallet,
 )
-from bot.storage.records import MatchPlayer, PlayerHandResult
+from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
 from bot.storage.validate import MAX_CHIPS
 from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
 from bot.tables.simulate import FAST
 from cogs.economy import embeds as economy
+from cogs.economy.history import RECENT_MATCHES, RECENT_SANCTIONS
 from cogs.economy.wallets import MAX_REASON
 from cogs.tables.embeds import (
     Where,
@@ -122,6 +126,12 @@ def test_economy_embeds_at_their_largest() -> None:
                     for n in range(4))
     match = MatchSummary(USER, USER, USER, options, 2e9, 2e9, 9999, players)
     within_limits(economy.history(MENTION, USER, [match] * 10))
+    sanction = SanctionRecord(USER, "warning", 25, "r" * MAX_SANCTION_REASON, 999, USER, True,
+                              2e9, USER)
+    shown = economy.history(MENTION, USER, [match] * RECENT_MATCHES,
+                            [sanction] * RECENT_SANCTIONS)
+    within_limits(shown)
+    assert shown.fields[-1].name.startswith("Tournament warnings and penalties")
     results = tuple(PlayerHandResult(USER - n, -9999, -MAX_CHIPS, True, 999, True, True, True)
                     for n in range(4))
     hands = [HandHistory(USER, n, "{}", 2e9, results) for n in range(1, 200)]
@@ -183,3 +193,22 @@ async def test_table_prompt_and_placed_embeds_of_a_live_four_seat_table(
         assert checked >= 4 * 4  # at least one look per seat on every street of turbo
     finally:
         await service.close()
+
+
+def test_a_review_of_five_streets_and_of_a_seventeen_card_fantasyland() -> None:
+    """Issue 18: /ofc review at its longest, a normal hand (every street differing, the clock
+    placing one) and an ultimate Fantasyland hand of 17 cards, the match id the longest."""
+    deck = parse_cards(" ".join(TYPED).replace("/", ""))
+    board = Board(tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))
+    rows = ("top", "middle", "bottom", "discard")
+    streets = tuple(
+        StreetReview(n, board, tuple(deck[13 + 3 * n:16 + 3 * n]),
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows, strict=False)), n == 2,
+                     dict(zip(deck[13 + 3 * n:16 + 3 * n], rows[::-1], strict=False)),
+                     -123.45, 67.8) for n in range(1, 6))
+    fantasy = StreetReview(0, Board(), tuple(deck[:17]), dict.fromkeys(deck[:17], "bottom"),
+                           True, dict.fromkeys(deck[:17], "discard"), 999.9, 99.9)
+    played = PlayedHand(USER, 10**9, 1e10, -BIG_POINT, True)
+    for hand in (HandReview(3, 0, name(0), streets, board, -BIG_POINT, True, 0),
+                 HandReview(4, 0, name(0), (fantasy,), board, BIG_POINT, False, 0)):
+        within_limits(economy.review(played, hand))

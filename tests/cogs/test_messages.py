@@ -2,11 +2,13 @@
 by hand against RULES.md."""
 
 from bot.engine.board import Board
+from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.showdown import show_down
 from bot.tables import Standing
 from cogs.common.format import rules_line, rules_paragraph
-from cogs.tables.embeds import showdown_embed, standings_embed
+from cogs.tables.embeds import showdown_embed, standings_embed, table_embed
+from cogs.tools.rules_words import describe
 
 ALICE = Board.parse("Qh Qd 2c", "5s 5d 9c 9h Kd", "2h 3h 4h 5h 7h")
 BOB_FOULED = Board.parse("Ah Ad Ks", "Ts Td Jc 3s 4c", "6c 6d 6s 8h 8s")  # top AA > middle TT
@@ -69,3 +71,22 @@ def test_the_rules_in_short_say_when_there_are_no_royalties() -> None:
     rules = TableRules(royalties="off")
     for text in (rules_paragraph(rules), rules_line(rules)):
         assert "no royalties" in text and "off royalties" not in text
+
+
+def test_the_table_says_when_hints_are_on_and_when_it_is_a_practice() -> None:
+    """Issue 18: the lobby's paragraph, the rules in words and the table message."""
+    on = TableRules(hints="on")
+    assert "**Hints on**" in rules_paragraph(on) and "Hints" not in rules_paragraph(TableRules())
+    table = dict(describe(on))["Table"]
+    assert "Hints: on. **Suggest**" in table and "Hints" not in dict(describe(TableRules()))[
+        "Table"]
+    view = Match.new(on, [PlayerSpec(1, "a", 200), PlayerSpec(2, "b", 200)]).public_view()
+    practice = table_embed(view, practice=True)
+    assert practice.title == "Practice table" and practice.description is not None
+    assert "**Practice**" in practice.description and "**Hints on**" in practice.description
+    plain = table_embed(Match.new(TableRules(), [PlayerSpec(1, "a", 200),
+                                                 PlayerSpec(2, "b", 200)]).public_view())
+    assert plain.title == "OFC table" and "Practice" not in str(plain.description)
+    assert "Hints" not in str(plain.description)
+    over = standings_embed([], practice=True).description or ""
+    assert "play chips, no wallet changed" in over and "Rematch" not in over

@@ -11,7 +11,7 @@ from bot.engine.cards import Card, parse_cards
 from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
 from cogs.common.format import card_label
-from cogs.tables.ids import PlaceId, StepId, Turn
+from cogs.tables.ids import PlaceId, StepId, TableButtonId, Turn
 from tests.cogs.conftest import EXTENSIONS, buttons, enabled, started, table_message
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
@@ -323,3 +323,52 @@ async def test_a_table_that_cannot_be_restored_refunds_and_says_so(
         double.errors.records.clear()  # the one error this test provokes
     finally:
         await double.stop_client(restarted)
+
+
+async def test_a_rematch_offer_outlives_restarts(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock) -> None:
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    table = table_id(bot, double)
+    await play_hand(bot, table, (alice, bob), auto)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    wallets = {m.id: (await bot.storage.wallet(double.guild.id, m.id, now=0)).balance
+               for m in (alice, bob)}
+    await double.stop_client(bot)
+
+    # The offer was saved with the table that closed: a new bot on the same database honours
+    # the button it never drew.
+    restarted = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(restarted)
+    try:
+        assert restarted.tables.table_for_channel(double.channel.id) is None  # all closed
+        await alice.click(over, "Rematch")
+        lobby = await double.wait_for_message(
+            lambda m: m.embed is not None
+            and m.embed["title"] == "OFC table: waiting for players")
+        assert alice.mention in str(lobby.embed) and "1 hands" in str(lobby.embed)
+        rematch = table_id(restarted, double)
+        assert rematch != table and restarted.tables.lobby(rematch).rules.fantasy == "off"
+        # A forged Rematch from another channel of the server is refused (issue 21).
+        elsewhere = await double.state.create_message(double.add_text_channel("lounge"),
+                                                      {"content": "hello"}, [])
+        before = bob.last_ephemeral()
+        await bob.forge(elsewhere, str(TableButtonId("rematch", table)))
+        answer = await bob.wait_for_ephemeral(after=before)
+        assert answer.embed is not None and \
+            answer.embed["description"] == "That control belongs to a table in another channel."
+    finally:
+        await double.stop_client(restarted)
+
+    # Restarted again, with the rematch's lobby open: the old button seats the next member.
+    again = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(again)
+    try:
+        await bob.click(over, "Rematch")
+        await double.wait_until(lambda: again.tables.lobby(rematch).seated(bob.id),
+                                what="bob seated at the rematch")
+        for member in (alice, bob):  # each buy-in taken once more (R12)
+            wallet = await again.storage.wallet(double.guild.id, member.id, now=0)
+            assert wallet.balance == wallets[member.id] - 200
+    finally:
+        await double.stop_client(again)

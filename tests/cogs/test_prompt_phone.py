@@ -52,9 +52,12 @@ def test_a_board_that_fouls_asks_for_a_second_confirm() -> None:
     assert not fouls(state(BAD, "Ad 9c 7d", ("discard", "middle", "top"), complete=True))
     asking = labels(controls_view(fouled, asking=True))
     assert "Confirm" not in asking and asking["Confirm anyway"].style.name == "danger"
-    embed = prompt_embed(fouled, asking=True)
-    assert "This board fouls: confirm anyway?" in str(embed.description)
-    assert "This board fouls** whatever comes" in str(embed.description)
+    assert "This board fouls** whatever comes" in str(prompt_embed(fouled).description)
+    # Asked to confirm, the question takes the warning's place (and the status's: the prompt
+    # fits a phone).
+    asked = str(prompt_embed(fouled, asking=True).description)
+    assert asked.startswith("⚠️ **This board fouls: confirm anyway?** No royalties")
+    assert "whatever comes" not in asked and "Your turn" not in asked
     assert not fouls(state(GOOD, "2c 3h 7d", ("top", "bottom", "discard"), complete=True))
 
 

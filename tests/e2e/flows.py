@@ -20,7 +20,7 @@ from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
 from bot.tables import Clock
 from cogs.common.format import ROW_LABELS, SUIT_SYMBOLS, card_label
-from tests.cogs.conftest import buttons, enabled, settings_for
+from tests.cogs.conftest import buttons, enabled, placement, placements, settings_for
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import PATIENCE, Channel, DiscordDouble, Member, Message
 
@@ -132,33 +132,28 @@ def ready(prompt: Message | None) -> bool:
 
 
 def dealt(prompt: Message) -> list[Card]:
-    """The cards of a street prompt in the order dealt: one button row per card."""
-    cards: list[Card] = []
-    for label in prompt.labels():
-        if " → " in label and (card := card_of(label.split(" → ")[0])) not in cards:
-            cards.append(card)
-    return cards
+    """The cards of a street prompt in the order dealt (the order of its buttons)."""
+    return list(dict.fromkeys(card for card, _ in placements(prompt)))
 
 
-def place_label(card: Card, row: str) -> str:
-    return f"{card_label(card)} → {ROW_LABELS[row]}"
+def place_id(prompt: Message, card: Card, row: str) -> str:
+    """The custom_id of the button putting `card` in `row`."""
+    return str(placement(prompt, card, row)["custom_id"])
 
 
 def chosen_row(prompt: Message, card: Card) -> str | None:
     """The row the prompt shows `card` drafted to (its green button), if any."""
     return next((row for row in ROW_LABELS
-                 if buttons(prompt).get(place_label(card, row), {}).get("style") == SUCCESS),
-                None)
+                 if placement(prompt, card, row).get("style") == SUCCESS), None)
 
 
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
                 row: str, *, timeout: float = PATIENCE) -> None:
     """Click one placement button and wait until the prompt shows it chosen."""
-    label = place_label(card, row)
     tap(member)
-    await member.click(prompt, label)
-    await double.wait_until(lambda: buttons(prompt).get(label, {}).get("style") == SUCCESS,
-                            timeout=timeout, what=f"{label} drafted for {member.name}")
+    await member.click(prompt, custom_id=place_id(prompt, card, row))
+    await double.wait_until(lambda: chosen_row(prompt, card) == row, timeout=timeout,
+                            what=f"{card_label(card)} drafted to {row} for {member.name}")
 
 
 async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
@@ -181,7 +176,8 @@ async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
 def _first_free(prompt: Message, card: Card) -> str:
     """R10's row for a card kept: the first of bottom, middle, top with room (a full row's
     buttons are disabled)."""
-    return next(row for row in FILL_ORDER if enabled(prompt, place_label(card, row)))
+    return next(row for row in FILL_ORDER
+                if not placement(prompt, card, row).get("disabled", False))
 
 
 async def act(double: DiscordDouble, member: Member, prompt: Message,

@@ -64,6 +64,8 @@ class LoadReport:
     interaction_done_p99_ms: float
     seconds: float
     bot_cpu_seconds: float  # the bot process's CPU time while the tables played (Linux)
+    # the same with its worker processes (images, computers' decisions): the bot's whole cost
+    bot_tree_cpu_seconds: float
     driver_cpu_seconds: float  # the double's and the members' (this process)
     errors: list[str] = field(default_factory=list)
 
@@ -99,6 +101,7 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                 await _wait_ready(double)
                 rendering = log_lines[0] if log_lines else "unknown"
                 started, cpu, bot_cpu = time.monotonic(), time.process_time(), _cpu(bot)
+                tree_cpu = _tree_cpu(bot.pid)
 
                 async def play(number: int) -> None:
                     host, guest = pairs[number]
@@ -111,6 +114,7 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                                                 return_exceptions=True)
                 seconds = time.monotonic() - started
                 cpu, bot_cpu = time.process_time() - cpu, _cpu(bot) - bot_cpu
+                tree_cpu = _tree_cpu(bot.pid) - tree_cpu
                 measured = list(double.state.interactions.values())
                 errors = [f"table {n + 1}: {type(o).__name__}: {o}"
                           for n, o in enumerate(outcomes) if isinstance(o, BaseException)]
@@ -144,16 +148,41 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
         interaction_done_p50_ms=percentile(done, 0.5),
         interaction_done_p99_ms=percentile(done, 0.99),
         seconds=round(seconds, 2), bot_cpu_seconds=round(bot_cpu, 2),
+        bot_tree_cpu_seconds=round(tree_cpu, 2),
         driver_cpu_seconds=round(cpu, 2), errors=errors)
 
 
 def _cpu(process: asyncio.subprocess.Process) -> float:
     """CPU seconds (user + system) a process has used so far; 0 where /proc is missing."""
+    fields = _stat(process.pid)
+    return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (state first); None if gone."""
     try:
-        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return None
+
+
+def _tree_cpu(root: int) -> float:
+    """CPU seconds of a process and all its living descendants (its worker processes)."""
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat(int(entry.name))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+            used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / _TICKS
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0.0)
+        todo += children.get(pid, [])
+    return total
 
 
 def _record_answers(double: Any) -> dict[int, float]:

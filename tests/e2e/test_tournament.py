@@ -1,23 +1,78 @@
-"""A four-player shootout through the real bot and the Discord double (RULES.md R13): two
-heads-up tables in threads the bot opens, then a final; one warning and one penalty; every
-chip audited at the end."""
+"""Shootouts through the real bot and the Discord double (RULES.md R13): four players on two
+heads-up tables in threads the bot opens, then a final, with a warning and a penalty shown in
+the standings and in the members' /ofc history; a table closed with /ofc cancel; a channel
+where the bot cannot open threads. Every chip audited at the end."""
 
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+from bot.app import OFCBot
 from bot.engine.tournament import Tournament
 from bot.tables import FakeClock
 from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from tests.e2e.flows import start_bot
 from tests.storage.audit import audit
+
+
+@asynccontextmanager
+async def audited_bot(double: DiscordDouble,
+                      tmp_path: Path) -> AsyncIterator[tuple[OFCBot, FakeClock]]:
+    """The real bot on a fake clock and a fresh database; every chip audited once it stops."""
+    clock = FakeClock()
+    database = tmp_path / "ofc.sqlite3"
+    bot = await start_bot(double, database, clock)
+    try:
+        yield bot, clock
+    finally:
+        await double.stop_client(bot)
+    assert audit(database) == []
+
+
+async def play_out(bot: OFCBot, clock: FakeClock,
+                   until: Callable[[], bool] | None = None) -> None:
+    """Play on until `until()` holds (default: no tournament is live); people who do not act
+    are placed for by R10."""
+    presenter = bot.get_cog("Play")
+    assert presenter is not None
+    for _ in range(2000):
+        await bot.tournaments.idle()
+        await presenter.drain()  # type: ignore[attr-defined]
+        if until() if until is not None else not bot.tournaments.live():
+            return
+        await clock.advance_to_next()
+    raise AssertionError("the tournament did not get there")
+
+
+async def two_heads_up_tables(double: DiscordDouble, bot: OFCBot, alice: Member,
+                              bob: Member, hands: int) -> int:
+    """Alice (the director) and Bob with two computers, started: two heads-up tables
+    playing. Returns the tournament's id."""
+    await alice.slash("ofc tournament create", buy_in=50, table_seats=2, table_hands=hands,
+                      turn_seconds=10, time_bank_seconds=0)
+    for member in (alice, bob):
+        await member.slash("ofc tournament join")
+    for _ in range(2):
+        await alice.slash("ofc tournament computer")
+    (t,) = bot.tournaments.live()
+    await double.resolved(await alice.slash("ofc tournament start"))
+    await double.wait_until(lambda: all(table.status == "playing" for table in
+                                        bot.tournaments.tournament(t.tournament_id).tables),
+                            what="both tables playing")
+    return t.tournament_id
+
+
+def the_bots_role(double: DiscordDouble) -> Any:
+    (role,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    return role
 
 
 async def test_four_players_two_heads_up_tables_then_a_final(
         double: DiscordDouble, alice: Member, bob: Member, carol: Member,
         tmp_path: Path) -> None:
-    clock = FakeClock()
-    database = tmp_path / "ofc.sqlite3"
-    bot = await start_bot(double, database, clock)
-    try:
+    async with audited_bot(double, tmp_path) as (bot, clock):
         await alice.slash("ofc tournament create", buy_in=50, table_seats=2, table_hands=1,
                           payouts="65/35", turn_seconds=10, time_bank_seconds=0)
         await bob.slash("ofc tournament join")
@@ -45,20 +100,100 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         standings = await double.wait_for_message(
             lambda m: m.embed is not None and "Warnings and penalties" in str(m.embed))
         assert "slow play" in str(standings.embed) and "time (10 s)" in str(standings.embed)
-        presenter = bot.get_cog("Play")
-        assert presenter is not None
-        for _ in range(2000):  # people who do not act are placed for by R10
-            await bot.tournaments.idle()
-            await presenter.drain()  # type: ignore[attr-defined]
-            if not bot.tournaments.live():
-                break
-            await clock.advance_to_next()
-        assert not bot.tournaments.live()
+        # Every warning and penalty is in the member's history too (issue 17).
+        for member, shown, hidden in ((bob, "warning (slow play)", "time (10 s)"),
+                                      (carol, "penalty, 10 points off (time (10 s))",
+                                       "slow play")):
+            history = await double.resolved(await member.slash("ofc history"))
+            field = next(f for f in history.embed["fields"]
+                         if f["name"] == "Tournament warnings and penalties")
+            assert f"Tournament #{tid}, level 1: {shown}" in field["value"]
+            assert hidden not in field["value"]
+        looked_up = await double.resolved(await alice.slash("ofc history", member=carol))
+        assert "time (10 s)" in str(looked_up.embed)
+        await play_out(bot, clock)
         final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
         assert final.status == "finished" and final.level == 2
         assert [p.prize for p in final.placings[:2]] == [130, 70]
         await double.wait_for_message(
             lambda m: m.embed is not None and "prizes paid" in str(m.embed))
-    finally:
-        await double.stop_client(bot)
-    assert audit(database) == []
+
+
+async def test_ofc_cancel_at_a_tournament_table_decides_it_and_the_tournament_goes_on(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        tid = await two_heads_up_tables(double, bot, alice, bob, hands=3)
+        table = next(x for x in bot.tournaments.tournament(tid).current_tables
+                     if bob.id in x.players)
+        assert table.thread_id is not None
+        thread = double.state.channels[table.thread_id]
+        refused = await double.resolved(await bob.slash("ofc cancel", channel=thread))
+        assert refused.ephemeral and bob.id in table.players  # only the director (host)
+        await double.resolved(await alice.slash("ofc cancel", channel=thread))
+        await double.wait_for_message(
+            lambda m: m.embed is not None and "closed before its last hand" in str(m.embed))
+        decided = bot.tournaments.tournament(tid).table(1, table.index)
+        assert decided.status == "done" and decided.early and decided.winner is not None
+        await play_out(bot, clock)
+        final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
+        assert final.status == "finished" and final.level == 2
+        assert decided.winner in final.tables[-1].players
+        assert (await bot.storage.tournament(tid)).pool == 0
+        wallet = await bot.storage.wallet(double.guild.id, bob.id, now=clock.now())
+        prize = next(p.prize for p in final.placings if p.player_id == bob.id)
+        assert wallet.balance == 1000 - 50 + prize  # the lent table chips all went back
+
+
+async def test_start_says_which_thread_permission_is_missing_and_changes_nothing(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    async with audited_bot(double, tmp_path) as (bot, _):
+        await alice.slash("ofc tournament create", buy_in=50)
+        await bob.slash("ofc tournament join")
+        await alice.slash("ofc tournament join")
+        (t,) = bot.tournaments.live()
+        before = len(double.state.channels)
+        for denied, name in ((CREATE_PUBLIC_THREADS, "Create Public Threads"),
+                             (SEND_MESSAGES_IN_THREADS, "Send Messages in Threads")):
+            await double.set_permissions(double.channel, the_bots_role(double), deny=denied)
+            refused = await double.resolved(await alice.slash("ofc tournament start"))
+            assert refused.ephemeral
+            text = refused.embed["description"]
+            assert f"**{name}**" in text and "Nothing was changed." in text
+            assert text.count("**") == 4  # that permission alone, named twice
+            now = bot.tournaments.tournament(t.tournament_id)
+            assert now.status == "registering" and now.tables == [] and now.pool == 100
+            assert len(double.state.channels) == before  # no thread opened
+            assert bot.tables.live_tables() == []
+            stored = await bot.storage.tournament(t.tournament_id)
+            assert stored.pool == 100
+            assert Tournament.from_json(stored.state_json).status == "registering"
+        created = await double.resolved(await bob.slash("ofc tournament create", buy_in=5))
+        assert "No tournament was opened." in created.embed["description"]
+        assert len(bot.tournaments.live()) == 1
+        await double.set_permissions(double.channel, the_bots_role(double))  # granted again
+        await double.resolved(await alice.slash("ofc tournament start"))
+        await double.wait_until(
+            lambda: bot.tournaments.tournament(t.tournament_id).status == "running"
+            and len(double.state.channels) == before + 1, what="the table's thread opened")
+
+
+async def test_a_level_whose_thread_cannot_open_waits_and_the_directors_start_opens_it(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        tid = await two_heads_up_tables(double, bot, alice, bob, hands=1)
+        # The bot loses Create Public Threads while level 1 plays: the final cannot open.
+        await double.set_permissions(double.channel, the_bots_role(double),
+                                     deny=CREATE_PUBLIC_THREADS)
+        await play_out(bot, clock, until=lambda: bot.tournaments.tournament(tid).level == 2)
+        await bot.tournaments.idle()
+        told = await double.wait_for_message(
+            lambda m: m.embed is not None and "Create Public Threads" in str(m.embed))
+        assert "/ofc tournament start" in str(told.embed)
+        (final,) = bot.tournaments.tournament(tid).current_tables
+        assert final.status == "waiting" and final.thread_id is None
+        await double.set_permissions(double.channel, the_bots_role(double))  # granted again
+        await double.resolved(await alice.slash("ofc tournament start"))
+        await double.wait_until(lambda: bot.tournaments.tournament(tid).current_tables[0]
+                                .status == "playing", what="the final playing")
+        await play_out(bot, clock)
+        assert (await bot.storage.tournament(tid)).status == "finished"

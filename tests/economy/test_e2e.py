@@ -1,15 +1,16 @@
 """The economy and tool commands through the real bot (bot.app.OFCBot, real discord.py HTTP
 and gateway code) against the local Discord double of tests/e2e: synced commands, Discord's
-own permission gate on /ofc-admin, ephemeral answers, the /ofc history menus."""
+own permission gate on /ofc-admin, ephemeral answers, the /ofc history menus; the bot on an
+SQLite file and on PostgreSQL (`database`, tests/backends.py: OFC_DATABASE a postgresql:// URL)."""
 
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.app import OFCBot
 from bot.config import Settings
+from tests.backends import database as database  # each test on both backends
 from tests.e2e.discord_double import ComponentError, DiscordDouble, Member
 from tests.e2e.discord_double.model import MANAGE_GUILD
 from tests.economy.test_history_stats import line, record_match
@@ -17,8 +18,8 @@ from tests.economy.test_history_stats import line, record_match
 
 @pytest.fixture
 async def bot(double: DiscordDouble, alice: Member, bob: Member,
-              tmp_path: Path) -> AsyncIterator[OFCBot]:
-    settings = Settings(token=double.token, database=str(tmp_path / "ofc.sqlite3"),
+              database: str) -> AsyncIterator[OFCBot]:
+    settings = Settings(token=double.token, database=database,
                         dev_guild=double.guild.id, workers=0)
     client = OFCBot(settings, extensions=("cogs.economy", "cogs.tools"))
     await double.start_client(client)

@@ -133,3 +133,41 @@ def test_payout_tables() -> None:
     with pytest.raises(RuleError):
         parse_payouts("60/30")
     assert split_pool(101, (65, 35)) == [66, 35]
+
+
+def test_registration_closes_when_its_window_ends_and_the_director_starts() -> None:
+    t = make(2)  # the window ends at 1000
+    assert not t.close_registration(999.0) and t.status == "registering"
+    assert t.close_registration(1000.0) and t.status == "closed"
+    assert not t.close_registration(2000.0)  # once
+    with pytest.raises(RuleError, match="Registration is closed"):
+        t.leave(1, now=1.0)  # even with a clock that reads earlier
+    with pytest.raises(RuleError, match="Registration is closed"):
+        t.join(9, "late", now=1.0)
+    assert Tournament.from_json(t.to_json()) == t
+    t.warn(1, "slow", by=99, now=1001.0)  # the director acts before the start too
+    (table,) = t.start()
+    assert t.status == "running" and sorted(table.players) == [1, 2]
+
+
+def test_a_table_closed_early_is_decided_on_its_points_and_says_so() -> None:
+    t = make(4, seats=2)
+    t.start()
+    first, second = t.current_tables
+    t.table_done(1, first.index, {first.players[0]: -3, first.players[1]: 3}, early=True)
+    assert first.early and first.winner == first.players[1]
+    assert Tournament.from_json(t.to_json()) == t
+    t.table_done(1, second.index, {second.players[0]: 1, second.players[1]: 0})
+    assert not second.early and t.level == 2
+    assert sorted(t.current_tables[0].players) == sorted([first.players[1], second.players[0]])
+
+
+def test_a_reason_is_needed_and_kept_short() -> None:
+    t = make(2)
+    t.start()
+    with pytest.raises(RuleError, match="reason"):
+        t.warn(1, "  ", by=99, now=1.0)
+    with pytest.raises(RuleError, match="reason"):
+        t.penalty(1, 10, "x" * 201, by=99, now=1.0)
+    assert t.sanctions == []
+    assert t.warn(1, " slow\n  play ", by=99, now=1.0).reason == "slow play"

@@ -56,18 +56,43 @@ def test_no_warning_while_a_finish_avoids_the_foul(mid_hand: Match) -> None:
     assert not has(private_image(view, samples.choice(mid_hand, seat)), theme.FOUL)
 
 
-def test_each_row_is_labelled_with_its_hand(monkeypatch: pytest.MonkeyPatch,
-                                            mid_hand: Match) -> None:
-    seat = mid_hand.pending()[0]
-    view = mid_hand.view_for(seat)
-    labelled = private_image(view)
+def labels_drawn(monkeypatch: pytest.MonkeyPatch, match: Match) -> bool:
+    """Whether the private image of the seat to act, with a draft, changes with its rows'
+    labels."""
+    seat = match.pending()[0]
+    view, draft = match.view_for(seat), samples.choice(match, seat)
+    labelled = private_image(view, draft)
     real = private.draft_outlook
 
     def unlabelled(*args, **kwargs):  # type: ignore[no-untyped-def]
         return replace(real(*args, **kwargs), rows=("", "", ""))
 
-    monkeypatch.setattr(private, "draft_outlook", unlabelled)
-    assert private_image(view).tobytes() != labelled.tobytes()
+    with monkeypatch.context() as patched:
+        patched.setattr(private, "draft_outlook", unlabelled)
+        return private_image(view, draft).tobytes() != labelled.tobytes()
+
+
+def test_each_row_is_labelled_with_its_hand_on_street_1(monkeypatch: pytest.MonkeyPatch,
+                                                        fantasy: Match) -> None:
+    assert labels_drawn(monkeypatch, samples.new_match(3))
+    assert labels_drawn(monkeypatch, fantasy)
+
+
+def test_streets_2_to_5_leave_the_labels_to_the_prompt(monkeypatch: pytest.MonkeyPatch,
+                                                      mid_hand: Match) -> None:
+    # The compact image: the prompt's text names each row's hand (with the draft), so the
+    # image does not repeat it (issue 14: the prompt fits a phone).
+    assert mid_hand.public_view().street == 3
+    assert not labels_drawn(monkeypatch, mid_hand)
+
+
+def test_streets_2_to_5_are_compact_and_street_1_is_not(mid_hand: Match) -> None:
+    street_1 = samples.new_match(3)
+    tall = private_image(street_1.view_for(street_1.pending()[0]))
+    short = private_image(mid_hand.view_for(mid_hand.pending()[0]))
+    # The compact image is as wide and at most half as tall as the whole screen's budget
+    # for it leaves (tests/cogs/test_dm_height.py holds the budget).
+    assert short.width == tall.width and short.height < tall.height * 0.6
 
 
 def test_status_under_the_board() -> None:

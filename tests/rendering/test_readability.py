@@ -6,7 +6,7 @@ from PIL import Image
 
 from bot.engine.cards import JOKERS, make_card
 from bot.engine.match import Match
-from rendering import cards, private, samples, showdown, table
+from rendering import cards, private, samples, showdown, strip, table
 from rendering.theme import CARD_WHITE
 
 PHONE_WIDTH = 550
@@ -15,8 +15,12 @@ MIN_RANK_PX = 14
 
 def rank_height(card: int, width: int) -> int:
     """Rows of ink in the index corner (the top half, inside the border) of a face."""
-    face = cards.face(card, width).convert("RGB")
-    border = max(3, width // 16)
+    return ink_rows(cards.face(card, width).convert("RGB"), width)
+
+
+def ink_rows(face: Image.Image, width: int) -> int:
+    """Rows of ink in the top half of a card, inside its border: the rank's height."""
+    border = max(3, width // 16) + (face.width - width) // 2  # a tile's ring pad
     corner = face.crop((border, border, face.width * 3 // 4, face.height // 2))
     rows = [y for y in range(corner.height)
             if any(sum(abs(a - b) for a, b in zip(corner.getpixel((x, y)), CARD_WHITE,
@@ -51,9 +55,17 @@ def test_private_ranks_are_readable_on_a_phone(mid_hand: Match, fantasy: Match) 
         seat = match.pending()[0]
         image = private.private_image(match.view_for(seat))
         for width in (private.OTHER_CARD, private.MANY_DEALT_CARD, private.DEALT_CARD,
-                      private.DISCARD_CARD,
-                      private.OWN_CARD):
+                      private.DISCARD_CARD, private.OWN_CARD, private.COMPACT_CARD):
             assert on_phone(width, image) >= MIN_RANK_PX
+
+
+def test_the_index_cards_of_other_boards_are_readable_on_a_phone(mid_hand: Match) -> None:
+    # Streets 2-5 draw the other boards as index cards (rendering/strip.py).
+    image = private.private_image(mid_hand.view_for(mid_hand.pending()[0]))
+    faces = [make_card(r, s) for r in range(13) for s in (0, 1)] + [JOKERS[0]]
+    smallest = min(ink_rows(cards.index_tile("face", c, strip.CARD), strip.CARD)
+                   for c in faces)
+    assert smallest * PHONE_WIDTH / image.width >= MIN_RANK_PX
 
 
 def test_showdown_ranks_are_readable_on_a_phone(eventful_showdown: Match) -> None:

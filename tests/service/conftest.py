@@ -1,6 +1,7 @@
-"""Fixtures of the table-service tests: real SQLite files in tmp_path (tests/conftest.py's storage,
-audited after each test), its fake clock, and a service with no pauses (computers
-act at once, the next hand is dealt at once)."""
+"""Fixtures of the table-service tests: each runs on a real SQLite file and on a real
+PostgreSQL database (`database`, tests/backends.py; tests/conftest.py's storage, audited after
+each test), its fake clock, and a service with no pauses (computers act at once, the next
+hand is dealt at once)."""
 
 from collections.abc import AsyncIterator
 
@@ -9,6 +10,7 @@ import pytest
 from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
+from tests.backends import database as database  # each test on both backends
 
 from .driver import QUICK_AI, Recorder
 

@@ -1,14 +1,13 @@
 """Test helpers: an event recorder, people who play through the button path, chip totals."""
 
-import sqlite3
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TypeVar
 
 from bot.ai.players import AIPlayers, Settings, decide
-from bot.storage import Storage
+from bot.storage import SanctionRecord, Storage
 from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
 from bot.tables.simulate import FAST
+from tests.backends import Reader
 
 GUILD = 10
 CHANNEL = 20
@@ -76,20 +75,17 @@ async def play(service: TableService, clock: FakeClock, table_id: int,
     raise AssertionError("the table did not finish")
 
 
-def chips(path: Path, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:
-    """(wallets, stacks at open tables, external chips) read with plain sqlite3."""
-    conn = sqlite3.connect(path)
-    try:
-        wallets = dict(conn.execute(
-            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild,)).fetchall())
-        stacks = dict(conn.execute(
+def chips(database: str, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:
+    """(wallets, stacks at open tables, external chips) read with plain sqlite3 or asyncpg."""
+    with Reader(database) as query:
+        wallets = dict(query(
+            "SELECT user_id, balance FROM wallets WHERE guild_id = ?", (guild,)))
+        stacks = dict(query(
             "SELECT s.user_id, sum(s.stack) FROM table_seats AS s JOIN live_tables AS t "
-            "ON t.id = s.table_id WHERE t.status = 'open' GROUP BY s.user_id").fetchall())
-        external = conn.execute(
+            "ON t.id = s.table_id WHERE t.status = 'open' GROUP BY s.user_id"))
+        external = query(
             "SELECT coalesce(sum(amount), 0) FROM ledger WHERE guild_id = ? AND kind IN "
-            "('start', 'daily', 'grant', 'correction', 'house')", (guild,)).fetchone()[0]
-    finally:
-        conn.close()
+            "('start', 'daily', 'grant', 'correction', 'house')", (guild,))[0][0]
     return wallets, stacks, external
 
 
@@ -101,3 +97,42 @@ def fresh_service(storage: Storage, now: float,
     recorder = Recorder()
     service.add_listener(recorder)
     return service, clock, recorder
+
+
+async def populated(database: str) -> int:
+    """A database with something in every table, through the table service: a finished match
+    of two people and a computer, a table still in play mid-hand (its id is returned), daily
+    claims and a grant, a server's settings, a player's preferences, a tournament's pool and
+    a sanction, and the lease of a bot process that stopped without releasing it (it has
+    expired: a bot on the copy claims its shard as usual)."""
+    storage = await Storage.open(database)
+    try:
+        service, clock, _ = fresh_service(storage, 1000.0)
+        done = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                           {"format": "hands", "hands": 2}, seed=3)).table_id
+        await service.join(done, BOB, "Bob")
+        await service.add_computer(done, ALICE, "easy")
+        await service.start(done, ALICE)
+        await play(service, clock, done, [ALICE, BOB])
+        live = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol",
+                                           seed=4)).table_id
+        await service.join(live, ALICE, "Alice")
+        await service.start(live, CAROL)
+        first = next(p for p in (ALICE, CAROL) if service.private_view(live, p).to_act)
+        await act(service, live, first)
+        await service.close()
+        now = clock.now()
+        await storage.claim_daily(GUILD, BOB, now=now)
+        await storage.grant(GUILD, CAROL, 50, reason="welcome", actor_id=ALICE, now=now,
+                            key="grant:carol")
+        await storage.update_guild_settings(GUILD, actor_id=ALICE, now=now, daily_chips=300)
+        await storage.set_preferences(BOB, now=now, four_colour=True)
+        tournament = await storage.create_tournament(GUILD, CHANNEL + 2, "{}", now=now)
+        await storage.tournament_move(tournament, BOB, 100, "buy_in", key="t:bob", now=now)
+        await storage.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
+                                                                 ALICE, False, now),
+                                      key="t:warn", now=now, snapshot="{}")
+        await storage.claim_shards("crashed-bot", 1, [0], now=now, seconds=30)
+    finally:
+        await storage.close()
+    return live

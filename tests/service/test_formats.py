@@ -1,7 +1,6 @@
 """Fantasyland hands (R8) and cash tables (R11) through the service, and the simulation
 helper `ofc simulate` uses."""
 
-from pathlib import Path
 
 from bot.storage import Storage
 from bot.tables import (
@@ -26,7 +25,7 @@ FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland
 
 async def test_a_fantasyland_hand_with_best_arrangement(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path) -> None:
+        database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 1},
                                         seed=FANTASY_SEED)).table_id
@@ -61,11 +60,11 @@ async def test_a_fantasyland_hand_with_best_arrangement(
     assert len(board.board.cards) == 13
     stats = await storage.stats(GUILD, ALICE)
     assert (stats.hands, stats.fantasy_entries, stats.fantasy_hands) == (2, 1, 1)
-    assert audit(db_path) == []
+    assert audit(database) == []
 
 
 async def test_a_cash_table_takes_joiners_and_leavers(
-        storage: Storage, clock: FakeClock, db_path: Path) -> None:
+        storage: Storage, clock: FakeClock, database: str) -> None:
     settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
     service, clock, recorder = fresh_service(storage, clock.now(), settings)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
@@ -100,11 +99,11 @@ async def test_a_cash_table_takes_joiners_and_leavers(
     bob = next(s for s in standings if s.player_id == BOB)
     assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START + bob.net
     assert service.table_for_channel(CHANNEL) is None
-    assert audit(db_path) == []
+    assert audit(database) == []
     await service.close()
 
 
-async def test_a_simulated_match_of_computers(storage: Storage, db_path: Path) -> None:
+async def test_a_simulated_match_of_computers(storage: Storage, database: str) -> None:
     result = await play_computer_match(storage, ["easy", "strong"],
                                        {"format": "hands", "hands": 2}, seed=4, ai=QUICK_AI)
     assert len(result.showdowns) >= 2
@@ -112,11 +111,11 @@ async def test_a_simulated_match_of_computers(storage: Storage, db_path: Path) -
     assert sum(s.net for s in result.standings) == 0
     assert (await storage.table(result.table_id)).status == "closed"
     assert FAST.ai_delay_seconds == 0
-    assert audit(db_path) == []
+    assert audit(database) == []
 
 
 async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
-                                            db_path: Path) -> None:
+                                            database: str) -> None:
     """Issue 21 (j), R6 and R11: a busted player is out of the hands, not the table: it may
     buy in again and is dealt the next hand; when fewer than two can play and nobody comes
     back within the lobby's idle time, the match ends and every stack goes home."""
@@ -167,5 +166,5 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     wallets = {pid: (await storage.wallet(GUILD, pid, now=clock.now())).balance
                for pid in (ALICE, BOB)}
     assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
-    assert audit(db_path) == []
+    assert audit(database) == []
     await service.close()

@@ -3,7 +3,6 @@
 
 import asyncio
 import sqlite3
-from pathlib import Path
 
 from bot.storage import Storage, TableClosed
 from bot.tables import FakeClock, TableService
@@ -67,7 +66,7 @@ async def test_tables_acting_together_share_a_transaction_and_every_snapshot_is_
 
 
 async def test_a_failed_group_commit_loses_no_chip_movement(
-        storage: Storage, clock: FakeClock, db_path: Path) -> None:
+        storage: Storage, clock: FakeClock, database: str) -> None:
     service, _, _ = fresh_service(storage, clock.now())
     tables = await started(service)
     lobby = (await service.create_table(GUILD, 999, 600, "host")).table_id
@@ -82,9 +81,9 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
         assert (await storage.table(table)).state_json == snapshots[table]
         assert not service._core.tables[table].state.drafts
     await service.close()
-    assert audit(db_path) == []
+    assert audit(database) == []
     # After a crash: a fresh process on the same file has the buy-in, with its snapshot.
-    again = await Storage.open(db_path)
+    again = await Storage.open(database)
     try:
         service, _, _ = fresh_service(again, clock.now())
         assert lobby in await service.restore()

@@ -1,6 +1,5 @@
 """The lobby (issue 6 item 3): buy-ins from wallets (R12), refunds, host rights, expiry."""
 
-from pathlib import Path
 
 import pytest
 
@@ -88,7 +87,7 @@ async def test_join_without_chips_changes_nothing(
 
 
 async def test_computers_come_from_the_house_and_only_the_host_adds_them(
-        service: TableService, storage: Storage, clock: FakeClock, db_path: Path) -> None:
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     with pytest.raises(NotAllowed):
         await service.add_computer(table, BOB, "easy")
@@ -97,12 +96,12 @@ async def test_computers_come_from_the_house_and_only_the_host_adds_them(
     lobby = await service.add_computer(table, BOB, "strong", is_admin=True)
     computer = lobby.seats[-1]
     assert computer.player_id < 0 and computer.ai_level == "strong"
-    wallets, stacks, external = chips(db_path)
+    wallets, stacks, external = chips(database)
     assert stacks == {ALICE: BUY_IN, computer.player_id: BUY_IN}
     assert sum(wallets.values()) + sum(stacks.values()) == external
     lobby = await service.remove_computer(table, ALICE, computer.player_id)
     assert [s.player_id for s in lobby.seats] == [ALICE]
-    wallets, stacks, external = chips(db_path)
+    wallets, stacks, external = chips(database)
     assert stacks == {ALICE: BUY_IN}
     assert sum(wallets.values()) + sum(stacks.values()) == external
 
@@ -131,7 +130,7 @@ async def test_start_is_for_the_host_or_an_admin(service: TableService,
 
 async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
                                        clock: FakeClock, recorder: Recorder,
-                                       db_path: Path) -> None:
+                                       database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     await service.join(table, BOB, "Bob")
     computer = (await service.add_computer(table, ALICE)).seats[-1].player_id
@@ -145,7 +144,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
     assert recorder.of(TableClosed)[-1].reason == "cancelled"
     assert service.table_for_channel(CHANNEL) is None
     assert (await storage.table(table)).status == "refunded"
-    wallets, stacks, external = chips(db_path)
+    wallets, stacks, external = chips(database)
     assert stacks == {} and sum(wallets.values()) == external
 
 

@@ -3,7 +3,6 @@ refused actions that change nothing, concurrent clicks applied once."""
 
 import asyncio
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -72,7 +71,7 @@ async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
 
 async def test_a_whole_match_of_people_and_a_computer(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path) -> None:
+        database: str) -> None:
     table = await new_table(service, [ALICE, BOB], ["easy"], format="hands", hands=3)
     await play(service, clock, table, [ALICE, BOB])
     showdowns = recorder.of(ShowdownDone)
@@ -86,10 +85,10 @@ async def test_a_whole_match_of_people_and_a_computer(
     assert sum(sum(r.chips for r in s.view.seats) for s in showdowns) == 0
     for pid in (ALICE, BOB):
         assert await wallet(storage, pid, clock) == START + standings[pid].net
-    wallets, stacks, external = chips(db_path)
+    wallets, stacks, external = chips(database)
     computer_net = sum(s.net for pid, s in standings.items() if pid < 0)
     assert stacks == {} and sum(wallets.values()) == external == 2 * START - computer_net
-    assert audit(db_path) == []
+    assert audit(database) == []
     history = await storage.recent_matches(GUILD, ALICE)
     assert len(history) == 1 and history[0].hands == len(showdowns)
     assert history[0].player(ALICE).net_chips == standings[ALICE].net
@@ -98,7 +97,7 @@ async def test_a_whole_match_of_people_and_a_computer(
 
 async def test_timeout_places_by_r10_and_the_away_player_sits_out(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path) -> None:
+        database: str) -> None:
     table = await new_table(service, [ALICE, BOB], ["easy"])
     people = [ALICE, BOB]
     # Bob plays; Alice never does. Find Alice's first turn.
@@ -137,7 +136,25 @@ async def test_timeout_places_by_r10_and_the_away_player_sits_out(
     # the match goes on without her, to its end
     await play(service, clock, table, [BOB])
     assert recorder.of(MatchOver)
-    assert audit(db_path) == []
+    assert audit(database) == []
+
+
+async def test_away_players_who_stay_are_dealt_the_next_hand_due_at_the_same_instant(
+        service: TableService, storage: Storage, clock: FakeClock,
+        recorder: Recorder) -> None:
+    # Nobody acts; away players stay (a tournament table, R13). The last timeout of hand 1
+    # ends it, and hand 2 is due at that same instant (no pause between hands): the timer
+    # that ran the timeout must arm the deal, or the table waits forever.
+    await new_table(service, [ALICE, BOB], format="hands", hands=2, fantasy="off",
+                    turn_seconds=10, time_bank_seconds=0, sit_out_when_away=False)
+    for _ in range(100):
+        if recorder.of(MatchOver):
+            break
+        assert await clock.advance_to_next(), "the table has nothing due and is not over"
+        await service.idle()
+    assert len(recorder.of(ShowdownDone)) == 2 and not recorder.of(PlayerLeft)
+    (match,) = await storage.recent_matches(GUILD, ALICE, limit=1)
+    assert match.hands == 2
 
 
 async def test_an_away_player_who_comes_back_acts_again(
@@ -326,7 +343,7 @@ async def test_an_action_after_its_deadline_is_refused_before_the_timer_fires(
 
 async def test_cancel_completes_and_settles_the_hand_in_play(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path) -> None:
+        database: str) -> None:
     """Issue 21 (k): /ofc cancel never voids a hand in play. The hand is completed at once
     (what is owed placed by R10's rule: bottom first, in the order dealt), shown down and
     settled; then every stack goes home. The match is cancelled: /stats leaves it out."""
@@ -348,6 +365,6 @@ async def test_cancel_completes_and_settles_the_hand_in_play(
     assert recorder.of(TableClosed)[-1].reason == "cancelled"
     assert not recorder.of(PlayerAway)  # nobody ran out of time
     assert (await storage.stats(GUILD, ALICE)).hands == 0  # a cancelled match (issue 21 h)
-    wallets, stacks, external = chips(db_path)
+    wallets, stacks, external = chips(database)
     assert stacks == {} and sum(wallets.values()) == external
-    assert audit(db_path) == []
+    assert audit(database) == []

@@ -20,6 +20,7 @@ from bot.tables import (
     TableService,
     Turn,
 )
+from tests.backends import Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
 from .driver import ALICE, BOB, CHANNEL, GUILD, START, Recorder, fresh_service, play
@@ -29,20 +30,18 @@ WRITES = ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table", "
 
 
 class Copies:
-    """Copies of the database file after every committed write, with the clock's time."""
+    """Copies of the database after every committed write, with the clock's time."""
 
-    def __init__(self, source: Path, folder: Path, clock: FakeClock) -> None:
+    def __init__(self, source: str, folder: Path, clock: FakeClock) -> None:
         self.source, self.folder, self.clock = source, folder, clock
-        self.taken: list[tuple[Path, float]] = []
+        self.taken: list[tuple[str | Rows, float]] = []
         self.on = False
 
     def take(self) -> None:
         if not self.on:
             return
         path = self.folder / f"copy{len(self.taken)}.sqlite3"
-        with sqlite3.connect(self.source) as src, sqlite3.connect(path) as dst:
-            src.backup(dst)
-        self.taken.append((path, self.clock.now()))
+        self.taken.append((copy_now(self.source, path), self.clock.now()))
 
 
 def recording(storage: Storage, copies: Copies) -> None:
@@ -66,7 +65,7 @@ async def start_match(service: TableService) -> int:
     return table
 
 
-async def finish(path: Path, now: float) -> tuple[list[int], Recorder, FakeClock, Storage]:
+async def finish(path: str, now: float) -> tuple[list[int], Recorder, FakeClock, Storage]:
     """Open a copy in a fresh service, restore it, and play it to the end."""
     storage = await Storage.open(path)
     service, clock, recorder = fresh_service(storage, now)
@@ -79,8 +78,9 @@ async def finish(path: Path, now: float) -> tuple[list[int], Recorder, FakeClock
 
 async def test_every_saved_state_resumes_to_the_same_end(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
-        db_path: Path, tmp_path: Path) -> None:
-    copies = Copies(db_path, tmp_path, clock)
+        database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    postgres = postgres_of(request) if is_postgres(database) else None
+    copies = Copies(database, tmp_path, clock)
     recording(storage, copies)
     table = await start_match(service)
     copies.on = True
@@ -89,9 +89,10 @@ async def test_every_saved_state_resumes_to_the_same_end(
     alice_net = next(s.net for s in final if s.player_id == ALICE)
     assert len(copies.taken) > 20
     with_pending = 0
-    for path, now in copies.taken:
-        state = json.loads(sqlite3.connect(path).execute(
-            "SELECT state_json FROM live_tables").fetchone()[0])
+    for taken, now in copies.taken:
+        path = await usable(taken, postgres)
+        with Reader(path) as query:
+            state = json.loads(query("SELECT state_json FROM live_tables")[0][0])
         with_pending += bool(state["pending"])
         restored, events, _, copy = await finish(path, now)
         try:
@@ -108,7 +109,7 @@ async def test_every_saved_state_resumes_to_the_same_end(
 
 
 async def test_timers_resume_with_the_time_left(
-        service: TableService, storage: Storage, clock: FakeClock, db_path: Path) -> None:
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
     await service.join(table, BOB, "Bob")
     await service.start(table, ALICE)
@@ -155,6 +156,32 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     await resumed.close()
 
 
+async def test_a_rematch_offer_is_saved_with_the_closed_table(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    finished = await start_match(service)
+    await play(service, clock, finished, [ALICE])
+    offer = await service.rematch_offer(finished)
+    assert offer is not None and offer.status == "closed"
+    assert (offer.guild_id, offer.channel_id, offer.rules.hands) == (GUILD, CHANNEL, 1)
+    # A cancelled table offers none; nor does an open lobby, or no table at all.
+    cancelled = (await service.create_table(GUILD, CHANNEL + 1, BOB, "Bob", seed=5)).table_id
+    await service.add_computer(cancelled, BOB, "easy")
+    await service.start(cancelled, BOB)
+    playing = (await service.create_table(GUILD, CHANNEL + 2, ALICE, "Alice")).table_id
+    await service.cancel(cancelled, BOB)
+    assert await service.rematch_offer(cancelled) is None
+    assert await service.rematch_offer(playing) is None
+    await service.close()
+
+    resumed, _, _ = fresh_service(storage, clock.now())
+    await resumed.restore()
+    assert await resumed.rematch_offer(finished) == offer  # read from the closing snapshot
+    assert await resumed.rematch_offer(cancelled) is None
+    assert await resumed.rematch_offer(playing) is None
+    assert await resumed.rematch_offer(finished + 1000) is None
+    await resumed.close()
+
+
 def _bad_json(state: str) -> str:
     return state[:-5]
 
@@ -171,17 +198,16 @@ def _stacks_disagree(state: str) -> str:
 
 @pytest.mark.parametrize("corrupt", [_bad_json, _other_version, _stacks_disagree])
 async def test_a_table_that_cannot_be_restored_is_refunded(
-        service: TableService, storage: Storage, clock: FakeClock, db_path: Path,
+        service: TableService, storage: Storage, clock: FakeClock, database: str,
         corrupt: object) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
     await service.join(table, BOB, "Bob")
     await service.start(table, ALICE)
     await service.close()
-    with sqlite3.connect(db_path) as conn:
-        (state,) = conn.execute("SELECT state_json FROM live_tables WHERE id = ?",
-                                (table,)).fetchone()
-        conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
-                     (corrupt(state), table))  # type: ignore[operator]
+    with Reader(database) as query:
+        ((state,),) = query("SELECT state_json FROM live_tables WHERE id = ?", (table,))
+        query.write("UPDATE live_tables SET state_json = ? WHERE id = ?",
+                    (corrupt(state), table))  # type: ignore[operator]
     resumed, _, recorder = fresh_service(storage, clock.now())
     assert await resumed.restore() == []
     refunded = recorder.of(TableRefunded)
@@ -192,7 +218,7 @@ async def test_a_table_that_cannot_be_restored_is_refunded(
     for pid in (ALICE, BOB):
         assert (await storage.wallet(GUILD, pid, now=clock.now())).balance == START
     assert (await storage.table(table)).status == "refunded"
-    assert audit(db_path) == []
+    assert audit(database) == []
     await resumed.close()
 
 

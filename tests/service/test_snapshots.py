@@ -3,7 +3,8 @@ format's deliberate changes (named in `as_written_now`).
 
 `data/snapshots.json` holds live-table snapshots (`state_json` in storage) as the service wrote
 them: lobbies, hands in play with drafts and DM messages, Fantasyland, simultaneous order,
-turbo, jokers, cash tables, and money operations of every kind still pending. Any change to how
+turbo, jokers, cash tables, money operations of every kind still pending, and (the last) a
+table closed by its match's end, offering a rematch. Any change to how
 a table, a match, a hand's history, an engine event or a money operation is written shows up
 here as a difference.
 """
@@ -22,12 +23,22 @@ def as_written_now(text: str) -> str:
     """A stored snapshot as this version writes it: the stored text with only the format's
     deliberate changes since, each named here. A DM prompt records the hand and street it
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
-    whether it was cancelled (/stats leaves those out)."""
+    whether it was cancelled (/stats leaves those out); a table says whether its match over
+    offers a rematch (a stored one offers none); the table's and its match's rules say
+    whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
+    tournament tables, R13), while a hand's history keeps the state it recorded; the table
+    says whether it is a practice (issue 18: no)."""
     data = json.loads(text)
+    for holder in (data, data["match"] or {}):
+        if "rules" in holder:
+            holder["rules"]["hints"] = "off"
+            holder["rules"]["sit_out_when_away"] = True
     data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
     for op in data["pending"]:
         if op["op"] == "match_end":
             op["cancelled"] = False
+    data.setdefault("rematch", False)
+    data["practice"] = False
     return json.dumps(data, separators=(",", ":"))
 
 

@@ -27,8 +27,11 @@ class Bot:
         self.tables = TableService(storage, clock, QUICK_AI, FAST)
         threads = count(5000)
         self.opened: list[tuple[int, int, int]] = []
+        self.refuse = False  # the bot lacks the permission to open threads
 
         async def opener(t: Tournament, table: TournamentTable) -> int:
+            if self.refuse:
+                raise TournamentError("no threads")
             self.opened.append((t.tournament_id, table.level, table.index))
             return next(threads)
 
@@ -54,7 +57,11 @@ class Bot:
 
     async def close(self) -> None:
         await self.service.idle()
+        await self.service.close()
         await self.tables.close()
+
+    def reasons(self) -> list[str]:
+        return [c.reason for c in self.changes]
 
 
 @pytest.fixture
@@ -90,9 +97,40 @@ async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Stora
     assert await balance(storage, BOB) == START
     with pytest.raises(TournamentError, match="director"):
         await bot.service.start(t.tournament_id, ALICE)
+
+
+async def test_registration_closes_by_itself_when_its_window_ends(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB])  # a window of 600 s
+    tid = t.tournament_id
+    await bot.clock.advance(599)
+    assert bot.service.tournament(tid).status == "registering"
+    await bot.clock.advance(1)
+    await bot.service.idle()
+    assert bot.service.tournament(tid).status == "closed"
+    assert bot.reasons()[-1] == "closed"
+    stored = Tournament.from_json((await storage.tournament(tid)).state_json)
+    assert stored.status == "closed"
+    with pytest.raises(TournamentError, match="Registration is closed"):
+        await bot.service.join(tid, CAROL, "late")
+    with pytest.raises(TournamentError, match="Registration is closed"):
+        await bot.service.leave(tid, BOB)
+    assert await balance(storage, CAROL) == START and await balance(storage, BOB) == START - 50
+    await bot.service.start(tid, DIRECTOR)  # the director starts it
+    await bot.run(tid)
+    assert (await storage.tournament(tid)).status == "finished"
+
+
+async def test_a_window_that_ends_with_one_player_cancels_and_refunds(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE])
     await bot.clock.advance(600)
-    with pytest.raises(TournamentError, match="window has closed"):
-        await bot.service.join(t.tournament_id, CAROL, "late")
+    await bot.service.idle()
+    assert bot.service.live() == []
+    assert bot.reasons()[-1] == "cancelled"
+    assert await balance(storage, ALICE) == START
+    record = await storage.tournament(t.tournament_id)
+    assert (record.pool, record.status) == (0, "cancelled")
 
 
 async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
@@ -158,13 +196,16 @@ async def test_cancel_refunds_everyone_still_in(bot: Bot, storage: Storage) -> N
     assert (record.pool, record.status) == (50, "cancelled")
 
 
-@pytest.mark.parametrize("stage", ["registering", "level 1", "final"])
+@pytest.mark.parametrize("stage", ["registering", "closed", "level 1", "final"])
 async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock,
                                               stage: str) -> None:
     first = Bot(storage, clock)
     t = await create(first, [ALICE, BOB, CAROL, DAVE], seats=2)  # people wait on the clock
     tid = t.tournament_id
-    if stage != "registering":
+    if stage == "closed":
+        await clock.advance(600)
+        await first.service.idle()
+    elif stage != "registering":
         await first.service.start(tid, DIRECTOR)
         await first.run(tid, until=1 if stage == "level 1" else 2)
     await first.close()
@@ -174,6 +215,12 @@ async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock
     await second.tables.restore()
     if stage == "registering":
         await second.service.add_computer(tid, DIRECTOR)
+        await clock.advance(600)  # the window, armed again at the restart, ends
+        await second.service.idle()
+        assert second.service.tournament(tid).status == "closed"
+        await second.service.start(tid, DIRECTOR)
+    elif stage == "closed":
+        assert second.service.tournament(tid).status == "closed"
         await second.service.start(tid, DIRECTOR)
     else:
         assert second.service.tournament(tid).level == (1 if stage == "level 1" else 2)
@@ -212,3 +259,177 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
     final = Tournament.from_json((await storage.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert all(table.winner is not None for table in final.tables)
+
+
+async def test_tournament_tables_have_no_hints_even_where_the_server_has_them(
+        bot: Bot, storage: Storage) -> None:
+    """Issue 18: hints are help; a shootout (R13) is played without them."""
+    await storage.update_guild_settings(GUILD, actor_id=DIRECTOR, now=0.0,
+                                        table_options={"hints": "on"})
+    t = await create(bot, [ALICE, BOB])
+    assert t.options["hints"] == "off"
+
+
+async def test_a_window_that_ended_while_the_bot_was_off_closes_at_the_restart(
+        storage: Storage, clock: FakeClock) -> None:
+    first = Bot(storage, clock)
+    t = await create(first, [ALICE])
+    await first.close()  # its timer stops with it
+    await clock.advance(3600)  # nobody sleeps: only the time moves
+    assert (await storage.tournament(t.tournament_id)).status == "open"
+
+    second = Bot(storage, clock)
+    await second.service.restore()
+    await second.service.idle()
+    assert second.reasons() == ["cancelled"]  # one player: it can never start
+    assert await balance(storage, ALICE) == START
+    await second.close()
+
+
+async def test_an_away_player_stays_and_every_table_plays_all_its_hands(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB], seats=2)  # nobody acts: placed for (R10), away
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    (match,) = await storage.recent_matches(GUILD, ALICE, limit=5)
+    assert match.hands >= 2  # 2 hands a table (3 with a Fantasyland hand); nobody sat out
+    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    assert final.status == "finished"
+
+
+async def test_a_table_cancelled_with_ofc_cancel_is_decided_on_its_hands(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], seats=2, payouts=(65, 35))
+    tid = t.tournament_id
+    await bot.service.start(tid, DIRECTOR)
+    await bot.service.idle()
+    cut = bot.service.tournament(tid).current_tables[0]
+    assert cut.table_id is not None
+    await bot.tables.cancel(cut.table_id, DIRECTOR)  # /ofc cancel in its thread
+    await bot.service.idle()
+    cut = bot.service.tournament(tid).table(1, cut.index)
+    assert cut.status == "done" and cut.early
+    assert "table closed early" in bot.reasons()
+    # The hand in play was completed and settled (the table service's cancel): its points
+    # are the table's, zero-sum (R5), and the better player goes on.
+    (match,) = await storage.recent_matches(GUILD, cut.players[0], limit=5)
+    assert match.hands == 1
+    assert sum(cut.points.values()) == 0
+    assert {p: match.player(p).net_points for p in cut.players} == cut.points
+    low, high = sorted(cut.players, key=lambda p: cut.points[p])
+    assert cut.winner == high or cut.points[low] == cut.points[high]  # a tie: the lot
+    await bot.run(tid)
+    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    assert final.status == "finished" and final.level == 2
+    assert cut.winner in final.tables[-1].players
+    record = await storage.tournament(tid)
+    assert (record.pool, record.status) == (0, "finished")
+    for placing in final.placings:  # only the buy-in and the prize touched a wallet
+        assert await balance(storage, placing.player_id) == START - 50 + placing.prize
+
+
+async def test_a_start_whose_threads_cannot_open_changes_nothing(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB])
+    bot.refuse = True
+    with pytest.raises(TournamentError, match="no threads"):
+        await bot.service.start(t.tournament_id, DIRECTOR)
+    assert bot.service.tournament(t.tournament_id).status == "registering"
+    stored = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    assert stored.status == "registering" and stored.tables == []
+    assert bot.tables.live_tables() == [] and "started" not in bot.reasons()
+    assert (await storage.tournament(t.tournament_id)).pool == 100
+    bot.refuse = False
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+
+
+async def test_a_level_that_cannot_open_waits_for_the_directors_start(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], seats=2)
+    tid = t.tournament_id
+    await bot.service.start(tid, DIRECTOR)
+    bot.refuse = True  # the bot loses the permission during level 1
+    for _ in range(20_000):
+        await bot.service.idle()
+        if bot.service.tournament(tid).level == 2:
+            break
+        assert await bot.clock.advance_to_next()
+    await bot.service.idle()
+    (final,) = bot.service.tournament(tid).current_tables
+    assert final.status == "waiting" and final.table_id is None
+    blocked = [c for c in bot.changes if c.reason == "blocked"]
+    assert [c.detail for c in blocked] == ["no threads"]
+    for person in (ALICE, BOB, CAROL, DAVE):  # no stakes lent for a table not opened
+        assert await balance(storage, person) == START - 50
+    bot.refuse = False
+    await bot.service.start(tid, DIRECTOR)  # granted again: the director opens it
+    with pytest.raises(TournamentError, match="already started"):
+        await bot.service.start(tid, DIRECTOR)
+    await bot.run(tid)
+    assert (await storage.tournament(tid)).status == "finished"
+
+
+async def test_closing_registration_is_tried_again_after_a_storage_failure(
+        bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = await create(bot, [ALICE, BOB])
+    real = Storage.save_tournament
+    failures = [RuntimeError("disk full")]
+
+    async def flaky(self: Storage, *args: object, **kwargs: object) -> None:
+        if failures:
+            raise failures.pop()
+        await real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Storage, "save_tournament", flaky)
+    await bot.clock.advance(600)
+    await bot.service.idle()
+    assert bot.service.tournament(t.tournament_id).status == "registering"  # as saved
+    assert "closed" not in bot.reasons()
+    await bot.clock.advance(5)
+    await bot.service.idle()
+    assert bot.service.tournament(t.tournament_id).status == "closed"
+    stored = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    assert stored.status == "closed"
+
+
+async def test_ties_at_a_table_go_to_the_lot_drawn_from_the_seed(storage: Storage,
+                                                                 clock: FakeClock) -> None:
+    """R13's tie rule through the services: heads-up tables of one hand where nobody acts
+    (R10 places for them) often end 0 to 0 (two fouled boards score nothing); then the lot
+    of (seed, level, table) decides, else the most points."""
+    ties = 0
+    for seed in range(1, 9):
+        bot = Bot(storage, clock)
+        t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
+                                     options={**OPTIONS, "fantasy": "off"}, window_seconds=600,
+                                     seed=seed)
+        for player in (ALICE, BOB):
+            await bot.service.join(t.tournament_id, player, f"P{player}")
+        await bot.service.start(t.tournament_id, DIRECTOR)
+        await bot.run(t.tournament_id)
+        await bot.close()
+        (table,) = Tournament.from_json(
+            (await storage.tournament(t.tournament_id)).state_json).tables
+        if table.points[ALICE] == table.points[BOB]:
+            ties += 1
+            assert table.winner == draw([ALICE, BOB], seed, 1, "tie0")[0]
+        else:
+            assert table.winner == max(table.points, key=table.points.__getitem__)
+    assert ties >= 2  # the lot was put to the test
+
+
+async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) -> None:
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=2,
+                                 options={**OPTIONS, "point_value": 500}, seed=3)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    assert table.table_id is not None
+    assert bot.tables.lobby(table.table_id).rules.hints == "off"
+
+
+    rules = bot.tables.lobby(table.table_id).rules
+    assert (rules.point_value, rules.sit_out_when_away) == (1, False)

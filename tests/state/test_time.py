@@ -106,6 +106,20 @@ def test_away_player_sits_out_after_the_hand_with_its_stack() -> None:
     check_replay(match)
 
 
+def test_at_a_tournament_table_an_away_player_stays_and_is_placed_for() -> None:
+    match = new_match(3, format="hands", hands=5, sit_out_when_away=False)  # R13
+    match.seats[2].away = True  # type: ignore[union-attr]
+    events = stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    assert SAT_OUT not in kinds(events)
+    after = first(events, SHOWDOWN).data["seats"][2]["stack_after"]
+    assert match.seats[2].status == "playing"  # type: ignore[union-attr]
+    assert match.seats[2].stack == after  # type: ignore[union-attr]
+    events = match.start_hand(50.0)
+    assert sorted(first(events, "hand_started").data["seats"]) == [0, 1, 2]
+    assert 2 not in match.pending()  # still away: placed at once
+    check_replay(match)
+
+
 def test_away_player_plays_its_fantasyland_before_sitting_out() -> None:
     match = new_match(2, format="hands", hands=5)
     match.seats[0].fantasy = 14  # type: ignore[union-attr]

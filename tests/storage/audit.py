@@ -1,12 +1,14 @@
-"""An independent audit of a storage file, in plain sqlite3 (not through the code under test).
+"""An independent audit of a database, in plain sqlite3 or asyncpg (not through the code
+under test; tests/backends.py's Reader).
 
 Every check is a relation RULES.md R12 and the issue ask for: wallets equal their ledger,
 stacks equal their moves, prize pools equal their ledger rows, and wallets plus stacks
 plus pools equal every chip that entered the economy.
 """
 
-import sqlite3
 from pathlib import Path
+
+from tests.backends import Reader
 
 EXTERNAL = ("start", "daily", "grant", "correction", "house")
 # rows that must not exist
@@ -22,24 +24,22 @@ _NONE_OF = {
 }
 
 
-def audit(path: Path) -> list[str]:
-    """Every broken invariant, described; an empty list when the file is sound."""
-    conn = sqlite3.connect(path)
-    try:
-        return _problems(conn)
-    finally:
-        conn.close()
+def audit(target: str | Path) -> list[str]:
+    """Every broken invariant, described; an empty list when the database is sound."""
+    with Reader(target) as query:
+        return _problems(query)
 
 
-def _problems(conn: sqlite3.Connection) -> list[str]:
+def _problems(query: Reader) -> list[str]:
     problems: list[str] = []
-    check = conn.execute("PRAGMA integrity_check").fetchall()
-    if check != [("ok",)]:
-        problems.append(f"integrity_check: {check}")
-    fk = conn.execute("PRAGMA foreign_key_check").fetchall()
-    if fk:
-        problems.append(f"foreign_key_check: {fk}")
-    for guild, user, balance, ledger_sum, last_after in conn.execute(
+    if not query.postgres:  # PostgreSQL checks pages and foreign keys on every write
+        check = query("PRAGMA integrity_check")
+        if check != [("ok",)]:
+            problems.append(f"integrity_check: {check}")
+        fk = query("PRAGMA foreign_key_check")
+        if fk:
+            problems.append(f"foreign_key_check: {fk}")
+    for guild, user, balance, ledger_sum, last_after in query(
         "SELECT w.guild_id, w.user_id, w.balance, "
         "(SELECT sum(amount) FROM ledger AS l WHERE l.guild_id = w.guild_id "
         " AND l.user_id = w.user_id), "
@@ -51,7 +51,7 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
                 f"wallet {guild}/{user}: balance {balance}, ledger sum {ledger_sum}, "
                 f"last balance_after {last_after}"
             )
-    for table, user, moves, stack in conn.execute(
+    for table, user, moves, stack in query(
         "SELECT m.table_id, m.user_id, sum(m.amount), "
         "coalesce((SELECT stack FROM table_seats AS s WHERE s.table_id = m.table_id "
         " AND s.user_id = m.user_id), 0) FROM stack_moves AS m GROUP BY m.table_id, m.user_id"
@@ -59,7 +59,7 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
         if moves != stack:
             problems.append(f"stack {table}/{user}: {stack}, its moves sum to {moves}")
     # What left a wallet (or came from the house) for a table is what its stack moves show.
-    for table, user, ledger_side, moves_side in conn.execute(
+    for table, user, ledger_side, moves_side in query(
         "SELECT m.table_id, m.user_id, "
         "coalesce((SELECT -sum(l.amount) FROM ledger AS l WHERE l.table_id = m.table_id "
         " AND l.user_id = m.user_id AND l.kind IN ('buy_in', 'cash_out', 'refund')), 0) + "
@@ -73,13 +73,13 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
                 f"table {table}/{user}: ledger moved {ledger_side} to the table, "
                 f"stack moves show {moves_side}"
             )
-    for key, total in conn.execute(
+    for key, total in query(
         "SELECT op_key, sum(amount) FROM stack_moves WHERE kind = 'settle' GROUP BY op_key"
     ):
         if total:
             problems.append(f"settlement {key} creates {total} chips")
     # A tournament's prize pool is the sum of its moves, each the other side of a ledger row.
-    for tournament, pool, moves, ledger_side in conn.execute(
+    for tournament, pool, moves, ledger_side in query(
         "SELECT t.id, t.pool, coalesce(sum(m.amount), 0), coalesce(sum(CASE WHEN "
         " l.kind = 'house' THEN l.amount ELSE -l.amount END), 0) FROM tournaments AS t "
         "LEFT JOIN pool_moves AS m ON m.tournament_id = t.id "
@@ -88,18 +88,18 @@ def _problems(conn: sqlite3.Connection) -> list[str]:
         if not pool == moves == ledger_side:
             problems.append(f"tournament {tournament}: pool {pool}, its moves sum to {moves}, "
                             f"their ledger rows to {ledger_side}")
-    pools = conn.execute("SELECT coalesce(sum(pool), 0) FROM tournaments").fetchone()[0]
-    wallets = conn.execute("SELECT coalesce(sum(balance), 0) FROM wallets").fetchone()[0]
-    stacks = conn.execute("SELECT coalesce(sum(stack), 0) FROM table_seats").fetchone()[0]
+    pools = query("SELECT coalesce(sum(pool), 0) FROM tournaments")[0][0]
+    wallets = query("SELECT coalesce(sum(balance), 0) FROM wallets")[0][0]
+    stacks = query("SELECT coalesce(sum(stack), 0) FROM table_seats")[0][0]
     marks = ", ".join("?" for _ in EXTERNAL)
-    granted = conn.execute(
+    granted = query(
         f"SELECT coalesce(sum(amount), 0) FROM ledger WHERE kind IN ({marks})", EXTERNAL
-    ).fetchone()[0]
+    )[0][0]
     if wallets + stacks + pools != granted:
         problems.append(
             f"wallets {wallets} + stacks {stacks} + pools {pools} != granted {granted}")
     for what, sql in _NONE_OF.items():
-        found = conn.execute(f"SELECT count(*) FROM {sql}").fetchone()[0]
+        found = query(f"SELECT count(*) FROM {sql}")[0][0]
         if found:
             problems.append(f"{found} {what}")
     return problems

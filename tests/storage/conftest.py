@@ -1,7 +1,9 @@
+"""Storage tests: each runs on SQLite and on PostgreSQL (`database`, tests/backends.py)."""
 
 import pytest
 
 from bot.storage import Storage
+from tests.backends import database as database  # each test on both backends
 
 GUILD = 111_111_111_111_111_111
 CHANNEL = 222_222_222_222_222_222

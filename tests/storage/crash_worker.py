@@ -99,7 +99,7 @@ async def apply(store: Storage, op: dict[str, Any], now: float) -> bool:
     return True
 
 
-async def _loop(db: Path, journal: Path, seed: int, ready: Connection) -> int:
+async def _loop(db: str, journal: Path, seed: int, ready: Connection) -> int:
     rng = random.Random(seed)
     store = await Storage.open(db, daily_cooldown_seconds=0)
     lines = journal.read_text().splitlines() if journal.exists() else []
@@ -121,6 +121,6 @@ async def _loop(db: Path, journal: Path, seed: int, ready: Connection) -> int:
     return 0
 
 
-def run(db: Path, journal: Path, seed: int, ready: Connection) -> None:
+def run(db: str, journal: Path, seed: int, ready: Connection) -> None:
     """The forked process's entry point; says "ready" on `ready` once the store is open."""
     sys.exit(asyncio.run(_loop(db, journal, seed, ready)))

@@ -1,11 +1,9 @@
 """The independent audit the other tests rely on does notice tampering."""
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
 from bot.storage import Storage
+from tests.backends import Reader
 from tests.storage.audit import audit
 from tests.storage.conftest import ALICE, BOB, BOT, CHANNEL, GUILD
 
@@ -19,15 +17,15 @@ TAMPERING = {
 
 
 @pytest.mark.parametrize("what", TAMPERING)
-async def test_the_audit_finds_tampering(db_path: Path, what: str) -> None:
-    storage = await Storage.open(db_path)
+async def test_the_audit_finds_tampering(database: str, what: str) -> None:
+    storage = await Storage.open(database)
     table = await storage.create_table(GUILD, CHANNEL, "{}", now=0.0)
     for user in (ALICE, BOB, BOT):
         await storage.buy_in(table, user, 100, key=f"in:{user}", now=0.0)
     await storage.settle_hand(table, 1, [(ALICE, BOB, 10), (BOT, BOB, 5)], key="s", now=1.0)
     await storage.close()
-    assert audit(db_path) == []
-    with sqlite3.connect(db_path) as conn:
-        conn.execute(TAMPERING[what].format(ALICE=ALICE, BOB=BOB))
-    problems = audit(db_path)
+    assert audit(database) == []
+    with Reader(database) as query:
+        query.write(TAMPERING[what].format(ALICE=ALICE, BOB=BOB))
+    problems = audit(database)
     assert any(what in p for p in problems), problems

@@ -1,15 +1,19 @@
-"""Many coroutines on one connection, and two connections on one file (R12: no chip lost).
+"""Many coroutines on one storage, two storages and two processes on one database (R12: no
+chip lost, no overdraft), on SQLite and on PostgreSQL.
 
-aiosqlite interleaves coroutines between statements; these tests fail (with "cannot start a
-transaction within a transaction", lost chips or double payments) if a transaction does not
-hold the storage lock from BEGIN to COMMIT.
+On SQLite, aiosqlite interleaves coroutines between statements; these tests fail (with "cannot
+start a transaction within a transaction", lost chips or double payments) if a transaction does
+not hold the storage lock from BEGIN to COMMIT. On PostgreSQL transactions run at once, on a
+pool of connections and in several processes; they fail the same way if a read-then-write does
+not hold its row lock.
 """
 
 import asyncio
+import multiprocessing
 import random
-from pathlib import Path
 
 from bot.storage import DailyNotReady, InsufficientChips, Storage
+from tests.storage import buyers
 from tests.storage.audit import audit
 from tests.storage.conftest import ADMIN, ALICE, BOB, CHANNEL, GUILD
 
@@ -54,9 +58,9 @@ async def test_two_concurrent_settlements_of_one_hand_pay_once(
     assert first.stacks == second.stacks == {ALICE: 160, BOB: 40}
 
 
-async def test_two_connections_on_one_file_serialize_through_sqlite(db_path: Path) -> None:
-    one = await Storage.open(db_path)
-    two = await Storage.open(db_path)
+async def test_two_storages_on_one_database_never_overdraw(database: str) -> None:
+    one = await Storage.open(database)
+    two = await Storage.open(database)
     try:
         table = await one.create_table(GUILD, CHANNEL, "{}", now=0.0)
         calls = [
@@ -72,4 +76,43 @@ async def test_two_connections_on_one_file_serialize_through_sqlite(db_path: Pat
     finally:
         await one.close()
         await two.close()
-    assert audit(db_path) == []
+    assert audit(database) == []
+
+
+def test_200_buy_ins_from_two_processes_at_once_never_overdraw(database: str) -> None:
+    async def opened() -> int:
+        store = await Storage.open(database)
+        try:
+            return await store.create_table(GUILD, CHANNEL, "{}", now=0.0)
+        finally:
+            await store.close()
+
+    table = asyncio.run(opened())
+    spawn = multiprocessing.get_context("spawn")  # two fresh interpreters: two real clients
+    start = spawn.Barrier(2)
+    pipes = [spawn.Pipe(duplex=False) for _ in range(2)]
+    workers = [spawn.Process(target=buyers.run,
+                             args=(database, table, ALICE, 100, f"p{n}", start, pipes[n][1]))
+               for n in range(2)]
+    for worker in workers:
+        worker.start()
+    results = [pipe.recv() for pipe, _ in pipes]
+    for worker in workers:
+        worker.join(60)
+        assert worker.exitcode == 0
+    # The wallet is created by whichever process touches it first: 1,000 chips, 100 buy-ins.
+    assert sum(applied for applied, _ in results) == 100
+    assert all(available < 10 for _, refused in results for available in refused)
+    assert sum(len(refused) for _, refused in results) == 100
+
+    async def figures() -> tuple[int, dict[int, int], int]:
+        store = await Storage.open(database)
+        try:
+            entries = await store.ledger(GUILD, ALICE, limit=1000)
+            return ((await store.wallet(GUILD, ALICE, now=2.0)).balance,
+                    (await store.table(table)).stacks, len(entries))
+        finally:
+            await store.close()
+
+    assert asyncio.run(figures()) == (0, {ALICE: 1000}, 1 + 100)
+    assert audit(database) == []

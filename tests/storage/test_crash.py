@@ -1,6 +1,7 @@
-"""Crash safety: SIGKILL a process doing buy-ins, settlements and cash-outs, 50 times.
+"""Crash safety: SIGKILL a process doing buy-ins, settlements and cash-outs, 50 times, on
+SQLite and on PostgreSQL.
 
-After each kill the file must pass the independent audit (integrity check, every wallet equals
+After each kill the database must pass the independent audit (integrity check, every wallet equals
 its ledger, every stack its moves, wallets plus stacks equal everything granted), each open
 table's snapshot must show exactly its stacks (chips and snapshot commit together), and every
 applied operation must match its journal entry exactly once (a replay never pays twice).
@@ -10,12 +11,12 @@ import json
 import multiprocessing
 import random
 import signal
-import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from tests.backends import Reader
 from tests.storage import crash_worker
 from tests.storage.audit import audit
 
@@ -41,21 +42,20 @@ def _expected_moves(op: dict[str, Any]) -> Counter[tuple[int, int]] | None:
     return None  # a cash-out moves whatever the stack held; a grant moves no stack
 
 
-def _check_against_journal(db: Path, journal: dict[str, dict[str, Any]]) -> list[str]:
+def _check_against_journal(db: str, journal: dict[str, dict[str, Any]]) -> list[str]:
     problems = []
-    conn = sqlite3.connect(db)
-    try:
+    with Reader(db) as conn:
         moves: dict[str, Counter[tuple[int, int]]] = {}
-        for key, user, amount in conn.execute(
+        for key, user, amount in conn(
             "SELECT op_key, user_id, amount FROM stack_moves WHERE op_key IS NOT NULL"
         ):
             moves.setdefault(key, Counter())[(user, amount)] += 1
         grants: dict[str, list[int]] = {}
-        for key, amount in conn.execute(
+        for key, amount in conn(
             "SELECT op_key, amount FROM ledger WHERE kind = 'grant' AND op_key IS NOT NULL"
         ):
             grants.setdefault(key, []).append(amount)
-        for (key,) in conn.execute("SELECT key FROM operations"):
+        for (key,) in conn("SELECT key FROM operations"):
             op = journal.get(key)
             if op is None:
                 problems.append(f"operation {key} is in no journal entry")
@@ -65,38 +65,56 @@ def _check_against_journal(db: Path, journal: dict[str, dict[str, Any]]) -> list
                 problems.append(f"{key}: stack moves {moves.get(key)} != journal {expected}")
             if op["op"] == "grant" and grants.get(key) != [op["amount"]]:
                 problems.append(f"{key}: grant rows {grants.get(key)} != [{op['amount']}]")
-        for table, state in conn.execute(
+        for table, state in conn(
             "SELECT id, state_json FROM live_tables WHERE status = 'open'"
         ):
-            stacks = dict(conn.execute(
+            stacks = dict(conn(
                 "SELECT user_id, stack FROM table_seats WHERE table_id = ?", (table,)))
             shown = {int(u): s for u, s in json.loads(state)["stacks"].items()}
             if shown != stacks:
                 problems.append(f"table {table}: snapshot shows {shown}, stacks are {stacks}")
-    finally:
-        conn.close()
     return problems
 
 
-def test_fifty_sigkills_leave_every_chip_accounted_for(tmp_path: Path) -> None:
-    db, journal = tmp_path / "crash.sqlite3", tmp_path / "journal.jsonl"
+class _Lines:
+    """The lines of a file that others append to, counted as it grows."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.read, self.lines = path, 0, 0
+
+    def count(self) -> int:
+        if self.path.exists():
+            with self.path.open("rb") as file:
+                file.seek(self.read)
+                grown = file.read()
+            self.read += len(grown)
+            self.lines += grown.count(b"\n")
+        return self.lines
+
+
+def test_fifty_sigkills_leave_every_chip_accounted_for(database: str, tmp_path: Path) -> None:
+    db, journal = database, tmp_path / "journal.jsonl"
     rng = random.Random(50)
     # fork: the child starts with everything imported (50 fresh interpreters take ~10 s);
-    # the parent holds no SQLite connection while forking.
+    # the parent holds no database connection while forking.
     fork = multiprocessing.get_context("fork")
+    intents = _Lines(journal)
     for kill in range(1, KILLS + 1):
         ours, theirs = fork.Pipe()
         worker = fork.Process(target=crash_worker.run, args=(db, journal, kill, theirs))
         worker.start()
         assert ours.poll(30) and ours.recv() == "ready", f"worker {kill} did not start"
-        time.sleep(rng.uniform(0.0, 0.08))
+        # Killed once it has begun a few more operations, however fast the machine is: it is
+        # then in the middle of one, or between two.
+        target = intents.count() + rng.randint(4, 12)
+        while intents.count() < target and worker.is_alive():
+            time.sleep(0.002)
         worker.kill()
         worker.join()
         assert worker.exitcode == -signal.SIGKILL, f"worker {kill} ended by itself"
         assert audit(db) == [], f"after kill {kill}"
         assert _check_against_journal(db, _journal(journal)) == [], f"after kill {kill}"
-    conn = sqlite3.connect(db)
-    applied = Counter(kind for (kind,) in conn.execute("SELECT kind FROM operations"))
-    conn.close()
+    with Reader(db) as query:
+        applied = Counter(kind for (kind,) in query("SELECT kind FROM operations"))
     # the kills must have interrupted real work of every kind, not an idle loop
     assert min(applied[k] for k in ("buy_in", "settle", "cash_out")) >= 20, applied

@@ -10,6 +10,7 @@ from bot.storage import (
     PlayerStats,
     Storage,
     TableClosed,
+    UnknownHand,
     UnknownMatch,
 )
 from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
@@ -198,3 +199,43 @@ async def test_stats_count_only_finished_matches(storage: Storage, table: int) -
         await storage.record_match_end(
             await storage.record_match_start(table, OPTIONS, [ALICE], now=30.0), [ALICE],
             now=31.0, cancelled=True)
+
+
+async def test_a_practice_match_is_in_the_history_not_in_the_stats(storage: Storage,
+                                                                     table: int) -> None:
+    """Issue 18: practice (play chips) is listed, marked, and left out of /ofc stats."""
+    real = await _played_match(storage, table)
+    practice = await storage.record_match_start(table, OPTIONS, [ALICE, BOT], now=30.0,
+                                                practice=True)
+    await storage.record_hand(HandRecord(practice, 1, '{"hand": 1}', (
+        R(ALICE, 12, 12, royalties=20), R(BOT, -12, -12))), now=31.0)
+    await storage.record_match_end(practice, [ALICE], now=32.0)
+    listed = await storage.recent_matches(GUILD, ALICE)
+    assert [(m.match_id, m.practice) for m in listed] == [(practice, True), (real, False)]
+    alice = await storage.stats(GUILD, ALICE)  # the real match's figures only
+    assert (alice.hands, alice.net_points, alice.matches, alice.best_royalties) == (3, 7, 1, 15)
+
+
+async def test_played_hands_are_the_players_own_newest_first(storage: Storage,
+                                                              table: int) -> None:
+    match = await _played_match(storage, table)
+    hands = await storage.played_hands(GUILD, ALICE)
+    assert [(h.match_id, h.hand_no, h.points, h.practice) for h in hands] == [
+        (match, 3, -4, False), (match, 2, 2, False), (match, 1, 9, False)]
+    assert [h.hand_no for h in await storage.played_hands(GUILD, ALICE, limit=1)] == [3]
+    assert await storage.played_hands(GUILD, CAROL) == []
+    assert await storage.played_hands(GUILD + 1, ALICE) == []
+    hand, history = await storage.played_hand(GUILD, BOB, match, 2)
+    assert (hand.match_id, hand.hand_no, hand.points, history) == (match, 2, 1, '{"hand": 2}')
+
+
+@pytest.mark.parametrize("who, guild, hand_no", [
+    (CAROL, GUILD, 1),  # another's hand: Carol did not play
+    (ALICE, GUILD + 1, 1),  # her hand, asked from another server
+    (ALICE, GUILD, 4),  # no such hand
+])
+async def test_a_hand_not_played_there_is_refused_alike(storage: Storage, table: int, who: int,
+                                                        guild: int, hand_no: int) -> None:
+    match = await _played_match(storage, table)
+    with pytest.raises(UnknownHand, match=f"You did not play hand {hand_no} of match"):
+        await storage.played_hand(guild, who, match, hand_no)

@@ -4,9 +4,13 @@ import sqlite3
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
 from bot.storage import SCHEMA_VERSION, SchemaTooNew, Storage, StorageError, migrations
+from bot.storage.postgres import PostgresConnection
+from bot.storage.sqlite import migrate_file
+from tests.backends import Reader, postgres_of
 from tests.storage.conftest import ALICE, GUILD
 
 
@@ -22,7 +26,22 @@ def _versions(path: Path) -> list[int]:
 
 async def _file_at(path: Path, version: int) -> None:
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        assert await migrations.migrate(conn, version) == version
+        assert await migrate_file(conn, version) == version
+
+
+async def _money_survives(target: str, version: int) -> None:
+    """Money exists from version 1: a wallet put in at `version` survives the upgrade."""
+    if version >= 1:
+        with Reader(target) as query:
+            query.write("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
+            query.write("INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, "
+                        "created_at) VALUES (?, ?, 1234, 1234, 'start', 0)", (GUILD, ALICE))
+    store = await Storage.open(target)
+    try:
+        expected = 1234 if version >= 1 else 1000
+        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
+    finally:
+        await store.close()
 
 
 async def test_an_empty_file_reaches_the_newest_schema(tmp_path: Path) -> None:
@@ -43,7 +62,7 @@ async def test_the_connection_enforces_foreign_keys(tmp_path: Path) -> None:
     try:
         async with store._db.transaction() as conn:
             pragmas = [
-                (await conn.execute_fetchall(f"PRAGMA {name}"))[0][0]
+                (await conn.fetch(f"PRAGMA {name}"))[0][0]
                 for name in ("foreign_keys", "busy_timeout", "synchronous")
             ]
             with pytest.raises(sqlite3.IntegrityError):
@@ -62,20 +81,7 @@ async def test_every_older_version_reaches_the_newest_schema(tmp_path: Path, ver
     old = tmp_path / f"v{version}.sqlite3"
     await _file_at(old, version)
     assert _versions(old) == list(range(1, version + 1))
-    if version >= 1:  # money exists from version 1: it must survive the upgrade
-        with sqlite3.connect(old) as conn:
-            conn.execute("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
-            conn.execute(
-                "INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, created_at)"
-                " VALUES (?, ?, 1234, 1234, 'start', 0)",
-                (GUILD, ALICE),
-            )
-    store = await Storage.open(old)
-    try:
-        expected = 1234 if version >= 1 else 1000
-        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
-    finally:
-        await store.close()
+    await _money_survives(str(old), version)
     assert _versions(old) == list(range(1, SCHEMA_VERSION + 1))
     assert _schema(old) == _schema(fresh)
 
@@ -129,3 +135,117 @@ def test_statements_split_scripts_where_sqlite_would() -> None:
     ]
     with pytest.raises(ValueError, match="incomplete"):
         list(migrations.statements("CREATE TABLE c (z"))
+
+
+# PostgreSQL: the same numbered migrations, translated (migrations.postgres_ddl).
+_SQL_TYPES = {"INTEGER": "bigint", "REAL": "double precision", "TEXT": "text"}
+
+
+def _sqlite_columns(path: Path) -> dict[str, list[tuple[str, str, bool]]]:
+    """table -> [(column, its type as PostgreSQL names it, nullable)]."""
+    with sqlite3.connect(path) as conn:
+        tables = [t for (t,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: [(name, _SQL_TYPES[kind], not (notnull or pk))
+                    for _, name, kind, notnull, _, pk in conn.execute(f"PRAGMA table_info({t})")]
+                for t in tables}
+
+
+def _sqlite_indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        return {n for (n,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")}
+
+
+async def _postgres_columns(url: str) -> dict[str, list[tuple[str, str, bool]]]:
+    conn = await asyncpg.connect(url)
+    try:
+        columns: dict[str, list[tuple[str, str, bool]]] = {}
+        for table, name, kind, nullable in await conn.fetch(
+                "SELECT table_name, column_name, data_type, is_nullable FROM "
+                "information_schema.columns WHERE table_schema = 'public' "
+                "ORDER BY table_name, ordinal_position"):
+            columns.setdefault(table, []).append((name, kind, nullable == "YES"))
+        return columns
+    finally:
+        await conn.close()
+
+
+async def _postgres_indexes(url: str) -> set[str]:
+    conn = await asyncpg.connect(url)
+    try:
+        return {n for (n,) in await conn.fetch(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' "
+            "AND indexname NOT LIKE '%_pkey'")}
+    finally:
+        await conn.close()
+
+
+async def _postgres_at(url: str, version: int) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            assert await migrations.migrate(PostgresConnection(conn), version) == version
+    finally:
+        await conn.close()
+
+
+async def _postgres_versions(url: str) -> list[int]:
+    conn = await asyncpg.connect(url)
+    try:
+        return [v for (v,) in await conn.fetch("SELECT version FROM schema_version ORDER BY 1")]
+    finally:
+        await conn.close()
+
+
+async def test_postgres_reaches_the_same_schema_from_every_version(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    server = postgres_of(request).server
+    assert server is not None
+    fresh = tmp_path / "fresh.sqlite3"
+    await (await Storage.open(fresh)).close()
+    for version in range(SCHEMA_VERSION + 1):
+        name = f"migrations_{version}"
+        url = await server.create_database(name)
+        try:
+            await _postgres_at(url, version)
+            assert await _postgres_versions(url) == list(range(1, version + 1))
+            await _money_survives(url, version)
+            assert await _postgres_versions(url) == list(range(1, SCHEMA_VERSION + 1))
+            assert await _postgres_columns(url) == _sqlite_columns(fresh)
+            assert await _postgres_indexes(url) == _sqlite_indexes(fresh)
+        finally:
+            await server.drop_database(name)
+
+
+async def test_postgres_refuses_a_newer_database_and_rolls_back_a_failing_migration(
+        request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = postgres_of(request).server
+    assert server is not None
+    url = await server.create_database("migrations_newer")
+    try:
+        await (await Storage.open(url)).close()
+        broken = (*migrations.MIGRATIONS, "CREATE TABLE half_done (a INTEGER);\nNOT SQL;\n")
+        monkeypatch.setattr(migrations, "MIGRATIONS", broken)
+        monkeypatch.setattr(migrations, "LATEST", len(broken))
+        with pytest.raises(StorageError, match="Cannot use database"):
+            await Storage.open(url)
+        assert "half_done" not in await _postgres_columns(url)
+        monkeypatch.undo()
+        conn = await asyncpg.connect(url)
+        await conn.execute("INSERT INTO schema_version VALUES ($1, 0)", SCHEMA_VERSION + 4)
+        await conn.close()
+        with pytest.raises(SchemaTooNew):
+            await Storage.open(url)
+        assert await _postgres_versions(url) == [*range(1, SCHEMA_VERSION + 1),
+                                                 SCHEMA_VERSION + 4]
+    finally:
+        await server.drop_database("migrations_newer")
+
+
+def test_the_postgres_dialect_of_a_migration() -> None:
+    assert migrations.postgres_ddl(
+        "CREATE TABLE t (\n    id INTEGER PRIMARY KEY,\n    n INTEGER NOT NULL,\n"
+        "    at REAL,\n    interval_s REAL\n) WITHOUT ROWID;") == (
+        "CREATE TABLE t (\n    id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,\n"
+        "    n BIGINT NOT NULL,\n    at DOUBLE PRECISION,\n    interval_s DOUBLE PRECISION\n);")

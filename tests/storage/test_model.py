@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from tests.backends import BACKENDS, postgres_of
 from tests.storage.audit import audit
 from tests.storage.conftest import ADMIN, ALICE, BOB, BOT, CHANNEL, GUILD
 
@@ -103,7 +105,7 @@ async def _call(storage: Storage, table: int, op: tuple[Any, ...], key: str) -> 
                        key=key)).applied
 
 
-async def _run(path: Path, ops: list[tuple[Any, ...]]) -> None:
+async def _run(path: str, ops: list[tuple[Any, ...]]) -> None:
     storage = await Storage.open(path)
     try:
         table = await storage.create_table(GUILD, CHANNEL, "{}", now=0.0)
@@ -136,8 +138,20 @@ async def _run(path: Path, ops: list[tuple[Any, ...]]) -> None:
     assert audit(path) == []
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(OPS, max_size=25))
-def test_storage_behaves_like_the_model(ops: list[tuple[Any, ...]]) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(_run(Path(folder) / "model.sqlite3", ops))
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_storage_behaves_like_the_model(backend: str, request: pytest.FixtureRequest) -> None:
+    postgres = postgres_of(request) if backend == "postgresql" else None
+
+    async def on_a_fresh_database(ops: list[tuple[Any, ...]]) -> None:
+        if postgres is not None:
+            await _run(await postgres.empty("model"), ops)
+            return
+        with tempfile.TemporaryDirectory() as folder:
+            await _run(str(Path(folder) / "model.sqlite3"), ops)
+
+    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(OPS, max_size=25))
+    def check(ops: list[tuple[Any, ...]]) -> None:
+        asyncio.run(on_a_fresh_database(ops))
+
+    check()

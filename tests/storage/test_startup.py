@@ -17,6 +17,7 @@ from bot.storage import (
     Storage,
     StorageError,
 )
+from tests.backends import postgres_of
 from tests.storage.conftest import ALICE, CHANNEL, GUILD
 
 
@@ -56,6 +57,23 @@ async def test_a_second_exclusive_open_of_the_file_is_refused(db_path: Path) -> 
     finally:
         await first.close()
     again = await Storage.open(db_path, exclusive=True)  # closed: the lock is free again
+    await again.close()
+
+
+async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
+        request: pytest.FixtureRequest) -> None:
+    url = await postgres_of(request).empty("tests")
+    first = await Storage.open(url, exclusive=True)
+    try:
+        with pytest.raises(DatabaseInUse,
+                           match=r"is in use by another ofc-bot: run one bot per database, "
+                                 r"or sharded processes \(--shard-count\) only$"):
+            await Storage.open(url, exclusive=True)
+        await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
+        await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
+    finally:
+        await first.close()
+    again = await Storage.open(url, exclusive=True)  # closed: the lock is free again
     await again.close()
 
 
@@ -106,7 +124,7 @@ async def test_a_read_only_file_or_folder_fails_at_open(tmp_path: Path) -> None:
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def ofc_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+def ofc_bot(database: Path | str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """`python -m bot` (== `ofc-bot`) with a token, on `database`: it stops at the
     database checks, before connecting to Discord."""
     env = {**os.environ, "DISCORD_TOKEN": "not.a.token", "OFC_DATABASE": str(database),
@@ -115,17 +133,19 @@ def ofc_bot(database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=False)
 
 
-async def test_ofc_bot_refuses_a_database_another_bot_holds(tmp_path: Path) -> None:
-    path = tmp_path / "ofc.sqlite3"
-    running = await Storage.open(path, exclusive=True)  # the first bot
+async def test_ofc_bot_refuses_a_database_another_bot_holds(database: str,
+                                                            tmp_path: Path) -> None:
+    running = await Storage.open(database, exclusive=True)  # the first bot
     try:
-        done = ofc_bot(path, tmp_path)
+        done = ofc_bot(database, tmp_path)
     finally:
         await running.close()
     assert done.returncode == 2
+    held = (": run one bot per database, or sharded processes (--shard-count) only"
+            if database.startswith("postgresql") else
+            f" (pid {os.getpid()}): run one bot per database (lock file {database}.lock)")
     assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {path} is in use by another ofc-bot (pid {os.getpid()}): run one "
-        f"bot per database (lock file {path}.lock)"]
+        f"ofc-bot: Database {database} is in use by another ofc-bot{held}"]
 
 
 async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:
@@ -136,3 +156,13 @@ async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:
     assert done.returncode == 2
     [line] = done.stderr.splitlines()
     assert line.startswith(f"ofc-bot: Database {path} is damaged: SQLite's quick_check found: ")
+
+
+def test_ofc_bot_names_a_postgres_server_it_cannot_reach(tmp_path: Path) -> None:
+    url = f"postgresql://ofc:secret@/ofc?host={tmp_path}&port=5432"  # no server there
+    done = ofc_bot(url, tmp_path)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(
+        f"ofc-bot: Cannot connect to PostgreSQL at postgresql://ofc:***@/ofc?host={tmp_path}")
+    assert "secret" not in done.stderr

@@ -1,16 +1,15 @@
 """Tournament storage: the prize pool moves only with keyed ledger rows (RULES.md R13)."""
 
-from pathlib import Path
-
 import pytest
 
 from bot.storage import SanctionRecord, Storage, UnknownTournament
+from tests.backends import Reader
 from tests.storage.audit import audit
-from tests.storage.conftest import ALICE, BOB, BOT, CHANNEL, GUILD
+from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
 
 
-async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(db_path: Path) -> None:
-    storage = await Storage.open(db_path)
+async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(database: str) -> None:
+    storage = await Storage.open(database)
     tid = await storage.create_tournament(GUILD, CHANNEL, '{"v": 1}', now=0.0)
     for user in (ALICE, BOB, BOT):
         move = await storage.tournament_move(tid, user, 100, "buy_in", key=f"in:{user}",
@@ -31,7 +30,7 @@ async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(db_path: Path) 
     await storage.close_table(table, now=5.0)
     back = await storage.tournament_move(tid, ALICE, 200, "unstake", key="unstake:a", now=6.0)
     assert back.amount == 200
-    assert audit(db_path) == []
+    assert audit(database) == []
     await storage.tournament_move(tid, BOB, 200, "prize", key="prize:b", now=7.0)
     await storage.tournament_move(tid, BOT, 100, "refund", key="refund:bot", now=7.0)
     await storage.save_tournament(tid, '{"v": 3}', now=8.0, status="finished")
@@ -39,7 +38,7 @@ async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(db_path: Path) 
     assert (record.pool, record.status, record.state_json) == (0, "finished", '{"v": 3}')
     assert await storage.open_tournaments() == []
     await storage.close()
-    assert audit(db_path) == []
+    assert audit(database) == []
 
 
 async def test_sanctions_are_recorded_once_with_the_snapshot(storage: Storage) -> None:
@@ -48,18 +47,34 @@ async def test_sanctions_are_recorded_once_with_the_snapshot(storage: Storage) -
     assert await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot='{"w": 1}')
     assert not await storage.record_sanction(tid, warning, key="w1", now=1.0, snapshot="{}")
     assert await storage.sanctions(tid) == [
-        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0)]
+        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0, tid)]
     assert (await storage.tournament(tid)).state_json == '{"w": 1}'
     with pytest.raises(UnknownTournament):
         await storage.tournament(tid + 1)
 
 
-async def test_a_pool_that_does_not_match_its_ledger_is_found(db_path: Path) -> None:
-    import sqlite3
-    storage = await Storage.open(db_path)
+async def test_a_pool_that_does_not_match_its_ledger_is_found(database: str) -> None:
+    storage = await Storage.open(database)
     tid = await storage.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
     await storage.tournament_move(tid, ALICE, 100, "buy_in", key="in", now=1.0)
     await storage.close()
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE tournaments SET pool = pool + 5")
-    assert any("pool" in p for p in audit(db_path))
+    with Reader(database) as query:
+        query.write("UPDATE tournaments SET pool = pool + 5")
+    assert any("pool" in p for p in audit(database))
+
+
+async def test_a_members_sanctions_in_this_server_newest_first(storage: Storage) -> None:
+    here = await storage.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
+    elsewhere = await storage.create_tournament(GUILD + 1, CHANNEL, "{}", now=0.0)
+    given = [(here, ALICE, "penalty", 10, "time"), (here, BOB, "warning", 0, "slow"),
+             (elsewhere, ALICE, "warning", 0, "other server"), (here, ALICE, "warning", 0,
+                                                               "mucked open")]
+    for n, (tid, user, kind, points, reason) in enumerate(given):
+        await storage.record_sanction(tid, SanctionRecord(user, kind, points, reason, 1, BOB,
+                                                          False),
+                                      key=f"s{n}", now=float(n), snapshot="{}")
+    mine = await storage.member_sanctions(GUILD, ALICE)
+    assert [(s.tournament_id, s.kind, s.points, s.reason, s.created_at) for s in mine] == [
+        (here, "warning", 0, "mucked open", 3.0), (here, "penalty", 10, "time", 0.0)]
+    assert len(await storage.member_sanctions(GUILD, ALICE, limit=1)) == 1
+    assert await storage.member_sanctions(GUILD, CAROL) == []

@@ -33,8 +33,8 @@ async def test_wallets_are_per_guild(storage: Storage) -> None:
     assert (await storage.wallet(GUILD + 1, ALICE, now=0.0)).balance == 1000
 
 
-async def test_starting_and_daily_amounts_come_from_open(db_path) -> None:
-    store = await Storage.open(db_path, starting_chips=300, daily_chips=25,
+async def test_starting_and_daily_amounts_come_from_open(database) -> None:
+    store = await Storage.open(database, starting_chips=300, daily_chips=25,
                                daily_cooldown_seconds=60)
     try:
         claim = await store.claim_daily(GUILD, ALICE, now=0.0)

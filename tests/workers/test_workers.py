@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+import rendering
+from bot.ai.players import AIPlayers
 from bot.workers import COMPUTER, PERSON, WorkerError, Workers
+from rendering import samples
 from tests.workers import tasks
 
 
@@ -138,3 +141,34 @@ async def test_size_zero_runs_tasks_in_this_process() -> None:
     assert await workers.run(tasks.pid) == os.getpid()
     assert 0 < await workers.run(tasks.budget, budget=2.0) <= 2.0  # the budget reaches it
     await workers.close()
+
+
+async def test_a_real_render_for_a_person_goes_ahead_of_real_computer_decisions(
+        tmp_path: Path) -> None:
+    """The bot's own work, not stand-ins: the private image a click redraws (rendering.png,
+    as cogs/common/images.py sends it) and strong computer decisions (AIPlayers.decide, as
+    the table service sends it), queued behind a busy pool."""
+    match = samples.mid_hand(3)
+    view = match.view_for(match.pending()[0])
+    assert view.dealt  # the seat to act has a street to place
+    players = AIPlayers(seconds=None, playouts=50)
+    workers = Workers(1)
+    try:
+        hold = Hold(workers, tmp_path)
+        await hold.started()  # the one process is busy: everything else queues
+        computers = [asyncio.ensure_future(workers.run(players.decide, view, "strong", n,
+                                                       priority=COMPUTER)) for n in range(3)]
+        await asyncio.sleep(0)
+        person = asyncio.ensure_future(workers.run(rendering.png, "private", view,
+                                                   priority=PERSON))
+        await asyncio.sleep(0)
+        assert workers.queued() == 4
+        hold.release()
+        done, _ = await asyncio.wait([person, *computers], return_when=asyncio.FIRST_COMPLETED)
+        assert done == {person}  # one process runs them in turn: the first done went first
+        assert (await person).startswith(b"\x89PNG")
+        for decision in await asyncio.gather(*computers):
+            assert set(decision) == set(view.dealt)  # each a whole placement of the street
+        await hold.task
+    finally:
+        await workers.close()

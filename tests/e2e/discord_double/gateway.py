@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT = 0, 1, 2, 6, 7
 REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = 8, 9, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
-AUTHENTICATION_FAILED = 4004
+AUTHENTICATION_FAILED, INVALID_SHARD = 4004, 4010
 
 
 @dataclass
@@ -30,9 +30,18 @@ class Session:
 
     id: str
     intents: int
+    shard: tuple[int, int] | None = None
+    """[shard_id, shard_count] from IDENTIFY; None: every guild and every event."""
     sequence: int = 0
     sent: list[dict[str, Any]] = field(default_factory=list)
     socket: Connection | None = None
+
+    def routes(self, guild_id: int | None) -> bool:
+        """Does Discord send this guild's events (None: a DM's) to this session?"""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
 
 class Connection:
@@ -116,22 +125,32 @@ class Gateway:
         if not self._token_ok(data.get("token")):
             await conn.ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return None
-        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents") or 0))
+        shard = data.get("shard")
+        if shard is not None and not (
+                isinstance(shard, list) and len(shard) == 2
+                and all(isinstance(n, int) for n in shard) and 0 <= shard[0] < shard[1]):
+            await conn.ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents") or 0),
+                          shard=None if shard is None else (shard[0], shard[1]))
         self.sessions[session.id] = session
         state = self.double.state
+        guilds = [g for g in state.guilds.values() if session.routes(g.id)]
         ready = {
             "v": 10,
             "user": {**state.bot.payload(), "verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g), "unavailable": True} for g in state.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "resume_gateway_url": self.double.gateway_url,
             "application": {"id": str(state.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
         }
+        if session.shard is not None:
+            ready["shard"] = list(session.shard)
         session.socket = conn
         await self._send_event(session, "READY", ready)
-        for guild in state.guilds.values():
+        for guild in guilds:
             await self._send_event(session, "GUILD_CREATE", guild.payload())
         state.changed()
         return session
@@ -188,9 +207,14 @@ class Gateway:
         self, event: str, data: dict[str, Any], intent: int | None = GUILDS_INTENT
     ) -> None:
         """Send an event to every session whose intents ask for it (`intent=None`: to all, as
-        INTERACTION_CREATE goes whatever the intents)."""
+        INTERACTION_CREATE goes whatever the intents) and whose shard owns its guild, as
+        Discord routes: `(guild_id >> 22) % shard_count`; an event of no guild (a DM, a click
+        in a DM) to shard 0 only."""
+        whole_guild = event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+        guild = data.get("id") if whole_guild else data.get("guild_id")
         for session in list(self.sessions.values()):
-            if intent is None or session.intents & intent:
+            if (intent is None or session.intents & intent) and session.routes(
+                    None if guild is None else int(guild)):
                 await self._send_event(session, event, data)
 
     async def drop_connections(self, code: int = 4000) -> None:

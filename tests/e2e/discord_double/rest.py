@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .model import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS, VIEW_CHANNEL
+from .model import (
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+)
 from .state import ApiError, Upload, unknown
 
 if TYPE_CHECKING:
@@ -215,7 +223,8 @@ class Rest:
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
         return json_response(
-            {"url": self.double.gateway_url, "shards": 1, "session_start_limit": limit}
+            {"url": self.double.gateway_url, "shards": self.double.shard_count,
+             "session_start_limit": limit}
         )
 
     async def get_guild(self, request: web.Request) -> web.Response:
@@ -322,9 +331,12 @@ class Rest:
     async def create_thread(self, request: web.Request) -> web.Response:
         channel = self._channel(request)
         source = None
+        body = request[BODY] or {}
         if "message_id" in request.match_info:
             source = self.state.message(channel, snowflake(request, "message_id"))
-        thread = await self.state.create_thread(channel, request[BODY] or {}, from_message=source)
+        public = source is not None or int(body.get("type") or 0) == PUBLIC_THREAD
+        self._bot_may(channel, CREATE_PUBLIC_THREADS if public else CREATE_PRIVATE_THREADS)
+        thread = await self.state.create_thread(channel, body, from_message=source)
         return json_response(thread.payload(), 201)
 
     async def add_thread_member(self, request: web.Request) -> web.Response:

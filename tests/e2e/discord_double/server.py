@@ -84,6 +84,10 @@ class RateLimit:
         return json_response(body, 429, headers)
 
 
+async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
+    return None
+
+
 def _bucket(route: str) -> str:
     return hashlib.md5(route.encode()).hexdigest()
 
@@ -147,8 +151,12 @@ class DiscordDouble:
         channel_name: str = "ofc-table",
         guild_ready_timeout: float = 0.05,
         watched_loggers: tuple[str, ...] = ("discord",),
+        shard_count: int = 1,
     ) -> None:
         self.token = token
+        self.shard_count = shard_count
+        """What GET /gateway/bot recommends; guilds are routed by the shard each IDENTIFY
+        names (`add_guild(shard=)` puts one on a shard)."""
         self.watched_loggers = watched_loggers
         self.guild_ready_timeout = guild_ready_timeout
         self.state = DoubleState(base_url=lambda: self.base_url, dispatch=self._dispatch)
@@ -162,7 +170,8 @@ class DiscordDouble:
         """Seconds a scripted user waits after a message changed before clicking it (or after
         a modal opened before submitting it): a person cannot click what the bot has not yet
         finished sending, and the bot stores a view only once it has its answer."""
-        self.guild: Guild = self.state.add_guild(guild_name)
+        # On shard 0 whatever the shard count from 1 to 8 (840 is a multiple of each).
+        self.guild: Guild = self.state.add_guild(guild_name, 0, 840)
         self.channel: Channel = self.state.add_text_channel(self.guild, channel_name)
         self._rate_limits: list[RateLimit] = []
         self._holds: list[Hold] = []
@@ -222,9 +231,16 @@ class DiscordDouble:
     async def start_client(self, client: discord.Client, *, timeout: float = PATIENCE) -> None:
         """Log `client` in with the double's token and wait for on_ready. Its HTTP session may
         reach only the double: any other URL is blocked and recorded in `escaped`."""
-        client.http.http_trace = self._loopback_guard()
+        guard = self._loopback_guard()
+        if client.http.http_trace is not None:  # the client's own trace (the bot's metrics)
+            client.http.http_trace.on_request_start.extend(guard.on_request_start)
+        else:
+            client.http.http_trace = guard
         # Ready fires this long after the last GUILD_CREATE; Discord's 2 s would slow every test.
         client._connection.guild_ready_timeout = self.guild_ready_timeout
+        # discord.py waits 5 s between two shards' IDENTIFYs (Discord's identify rate limit,
+        # which the double does not have).
+        client.before_identify_hook = _identify_at_once  # type: ignore[method-assign]
         task = asyncio.create_task(
             client.start(self.token), name=f"discord-double-client-{id(client)}"
         )
@@ -244,17 +260,22 @@ class DiscordDouble:
     async def stop_client(self, client: discord.Client) -> None:
         """Close `client` as a bot shutting down does: its gateway session ends for good."""
         task = self._clients.pop(client, None)
-        session_id = client.ws.session_id if client.ws is not None else None
+        if isinstance(client, discord.AutoShardedClient):  # one session per shard
+            sockets = [shard._parent.ws for shard in client.shards.values()]  # type: ignore[attr-defined]
+        else:
+            sockets = [client.ws]
+        session_ids = [ws.session_id for ws in sockets if ws is not None]
         await client.close()
         if task is not None:
             await asyncio.wait_for(task, 10)
-        session = self.gateway.sessions.get(session_id or "")
-        if session is not None:
-            # discord.py closes with 4000 (resumable); a stopped bot never resumes, so end it.
-            await self.state.wait_until(
-                lambda: session.socket is None, 5.0, "the gateway socket to close"
-            )
-            self.gateway.sessions.pop(session.id, None)
+        for session_id in session_ids:
+            session = self.gateway.sessions.get(session_id or "")
+            if session is not None:
+                # discord.py closes with 4000 (resumable); a stopped bot never resumes: end it.
+                await self.state.wait_until(
+                    lambda s=session: s.socket is None, 5.0, "the gateway socket to close"
+                )
+                self.gateway.sessions.pop(session.id, None)
 
     def _loopback_guard(self) -> aiohttp.TraceConfig:
         trace = aiohttp.TraceConfig()
@@ -322,8 +343,9 @@ class DiscordDouble:
     def add_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
         return self.state.add_text_channel(guild or self.guild, name)
 
-    def add_guild(self, name: str) -> Guild:
-        return self.state.add_guild(name)
+    def add_guild(self, name: str, *, shard: int = 0) -> Guild:
+        """A guild whose id puts it on `shard` of `shard_count` (what Discord routes by)."""
+        return self.state.add_guild(name, shard, self.shard_count)
 
     def close_dms(self, member: Member) -> None:
         """From now on a DM to `member` fails with 403 / 50007, as with DMs closed."""

@@ -22,15 +22,18 @@ class Snowflakes:
         self._last_ms = 0
         self._increment = 0
 
-    def next(self) -> int:
-        now_ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-        if now_ms > self._last_ms:
-            self._last_ms, self._increment = now_ms, 0
+    def next(self, shard: int = 0, shard_count: int = 1) -> int:
+        """The next id; with a shard, the next whose millisecond puts it on that shard of
+        `shard_count` (Discord's `(id >> 22) % shard_count`: for a guild's id)."""
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms)
+        ms += (shard - ms) % shard_count
+        if ms > self._last_ms:
+            self._last_ms, self._increment = ms, 0
         else:
             self._increment += 1
             if self._increment >> _INCREMENT_BITS:
-                # More than 4096 ids in one millisecond: borrow the next millisecond.
-                self._last_ms, self._increment = self._last_ms + 1, 0
+                # More than 4096 ids in one millisecond: borrow a later one (of that shard).
+                self._last_ms, self._increment = self._last_ms + shard_count, 0
         return (
             (self._last_ms << 22) | (self._worker << 17) | (self._process << 12) | self._increment
         )

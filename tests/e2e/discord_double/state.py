@@ -255,8 +255,9 @@ class DoubleState:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str) -> Guild:
-        guild = Guild(self.snowflakes.next(), name, owner_id=self.owner.id)
+    def add_guild(self, name: str, shard: int = 0, shard_count: int = 1) -> Guild:
+        """A guild; its id on `shard` of `shard_count` (Discord routes its events there)."""
+        guild = Guild(self.snowflakes.next(shard, shard_count), name, owner_id=self.owner.id)
         guild.roles[guild.id] = Role(guild.id, "@everyone", MEMBER_PERMISSIONS)
         bot_role = Role(self.snowflakes.next(), "OFC Test Bot", BOT_PERMISSIONS, position=1)
         guild.roles[bot_role.id] = bot_role

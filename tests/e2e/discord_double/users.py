@@ -103,7 +103,7 @@ class Member:
         *,
         shown_only: bool,
     ) -> Interaction:
-        channel = channel or self.double.channel
+        channel = channel or self.home_channel()
         path = command.removeprefix("/").split()
         guild = self.double.state.guild_of(channel)
         found = self._command(path[0], guild, shown_only=shown_only)
@@ -211,6 +211,13 @@ class Member:
     def dm_channel(self) -> Channel | None:
         """The DM channel with the bot, once the bot or the member opened it."""
         return self.double.state.dm_channels.get(self.id)
+
+    def home_channel(self) -> Channel:
+        """Where a slash command runs by default: the double's channel for its own guild's
+        members, else the first text channel of the member's guild."""
+        if self.guild is self.double.guild:
+            return self.double.channel
+        return next(c for c in self.guild.channels.values() if not c.is_thread)
 
     def open_dm(self) -> Channel:
         """Open the DM with the bot from the member's side (to run a command there)."""

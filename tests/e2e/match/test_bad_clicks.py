@@ -7,8 +7,9 @@ import asyncio
 from collections.abc import Awaitable
 
 from bot.app import OFCBot
+from bot.engine.cards import Card
 from cogs.common.format import card_label
-from tests.cogs.conftest import buttons, enabled
+from tests.cogs.conftest import buttons, enabled, placement, placements
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Interaction, Member, Message
 from tests.e2e.flows import (
@@ -20,7 +21,7 @@ from tests.e2e.flows import (
     description,
     draft,
     open_table,
-    place_label,
+    place_id,
     play_out,
     ready,
     seats_of,
@@ -46,8 +47,8 @@ async def refused(double: DiscordDouble, member: Member, click: Awaitable[Intera
     return description(answer)
 
 
-def chosen(prompt: Message, label: str) -> bool:
-    return buttons(prompt).get(label, {}).get("style") == SUCCESS
+def chosen(prompt: Message, card: Card, row: str) -> bool:
+    return placement(prompt, card, row).get("style") == SUCCESS
 
 
 async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
@@ -70,10 +71,10 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     confirm_id = str(buttons(theirs)["Confirm"]["custom_id"])
     reason = await refused(double, second, second.forge(theirs, confirm_id))
     assert reason == f"It is {first.user.global_name}'s turn"
-    assert chosen(theirs, place_label(their_cards[0], "top"))
+    assert chosen(theirs, their_cards[0], "top")
 
     # Another member's control, sent from the second's own DM by a modified client.
-    foreign = str(buttons(prompt)[place_label(cards[0], "top")]["custom_id"])
+    foreign = place_id(prompt, cards[0], "top")
     reason = await refused(double, second, second.forge(theirs, foreign))
     assert reason == "These controls belong to another player."
     # Forged ids no button carries: a card index past the deck, an unknown row or kind, and
@@ -84,20 +85,20 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
         assert await refused(double, first, first.forge(prompt, custom_id)) == NOT_VALID
     stale_hand = f"ofc:place:{table_id}:9:{street}:{seat}:0:top"
     assert await refused(double, first, first.forge(prompt, stale_hand)) == "That hand is over."
-    assert [x for x in prompt.labels() if " → " in x and chosen(prompt, x)] == []  # no draft
+    assert [b for b in placements(prompt).values() if b.get("style") == SUCCESS] == []
 
     # The same button twice at once: applied once (a card is in one row).
-    label = place_label(cards[0], "top")
+    top = place_id(prompt, cards[0], "top")
     before = first.last_ephemeral()
-    await asyncio.gather(first.click(prompt, label), first.click(prompt, label))
-    await double.wait_until(lambda: chosen(prompt, label))
+    await asyncio.gather(first.click(prompt, custom_id=top), first.click(prompt, custom_id=top))
+    await double.wait_until(lambda: chosen(prompt, cards[0], "top"))
     rows = ["bottom", "bottom", "middle", "middle"]
     for card, row in zip(cards[1:], rows, strict=True):
         await draft(double, first, prompt, card, row)
     assert refusals(first, before) == []
 
     # Confirm twice at once: placed once, the other click told the cards are placed.
-    street_1 = len(prompt.history)
+    street_1, stale = len(prompt.history), place_id(prompt, cards[1], "top")
     await asyncio.gather(first.click(prompt, "Confirm"), first.click(prompt, "Confirm"))
     await double.wait_until(lambda: action_of(prompt) is None and refusals(first, before))
     assert refusals(first, before) == [PLACED_ALREADY]
@@ -105,7 +106,7 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     assert sorted(CARD_TEXT.findall(description(prompt))) == sorted(map(card_label, cards))
 
     # A stale client clicks the street-1 buttons it still shows.
-    reason = await refused(double, first, first.click(prompt, place_label(cards[1], "top"),
+    reason = await refused(double, first, first.click(prompt, custom_id=stale,
                                                       version=street_1 - 1))
     assert reason == PLACED_ALREADY
 
@@ -114,12 +115,15 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     street_2 = await first.wait_for_dm(lambda m: ready(m), after=prompt)
     two = dealt(street_2)
     before = first.last_ephemeral()
-    await asyncio.gather(first.click(street_2, place_label(two[0], "discard")),
-                         first.click(street_2, place_label(two[1], "discard")))
+    await asyncio.gather(first.click(street_2, custom_id=place_id(street_2, two[0], "discard")),
+                         first.click(street_2, custom_id=place_id(street_2, two[1], "discard")))
     # Issue 14: a second discard swaps with the first rather than being refused.
-    await double.wait_until(lambda: chosen(street_2, place_label(two[0], "discard"))
-                            != chosen(street_2, place_label(two[1], "discard")))
+    await double.wait_until(lambda: chosen(street_2, two[0], "discard")
+                            != chosen(street_2, two[1], "discard"))
     assert refusals(first, before) == []
+    # The greyed names of the grid's rows do nothing; a modified client is told so.
+    reason = await refused(double, first, first.forge(street_2, "ofc:row:discard"))
+    assert reason == "That button names the row: press a card in it."
 
     await play_out(double, table, seats)  # the rest of the hand, as usual
     (shown,) = [breakdowns.read(m) for m in breakdowns.posted(double.messages())]
@@ -132,6 +136,6 @@ async def confirm_after_drafting(double: DiscordDouble, member: Member, prompt: 
     await double.wait_until(lambda: ready(prompt), what=f"{member.name}'s turn")
     rows = iter(["bottom", "bottom", "middle", "middle", "top"])
     for card in dealt(prompt):
-        if not any(chosen(prompt, place_label(card, r)) for r in ("top", "middle", "bottom")):
+        if not any(chosen(prompt, card, r) for r in ("top", "middle", "bottom")):
             await draft(double, member, prompt, card, next(rows))
     await confirm(double, member, prompt)

@@ -8,7 +8,7 @@ import pytest
 
 from bot.app import OFCBot
 from bot.tables import FakeClock
-from tests.cogs.conftest import buttons
+from tests.cogs.conftest import placement
 from tests.e2e.discord_double import DiscordDouble, InteractionNotAnswered, Member
 from tests.e2e.flows import (
     SUCCESS,
@@ -19,7 +19,7 @@ from tests.e2e.flows import (
     dealt,
     draft,
     open_table,
-    place_label,
+    place_id,
     play_out,
     play_until,
     ready,
@@ -52,13 +52,13 @@ async def test_a_restart_mid_hand_continues_the_match_with_the_old_buttons(
     shown, edits = action_of(prompt), len(prompt.history)
     await double.stop_client(bot)
     with pytest.raises(InteractionNotAnswered):  # while it is down, clicks go unanswered
-        await member.click(prompt, place_label(dealt(prompt)[1], "top"))
+        await member.click(prompt, custom_id=place_id(prompt, dealt(prompt)[1], "top"))
     restarted = await start_bot(double, database, clock)
     try:
         # The restored table redraws the prompt it had sent (no second DM for the street).
         await double.wait_until(lambda: len(prompt.history) > edits, what="the prompt redrawn")
         assert member.dms()[-1] is prompt and action_of(prompt) == shown and ready(prompt)
-        assert buttons(prompt)[place_label(card, "middle")]["style"] == SUCCESS  # draft kept
+        assert placement(prompt, card, "middle")["style"] == SUCCESS  # draft kept
 
         seat.done.add(str(action_of(prompt)))
         await act(double, member, prompt)  # the pre-restart DM's buttons, to the Confirm

@@ -1,38 +1,58 @@
-"""The one aiosqlite connection, its settings, and the lock that keeps transactions whole."""
+"""SQLite: the one aiosqlite connection, its settings, and the lock that keeps transactions
+whole."""
 
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import aiosqlite
 
 from bot.storage import guard
+from bot.storage.backend import Dialect, Row, closed_on_failure
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
-from bot.storage.sql import fetchall
 
 BUSY_TIMEOUT_MS = 5000
 
 
-async def run_together(*statements: Awaitable[Any]) -> list[Any]:
-    """Await several statements queued back to back; return their results in order.
+class SQLiteConnection:
+    """`backend.Connection` over aiosqlite: the SQL is SQLite's already."""
 
-    aiosqlite runs a connection's statements in the order they were queued, so queueing
-    several before waiting costs one thread round trip instead of one each (the hot path of
-    a settlement). All of them run; then the first error in argument order, if any, is
-    raised and the caller's transaction rolls back.
-    """
-    results = await asyncio.gather(*statements, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-    return results
+    dialect: Dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        cursor = await self.raw.execute(sql, params)
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        await self.raw.executemany(sql, rows)
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        return [tuple(row) for row in await self.raw.execute_fetchall(sql, params)]
+
+    async def together(self, *statements: Awaitable[Any]) -> list[Any]:
+        # aiosqlite runs a connection's statements in the order they were queued, so queueing
+        # several before waiting costs one thread round trip instead of one each (the hot path
+        # of a settlement).
+        results = await asyncio.gather(*statements, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return results
+
+    async def lock_table(self, table: str) -> None:
+        """Nothing to do: BEGIN IMMEDIATE holds the whole database's write lock."""
 
 
-class Database:
+class SQLiteDatabase:
     """One connection shared by every coroutine of the process.
 
     aiosqlite runs each statement on the connection's thread in the order they were queued,
@@ -42,13 +62,17 @@ class Database:
     COMMIT; other processes are kept out by SQLite's own locks (BEGIN IMMEDIATE, busy_timeout).
     """
 
+    dialect: Dialect = "sqlite"
+
     def __init__(self, conn: aiosqlite.Connection, lock: IO[str] | None = None) -> None:
-        self._conn = conn
+        self._conn = SQLiteConnection(conn)
         self._lock = asyncio.Lock()
         self._file_lock = lock  # `<database>.lock`, held until close (exclusive open)
+        # Told (write?, seconds) after every committed transaction: operators' metrics.
+        self.observer: Callable[[bool, float], None] | None = None
 
     @classmethod
-    async def open(cls, path: str | Path, *, exclusive: bool = False) -> "Database":
+    async def open(cls, path: str | Path, *, exclusive: bool = False) -> "SQLiteDatabase":
         """Open (creating if needed) the file, set WAL, foreign keys and busy timeout, migrate.
 
         Start-up checks, each a StorageError naming the file: `exclusive` holds the lock file
@@ -72,50 +96,67 @@ class Database:
                                            uri=str(path).startswith("file:"))
         except sqlite3.Error as e:
             raise StorageError(f"Cannot open database {path}: {e}") from e
-        try:
+        async with closed_on_failure(conn.close, sqlite3.DatabaseError, str(path)):
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await guard.quick_check(conn, path)
-            mode = await fetchall(conn, "PRAGMA journal_mode = WAL")
+            mode = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
             if mode[0][0] != "wal":
                 raise StorageError(f"Database {path} cannot use WAL (journal mode {mode[0][0]})")
             # FULL: a commit reported to a player survives a power cut, not only a crash.
             await conn.execute("PRAGMA synchronous = FULL")
             await conn.execute("PRAGMA foreign_keys = ON")
-            await migrate(conn)
+            await migrate_file(conn)
             await guard.probe_write(conn, path)
-        except sqlite3.DatabaseError as e:
-            await conn.close()
-            raise StorageError(f"Cannot use database {path}: {e}") from e
-        except BaseException:
-            await conn.close()
-            raise
         return conn
+
+    @property
+    def single_process(self) -> bool:
+        """This process holds the file's lock: no other process can be using the database."""
+        return self._file_lock is not None
 
     async def close(self) -> None:
         async with self._lock:
-            await self._conn.close()
+            await self._conn.raw.close()
             guard.release_lock(self._file_lock)
             self._file_lock = None
 
     @contextlib.asynccontextmanager
-    async def transaction(self, *, write: bool = True) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self, *, write: bool = True) -> AsyncIterator[SQLiteConnection]:
         """Hold the lock for one transaction; commit on success, roll back on any exception.
 
         `write=False` takes a read snapshot (BEGIN DEFERRED) so multi-statement queries see
         one consistent state.
         """
+        raw = self._conn.raw
         async with self._lock:
             try:
                 # Inside the try: a task cancelled while awaiting BEGIN has still begun the
                 # transaction on aiosqlite's thread, and must end it before the lock goes.
-                await self._conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                began = time.perf_counter()
+                await raw.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield self._conn
-                await self._conn.execute("COMMIT")
+                await raw.execute("COMMIT")
+                if self.observer is not None:
+                    self.observer(write, time.perf_counter() - began)
             except BaseException:
                 # Statements run in queue order on aiosqlite's thread, so this ROLLBACK runs
                 # before any later BEGIN even if we are cancelled while awaiting it. It fails
                 # harmlessly when the COMMIT itself went through, SQLite already rolled back,
                 # or BEGIN never ran.
                 with contextlib.suppress(sqlite3.OperationalError):
-                    await self._conn.execute("ROLLBACK")
+                    await raw.execute("ROLLBACK")
                 raise
+
+
+async def migrate_file(conn: aiosqlite.Connection, target: int | None = None) -> int:
+    """Bring an SQLite file up to `target` (default: the newest) in one write transaction;
+    the version reached. The version is read inside the transaction, so two processes
+    starting at once cannot both apply the same migration."""
+    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        reached = await migrate(SQLiteConnection(conn), target)
+        await conn.execute("COMMIT")
+    except BaseException:
+        await conn.execute("ROLLBACK")
+        raise
+    return reached

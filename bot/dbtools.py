@@ -1,0 +1,134 @@
+"""The database on the command line: `ofc audit` checks the books on either backend, and
+`ofc-bot migrate-db` copies a whole database (an SQLite file) into another (PostgreSQL).
+
+Exit status: 0 when the books are right; 1 when the audit finds a mismatch; 2, with one line
+on stderr, when the command cannot run (no such database, a server out of reach, a bot running
+on it, a destination that is not empty).
+"""
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.config import ConfigError, load_settings
+from bot.storage import (
+    AuditReport,
+    CopyReport,
+    Storage,
+    StorageError,
+    describe,
+    is_postgres,
+)
+from bot.storage.backend import sqlite_path
+
+MISMATCH = 1
+REFUSED = 2
+
+
+def _existing(target: str) -> str:
+    """`target`, refusing an SQLite file that does not exist (opening would create it)."""
+    if not is_postgres(target) and not Path(sqlite_path(target)).is_file():
+        raise StorageError(f"There is no database at {sqlite_path(target)}")
+    return target
+
+
+def _refused(program: str, message: str) -> int:
+    print(f"{program}: {message}", file=sys.stderr)
+    return REFUSED
+
+
+def _figures(report: AuditReport) -> str:
+    t = report.totals
+    return (f"wallets {t['wallets']:,} + table stacks {t['stacks']:,} + prize pools "
+            f"{t['pools']:,} = {t['wallets'] + t['stacks'] + t['pools']:,} chips; "
+            f"granted {t['granted']:,}")
+
+
+def _verdict(report: AuditReport) -> list[str]:
+    if report.ok:
+        return ["ok: every wallet equals its ledger, every stack its moves, wallets + stacks "
+                "+ pools equal everything granted, no idempotency key used twice"]
+    return [f"{len(report.problems)} problem(s):", *(f"  {p}" for p in report.problems)]
+
+
+def _as_json(target: str, report: AuditReport) -> dict[str, Any]:
+    return {"database": describe(target), "ok": report.ok, "problems": list(report.problems),
+            "totals": report.totals, "rows": report.rows}
+
+
+async def _audit(target: str) -> AuditReport:
+    storage = await Storage.open(_existing(target))
+    try:
+        return await storage.audit()
+    finally:
+        await storage.close()
+
+
+def audit_command(args: argparse.Namespace) -> int:
+    try:
+        target = args.database or load_settings().database
+        report = asyncio.run(_audit(target))
+    except (ConfigError, StorageError) as error:
+        return _refused("ofc audit", str(error))
+    if args.json:
+        print(json.dumps(_as_json(target, report)))
+    else:
+        print(f"audit of {describe(target)}")
+        print(_figures(report))
+        print("\n".join(_verdict(report)))
+    return 0 if report.ok else MISMATCH
+
+
+def add_audit_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "audit", help="check the books: wallets against the ledger, stacks against their "
+                      "moves, chips against everything granted, idempotency keys")
+    p.add_argument("--database", help="an SQLite file or a postgresql:// URL (default: "
+                                      "OFC_DATABASE)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(run=audit_command)
+
+
+async def _migrate(source: str, destination: str) -> CopyReport:
+    # Both held as a bot holds its database: no bot may be running on either meanwhile.
+    original = await Storage.open(_existing(source), exclusive=True)
+    try:
+        copy = await Storage.open(destination, exclusive=True)
+        try:
+            return await original.copy_into(copy)
+        finally:
+            await copy.close()
+    finally:
+        await original.close()
+
+
+def migrate_command(args: argparse.Namespace) -> int:
+    program = "ofc-bot migrate-db"
+    if describe(args.source) == describe(args.destination):
+        return _refused(program, "--from and --to name the same database")
+    try:
+        report = asyncio.run(_migrate(args.source, args.destination))
+    except StorageError as error:
+        return _refused(program, str(error))
+    rows = report.destination.rows
+    print(f"copied {describe(args.source)} into {describe(args.destination)}: "
+          f"{sum(rows.values()):,} rows of {len(rows)} tables")
+    print("  " + ", ".join(f"{table} {n:,}" for table, n in rows.items()))
+    print(f"audit of both: {_figures(report.destination)}; the same rows, totals and findings "
+          "on both sides")
+    print("\n".join(_verdict(report.destination)))
+    return 0 if report.destination.ok else MISMATCH
+
+
+def add_migrate_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "migrate-db", help="copy every row of a database into an empty one (SQLite into "
+                           "PostgreSQL), then audit both and compare; stop the bot first")
+    p.add_argument("--from", dest="source", required=True, metavar="SOURCE",
+                   help="the database to copy: sqlite:PATH (or a postgresql:// URL)")
+    p.add_argument("--to", dest="destination", required=True, metavar="DESTINATION",
+                   help="an empty database: a postgresql:// URL (or sqlite:PATH)")
+    p.set_defaults(run=migrate_command)

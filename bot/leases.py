@@ -1,0 +1,83 @@
+"""The lease on this process's shards: claimed at start, renewed on a heartbeat, released on
+a clean stop (the rows and their rules: bot/storage/leases.py).
+
+    keeper = ShardKeeper(storage, plan, clock, seconds=30)
+    await keeper.claim()              # ShardsTaken: another live process runs one of them
+    task = asyncio.create_task(keeper.keep(on_lost))
+    keeper.held()                     # may this process act on its shards' tables now?
+    await keeper.release()
+
+The heartbeat renews every third of the lease, so two renewals may fail (a database
+restarting) before the lease runs out. `held()` reads this process's own view: once the time
+of the last successful renewal's expiry has passed, another process may have taken over, so
+the table service refuses to act (runtime.py) and `keep` calls `on_lost`, which stops the bot.
+"""
+
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+
+from bot.sharding import ShardPlan
+from bot.storage import LeaseLost, ShardLease, Storage
+from bot.tables.clock import Clock
+
+log = logging.getLogger(__name__)
+
+RENEWALS_PER_LEASE = 3
+
+
+def new_owner() -> str:
+    """A name no other process has: host, process id and a random part (pids are reused)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class ShardKeeper:
+    def __init__(self, storage: Storage, plan: ShardPlan, clock: Clock, *, seconds: float,
+                 owner: str | None = None, address: str | None = None) -> None:
+        self.storage = storage
+        self.plan = plan
+        self.clock = clock
+        self.seconds = seconds
+        self.owner = owner or new_owner()
+        self.address = address
+        self.expires_at = 0.0  # of the last successful claim or renewal (epoch seconds)
+        self.renewals = 0
+
+    async def claim(self) -> list[ShardLease]:
+        """All the plan's shards, in one transaction (ShardsTaken: none was taken)."""
+        leases = await self.storage.claim_shards(
+            self.owner, self.plan.count, self.plan.ids, now=self.clock.now(),
+            seconds=self.seconds, address=self.address)
+        self.expires_at = min(lease.expires_at for lease in leases)
+        log.info("%s: claimed %s until %s", self.owner, self.plan.describe(), self.expires_at)
+        return leases
+
+    def held(self) -> bool:
+        return self.clock.now() < self.expires_at
+
+    async def keep(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
+        """Renew until cancelled; when the lease is lost (taken over, or not renewed in time)
+        await `on_lost(reason)` and return."""
+        interval = self.seconds / RENEWALS_PER_LEASE
+        while True:
+            await self.clock.sleep(interval)
+            try:
+                self.expires_at = await self.storage.renew_shards(
+                    self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
+                self.renewals += 1
+            except LeaseLost as error:
+                await on_lost(str(error))
+                return
+            except Exception:  # the database is away: try again while the lease lasts
+                log.exception("could not renew the lease of %s", self.plan.describe())
+                if not self.held():
+                    await on_lost(f"The lease of {self.plan.describe()} ran out before it "
+                                  "could be renewed: this process no longer runs its tables")
+                    return
+
+    async def release(self) -> None:
+        """Give the shards up now (a clean stop): a replacement need not wait for expiry."""
+        self.expires_at = 0.0
+        await self.storage.release_shards(self.owner)

@@ -1,0 +1,118 @@
+"""The seam between storage and its two databases: SQLite (sqlite.py) and PostgreSQL
+(postgres.py).
+
+Every storage query is written once, with `?` placeholders, against `Connection`; each backend
+translates what it must (PostgreSQL numbers its placeholders `$1, $2...`). Dialect-specific SQL
+is kept to the few places that need it, each through a `Connection` attribute:
+- `for_update`, appended to a SELECT that reads a row the transaction will change: a row lock
+  on PostgreSQL (writers run at once there, on a pool of connections); nothing on SQLite,
+  where BEGIN IMMEDIATE already makes every writer wait for the one before it;
+- `lock_table(name)`, for a read-then-write on rows that may not exist yet;
+- `together(...)`: statements queued back to back where the driver can (aiosqlite), one
+  after the other where it cannot (an asyncpg connection runs one statement at a time).
+
+Which database: `OFC_DATABASE` (or a command's `--database`) is a `postgresql://` URL, or an
+SQLite file, given as a path or as `sqlite:PATH`.
+"""
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from typing import Any, Literal, Protocol
+
+from bot.storage.errors import StorageError
+
+Row = tuple[Any, ...]
+Dialect = Literal["sqlite", "postgresql"]
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+class Connection(Protocol):
+    """One transaction's connection (see `Database.transaction`)."""
+
+    dialect: Dialect
+    for_update: str  # " FOR NO KEY UPDATE" on PostgreSQL, "" on SQLite
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        """Run one statement once per row of parameters."""
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        """Every row of a query, as plain tuples of Python values."""
+
+    async def together(self, *statements: Awaitable[Any]) -> list[Any]:
+        """Await statements of this connection, queued back to back when the driver allows;
+        their results in order. An error is raised once the statements already queued have
+        run (the caller's transaction then rolls back)."""
+
+    async def lock_table(self, table: str) -> None:
+        """Until this transaction ends, no other transaction writes `table` or passes this
+        call for it (SQLite: every write transaction is alone already)."""
+
+
+class Database(Protocol):
+    dialect: Dialect
+    # Told (write?, seconds) after every committed transaction: operators' metrics.
+    observer: Callable[[bool, float], None] | None
+
+    @property
+    def single_process(self) -> bool:
+        """This process holds the database's bot lock: no other bot process is using it
+        (shard leases found there are dead processes', bot/storage/leases.py)."""
+
+    def transaction(self, *, write: bool = True) -> AbstractAsyncContextManager[Connection]:
+        """One unit of work: commit on success, roll back on any exception. `write=False`
+        reads one consistent snapshot."""
+
+    async def close(self) -> None: ...
+
+
+def is_postgres(target: str) -> bool:
+    return str(target).startswith(_POSTGRES_SCHEMES)
+
+
+def sqlite_path(target: str) -> str:
+    """The file of an SQLite target (`sqlite:PATH` or a plain path)."""
+    text = str(target)
+    return text.removeprefix("sqlite:") if text.startswith("sqlite:") else text
+
+
+def describe(target: str) -> str:
+    """A target as it may be shown in messages and logs: a URL without its password."""
+    text = str(target)
+    if not is_postgres(text):
+        return sqlite_path(text)
+    scheme, _, rest = text.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not at or ":" not in credentials:
+        return text
+    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{place}"
+
+
+@asynccontextmanager
+async def closed_on_failure(close: Callable[[], Awaitable[None]],
+                            driver_errors: type[Exception] | tuple[type[Exception], ...],
+                            where: str) -> AsyncIterator[None]:
+    """The start-up steps of a database just connected: any failure closes it again, and the
+    driver's own errors become one StorageError naming the database."""
+    try:
+        yield
+    except driver_errors as e:
+        await close()
+        raise StorageError(f"Cannot use database {where}: {e}") from e
+    except BaseException:
+        await close()
+        raise
+
+
+async def open_database(target: str, *, exclusive: bool = False,
+                        shared: bool = False) -> Database:
+    """Open `target` (creating an SQLite file if needed) and bring its schema up to date."""
+    if is_postgres(target):
+        from bot.storage.postgres import PostgresDatabase
+
+        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared)
+    from bot.storage.sqlite import SQLiteDatabase
+
+    return await SQLiteDatabase.open(sqlite_path(target), exclusive=exclusive or shared)

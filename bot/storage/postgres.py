@@ -1,0 +1,167 @@
+"""PostgreSQL through asyncpg: a pool of connections, one per transaction at a time.
+
+Unlike SQLite's one connection, transactions of one process run at once here, as do other
+processes' (sharded bots on one database). Writes run at READ COMMITTED, and every
+read-then-write takes its row lock first (`for_update`, `lock_table`; see the storage
+modules), so two buy-ins on one wallet wait for each other instead of both spending the same
+chips. Rows are locked in one order (a table, then wallets by user id; a tournament, then a
+wallet), so two transactions never wait for each other. Reads run at REPEATABLE READ, READ
+ONLY: several statements see one snapshot, as SQLite's BEGIN gives.
+"""
+
+import contextlib
+import functools
+import inspect
+import re
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from bot.storage.backend import Dialect, Row, closed_on_failure, describe
+from bot.storage.errors import DatabaseInUse, StorageError
+from bot.storage.migrations import migrate
+
+POOL_SIZE = 10
+CONNECT_TIMEOUT_S = 10.0
+# Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
+_BOT_LOCK = 0x0FC_B07
+_PLACEHOLDER = re.compile(r"'[^']*'|\?")
+
+
+@functools.lru_cache(maxsize=1024)
+def numbered(sql: str) -> str:
+    """`?` placeholders as PostgreSQL's `$1, $2, ...` (none is inside a quoted string)."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group() != "?":
+            return match.group()
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, sql)
+
+
+def _plain(value: object) -> object:
+    # PostgreSQL sums bigints as numeric; the schema has no numeric column, so every Decimal
+    # read is a sum of whole numbers.
+    return int(value) if isinstance(value, Decimal) else value
+
+
+def _changed(status: str) -> int:
+    """The row count of a command tag: 'INSERT 0 1', 'UPDATE 3', 'DELETE 0'."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+async def _as_it_is(conn: object) -> None:
+    """A connection going back to the pool: asyncpg has already ended any transaction it was
+    in, and storage sets no session state (no SET, LISTEN or session lock), so asyncpg's reset
+    query, a round trip per transaction, has nothing to undo."""
+
+
+class PostgresConnection:
+    """`backend.Connection` over one asyncpg connection inside a transaction."""
+
+    dialect: Dialect = "postgresql"
+    for_update = " FOR NO KEY UPDATE"
+
+    def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]") -> None:
+        self.raw = conn
+
+    async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        return _changed(await self.raw.execute(numbered(sql), *params))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
+        batch = list(rows)
+        if batch:
+            await self.raw.executemany(numbered(sql), batch)
+
+    async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        records = await self.raw.fetch(numbered(sql), *params)
+        return [tuple(_plain(value) for value in record) for record in records]
+
+    async def together(self, *statements: Awaitable[Any]) -> list[Any]:
+        results: list[Any] = []
+        for index, statement in enumerate(statements):  # one statement at a time
+            try:
+                results.append(await statement)
+            except BaseException:
+                # The transaction is aborted: the rest could only fail. Closed, never run.
+                for rest in statements[index + 1:]:
+                    if inspect.iscoroutine(rest):
+                        rest.close()
+                raise
+        return results
+
+    async def lock_table(self, table: str) -> None:
+        await self.raw.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+
+
+class PostgresDatabase:
+    dialect: Dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, holder: asyncpg.Connection | None,
+                 alone: bool = False) -> None:
+        self._pool = pool
+        self._holder = holder  # the connection holding the bot's lock (exclusive open)
+        self._alone = alone  # the lock is held exclusively
+        self.observer: Callable[[bool, float], None] | None = None
+
+    @property
+    def single_process(self) -> bool:
+        return self._alone
+
+    @classmethod
+    async def open(cls, url: str, *, exclusive: bool = False,
+                   shared: bool = False) -> "PostgresDatabase":
+        """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
+        so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
+        process of sharded bots) holds it shared: the fleet's processes together, each owning
+        its shards by lease (leases.py), while a bot that wants it alone is refused."""
+        where = describe(url)
+        holder = None
+        try:
+            if exclusive or shared:
+                holder = await asyncpg.connect(url, timeout=CONNECT_TIMEOUT_S)
+                take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+                if not await holder.fetchval(f"SELECT {take}({_BOT_LOCK})"):
+                    raise DatabaseInUse(
+                        f"Database {where} is in use by another ofc-bot: run one bot per "
+                        "database, or sharded processes (--shard-count) only")
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
+                                             timeout=CONNECT_TIMEOUT_S, reset=_as_it_is)
+        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+            if holder is not None:
+                await holder.close()
+            raise StorageError(f"Cannot connect to PostgreSQL at {where}: {e}") from e
+        except BaseException:
+            if holder is not None:
+                await holder.close()
+            raise
+        database = cls(pool, holder, alone=holder is not None and not shared)
+        async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
+                database.transaction() as conn:
+            await migrate(conn)
+        return database
+
+    async def close(self) -> None:
+        await self._pool.close()
+        if self._holder is not None:
+            await self._holder.close()
+            self._holder = None
+
+    @contextlib.asynccontextmanager
+    async def transaction(self, *, write: bool = True) -> AsyncIterator[PostgresConnection]:
+        async with self._pool.acquire() as raw:
+            began = time.perf_counter()
+            async with raw.transaction(isolation="read_committed" if write else "repeatable_read",
+                                       readonly=not write):
+                yield PostgresConnection(raw)
+            if self.observer is not None:
+                self.observer(write, time.perf_counter() - began)

@@ -1,0 +1,115 @@
+"""`/ofc review [hand]`: the coach (issue 18). One of the member's own finished hands, street
+by street: what they placed, what the strong computer would have placed from the same view,
+and what its choice was worth over theirs, answered privately.
+
+The hand must be the member's in this server (storage checks it: another's hand, or one that
+does not exist, gets the same refusal). The replay and the strong computer's thinking (about
+two seconds) run in the bot's worker processes as a person's work, after the answer is
+deferred. "Review" under a hand of `/ofc history` does the same for that hand.
+"""
+
+import json
+import re
+import zlib
+from functools import partial
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+
+from bot.ai.review import review_hand
+from bot.engine.errors import RuleError
+from bot.workers import PERSON
+from cogs.common import images
+from cogs.common.answers import PersistentItem, Refusal, send
+from cogs.common.client import Interaction
+from cogs.common.format import signed
+from cogs.common.interactions import guild_id_of, per_member, storage_of
+from cogs.economy import embeds
+
+CHOICES = 25  # Discord's limit of autocomplete choices
+NO_HANDS = ("You have not finished a hand in this server yet: play one (`/ofc practice` "
+            "deals one against the computer), then review it.")
+BAD_HAND = "Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; see `/ofc history`)."
+UNAVAILABLE = ("Review isn't available for this hand: its history cannot be replayed "
+               "(it was recorded by an older version of the bot).")
+_HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*", re.IGNORECASE)
+
+
+def parse_hand(text: str) -> tuple[int, int]:
+    """(match id, hand number) from '12-3', '12/3', '#12 hand 3'."""
+    found = _HAND.fullmatch(text)
+    if found is None:
+        raise Refusal(BAD_HAND)
+    return int(found[1]), int(found[2])
+
+
+async def answer_review(interaction: Interaction, match_id: int | None,
+                        hand_no: int | None) -> None:
+    """Review the member's hand (their latest with None), privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    guild_id = guild_id_of(interaction)
+    storage = storage_of(interaction)
+    user = interaction.user.id
+    if match_id is None or hand_no is None:
+        latest = await storage.played_hands(guild_id, user, limit=1)
+        if not latest:
+            raise Refusal(NO_HANDS)
+        match_id, hand_no = latest[0].match_id, latest[0].hand_no
+    played, history = await storage.played_hand(guild_id, user, match_id, hand_no)
+    seed = zlib.crc32(f"{match_id}:{hand_no}".encode())  # the same review every time
+    try:
+        reviewed = await images.workers().run(
+            partial(review_hand, json.loads(history), user, seed=seed), priority=PERSON)
+    except (RuleError, ValueError, KeyError, TypeError) as error:
+        raise Refusal(UNAVAILABLE) from error
+    await send(interaction, ephemeral=True, embed=embeds.review(played, reviewed))
+
+
+@per_member(3, 60)
+@app_commands.command(name="review",
+                      description="Go over one of your finished hands with the strong computer "
+                                  "(only you see it)")
+@app_commands.describe(hand="match-hand, e.g. 12-3 (default: your latest hand); type to pick "
+                            "from your recent hands")
+async def review(interaction: Interaction, hand: str | None = None) -> None:
+    match_id, hand_no = parse_hand(hand) if hand else (None, None)
+    await answer_review(interaction, match_id, hand_no)
+
+
+@review.autocomplete("hand")
+async def recent_hands(interaction: Interaction, typed: str) -> list[app_commands.Choice[str]]:
+    """The member's latest hands in this server, newest first, those matching what is typed."""
+    if interaction.guild_id is None:
+        return []
+    hands = await storage_of(interaction).played_hands(interaction.guild_id,
+                                                       interaction.user.id, limit=CHOICES)
+    choices = []
+    for h in hands:
+        value = f"{h.match_id}-{h.hand_no}"
+        practice = " (practice)" if h.practice else ""
+        name = f"Match #{h.match_id}, hand {h.hand_no}: {signed(h.points)} points{practice}"
+        if typed.strip() in value or typed.strip().lower() in name.lower():
+            choices.append(app_commands.Choice(name=name, value=value))
+    return choices
+
+
+class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                   template=r"ofc:review:(?P<match>[0-9]{1,18}):(?P<hand>[0-9]{1,9})"):
+    """"Review" under one of the member's hands in `/ofc history`: the coach for the clicker,
+    on that hand (refused, like the command, when the clicker did not play it)."""
+
+    def __init__(self, match_id: int, hand_no: int) -> None:
+        super().__init__(discord.ui.Button(
+            label="Review with the strong computer", style=discord.ButtonStyle.primary,
+            custom_id=f"ofc:review:{match_id}:{hand_no}"))
+        self.match_id = match_id
+        self.hand_no = hand_no
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> Self:
+        return cls(int(match["match"]), int(match["hand"]))
+
+    async def clicked(self, interaction: Interaction) -> None:
+        await answer_review(interaction, self.match_id, self.hand_no)

@@ -1,0 +1,86 @@
+"""Health and metrics for operators (issue 19): the bot with OFC_METRICS_PORT set serves
+/health and Prometheus /metrics on 127.0.0.1; scraped during a whole match through the
+double, the counters move with the play, and the gauges say what is live."""
+
+from __future__ import annotations
+
+import socket
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.app import OFCBot
+from bot.tables import FakeClock
+from tests.cogs.conftest import settings_for
+from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.flows import open_table, play_out, play_until, seats_of
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def scrape(port: int) -> tuple[dict[tuple[str, tuple[tuple[str, str], ...]], float],
+                                     int, dict[str, Any]]:
+    """(every sample by name and labels, /health's status, /health's JSON)."""
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+            assert response.status == 200
+            assert response.headers["Content-Type"].startswith("text/plain")
+            text = await response.text()
+        async with session.get(f"http://127.0.0.1:{port}/health") as response:
+            status, health = response.status, await response.json()
+    samples = {(s.name, tuple(sorted(s.labels.items()))): s.value
+               for family in text_string_to_metric_families(text) for s in family.samples}
+    return samples, status, health
+
+
+def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: str,
+          **labels: str) -> float:
+    return samples[(name, tuple(sorted(labels.items())))]
+
+
+async def test_metrics_move_during_a_match(double: DiscordDouble, alice: Member, bob: Member,
+                                           clock: FakeClock, database: Path) -> None:
+    port = free_port()
+    bot = OFCBot(replace(settings_for(double, database), metrics_port=port), clock=clock)
+    await double.start_client(bot)
+    try:
+        before, status, health = await scrape(port)
+        assert status == 200 and health["status"] == "ok"
+        assert health["lease_held"] and health["shards"] == [0] and health["live_tables"] == 0
+        assert value(before, "ofc_live_tables") == 0
+        assert value(before, "ofc_shard_owned", shard="0") == 1
+        assert 0 < value(before, "ofc_shard_lease_seconds_left") <= 30
+        assert value(before, "ofc_worker_queue_depth") == 0
+
+        table = await open_table(double, alice, bob, format="hands", hands=1, fantasy="off")
+        seats = seats_of((alice, bob))
+        await play_until(double, table, seats,
+                         lambda: True if any(len(s.done) >= 2 for s in seats) else None)
+        during, status, health = await scrape(port)
+        assert status == 200 and health["live_tables"] == 1
+        assert value(during, "ofc_live_tables") == 1
+        assert value(during, "ofc_interactions_total", kind="command") >= 1  # /ofc create
+        clicks = value(during, "ofc_interactions_total", kind="component")
+        assert clicks >= 4  # Join, Start, and a street's placements and Confirm
+        answered = value(during, "ofc_interaction_seconds_count", kind="component")
+        assert 0 < answered <= clicks
+        assert value(during, "ofc_interaction_seconds_bucket", kind="component",
+                     le="+Inf") == answered
+        writes = value(during, "ofc_db_transaction_seconds_count", mode="write")
+        assert writes > value(before, "ofc_db_transaction_seconds_count", mode="write")
+        assert value(during, "ofc_db_transaction_seconds_sum", mode="write") > 0
+
+        await play_out(double, table, seats)
+        after, _, health = await scrape(port)
+        assert value(after, "ofc_live_tables") == 0 and health["live_tables"] == 0
+        assert value(after, "ofc_interactions_total", kind="component") > clicks
+        assert value(after, "ofc_db_transaction_seconds_count", mode="write") > writes
+    finally:
+        await double.stop_client(bot)

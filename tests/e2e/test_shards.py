@@ -1,0 +1,195 @@
+"""Sharding end to end through the Discord double (issue 19).
+
+The double as Discord shards: GET /gateway/bot recommends a shard count, IDENTIFY names a
+shard, each guild's events (GUILD_CREATE, INTERACTION_CREATE...) go to the session of its
+shard, and events of no guild (a click in a DM) to shard 0 only.
+
+Then the real bot as two sharded "processes" (two OFCBots, shard 0 and shard 1 of 2, each
+with its own connection to one SQLite file): members in a server of each shard play whole
+matches by their DM buttons. Every DM click reaches shard 0's bot, which hands the clicks of
+shard 1's table to shard 1's bot through its relay (bot/relay.py). A third bot claiming
+shard 1 is refused. The books balance (tests/storage/audit.py).
+
+(Two real processes on PostgreSQL, one killed and restarted: tests/e2e/test_shard_processes.py.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import OFCBot, make_bot
+from bot.sharding import ShardPlan, shard_of
+from bot.storage import ShardsTaken, Storage
+from bot.tables import FakeClock
+from bot.tables.lobby import OTHER_SHARD
+from tests.cogs.conftest import settings_for
+from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
+from tests.storage.audit import audit
+
+TIMEOUT = 30.0
+
+
+def shard_sessions(double: DiscordDouble) -> dict[int, Any]:
+    return {s.shard[0]: s for s in double.gateway.sessions.values() if s.shard is not None}
+
+
+def events(session: Any, name: str) -> list[dict[str, Any]]:
+    return [p["d"] for p in session.sent if p["t"] == name]
+
+
+async def test_the_double_routes_each_guild_to_its_shard() -> None:
+    async with DiscordDouble(shard_count=2) as double:
+        other = double.add_guild("Shard one", shard=1)
+        assert shard_of(double.guild.id, 2) == 0 and shard_of(other.id, 2) == 1
+        double.add_text_channel("general", guild=other)
+        member = double.add_member("dora", guild=other)
+        client = discord.AutoShardedClient(intents=discord.Intents.default())
+        tree = discord.app_commands.CommandTree(client)
+        seen: list[tuple[int | None, int | None]] = []
+
+        @tree.command(name="ping", description="ping")
+        async def ping(interaction: discord.Interaction[Any]) -> None:
+            seen.append((interaction.guild_id, client.get_guild(other.id).shard_id))
+            await interaction.response.send_message("pong")
+
+        await double.start_client(client)  # no shard count given: it asks GET /gateway/bot
+        try:
+            assert client.shard_count == 2 and sorted(client.shards) == [0, 1]
+            sessions = shard_sessions(double)
+            assert [int(g["id"]) for g in events(sessions[0], "GUILD_CREATE")] \
+                == [double.guild.id]
+            assert [int(g["id"]) for g in events(sessions[1], "GUILD_CREATE")] == [other.id]
+            assert [g.shard_id for g in (client.get_guild(double.guild.id),
+                                         client.get_guild(other.id))] == [0, 1]
+            await tree.sync()
+            await double.resolved(await member.slash("ping"))
+            assert seen == [(other.id, 1)]
+            assert len(events(sessions[1], "INTERACTION_CREATE")) == 1
+            assert events(sessions[0], "INTERACTION_CREATE") == []
+            # a DM's interaction (no guild) goes to shard 0 only
+            await double.resolved(await member.slash("ping", channel=member.open_dm()))
+            assert seen[1][0] is None
+            assert len(events(sessions[0], "INTERACTION_CREATE")) == 1
+            assert len(events(sessions[1], "INTERACTION_CREATE")) == 1
+        finally:
+            await double.stop_client(client)
+        double.assert_clean()
+
+
+# ------------------------------------------------------------------ two sharded bots
+async def start_shard(double: DiscordDouble, database: Path, shard: int,
+                      clock: FakeClock) -> OFCBot:
+    """A bot running `shard` of 2 on its own connection to the shared file (the bot's own
+    open would hold the file's lock: one process per SQLite file)."""
+    storage = await Storage.open(database)
+    settings = replace(settings_for(double, database), dev_guild=None)
+    bot = make_bot(settings, shards=ShardPlan(2, (shard,)), storage=storage, clock=clock,
+                   sync_global=True)
+    try:
+        await double.start_client(bot)
+    except BaseException:
+        await bot.close()
+        raise
+    return bot
+
+
+@pytest.fixture
+def double(double: DiscordDouble) -> DiscordDouble:
+    double.shard_count = 2
+    double.reaction_time = 0.01
+    return double
+
+
+@pytest.fixture
+async def bots(double: DiscordDouble, clock: FakeClock,
+               tmp_path: Path) -> AsyncIterator[list[OFCBot]]:
+    database = tmp_path / "ofc.sqlite3"
+    started = []
+    try:
+        for shard in (0, 1):
+            started.append(await start_shard(double, database, shard, clock))
+        yield started
+    finally:
+        for bot in reversed(started):
+            await double.stop_client(bot)
+    assert audit(database) == []
+
+
+async def test_two_sharded_bots_each_run_their_servers_tables(
+        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path) -> None:
+    zero, one = bots
+    assert isinstance(zero, discord.AutoShardedClient) and zero.shard_ids == [0]
+    guild1 = double.add_guild("Shard one", shard=1)
+    channel1 = double.add_text_channel("ofc-table", guild=guild1)
+    players: dict[int, tuple[Member, Member]] = {
+        0: (double.add_member("alice"), double.add_member("bob")),
+        1: (double.add_member("carol", guild=guild1), double.add_member("dan", guild=guild1))}
+    # the new guild reaches shard 1's bot (a restart of its connection announces it)
+    await double.stop_client(one)
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    assert one.get_guild(guild1.id) is not None and zero.get_guild(guild1.id) is None
+
+    async def play(shard: int, channel: Any) -> None:
+        host, guest = players[shard]
+        table = await open_table(double, host, guest, channel=channel, timeout=TIMEOUT,
+                                 format="hands", hands=2, fantasy="off")
+        await play_out(double, table, seats_of((host, guest)), timeout=TIMEOUT)
+        await check_wallets(double, (host, guest), channel=channel)
+
+    await asyncio.gather(play(0, double.channel), play(1, channel1))
+    assert zero.tables.live_tables() == one.tables.live_tables() == []
+    # shard 1's DM clicks came through shard 0's bot, and only its relay handed them over
+    assert zero.relay is not None and one.relay is not None
+    assert one.relay.received > 0 and zero.relay.forwarded == one.relay.received
+    assert zero.relay.received == 0
+
+
+async def test_a_second_bot_for_a_held_shard_is_refused(
+        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path) -> None:
+    with pytest.raises(ShardsTaken, match=r"Shard 1 of 2 is run by another ofc-bot"):
+        await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    double.errors.records.clear()  # discord.py logs the failed start
+
+
+async def test_an_interaction_of_another_shards_server_is_refused(
+        double: DiscordDouble, bots: list[OFCBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord never sends it; if it came (a misconfigured fleet), nothing is done for it."""
+    guild1 = double.add_guild("Shard one", shard=1)
+    double.add_text_channel("general", guild=guild1)
+    carol = double.add_member("carol", guild=guild1)
+    sessions = shard_sessions(double)
+    monkeypatch.setattr(sessions[0], "routes", lambda guild: True)  # misrouted to shard 0
+    monkeypatch.setattr(sessions[1], "routes", lambda guild: guild != guild1.id)
+    answer = await double.resolved(await carol.slash("ofc create"))
+    assert answer.ephemeral and answer.embed is not None
+    assert answer.embed["description"] == OTHER_SHARD
+    assert bots[0].tables.live_tables() == bots[1].tables.live_tables() == []
+
+
+async def test_a_bot_whose_lease_was_taken_stops_itself(
+        double: DiscordDouble, clock: FakeClock, tmp_path: Path) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    storage = await Storage.open(database)
+    settings = replace(settings_for(double, database), shard_lease_seconds=3)
+    bot = make_bot(settings, shards=ShardPlan(2, (1,)), storage=storage, clock=clock)
+    await double.start_client(bot)
+    thief = await Storage.open(database)  # another process took the shard (its lease ran out)
+    try:
+        async with thief._db.transaction() as conn:
+            await conn.execute("UPDATE shard_leases SET owner = 'thief'")
+        await double.wait_until(bot.is_closed, timeout=TIMEOUT, what="the bot to stop")
+        assert bot.lease_lost == ("The lease of shard 1 passed to another ofc-bot (thief): "
+                                  "this process no longer runs its tables")
+        assert [lease.owner for lease in await thief.shard_leases()] == ["thief"]
+    finally:
+        await double.stop_client(bot)
+        await thief.close()
+    double.errors.records.clear()  # the bot's CRITICAL line, on purpose

@@ -1,0 +1,53 @@
+"""`ofc simulate --database` (issue 19): the same simulation through the table service on the
+database given, SQLite or PostgreSQL, which keeps what was played."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.backends import Reader
+from tests.storage.audit import audit
+
+
+def _played(out: str) -> dict[str, object]:
+    """The report without its timings."""
+    report = json.loads(out)
+    for player in report["players"]:
+        del player["decision_ms"], player["decision_max_ms"]
+    return dict(report)
+
+
+def test_matches_play_on_the_database_given(database: str,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--players", "2", "--hands", "3", "--seed", "2", "--ai", "easy",
+            "--json"]
+    assert main([*argv, "--database", database]) == 0
+    on_database = _played(capsys.readouterr().out)
+    assert main(argv) == 0  # a throwaway file: the same seed, the same play
+    assert _played(capsys.readouterr().out) == on_database
+    assert on_database["hands"] == 3
+    with Reader(database) as query:
+        assert query("SELECT count(*) FROM hands")[0][0] == 3
+        assert query("SELECT DISTINCT status FROM live_tables") == [("closed",)]
+        assert query("SELECT count(*) FROM ledger WHERE kind = 'house'")[0][0] == 4
+    assert audit(database) == []
+
+
+def test_a_tournament_plays_on_the_database_given(
+        database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--tournament", "--players", "3", "--seed", "4", "--hands", "1",
+                 "--ai", "easy", "--json", "--database", database]) == 0
+    assert json.loads(capsys.readouterr().out)["pool"] == 300
+    with Reader(database) as query:
+        assert query("SELECT status, pool FROM tournaments") == [("finished", 0)]
+    assert audit(database) == []
+
+
+def test_a_database_it_cannot_use_is_one_line_and_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    url = f"postgresql://ofc@/ofc?host={tmp_path}&port=5432"
+    assert main(["simulate", "--hands", "1", "--database", url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc simulate: Cannot connect to PostgreSQL at ")
