@@ -105,29 +105,21 @@ def test_fantasy_value_reports_each_size() -> None:
     assert size["value"] == pytest.approx(size["points"] / (1 - size["stay_rate"]), abs=0.1)
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--sizes", "12"], "sizes are 13 to 17 cards"),
-    (["--sizes", "x"], "--sizes takes card counts"),
-    (["--hands", "1"], "--hands must be at least 2"),
-    (["--rules", "fantasy=off"], "measured for rules with Fantasyland"),
+@pytest.mark.parametrize("command,args,message", [
+    ("fantasy-value", ["--sizes", "12"], "sizes are 13 to 17 cards"),
+    ("fantasy-value", ["--sizes", "x"], "--sizes takes card counts"),
+    ("fantasy-value", ["--hands", "1"], "--hands must be at least 2"),
+    ("fantasy-value", ["--rules", "fantasy=off"], "measured for rules with Fantasyland"),
+    ("simulate", ["--ai", "strong,easy,easy"], "--ai names 3 players but --players is 2"),
+    ("simulate", ["--ai", "genius"], "'genius' is not a computer level"),
+    ("simulate", ["--players", "5"], "seats 2 to 3 players"),
+    ("simulate", ["--hands", "0"], "at least 1"),
+    ("simulate", ["--rules", "variant=poker"], "'poker' is not a valid variant"),
+    ("simulate", ["--workers", "0"], "--workers is 1 to"),
+    ("simulate", ["--workers", "2", "--database", "x.sqlite3"], "leave --workers at 1"),
 ])
-def test_fantasy_value_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
-    done = ofc("fantasy-value", *args)
-    assert done.returncode == 2
-    assert len(done.stderr.strip().splitlines()) == 1
-    assert message in done.stderr
-
-
-@pytest.mark.parametrize("args,message", [
-    (["--ai", "strong,easy,easy"], "--ai names 3 players but --players is 2"),
-    (["--ai", "genius"], "'genius' is not a computer level"),
-    (["--players", "5"], "seats 2 to 3 players"),
-    (["--hands", "0"], "at least 1"),
-    (["--rules", "variant=poker"], "'poker' is not a valid variant"),
-    (["--workers", "0"], "--workers is 1 to"),
-])
-def test_simulate_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
-    done = ofc("simulate", *args)
+def test_bad_input_is_one_line_and_exit_2(command: str, args: list[str], message: str) -> None:
+    done = ofc(command, *args)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr
