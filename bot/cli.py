@@ -1,4 +1,5 @@
-"""`ofc`: engine tools on the command line (score, solve, simulate, bench, audit).
+"""`ofc`: engine tools on the command line (score, solve, simulate, fantasy-value, bench,
+audit).
 
 Bad input prints one line on stderr and exits 2 (DESIGN.md)."""
 
@@ -83,12 +84,13 @@ def _add_bench(sub: Any) -> None:
 
 def _subcommands() -> list[Callable[[Any], None]]:
     """Each adds one subcommand; the solver's and simulator's come from their own modules."""
-    from bot.ai.commands import add_solve_parser
+    from bot.ai.commands import add_fantasy_value_parser, add_solve_parser
     from bot.dbtools import add_audit_parser
     from bot.simulate import add_simulate_parser
 
     adders: list[Callable[[Any], None]] = [_add_score, add_solve_parser, add_simulate_parser,
-                                           _add_bench, add_audit_parser]
+                                           add_fantasy_value_parser, _add_bench,
+                                           add_audit_parser]
     return adders
 
 

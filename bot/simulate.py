@@ -12,17 +12,18 @@ import argparse
 import asyncio
 import json
 import math
+import multiprocessing
 import statistics
 import sys
 import time
 from collections.abc import Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bot.ai.commands import USAGE_ERROR, parse_options
 from bot.ai.players import LEVELS, AIPlayers
-from bot.ai.solver import STAY_VALUE
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -39,6 +40,7 @@ DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
 TOURNAMENT_STACK = 100_000  # a tournament table's chips, lent by the house
 DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
 Z95 = 1.96
+MAX_WORKERS = 64
 
 
 @dataclass
@@ -57,6 +59,14 @@ class Tally:
     stays: int = 0
     fantasy_points: int = 0  # points scored in its Fantasyland hands
     decisions: list[float] = field(default_factory=list)  # seconds
+
+    def add(self, other: "Tally") -> None:
+        """Fold in another tally of the same entry (a match played elsewhere)."""
+        self.samples += other.samples
+        self.decisions += other.decisions
+        for name in ("hands", "points", "fouls", "royalties", "normal_hands", "entries",
+                     "fantasy_hands", "stays", "fantasy_points"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_dict(self) -> dict[str, Any]:
         mean = statistics.fmean(self.samples) if self.samples else 0.0
@@ -162,41 +172,73 @@ def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, 
 
 async def simulate(levels: Sequence[str], hands: int, seed: int,
                    options: dict[str, Any], players: AIPlayers, progress: bool = True,
-                   images: Path | None = None, database: str | None = None) -> dict[str, Any]:
+                   images: Path | None = None, workers: int = 1,
+                   database: str | None = None) -> dict[str, Any]:
     """Play `hands` deals (each in every seating when the players differ) and tally them;
-    with `images`, save every showdown's image there; on `database` (else a throwaway
-    SQLite file)."""
+    with `images`, save every showdown's image there; on `database` (else a throwaway SQLite
+    file per match). With `workers` > 1 the matches are shared among that many processes;
+    every match has its own seed, so the tallies are the same."""
+    groups = math.ceil(hands / GROUP_HANDS)
+    tallies = [Tally(level) for level in levels]
+    work = [(levels, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
+             players, images, database) for group in range(groups)]
+    if workers <= 1:
+        done = []
+        for index, job in enumerate(work):
+            done.append(await _play_group(*job))
+            if progress:
+                _progress(index + 1, groups)
+    else:
+        loop = asyncio.get_running_loop()
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
+            for count, future in enumerate(asyncio.as_completed(futures), start=1):
+                await future
+                if progress:
+                    _progress(count, groups)
+            done = [f.result() for f in futures]
+    for group_tallies in done:  # in group order, whatever order they finished in
+        for tally, part in zip(tallies, group_tallies, strict=True):
+            tally.add(part)
+    return {"hands": hands, "players": [t.to_dict() for t in tallies]}
+
+
+def _play_group_in_process(job: tuple[Any, ...]) -> list[Tally]:
+    return asyncio.run(_play_group(*job))
+
+
+async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
+                      options: dict[str, Any], players: AIPlayers,
+                      images: Path | None, database: str | None) -> list[Tally]:
+    """One match of `deals` deals in every seating (one when the players are the same), on
+    `database` (else a throwaway SQLite file); one tally per entry, with this group's points per
+    hand as a sample."""
     tallies = [Tally(level) for level in levels]
     count = len(levels)
     seatings = [0] if len(set(levels)) == 1 else list(range(count))
-    groups = math.ceil(hands / GROUP_HANDS)
+    rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
+             "hands": deals}
+    totals = [(0, 0)] * count
     async with simulation_storage(database) as storage:
-        for group in range(groups):
-            deals = min(GROUP_HANDS, hands - group * GROUP_HANDS)
-            rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
-                     "hands": deals}
-            totals = [(0, 0)] * count
-            for shift in seatings:
-                # seat s holds entry (s + shift) % count
-                order = [(s + shift) % count for s in range(count)]
-                seated = [tallies[i] for i in order]
-                result = await play_computer_match(
-                    storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
-                    ai=_Timed(players, seated))
-                if images is not None:
-                    _save_images(result, [t.level for t in seated],
-                                 TableRules.from_mapping(rules), images,
-                                 f"match{group + 1:04d}-seating{shift + 1}")
-                for s, (points, played) in enumerate(_count(result.showdowns, seated)):
-                    p, h = totals[order[s]]
-                    totals[order[s]] = (p + points, h + played)
-                if progress:
-                    _progress(group * len(seatings) + seatings.index(shift) + 1,
-                              groups * len(seatings))
-            for tally, (points, played) in zip(tallies, totals, strict=True):
-                if played:
-                    tally.samples.append(points / played)
-    return {"hands": hands, "players": [t.to_dict() for t in tallies]}
+        for shift in seatings:
+            # seat s holds entry (s + shift) % count
+            order = [(s + shift) % count for s in range(count)]
+            seated = [tallies[i] for i in order]
+            result = await play_computer_match(
+                storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
+                ai=_Timed(players, seated))
+            if images is not None:
+                _save_images(result, [t.level for t in seated],
+                             TableRules.from_mapping(rules), images,
+                             f"match{group + 1:04d}-seating{shift + 1}")
+            for s, (points, played) in enumerate(_count(result.showdowns, seated)):
+                p, h = totals[order[s]]
+                totals[order[s]] = (p + points, h + played)
+    for tally, (points, played) in zip(tallies, totals, strict=True):
+        if played:
+            tally.samples.append(points / played)
+    return tallies
 
 
 def add_simulate_parser(subparsers: Any) -> None:
@@ -211,18 +253,20 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--payouts", default="100", help="tournament payout table, e.g. 65/35")
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
-                   help="levels, one per seat or one for all: easy, strong")
+                   help="levels, one per seat or one for all: easy, strong, strong-v1")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=turbo")
     p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
                    help=f"strong player's playouts per decision (default {DEFAULT_PLAYOUTS})")
     p.add_argument("--seconds", type=float, default=None,
                    help="strong player's time per decision instead (not reproducible)")
-    p.add_argument("--stay-value", type=float, default=STAY_VALUE,
-                   help=f"points a Fantasyland hand is worth to the players (default "
-                        f"{STAY_VALUE:g})")
+    p.add_argument("--stay-value", type=float, default=None,
+                   help="points a Fantasyland hand is worth to the players (default: as "
+                        "measured for strong, 13 for easy and strong-v1)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes to share the matches among (default 1; same results)")
     p.add_argument("--database", metavar="URL",
                    help="play on this database (an SQLite file or a postgresql:// URL; its "
                         "tables and history stay there) instead of a throwaway SQLite file")
@@ -275,8 +319,12 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RuleError("--hands must be at least 1")
         if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
             raise RuleError("the strong player needs a positive budget")
-        if args.stay_value < 0:
+        if args.stay_value is not None and args.stay_value < 0:
             raise RuleError("the stay value cannot be negative")
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise RuleError(f"--workers is 1 to {MAX_WORKERS}")
+        if args.workers > 1 and args.database is not None:
+            raise RuleError("--database plays in one process: leave --workers at 1")
         images = Path(args.images) if args.images else None
         if images is not None and not images.is_dir():
             raise RuleError(f"{args.images} is not a folder")
@@ -284,7 +332,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         return _refused(error)
     players = _computer_players(args)
     report = _on_database(simulate(levels, args.hands, args.seed, options, players,
-                                   images=images, database=args.database))
+                                   images=images, workers=args.workers,
+                                   database=args.database))
     if report is None:
         return USAGE_ERROR
     if args.json:

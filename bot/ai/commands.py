@@ -1,5 +1,6 @@
 """`ofc solve CARDS [--rules k=v ...] [--stay-value V] [--json]`: the best Fantasyland
-arrangement (the contract in README.md). Bad input prints one line on stderr and exits 2."""
+arrangement (the contract in README.md); `ofc fantasy-value`: what a Fantasyland hand is worth
+(fantasy_value.py). Bad input prints one line on stderr and exits 2."""
 
 import argparse
 import json
@@ -7,7 +8,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from bot.ai.solver import STAY_VALUE, solve
+from bot.ai.fantasy_value import OPPONENT_PLAYOUTS, measure
+from bot.ai.solver import MAX_CARDS, MIN_CARDS, STAY_VALUE, solve
 from bot.engine.cards import parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
@@ -60,4 +62,51 @@ def solve_command(args: argparse.Namespace) -> int:
     stays = "stays in Fantasyland" if solution.stays else "does not stay in Fantasyland"
     fouled = " (every arrangement fouls)" if result.fouled else ""
     print(f"royalties {solution.royalties}, {stays}, value {solution.value:g}{fouled}")
+    return 0
+
+
+def add_fantasy_value_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("fantasy-value",
+                              help="measure what a Fantasyland hand is worth, with the solver")
+    p.add_argument("--hands", type=int, default=2000, help="deals per size (default 2000)")
+    p.add_argument("--seed", type=int, default=1, help="makes the measurement reproducible")
+    p.add_argument("--sizes", default="13,14,15,16,17", help="Fantasyland sizes to measure")
+    p.add_argument("--playouts", type=int, default=OPPONENT_PLAYOUTS,
+                   help="the opponent's playouts per decision (default "
+                        f"{OPPONENT_PLAYOUTS})")
+    p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
+                   help="table options by their RULES.md names")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(run=fantasy_value_command)
+
+
+def fantasy_value_command(args: argparse.Namespace) -> int:
+    try:
+        rules = TableRules.from_mapping(parse_options(args.rules))
+        sizes = tuple(int(s) for s in args.sizes.split(",") if s.strip())
+        if not sizes or any(not MIN_CARDS <= s <= MAX_CARDS for s in sizes):
+            raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards")
+        if args.hands < 2 or args.playouts < 1:
+            raise RuleError("--hands must be at least 2 and --playouts at least 1")
+        if rules.jokers or rules.fantasy == "off":
+            raise RuleError("measured for rules with Fantasyland and without jokers")
+    except RuleError as error:
+        print(f"ofc fantasy-value: {error}", file=sys.stderr)
+        return USAGE_ERROR
+    except ValueError:
+        print("ofc fantasy-value: --sizes takes card counts, e.g. 14,15", file=sys.stderr)
+        return USAGE_ERROR
+    progress = None if args.json else (lambda line: print(f"  round: {line}", file=sys.stderr))
+    results = measure(rules, args.hands, args.seed, sizes, args.playouts, progress)
+    if args.json:
+        print(json.dumps({"sizes": [
+            {"cards": r.cards, "hands": r.hands, "points": round(r.points, 3),
+             "ci95": [round(r.ci95[0], 3), round(r.ci95[1], 3)],
+             "stay_rate": round(r.stay_rate, 4), "repeat": r.repeat,
+             "value": round(r.value, 3)} for r in results]}))
+        return 0
+    print(f"{'cards':>5}{'E(c) points (95%)':>26}{'p(c) stays':>12}{'r(c)':>6}{'V(c)':>8}")
+    for r in results:
+        interval = f"{r.points:.2f} ({r.ci95[0]:.2f}, {r.ci95[1]:.2f})"
+        print(f"{r.cards:>5}{interval:>26}{r.stay_rate:>12.1%}{r.repeat:>6}{r.value:>8.2f}")
     return 0

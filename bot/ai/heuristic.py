@@ -60,6 +60,12 @@ def _made(cards: Sequence[Card], size: int) -> int:
             jokers += 1
         else:
             counts[_RANK[c]] = counts.get(_RANK[c], 0) + 1
+    return made_by_counts(counts, jokers)
+
+
+def made_by_counts(counts: dict[int, int], jokers: int = 0) -> int:
+    """What ranks held `counts[rank]` times make, as category * 16 + the main rank (R2's
+    order, by pairs alone); jokers join the largest group."""
     groups = sorted(((n, r) for r, n in counts.items()), reverse=True) or [(0, 0)]
     first, rank = groups[0]
     first = min(4, first + jokers)

@@ -1,4 +1,5 @@
-"""`ofc solve` and `ofc simulate` as subprocesses: DESIGN.md's contract and its errors."""
+"""`ofc solve`, `ofc simulate` and `ofc fantasy-value` as subprocesses: DESIGN.md's contract and
+its errors."""
 
 import json
 import subprocess
@@ -76,15 +77,49 @@ def test_simulate_is_reproducible() -> None:
         ofc(*args).stdout)["players"][0]["points_per_hand"]
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--ai", "strong,easy,easy"], "--ai names 3 players but --players is 2"),
-    (["--ai", "genius"], "'genius' is not a computer level"),
-    (["--players", "5"], "seats 2 to 3 players"),
-    (["--hands", "0"], "at least 1"),
-    (["--rules", "variant=poker"], "'poker' is not a valid variant"),
+def _without_times(report: dict) -> list[dict]:
+    return [{k: v for k, v in p.items() if not k.startswith("decision")}
+            for p in report["players"]]
+
+
+def test_simulate_strong_v1_and_workers_give_the_same_tallies() -> None:
+    """Today's strong player is still a level (issue 18), and matches shared among worker
+    processes are tallied as in one process (every match has its own seed)."""
+    args = ("simulate", "--hands", "12", "--seed", "6", "--ai", "strong-v1,strong",
+            "--playouts", "6", "--json")
+    alone = json.loads(ofc(*args).stdout)
+    shared = ofc(*args, "--workers", "2")
+    assert shared.returncode == 0, shared.stderr
+    assert [p["ai"] for p in alone["players"]] == ["strong-v1", "strong"]
+    assert _without_times(json.loads(shared.stdout)) == _without_times(alone)
+
+
+def test_fantasy_value_reports_each_size() -> None:
+    done = ofc("fantasy-value", "--hands", "4", "--sizes", "14", "--playouts", "4", "--json")
+    assert done.returncode == 0, done.stderr
+    (size,) = json.loads(done.stdout)["sizes"]
+    assert (size["cards"], size["hands"], size["repeat"]) == (14, 4, 14)
+    low, high = size["ci95"]
+    assert low <= size["points"] <= high
+    # V = E / (1 - p) for a hand that repeats its own size (fantasy_value.py)
+    assert size["value"] == pytest.approx(size["points"] / (1 - size["stay_rate"]), abs=0.1)
+
+
+@pytest.mark.parametrize("command,args,message", [
+    ("fantasy-value", ["--sizes", "12"], "sizes are 13 to 17 cards"),
+    ("fantasy-value", ["--sizes", "x"], "--sizes takes card counts"),
+    ("fantasy-value", ["--hands", "1"], "--hands must be at least 2"),
+    ("fantasy-value", ["--rules", "fantasy=off"], "measured for rules with Fantasyland"),
+    ("simulate", ["--ai", "strong,easy,easy"], "--ai names 3 players but --players is 2"),
+    ("simulate", ["--ai", "genius"], "'genius' is not a computer level"),
+    ("simulate", ["--players", "5"], "seats 2 to 3 players"),
+    ("simulate", ["--hands", "0"], "at least 1"),
+    ("simulate", ["--rules", "variant=poker"], "'poker' is not a valid variant"),
+    ("simulate", ["--workers", "0"], "--workers is 1 to"),
+    ("simulate", ["--workers", "2", "--database", "x.sqlite3"], "leave --workers at 1"),
 ])
-def test_simulate_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
-    done = ofc("simulate", *args)
+def test_bad_input_is_one_line_and_exit_2(command: str, args: list[str], message: str) -> None:
+    done = ofc(command, *args)
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1
     assert message in done.stderr

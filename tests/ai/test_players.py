@@ -1,15 +1,22 @@
-"""Computer players (issue 9): legal moves only, seeded reproducibility, what they can see."""
+"""Computer players (issues 9, 18): legal moves only, seeded reproducibility, what they can see,
+strong-v1 kept beside strong."""
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.ai.players import AIPlayers, Settings, _heuristic, _MonteCarlo, decide, future_streets
+import bot.ai.players as players_module
+from bot.ai.fantasy_value import V1_FANTASY_VALUE, fantasy_worth
+from bot.ai.players import LEVELS, AIPlayers, Settings, _heuristic, decide, estimate
 from bot.ai.solver import solve
+from bot.ai.turn import future_streets
+from bot.ai.v1 import StrongV1
 from bot.engine.board import Board
 from bot.engine.cards import DECK, parse_cards
 from bot.engine.deal import PINEAPPLE_STREETS, TURBO_STREETS
+from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
@@ -40,7 +47,7 @@ def play(match: Match, levels: list[str], seed: int) -> int:
     variant=st.sampled_from(["pineapple", "turbo", "lowball", "joker"]),
     order=st.sampled_from(["sequential", "simultaneous"]),
     seats=st.integers(2, 3),
-    levels=st.lists(st.sampled_from(["easy", "strong"]), min_size=3, max_size=3),
+    levels=st.lists(st.sampled_from(LEVELS), min_size=3, max_size=3),
 )
 def test_players_only_make_legal_moves(seed: int, variant: str, order: str, seats: int,
                                        levels: list[str]) -> None:
@@ -51,15 +58,19 @@ def test_players_only_make_legal_moves(seed: int, variant: str, order: str, seat
 
 
 def test_fantasyland_hands_use_the_solver() -> None:
-    """R8: a whole Fantasyland arrangement at once, the solver's, legal for Match."""
+    """R8: a whole Fantasyland arrangement at once, the solver's, legal for Match; staying is
+    worth the measured value of a Fantasyland hand against each opponent to `strong`, and the
+    value they always used to `easy` and `strong-v1`."""
     rng = random.Random(3)
     rules = TableRules()
+    measured = fantasy_worth(rules, None).of(14)
     for _ in range(3):
         dealt = tuple(rng.sample(DECK, 14))
         view = private_view(rules, Board(), dealt, discard_count=1)
-        for level in ("easy", "strong"):
+        for level, stay in (("easy", V1_FANTASY_VALUE), ("strong-v1", V1_FANTASY_VALUE),
+                            ("strong", measured)):
             assert decide(view, Settings(level=level, seed=1, **QUICK)) == solve(
-                dealt, rules).assignment()
+                dealt, rules, stay).assignment()
 
 
 def private_view(rules: TableRules, board: Board, dealt: tuple[int, ...],
@@ -82,7 +93,7 @@ def test_the_last_street_avoids_the_only_fouls() -> None:
     dealt = tuple(parse_cards("Kc 5s 9d"))
     view = private_view(TableRules(), board, dealt, 1)
     expected = dict(zip(dealt, ("discard", "bottom", "top"), strict=True))
-    for level in ("easy", "strong"):
+    for level in LEVELS:
         assert decide(view, Settings(level=level, seed=2, **QUICK)) == expected
 
 
@@ -92,13 +103,15 @@ def test_seeded_decisions_repeat() -> None:
                               PlayerSpec(-2, "b", 100, "strong")], seed=5)
     match.start_hand(0.0)
     view = match.view_for(match.pending()[0])
-    chosen = {tuple(sorted(decide(view, Settings(seed=9, seconds=None, playouts=60)).items()))
-              for _ in range(3)}
-    assert len(chosen) == 1
+    for level in ("strong", "strong-v1"):
+        settings_ = Settings(level=level, seed=9, seconds=None, playouts=60)
+        assert len({tuple(sorted(decide(view, settings_).items())) for _ in range(3)}) == 1
 
 
-def test_dead_cards_are_not_dealt_in_playouts() -> None:
-    """Own board, own discards, the dealt cards and every visible board are dead."""
+def test_dead_cards_are_not_dealt_in_strong_v1_playouts() -> None:
+    """Own board, own discards, the dealt cards and every visible board are dead (the strong
+    player's search is given PrivateView.unseen, test_view_unseen_is_what_the_seat_has_not_seen).
+    """
     rules = TableRules()
     mine = Board(tuple(parse_cards("2c")), tuple(parse_cards("3c 4c")), tuple(parse_cards("5c")))
     theirs = Board(tuple(parse_cards("Ah")), tuple(parse_cards("Kh Qh")),
@@ -106,7 +119,7 @@ def test_dead_cards_are_not_dealt_in_playouts() -> None:
     dealt = tuple(parse_cards("9s 8s 7s"))
     discards = tuple(parse_cards("6c"))
     view = private_view(rules, mine, dealt, 1, other=theirs, discards=discards)
-    search = _MonteCarlo(view, Settings(seed=1, **QUICK), _heuristic(rules, 11.0))
+    search = StrongV1(view, Settings(seed=1, **QUICK), _heuristic(rules, 11.0), 11.0)
     dead = set(mine.cards) | set(theirs.cards) | set(dealt) | set(discards)
     assert set(search.unseen) == set(DECK) - dead
     assert len(search.unseen) == 52 - 13
@@ -128,7 +141,68 @@ def test_service_adapter_decides_and_suggests() -> None:
     match.start_hand(0.0)
     seat = match.pending()[0]
     players = AIPlayers(seconds=None, playouts=10)
-    for choice in (players.decide(match.view_for(seat), "easy", 3),
-                   players.suggest(match.view_for(seat))):
+    view = match.view_for(seat)
+    # strong-v1, today's strong player, stays a level (issue 18)
+    for choice in (*(players.decide(view, level, 3) for level in LEVELS),
+                   players.suggest(view)):
         assert sorted(choice) == sorted(match.dealt_to(seat))
-    match.place(seat, players.decide(match.view_for(seat), "strong", 3), 0.0)
+    match.place(seat, players.decide(view, "strong", 3), 0.0)
+
+
+def test_view_unseen_is_what_the_seat_has_not_seen() -> None:
+    """What the strong player draws its playouts from: the deck less its own board, dealt cards
+    and discards and every visible board; cards in other hands or the deck order are not in a
+    view at all (R7)."""
+    rules = TableRules()
+    mine = Board(tuple(parse_cards("2c")), tuple(parse_cards("3c 4c")), tuple(parse_cards("5c")))
+    theirs = Board(tuple(parse_cards("Ah")), tuple(parse_cards("Kh Qh")),
+                   tuple(parse_cards("Jh Th")))
+    dealt = tuple(parse_cards("9s 8s 7s"))
+    view = private_view(rules, mine, dealt, 1, other=theirs, discards=tuple(parse_cards("6c")))
+    dead = set(mine.cards) | set(theirs.cards) | set(dealt) | set(parse_cards("6c"))
+    assert set(view.unseen()) == set(DECK) - dead
+
+
+def test_the_strong_search_draws_from_the_views_unseen_cards(monkeypatch) -> None:
+    """The strong player's playouts deal only cards this seat has not seen (PrivateView.unseen:
+    a view holds no other hand and no deck order, R7), and treat a Fantasyland board as hidden
+    (R8)."""
+    given: list[tuple[int, ...]] = []
+    real = players_module.Search
+
+    def spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        given.append(tuple(args[7]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(players_module, "Search", spy)
+    rules = TableRules()
+    mine = Board(tuple(parse_cards("2c")), tuple(parse_cards("3c 4c")), tuple(parse_cards("5c")))
+    theirs = Board(tuple(parse_cards("Ah")), tuple(parse_cards("Kh Qh")),
+                   tuple(parse_cards("Jh Th")))
+    view = private_view(rules, mine, tuple(parse_cards("9s 8s 7s")), 1, other=theirs,
+                        discards=tuple(parse_cards("6c")))
+    decide(view, Settings(seed=1, **QUICK))
+    assert given == [view.unseen()]
+
+
+def test_estimate_scores_placements_on_the_same_futures() -> None:
+    """The strong player's estimate of given placements (for the coach, issue 18): on the last
+    street against a finished board nothing is left to deal, so each estimate is the exact
+    points of R5, one value each; an illegal placement is refused."""
+    board = Board(tuple(parse_cards("Kh Kd")), tuple(parse_cards("As Ac 3h 4d 7c")),
+                  tuple(parse_cards("2s 3s 8s Js")))
+    other = Board(tuple(parse_cards("2h 3d 4h")), tuple(parse_cards("5c 5d 7d 8d Ts")),
+                  tuple(parse_cards("Jh Qh 9c Tc Jc")))
+    dealt = tuple(parse_cards("Kc 5s 9d"))
+    view = private_view(TableRules(), board, dealt, 1, other=other)
+    clean = dict(zip(dealt, ("discard", "bottom", "top"), strict=True))
+    foul = dict(zip(dealt, ("top", "bottom", "discard"), strict=True))  # KKK over AA (R3)
+    good, bad = estimate(view, [clean, foul], futures=5)
+    # clean: top KK9 (8), middle AA, bottom flush (4) against 4-high, 55 and JJ, which pay
+    # nothing: every line and the scoop, 6, and royalties 12 (R4, R5); kings on top also earn
+    # a Fantasyland hand (R8), worth its measured value against the one opponent
+    assert good == [6 + 12 + fantasy_worth(TableRules(), None).of(14)]
+    # foul: loses the three lines and the scoop (R3)
+    assert bad == [-6.0]
+    with pytest.raises(RuleError, match="not legal"):
+        estimate(view, [dict(zip(dealt, ("top", "top", "top"), strict=True))], futures=1)

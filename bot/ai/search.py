@@ -1,0 +1,275 @@
+"""The `strong` player's Monte Carlo search over one street, on row keys (rowkey.py).
+
+Every legal placement of the street is a candidate. The policy (policy.py) scores each as it
+stands, and only the best `WIDTH` go on (the rest are placements the policy is sure about
+losing, mostly on the first street's 200-odd). Each is then valued by playouts: the rest of the
+hand is dealt from the cards this seat cannot see to its board and to every opponent's visible
+board, all are played out by the policy, and the finished boards are scored as R5 does, plus the
+Fantasyland each earns (R8) at its measured worth; a hidden Fantasyland board is valued from
+outcome.py's table. Candidates share the same dealt futures (paired comparison), and as the
+opponents' play does not depend on this seat's candidate, each future's opponent boards are
+played out once and scored against every candidate. Estimates start from the policy's score as a
+prior, and successive halving gives the better half twice the playouts each round, within a
+budget of playouts and/or seconds. When nothing is left to deal, every candidate is scored
+exactly.
+"""
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from bot.ai.outcome import Outcome
+from bot.ai.policy import Choice, FantasyWorth, Free, Keys, Policy, plan, subset_sums
+from bot.ai.rowkey import row_key, value3, value5
+from bot.engine.board import Board, BoardResult
+from bot.engine.cards import Card
+from bot.engine.deal import Street
+from bot.engine.evaluation import is_low
+from bot.engine.fantasy import fantasy_cards
+from bot.engine.royalties import ROYALTY, middle_royalties
+from bot.engine.rules import TableRules
+
+PRIOR = 3.0  # the policy's score counts as this many playouts
+WIDTH = 16  # candidates kept for playouts, the policy's best
+_MARGIN = 0.01  # seconds kept from a time budget to answer in
+_SHARE = 0.9  # of the time left that a round plans to spend (the rest: choosing, answering)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A board to play out: its row keys, free places and the streets it still gets."""
+
+    keys: Keys
+    free: tuple[int, int, int]
+    streets: tuple[Street, ...]
+
+
+class Final(NamedTuple):
+    """A finished board as R3-R5 and R8 score it (a NamedTuple: playouts make millions)."""
+
+    fouled: bool
+    lines: tuple[int, int, int]  # higher wins (a lowball middle negated)
+    royalties: int
+    fantasy: float  # points of the Fantasyland it earns (per opponent)
+
+
+class Scorer:
+    """Finished boards from their row keys, under one table's rules."""
+
+    def __init__(self, rules: TableRules, fantasy: FantasyWorth) -> None:
+        self.rules = rules
+        self.fantasy = fantasy
+        self.lowball = rules.variant == "lowball"
+        table = ROYALTY[rules.royalties]
+        self.royalty = (table["top"], middle_royalties(rules.royalties, self.lowball),
+                        table["bottom"])
+        self.bonus = 3 if rules.scoring == "1-6" else 1
+        self._fantasy: dict[tuple[int, int], float] = {}
+
+    def final(self, keys: Keys) -> Final:
+        top, middle, bottom = value3(keys[0]), value5(keys[1]), value5(keys[2])
+        if self.lowball:
+            fouled = not is_low(middle) or top > bottom
+            lines = (top, -middle, bottom)
+        else:
+            fouled = top > middle or middle > bottom
+            lines = (top, middle, bottom)
+        if fouled:
+            return Final(True, lines, 0, 0.0)
+        r = self.royalty
+        return Final(False, lines, r[0][top] + r[1][middle] + r[2][bottom],
+                     self._earned(top, middle))
+
+    def _earned(self, top: int, middle: int) -> float:
+        """Fantasyland points a board with this top and middle earns (R8, R9): the engine's
+        fantasy_cards, remembered per (top, middle) (the bottom never matters for entry)."""
+        key = (top, middle if self.lowball else 0)
+        found = self._fantasy.get(key)
+        if found is None:
+            probe = BoardResult(Board(), Board(), False, (top, middle, 1),
+                                (top, -middle if self.lowball else middle, 1), (0, 0, 0),
+                                self.lowball)
+            found = self._fantasy[key] = self.fantasy.of(
+                fantasy_cards(probe, self.rules, in_fantasy=False))
+        return found
+
+    def pair(self, mine: Final, theirs: Final) -> int:
+        """R5: my points against one opponent."""
+        if mine.fouled or theirs.fouled:
+            if mine.fouled and theirs.fouled:
+                return 0
+            sign = -1 if mine.fouled else 1
+            return sign * (3 + self.bonus) + mine.royalties - theirs.royalties
+        (ta, ma, ba), (tb, mb, bb) = mine.lines, theirs.lines
+        wins = (ta > tb) + (ma > mb) + (ba > bb)
+        losses = (ta < tb) + (ma < mb) + (ba < bb)
+        if self.bonus == 3:
+            bonus = 3 if wins == 3 else -3 if losses == 3 else 0
+        else:
+            bonus = 1 if wins >= 2 else -1 if losses >= 2 else 0
+        return wins - losses + bonus + mine.royalties - theirs.royalties
+
+    def result(self, final: Final, keys: Keys) -> BoardResult:
+        """The engine's BoardResult of a finished board (outcome.py's table reads it)."""
+        hands = (value3(keys[0]), value5(keys[1]), value5(keys[2]))
+        return BoardResult(Board(), Board(), final.fouled, hands, final.lines,
+                           (final.royalties, 0, 0), self.lowball)
+
+
+class Search:
+    """One street's decision: `choose` returns the chosen placement's dealt-index masks."""
+
+    def __init__(self, policy: Policy, scorer: Scorer, me: Seat, dealt: Sequence[Card],
+                 discards: int, rivals: Sequence[Seat], blind: int, unseen: Sequence[Card],
+                 rng: random.Random) -> None:
+        self.policy = policy
+        self.scorer = scorer
+        self.me = me  # the board before this street; its streets are those after it
+        self.dealt = tuple(dealt)
+        self.discards = discards
+        self.rivals = tuple(rivals)
+        self.opponents = len(rivals) + blind
+        self.outcome = Outcome(scorer.rules, blind, 0.0) if blind else None
+        self.unseen = list(unseen)
+        self.rng = rng
+        self.mine_need = sum(s.cards for s in me.streets)
+        self.need = self.mine_need + sum(s.cards for r in rivals for s in r.streets)
+        self.played = 0  # playouts made (one candidate, one future)
+
+    def candidates(self) -> list[tuple[Choice, Keys]]:
+        sums = subset_sums(self.dealt)
+        keys, free = self.me.keys, self.me.free
+        return [(c, (keys[0] + sums[c[0]], keys[1] + sums[c[1]], keys[2] + sums[c[2]]))
+                for c in plan(free[0], free[1], free[2], len(self.dealt), self.discards).choices]
+
+    def choose(self, playouts: int | None, seconds: float | None) -> Choice:
+        """The best placement within `playouts` (reproducible) or `seconds` of wall time, or
+        whichever ends first."""
+        deadline = None if seconds is None else time.perf_counter() + seconds - _MARGIN
+        options = self.candidates()
+        if len(options) == 1:
+            return options[0][0]
+        left = len(self.me.streets)
+        priors = [self.policy.score(k, left) for _, k in options]
+        if not self.need:  # nothing left to deal to anyone: every board is final
+            rivals = self._rivals(())
+            values = [self._value(k, rivals) for _, k in options]
+            self.played = len(options)
+            return options[values.index(max(values))][0]
+        order = sorted(range(len(options)), key=priors.__getitem__, reverse=True)[:WIDTH]
+        kept = [options[i] for i in order]
+        winner = self._halving(kept, [priors[i] for i in order], playouts, deadline)
+        return kept[winner][0]
+
+    def estimate(self, options: Sequence[tuple[Choice, Keys]],
+                 futures: int) -> list[list[float]]:
+        """Each option's value on the same `futures` dealt futures, one list per option (one
+        exact value each when nothing is left to deal)."""
+        if not self.need:
+            rivals = self._rivals(())
+            return [[float(self._value(keys, rivals))] for _, keys in options]
+        values: list[list[float]] = [[] for _ in options]
+        for _ in range(futures):
+            cards = self.rng.sample(self.unseen, self.need)
+            rivals = self._rivals(cards)
+            for i, (choice, keys) in enumerate(options):
+                values[i].append(self._value(self._play(keys, self._free(choice), cards),
+                                             rivals))
+        self.played += futures * len(options)
+        return values
+
+    def _free(self, choice: Choice) -> Free:
+        return (self.me.free[0] - choice[0].bit_count(), choice[3], choice[4])
+
+    def _halving(self, options: list[tuple[Choice, Keys]], priors: list[float],
+                 playouts: int | None, deadline: float | None) -> int:
+        """Successive halving: each round every remaining candidate plays the same new
+        futures; the better half goes on with twice as many. Each round spends an equal share of
+        what is left of the budget, over fewer candidates (so a budget is spent whole even when
+        the candidates are not a power of two); on a time budget, what is left is measured again
+        each round from the time the playouts so far took. The index of the winner."""
+        start = time.perf_counter()
+        pool = list(range(len(options)))
+        totals = [PRIOR * p for p in priors]
+        counts = [0] * len(options)
+        while len(pool) > 1:
+            timing = deadline is not None and not self.played
+            rounds_left = max(1, math.ceil(math.log2(len(pool))))
+            if playouts is not None:  # what is left, shared among the rounds left
+                per = max(1, (playouts - self.played) // rounds_left // len(pool))
+            elif timing:  # a first round to time the playouts: every candidate plays two
+                per = 2
+            else:
+                assert deadline is not None
+                now = time.perf_counter()
+                left = int(_SHARE * (deadline - now) / ((now - start) / self.played))
+                per = max(1, left // rounds_left // len(pool))
+            futures = [self.rng.sample(self.unseen, self.need) for _ in range(per)]
+            rivals = [self._rivals(cards) for cards in futures]
+            out_of_time = False
+            for i in pool:
+                keys = options[i][1]
+                free = self._free(options[i][0])
+                for cards, theirs in zip(futures, rivals, strict=True):
+                    totals[i] += self._value(self._play(keys, free, cards), theirs)
+                    counts[i] += 1
+                    self.played += 1
+                    if deadline is not None and time.perf_counter() > deadline:
+                        out_of_time = True
+                        break
+                if out_of_time:
+                    break
+            tried = [i for i in pool if counts[i]]
+            tried.sort(key=lambda i: totals[i] / (counts[i] + PRIOR), reverse=True)
+            if out_of_time or (playouts is not None and self.played >= playouts):
+                return tried[0]
+            if not timing:
+                pool = tried[:max(1, len(tried) // 2)]
+        return pool[0]
+
+    def _play(self, keys: Keys, free: tuple[int, int, int], cards: Sequence[Card]) -> Keys:
+        """This seat's board after the policy plays `cards` street by street."""
+        return _play_out(self.policy, keys, free, self.me.streets, cards)
+
+    def _rivals(self, cards: Sequence[Card]) -> list[Final]:
+        """Each opponent's finished board in this future (dealt after this seat's cards)."""
+        at = self.mine_need
+        out = []
+        for rival in self.rivals:
+            size = sum(s.cards for s in rival.streets)
+            keys = _play_out(self.policy, rival.keys, rival.free, rival.streets,
+                             cards[at:at + size])
+            at += size
+            out.append(self.scorer.final(keys))
+        return out
+
+    def _value(self, keys: Keys, rivals: list[Final]) -> float:
+        """Points of a finished board against the opponents, and its Fantasyland."""
+        scorer = self.scorer
+        mine = scorer.final(keys)
+        value = mine.fantasy * self.opponents
+        for theirs in rivals:
+            value += scorer.pair(mine, theirs)
+        if self.outcome is not None:
+            value += self.outcome.of_result(scorer.result(mine, keys))
+        return value
+
+
+def _play_out(policy: Policy, keys: Keys, free: Free, streets: Sequence[Street],
+              cards: Sequence[Card]) -> Keys:
+    at = 0
+    left = len(streets)
+    for street in streets:
+        left -= 1
+        keys, free = policy.place(keys, free, cards[at:at + street.cards], street.discards,
+                                  left)
+        at += street.cards
+    return keys
+
+
+def seat(rows: Sequence[Sequence[Card]], streets: tuple[Street, ...]) -> Seat:
+    return Seat((row_key(rows[0]), row_key(rows[1]), row_key(rows[2])),
+                (3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])), streets)
