@@ -342,6 +342,20 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
     return embed
 
 
+def left_notice(who: object, chips: int, *, away: bool, practice: bool) -> Text:
+    """The table channel's line when a player gets up (or is sat out while away): where
+    their chips went (play chips at a practice table never leave it)."""
+    if practice:
+        return (Text("{who} sat out (away): {chips} play chips, no wallet changed.", who=who,
+                     chips=chips) if away else
+                Text("{who} left the table: {chips} play chips, no wallet changed.", who=who,
+                     chips=chips))
+    return (Text("{who} sat out (away): {chips} chips went back to the wallet.", who=who,
+                 chips=chips) if away else
+            Text("{who} left the table: {chips} chips went back to the wallet.", who=who,
+                 chips=chips))
+
+
 def standings_embed(loc: str, standings: Iterable[Standing],
                     practice: bool = False) -> discord.Embed:
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,

@@ -61,6 +61,7 @@ from cogs.tables.controls import (
 )
 from cogs.tables.embeds import (
     Where,
+    left_notice,
     lobby_embed,
     placed_embed,
     result_embed,
@@ -200,16 +201,8 @@ class Play(commands.Cog):
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 who = f"<@{player}>" if is_person(player) else \
                     SeatName(self._names(table).get(seat, ""))
-                if self.tables.lobby(table).practice:
-                    left = Text("{who} sat out (away): {chips} play chips, no wallet changed.",
-                                who=who, chips=chips) if reason == "away" else \
-                        Text("{who} left the table: {chips} play chips, no wallet changed.",
-                             who=who, chips=chips)
-                else:
-                    left = Text("{who} sat out (away): {chips} chips went back to the wallet.",
-                                who=who, chips=chips) if reason == "away" else \
-                        Text("{who} left the table: {chips} chips went back to the wallet.",
-                             who=who, chips=chips)
+                left = left_notice(who, chips, away=reason == "away",
+                                   practice=self.tables.lobby(table).practice)
                 box.post(lambda: self._notice(event.channel_id, left, table))
             case MatchOver(standings=standings):
                 practice = self.tables.lobby(table).practice  # play chips: no rematch
