@@ -119,6 +119,7 @@ class OFCBot(commands.Bot):
         settings = self.settings
         await self._open_storage()
         self.workers = Workers(settings.worker_count, preload=WORKER_MODULES)
+        await self.workers.start()  # now, off the loop: not at the first table's first image
         self.tables = TableService(
             self.storage, clock=self.clock, workers=self.workers, settings=ServiceSettings(
                 lobby_idle_seconds=settings.lobby_idle_minutes * 60,

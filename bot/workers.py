@@ -15,7 +15,11 @@ processes and awaits its result.
   task the dead pool held is tried once more; a task whose second try dies too is answered
   with `WorkerError`. Nothing is lost and nothing hangs.
 - Processes start by `forkserver` (or `spawn` where there is none), never by forking the
-  event loop's process with its threads.
+  event loop's process with its threads, and off the event loop: the pool's first task makes
+  the standard library start every process and wait for the fork server to import the
+  preloaded modules (0.4 s measured), which on the loop stalled every table at once. `start()`
+  does it on a thread before the bot connects; a pool replaced after a worker died starts the
+  same way.
 - `size=0` runs every task in this process on a thread, in order of asking (no processes):
   for tests that watch the render functions in their own process, and for machines where
   processes cannot be started.
@@ -79,6 +83,7 @@ class Workers:
         self._numbers = itertools.count()
         self._running = 0
         self._pool: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Task[ProcessPoolExecutor] | None = None  # the current pool's
         self._runners: set[asyncio.Task[None]] = set()
         self._closed = False
         self.replaced = 0  # pools replaced after a worker died (for tests and logs)
@@ -86,6 +91,12 @@ class Workers:
     @property
     def inline(self) -> bool:
         return self.size == 0
+
+    async def start(self) -> None:
+        """Start the processes now (they are otherwise started by the first task), without
+        blocking the event loop; return once they take tasks."""
+        if not self.inline and not self._closed:
+            await self._current_pool()
 
     async def run(self, fn: Callable[..., T], *args: Any, priority: int = PERSON,
                   budget: float | None = None) -> T:
@@ -125,6 +136,8 @@ class Workers:
             if not task.future.done():
                 task.future.set_exception(WorkerError("The worker processes are shut down."))
         self._queue.clear()
+        if self._starting is not None:  # a pool being started is stopped once it is up
+            await asyncio.gather(self._starting, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(_stop, pool)
@@ -162,14 +175,16 @@ class Workers:
         for attempt in range(1, TRIES + 1):
             if self._closed:
                 raise WorkerError("The worker processes are shut down.")
-            pool = self._current_pool()
+            pool = None
             try:
+                pool = await self._current_pool()
                 return await asyncio.wrap_future(pool.submit(task.fn, *task.args,
                                                              **task.kwargs()))
-            except BrokenProcessPool:
+            except BrokenProcessPool:  # a worker died, or a new pool's first one did
                 if self._closed:
                     raise WorkerError("The worker processes are shut down.") from None
-                self._replace(pool)
+                if pool is not None:
+                    self._replace(pool)
                 log.warning("a worker process died running %s (try %d of %d)",
                             getattr(task.fn, "__qualname__", task.fn), attempt, TRIES)
             except RuntimeError as error:  # submit after shutdown
@@ -178,19 +193,44 @@ class Workers:
                 raise
         raise WorkerError("The computer could not finish this task; please try again.")
 
-    def _current_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.size,
-                                             mp_context=_context(self._preload),
-                                             initializer=self._initializer)
-        return self._pool
+    async def _current_pool(self) -> ProcessPoolExecutor:
+        """The pool, started on a thread if there is none yet (the tasks asking meanwhile
+        wait for the same start; a caller cancelled does not cancel it)."""
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(self._start_pool())
+        return await asyncio.shield(self._starting)
+
+    async def _start_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(max_workers=self.size, mp_context=_context(self._preload),
+                                   initializer=self._initializer)
+        try:
+            await asyncio.to_thread(_started, pool, self.size)
+        except BaseException:
+            self._starting = None  # the next task tries a new pool
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        self._pool = pool
+        return pool
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """A worker died: the next task gets a new pool (the broken one is let go)."""
         if self._pool is broken:
-            self._pool = None
+            self._pool, self._starting = None, None
             self.replaced += 1
             broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _started(pool: ProcessPoolExecutor, size: int) -> None:
+    """Start the pool's processes and wait until they have run a first task. (A task starts
+    one when no process is idle: `size` of them asked at once start them all, unless one
+    already finished; a process still missing starts at a later task, quickly, as the fork
+    server is up.)"""
+    for done in [pool.submit(_nothing) for _ in range(size)]:
+        done.result()
+
+
+def _nothing() -> None:
+    """The task that starts a pool."""
 
 
 def _context(preload: list[str]) -> Any:

@@ -2,12 +2,14 @@
 
 import asyncio
 import os
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 import rendering
+from bot import workers as workers_module
 from bot.ai.players import AIPlayers
 from bot.workers import COMPUTER, PERSON, WorkerError, Workers
 from rendering import samples
@@ -59,6 +61,30 @@ async def test_tasks_run_in_other_processes_and_errors_come_back() -> None:
     finally:
         await workers.close()
     assert not any(alive(p) for p in pids)  # no process outlives close()
+
+
+async def test_the_processes_start_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a pool waits for the fork server to import its modules: on the event loop's
+    thread that stalled every table. Here the start waits for the loop to run meanwhile, which
+    it never could on the loop's own thread."""
+    loop_ran = threading.Event()
+    real = workers_module._started
+
+    def started(pool: object, size: int) -> None:
+        if not loop_ran.wait(20):
+            raise AssertionError("the pool was started on the event loop's thread")
+        real(pool, size)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workers_module, "_started", started)
+    workers = Workers(2)
+    try:
+        asyncio.get_running_loop().call_soon(loop_ran.set)
+        await workers.start()
+        pids = workers.pids()
+        assert 1 <= len(pids) <= 2 and all(alive(pid) for pid in pids)  # before any task
+        assert await workers.run(tasks.pid) in pids
+    finally:
+        await workers.close()
 
 
 async def test_a_worker_killed_mid_task_is_replaced_and_the_task_retried(
