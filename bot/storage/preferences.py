@@ -1,5 +1,7 @@
 """Each player's preferences (`/ofc preferences`, issue 14), kept across servers."""
 
+from collections.abc import Sequence
+
 from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import UNCHANGED, StorageCore, Unchanged
@@ -53,12 +55,21 @@ class PreferencesMixin(StorageCore):
     async def set_locale(self, user_id: int, locale: str, *, now: float) -> None:
         """Remember the language a player last used the bot in (a Discord locale code): their
         DMs come in it."""
-        user_id = validate.snowflake("user id", user_id)
-        if not isinstance(locale, str) or not 0 < len(locale) <= MAX_LOCALE:
-            raise InvalidInput("A locale is a short code such as en-US.")
+        await self.set_locales([(user_id, locale, now)])
+
+    async def set_locales(self, locales: Sequence[tuple[int, str, float]]) -> None:
+        """`set_locale` for several players, (user, locale, now) each, in one transaction: the
+        members a busy moment brings cost one commit, not one each. A bad entry: InvalidInput,
+        and none is written."""
+        rows = []
+        for user_id, locale, now in locales:
+            if not isinstance(locale, str) or not 0 < len(locale) <= MAX_LOCALE:
+                raise InvalidInput("A locale is a short code such as en-US.")
+            rows.append((validate.snowflake("user id", user_id), locale, now))
+        if not rows:
+            return
         async with self._db.transaction() as conn:
-            await conn.execute(
+            await conn.executemany(
                 "INSERT INTO player_preferences (user_id, locale, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
-                "updated_at = excluded.updated_at",
-                (user_id, locale, now))
+                "updated_at = excluded.updated_at", rows)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _SEEN = "ofc_locales"  # on the client: user id -> the Discord locale code last seen
-_WRITES: set[asyncio.Task[None]] = set()  # locales being written (kept from the collector)
+_WRITES = "ofc_locale_writes"  # on the client: the locales to write (LocaleWrites)
 
 
 def lang(interaction: Interaction) -> str:
@@ -47,17 +47,35 @@ async def remember(interaction: Interaction) -> None:
     if seen.get(user) == code:
         return
     seen[user] = code
-    task = asyncio.create_task(_write(interaction.client.storage, user, code,
-                                      interaction.created_at.timestamp()))
-    _WRITES.add(task)
-    task.add_done_callback(_WRITES.discard)
+    writes: LocaleWrites = interaction.client.__dict__.setdefault(
+        _WRITES, LocaleWrites(interaction.client.storage))
+    writes.add(user, code, interaction.created_at.timestamp())
 
 
-async def _write(storage: "Storage", user: int, code: str, now: float) -> None:
-    try:
-        await storage.set_locale(user, code, now=now)
-    except Exception:  # best effort (a closing database): the memory has it for this run
-        log.warning("could not keep the locale of %s", user, exc_info=True)
+class LocaleWrites:
+    """The locales to write, in batches: those noted while a batch is being written go in the
+    next, one transaction. A hundred members first seen at once (tables opening together)
+    were a hundred commits ahead of the tables' own."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self.pending: dict[int, tuple[str, float]] = {}
+        self.writer: asyncio.Task[None] | None = None
+
+    def add(self, user: int, code: str, now: float) -> None:
+        self.pending[user] = (code, now)
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write())
+
+    async def _write(self) -> None:
+        while self.pending:
+            await asyncio.sleep(0)  # the other members of this moment join
+            batch, self.pending = self.pending, {}
+            try:
+                await self.storage.set_locales(
+                    [(user, code, now) for user, (code, now) in batch.items()])
+            except Exception:  # best effort (a closing database): the memory has them
+                log.warning("could not keep the locales of %s", sorted(batch), exc_info=True)
 
 
 async def player_locale(bot: "OFCBot", user_id: int) -> str:

@@ -7,6 +7,7 @@ import pytest
 from bot.storage import InvalidInput, Preferences, Storage
 
 ALICE = 111
+BOB = 222
 
 
 async def test_preferences_default_then_change_one_field_at_a_time(database: str) -> None:
@@ -27,3 +28,22 @@ async def test_preferences_default_then_change_one_field_at_a_time(database: str
         assert await again.preferences(ALICE) == Preferences(True, "channel")
     finally:
         await again.close()
+
+
+async def test_locales_of_several_players_in_one_transaction(database: str) -> None:
+    storage = await Storage.open(database)
+    written: list[bool] = []
+    storage.observe_transactions(lambda write, _: written.append(write))
+    try:
+        await storage.set_locales([(ALICE, "ru", 1.0), (BOB, "sv-SE", 1.0)])
+        assert written == [True]
+        assert (await storage.preferences(ALICE)).locale == "ru"
+        assert (await storage.preferences(BOB)).locale == "sv-SE"
+        await storage.set_locales([(ALICE, "zh-CN", 2.0)])  # changed: the last one counts
+        assert (await storage.preferences(ALICE)).locale == "zh-CN"
+        with pytest.raises(InvalidInput):  # one bad entry: none of them is written
+            await storage.set_locales([(BOB, "en-US", 3.0), (ALICE, "", 3.0)])
+        assert (await storage.preferences(BOB)).locale == "sv-SE"
+        assert (await storage.preferences(ALICE)).locale == "zh-CN"
+    finally:
+        await storage.close()
