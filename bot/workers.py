@@ -6,8 +6,11 @@ processes and awaits its result.
 
 - People first: a priority queue sits in front of the pool. At most `size` tasks are handed
   to the pool at once (one per process), so a task waits in this queue, not in the pool's
-  FIFO, and the next free process takes the most urgent one: a person's render or solve
-  (PERSON) before a computer's decision (COMPUTER), then first come first served.
+  FIFO, and the next free process takes the most urgent one: what a person waits for after
+  their own click (PERSON: their prompt's image, a solve), then the images the channel
+  watches (CHANNEL: the table and the showdown, whose message is edited at most every 1.5 s
+  anyway), then a computer's decision (COMPUTER), each first come first served. When tables
+  end their hands together, their showdown images no longer hold up the players' prompts.
 - Deadlines: a task given a `budget` (seconds of wall time from the moment it is asked for)
   is called with `seconds=` the time left when a process takes it up, so queueing counts
   against the budget and the caller never waits much longer than it.
@@ -44,8 +47,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-PERSON = 0  # a person is waiting: renders, "Best arrangement", /ofc solve
-COMPUTER = 1  # a computer's decision: it has a budget, and people go first
+PERSON = 0  # a person is waiting: their prompt's image, "Best arrangement", /ofc solve
+CHANNEL = 1  # an image of the channel's table message: the table, the showdown
+COMPUTER = 2  # a computer's decision: it has a budget, and people go first
 MIN_SECONDS = 0.05  # a task whose budget ran out while queued still gets this long
 TRIES = 2  # a task whose worker died is tried once more on a new pool
 

@@ -1,9 +1,10 @@
 """The images of the messages, as discord.File attachments.
 
 Rendering is CPU work of tens of milliseconds: it runs in the bot's worker processes
-(bot/workers.py) as a person's work, ahead of computers' decisions, so the event loop keeps
-answering other clicks meanwhile. The bot hands its pool over at start-up (`use`); until
-then (and with OFC_WORKERS=0) images are drawn in this process on a thread.
+(bot/workers.py) ahead of computers' decisions, a player's own prompt ahead of the images the
+channel watches, so the event loop keeps answering other clicks meanwhile. The bot hands its
+pool over at start-up (`use`); until then (and with OFC_WORKERS=0) images are drawn in this
+process on a thread.
 """
 
 import io
@@ -17,7 +18,7 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
-from bot.workers import PERSON, Workers
+from bot.workers import CHANNEL, PERSON, Workers
 
 TABLE_IMAGE = "table.png"
 HAND_IMAGE = "hand.png"
@@ -45,17 +46,18 @@ def workers() -> Workers:
     return _workers
 
 
-async def render(kind: str, *args: Any) -> bytes:
+async def render(kind: str, *args: Any, priority: int = PERSON) -> bytes:
     """rendering's `<kind>_png(*args)`, drawn by a worker process (rendering.png)."""
-    return await _workers.run(rendering.png, kind, *args, priority=PERSON)
+    return await _workers.run(rendering.png, kind, *args, priority=priority)
 
 
-async def _file(kind: str, filename: str, *args: Any) -> discord.File:
-    return discord.File(io.BytesIO(await render(kind, *args)), filename=filename)
+async def _file(kind: str, filename: str, *args: Any, priority: int = PERSON) -> discord.File:
+    return discord.File(io.BytesIO(await render(kind, *args, priority=priority)),
+                        filename=filename)
 
 
 async def table_file(loc: str, view: TableView) -> discord.File:
-    return await _file("table", TABLE_IMAGE, view, False, loc)
+    return await _file("table", TABLE_IMAGE, view, False, loc, priority=CHANNEL)
 
 
 async def private_file(loc: str, view: PrivateView, draft: Mapping[Card, str],
@@ -65,7 +67,7 @@ async def private_file(loc: str, view: PrivateView, draft: Mapping[Card, str],
 
 
 async def showdown_file(loc: str, view: TableView) -> discord.File:
-    return await _file("showdown", SHOWDOWN_IMAGE, view, False, loc)
+    return await _file("showdown", SHOWDOWN_IMAGE, view, False, loc, priority=CHANNEL)
 
 
 async def solution_file(loc: str, board: Board, discards: Sequence[Card], rules: TableRules,

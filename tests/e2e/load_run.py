@@ -267,7 +267,7 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
     if stub_rendering or not real:
         png = _one_pixel_png()
 
-        async def stub(*args: object) -> bytes:  # no image reaches the worker processes
+        async def stub(*args: object, **options: object) -> bytes:  # no worker draws it
             return png
 
         images.render = stub

@@ -122,13 +122,13 @@ class PrivacyWatch:
         self._registered[id(view)] = (view, secrets)
 
     def _recorder(self, real: Callable[..., Awaitable[bytes]]) -> Callable[..., Awaitable[bytes]]:
-        async def record(kind: str, view: Any, *args: Any) -> bytes:
+        async def record(kind: str, view: Any, *args: Any, **options: Any) -> bytes:
             """On the event loop, before the view goes to a worker (a copy of it does)."""
             known = self._registered.get(id(view))
             number = next(self._numbers)
             locale = args[-1] if args and isinstance(args[-1], str) else None
             self.rendered[number] = Rendered(kind, view, known[1] if known else None, locale)
-            return _numbered(await real(kind, view, *args), number)
+            return _numbered(await real(kind, view, *args, **options), number)
 
         return record
 

@@ -11,7 +11,7 @@ import pytest
 import rendering
 from bot import workers as workers_module
 from bot.ai.players import AIPlayers
-from bot.workers import COMPUTER, PERSON, WorkerError, Workers
+from bot.workers import CHANNEL, COMPUTER, PERSON, WorkerError, Workers
 from rendering import samples
 from tests.workers import tasks
 
@@ -139,13 +139,17 @@ async def test_a_persons_render_goes_ahead_of_queued_computer_decisions(
         computers = [asyncio.ensure_future(workers.run(tasks.log_order, str(order), f"c{n}",
                                                        priority=COMPUTER)) for n in range(3)]
         await asyncio.sleep(0)
+        channel = asyncio.ensure_future(workers.run(tasks.log_order, str(order), "channel",
+                                                    priority=CHANNEL))
+        await asyncio.sleep(0)
         person = asyncio.ensure_future(workers.run(tasks.log_order, str(order), "person",
                                                    priority=PERSON))
         await asyncio.sleep(0)
-        assert workers.queued() == 4
+        assert workers.queued() == 5
         hold.release()
-        await asyncio.gather(hold.task, person, *computers)
-        assert order.read_text().split() == ["person", "c0", "c1", "c2"]
+        await asyncio.gather(hold.task, person, channel, *computers)
+        # a person's own prompt, then the channel's table image, then the computers
+        assert order.read_text().split() == ["person", "channel", "c0", "c1", "c2"]
     finally:
         await workers.close()
 
