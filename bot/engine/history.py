@@ -77,7 +77,8 @@ def dumps(data: dict[str, Any], history: dict[str, Any] | None, log: HandLog | N
         history.update(kept)
     if any(text.count(_MARK_TEXTS[key]) != 1 for key in parts):  # a marker in some text
         return _compact(data)
-    pieces, at = [], 0
+    pieces: list[str] = []
+    at = 0
     for found, key in sorted((text.index(_MARK_TEXTS[key]), key) for key in parts):
         pieces += (text[at:found], parts[key])
         at = found + len(_MARK_TEXTS[key])
