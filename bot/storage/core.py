@@ -18,6 +18,7 @@ from bot.storage.errors import (
     TableClosed,
     UnknownTable,
 )
+from bot.storage.records import GuildSettings
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -95,6 +96,7 @@ class StorageCore:
     def __init__(self, db: Database, defaults: Defaults) -> None:
         self._db = db
         self.defaults = defaults
+        self._guild_settings: dict[int, GuildSettings] = {}  # read once (settings.py)
 
     async def close(self) -> None:
         await self._db.close()

@@ -40,10 +40,20 @@ async def _load(conn: Connection, guild_id: int) -> GuildSettings:
 
 class SettingsMixin(StorageCore):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """A guild's overrides (None / {} where it uses the bot's defaults)."""
+        """A guild's overrides (None / {} where it uses the bot's defaults).
+
+        Read from the database once, then from memory: every table message and every new
+        table reads them, and a read waits its turn behind the commits of every table. Only
+        `update_guild_settings` changes them, and a server's commands all reach the one
+        process that serves it (its shard's, README "Running at scale"), which keeps what it
+        writes."""
         guild_id = validate.snowflake("guild id", guild_id)
-        async with self._db.transaction(write=False) as conn:
-            return await _load(conn, guild_id)
+        found = self._guild_settings.get(guild_id)
+        if found is None:
+            async with self._db.transaction(write=False) as conn:
+                found = await _load(conn, guild_id)
+            self._guild_settings[guild_id] = found
+        return replace(found, table_options=dict(found.table_options))
 
     async def update_guild_settings(
         self,
@@ -98,7 +108,8 @@ class SettingsMixin(StorageCore):
                     if getattr(old, name) != value
                 ],
             )
-        return new
+        self._guild_settings[guild_id] = new  # committed: what the next read returns
+        return replace(new, table_options=dict(new.table_options))
 
     async def settings_audit(self, guild_id: int, limit: int = 20) -> list[SettingsChange]:
         """The latest settings changes of a guild, newest first."""

@@ -51,3 +51,20 @@ async def test_bad_settings_are_refused(storage: Storage, change) -> None:
         await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0, **change)
     assert await storage.guild_settings(GUILD) == GuildSettings(None, None, {})
     assert await storage.settings_audit(GUILD) == []
+
+
+async def test_settings_are_read_once_and_a_change_is_read_at_once(storage: Storage) -> None:
+    reads: list[bool] = []
+    storage.observe_transactions(lambda write, _: reads.append(not write))
+    first = await storage.guild_settings(GUILD)
+    assert await storage.guild_settings(GUILD) == first == GuildSettings(None, None, {})
+    assert reads == [True]  # the second came from memory
+    first.table_options["variant"] = "turbo"  # a caller's copy: changes nothing kept
+    assert (await storage.guild_settings(GUILD)).table_options == {}
+    await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0, daily_chips=50,
+                                        table_options={"seats": 2})
+    assert await storage.guild_settings(GUILD) == GuildSettings(None, 50, {"seats": 2})
+    assert reads == [True, False]  # the change's own transaction, then memory again
+    with pytest.raises(InvalidInput):  # refused: nothing changes, in memory either
+        await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=2.0, daily_chips=-1)
+    assert await storage.guild_settings(GUILD) == GuildSettings(None, 50, {"seats": 2})
