@@ -9,6 +9,7 @@ problem; anything else is logged once, with its traceback, and the member gets a
 Refusals are raised before anything changes.
 """
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -84,8 +85,27 @@ def _check_manages_server(interaction: Interaction) -> bool:
 manage_server = app_commands.check(_check_manages_server)
 
 
+_ACKNOWLEDGING = "ofc_acknowledging"  # in Interaction.extras: the defer under way
+
+
+def acknowledge(interaction: Interaction, **defer: Any) -> None:
+    """Defer the interaction without waiting for Discord's answer, so that the work it asks
+    for runs meanwhile: the member waits for the longer of the two, not for both in turn.
+    Whatever is sent in the interaction's name waits for it first (`acknowledged`)."""
+    interaction.extras[_ACKNOWLEDGING] = asyncio.ensure_future(
+        interaction.response.defer(**defer))
+
+
+async def acknowledged(interaction: Interaction) -> None:
+    """Wait until `acknowledge`'s defer is through (its error, if it failed)."""
+    pending = interaction.extras.get(_ACKNOWLEDGING)
+    if pending is not None:
+        await pending
+
+
 async def send(interaction: Interaction, *, ephemeral: bool, **content: Any) -> None:
     """The first answer to an interaction, or a follow-up once it was answered or deferred."""
+    await acknowledged(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=ephemeral, **content)
     else:
@@ -163,6 +183,11 @@ class PersistentItem:
             await self.clicked(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+        finally:
+            # Its outcome is taken: a failed defer was answered above, or there was nothing
+            # more to send.
+            with contextlib.suppress(Exception):
+                await acknowledged(interaction)
 
     def _check_origin(self, interaction: Interaction) -> None:
         custom_id = getattr(self, "custom_id", "")

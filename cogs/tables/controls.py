@@ -3,8 +3,9 @@ what each click does.
 
 One `DynamicItem` per kind of component (README.md "What players see"), each registered with
 the template of its kind (cogs/tables/ids.py), so a button keeps working after a restart.
-A click defers at once (rendering and the service may take a moment), makes one table-service
-call, then redraws the clicked message; a refused click gets an ephemeral reason (the one
+A click is deferred at once (rendering and the service may take a moment) and, while that
+defer travels, makes one table-service call and draws the prompt, then redraws the clicked
+message once the defer is through; a refused click gets an ephemeral reason (the one
 error path, cogs/common/answers.py).
 """
 
@@ -23,7 +24,13 @@ from bot.engine.royalties import ROW_SIZES
 from bot.i18n import Text, t
 from bot.tables import SeatState, TableService
 from cogs.common import images
-from cogs.common.answers import PersistentItem, Refusal, send
+from cogs.common.answers import (
+    PersistentItem,
+    Refusal,
+    acknowledge,
+    acknowledged,
+    send,
+)
 from cogs.common.client import Interaction
 from cogs.common.format import card_label, row_word
 from cogs.common.interactions import storage_of, table_here, tables_of
@@ -133,7 +140,7 @@ async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
     message = interaction.message
     if interaction.guild_id is not None and (message is None or not message.flags.ephemeral):
         raise Refusal(NOT_PUBLIC)
-    await interaction.response.defer()
+    acknowledge(interaction)  # while the service acts and the prompt is drawn
     async with play_of(interaction).serial(message.id if message else interaction.id):
         yield tables_of(interaction)
 
@@ -150,9 +157,10 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     where = where_of(interaction.client, tables_of(interaction), state.table_id)
     four_colour = fresh and (await storage_of(interaction).preferences(
         interaction.user.id)).four_colour
-    await interaction.edit_original_response(**(await prompt(
-        loc, state, where=where, image=fresh, asking=asking,
-        four_colour=four_colour)).to_edit())
+    content = await prompt(loc, state, where=where, image=fresh, asking=asking,
+                           four_colour=four_colour)
+    await acknowledged(interaction)
+    await interaction.edit_original_response(**content.to_edit())
     if message is not None:
         play.shown[message.id] = key
     if interaction.guild_id is not None:
@@ -224,6 +232,7 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                 # A DM prompt becomes the record of what was placed; the next action comes as
                 # a new DM. An ephemeral prompt (DMs closed) goes straight on to the next one.
                 where = where_of(interaction.client, service, turn.table)
+                await acknowledged(interaction)
                 await interaction.edit_original_response(
                     embed=placed_embed(lang(interaction), turn.hand, turn.street, state,
                                        where=where),

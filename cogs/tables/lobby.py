@@ -20,6 +20,7 @@ from cogs.common.answers import (
     ELSEWHERE,
     PersistentItem,
     Refusal,
+    acknowledge,
     manages_server,
     send,
 )
@@ -48,7 +49,7 @@ async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
     # Issue 16: a table the bot could not post in would hold the buy-ins; check first.
     require_table_permissions(interaction.app_permissions)
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    acknowledge(interaction, ephemeral=True, thinking=True)  # while the table is opened
     lobby = await tables_of(interaction).create_table(
         guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),
         options)

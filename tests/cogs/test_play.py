@@ -2,6 +2,7 @@
 clicks drafting cards, Confirm, refused clicks (stale, another seat's, forged), closed DMs and
 "My hand", buttons that outlive a restart, showdown and match end."""
 
+import asyncio
 import sqlite3
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -117,6 +118,41 @@ async def test_clicks_draft_the_street_and_confirm_places_it(
     table_msg = await table_message(double)
     await double.wait_until(lambda: second.name.capitalize() in table_msg.embed["description"]
                             or second.name in table_msg.embed["description"])
+
+
+async def test_a_click_acts_while_its_defer_travels_and_is_redrawn_once_it_is_through(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    # The member waits for the longer of Discord taking the defer and the bot's work, not for
+    # both in turn; nothing is sent in the click's name before Discord has taken its defer.
+    table, first, second, prompt, dealt = await opening(double, bot, alice, bob)
+    gate = asyncio.Event()
+    callback = double.state.callback
+
+    async def slow_discord(*args: object) -> object:
+        await gate.wait()
+        return await callback(*args)  # type: ignore[arg-type]
+
+    double.state.callback = slow_discord  # type: ignore[method-assign]
+    label = f"{card_label('en-US', dealt[0])} → Top"
+    versions, told = len(prompt.history), len(first.ephemerals())
+    clicking = asyncio.ensure_future(first.click(prompt, label))
+    async def drafted() -> None:  # the bot's own state: the double sees no change yet
+        while seat_state(bot, table, first).draft != {dealt[0]: "top"}:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(drafted(), 30)  # while Discord holds the defer
+    other_seat = next(s for s, p in bot.tables.seats(table).items() if p == second.id)
+    forged = PlaceId(Turn(table, 1, 1, other_seat), dealt[1], "top")  # refused by the service
+    refusing = asyncio.ensure_future(refused(
+        first, prompt, "These controls belong to another player.", str(forged)))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert len(prompt.history) == versions and len(first.ephemerals()) == told
+    gate.set()
+    double.state.callback = callback  # type: ignore[method-assign]
+    await asyncio.gather(clicking, refusing)
+    await double.wait_until(lambda: buttons(prompt)[label].get("style") == SUCCESS,
+                            what="the prompt redrawn after the defer")
 
 
 async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
