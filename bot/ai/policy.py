@@ -51,9 +51,14 @@ TEN, QUEEN, KING = 8, 10, 11
 DEAD = -1000.0  # a certain foul
 FOUL_COST = 6.0  # per opponent: every line and the scoop (R3, R5)
 UNSEEN = 42  # about how many cards a player has not seen mid-hand (outs are out of these)
-LOOKS = 0.75  # the share of the cards to come a row can really use (the others need them too)
+# The share of the cards to come a row can really use (the other rows need them too, and a
+# street keeps two of its three). 0.4 makes the foul chance the policy counts match how often
+# its own boards end fouled (0.75 counted about half of it: README, "Computer players").
+LOOKS = 0.4
 TWO_HITS = 1.0  # how much of the chance of two hits a row gets (it needs two free places)
-FL_DRAW = 0.6  # the share of a Fantasyland draw's worth counted (the board must carry it)
+# The share of a Fantasyland draw's worth counted (the board must carry it): of 0, 0.3 and
+# 0.6, 0.3 made the strong player score most (README).
+FL_DRAW = 0.3
 # What a made hand on a partial five-card row is worth: roughly its royalty to come and its
 # chance to hold up, per row (the rule of thumb's table).
 _PARTIAL = {
