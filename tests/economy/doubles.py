@@ -99,6 +99,7 @@ class Interaction:
     permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
     answers: list[Answer] = field(default_factory=list)
     locale: discord.Locale = discord.Locale.american_english  # the member's Discord language
+    extras: dict[Any, Any] = field(default_factory=dict)  # discord.py's, for the cogs' own use
 
     def __post_init__(self) -> None:
         self.response = Response(self)
