@@ -112,8 +112,8 @@ Guild settings (settings.py)
 Player preferences (preferences.py, the same in every server)
 - `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel", locale);
   `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences;
-  `set_locale(user, locale, now=)`: the language they last used the bot in;
-  `set_locales([(user, locale, now), ...])`: several in one transaction.
+  `set_locales([(user, locale, now), ...])`: the language each last used the bot in, in
+  one transaction.
 
 Tournaments (tournaments.py, RULES.md R13)
 - `create_tournament(guild, channel, state_json, now=)` -> id; `save_tournament(id,

@@ -52,15 +52,11 @@ class PreferencesMixin(StorageCore):
                 (user_id, int(new.four_colour), new.controls, now))
             return new
 
-    async def set_locale(self, user_id: int, locale: str, *, now: float) -> None:
-        """Remember the language a player last used the bot in (a Discord locale code): their
-        DMs come in it."""
-        await self.set_locales([(user_id, locale, now)])
-
     async def set_locales(self, locales: Sequence[tuple[int, str, float]]) -> None:
-        """`set_locale` for several players, (user, locale, now) each, in one transaction: the
-        members a busy moment brings cost one commit, not one each. A bad entry: InvalidInput,
-        and none is written."""
+        """Remember the language each player last used the bot in (a Discord locale code:
+        their DMs come in it), (user, locale, now) each, in one transaction: the members a busy
+        moment brings cost one commit, not one each. A bad entry: InvalidInput, and none is
+        written."""
         rows = []
         for user_id, locale, now in locales:
             if not isinstance(locale, str) or not 0 < len(locale) <= MAX_LOCALE:

@@ -38,6 +38,11 @@ async def _load(conn: Connection, guild_id: int) -> GuildSettings:
     return GuildSettings(start, daily, json.loads(options), language)
 
 
+def _copy(kept: GuildSettings) -> GuildSettings:
+    """Settings kept in memory as a caller may change them (their options are a dict)."""
+    return replace(kept, table_options=dict(kept.table_options))
+
+
 class SettingsMixin(StorageCore):
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A guild's overrides (None / {} where it uses the bot's defaults).
@@ -53,7 +58,7 @@ class SettingsMixin(StorageCore):
             async with self._db.transaction(write=False) as conn:
                 found = await _load(conn, guild_id)
             self._guild_settings[guild_id] = found
-        return replace(found, table_options=dict(found.table_options))
+        return _copy(found)
 
     async def update_guild_settings(
         self,
@@ -109,7 +114,7 @@ class SettingsMixin(StorageCore):
                 ],
             )
         self._guild_settings[guild_id] = new  # committed: what the next read returns
-        return replace(new, table_options=dict(new.table_options))
+        return _copy(new)
 
     async def settings_audit(self, guild_id: int, limit: int = 20) -> list[SettingsChange]:
         """The latest settings changes of a guild, newest first."""
