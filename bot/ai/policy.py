@@ -290,6 +290,14 @@ class Policy:
             self.fails.append({})
         return self.tables[left]
 
+    def earns_fantasy(self, top: int) -> bool:
+        """Whether a top of this key already holds what earns Fantasyland (R8, R9), should the
+        board not foul."""
+        code = self.rows(0)[0][shape3(top)][0]
+        category, rank = code >> 4, code & 15
+        earned = {PAIR: self.pair_fantasy, TRIPS: self.trips_fantasy}.get(category)
+        return earned is not None and earned[rank] > 0
+
     def looks(self, left: int) -> float:
         return self.looks_share * self.per_street * left
 

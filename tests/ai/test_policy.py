@@ -167,3 +167,20 @@ def test_a_policy_that_forgets_chooses_as_before() -> None:
     p.reset()
     assert p.size() == 0
     assert [_place(p, *state) for state in states] == before
+
+
+def test_a_top_earns_fantasyland_by_the_rules() -> None:
+    """R8: a pair of queens or better, or trips, on top earns Fantasyland; a lower pair or a
+    lone queen does not; R9 lowball asks for kings; with Fantasyland off nothing earns it."""
+    p = policy()
+
+    def earns(rules_policy: Policy, cards: str) -> bool:
+        return rules_policy.earns_fantasy(sum(parse_cards(cards)))
+
+    assert earns(p, "Qs Qh") and earns(p, "As Ah 2c") and earns(p, "2s 2h 2d")
+    assert not earns(p, "Js Jh") and not earns(p, "Qs") and not earns(p, "Qs Kh 2c")
+    low = TableRules(variant="lowball")
+    lowball = Policy(low, fantasy_worth(low, None))
+    assert earns(lowball, "Ks Kh") and not earns(lowball, "Qs Qh")
+    off = TableRules(fantasy="off")
+    assert not earns(Policy(off, fantasy_worth(off, None)), "As Ah")

@@ -2,12 +2,13 @@
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.ai.fantasy_value import fantasy_worth
 from bot.ai.policy import Policy
-from bot.ai.search import Scorer, Search, seat
+from bot.ai.search import FIRST_FANTASY, Scorer, Search, seat
 from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import DECK, parse_cards
 from bot.engine.deal import PINEAPPLE_STREETS
@@ -111,3 +112,34 @@ def test_the_last_street_is_scored_exactly() -> None:
     top, middle, bottom, _, _ = search.choose(10, None)
     assert (top, middle, bottom) == (0b100, 0, 0b010)
     assert search.played == len(search.candidates())
+
+
+def _queens_on_top(search: Search, choice: tuple[int, int, int, int, int]) -> bool:
+    return set(parse_cards("Qs Qh")) <= {search.dealt[i] for i in range(5) if choice[0] >> i & 1}
+
+
+def test_a_first_street_top_that_earns_fantasyland_is_credited(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """R8: on the first street only, a placement whose top already earns Fantasyland gets
+    FIRST_FANTASY added to its estimate, and the credit moves the choice."""
+    rules = TableRules()
+    dealt = parse_cards("Qs Qh 9c 5d 2h")
+    rival = Board(tuple(parse_cards("Ah")), tuple(parse_cards("Kh 7h")),
+                  tuple(parse_cards("Jd Td")))
+    unseen = [c for c in DECK if c not in set(rival.cards) | set(dealt)]
+    search = _search(rules, Board(), dealt, 0, rival, unseen)
+    options = search.candidates()
+    credits = search.credits(options)
+    assert credits == [FIRST_FANTASY if _queens_on_top(search, c) else 0.0 for c, _ in options]
+    assert 0 < credits.count(FIRST_FANTASY) < len(options)
+    later = _search(rules, Board(tuple(parse_cards("Qs Qh")), tuple(parse_cards("9c 5d")),
+                                 tuple(parse_cards("2h"))),
+                    parse_cards("Kc 8d 3s"), 1, rival,
+                    [c for c in unseen if c not in parse_cards("Kc 8d 3s")])
+    assert set(later.credits(later.candidates())) == {0.0}
+    chosen: dict[float, bool] = {}
+    for credit in (0.0, 100.0):
+        monkeypatch.setattr("bot.ai.search.FIRST_FANTASY", credit)
+        fresh = _search(rules, Board(), dealt, 0, rival, unseen)
+        chosen[credit] = _queens_on_top(fresh, fresh.choose(60, None))
+    assert chosen == {0.0: False, 100.0: True}
