@@ -10,7 +10,8 @@ outcome.py's table. Candidates share the same dealt futures (paired comparison),
 opponents' play does not depend on this seat's candidate, each future's opponent boards are
 played out once and scored against every candidate. Estimates start from the policy's score as a
 prior, and successive halving gives the better half twice the playouts each round, within a
-budget of playouts and/or seconds. When nothing is left to deal, every candidate is scored
+budget of playouts and/or seconds. On the first street a top that already earns Fantasyland
+is credited FIRST_FANTASY points. When nothing is left to deal, every candidate is scored
 exactly.
 """
 
@@ -35,7 +36,8 @@ from bot.engine.rules import TableRules
 PRIOR = 3.0  # the policy's score counts as this many playouts
 # Points credited on the first street to a top that already earns Fantasyland (R8): the playouts'
 # policy completes such a board less often than the search itself will, street by street, so
-# the playouts undervalue it. Of 0, 6, 9 and 12 (12 and 9: always chosen), 6 scored most (README).
+# the playouts undervalue it. Of 0, 6, 9 and 12 (9 and 12: nearly always chosen), 6 scored most
+# on the deals screened (README).
 FIRST_FANTASY = 6.0
 WIDTH = 16  # candidates kept for playouts, the policy's best
 _MARGIN = 0.01  # seconds kept from a time budget to answer in
