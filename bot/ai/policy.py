@@ -52,9 +52,10 @@ DEAD = -1000.0  # a certain foul
 FOUL_COST = 6.0  # per opponent: every line and the scoop (R3, R5)
 UNSEEN = 42  # about how many cards a player has not seen mid-hand (outs are out of these)
 # The share of the cards to come a row can really use (the other rows need them too, and a
-# street keeps two of its three). 0.4 makes the foul chance the policy counts match how often
-# its own boards end fouled (0.75 counted about half of it: README, "Computer players").
-LOOKS = 0.4
+# street keeps two of its three). 0.4 made the foul chance the policy counts match how often
+# its own boards end fouled (0.75 counted about half of it); with the weights below, 0.5 made
+# the strong player score more (README, "Computer players").
+LOOKS = 0.5
 TWO_HITS = 1.0  # how much of the chance of two hits a row gets (it needs two free places)
 # The share of a Fantasyland draw's worth counted (the board must carry it): of 0, 0.3 and
 # 0.6, 0.3 made the strong player score most (README).
@@ -65,8 +66,12 @@ _PARTIAL = {
     1: (0.0, 0.6, 1.6, 3.0, 0.0, 0.0, 12.0, 20.0),
     2: (0.0, 0.4, 1.2, 2.2, 0.0, 0.0, 6.0, 10.0),
 }
-_STRENGTH = {1: 0.008, 2: 0.012}  # a stronger middle and bottom win more lines
-_DRAW_WEIGHT = {1: 0.6, 2: 1.0}  # a middle's draw risks the bottom
+# A stronger middle and bottom win more lines, and a strong bottom keeps the rows above it
+# safe; a middle's draw risks the bottom. Screened in the strong player (README): a bottom's
+# strength at 0.04 instead of 0.012, a middle's draws at 0.3 instead of 0.6 and a bottom's at
+# 1.3 instead of 1.0 scored more.
+_STRENGTH = {1: 0.008, 2: 0.04}
+_DRAW_WEIGHT = {1: 0.3, 2: 1.3}
 _WINDOWS = (frozenset((12, 0, 1, 2, 3)),
             *(frozenset(range(high - 4, high + 1)) for high in range(4, 13)))
 
