@@ -1,7 +1,7 @@
 """Run by test_crash.py in a forked process: random money operations until SIGKILLed.
 
 Before each operation it appends its intent to a journal (the parent checks the database
-against it), and on start it replays the last intent with the same key, as the bot does
+against it), and on start it replays the last whole intent with the same key, as the bot does
 after a crash. Every snapshot it writes holds the stacks the operation leads to, so the
 parent can check that chips and snapshot were committed together. It exits with status 3
 if replaying an applied operation ever applies it again.
@@ -36,6 +36,22 @@ def _settled(stacks: dict[int, int], transfers: list[list[int]]) -> dict[int, in
         if after[payer] < 0:
             return None
     return after
+
+
+def entries(journal: Path) -> list[dict[str, Any]]:
+    """The journal's whole entries, after cutting off a torn last line.
+
+    A SIGKILL can land inside the write of an intent (about 2 KB, and Linux stops a write to a
+    file between pages when a fatal signal is pending), leaving part of a line. That intent
+    never ran: an operation starts only once its intent is written in full.
+    """
+    if not journal.exists():
+        return []
+    text = journal.read_text()
+    whole = text[: text.rfind("\n") + 1]
+    if whole != text:
+        journal.write_text(whole)  # so the next intent starts a line of its own
+    return [json.loads(line) for line in whole.splitlines() if line.strip()]
 
 
 async def plan(store: Storage, rng: random.Random, key: str) -> dict[str, Any]:
@@ -102,8 +118,8 @@ async def apply(store: Storage, op: dict[str, Any], now: float) -> bool:
 async def _loop(db: str, journal: Path, seed: int, ready: Connection) -> int:
     rng = random.Random(seed)
     store = await Storage.open(db, daily_cooldown_seconds=0)
-    lines = journal.read_text().splitlines() if journal.exists() else []
-    if lines and "key" in (last := json.loads(lines[-1])):
+    written = entries(journal)
+    if written and "key" in (last := written[-1]):
         await apply(store, last, now=seed)  # it may or may not have committed before the kill
     applied: list[dict[str, Any]] = []
     ready.send("ready")
