@@ -15,6 +15,7 @@ that explains it (money.py), as durable as ever.
 import asyncio
 from dataclasses import dataclass
 
+from bot.batches import Batches
 from bot.storage import Storage
 
 
@@ -29,41 +30,33 @@ class _Save:
 class GroupCommit:
     def __init__(self, storage: Storage) -> None:
         self._storage = storage
-        self._waiting: list[_Save] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._batches = Batches(self._write)
         self.transactions = 0  # for tests and figures: transactions written
 
     async def save(self, table_id: int, text: str, now: float) -> None:
         """Save a table's snapshot with the others of this tick; return once committed (or
         raise the storage error that refused it)."""
-        loop = asyncio.get_running_loop()
-        entry = _Save(table_id, text, now, loop.create_future())
-        self._waiting.append(entry)
-        if self._writer is None or self._writer.done():
-            self._writer = loop.create_task(self._write())
+        entry = _Save(table_id, text, now, asyncio.get_running_loop().create_future())
+        self._batches.add(entry)
         await entry.done
 
     async def close(self) -> None:
         """Wait for the saves already asked for."""
-        if self._writer is not None:
-            await asyncio.gather(self._writer, return_exceptions=True)
+        await self._batches.close()
 
-    async def _write(self) -> None:
-        while self._waiting:
-            await asyncio.sleep(0)  # one tick: the other tables' saves of this tick join
-            # A caller cancelled before its turn (its table rolled back) is not saved.
-            batch = [s for s in self._waiting if not s.done.done()]
-            self._waiting = []
-            if not batch:
-                continue
-            try:
-                errors = await self._commit(batch)
-            except Exception as error:  # nothing of the batch was saved
-                for entry in batch:
-                    _answer(entry, error)
-                continue
-            for entry, refused in zip(batch, errors, strict=True):
-                _answer(entry, refused)
+    async def _write(self, waiting: list[_Save]) -> None:
+        # A caller cancelled before its turn (its table rolled back) is not saved.
+        batch = [s for s in waiting if not s.done.done()]
+        if not batch:
+            return
+        try:
+            errors = await self._commit(batch)
+        except Exception as error:  # nothing of the batch was saved
+            for entry in batch:
+                _answer(entry, error)
+            return
+        for entry, refused in zip(batch, errors, strict=True):
+            _answer(entry, refused)
 
     async def _commit(self, batch: list[_Save]) -> list[Exception | None]:
         self.transactions += 1

@@ -9,12 +9,12 @@
   (Server Settings -> Community -> Server Primary Language), else English.
 """
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 import discord
 
+from bot.batches import Batches
 from bot.i18n import locale_of
 from bot.storage import Storage
 from cogs.common.client import Interaction
@@ -53,29 +53,22 @@ async def remember(interaction: Interaction) -> None:
 
 
 class LocaleWrites:
-    """The locales to write, in batches: those noted while a batch is being written go in the
-    next, one transaction. A hundred members first seen at once (tables opening together)
-    were a hundred commits ahead of the tables' own."""
+    """The locales to write, in batches (bot.batches): a hundred members first seen at once
+    (tables opening together) were a hundred commits ahead of the tables' own."""
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
-        self.pending: dict[int, tuple[str, float]] = {}
-        self.writer: asyncio.Task[None] | None = None
+        self.batches = Batches(self._write)
 
     def add(self, user: int, code: str, now: float) -> None:
-        self.pending[user] = (code, now)
-        if self.writer is None or self.writer.done():
-            self.writer = asyncio.create_task(self._write())
+        self.batches.add((user, code, now))
 
-    async def _write(self) -> None:
-        while self.pending:
-            await asyncio.sleep(0)  # the other members of this moment join
-            batch, self.pending = self.pending, {}
-            try:
-                await self.storage.set_locales(
-                    [(user, code, now) for user, (code, now) in batch.items()])
-            except Exception:  # best effort (a closing database): the memory has them
-                log.warning("could not keep the locales of %s", sorted(batch), exc_info=True)
+    async def _write(self, batch: list[tuple[int, str, float]]) -> None:
+        latest = {user: (user, code, now) for user, code, now in batch}  # a member's last counts
+        try:
+            await self.storage.set_locales(list(latest.values()))
+        except Exception:  # best effort (a closing database): the memory has them
+            log.warning("could not keep the locales of %s", sorted(latest), exc_info=True)
 
 
 async def player_locale(bot: "OFCBot", user_id: int) -> str:

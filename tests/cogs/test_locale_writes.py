@@ -34,7 +34,5 @@ async def test_members_seen_together_are_one_write_and_those_seen_meanwhile_the_
         await asyncio.sleep(0)
     assert len(storage.batches) == 1
     storage.gate.set()
-    assert writes.writer is not None
-    await writes.writer
+    await writes.batches.close()
     assert storage.batches[1] == [(1, "en-US", 3.0), (4, "sv-SE", 2.0)]
-    assert not writes.pending
