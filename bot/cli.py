@@ -1,5 +1,4 @@
-"""`ofc`: engine tools on the command line (score, solve, simulate, fantasy-value, bench,
-audit).
+"""`ofc`: engine tools on the command line (score, solve, simulate, fantasy-value, bench, audit).
 
 Bad input prints one line on stderr and exits 2 (DESIGN.md)."""
 
@@ -18,11 +17,11 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports a usage error as one line on stderr with exit 2."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
-        fail(message)
+        fail(message, self.prog)
 
 
-def fail(message: str) -> Any:
-    print(f"ofc: {message}", file=sys.stderr)
+def fail(message: str, program: str = "ofc") -> Any:
+    print(f"{program}: {message}", file=sys.stderr)
     raise SystemExit(USAGE_ERROR)
 
 
@@ -34,11 +33,11 @@ def _read_json(path: str | None) -> Any:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()
     except OSError as error:
-        fail(f"cannot read {path}: {error.strerror}")
+        fail(f"cannot read {path}: {error.strerror}", "ofc score")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -48,7 +47,7 @@ def score_command(args: argparse.Namespace) -> int:
     try:
         result = score_sheet(data)
     except RuleError as error:
-        fail(str(error))
+        fail(str(error), "ofc score")
     print(json.dumps(result, indent=2))
     return 0
 
@@ -60,7 +59,7 @@ def bench_command(args: argparse.Namespace) -> int:
     try:
         figures = bench.run(keys)
     except KeyError as error:
-        fail(f"unknown figure {error.args[0]} (known: {', '.join(bench.FIGURES)})")
+        fail(f"unknown figure {error.args[0]} (known: {', '.join(bench.FIGURES)})", "ofc bench")
     if args.json:
         print(json.dumps(figures))
     else:

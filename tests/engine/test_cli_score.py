@@ -63,6 +63,7 @@ def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     assert done.stdout == ""
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1
+    assert lines[0].startswith("ofc score: ")
     assert message in lines[0]
 
 

@@ -1,0 +1,22 @@
+"""`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
+
+import pytest
+
+from bot.cli import main
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["bench", "--only", "nope"], "ofc bench: unknown figure nope (known: eval5_per_s,"),
+    (["simulate", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
+    (["solve", "As", "--stay-value", "x"], "ofc solve: argument --stay-value: invalid"),
+    (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+])
+def test_usage_error_names_the_subcommand(argv: list[str], line: str,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith(line)
