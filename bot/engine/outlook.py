@@ -98,9 +98,12 @@ def row_text(row: Row, cards: Sequence[Card], lowball: bool = False) -> Text | N
 # -- (b) can a foul still be avoided ----------------------------------------------------------
 
 def _pool_shape(pool: Iterable[Card]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Cards available per rank, and a bit mask of their suits per rank."""
+    """Cards available per rank, and a bit mask of their suits per rank. Jokers are left out:
+    a row they may still reach counts every card as available instead (see _Row)."""
     counts, masks = [0] * 13, [0] * 13
     for c in pool:
+        if is_joker(c):
+            continue
         r = rank_of(c)
         counts[r] += 1
         masks[r] |= 1 << suit_of(c)

@@ -1,9 +1,12 @@
 """What the board says it is making (R2-R4, R8, R9): every expected value worked out by hand."""
 
+import random
+
 import pytest
 
 from bot.engine.board import Board
-from bot.engine.cards import parse_cards
+from bot.engine.cards import DECK, JOKERS, parse_cards
+from bot.engine.match import Match, PlayerSpec
 from bot.engine.outlook import draft_outlook, foul_unavoidable, outlook, row_text, with_draft
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
@@ -138,6 +141,17 @@ def test_jokers_may_stand_for_any_card() -> None:
     assert foul_unavoidable(board("As X 3c", "Ks Qh 7d 5c 3s"))
 
 
+def test_a_full_row_beside_jokers_still_to_come() -> None:
+    # The joker variant's prompts: a full top with no joker in it, both jokers unseen. The
+    # middle's ace-high is below the top's queens whatever comes (R3); a pair of aces is not.
+    def unavoidable(b: Board) -> bool:
+        return foul_unavoidable(b, [c for c in DECK if c not in b.cards] + list(JOKERS))
+
+    assert unavoidable(board("Qs Qh 2c", "Ah 7d 5c 4s 3d"))
+    assert not unavoidable(board("Qs Qh 2c", "Ah 7d"))
+    assert not unavoidable(board("Qs Qh 2c", "Ah Ad"))
+
+
 def test_an_empty_board_never_fouls() -> None:
     assert not foul_unavoidable(Board())
 
@@ -258,3 +272,21 @@ def test_any_13_cards_can_be_set_without_a_foul() -> None:
         top = [c for c in rest if c not in middle]
         assert eval3(top) <= eval5(middle) <= eval5(bottom)
     assert not foul_unavoidable(Board(), parse_cards("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 5h 7s"))
+
+
+def test_every_prompt_of_joker_hands_has_an_outlook() -> None:
+    # Every seat's view at every action of 30 seeded joker hands (R9), placed at random so
+    # rows fill in every order: its outlook is what the prompt and its image show.
+    rules = TableRules.from_mapping({"seats": 3, "variant": "joker"})
+    prompts = 0
+    for seed in range(30):
+        match = Match.new(rules, [PlayerSpec(i + 1, f"P{i}", 1000) for i in range(3)], seed=seed)
+        match.start_hand(0.0)
+        rng = random.Random(seed)
+        while match.phase == "playing":
+            seat = match.pending()[0]
+            got = draft_outlook(match.view_for(seat))
+            assert len(got.rows) == 3
+            prompts += 1
+            match.place(seat, match.random_assignment(seat, rng), 1.0)
+    assert prompts == 30 * 3 * 5  # five streets each, three seats, no Fantasyland in hand 1
