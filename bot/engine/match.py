@@ -625,10 +625,13 @@ class Match:
                 is_ai=p.ai_level is not None, ai_level=p.ai_level,
                 deadline=self.deadline(s), time_bank=self._bank_left(s, p, now),
             ))
+        # The button moves on as the hand ends: a showdown shows the dealer of its own hand.
+        shown = self.showdown.button if not playing and self.showdown is not None else None
         return TableView(
             rules=self.rules, hand_no=self.hand_no, phase=self.phase,
             street=hand.street if hand is not None else 0, streets=len(streets(self.rules)),
-            button=self.button, seats=tuple(seats), to_act=self.pending(),
+            button=self.button if shown is None else shown, seats=tuple(seats),
+            to_act=self.pending(),
             fantasy_hand=bool(hand is not None and any(sh.fantasy for sh in hand.seats.values())),
             showdown=self.showdown, hands_total=self.hands_total,
         )

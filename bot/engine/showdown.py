@@ -39,6 +39,7 @@ def show_down(rules: TableRules, boards: dict[int, Board], fantasy: dict[int, in
         pairs=tuple(PairScore(seats[p.a], seats[p.b], *p[2:]) for p in pairs),
         transfers=tuple(Transfer(seats[t.payer], seats[t.payee], t.owed, t.paid)
                         for t in transfers),
+        button=button,
     )
 
 

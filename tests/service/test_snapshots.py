@@ -27,7 +27,8 @@ def as_written_now(text: str) -> str:
     offers a rematch (a stored one offers none); the table's and its match's rules say
     whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
     tournament tables, R13), while a hand's history keeps the state it recorded; the table
-    says whether it is a practice (issue 18: no)."""
+    says whether it is a practice (issue 18: no); a match's last showdown names its hand's
+    dealer (a stored one does not: null, and the match's button is shown)."""
     data = json.loads(text)
     for holder in (data, data["match"] or {}):
         if "rules" in holder:
@@ -37,6 +38,8 @@ def as_written_now(text: str) -> str:
     for op in data["pending"]:
         if op["op"] == "match_end":
             op["cancelled"] = False
+    if data["match"] and data["match"].get("showdown"):
+        data["match"]["showdown"]["button"] = None
     data.setdefault("rematch", False)
     data["practice"] = False
     return json.dumps(data, separators=(",", ":"))

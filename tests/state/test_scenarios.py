@@ -31,7 +31,12 @@ def test_plain_hand_scores_and_moves_the_button() -> None:
     assert [p.stack for p in match.seats] == [207, 193, 200]  # type: ignore[union-attr]
     assert match.button == 1  # R7/R11: no Fantasyland earned, the button moves on
     assert first(events, HAND_OVER).data["button"] == 1
+    # ... but the showdown on display is still the hand seat 0 dealt, and says so
+    assert match.phase == "showdown" and match.public_view().button == 0
+    assert match.view_for(2).table.button == 0
     check_replay(match)
+    match.start_hand(10.0)
+    assert match.public_view().button == 1
 
 
 def test_match_of_three_ends_after_three_hands_plus_its_fantasyland_hand() -> None:

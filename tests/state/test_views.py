@@ -83,7 +83,8 @@ def test_showdown_view_names_seats_in_settlement_order() -> None:
     # Hand-scored (see test_scenarios): P2 (seat 1) loses 1 to P3 and 6 to P1.
     assert [p.points for p in view.showdown.pairs] == [-1, -6, -1]
     assert [s.chips for s in view.showdown.seats] == [7, -7, 0]
-    assert view.hands_total == 3 and view.button == 1
+    # The showdown shows its own hand's dealer (seat 0), not the next one's.
+    assert view.hands_total == 3 and view.button == view.showdown.button == 0
 
 
 def test_unseen_cards_exclude_everything_the_seat_has_seen() -> None:
