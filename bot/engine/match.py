@@ -621,6 +621,7 @@ class Match:
                 in_fantasy=bool(sh is not None and sh.fantasy),
                 fantasy_size=sh.fantasy if sh is not None else 0, away=p.away,
                 sitting_out=p.status != "playing" or (playing and sh is None),
+                out=p.status == "out",
                 acted=bool(playing and sh is not None and sh.acted),
                 is_ai=p.ai_level is not None, ai_level=p.ai_level,
                 deadline=self.deadline(s), time_bank=self._bank_left(s, p, now),

@@ -189,9 +189,9 @@ class Lobby:
                 return self.view(state)
             match = state.match
             if state.rules.format != "cash":
-                raise TableError(Text("You can leave once the match is over; a player who "
-                                      "stops playing is placed for and sits out after the "
-                                      "hand (R10)."))
+                raise TableError(Text("You can leave once the match is over. If you stop "
+                                      "playing, the bot places your cards when your time "
+                                      "runs out."))
             if match.seat_of(player_id) is None and any(
                     p is not None and p.player_id == player_id for p in match.seats):
                 return self.view(state)  # busted (R6) or got up: nothing to move

@@ -196,7 +196,7 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
         raise StaleAction(Text("Those cards are already placed."))
     deadline = match.deadline(own)
     if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run
-        raise StaleAction(Text("Your time ran out: the system places these cards (R10)."))
+        raise StaleAction(Text("Your time ran out: the bot places these cards for you."))
     return own
 
 

@@ -78,6 +78,10 @@ def _names(loc: str, view: TableView) -> dict[int, str]:
 
 def turn_line(loc: str, view: TableView) -> str:
     """Whose turn and until when, for the table message."""
+    if view.phase == "showdown" and sum(1 for s in view.seats if not s.out) < 2:
+        # A cash table someone left (R11): it deals again only once another player sits down.
+        return t(loc, "Waiting for another player to sit down ({join}) before the next hand.",
+                 join=Slash("ofc join"))
     if view.phase != "playing":
         return t(loc, {"waiting": Text("Waiting for the first deal."),
                        "showdown": Text("Showdown: the next hand is dealt shortly."),
@@ -117,7 +121,7 @@ def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Em
     names = _names(loc, view)
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
-        else f"{names[s.seat]} {s.stack}" for s in view.seats)
+        else f"{names[s.seat]} {s.stack}" for s in view.seats if not s.out)
     embed.add_field(name=t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
@@ -326,8 +330,9 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
         won += sum(1 for x in pair.lines if x * sign > 0)
         lost += sum(1 for x in pair.lines if x * sign < 0)
         other = pair.b if sign == 1 else pair.a
-        against.append(f"{_name(loc, names, other)} {signed(pair.points * sign)}")
-    rows = Text("Rows won {won}, lost {lost} ({against} points)", won=won, lost=lost,
+        against.append(t(loc, "{points} against {name}", points=signed(pair.points * sign),
+                         name=_name(loc, names, other)))
+    rows = Text("Rows won {won}, lost {lost} (points: {against})", won=won, lost=lost,
                 against=", ".join(against)) if against \
         else Text("Rows won {won}, lost {lost}", won=won, lost=lost)
     lines = [t(loc, rows),

@@ -115,7 +115,9 @@ async def _join(interaction: Interaction, table: int) -> Text:
 
 
 async def _leave(interaction: Interaction, table: int) -> Text:
-    await tables_of(interaction).leave(table, interaction.user.id)
+    lobby = await tables_of(interaction).leave(table, interaction.user.id)
+    if lobby.seated(interaction.user.id):  # a hand in play, or a Fantasyland hand owed (R11)
+        return Text("You will get up after this hand; your chips go back to your wallet then.")
     return Text("You got up; your chips went back to your wallet.")
 
 

@@ -7,8 +7,10 @@ from typing import Any
 from bot.engine.board import Board
 from bot.engine.rules import TableRules
 from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
-from cogs.tables.embeds import table_embed, turn_line
+from cogs.tables.embeds import result_embed, table_embed, turn_line
 from rendering.labels import hand_counter, street_text
+from tests.state.boards import P1, P2
+from tests.state.helpers import new_match, stacked_deal
 
 SEATS = (SeatView(seat=0, player_id=1, name="alice", stack=200, board=Board()),
          SeatView(seat=1, player_id=2, name="bob", stack=200, board=Board()))
@@ -54,3 +56,33 @@ def test_no_countdown_while_a_computer_acts() -> None:
     thinking = view(1, 2, to_act=(1,), seats=(SEATS[0], computer))
     assert turn_line("en-US", thinking) == "Waiting for **Computer 1 (strong)**."
     assert "<t:1000:R>" in turn_line("en-US", view(1, 2, to_act=(0,), seats=(person, computer)))
+
+
+def test_a_cash_table_someone_left_waits_for_a_player_and_lists_no_empty_stack() -> None:
+    # R11 cash: Bob gets up during the showdown of hand 1 (P1 scoops P2 by 6, see
+    # tests/state/test_scenarios). His chips went to his wallet, so the table lists Ann alone
+    # and waits for someone to sit down instead of promising a deal it cannot make.
+    match = new_match(2, format="cash")
+    stacked_deal(match, {0: P1, 1: P2})
+    assert turn_line("en-US", match.public_view()) == "Showdown: the next hand is dealt shortly."
+    assert table_embed("en-US", match.public_view()).fields[0].value == "Ann 206, Bob 194"
+    match.leave(1)
+    shown = match.public_view()
+    assert shown.phase == "showdown" and [s.out for s in shown.seats] == [False, True]
+    assert table_embed("en-US", shown).fields[0].value == "Ann 206"
+    assert turn_line("en-US", shown) == ("Waiting for another player to sit down (/ofc join) "
+                                         "before the next hand.")
+
+
+def test_a_result_says_whom_the_points_were_won_against() -> None:
+    # P1 scoops P2 (tests/state/test_scenarios): Ann wins all three rows, 6 points from Bob.
+    match = new_match(2)
+    stacked_deal(match, {0: P1, 1: P2})
+    assert match.showdown is not None
+    firsts = []
+    for seat in (0, 1):
+        embed = result_embed("en-US", 1, match.showdown, seat, {0: "Ann", 1: "Bob"})
+        assert embed is not None and embed.description is not None
+        firsts.append(embed.description.splitlines()[0])
+    assert firsts == ["Rows won 3, lost 0 (points: +6 against Bob)",
+                      "Rows won 0, lost 3 (points: -6 against Ann)"]
