@@ -32,15 +32,13 @@ from rendering.canvas import (
     dim,
     header_bar,
     panel_base,
-    pill,
-    pill_height,
-    pill_width,
     text,
     to_png,
 )
+from rendering.fonts import font
 from rendering.hand import draw_labelled_board, draw_status, label_room, labelled_height
 from rendering.labels import rules_text, street_text
-from rendering.seat import chips, dealer_button, seat_badges, seat_header
+from rendering.seat import chips, dealer_button, fit_badges, seat_badges, seat_header
 from rendering.theme import RGB
 
 WIDTH = 640
@@ -185,15 +183,15 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView, nam
         dealer_button(img, x, y - d // 2, d)
         x += d + 6
     stack_w = chips(img, right, y, seat.stack, size)
-    badge_size = max(11, round(size * 0.62))
-    badge_w = sum(pill_width(label, badge_size) + 5 for label, _ in badges)
-    name_room = max(40, right - stack_w - 10 - x - badge_w)
+    room = right - stack_w - 10 - x
+    smallest = max(12, size - 6)
+    # The name keeps up to half the line at its smallest size; the badges get the rest.
+    name_w = round(font(smallest, "condensed_bold", name).getlength(name))
+    badges_shown = fit_badges(badges, room - 8 - min(name_w, room // 2),
+                              max(11, round(size * 0.62)), 5)
     x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",
-              max_width=name_room, min_size=max(12, size - 6)) + 8
-    for label, colour in badges:
-        if x + pill_width(label, badge_size) > right - stack_w - 6:
-            break
-        x += pill(img, x, y - pill_height(badge_size) // 2, label, colour, badge_size) + 5
+              max_width=room - badges_shown.width, min_size=smallest) + 8
+    badges_shown.draw(img, x, y)
 
 
 def _mini_size() -> tuple[int, int]:

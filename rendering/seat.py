@@ -1,5 +1,6 @@
 """A seat's panel: name, stack, button and status badges above its board."""
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PIL import Image
@@ -9,7 +10,7 @@ from bot.i18n import t
 from bot.i18n.names import LEVELS, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
-from rendering.canvas import dim, panel_base, paste, pill, pill_height, rounded, text
+from rendering.canvas import dim, panel_base, paste, pill, pill_height, pill_width, rounded, text
 from rendering.fonts import font
 from rendering.theme import RGB
 
@@ -61,6 +62,39 @@ def seat_header(loc: str, seat: SeatView, button: int, to_act: bool,
                   seat.sitting_out)
 
 
+@dataclass(frozen=True, slots=True)
+class Badges:
+    """Status labels fitted to a line: their size, the ones shown, the gap between them."""
+
+    size: int
+    shown: tuple[tuple[str, RGB], ...]
+    gap: int
+
+    @property
+    def width(self) -> int:
+        return sum(pill_width(label, self.size) + self.gap for label, _ in self.shown)
+
+    def draw(self, canvas: Image.Image, x: int, mid: int) -> int:
+        """From `x`, centred on `mid`; returns the width drawn."""
+        start = x
+        for label, colour in self.shown:
+            x += pill(canvas, x, mid - pill_height(self.size) // 2, label, colour,
+                      self.size) + self.gap
+        return x - start
+
+
+def fit_badges(badges: Sequence[tuple[str, RGB]], room: int, size: int, gap: int) -> Badges:
+    """The badges in `room` pixels: a few sizes smaller when they do not fit, then the least
+    urgent left out (they come most urgent first)."""
+    fitted = Badges(size, tuple(badges), gap)
+    smallest = max(11, size - 4)
+    while fitted.size > smallest and fitted.width - gap > room:
+        fitted = Badges(fitted.size - 1, fitted.shown, gap)
+    while fitted.shown and fitted.width - gap > room:
+        fitted = Badges(fitted.size, fitted.shown[:-1], gap)
+    return fitted
+
+
 def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:
     """The dealer button: a white disc with a D."""
     paste(canvas, rounded(size, size, size // 2, theme.CARD_WHITE, (160, 160, 160), 1), x, y)
@@ -95,10 +129,9 @@ def draw_panel(canvas: Image.Image, x: int, y: int, card_width: int, header: Hea
     stack_w = chips(canvas, x + w - PAD, mid, header.stack)
     text(canvas, (left, mid), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=x + w - PAD - stack_w - 12 - left, min_size=20)
-    bx = x + PAD
     by = y + PAD + NAME_SIZE + 8 + LINE_GAP
-    for label, colour in header.badges:
-        bx += pill(canvas, bx, by, label, colour, BADGE_SIZE) + 6
+    fit_badges(header.badges, w - 2 * PAD, BADGE_SIZE, 6).draw(
+        canvas, x + PAD, by + pill_height(BADGE_SIZE) // 2)
     draw_board(canvas, x + PAD, y + PAD + HEAD_H, card_width, rows, four_colour)
     if header.dimmed:
         dim(canvas, (x, y, x + w, y + h))

@@ -11,8 +11,8 @@ from bot.engine.royalties import ROW_SIZES, ROWS
 from bot.engine.views import SeatView
 from rendering import cards, theme
 from rendering.board import EMPTY, Tile, public_rows
-from rendering.canvas import dim, panel_base, pill, pill_height, pill_width, text
-from rendering.seat import chips, dealer_button, seat_header
+from rendering.canvas import dim, panel_base, text
+from rendering.seat import chips, dealer_button, fit_badges, seat_header
 
 CARD = 28  # the narrowest index card whose rank stays 14 px tall at 550 px wide
 PAD = 4
@@ -53,11 +53,7 @@ def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: Sea
     text(img, (name_x, first), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=right - name_x, min_size=13)
     badge_x = left + chips(img, left, second, seat.stack, NAME_SIZE - 2, right_aligned=False) + 6
-    for label, colour in header.badges:
-        if badge_x + pill_width(label, BADGE_SIZE) > right:
-            break
-        badge_x += pill(img, badge_x, second - pill_height(BADGE_SIZE) // 2, label, colour,
-                        BADGE_SIZE) + 4
+    fit_badges(header.badges, right - badge_x, BADGE_SIZE, 4).draw(img, badge_x, second)
     _cards(img, row_x, y + PAD, public_rows(seat.board, seat.new_cards, seat.hidden_cards),
            four_colour)
     if seat.sitting_out:
