@@ -25,7 +25,6 @@ from bot.engine.outlook import draft_outlook, with_draft
 from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView, SeatView
 from bot.i18n import ENGLISH, Text, t
-from bot.i18n.names import seat_name
 from rendering import cards, strip, theme
 from rendering.board import Tile, board_size, draw_board, public_rows
 from rendering.canvas import (
@@ -38,7 +37,7 @@ from rendering.canvas import (
 from rendering.fonts import font
 from rendering.hand import draw_labelled_board, draw_status, label_room, labelled_height
 from rendering.labels import rules_text, street_text
-from rendering.seat import chips, dealer_button, fit_badges, seat_badges, seat_header
+from rendering.seat import Header, chips, dealer_button, fit_badges, seat_header
 from rendering.theme import RGB
 
 WIDTH = 640
@@ -175,19 +174,20 @@ def _own_height(outlook_height: int) -> int:
     return 2 * PAD + NAME_SIZE + 12 + outlook_height
 
 
-def _name_line(img: Image.Image, x: int, y: int, right: int, seat: SeatView, name: str,
-               badges: Sequence[tuple[str, RGB]], button: bool, size: int) -> None:
+def _name_line(img: Image.Image, x: int, y: int, right: int, header: Header,
+               size: int) -> None:
     """[dealer button] name badges ... stack, centred on y."""
-    if button:
+    name = header.name
+    if header.button:
         d = size + 2
         dealer_button(img, x, y - d // 2, d)
         x += d + 6
-    stack_w = chips(img, right, y, seat.stack, size)
+    stack_w = chips(img, right, y, header.stack, size)
     room = right - stack_w - 10 - x
     smallest = max(12, size - 6)
     # The name keeps up to half the line at its smallest size; the badges get the rest.
     name_w = round(font(smallest, "condensed_bold", name).getlength(name))
-    badges_shown = fit_badges(badges, room - 8 - min(name_w, room // 2),
+    badges_shown = fit_badges(header.badges, room - 8 - min(name_w, room // 2),
                               max(11, round(size * 0.62)), 5)
     x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",
               max_width=room - badges_shown.width, min_size=smallest) + 8
@@ -205,8 +205,7 @@ def _mini_panel(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, butt
     w, h = _mini_size()
     header = seat_header(loc, seat, button, to_act)
     img.paste(panel_base(w, h, header.highlight), (x, y))
-    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, seat, header.name,
-               header.badges, header.button, SMALL_NAME)
+    _name_line(img, x + PAD - 2, y + PAD + SMALL_NAME // 2, x + w - PAD + 2, header, SMALL_NAME)
     rows = public_rows(seat.board, seat.new_cards, seat.hidden_cards)
     draw_board(img, x + PAD - 2, y + PAD + SMALL_NAME + 10, OTHER_CARD, rows, four_colour)
     if seat.sitting_out:
@@ -239,10 +238,7 @@ def private_image(view: PrivateView, draft: Draft | None = None, four_colour: bo
     y = HEADER + EDGE
     header = seat_header(locale, own, table.button, view.seat in table.to_act, you=True)
     img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
-    _name_line(img, EDGE + PAD, y + PAD + NAME_SIZE // 2, WIDTH - EDGE - PAD, own,
-               seat_name(locale, own.name, own.is_ai),
-               seat_badges(locale, own, view.seat in table.to_act, you=True), header.button,
-               NAME_SIZE)
+    _name_line(img, EDGE + PAD, y + PAD + NAME_SIZE // 2, WIDTH - EDGE - PAD, header, NAME_SIZE)
     draw_labelled_board(locale, img, EDGE + PAD, y + PAD + NAME_SIZE + 12, OWN_CARD,
                         _own_rows(view, own.new_cards, draft), outlook,
                         label_room(INNER, OWN_CARD), four_colour)
@@ -300,9 +296,7 @@ def _compact_image(loc: str, view: PrivateView, draft: Draft,
     draw_status(loc, img, x, y + PAD + board_size(COMPACT_CARD)[1], outlook)
     cx = x + board_size(COMPACT_CARD)[0] + 2 * PAD
     room = _compact_room()
-    _name_line(img, cx, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, own,
-               seat_name(loc, own.name, own.is_ai), seat_badges(loc, own, to_act, you=True),
-               header.button, COMPACT_NAME)
+    _name_line(img, cx, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, header, COMPACT_NAME)
     cy = y + PAD + COMPACT_NAME + 10
     if view.dealt:
         card_line(img, cx, cy, _dealt_tiles(loc, view, draft), COMPACT_CARD, room, four_colour)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.engine.views import SeatView
-from bot.i18n import t
+from bot.i18n import number, t
 from bot.i18n.names import LEVELS, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
@@ -24,7 +24,7 @@ HEAD_H = NAME_SIZE + 8 + LINE_GAP + pill_height(BADGE_SIZE) + 12
 @dataclass(frozen=True, slots=True)
 class Header:
     name: str
-    stack: int
+    stack: str  # grouped as the reader's language groups digits
     button: bool
     badges: tuple[tuple[str, RGB], ...]
     highlight: RGB | None = None  # panel edge colour (whose turn)
@@ -57,7 +57,8 @@ def seat_badges(loc: str, seat: SeatView, to_act: bool,
 
 def seat_header(loc: str, seat: SeatView, button: int, to_act: bool,
                 you: bool = False) -> Header:
-    return Header(seat_name(loc, seat.name, seat.is_ai), seat.stack, seat.seat == button,
+    return Header(seat_name(loc, seat.name, seat.is_ai), number(loc, seat.stack),
+                  seat.seat == button,
                   seat_badges(loc, seat, to_act, you), theme.GOLD if to_act else None,
                   seat.sitting_out)
 
@@ -102,10 +103,10 @@ def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:
          (20, 20, 20), "mm")
 
 
-def chips(canvas: Image.Image, x: int, mid: int, amount: int, size: int = 24,
+def chips(canvas: Image.Image, x: int, mid: int, label: str, size: int = 24,
           right_aligned: bool = True) -> int:
-    """A chip icon then the amount, ending at `x` (or starting there); returns the width."""
-    label = f"{amount:,}"
+    """A chip icon then the amount `label`, ending at `x` (or starting there); returns the
+    width."""
     d = round(size * 0.8)
     width = d + 6 + round(font(size).getlength(label))
     left = x - width if right_aligned else x

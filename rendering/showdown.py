@@ -10,7 +10,7 @@ from bot.engine.cards import Card, rank_of, suit_of
 from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
-from bot.i18n import ENGLISH, t
+from bot.i18n import ENGLISH, number, t
 from bot.i18n.names import seat_name
 from rendering import theme
 from rendering.board import board_size, draw_board, row_y, shown_rows
@@ -36,8 +36,8 @@ CAPTION_W = 350
 BAND_GAP = 12
 
 
-def _signed(n: int) -> str:
-    return f"+{n:,}" if n > 0 else f"−{-n:,}" if n < 0 else "0"
+def _signed(loc: str, n: int) -> str:
+    return ("+" if n > 0 else "−" if n < 0 else "") + number(loc, abs(n))
 
 
 def _tone(n: int) -> theme.RGB:
@@ -76,17 +76,17 @@ def _info(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, result: Sh
          theme.TEXT, "lm", max_width=x + INFO_W - left, min_size=18)
     y = mid + 62  # baseline of the points
     points = t(loc, "{points} pt", "{points} pts", n=abs(result.points),
-               points=_signed(result.points))
+               points=_signed(loc, result.points))
     text(img, (x, y), points, 40, "bold", _tone(result.points), "ls")
     y += 30
     text(img, (x, y), t(loc, "chips"), 20, "condensed", theme.MUTED, "lm", max_width=60,
          min_size=12)
-    text(img, (x + 64, y), _signed(result.chips), 24, "bold", _tone(result.chips), "lm")
+    text(img, (x + 64, y), _signed(loc, result.chips), 24, "bold", _tone(result.chips), "lm")
     y += 34
     if stacks:
         text(img, (x, y), t(loc, "stack"), 20, "condensed", theme.MUTED, "lm", max_width=60,
              min_size=12)
-        chips(img, x + 64, y, result.stack_after, right_aligned=False)
+        chips(img, x + 64, y, number(loc, result.stack_after), right_aligned=False)
     y += 28
     if result.fouled:
         paste(img, _stamp(loc), x, y - 6)

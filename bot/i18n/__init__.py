@@ -26,9 +26,10 @@ from bot.i18n.catalogue import (
     LOCALES,
     Slash,
     locale_of,
+    number,
     t,
     untranslated,
 )
 
-__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "locale_of", "t",
-           "untranslated"]
+__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "locale_of",
+           "number", "t", "untranslated"]

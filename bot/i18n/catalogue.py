@@ -102,10 +102,15 @@ class _Formatter(string.Formatter):
         if callable(localized):  # a Slash, a SeatName: said the reader's way
             return format(localized(self.locale), format_spec)
         if isinstance(value, int) and not isinstance(value, bool) and "," in format_spec:
-            grouped = format_decimal(abs(value), locale=_babel_locale(self.locale))
-            sign = "-" if value < 0 else "+" if "+" in format_spec else ""
-            return sign + grouped
+            return number(self.locale, value, signed="+" in format_spec)
         return format(value, format_spec)
+
+
+def number(locale: str, value: int, signed: bool = False) -> str:
+    """`value` with its digits grouped as `locale` groups them ("12,500", "12 500"); a sign
+    for negatives, and "+" for the others when `signed`."""
+    grouped = format_decimal(abs(value), locale=_babel_locale(locale))
+    return ("-" if value < 0 else "+" if signed else "") + grouped
 
 
 def _fill(locale: str, template: str, fields: Mapping[str, Any]) -> str:

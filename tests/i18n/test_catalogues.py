@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from bot.app import OFCBot
 from bot.config import Settings
 from bot.engine.text import Rank, Text, listing
-from bot.i18n import LOCALES, Slash, locale_of, t
+from bot.i18n import LOCALES, Slash, locale_of, number, t
 from bot.i18n import catalogue as catalogues
 from bot.i18n.catalogue import FILES, PO_DIR
 from bot.i18n.extract import ROOT, Key, code_templates
@@ -122,6 +122,14 @@ def test_each_language_says_a_text_its_way() -> None:
     assert str(pair) == "Pair of Queens"  # what `ofc score` prints
     assert t("ru", "Open one with {cmd}.", cmd=Slash("ofc create")) == "Open one with /ofc создать."
     assert t("sv-SE", listing(["A", "B", "C"])) == "A, B och C"
+
+
+def test_numbers_in_images_are_grouped_as_in_the_texts() -> None:
+    # The images' stacks and chips (rendering) and the texts' "{n:,}" group digits alike.
+    assert [number(loc, 950_000) for loc in LOCALES] == ["950,000", "950\xa0000", "950\xa0000",
+                                                          "950,000"]
+    assert (number("ru", -725_000), number("en-US", 6, signed=True)) == ("-725\xa0000", "+6")
+    assert number("sv-SE", 2000) + " marker" == t("sv-SE", "{n:,} chip", "{n:,} chips", n=2000)
 
 
 @pytest.mark.parametrize(("code", "locale"), [
