@@ -25,8 +25,10 @@ To get a token:
   3. Put it in a file named .env next to where you run the bot:  DISCORD_TOKEN=your-token
      (or export DISCORD_TOKEN in your shell). See .env.example for every setting.
   4. Invite the bot: in "OAuth2" -> "URL Generator", tick the scopes "bot" and
-     "applications.commands", and the permissions Send Messages, Embed Links, Attach Files,
-     Read Message History and Use Application Commands; open the URL and pick your server.
+     "applications.commands", and the permissions View Channels, Send Messages, Embed Links,
+     Attach Files, Read Message History and Use Application Commands, and for tournaments and
+     /ofc practice (played in threads) Create Public Threads and Send Messages in Threads;
+     open the URL and pick your server.
   5. Run `ofc-bot` again (first time: `ofc-bot --sync`, or set OFC_DEV_GUILD to your server's
      id for instant commands there).
 

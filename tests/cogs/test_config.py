@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.config import ConfigError, Settings, load_settings, read_dotenv
+from bot.config import NO_TOKEN_HELP, ConfigError, Settings, load_settings, read_dotenv
+from cogs.common.permissions import NEEDED, THREADS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The environment variable of each Settings field.
@@ -125,3 +126,11 @@ def test_python_m_bot_without_token(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1
     assert "no DISCORD_TOKEN" in done.stderr and "ofc simulate" in done.stderr
+
+
+def test_the_no_token_help_asks_for_every_permission_the_bot_checks() -> None:
+    # A server invited as the help says can run tables, tournaments and /ofc practice.
+    help_text = " ".join(NO_TOKEN_HELP.split())
+    assert [str(name) for _, name, _ in NEEDED + THREADS
+            if str(name) not in help_text] == []
+    assert "/ofc practice" in help_text
