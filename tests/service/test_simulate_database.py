@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.storage.backend import describe
 from tests.backends import Reader
 from tests.storage.audit import audit
 
@@ -51,3 +52,16 @@ def test_a_database_it_cannot_use_is_one_line_and_exit_2(
     assert main(["simulate", "--hands", "1", "--database", url]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("ofc simulate: Cannot connect to PostgreSQL at ")
+
+
+@pytest.mark.parametrize("command", [["simulate", "--hands", "1"], ["audit"]])
+def test_a_url_of_another_database_is_named_not_taken_for_a_file(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)  # a file "mysql:" would land here
+    assert main([*command, "--database", "mysql://ofc:secret@db/ofc"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.endswith(": A database is an SQLite file or a postgresql:// URL, not a mysql:// "
+                         "URL")
+    assert list(tmp_path.iterdir()) == []
+    assert describe("mysql://ofc:secret@db/ofc") == "mysql://..."  # logs never show its password
