@@ -329,6 +329,9 @@ def _gain_line(loc: str, street: StreetReview) -> str:
     gain, error = street.gain, street.error
     if not gain:
         line = Text("Its choice: **{gain:+.1f} points**: as good as yours.", gain=gain)
+    elif abs(gain) < 2 * error:  # within two standard errors: the sampled deals cannot tell
+        line = Text("Its choice: **{gain:+.1f} points** (±{error:.1f}): too close to call.",
+                    gain=gain, error=error)
     elif error:
         line = (Text("Its choice: **{gain:+.1f} points** (±{error:.1f}) over yours.",
                      gain=gain, error=error) if gain > 0 else
