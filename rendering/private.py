@@ -319,7 +319,8 @@ def render_private(view: PrivateView, draft: Draft | None = None, four_colour: b
     """One seat's private image as PNG bytes. `draft` maps cards of `view.dealt` to "top",
     "middle", "bottom" or "discard": the player's placement not yet confirmed.
 
-    A DM gets a new one at every click: 128 colours and zlib level 6 keep it near 40 KB (256
-    colours at level 3: 50 KB) for a few milliseconds more."""
+    A DM gets a new one whenever what it shows changes (cogs.tables.controls.image_key; the
+    bot draws no draft, its buttons show it): 128 colours and zlib level 6 keep it near 40 KB
+    (256 colours at level 3: 50 KB) for a few milliseconds more."""
     return to_png(private_image(view, draft, four_colour, locale), PRIVATE_COLOURS,
                   PRIVATE_LEVEL)
