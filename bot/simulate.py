@@ -365,6 +365,9 @@ def tournament_command(args: argparse.Namespace) -> int:
         payouts = parse_payouts(args.payouts)
         if args.seats not in (2, 3) or not 1 <= hands <= 1000:
             raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
+        if args.workers != 1 or args.images:
+            raise RuleError("--tournament plays in one process and saves no images: leave out "
+                            "--workers and --images")
     except RuleError as error:
         return _refused(error)
     players = _computer_players(args)

@@ -26,3 +26,7 @@ def test_bad_tournament_options_exit_2(capsys: pytest.CaptureFixture[str]) -> No
     assert main(["simulate", "--tournament", "--players", "1"]) == 2
     assert main(["simulate", "--tournament", "--players", "4", "--payouts", "50/20"]) == 2
     assert "payout" in capsys.readouterr().err
+    for extra in (["--workers", "2"], ["--images", "."]):
+        assert main(["simulate", "--tournament", "--players", "4", *extra]) == 2
+        assert capsys.readouterr().err == ("ofc simulate: --tournament plays in one process and "
+                                           "saves no images: leave out --workers and --images\n")
