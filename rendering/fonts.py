@@ -1,10 +1,11 @@
 """The bundled fonts (rendering/fonts/, each with its licence): images never use a system font.
 
 DejaVu draws Latin and Cyrillic text; it has no Chinese glyphs, so a text holding Chinese
-(or other CJK) characters is drawn with Noto Sans CJK SC instead, a subset of it holding the
-characters the bot's catalogues use (rendering/fonts/make_cjk_subset.py rebuilds it; a test
-checks every Chinese character of the catalogues is in it). A name in characters the subset
-lacks shows boxes for those characters.
+(or other CJK: kana, Hangul) characters is drawn with Noto Sans CJK SC instead, a subset of it
+holding the characters the bot's catalogues use and those most names are written with: every
+hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001 (rendering/fonts/
+make_cjk_subset.py rebuilds it; tests check the catalogues' characters and some names). A name
+in rarer characters shows boxes for those characters.
 """
 
 from functools import cache
@@ -24,10 +25,11 @@ CJK_BOLD = "NotoSansCJKsc-Bold-subset.otf"
 CJK_REGULAR = "NotoSansCJKsc-Regular-subset.otf"
 _CJK_FILES: dict[Style, str] = {"bold": CJK_BOLD, "condensed": CJK_REGULAR,
                                 "condensed_bold": CJK_BOLD}
-# CJK radicals, symbols and punctuation, kana, unified ideographs (with extension A),
-# compatibility ideographs, fullwidth forms.
-_CJK_RANGES = ((0x2E80, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
-               (0xFF00, 0xFFEF))
+# Hangul jamo, CJK radicals, symbols and punctuation, kana, Hangul compatibility jamo,
+# unified ideographs (with extension A), Hangul syllables, compatibility ideographs, fullwidth
+# forms.
+_CJK_RANGES = ((0x1100, 0x11FF), (0x2E80, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF),
+               (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
 ELLIPSIS = "…"
 
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 from bot.i18n.catalogue import PO_DIR
 from rendering import samples, table_png
 from rendering.canvas import wrap
-from rendering.fonts import CJK_BOLD, CJK_REGULAR, FONT_DIR, font, is_cjk
+from rendering.fonts import CJK_BOLD, CJK_REGULAR, FONT_DIR, font, is_cjk, needs_cjk
 
 MISSING = "\U000f0000"  # a private-use character no font here has: drawn as its box
 
@@ -39,6 +39,17 @@ def test_every_chinese_character_of_the_catalogue_has_a_glyph(style: str) -> Non
     box = drawn(MISSING, style)
     boxes = sorted(c for c in chars if drawn(c, style) == box)
     assert not boxes, f"run rendering/fonts/make_cjk_subset.py: no glyph for {''.join(boxes)}"
+
+
+@pytest.mark.parametrize("name", [
+    "王大明", "陈静", "覃丽", "欧阳娜娜",  # common Chinese names, rarer surnames included
+    "田中太郎", "さくら", "サクラ",  # Japanese: kanji of everyday Chinese, both kana
+    "김민준", "이서연",  # Korean
+])
+def test_players_names_in_chinese_japanese_and_korean_have_glyphs(name: str) -> None:
+    assert needs_cjk(name)
+    box = drawn(MISSING, "condensed_bold")
+    assert [c for c in name if drawn(c, "condensed_bold") == box] == []
 
 
 def test_text_with_chinese_uses_the_cjk_font_and_latin_text_dejavu() -> None:
