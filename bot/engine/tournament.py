@@ -93,6 +93,7 @@ class Tournament:
     sanctions: list[Sanction] = field(default_factory=list)
     placings: list[Placing] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)  # the tables' rules (R1-R12)
+    registrations: int = 0  # joins and leaves so far: numbers each one's chip move
 
     # ================================================================= registration
     @staticmethod
@@ -115,6 +116,7 @@ class Tournament:
         if len(self.entries) >= MAX_PLAYERS:
             raise RuleError(Text("The tournament is full ({n} players).", n=MAX_PLAYERS))
         self.entries.append(Entry(player_id, name, ai_level))
+        self.registrations += 1
 
     def leave(self, player_id: int, now: float) -> None:
         self._check_registering(now)
@@ -122,6 +124,7 @@ class Tournament:
         if entry is None:
             raise RuleError(Text("You are not registered."))
         self.entries.remove(entry)
+        self.registrations += 1
 
     def _check_registering(self, now: float) -> None:
         if self.status != "registering":

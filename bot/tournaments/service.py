@@ -72,6 +72,9 @@ T = TypeVar("T")
 
 
 def _key(t: Tournament, *parts: object) -> str:
+    """A chip move's idempotency key. Registrations are numbered by `t.registrations` under
+    "join" and "leave": the "buy_in" and "left" keys of before, numbered by entries, repeated
+    when a player left and came back, and the repeat was skipped as already done."""
     return ":".join(["T" + str(t.tournament_id), *(str(p) for p in parts)])
 
 
@@ -178,7 +181,7 @@ class TournamentService:
             try:
                 await self._storage.tournament_move(
                     tournament_id, player_id, t.buy_in, "buy_in",
-                    key=_key(t, "buy_in", player_id, len(t.entries)), now=self._clock.now(),
+                    key=_key(t, "join", player_id, t.registrations), now=self._clock.now(),
                     snapshot=t.to_json())
             except StorageError as error:
                 entry = t.entry(player_id)
@@ -201,11 +204,10 @@ class TournamentService:
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
         async with self._locked(tournament_id) as t:
-            number = len(t.entries)
             self._rule(lambda: t.leave(player_id, self._clock.now()))
             await self._storage.tournament_move(
                 tournament_id, player_id, t.buy_in, "refund",
-                key=_key(t, "left", player_id, number), now=self._clock.now(),
+                key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
                 snapshot=t.to_json())
             await self._emit(t, "left")
             return t

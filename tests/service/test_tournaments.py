@@ -99,6 +99,26 @@ async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Stora
         await bot.service.start(t.tournament_id, ALICE)
 
 
+async def test_leaving_and_coming_back_pays_and_refunds_every_time(bot: Bot,
+                                                                   storage: Storage) -> None:
+    # Each registration moves its own buy-in, each leave its own refund, however the entries
+    # come and go: the pool is always 50 per player registered.
+    t = await create(bot, [CAROL])
+    tid = t.tournament_id
+    steps = [("join", BOB), ("leave", BOB), ("leave", CAROL), ("join", BOB), ("join", CAROL),
+             ("leave", BOB), ("join", BOB), ("join", ALICE), ("leave", CAROL)]
+    for step, player in steps:
+        if step == "join":
+            await bot.service.join(tid, player, f"P{player}")
+        else:
+            await bot.service.leave(tid, player)
+        registered = {e.player_id for e in bot.service.tournament(tid).entries}
+        assert (await storage.tournament(tid)).pool == 50 * len(registered)
+        for who in (ALICE, BOB, CAROL):
+            assert await balance(storage, who) == START - 50 * (who in registered)
+    assert registered == {ALICE, BOB}
+
+
 async def test_registration_closes_by_itself_when_its_window_ends(
         bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB])  # a window of 600 s
