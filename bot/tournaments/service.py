@@ -96,6 +96,7 @@ class TournamentService:
         self._live: dict[int, Tournament] = {}
         self._channels: dict[int, int] = {}  # tournament -> its registration channel
         self._locks: dict[int, asyncio.Lock] = {}
+        self._creating = asyncio.Lock()  # one tournament per channel, even for racing creates
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._timers: dict[int, asyncio.Task[None]] = {}  # registration windows (not in idle)
@@ -151,6 +152,20 @@ class TournamentService:
                      window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
         if not self._tables.shards.owns(guild_id):  # Discord sends a server to its process
             raise TournamentError(OTHER_SHARD)
+        async with self._creating:
+            if any(self._channels.get(tid) == channel_id for tid in self._live):
+                # A second one would hide the first from the channel's commands, its buy-ins
+                # with it.
+                raise TournamentError(Text("This channel already has a tournament."))
+            return await self._create(guild_id, channel_id, director_id, buy_in=buy_in,
+                                      seats=seats, hands=hands, payouts=payouts,
+                                      options=options, window_seconds=window_seconds,
+                                      seed=seed)
+
+    async def _create(self, guild_id: int, channel_id: int, director_id: int, *, buy_in: int,
+                      seats: int, hands: int, payouts: Sequence[int],
+                      options: Mapping[str, Any] | None, window_seconds: float,
+                      seed: int | None) -> Tournament:
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
                    "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
                    "hands": hands, "seats": seats, "hints": "off",
@@ -194,7 +209,7 @@ class TournamentService:
     async def add_computer(self, tournament_id: int, actor_id: int, level: str = "easy", *,
                            is_admin: bool = False) -> Tournament:
         t = self.tournament(tournament_id)
-        self._check_director(t, actor_id, is_admin)
+        self.check_director(t, actor_id, is_admin)
         if level not in LEVELS:
             raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
                                        level=level, levels=", ".join(LEVELS)))
@@ -218,12 +233,9 @@ class TournamentService:
         opened first: when one cannot be (TournamentError), nothing changed. On a running
         tournament whose tables could not all open (the bot lost a permission), open them."""
         async with self._locked(tournament_id) as t:
-            self._check_director(t, actor_id, is_admin)
+            self.check_start(t, actor_id, is_admin)
             if t.status == "running":
-                tables = [table for table in t.current_tables if table.status == "waiting"
-                          and (tournament_id, table.level, table.index) not in self._opening]
-                if not tables:
-                    raise TournamentError(Text("The tournament has already started."))
+                tables = self._unopened(t)
             else:
                 trial = Tournament.from_json(t.to_json())
                 planned = self._rule(trial.start)
@@ -237,11 +249,24 @@ class TournamentService:
         await self._open_tables(tournament_id, tables)
         return t
 
+    def check_start(self, t: Tournament, actor_id: int, is_admin: bool) -> None:
+        """What start refuses before it changes anything: someone not directing, a tournament
+        already started whose tables are all open. Asked first by a command that must answer
+        privately before the slow part."""
+        self.check_director(t, actor_id, is_admin)
+        if t.status == "running" and not self._unopened(t):
+            raise TournamentError(Text("The tournament has already started."))
+
+    def _unopened(self, t: Tournament) -> list[TournamentTable]:
+        """The level's tables that could not open (the bot lost a permission), none opening."""
+        return [table for table in t.current_tables if table.status == "waiting"
+                and (t.tournament_id, table.level, table.index) not in self._opening]
+
     # ================================================================= director
     async def warn(self, tournament_id: int, actor_id: int, player_id: int, reason: str, *,
                    is_admin: bool = False) -> Sanction:
         async with self._locked(tournament_id) as t:
-            self._check_director(t, actor_id, is_admin)
+            self.check_director(t, actor_id, is_admin)
             sanction = self._rule(lambda: t.warn(player_id, reason, actor_id,
                                                  self._clock.now()))
             await self._record(t, sanction)
@@ -251,7 +276,7 @@ class TournamentService:
     async def penalty(self, tournament_id: int, actor_id: int, player_id: int, points: int,
                       reason: str, *, is_admin: bool = False) -> Sanction:
         async with self._locked(tournament_id) as t:
-            self._check_director(t, actor_id, is_admin)
+            self.check_director(t, actor_id, is_admin)
             sanction = self._rule(lambda: t.penalty(player_id, points, reason, actor_id,
                                                     self._clock.now()))
             await self._record(t, sanction)
@@ -263,7 +288,7 @@ class TournamentService:
         """Close every table (stacks back to wallets, stakes back to the house) and refund
         every player still in."""
         async with self._locked(tournament_id) as t:
-            self._check_director(t, actor_id, is_admin)
+            self.check_director(t, actor_id, is_admin)
             players = self._rule(t.cancel)
             await self._save(t)
             playing = [table for table in t.tables if table.status == "playing"]
@@ -533,7 +558,8 @@ class TournamentService:
             raise TournamentError(error.text) from error
 
     @staticmethod
-    def _check_director(t: Tournament, actor_id: int, is_admin: bool) -> None:
+    def check_director(t: Tournament, actor_id: int, is_admin: bool) -> None:
+        """Refuse anyone but the director or a member with Manage Server."""
         if actor_id != t.director_id and not is_admin:
             raise TournamentError(Text("Only the director or a member with Manage Server can "
                                        "do that."))

@@ -121,6 +121,8 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
 async def start(interaction: Interaction) -> None:
     t = here(interaction)
     require_threads(interaction, Text("Nothing was changed."))
+    # Refusals first: after a public defer the answer is public too.
+    service_of(interaction).check_start(t, interaction.user.id, manages_server(interaction))
     await interaction.response.defer()
     t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
                                             is_admin=manages_server(interaction))
@@ -162,6 +164,7 @@ async def standings(interaction: Interaction) -> None:
                                                "(director)")
 async def cancel(interaction: Interaction) -> None:
     t = here(interaction)
+    service_of(interaction).check_director(t, interaction.user.id, manages_server(interaction))
     await interaction.response.defer()
     t = await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
                                              is_admin=manages_server(interaction))

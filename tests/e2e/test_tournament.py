@@ -197,3 +197,26 @@ async def test_a_level_whose_thread_cannot_open_waits_and_the_directors_start_op
                                 .status == "playing", what="the final playing")
         await play_out(bot, clock)
         assert (await bot.storage.tournament(tid)).status == "finished"
+
+
+async def test_refusals_are_private_and_a_channel_holds_one_tournament(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    async with audited_bot(double, tmp_path) as (bot, _):
+        await alice.slash("ofc tournament create", buy_in=50)
+        await bob.slash("ofc tournament join")
+        await alice.slash("ofc tournament join")
+        second = await double.resolved(await bob.slash("ofc tournament create", buy_in=5))
+        assert second.ephemeral
+        assert second.embed["description"].startswith("This channel already has a tournament.")
+        (t,) = bot.tournaments.live()
+        for command in ("ofc tournament start", "ofc tournament cancel"):
+            refused = await double.resolved(await bob.slash(command))
+            assert refused.ephemeral and "Only the director" in refused.embed["description"]
+        assert bot.tournaments.tournament(t.tournament_id).status == "registering"
+        started = await double.resolved(await alice.slash("ofc tournament start"))
+        assert not started.ephemeral
+        again = await double.resolved(await alice.slash("ofc tournament start"))
+        assert again.ephemeral
+        assert again.embed["description"].startswith("The tournament has already started.")
+        await double.resolved(await alice.slash("ofc tournament cancel"))
+        assert bot.tournaments.live() == []

@@ -119,6 +119,16 @@ async def test_leaving_and_coming_back_pays_and_refunds_every_time(bot: Bot,
     assert registered == {ALICE, BOB}
 
 
+async def test_one_tournament_a_channel_until_it_ends(bot: Bot) -> None:
+    t = await create(bot, [ALICE])
+    with pytest.raises(TournamentError, match="already has a tournament"):
+        await create(bot, [BOB])
+    assert [x.tournament_id for x in bot.service.live()] == [t.tournament_id]
+    await bot.service.cancel(t.tournament_id, DIRECTOR)
+    again = await create(bot, [BOB])  # the channel is free once the first one is over
+    assert bot.service.for_channel(CHANNEL) is again
+
+
 async def test_registration_closes_by_itself_when_its_window_ends(
         bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB])  # a window of 600 s
