@@ -48,7 +48,8 @@ every row into an empty database, committed only if both audit alike (`ofc-bot m
 
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
-  table_message_id=)` -> table id. `save_snapshot(table_id, state_json, now=)`;
+  table_message_id=, lent=)` -> table id (`lent`: its stacks are the house's, a
+  tournament's). `save_snapshot(table_id, state_json, now=)`;
   `save_snapshots([(table_id, state_json), ...], now=)` saves several in one transaction
   (one fsync) and returns each entry's refusal or None.
   `set_table_messages(table_id, now=, thread_id=, lobby_message_id=, table_message_id=)`

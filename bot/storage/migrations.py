@@ -255,9 +255,15 @@ ALTER TABLE player_preferences ADD COLUMN locale TEXT;
 ALTER TABLE guild_settings ADD COLUMN language TEXT;
 """
 
+# 10: a table whose stacks the house lent (a tournament's, R13): its chips are not its players'
+# own, so their totals (/ofc balance, the leaderboard) leave them out.
+_LENT = """
+ALTER TABLE live_tables ADD COLUMN lent INTEGER NOT NULL DEFAULT 0 CHECK (lent IN (0, 1));
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
-                               _LANGUAGES)
+                               _LANGUAGES, _LENT)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

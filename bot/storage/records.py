@@ -205,7 +205,8 @@ class PlayerStats:
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """`total` = wallet + chips in stacks at open tables; equal totals share a rank."""
+    """`total` = wallet + chips in stacks at open tables (not those the house lent: a
+    tournament's); equal totals share a rank."""
 
     rank: int
     user_id: int

@@ -116,8 +116,10 @@ class TablesMixin(StorageCore):
         thread_id: int | None = None,
         lobby_message_id: int | None = None,
         table_message_id: int | None = None,
+        lent: bool = False,
     ) -> int:
-        """Register a new open table and return its id."""
+        """Register a new open table and return its id; `lent`: the house lends its stacks (a
+        tournament's table), which then count in no player's totals."""
         values = [
             validate.snowflake("guild id", guild_id),
             validate.snowflake("channel id", channel_id),
@@ -128,14 +130,15 @@ class TablesMixin(StorageCore):
                 )
             ),
             _state(state_json),
+            int(lent),
             now,
             now,
         ]
         async with self._db.transaction() as conn:
             rows = await conn.fetch(
                 "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
-                "table_message_id, state_json, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "table_message_id, state_json, lent, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 values,
             )
         return int(rows[0][0])

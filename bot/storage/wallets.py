@@ -5,8 +5,9 @@ from bot.storage.core import LedgerKind, Origin, StorageCore
 from bot.storage.errors import DailyNotReady
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
 
-# wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank);
-# its two parameters are the guild, twice
+# wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank),
+# but for the chips the house lent (a tournament's tables); its two parameters are the guild,
+# twice
 _TOTALS = """
 SELECT w.user_id, w.balance, coalesce(s.at_tables, 0) AS at_tables,
        w.balance + coalesce(s.at_tables, 0) AS total
@@ -14,7 +15,7 @@ FROM wallets AS w
 LEFT JOIN (
     SELECT ts.user_id, sum(ts.stack) AS at_tables
     FROM table_seats AS ts JOIN live_tables AS t ON t.id = ts.table_id
-    WHERE t.guild_id = ? AND t.status = 'open'
+    WHERE t.guild_id = ? AND t.status = 'open' AND t.lent = 0
     GROUP BY ts.user_id
 ) AS s ON s.user_id = w.user_id
 WHERE w.guild_id = ?

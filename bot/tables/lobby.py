@@ -89,10 +89,10 @@ class Lobby:
 
     async def create_table(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                            options: Mapping[str, Any] | None, thread_id: int | None, sit: bool,
-                           seed: int | None) -> LobbyView:
+                           seed: int | None, *, lent: bool = False) -> LobbyView:
         async with self._creating:
             return await self._create(guild_id, channel_id, host_id, host_name, options,
-                                      thread_id, sit, seed)
+                                      thread_id, sit, seed, lent=lent)
 
     async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
                        level: str, options: Mapping[str, Any] | None,
@@ -113,7 +113,8 @@ class Lobby:
 
     async def _create(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                       options: Mapping[str, Any] | None, thread_id: int | None, sit: bool,
-                      seed: int | None, *, practice: bool = False) -> LobbyView:
+                      seed: int | None, *, practice: bool = False,
+                      lent: bool = False) -> LobbyView:
         core = self._core
         if not core.shards.owns(guild_id):  # Discord sends a server to its shard's process
             raise TableError(OTHER_SHARD)
@@ -132,7 +133,7 @@ class Lobby:
                            host_id=host_id, rules=rules, created_at=now, last_activity=now,
                            seed=seed, thread_id=thread_id, practice=practice)
         table_id = await core.storage.create_table(guild_id, channel_id, state.dumps(),
-                                                   now=now, thread_id=thread_id)
+                                                   now=now, thread_id=thread_id, lent=lent)
         state.table_id = table_id
         live = Live(state, state.dumps())
         core.register(live)

@@ -122,10 +122,11 @@ class TableService:
     async def create_table(self, guild_id: int, channel_id: int, host_id: int, host_name: str,
                            options: Mapping[str, Any] | None = None, *,
                            thread_id: int | None = None, sit: bool = True,
-                           seed: int | None = None) -> LobbyView:
-        """Open a lobby in the channel; the host sits down and buys in (R12)."""
+                           seed: int | None = None, lent: bool = False) -> LobbyView:
+        """Open a lobby in the channel; the host sits down and buys in (R12). `lent`: the
+        house lends the players their stacks (a tournament's table, R13)."""
         return await self._lobby.create_table(guild_id, channel_id, host_id, host_name, options,
-                                              thread_id, sit, seed)
+                                              thread_id, sit, seed, lent=lent)
 
     async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
                        level: str = "strong", options: Mapping[str, Any] | None = None, *,

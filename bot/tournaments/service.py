@@ -445,7 +445,8 @@ class TournamentService:
         director = t.director_id
         seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62)
         lobby = await self._tables.create_table(
-            t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed)
+            t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed,
+            lent=True)
         table.table_id = lobby.table_id
         await self._save(t)
         for player in table.players:

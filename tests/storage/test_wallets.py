@@ -160,3 +160,16 @@ async def test_leaderboard_counts_chips_at_open_tables_and_shares_ties(
     # chips of a closed table are back in the wallet, not counted twice
     await storage.cash_out(table, BOB, key="bob-out", now=1.0)
     assert await storage.rank_of(GUILD, BOB) == LeaderRow(3, BOB, 1200, 0, 1200)
+
+
+async def test_chips_the_house_lent_for_a_table_are_nobodys_own(storage: Storage) -> None:
+    # A tournament's table (R13): the house grants Bob his 100,000-chip stack and takes it back
+    # when the table is over; meanwhile it is not his, so he keeps his rank by his wallet.
+    for user, amount in ((ALICE, 500), (BOB, 200)):
+        await storage.grant(GUILD, user, amount, reason="seed", actor_id=ADMIN, now=0.0)
+    lent = await storage.create_table(GUILD, CHANNEL, "{}", now=0.0, lent=True)
+    await storage.grant(GUILD, BOB, 100_000, reason="stake", actor_id=ADMIN, now=0.0)
+    await storage.buy_in(lent, BOB, 100_000, key="bob-staked", now=0.0)
+    board = await storage.leaderboard(GUILD)
+    assert [(row.user_id, row.at_tables, row.total) for row in board] == [
+        (ALICE, 0, 1500), (BOB, 0, 1200)]
