@@ -45,7 +45,8 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         thread_id=state.thread_id, host_id=state.host_id, rules=state.rules, seats=seats,
         status=state.status, created_at=state.created_at,
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
-        hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice)
+        hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice,
+        lent=state.lent)
 
 
 def own_seat(state: TableState, player_id: int) -> int:
@@ -131,7 +132,7 @@ class Lobby:
         now = core.clock.now()
         state = TableState(table_id=0, guild_id=guild_id, channel_id=channel_id,
                            host_id=host_id, rules=rules, created_at=now, last_activity=now,
-                           seed=seed, thread_id=thread_id, practice=practice)
+                           seed=seed, thread_id=thread_id, practice=practice, lent=lent)
         table_id = await core.storage.create_table(guild_id, channel_id, state.dumps(),
                                                    now=now, thread_id=thread_id, lent=lent)
         state.table_id = table_id

@@ -84,6 +84,7 @@ class TableState:
     # closing snapshot, so the offer outlives a restart; older snapshots offer none.
     rematch: bool = False
     practice: bool = False  # /ofc practice: play chips, no wallet moves (money.play_chips)
+    lent: bool = False  # a tournament's table: the house lent the stacks (R13), no rematch
     thread_id: int | None = field(default=None, metadata=_ELSEWHERE)
     lobby_message_id: int | None = field(default=None, metadata=_ELSEWHERE)
     table_message_id: int | None = field(default=None, metadata=_ELSEWHERE)

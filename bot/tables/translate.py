@@ -130,8 +130,8 @@ def _match_over(state: TableState, match: Match, e: ev.MatchOver, base: dict[str
                 result: Outcome) -> None:
     """R11: every stack still on the table goes back to its wallet; the table closes,
     offering a rematch (saved with the snapshot that closes it), except a practice (play
-    chips: /ofc practice deals again)."""
-    state.rematch = not state.practice
+    chips: /ofc practice deals again) and a tournament's table (its stacks were lent)."""
+    state.rematch = not state.practice and not state.lent
     rows = sorted(e.standings, key=lambda s: (-s.stack, s.seat))
     standings = tuple(out.Standing(s.seat, s.player_id, s.name, s.stack, s.net) for s in rows)
     result.events.append(out.MatchOver(**base, standings=standings))

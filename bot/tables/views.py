@@ -32,6 +32,7 @@ class LobbyView:
     expires_at: float | None  # when an idle lobby is cancelled; None once playing
     hand_no: int = 0
     practice: bool = False  # /ofc practice: play chips, nothing at stake
+    lent: bool = False  # a tournament's table: the house lent the stacks (R13)
 
     @property
     def is_full(self) -> bool:

@@ -361,8 +361,9 @@ def left_notice(who: object, chips: int, *, away: bool, practice: bool) -> Text:
                  chips=chips))
 
 
-def standings_embed(loc: str, standings: Iterable[Standing],
-                    practice: bool = False) -> discord.Embed:
+def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = False,
+                    tournament: bool = False) -> discord.Embed:
+    """Match over: the stacks, and what happens now (a rematch, a practice, a tournament)."""
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
                name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
              for n, s in enumerate(standings, start=1)]
@@ -370,6 +371,10 @@ def standings_embed(loc: str, standings: Iterable[Standing],
                    "another; {review} goes over your hands with the strong computer.",
                    practice=Slash("ofc practice"), review=Slash("ofc review"))
               if practice else
+              Text("Table over: its points count in the tournament's standings ({standings}); "
+                   "the table's chips were only lent for it.",
+                   standings=Slash("ofc tournament standings"))
+              if tournament else
               Text("Every stack went back to its owner's wallet. **Rematch** opens a new "
                    "table here with the same options."))
     return discord.Embed(title=t(loc, "Match over"), colour=COLOUR,

@@ -205,9 +205,9 @@ class Play(commands.Cog):
                                    practice=self.tables.lobby(table).practice)
                 box.post(lambda: self._notice(event.channel_id, left, table))
             case MatchOver(standings=standings):
-                practice = self.tables.lobby(table).practice  # play chips: no rematch
+                lobby = self.tables.lobby(table)  # play or lent chips: no rematch
                 box.post(lambda: self._send_standings(event.channel_id, table, standings,
-                                                      practice))
+                                                      lobby.practice, lobby.lent))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
@@ -267,14 +267,15 @@ class Play(commands.Cog):
         await self.bot.get_partial_messageable(channel_id).send(
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
-    async def _send_standings(self, channel_id: int, table: int,
-                              standings: Sequence[Standing], practice: bool) -> None:
+    async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
+                              practice: bool, tournament: bool) -> None:
         """The match's end in its server's language; a practice deals again with /ofc
-        practice, a real table offers a rematch."""
+        practice, a tournament's table counts in its standings, a table of one's own chips
+        offers a rematch."""
         loc = await self._locale(table, channel_id)
+        embed = standings_embed(loc, standings, practice=practice, tournament=tournament)
         await self._send(channel_id, Content(
-            standings_embed(loc, standings, practice=True), discord.ui.View()) if practice
-            else Content(standings_embed(loc, standings), rematch_view(loc, table)))
+            embed, discord.ui.View() if practice or tournament else rematch_view(loc, table)))
 
     async def _show(self, channel_id: int, message_id: int | None, draw: Draw) -> int | None:
         """Edit the message in place; when there is none yet, or it was deleted, send it.

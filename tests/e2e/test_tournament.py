@@ -117,6 +117,16 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         assert [p.prize for p in final.placings[:2]] == [130, 70]
         await double.wait_for_message(
             lambda m: m.embed is not None and "prizes paid" in str(m.embed))
+        # Each table's end counts for the tournament: no Rematch on chips the house lent.
+        def ends() -> list[Any]:
+            return [m for channel in double.state.channels.values()
+                    for m in double.messages(channel)
+                    if m.embed is not None and m.embed.get("title") == "Match over"]
+
+        await double.wait_until(lambda: len(ends()) == 3, what="two tables, then the final")
+        for end in ends():
+            assert "Rematch" not in end.labels()
+            assert "the tournament's standings" in end.embed["description"]  # type: ignore[index]
 
 
 async def test_ofc_cancel_at_a_tournament_table_decides_it_and_the_tournament_goes_on(

@@ -27,8 +27,10 @@ def as_written_now(text: str) -> str:
     offers a rematch (a stored one offers none); the table's and its match's rules say
     whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
     tournament tables, R13), while a hand's history keeps the state it recorded; the table
-    says whether it is a practice (issue 18: no); a match's last showdown names its hand's
-    dealer (a stored one does not: null, and the match's button is shown)."""
+    says whether it is a practice (issue 18: no) and whether the house lent its stacks (a
+    tournament's table; a stored one does not say, and is read as not lent); a match's last
+    showdown names its hand's dealer (a stored one does not: null, and the match's button is
+    shown)."""
     data = json.loads(text)
     for holder in (data, data["match"] or {}):
         if "rules" in holder:
@@ -42,6 +44,7 @@ def as_written_now(text: str) -> str:
         data["match"]["showdown"]["button"] = None
     data.setdefault("rematch", False)
     data["practice"] = False
+    data["lent"] = False
     return json.dumps(data, separators=(",", ":"))
 
 
