@@ -203,7 +203,7 @@ class Lobby:
             return self.view(state)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str,
-                           is_admin: bool) -> LobbyView:
+                           is_admin: bool, name: str | None = None) -> LobbyView:
         async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
             if level not in LEVELS:
@@ -211,7 +211,7 @@ class Lobby:
                                       level=level, levels=", ".join(LEVELS)))
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
             player_id = min([0, *(s.player_id for s in state.seats)]) - 1
-            op = self._seat(state, player_id, str(computer_name(number, level)), level)
+            op = self._seat(state, player_id, name or str(computer_name(number, level)), level)
             return await self._lobby_action(live, "computer added", [op])
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,

@@ -146,8 +146,9 @@ class TableService:
         return await self._lobby.leave(table_id, player_id)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str = "easy", *,
-                           is_admin: bool = False) -> LobbyView:
-        return await self._lobby.add_computer(table_id, actor_id, level, is_admin)
+                           is_admin: bool = False, name: str | None = None) -> LobbyView:
+        """Seat a computer, named `name` or numbered at this table ("Computer 2 (easy)")."""
+        return await self._lobby.add_computer(table_id, actor_id, level, is_admin, name)
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int, *,
                               is_admin: bool = False) -> LobbyView:

@@ -456,7 +456,7 @@ class TournamentService:
                 await self._tables.join(lobby.table_id, player, entry.name)
             else:
                 await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
-                                                is_admin=True)
+                                                is_admin=True, name=entry.name)
         await self._tables.start(lobby.table_id, director, is_admin=True)
         table.status = "playing"
         await self._save(t)

@@ -173,6 +173,10 @@ async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
     assert sorted(len(table.players) for table in level1) == [2, 3]  # five: 3 + heads-up
     order = [p for table in level1 for p in table.players]
     assert order == draw([e.player_id for e in t.entries], t.seed, 1)
+    names = {e.player_id: e.name for e in t.entries if e.ai_level is not None}
+    seated = [s.name for table in level1 if table.table_id is not None
+              for s in bot.tables.lobby(table.table_id).seats if s.ai_level is not None]
+    assert sorted(seated) == sorted(names.values())  # computers named as in the standings
     for person in (ALICE, BOB):  # at a table on chips the house lent: ranked by the wallet
         row = await storage.rank_of(GUILD, person)
         assert row is not None and (row.balance, row.at_tables) == (START - 50, 0)
