@@ -242,7 +242,8 @@ class Tournament:
         count = 1 + self.warnings(player_id)
         points = SECOND_WARNING_POINTS if count == 2 else 0
         excluded = count >= EXCLUDING_WARNING
-        sanction = Sanction("warning", player_id, points, reason, self.level, now, by, excluded)
+        sanction = Sanction("warning", player_id, points, reason, self._sanction_level, now, by,
+                            excluded)
         self.sanctions.append(sanction)
         if excluded:
             entry.status, entry.level_out = "excluded", self.level  # its table plays on
@@ -254,9 +255,14 @@ class Tournament:
             raise RuleError(Text("A penalty takes at least 1 point."))
         reason = _reason(reason)
         self._playing(player_id)
-        sanction = Sanction("penalty", player_id, points, reason, self.level, now, by)
+        sanction = Sanction("penalty", player_id, points, reason, self._sanction_level, now, by)
         self.sanctions.append(sanction)
         return sanction
+
+    @property
+    def _sanction_level(self) -> int:
+        """The level a sanction counts at: given before the start, the first (R13)."""
+        return max(self.level, 1)
 
     def warnings(self, player_id: int) -> int:
         return sum(1 for s in self.sanctions if s.kind == "warning" and s.player_id == player_id)

@@ -93,6 +93,16 @@ def test_ties_go_to_points_after_penalties_then_points_then_lot() -> None:
     assert winners == {1, 2}
 
 
+def test_a_penalty_given_before_the_start_counts_at_the_first_level() -> None:
+    # R13: Bob's 5 points taken during registration count at his level-1 table: with +3
+    # there he ranks below Ann's 0 (3 - 5 = -2), as the standings' -5 says.
+    t = make(2)
+    assert t.penalty(2, 5, "late", by=99, now=1.0).level == 1
+    t.start()
+    t.table_done(1, 0, {1: 0, 2: 3})
+    assert [p.player_id for p in t.placings] == [1, 2]
+
+
 def test_warnings_cost_25_then_exclude_without_refund() -> None:
     t = make(3)
     t.start()
