@@ -46,17 +46,18 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
         title = t(loc, "{title}, level {level} (final)", title=title, level=tm.level) \
             if tm.is_final else t(loc, "{title}, level {level}", title=title, level=tm.level)
     embed = discord.Embed(title=title, description=t(loc, note) if note else None)
+    hands = t(loc, "{n} hand a table", "{n} hands a table", n=tm.hands)
     embed.add_field(name=t(loc, "Format"), value=t(
         loc, "buy-in {buy_in}, prize pool {pool}, payouts {payouts}, tables of at most {seats}, "
-             "{hands} hands a table", buy_in=tm.buy_in, pool=tm.pool,
-        payouts="/".join(str(p) for p in tm.payouts), seats=tm.seats, hands=tm.hands),
+             "{hands}", buy_in=tm.buy_in, pool=tm.pool,
+        payouts="/".join(str(p) for p in tm.payouts), seats=tm.seats, hands=hands),
         inline=False)
     names = {e.player_id: seat_name(loc, e.name, e.ai_level is not None) for e in tm.entries}
     lines = []
     for e in tm.entries:
         parts = [f"{names[e.player_id]}: {_word(loc, ENTRY_STATUSES, e.status)}"]
         if tm.warnings(e.player_id):
-            parts.append(t(loc, "{n} warning(s)", n=tm.warnings(e.player_id)))
+            parts.append(t(loc, "{n} warning", "{n} warnings", n=tm.warnings(e.player_id)))
         if tm.penalty_points(e.player_id):
             parts.append(t(loc, "-{n} points", n=tm.penalty_points(e.player_id)))
         lines.append(", ".join(parts))
