@@ -46,6 +46,15 @@ async def play_out(bot: OFCBot, clock: FakeClock,
     raise AssertionError("the tournament did not get there")
 
 
+async def two_registered(bot: OFCBot, alice: Member, bob: Member) -> Tournament:
+    """Alice (the director) opens a tournament (buy-in 50) and both register."""
+    await alice.slash("ofc tournament create", buy_in=50)
+    await bob.slash("ofc tournament join")
+    await alice.slash("ofc tournament join")
+    (t,) = bot.tournaments.live()
+    return t
+
+
 async def two_heads_up_tables(double: DiscordDouble, bot: OFCBot, alice: Member,
                               bob: Member, hands: int) -> int:
     """Alice (the director) and Bob with two computers, started: two heads-up tables
@@ -157,10 +166,7 @@ async def test_ofc_cancel_at_a_tournament_table_decides_it_and_the_tournament_go
 async def test_start_says_which_thread_permission_is_missing_and_changes_nothing(
         double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
     async with audited_bot(double, tmp_path) as (bot, _):
-        await alice.slash("ofc tournament create", buy_in=50)
-        await bob.slash("ofc tournament join")
-        await alice.slash("ofc tournament join")
-        (t,) = bot.tournaments.live()
+        t = await two_registered(bot, alice, bob)
         before = len(double.state.channels)
         for denied, name in ((CREATE_PUBLIC_THREADS, "Create Public Threads"),
                              (SEND_MESSAGES_IN_THREADS, "Send Messages in Threads")):
@@ -212,13 +218,11 @@ async def test_a_level_whose_thread_cannot_open_waits_and_the_directors_start_op
 async def test_refusals_are_private_and_a_channel_holds_one_tournament(
         double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
     async with audited_bot(double, tmp_path) as (bot, _):
-        await alice.slash("ofc tournament create", buy_in=50)
-        await bob.slash("ofc tournament join")
-        await alice.slash("ofc tournament join")
+        t = await two_registered(bot, alice, bob)
         second = await double.resolved(await bob.slash("ofc tournament create", buy_in=5))
         assert second.ephemeral
         assert second.embed["description"].startswith("This channel already has a tournament.")
-        (t,) = bot.tournaments.live()
+        assert bot.tournaments.live() == [t]
         for command in ("ofc tournament start", "ofc tournament cancel"):
             refused = await double.resolved(await bob.slash(command))
             assert refused.ephemeral and "Only the director" in refused.embed["description"]
