@@ -28,7 +28,8 @@ Wallets (wallets.py)
 - `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
   with the starting chips (the guild's setting, else the default) and a 'start' ledger row.
 - `claim_daily(guild, user, now=)` -> DailyClaim(amount, balance, next_claim_at); raises
-  DailyNotReady (`.seconds_left`, message "You can claim again in 3 h 12 min.") if too early.
+  DailyNotReady (`.seconds_left`, message "You can claim again in 3 h 12 min.") if too early,
+  DailyOff when the guild's daily chips are 0 (nothing changes).
 - `grant(guild, user, amount, reason=, actor_id=, now=, key=None)` -> WalletMove(applied,
   balance); `correct(...)` the same with a signed amount (never below zero:
   InsufficientChips). With `key`, a repeat returns applied=False and does nothing.
@@ -144,6 +145,7 @@ from bot.storage.copy import CopyRefused, CopyReport
 from bot.storage.core import UNCHANGED, Unchanged
 from bot.storage.errors import (
     DailyNotReady,
+    DailyOff,
     DatabaseDamaged,
     DatabaseInUse,
     DatabaseReadOnly,
@@ -202,6 +204,7 @@ __all__ = [
     "CopyReport",
     "DailyClaim",
     "DailyNotReady",
+    "DailyOff",
     "DatabaseDamaged",
     "DatabaseInUse",
     "DatabaseReadOnly",

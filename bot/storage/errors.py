@@ -37,6 +37,13 @@ class DailyNotReady(StorageError):
         self.seconds_left = seconds_left
 
 
+class DailyOff(StorageError):
+    """The server's daily chips are 0: there is nothing to claim, and no cooldown starts."""
+
+    def __init__(self) -> None:
+        super().__init__(Text("This server gives no daily chips."))
+
+
 class UnknownTable(StorageError):
     def __init__(self, table_id: int) -> None:
         super().__init__(f"There is no table #{table_id}.")

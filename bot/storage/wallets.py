@@ -2,7 +2,7 @@
 
 from bot.storage import validate
 from bot.storage.core import LedgerKind, Origin, StorageCore
-from bot.storage.errors import DailyNotReady
+from bot.storage.errors import DailyNotReady, DailyOff
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
 
 # wallet + chips at open tables, per user of a guild (a player mid-match keeps their rank),
@@ -36,7 +36,8 @@ class WalletsMixin(StorageCore):
         return Wallet(guild_id, user_id, rows[0][0], rows[0][1])
 
     async def claim_daily(self, guild_id: int, user_id: int, *, now: float) -> DailyClaim:
-        """Add the daily chips; raise DailyNotReady (with the time left) during the cooldown."""
+        """Add the daily chips; raise DailyNotReady (with the time left) during the cooldown,
+        DailyOff when the server gives none."""
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
         cooldown = self.defaults.daily_cooldown_seconds
@@ -52,6 +53,8 @@ class WalletsMixin(StorageCore):
             amount = await self._guild_amount(
                 conn, guild_id, "daily_chips", self.defaults.daily_chips
             )
+            if amount == 0:
+                raise DailyOff()
             await conn.execute(
                 "UPDATE wallets SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
                 (now, guild_id, user_id),

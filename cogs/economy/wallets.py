@@ -8,7 +8,7 @@ grants are public.
 from discord import app_commands
 
 from bot.i18n import Text
-from bot.storage import DailyNotReady
+from bot.storage import DailyNotReady, DailyOff
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
 from cogs.common.client import Interaction, Member, SlashCommand
@@ -52,6 +52,8 @@ async def daily(interaction: Interaction) -> None:
     try:
         claim = await in_time(interaction, storage.claim_daily(
             guild_id, interaction.user.id, now=now), ephemeral=True)
+    except DailyOff as error:
+        raise Refusal(error.text) from error
     except DailyNotReady as error:
         raise Refusal(Text("Already claimed. {reason} ({when})", reason=error.text,
                            when=when(now + error.seconds_left, "t"))) from error

@@ -4,6 +4,7 @@ import pytest
 
 from bot.storage import (
     DailyNotReady,
+    DailyOff,
     InsufficientChips,
     InvalidInput,
     KeyConflict,
@@ -42,6 +43,15 @@ async def test_starting_and_daily_amounts_come_from_open(database) -> None:
         assert (await store.claim_daily(GUILD, ALICE, now=60.0)).balance == 350
     finally:
         await store.close()
+
+
+async def test_a_server_with_no_daily_chips_refuses_the_claim(storage: Storage) -> None:
+    await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=0.0, daily_chips=0)
+    with pytest.raises(DailyOff, match="no daily chips"):
+        await storage.claim_daily(GUILD, ALICE, now=1.0)
+    assert [e.kind for e in await storage.ledger(GUILD, ALICE)] == []  # nothing happened
+    await storage.update_guild_settings(GUILD, actor_id=ADMIN, now=2.0, daily_chips=50)
+    assert (await storage.claim_daily(GUILD, ALICE, now=3.0)).amount == 50  # no cooldown ran
 
 
 async def test_daily_once_per_cooldown_and_says_how_long(storage: Storage) -> None:
