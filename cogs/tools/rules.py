@@ -29,7 +29,10 @@ async def rules(interaction: Interaction,
         if lobby.guild_id != guild_id:
             raise Refusal(Text("There is no table #{n} in this server.", n=table_id))
         in_force = lobby.rules
-        where = Text("Table #{n} in {channel}.", n=table_id,
-                     channel=f"<#{lobby.thread_id or lobby.channel_id}>")
+        channel = f"<#{lobby.thread_id or lobby.channel_id}>"
+        where = Text("Table #{n} in {channel}, a tournament's: its chips are lent for it, and "
+                     "its points count in the tournament's standings.", n=table_id,
+                     channel=channel) if lobby.lent else \
+            Text("Table #{n} in {channel}.", n=table_id, channel=channel)
     await send(interaction, ephemeral=False,
                embed=embeds.rules(lang(interaction), in_force, where))

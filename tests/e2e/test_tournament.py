@@ -99,6 +99,9 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         assert sorted(len(table.players) for table in t.current_tables) == [2, 2]
         threads = {table.thread_id for table in t.current_tables}
         assert len(threads) == 2 and None not in threads
+        thread = double.state.channels[next(iter(threads))]
+        rules = await double.resolved(await bob.slash("ofc rules", channel=thread))
+        assert "a tournament's: its chips are lent for it" in rules.embed["description"]
         await alice.slash("ofc tournament warn", member=bob, reason="slow play")
         await alice.slash("ofc tournament penalty", member=carol, points=10,
                           reason="time (10 s)")
