@@ -17,7 +17,8 @@ from bot.storage.errors import DatabaseDamaged, DatabaseInUse, DatabaseReadOnly
 
 
 def lock_path(path: str | Path) -> Path:
-    return Path(f"{path}.lock")
+    """Beside the file the path leads to: a symlink to the database takes the same lock."""
+    return Path(f"{os.path.realpath(path)}.lock")
 
 
 def acquire_lock(path: str | Path) -> IO[str]:

@@ -52,8 +52,12 @@ async def test_a_second_exclusive_open_of_the_file_is_refused(db_path: Path) -> 
             await Storage.open(db_path, exclusive=True)
         assert str(refused.value) == (
             f"Database {db_path} is in use by another ofc-bot (pid {os.getpid()}): run one "
-            f"bot per database (lock file {db_path}.lock)")
+            f"bot per database (lock file {os.path.realpath(db_path)}.lock)")
         await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
+        alias = db_path.with_name("alias.sqlite3")
+        alias.symlink_to(db_path)  # the same file by another name: the same lock
+        with pytest.raises(DatabaseInUse):
+            await Storage.open(alias, exclusive=True)
     finally:
         await first.close()
     again = await Storage.open(db_path, exclusive=True)  # closed: the lock is free again
