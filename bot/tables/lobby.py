@@ -15,7 +15,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
 from bot.i18n.names import computer_name
-from bot.storage import UnknownTable
+from bot.storage import InvalidInput, UnknownTable
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
@@ -81,7 +81,7 @@ class Lobby:
             row = await self._core.storage.table(table_id)
             return TableState.loads(row.state_json, table_id=row.id, guild_id=row.guild_id,
                                     channel_id=row.channel_id, thread_id=row.thread_id)
-        except (UnknownTable, BadSnapshot):
+        except (UnknownTable, BadSnapshot, InvalidInput):  # InvalidInput: no table's id
             return None
 
     def event(self, state: TableState, reason: str) -> out.LobbyChanged:

@@ -171,6 +171,7 @@ async def test_a_rematch_offer_is_saved_with_the_closed_table(
     await service.cancel(cancelled, BOB)
     assert await service.rematch_offer(cancelled) is None
     assert await service.rematch_offer(playing) is None
+    assert await service.rematch_offer(10**19) is None  # a forged id past any table's
     await service.close()
 
     resumed, _, _ = fresh_service(storage, clock.now())
