@@ -565,7 +565,6 @@ class TournamentService:
             raise TournamentError(Text("Only the director or a member with Manage Server can "
                                        "do that."))
 
-
     async def _save(self, t: Tournament, status: str | None = None) -> None:
         await self._storage.save_tournament(
             t.tournament_id, t.to_json(), now=self._clock.now(),
