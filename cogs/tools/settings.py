@@ -5,7 +5,9 @@ from typing import Any
 
 from discord import app_commands
 
+from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
+from bot.engine.text import joined
 from bot.i18n import LANGUAGE_NAMES, LOCALES, Text
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
@@ -16,6 +18,7 @@ from cogs.common.options import given, table_options
 from cogs.tools import embeds
 
 AUDIT_SHOWN = 5
+UNCHANGED = Text("Nothing was changed.")
 RESETS = [
     app_commands.Choice(name="starting chips", value="starting_chips"),
     app_commands.Choice(name="daily chips", value="daily_chips"),
@@ -61,7 +64,10 @@ async def settings(
     if options:
         kept = update.get("table_options", before.table_options)
         merged = {**kept, **options}
-        checked = TableRules.from_mapping(merged)  # names the first bad option
+        try:
+            checked = TableRules.from_mapping(merged)  # names the first bad option
+        except RuleError as error:
+            raise Refusal(joined([error.text, UNCHANGED])) from error
         update["table_options"] = {name: getattr(checked, name) for name in merged}
     after = before
     if update:

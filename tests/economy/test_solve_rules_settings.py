@@ -166,9 +166,9 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"seats": 4}, "pineapple seats at most 3 players"),
+    ({"seats": 4}, "pineapple seats at most 3 players\nNothing was changed."),
     ({"starting_chips": -1}, "An amount of chips must be a whole number from 0"),
-    ({"hands": 0}, "hands must be from 1 to 1000"),
+    ({"hands": 0}, "hands must be from 1 to 1000\nNothing was changed."),
     ({"reset": "wallets"}, "'wallets' is not a setting that can be reset."),
     ({"variant": "omaha"}, "'omaha' is not a valid variant"),
 ])
