@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bot.storage.backend import foreign_scheme
+
 T = TypeVar("T")
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -143,8 +145,7 @@ def _text(name: str, raw: str) -> str:
 def _database(name: str, raw: str) -> str:
     """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
     mistake, named by its scheme only (a URL may hold a password)."""
-    scheme, sep, _ = raw.partition("://")
-    if sep and scheme not in ("postgresql", "postgres"):
+    if (scheme := foreign_scheme(raw)) is not None:
         raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
                           f"{scheme}:// URL")
     return raw

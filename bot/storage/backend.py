@@ -72,17 +72,19 @@ def is_postgres(target: str) -> bool:
     return str(target).startswith(_POSTGRES_SCHEMES)
 
 
-def _foreign_scheme(text: str) -> str | None:
-    """The scheme of a URL that is neither SQLite nor PostgreSQL (mysql://...), else None."""
+def foreign_scheme(target: str) -> str | None:
+    """The scheme of a URL that is not PostgreSQL's (mysql://...), else None: an SQLite file is
+    a path or sqlite:PATH, never a URL."""
+    text = str(target)
     scheme, sep, _ = text.partition("://")
-    return scheme if sep and not is_postgres(text) and not text.startswith("sqlite:") else None
+    return scheme if sep and not is_postgres(text) else None
 
 
 def sqlite_path(target: str) -> str:
     """The file of an SQLite target (`sqlite:PATH` or a plain path); StorageError for a URL of
     another database, which would otherwise be taken for a file name."""
     text = str(target)
-    if (scheme := _foreign_scheme(text)) is not None:
+    if (scheme := foreign_scheme(text)) is not None:
         raise StorageError(f"A database is an SQLite file or a postgresql:// URL, not a "
                            f"{scheme}:// URL")
     return text.removeprefix("sqlite:") if text.startswith("sqlite:") else text
@@ -91,7 +93,7 @@ def sqlite_path(target: str) -> str:
 def describe(target: str) -> str:
     """A target as it may be shown in messages and logs: a URL without its password."""
     text = str(target)
-    if (scheme := _foreign_scheme(text)) is not None:
+    if (scheme := foreign_scheme(text)) is not None:
         return f"{scheme}://..."
     if not is_postgres(text):
         return sqlite_path(text)

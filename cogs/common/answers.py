@@ -33,6 +33,7 @@ INVALID = Text("That control is not valid.")
 MANAGE_SERVER = Text("Only members with the Manage Server permission can do that.")
 ELSEWHERE = Text("That control belongs to a table in another channel.")
 NOT_IN_DMS = Text("That control works in the table's channel, not in direct messages.")
+UNCHANGED = Text("Nothing was changed.")  # closes a refusal that could seem to have saved
 
 
 class Refusal(Exception):

@@ -10,7 +10,7 @@ from bot.engine.rules import TableRules
 from bot.engine.text import joined
 from bot.i18n import LANGUAGE_NAMES, LOCALES, Text
 from bot.storage.validate import MAX_CHIPS
-from cogs.common.answers import Refusal, manage_server, send
+from cogs.common.answers import UNCHANGED, Refusal, manage_server, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, in_time, now_of, storage_of
 from cogs.common.language import lang, server_locale
@@ -18,7 +18,6 @@ from cogs.common.options import given, table_options
 from cogs.tools import embeds
 
 AUDIT_SHOWN = 5
-UNCHANGED = Text("Nothing was changed.")
 RESETS = [
     app_commands.Choice(name="starting chips", value="starting_chips"),
     app_commands.Choice(name="daily chips", value="daily_chips"),

@@ -11,7 +11,7 @@ from bot.engine.tournament import MAX_REASON, Tournament, parse_payouts
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import seat_name
 from bot.tournaments import TournamentService
-from cogs.common.answers import Refusal, manages_server, send
+from cogs.common.answers import UNCHANGED, Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
 from cogs.common.language import lang
@@ -120,7 +120,7 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
                                               "by lot (director)")
 async def start(interaction: Interaction) -> None:
     t = here(interaction)
-    require_threads(interaction, Text("Nothing was changed."))
+    require_threads(interaction, UNCHANGED)
     # Refusals first: after a public defer the answer is public too.
     service_of(interaction).check_start(t, interaction.user.id, manages_server(interaction))
     await interaction.response.defer()
