@@ -1,13 +1,18 @@
 """Two real `ofc-bot` processes (shard 0 and shard 1 of 2) on one PostgreSQL database,
-connected to the Discord double as to Discord (issue 19).
+connected to the Discord double as to Discord.
 
 Members in a server of each shard play whole matches by their DM buttons (Discord sends every
 DM click to shard 0's process, which hands shard 1's to its process). Shard 1's process is
-killed (SIGKILL) mid-hand: a replacement started at once is refused (exit 2, one line: the
-dead process's lease has not run out), while shard 0's table plays on to its end; once the
-lease has expired a replacement starts, restores shard 1's table and its members finish their
-match. Every wallet agrees with the showdowns; then `ofc audit` passes on the database, and
-so does the tests' independent audit.
+killed (SIGKILL) mid-hand: a replacement is refused (exit 2, one line: the dead process's
+lease has not run out), while shard 0's table plays on to its end; once the lease has expired a
+replacement starts, restores shard 1's table and its members finish their match. Every wallet
+agrees with the showdowns; then `ofc audit` passes on the database, and so does the tests'
+independent audit.
+
+The test holds the dead process's lease itself while the first replacement asks for it: it
+renews the lease on the dead owner's behalf, as its heartbeat would have, so the refusal does
+not depend on the replacement starting within what was left of the lease (a busy machine
+takes longer to start a process than any lease the test could afford to wait out).
 """
 
 from __future__ import annotations
@@ -16,18 +21,20 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.storage import Storage
 from tests.backends import postgres_of
 from tests.e2e.discord_double import DiscordDouble
 from tests.e2e.flows import check_wallets, open_table, play_out, play_until, seats_of
 from tests.storage.audit import audit
 
 ROOT = Path(__file__).resolve().parents[2]
-LEASE_SECONDS = 10  # far above a heartbeat's delay on a busy machine
+LEASE_SECONDS = 30  # far above a heartbeat's delay on a busy machine
 TIMEOUT = 60.0
 
 
@@ -85,6 +92,29 @@ class BotProcess:
         return self.log.read_text(errors="replace")
 
 
+class DeadOwner:
+    """Shard 1's lease after its owner was killed, held by the test: renewed as the dead
+    process's heartbeat would have (`hold`), then left to run out (`let_expire`)."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+
+    async def _renew(self, seconds: float) -> None:
+        storage = await Storage.open(self.database, shared=True)
+        try:
+            lease = next(lease for lease in await storage.shard_leases()
+                         if lease.shard_id == 1)
+            await storage.renew_shards(lease.owner, [1], now=time.time(), seconds=seconds)
+        finally:
+            await storage.close()
+
+    async def hold(self) -> None:
+        await self._renew(3600)
+
+    async def let_expire(self) -> None:
+        await self._renew(1)
+
+
 @pytest.fixture
 async def database(request: pytest.FixtureRequest) -> AsyncIterator[str]:
     yield await postgres_of(request).empty("e2e_shards")
@@ -115,9 +145,14 @@ async def test_two_processes_a_crash_and_a_takeover(database: str, tmp_path: Pat
                              timeout=TIMEOUT)
 
             await one.kill()
+            dead = DeadOwner(database)
+            await dead.hold()  # the lease is live when the replacement asks, however slow
             replacement = BotProcess(double, database, 1, tmp_path / "early.log")
-            await replacement.start()
-            assert await replacement.ready_or_exit() == 2
+            try:
+                await replacement.start()
+                assert await replacement.ready_or_exit() == 2
+            finally:
+                await dead.let_expire()
             refusal = replacement.output().strip().splitlines()
             assert len(refusal) == 1 and refusal[0].startswith(
                 "ofc-bot: Shard 1 of 2 is run by another ofc-bot"), refusal
