@@ -121,20 +121,20 @@ class TableRules:
         return rules
 
 
-def seed_defaults(variant: str, format: str) -> dict[str, Any]:
+def seed_defaults(variant: str, table_format: str) -> dict[str, Any]:
     """The defaults of the options where the seeds differ on how a table deals and keeps time
     (RULES.md R8, R10), as the seed the table follows says: a joker table comes from seed
     003's room, turbo and lowball from seed 002, the others from their format's seed (R11:
-    match 000, hands 001, cash 003)."""
-    room = variant == "joker" or (variant == "pineapple" and format == "cash")  # seed 003
+    match 000, hands 001, cash 003); the refill from the format alone."""
+    room = variant == "joker" or (variant == "pineapple" and table_format == "cash")  # 003
     return {
         # Seed 003 deals Fantasyland once the others have played; 000, 001 and 002 first.
         "fantasy_deal": "last" if room else "first",
         # Seed 000 (a match) has one clock a hand; 001 and 003 time each action (002 says
         # nothing: its tables keep their format's).
-        "clock": "per_hand" if format == "match" and variant != "joker" else "per_street",
+        "clock": "per_hand" if table_format == "match" and variant != "joker" else "per_street",
         # Seed 003's cash room fills the bank again after a while; 000, 001: one a match.
-        "time_bank_refill_seconds": CASH_REFILL_SECONDS if format == "cash" else 0,
+        "time_bank_refill_seconds": CASH_REFILL_SECONDS if table_format == "cash" else 0,
     }
 
 
