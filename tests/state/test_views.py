@@ -152,3 +152,19 @@ def test_fantasyland_dealt_last_sees_the_others_boards() -> None:
     assert not set(mine.dealt) & (set(boards[1]) | set(boards[2]))
     match.place(0, match.random_assignment(0, rng), 100.0)
     assert match.phase == "showdown"
+
+
+def test_in_seed_003s_order_the_one_player_outside_fantasyland_plays_first_face_down() -> None:
+    # Seed 003: "The player without "Fantasy" lays out the cards first, face down ... Then
+    # players with "Fantasy" lay out 14 cards face down at once": the FL player, dealt last,
+    # still sees none of that board.
+    match = new_match(2, button=1, fantasy_deal="last")
+    match.seats[0].fantasy = 14  # type: ignore[union-attr]
+    match.start_hand(0.0)
+    rng = random.Random(8)
+    while 0 not in match.pending():
+        assert match.pending() == (1,) and match.dealt_to(0) == ()
+        match.place(1, match.random_assignment(1, rng), 1.0)
+    seat = match.view_for(0).table.seats[1]
+    assert (seat.board.cards, seat.new_cards, seat.hidden_cards) == ((), (), 13)
+    check_views(match)
