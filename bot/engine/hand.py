@@ -29,6 +29,7 @@ class SeatHand:
     last: Cards = ()  # the latest placement everyone has seen
     acted: bool = False  # placed the current street (a Fantasyland seat: its whole board)
     since: float | None = None  # when its pending action began (R10); None when none is
+    used: float = 0.0  # seconds this seat has spent acting in this hand (R10's per_hand clock)
 
 
 @dataclass(slots=True)
@@ -49,6 +50,7 @@ class Hand:
 
     plan: tuple[Street, ...]
     simultaneous: bool
+    fantasy_first: bool  # R8: Fantasyland dealt before the first street, else after the last
     order: tuple[int, ...]
     seats: dict[int, SeatHand]
     deck: list[Card]  # the whole shuffled deck; cards are dealt from the front
@@ -61,23 +63,35 @@ class Hand:
         self.normal = tuple(s for s in self.order if not self.seats[s].fantasy)
 
     @staticmethod
-    def deal(plan: tuple[Street, ...], simultaneous: bool, order: tuple[int, ...],
-             fantasy: dict[int, int], deck: list[Card], now: float,
+    def deal(plan: tuple[Street, ...], simultaneous: bool, fantasy_first: bool,
+             order: tuple[int, ...], fantasy: dict[int, int], deck: list[Card], now: float,
              out: list[Event]) -> tuple["Hand", list[int]]:
-        """Deal a new hand: Fantasyland seats all their cards (R8), the others street 1.
+        """Deal a new hand: Fantasyland seats all their cards (R8), first or once the others
+        have played their streets; the others street 1.
 
         Returns the hand and the seats whose action is now awaited."""
         seats = {s: SeatHand(s, fantasy.get(s, 0)) for s in order}
-        hand = Hand(plan, simultaneous, order, seats, deck)
+        hand = Hand(plan, simultaneous, fantasy_first, order, seats, deck)
         started = []
-        for s in order:
-            sh = seats[s]
-            if sh.fantasy:
-                hand._give(sh, sh.fantasy, sh.fantasy - BOARD_CARDS, 0, out)
+        if fantasy_first or not hand.normal:
+            started = hand._deal_fantasy(now, out)
+            if started and len(hand.normal) > 1:
+                # R8 (seeds 000, 002): the others' streets wait until every Fantasyland board
+                # is set, so its player sees none of their cards, in the channel neither. One
+                # player left outside Fantasyland lays out face down at once (seed 000).
+                return hand, started
+        return hand, started + hand._begin_street(now, out)
+
+    def _deal_fantasy(self, now: float, out: list[Event]) -> list[int]:
+        """Deal every Fantasyland seat not yet dealt all its cards at once (R8)."""
+        started = []
+        for s in self.order:
+            sh = self.seats[s]
+            if sh.fantasy and not sh.acted and not sh.dealt:
+                self._give(sh, sh.fantasy, sh.fantasy - BOARD_CARDS, 0, out)
                 sh.since = now
                 started.append(s)
-        started += hand._begin_street(now, out)
-        return hand, started
+        return started
 
     def _give(self, sh: SeatHand, count: int, discards: int, street: int,
               out: list[Event]) -> None:
@@ -135,6 +149,8 @@ class Hand:
         sh.board, sh.dealt, sh.discards = board, (), sh.discards + thrown
         sh.acted, sh.since = True, None
         if sh.fantasy:
+            if self.street == 0 and all(o.acted for o in self.seats.values() if o.fantasy):
+                return self._begin_street(now, out)  # the others waited for Fantasyland (R8)
             return []
         if self.simultaneous:
             sh.hidden = placed
@@ -152,18 +168,19 @@ class Hand:
                 return [nxt]
         if self.street < len(self.plan):
             return self._begin_street(now, out)
-        return []
+        return self._deal_fantasy(now, out)  # seed 003: Fantasyland once the others are done
 
     def copy(self) -> "Hand":
         seats = {s: replace(sh) for s, sh in self.seats.items()}
-        return Hand(self.plan, self.simultaneous, self.order, seats, list(self.deck),
-                    self.next_card, self.street, self.turn)
+        return Hand(self.plan, self.simultaneous, self.fantasy_first, self.order, seats,
+                    list(self.deck), self.next_card, self.street, self.turn)
 
     def json_record(self) -> HandJson:
         return HandJson(self.order, tuple(self.seats[s] for s in self.order), self.deck,
                         self.next_card, self.street, self.turn)
 
     @staticmethod
-    def from_record(j: HandJson, plan: tuple[Street, ...], simultaneous: bool) -> "Hand":
-        return Hand(plan, simultaneous, j.order, {sh.seat: sh for sh in j.seats}, j.deck,
-                    j.next_card, j.street, j.turn)
+    def from_record(j: HandJson, plan: tuple[Street, ...], simultaneous: bool,
+                    fantasy_first: bool) -> "Hand":
+        return Hand(plan, simultaneous, fantasy_first, j.order, {sh.seat: sh for sh in j.seats},
+                    j.deck, j.next_card, j.street, j.turn)

@@ -92,6 +92,7 @@ class Player:
     fantasy: int = 0  # cards of the Fantasyland hand owed next hand (R8)
     leaving: bool = False  # cash: gets up once it owes no Fantasyland hand
     cashed_out: int = 0  # chips returned to the wallet on sitting out (then stack is 0)
+    bank_filled: float | None = None  # when its time bank was last full (R10); None: not dealt
 
 
 @dataclass(slots=True)
@@ -218,15 +219,21 @@ class Match:
             return None
         player = self.seats[seat]
         assert player is not None
-        return sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
+        return sh.since + self._turn_seconds(sh) + player.time_bank
 
     def next_deadline(self) -> float | None:
         """The earliest deadline of any pending action (arm one timer for it)."""
         times = [d for s in self.pending() if (d := self.deadline(s)) is not None]
         return min(times, default=None)
 
-    def _turn_seconds(self, fantasy: int) -> int:
-        return self.rules.fantasy_turn_seconds if fantasy else self.rules.turn_seconds
+    def _turn_seconds(self, sh: SeatHand) -> float:
+        """R10: the seconds the seat's pending action has before its time bank runs."""
+        rules = self.rules
+        if sh.fantasy:
+            return rules.fantasy_turn_seconds
+        if rules.clock == "per_hand":  # seed 000: one clock for the hand, less what was spent
+            return max(0.0, rules.turn_seconds * len(streets(rules)) - sh.used)
+        return rules.turn_seconds
 
     def _seat_hand(self, seat: int) -> SeatHand | None:
         if self.hand is None or self.phase != "playing":
@@ -261,6 +268,7 @@ class Match:
             p = self.seats[s]
             assert p is not None
             p.status = "playing"
+            self._refill(p, now)
             if p.fantasy:
                 fantasy[s], p.fantasy = p.fantasy, 0
         self.hand_no += 1
@@ -270,7 +278,8 @@ class Match:
             hand_no=self.hand_no, button=self.button, seats=order,
             fantasy=tuple([FantasySeat(s, n) for s, n in fantasy.items()]))]
         self.hand, started = Hand.deal(streets(self.rules), self.rules.order == "simultaneous",
-                                       order, fantasy, deck, now, events)
+                                       self.rules.fantasy_deal == "first", order, fantasy, deck,
+                                       now, events)
         self.phase = "playing"
         self.showdown = None
         self.log = HandLog(self.hand_no, before, deck)
@@ -296,12 +305,13 @@ class Match:
         player = self.seats[seat]
         assert player is not None
         events: list[Event] = []
+        allowed = self._turn_seconds(sh)
         started = hand.place(seat, assignment, now, False, events)  # refuses before any change
         # R10: time past the turn's own seconds comes out of the time bank.
-        over = now - since - (self.rules.fantasy_turn_seconds if sh.fantasy
-                              else self.rules.turn_seconds)
+        over = now - since - allowed
         if over > 0:
             player.time_bank = max(0.0, player.time_bank - over)
+        sh.used += now - since
         if player.away:
             player.away = False
             events.append(Back(seat=seat, player_id=player.player_id))
@@ -360,7 +370,12 @@ class Match:
         assert hand is not None
         sh = hand.seats[seat]
         if sh.fantasy:
-            return Text("You have already set your Fantasyland board")
+            return (Text("You have already set your Fantasyland board") if sh.acted else
+                    Text("Your Fantasyland cards come once the others have played their "
+                         "streets"))
+        if hand.street == 0:  # R8: the others' streets wait for the Fantasyland boards
+            return Text("Fantasyland is set first: waiting for {names}", names=listing(
+                [self.player(s).name for s in hand.pending()]))
         if hand.street == len(hand.plan) and sh.acted:
             return Text("Your board is complete")
         waiting = [s for s in hand.pending() if not hand.seats[s].fantasy]
@@ -402,7 +417,7 @@ class Match:
                 queue += self._auto(seat, now, events)
             else:
                 waiting = True
-                deadline = sh.since + self._turn_seconds(sh.fantasy) + player.time_bank
+                deadline = sh.since + self._turn_seconds(sh) + player.time_bank
                 events.append(Turn(seat=seat, street=0 if sh.fantasy else hand.street,
                                    deadline=deadline))
         if not waiting and hand.complete:
@@ -448,6 +463,15 @@ class Match:
                            if p.fantasy])))
         if self.hands_total and (len(self._active()) < 2 or self.hand_no >= self.hands_total):
             self._over(events)
+
+    def _refill(self, player: Player, now: float) -> None:
+        """R10 (seed 003: the bank "resets after a certain period"): at a deal, a time bank
+        last full `time_bank_refill_seconds` ago or more is full again."""
+        period = self.rules.time_bank_refill_seconds
+        if player.bank_filled is None:
+            player.bank_filled = now  # dealt in for the first time: the period starts
+        elif period and now - player.bank_filled >= period:
+            player.time_bank, player.bank_filled = float(self.rules.time_bank_seconds), now
 
     def _get_up(self, seat: int, kind: type[Left | SatOut], events: list[Event]) -> None:
         """The player is out of the match; its stack goes back to its wallet (R10, R11, R12).
@@ -557,6 +581,7 @@ class Match:
 
         player = _spec_player(spec, self.rules)
         player.status, player.time_bank = "joining", old.time_bank
+        player.bank_filled = old.bank_filled  # getting up and back fills no bank (R10)
         player.start_stack, player.cashed_out = old.start_stack + spec.stack, old.cashed_out
         return self._sit(seat, player, spec)
 
@@ -654,7 +679,7 @@ class Match:
         sh = self._seat_hand(seat)
         if now is None or sh is None or sh.since is None:
             return player.time_bank
-        over = now - sh.since - self._turn_seconds(sh.fantasy)
+        over = now - sh.since - self._turn_seconds(sh)
         return max(0.0, player.time_bank - max(0.0, over))
 
     # ----------------------------------------------------------------- state
@@ -701,7 +726,8 @@ class Match:
         return Match(
             rules=rules, seed=j.seed, seats=j.seats, button=j.button, hand_no=j.hand_no,
             phase=j.phase, hands_total=j.hands_total,
-            hand=(Hand.from_record(j.hand, streets(rules), rules.order == "simultaneous")
+            hand=(Hand.from_record(j.hand, streets(rules), rules.order == "simultaneous",
+                                   rules.fantasy_deal == "first")
                   if j.hand is not None else None),
             showdown=j.showdown, log=j.history)
 

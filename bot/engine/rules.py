@@ -16,6 +16,8 @@ Fantasy = Literal["standard", "progressive", "ultimate", "tournament", "off"]
 Order = Literal["sequential", "simultaneous"]
 Format = Literal["match", "hands", "cash"]
 Hints = Literal["off", "on"]
+FantasyDeal = Literal["first", "last"]
+Clock = Literal["per_street", "per_hand"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "variant": ("pineapple", "turbo", "lowball", "joker"),
@@ -25,6 +27,8 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "order": ("sequential", "simultaneous"),
     "format": ("match", "hands", "cash"),
     "hints": ("off", "on"),
+    "fantasy_deal": ("first", "last"),
+    "clock": ("per_street", "per_hand"),
 }
 # Inclusive bounds of the whole-number options.
 BOUNDS: dict[str, tuple[int, int]] = {
@@ -35,7 +39,9 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "turn_seconds": (10, 3600),
     "fantasy_turn_seconds": (10, 3600),
     "time_bank_seconds": (0, 36000),
+    "time_bank_refill_seconds": (0, 86400),
 }
+CASH_REFILL_SECONDS = 3600  # seed 003 names no period: an hour, a cash session's length
 _TRUE = {"true", "on", "yes", "1"}
 _FALSE = {"false", "off", "no", "0"}
 
@@ -61,6 +67,11 @@ class TableRules:
     time_bank_seconds: int = 120  # R10, per match
     hints: Hints = "off"  # issue 18: "on" offers each person the strong player's placement
     sit_out_when_away: bool = True  # R10; off at tournament tables (R13): all hands played
+    # R8, R10: the defaults below are a pineapple match's; `from_mapping` gives each table the
+    # defaults of the seed it follows (`seed_defaults`).
+    fantasy_deal: FantasyDeal = "first"  # R8: Fantasyland set before the first street, or last
+    clock: Clock = "per_hand"  # R10: turn_seconds a street, or all the streets' for the hand
+    time_bank_refill_seconds: int = 0  # R10: a bank full again after this long; 0 never
 
     @property
     def max_seats(self) -> int:
@@ -99,12 +110,40 @@ class TableRules:
             else:
                 value = _parse_int(name, raw)
             values[name] = value
+        for name, value in seed_defaults(values.get("variant", "pineapple"),
+                                         values.get("format", "match")).items():
+            values.setdefault(name, value)
         rules = replace(TableRules(), **values)
         if rules.seats > rules.max_seats:
             raise RuleError(Text("{variant} seats at most {n} player",
                                  "{variant} seats at most {n} players",
                                  variant=rules.variant, n=rules.max_seats))
         return rules
+
+
+def seed_defaults(variant: str, table_format: str) -> dict[str, Any]:
+    """The defaults of the options where the seeds differ on how a table deals and keeps time
+    (RULES.md R8, R10), as the seed the table follows says: a joker table comes from seed
+    003's room, turbo and lowball from seed 002, the others from their format's seed (R11:
+    match 000, hands 001, cash 003); the refill from the format alone."""
+    room = variant == "joker" or (variant == "pineapple" and table_format == "cash")  # 003
+    return {
+        # Seed 003 deals Fantasyland once the others have played; 000, 001 and 002 first.
+        "fantasy_deal": "last" if room else "first",
+        # Seed 000 (a match) has one clock a hand; 001 and 003 time each action (002 says
+        # nothing: its tables keep their format's).
+        "clock": "per_hand" if table_format == "match" and variant != "joker" else "per_street",
+        # Seed 003's cash room fills the bank again after a while; 000, 001: one a match.
+        "time_bank_refill_seconds": CASH_REFILL_SECONDS if table_format == "cash" else 0,
+    }
+
+
+# A rule set stored before these options existed keeps the behaviour it was created with.
+_STORED_BEFORE = {"fantasy_deal": "first", "clock": "per_street", "time_bank_refill_seconds": 0}
+
+
+def _stored(options: Mapping[str, Any]) -> TableRules:
+    return TableRules.from_mapping({**_STORED_BEFORE, **options})
 
 
 def _parse_bool(name: str, raw: Any) -> bool:
@@ -141,7 +180,7 @@ def _options(rules: TableRules) -> dict[str, Any]:
 
 
 # A rule set as a field of state JSON (bot/engine/codec.py): its options by name.
-RULES = codec.Custom(lambda rules: dict(_options(rules)), TableRules.from_mapping)
+RULES = codec.Custom(lambda rules: dict(_options(rules)), _stored)
 
 
 def _not_whole(raw: Any, name: str) -> Text:

@@ -9,6 +9,7 @@ import discord
 from discord.utils import TimestampStyle
 
 from bot.engine.cards import SUITS, Card, card_str, is_joker
+from bot.engine.deal import streets
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
@@ -30,6 +31,23 @@ FANTASIES = {"standard": Text("standard Fantasyland"),
              "ultimate": Text("ultimate Fantasyland"),
              "tournament": Text("tournament Fantasyland"), "off": Text("no Fantasyland")}
 ORDERS = {"sequential": Text("sequential turns"), "simultaneous": Text("simultaneous turns")}
+FANTASY_DEALS = {"first": Text("set before the others play"),
+                 "last": Text("dealt once the others have played")}
+
+
+def clock_words(rules: TableRules) -> Text:
+    """The turn clock in a few words: a street's seconds, or the whole hand's (one clock)."""
+    if rules.clock == "per_hand":
+        return Text("{n} s for the whole hand", n=rules.turn_seconds * len(streets(rules)))
+    return Text("{n} s a street", n=rules.turn_seconds)
+
+
+def bank_words(rules: TableRules) -> Text:
+    """The time bank in a few words, with its refill when it has one."""
+    if rules.time_bank_refill_seconds:
+        return Text("time bank {bank} s, full again after {n} s", bank=rules.time_bank_seconds,
+                    n=rules.time_bank_refill_seconds)
+    return Text("time bank {bank} s", bank=rules.time_bank_seconds)
 
 
 def clip(text: str, limit: int) -> str:
@@ -121,17 +139,18 @@ def rules_paragraph(loc: str, rules: TableRules) -> str:
         "hands": Text("{n} hand", "{n} hands", n=rules.hands),
         "cash": Text("cash table: join and leave between hands"),
     }[rules.format]
+    fantasy = FANTASIES[rules.fantasy] if rules.fantasy == "off" else Text(
+        "{fantasy} ({deal})", fantasy=FANTASIES[rules.fantasy],
+        deal=FANTASY_DEALS[rules.fantasy_deal])
     return t(loc, "**{variant}**, {seats} seats, {length}\n"
                   "Buy-in {buy_in}, {per_point} per point, scoring {scoring}, {royalties}, "
-                  "{fantasy}, {order} of {turn} s (Fantasyland {fantasy_turn} s, time bank "
-                  "{bank} s)",
+                  "{fantasy}, {order}\nTime: {clock}, Fantasyland {fantasy_turn} s, {bank}",
              variant=VARIANTS[rules.variant], seats=min(rules.seats, rules.max_seats),
              length=match_length, buy_in=chips(loc, rules.buy_in),
              per_point=chips(loc, rules.point_value), scoring=rules.scoring,
-             royalties=ROYALTIES[rules.royalties], fantasy=FANTASIES[rules.fantasy],
-             order=ORDERS[rules.order], turn=rules.turn_seconds,
-             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds
-             ) + ("\n" + t(loc, HINTS_ON) if rules.hints == "on" else "")
+             royalties=ROYALTIES[rules.royalties], fantasy=fantasy, order=ORDERS[rules.order],
+             clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds,
+             bank=bank_words(rules)) + ("\n" + t(loc, HINTS_ON) if rules.hints == "on" else "")
 
 
 def rules_line(loc: str, rules: TableRules) -> str:

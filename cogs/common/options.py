@@ -63,6 +63,13 @@ TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
         locale_str("extra seconds per match once a turn runs out (default 120)")),
     "hints": (str, locale_str(
         "on: a Suggest button fills your cards with the strong computer's choice")),
+    "fantasy_deal": (str, locale_str(
+        "first: Fantasyland is set before the others play; last: after, seeing their boards")),
+    "clock": (str, locale_str(
+        "per_street: turn_seconds for each street; per_hand: all of it for the whole hand")),
+    "time_bank_refill_seconds": (
+        _whole("time_bank_refill_seconds"),
+        locale_str("seconds after which a time bank is full again, 0 never (cash: 3600)")),
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]

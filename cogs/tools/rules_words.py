@@ -13,7 +13,7 @@ from bot.engine.fantasy import LOWBALL_CARDS, TURBO_CARDS, fantasy_cards
 from bot.engine.royalties import ROYALTY
 from bot.engine.rules import TableRules
 from bot.i18n import Text, t
-from cogs.common.format import chips
+from cogs.common.format import chips, clock_words
 
 # R4's paying hands, one example each, in the order RULES.md lists them.
 _BOTTOM_EXAMPLES = (
@@ -67,6 +67,13 @@ _SYSTEMS = {
 _TABLES = {"american": Text("**American** table, paid only to a board that did not foul."),
            "russian": Text("**Russian** table, paid only to a board that did not foul."),
            "off": Text("**No royalties** at this table.")}
+_FANTASY_DEALS = {
+    "first": Text("Fantasyland is dealt first, and the others play their streets once every "
+                  "Fantasyland board is set: its player sees none of their cards (a single "
+                  "player outside Fantasyland plays at the same time, face down)."),
+    "last": Text("Fantasyland is dealt once the others have played all their streets: its "
+                 "player sees their boards while setting."),
+}
 _FANTASY_MODES = {"standard": Text("**Standard**"), "progressive": Text("**Progressive**"),
                   "ultimate": Text("**Ultimate**"), "tournament": Text("**Tournament**")}
 
@@ -156,7 +163,8 @@ def _fantasy(loc: str, rules: TableRules) -> str:
     button = Text("the button moves as usual") if rules.button_moves_on_fantasy \
         else Text("the button does not move")
     return t(loc, "{text} A Fantasyland player gets all the cards at once and sets 13 unseen "
-                  "until showdown; {button}.", text=text, button=button)
+                  "until showdown; {button}.", text=text, button=button) + " " + t(
+        loc, _FANTASY_DEALS[rules.fantasy_deal])
 
 
 def _table(loc: str, rules: TableRules) -> str:
@@ -169,13 +177,18 @@ def _table(loc: str, rules: TableRules) -> str:
         "cash": Text("**Cash**: no end; players join and leave between hands (a player owed a "
                      "Fantasyland hand plays it first)."),
     }
+    bank = Text("a {bank} s time bank, full again at a deal once {n} s have passed since it "
+                "was last full", bank=rules.time_bank_seconds,
+                n=rules.time_bank_refill_seconds) if rules.time_bank_refill_seconds else \
+        Text("a {bank} s time bank per match", bank=rules.time_bank_seconds)
     return t(loc, "{format} Buy-in {buy_in}. Table stakes: nobody loses more than their stack, "
                   "and nobody wins more from one opponent than they have in front of them.\n"
-                  "Time: {turn} s a street, {fantasy_turn} s for a Fantasyland hand, then a "
-                  "{bank} s time bank per match; after that the bot places the cards and the "
-                  "player is away.", format=formats[rules.format],
-             buy_in=chips(loc, rules.buy_in), turn=rules.turn_seconds,
-             fantasy_turn=rules.fantasy_turn_seconds, bank=rules.time_bank_seconds) + (
+                  "Time: {clock}, {fantasy_turn} s for a Fantasyland hand, then {bank}; after "
+                  "that the bot places the cards and the player is away.",
+             format=formats[rules.format], buy_in=chips(loc, rules.buy_in),
+             clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds, bank=bank) + (
+        " " + t(loc, "The hand has one clock: the time a street takes comes off the streets "
+                     "after it.") if rules.clock == "per_hand" else "") + (
         "\n" + t(loc, "Hints: on. **Suggest** in a player's controls fills the street with the "
                       "strong computer's choice from that player's own view; it can still be "
                       "changed before Confirm.") if rules.hints == "on" else "")

@@ -86,7 +86,7 @@ ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 ALLOWED = {"OFC", "ofc", "https", "discord", "com", "channels", "True", "False", "true",
            "false", "null"} | set(
     CHOICES) | {
-    value for values in CHOICES.values() for value in values} | {
+    part for values in CHOICES.values() for value in values for part in value.split("_")} | {
     field.name.replace("_", " ") for field in fields(TableRules)} | {
     part for field in fields(TableRules) for part in field.name.split("_")}
 

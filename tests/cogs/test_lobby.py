@@ -21,7 +21,7 @@ async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: 
     lobby = await lobby_message(double)
     assert lobby.embed is not None and lobby.embed["title"] == "OFC table: waiting for players"
     assert "Buy-in 300 chips, 2 chips per point, scoring 2-4" in lobby.embed["description"]
-    assert "turns of 90 s" in lobby.embed["description"]
+    assert "Time: 450 s for the whole hand" in lobby.embed["description"]  # 5 streets of 90
     assert list(buttons(lobby)) == ["Join", "Leave", "Start", "Cancel", "Add computer (easy)",
                                     "Add computer (strong)", "Remove computer"]
     assert not enabled(lobby, "Remove computer")  # no computer yet

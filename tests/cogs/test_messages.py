@@ -92,3 +92,20 @@ def test_the_table_says_when_hints_are_on_and_when_it_is_a_practice() -> None:
     assert "Hints" not in str(plain.description)
     over = standings_embed("en-US", [], practice=True).description or ""
     assert "play chips, no wallet changed" in over and "Rematch" not in over
+
+
+def test_the_rules_say_when_fantasyland_is_dealt_the_clock_and_the_banks_refill() -> None:
+    match = TableRules.from_mapping({})  # seed 000: Fantasyland first, one clock a hand
+    text = rules_paragraph("en-US", match)
+    assert "standard Fantasyland (set before the others play)" in text
+    assert "Time: 300 s for the whole hand" in text and "full again" not in text
+    words = dict(describe("en-US", match))
+    assert "its player sees none of their cards" in words["Fantasyland"]
+    assert "The hand has one clock" in words["Table"]
+    cash = TableRules.from_mapping({"format": "cash"})  # seed 003
+    text = rules_paragraph("en-US", cash)
+    assert "(dealt once the others have played)" in text and "Time: 60 s a street" in text
+    assert "time bank 120 s, full again after 3600 s" in text
+    words = dict(describe("en-US", cash))
+    assert "its player sees their boards while setting" in words["Fantasyland"]
+    assert "full again at a deal once 3600 s have passed" in words["Table"]

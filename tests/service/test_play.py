@@ -98,7 +98,7 @@ async def test_a_whole_match_of_people_and_a_computer(
 async def test_timeout_places_by_r10_and_the_away_player_sits_out(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         database: str) -> None:
-    table = await new_table(service, [ALICE, BOB], ["easy"])
+    table = await new_table(service, [ALICE, BOB], ["easy"], clock="per_street")
     people = [ALICE, BOB]
     # Bob plays; Alice never does. Find Alice's first turn.
     while ALICE not in to_act(service, table, people):
@@ -159,7 +159,7 @@ async def test_away_players_who_stay_are_dealt_the_next_hand_due_at_the_same_ins
 
 async def test_an_away_player_who_comes_back_acts_again(
         service: TableService, clock: FakeClock, recorder: Recorder) -> None:
-    table = await new_table(service, [ALICE, BOB], ["easy"])
+    table = await new_table(service, [ALICE, BOB], ["easy"], clock="per_street")
     people = [ALICE, BOB]
     while ALICE not in to_act(service, table, people):
         await act(service, table, BOB)

@@ -26,7 +26,11 @@ def as_written_now(text: str) -> str:
     whether it was cancelled (/stats leaves those out); a table says whether its match over
     offers a rematch (a stored one offers none); the table's and its match's rules say
     whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
-    tournament tables, R13), while a hand's history keeps the state it recorded; the table
+    tournament tables, R13) and, as the table played before these options, that Fantasyland
+    is dealt first, the clock runs a street at a time and the time bank never fills again
+    (R8, R10), while a hand's history keeps the state it recorded; a seated player says when
+    its time bank was last full (a stored one does not: null, set at the next deal) and a
+    hand's seat the seconds it spent acting (0: a stored hand's clock starts afresh); the table
     says whether it is a practice (issue 18: no) and whether the house lent its stacks (a
     tournament's table; a stored one does not say, and is read as not lent); a match's last
     showdown names its hand's dealer (a stored one does not: null, and the match's button is
@@ -36,6 +40,14 @@ def as_written_now(text: str) -> str:
         if "rules" in holder:
             holder["rules"]["hints"] = "off"
             holder["rules"]["sit_out_when_away"] = True
+            holder["rules"].update(fantasy_deal="first", clock="per_street",
+                                   time_bank_refill_seconds=0)
+    if data["match"]:
+        for player in data["match"]["seats"]:
+            if player is not None:
+                player["bank_filled"] = None
+        for seat in (data["match"]["hand"] or {"seats": []})["seats"]:
+            seat["used"] = 0.0
     data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
     for op in data["pending"]:
         if op["op"] == "match_end":

@@ -44,7 +44,8 @@ def stacked_deal(match: Match, boards: dict[int, Board], now: float = 0.0,
     """Start the next hand with a deck that deals each seat exactly the cards of its target
     board (plus filler discards), then play it out so every seat ends with its board.
 
-    Fantasyland seats (owed FL) get their 13 board cards first, then fillers to discard.
+    Fantasyland seats (owed FL) get their 13 board cards, then fillers to discard, first or
+    after the streets as the table deals them (R8).
     `late` seats never act: their time runs out (R10), the system places for them (not their
     target board) and they are away."""
     late = set(late)
@@ -66,11 +67,14 @@ def stacked_deal(match: Match, boards: dict[int, Board], now: float = 0.0,
             deals.append(cards[i:i + keep] + [pool.pop() for _ in range(size - keep)])
             i += keep
         plan[s] = deals
-    deck = [c for s in order if fantasy[s] for c in plan[s][0]]
     normal = [s for s in order if not fantasy[s]]
-    for k in range(len(sizes)):
-        deck += [c for s in normal for c in plan[s][k]]
-    deck += pool
+    streets = [c for k in range(len(sizes)) for s in normal for c in plan[s][k]]
+    dealt_fantasy = [c for s in order if fantasy[s] for c in plan[s][0]]
+    # R8: Fantasyland is dealt first, or (seed 003's order) once the others' streets are done.
+    if rules.fantasy_deal == "first":
+        deck = dealt_fantasy + streets + pool
+    else:
+        deck = streets + dealt_fantasy + pool
     events = match._start_hand(now, deck)
     rows = {s: {c: r for r in ("top", "middle", "bottom") for c in boards[s].row(r)}
             for s in order}

@@ -23,7 +23,7 @@ def rows(match: Match, seat: int) -> tuple[str, ...]:
 
 
 def test_deadline_is_turn_time_then_time_bank() -> None:
-    match = new_match(2, turn_seconds=60, time_bank_seconds=30, button=1)
+    match = new_match(2, turn_seconds=60, time_bank_seconds=30, button=1, clock="per_street")
     events = match.start_hand(1000.0)
     turn = first(events, TURN)
     assert turn.seat == 0 and turn.data["deadline"] == 1000 + 60 + 30
@@ -141,3 +141,70 @@ def test_back_clears_away() -> None:
     match.place(1, match.random_assignment(1, random.Random(2)), 201.0)
     assert match.pending() == (0,)  # waited for again on street 2
 
+
+
+def test_per_street_clock_gives_every_street_its_own_turn_seconds() -> None:
+    # R10 `clock: per_street` (seeds 001, 003): 59 s spent on street 1 leave street 2's 60 s.
+    match = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_street")
+    match.start_hand(1000.0)
+    rng = random.Random(4)
+    match.place(0, match.random_assignment(0, rng), 1059.0)
+    match.place(1, match.random_assignment(1, rng), 1060.0)
+    assert match.deadline(0) == 1060 + 60 + 30
+    assert match.seats[0].time_bank == 30  # type: ignore[union-attr]
+
+
+def test_per_hand_clock_is_one_clock_for_the_hand_less_the_time_spent() -> None:
+    # R10 `clock: per_hand` (seed 000): "equal period of time to lay out their cards in all
+    # boxes ... in the second street players have less time by the amount of time spent
+    # during the first street". Five pineapple streets of 60 s: 300 s for the hand.
+    match = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_hand")
+    match.start_hand(1000.0)
+    assert match.deadline(0) == 1000 + 300 + 30
+    rng = random.Random(4)
+    match.place(0, match.random_assignment(0, rng), 1059.0)  # 59 s spent
+    assert match.deadline(1) == 1059 + 300 + 30
+    match.place(1, match.random_assignment(1, rng), 1060.0)  # 1 s spent
+    assert match.deadline(0) == 1060 + 241 + 30  # street 2: 300 - 59 left
+    match.place(0, match.random_assignment(0, rng), 1310.0)  # 250 s: 9 past its 241
+    assert match.seats[0].time_bank == 21  # type: ignore[union-attr]
+    assert match.deadline(1) == 1310 + 299 + 30
+    match.place(1, match.random_assignment(1, rng), 1311.0)
+    assert match.deadline(0) == 1311 + 0 + 21  # street 3: the hand's time is gone
+    assert match.timeout(1331.9) == []
+    assert kinds(match.timeout(1332.0))[:2] == [TIMEOUT, AWAY]
+    # Turbo's three streets (R7): 180 s for the hand.
+    turbo = new_match(2, button=1, variant="turbo", turn_seconds=60, time_bank_seconds=30,
+                      clock="per_hand")
+    turbo.start_hand(0.0)
+    assert turbo.deadline(0) == 180 + 30
+
+
+def finish_hand(match: Match, now: float) -> None:
+    rng = random.Random(6)
+    while match.phase == "playing":
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, rng), now)
+
+
+def test_a_time_bank_fills_again_once_its_refill_period_has_passed() -> None:
+    # R10 (seed 003: "The time bank resets after a certain period"): at a deal, a bank last
+    # full `time_bank_refill_seconds` ago is full again.
+    match = new_match(2, button=1, format="cash", turn_seconds=60, time_bank_seconds=30,
+                      time_bank_refill_seconds=600, clock="per_street")
+    match.start_hand(1000.0)  # Ann's bank is full: its period starts
+    match.place(0, match.random_assignment(0, random.Random(1)), 1080.0)  # 20 s of the bank
+    finish_hand(match, 1081.0)
+    assert match.seats[0].time_bank == 10  # type: ignore[union-attr]
+    match.start_hand(1599.0)  # 599 s: not yet
+    assert match.seats[0].time_bank == 10  # type: ignore[union-attr]
+    finish_hand(match, 1599.0)
+    match.start_hand(1600.0)  # 600 s since it was last full
+    assert match.seats[0].time_bank == 30  # type: ignore[union-attr]
+    # Without a period (a match: one bank for the match, seeds 000, 001) it never refills.
+    once = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_street")
+    once.start_hand(1000.0)
+    once.place(0, once.random_assignment(0, random.Random(1)), 1080.0)
+    finish_hand(once, 1081.0)
+    once.start_hand(1000.0 + 86400)
+    assert once.seats[0].time_bank == 10  # type: ignore[union-attr]

@@ -2,7 +2,10 @@
 
 import random
 
+import pytest
+
 from bot.engine.cards import Card
+from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from tests.state.boards import P1, P2, P3
 from tests.state.helpers import cards_of, check_views, new_match, stacked_deal, start_with
@@ -95,3 +98,73 @@ def test_unseen_cards_exclude_everything_the_seat_has_seen() -> None:
     # Seat 1 saw seat 0's five placed cards and its own five dealt ones: 42 left.
     assert len(unseen) == 42
     assert not unseen & set(cards_of("Ah Kh Qh Jh Th 2c 3c 4c 5c 6c"))
+
+
+def owed_fantasyland(order: str) -> Match:
+    """Three players, seat 0 (first to act: the button is seat 2) owed 14 cards (R8)."""
+    match = new_match(3, button=2, fantasy_deal=order)
+    match.seats[0].fantasy = 14  # type: ignore[union-attr]
+    match.start_hand(0.0)
+    return match
+
+
+def test_fantasyland_dealt_first_is_set_before_anything_is_placed() -> None:
+    # R8 (seed 002: the FL player sets the hand "without being able to see the cards of his
+    # opponents"; seeds 000, 001: dealt first): the others' first street waits until the FL
+    # board is set, so nothing placed after the FL cards came shows to its player: not in its
+    # own view (its prompt, image and commands), nor in the channel's.
+    match = owed_fantasyland("first")
+    assert match.pending() == (0,) and match.dealt_to(1) == match.dealt_to(2) == ()
+    with pytest.raises(RuleError, match="Fantasyland is set first: waiting for Ann"):
+        match.place(1, {}, 1.0)
+    mine = match.view_for(0)
+    assert len(mine.dealt) == 14 and mine.table == match.public_view()
+    assert all(sv.board.cards == sv.new_cards == () for sv in mine.table.seats)
+    check_views(match)
+    rng = random.Random(2)
+    match.place(0, match.random_assignment(0, rng), 30.0)
+    assert match.pending() == (1,) and len(match.dealt_to(1)) == 5  # street 1 now
+    while match.phase == "playing":
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, rng), 40.0)
+        check_views(match)
+    assert len(match.public_view().seats[0].board.cards) == 13  # shown down
+
+
+def test_fantasyland_dealt_last_sees_the_others_boards() -> None:
+    # Seed 003: "the opponents are the first to lay out their cards openly ... After the
+    # opponents have completed the layout of the cards, the player receives 14 cards".
+    match = owed_fantasyland("last")
+    assert match.pending() == (1,) and match.dealt_to(0) == ()
+    with pytest.raises(RuleError, match="Your Fantasyland cards come once the others"):
+        match.place(0, {}, 1.0)
+    rng = random.Random(2)
+    while 0 not in match.pending():
+        assert match.dealt_to(0) == ()
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, rng), 10.0)
+        check_views(match)
+    mine = match.view_for(0)
+    assert len(mine.dealt) == 14 and match.pending() == (0,)
+    boards = {sv.seat: sv.board.cards for sv in mine.table.seats}
+    assert (len(boards[0]), len(boards[1]), len(boards[2])) == (0, 13, 13)
+    # Nothing it is dealt was seen: the others' boards and its 14 cards share no card.
+    assert not set(mine.dealt) & (set(boards[1]) | set(boards[2]))
+    match.place(0, match.random_assignment(0, rng), 100.0)
+    assert match.phase == "showdown"
+
+
+def test_in_seed_003s_order_the_one_player_outside_fantasyland_plays_first_face_down() -> None:
+    # Seed 003: "The player without "Fantasy" lays out the cards first, face down ... Then
+    # players with "Fantasy" lay out 14 cards face down at once": the FL player, dealt last,
+    # still sees none of that board.
+    match = new_match(2, button=1, fantasy_deal="last")
+    match.seats[0].fantasy = 14  # type: ignore[union-attr]
+    match.start_hand(0.0)
+    rng = random.Random(8)
+    while 0 not in match.pending():
+        assert match.pending() == (1,) and match.dealt_to(0) == ()
+        match.place(1, match.random_assignment(1, rng), 1.0)
+    seat = match.view_for(0).table.seats[1]
+    assert (seat.board.cards, seat.new_cards, seat.hidden_cards) == ((), (), 13)
+    check_views(match)
