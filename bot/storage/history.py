@@ -1,11 +1,12 @@
 """Match and hand history, and the queries behind /history and /stats."""
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import StorageCore, open_table
 from bot.storage.errors import InvalidInput, UnknownHand, UnknownMatch
+from bot.storage.ratings import rate_match
 from bot.storage.records import (
     HandHistory,
     HandRecord,
@@ -173,11 +174,14 @@ class HistoryMixin(StorageCore):
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(
-        self, match_id: int, winners: Collection[int], *, now: float, cancelled: bool = False
+        self, match_id: int, winners: Collection[int], *, now: float, cancelled: bool = False,
+        computers: Mapping[int, str] | None = None,
     ) -> bool:
         """Finish a match; `winners` (participants, the caller's choice, ties allowed) count
         as won for /stats. Net points and chips come from the recorded hands. A `cancelled`
-        match (no winners) ends too, but /stats leaves it out.
+        match (no winners) ends too, but /stats leaves it out. A finished match that is not
+        a practice updates its players' ratings in the same transaction (ratings.py), each
+        computer at its level in `computers` (by seat id; easy when not named).
         False when the match had already ended."""
         match_id = validate.snowflake("match id", match_id)
         won = {validate.player(w) for w in winners}
@@ -201,6 +205,10 @@ class HistoryMixin(StorageCore):
             )
             await conn.execute("UPDATE matches SET ended_at = ?, cancelled = ? WHERE id = ?",
                                (now, int(cancelled), match_id))
+            ((guild_id, practice),) = await conn.fetch(
+                "SELECT guild_id, practice FROM matches WHERE id = ?", (match_id,))
+            if not cancelled and not practice:
+                await rate_match(conn, match_id, int(guild_id), computers or {}, now)
         return True
 
     async def recent_matches(
