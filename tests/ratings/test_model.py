@@ -15,7 +15,7 @@ def test_places_rank_by_points_and_ties_share() -> None:
 
 def test_a_newcomer_shows_1000() -> None:
     # mu 25 - 3 x 25/3 = 0, so 1,000 + 40 x 0
-    assert DEFAULT == Rating(25.0, 25 / 3)
+    assert Rating(25.0, 25 / 3) == DEFAULT
     assert DEFAULT.shown == 1000
     assert Rating(30.0, 2.0).shown == 1000 + 40 * 24
 
