@@ -1,13 +1,13 @@
 """Skill ratings and seasons through the real bot: two finished matches rate their players in
-season 1 (as bot/ratings.py computes from each match's places by points), an admin starts a
-new season, and both boards read as they should: the new one empty, the old one final."""
+season 1 (as bot/ratings.py computes from each match's places by points), each match's
+standings show every player's new rating and its change, an admin starts a new season, and both boards read as they should: the new one empty, the old one final."""
 
 from bot import ratings
 from bot.app import OFCBot
 from bot.ratings import DEFAULT
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.discord_double.model import MANAGE_GUILD
-from tests.e2e.flows import description, open_table, play_out, seats_of
+from tests.e2e.flows import description, display_name, open_table, play_out, seats_of
 
 
 async def test_two_matches_a_new_season_and_both_boards(
@@ -16,11 +16,16 @@ async def test_two_matches_a_new_season_and_both_boards(
     for name in ("table-1", "table-2"):
         table = await open_table(double, alice, bob, channel=double.add_text_channel(name),
                                  format="hands", hands=1, fantasy="off")
-        await play_out(double, table, seats_of((alice, bob)))
+        over = await play_out(double, table, seats_of((alice, bob)))
         (match,) = await bot.storage.recent_matches(double.guild.id, alice.id, limit=1)
         players = sorted(match.players, key=lambda p: p.user_id)  # as storage rates them
         after = ratings.rate([expected[p.user_id] for p in players],
                              ratings.places([p.net_points for p in players]))
+        for member in (alice, bob):  # the standings say each one's rating and its change
+            line = next(line for line in description(over).splitlines()
+                        if display_name(member) in line)
+            new = after[[p.user_id for p in players].index(member.id)].shown
+            assert line.endswith(f" · rating {new:,} ({new - expected[member.id].shown:+,})")
         expected.update({p.user_id: r for p, r in zip(players, after, strict=True)})
 
     board = await double.resolved(await alice.slash("ofc leaderboard"))
