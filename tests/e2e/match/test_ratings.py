@@ -1,6 +1,7 @@
 """Skill ratings and seasons through the real bot: two finished matches rate their players in
 season 1 (as bot/ratings.py computes from each match's places by points), each match's
-standings show every player's new rating and its change, an admin starts a new season, and both boards read as they should: the new one empty, the old one final."""
+standings show every player's new rating and its change, an admin starts a new season, and
+both boards read as they should: the new one empty, the old one final."""
 
 from bot import ratings
 from bot.app import OFCBot
