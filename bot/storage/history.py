@@ -301,29 +301,52 @@ class HistoryMixin(StorageCore):
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's totals in a guild over the finished matches: a match still running or
         cancelled counts for nothing, its hands included."""
-        guild_id = validate.snowflake("guild id", guild_id)
-        user_id = validate.player(user_id)
+        return await self._stats(validate.snowflake("guild id", guild_id),
+                                 "= ?", (validate.player(user_id),))
+
+    async def server_stats(self, guild_id: int) -> PlayerStats:
+        """Every person's hands of a guild's finished matches together (computers left out):
+        the server's averages beside a player's (`matches` counts each player's matches)."""
+        return await self._stats(validate.snowflake("guild id", guild_id), "> 0", ())
+
+    async def _stats(self, guild_id: int, who: str, params: tuple[int, ...]) -> PlayerStats:
         async with self._db.transaction(write=False) as conn:
             hands = await conn.fetch(
                 "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_stayed), 0), coalesce(sum(r.scoops), 0), "
-                "coalesce(max(r.royalties), 0) "
+                "coalesce(max(r.royalties), 0), coalesce(sum(r.royalties), 0) "
                 "FROM hand_results AS r JOIN matches AS m ON m.id = r.match_id "
-                f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
-                (guild_id, user_id),
+                f"WHERE m.guild_id = ? AND r.user_id {who} AND {_FINISHED}",
+                (guild_id, *params),
             )
             matches = await conn.fetch(
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
-                f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",
-                (guild_id, user_id),
+                f"WHERE m.guild_id = ? AND mp.user_id {who} AND {_FINISHED}",
+                (guild_id, *params),
             )
-        (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best) = hands[0]
+        (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best,
+         royalties) = hands[0]
         played, won = matches[0]
         return PlayerStats(
             hands=n, net_points=points, net_chips=chips, matches=played, matches_won=won,
             fouls=fouls, fantasy_chances=chances, fantasy_entries=entries,
             fantasy_hands=fl_hands, fantasy_stays=stays, scoops=scoops, best_royalties=best,
+            royalties=royalties,
         )
+
+    async def recent_nets(self, guild_id: int, user_id: int, limit: int = 30) -> list[int]:
+        """A player's net points in each of their latest finished matches, oldest first."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT m.id, coalesce(sum(r.points), 0) FROM matches AS m "
+                "JOIN match_players AS mp ON mp.match_id = m.id "
+                "LEFT JOIN hand_results AS r ON r.match_id = m.id AND r.user_id = mp.user_id "
+                f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED} "
+                "GROUP BY m.id ORDER BY m.id DESC LIMIT ?",
+                (guild_id, user_id, validate.count("limit", limit)))
+        return [int(net) for _, net in reversed(rows)]

@@ -19,6 +19,7 @@ from bot.storage.records import RatingChange, RatingRow, Season
 
 _SEASON = "id, guild_id, number, name, started_at, ended_at"
 _NAME_LENGTH = 60
+_WHOLE = 1 << 31  # every line of a board
 _BOARD = "SELECT user_id, mu, sigma, matches FROM ratings WHERE season_id = ?"
 
 
@@ -132,12 +133,13 @@ class RatingsMixin(StorageCore):
             rows = await conn.fetch(_BOARD, (chosen.id,))
         return chosen, _board(rows)[:limit]
 
-    async def rating_of(self, guild_id: int, user_id: int) -> RatingRow | None:
-        """A person's line on the open (or last) season's board; None before their first
-        rated match of it."""
+    async def rating_of(self, guild_id: int, user_id: int,
+                        season: int | None = None) -> tuple[RatingRow | None, int]:
+        """A person's line on a season's board (None: the open or last one), None before
+        their first rated match of it; and how many are on that board."""
         user_id = validate.human(user_id)
-        _, board = await self.rating_board(guild_id, limit=1 << 30)
-        return next((row for row in board if row.user_id == user_id), None)
+        _, board = await self.rating_board(guild_id, season, limit=_WHOLE)
+        return next((row for row in board if row.user_id == user_id), None), len(board)
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]:
         """The updates a match made, by player id (none: not rated)."""

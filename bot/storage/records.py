@@ -187,6 +187,7 @@ class PlayerStats:
     fantasy_stays: int
     scoops: int
     best_royalties: int
+    royalties: int = 0  # over every hand
 
     @property
     def win_rate(self) -> float:
@@ -203,6 +204,10 @@ class PlayerStats:
     @property
     def fantasy_stay_rate(self) -> float:
         return _rate(self.fantasy_stays, self.fantasy_hands)
+
+    @property
+    def royalties_per_hand(self) -> float:
+        return _rate(self.royalties, self.hands)
 
 
 @dataclass(frozen=True, slots=True)

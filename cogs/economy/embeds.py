@@ -301,7 +301,11 @@ def hand_detail(loc: str, match: MatchSummary, hand: HandHistory) -> discord.Emb
     return embed
 
 
-def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
+def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None = None,
+          nets: Sequence[int] = (), rating: RatingRow | None = None,
+          rated: int = 0) -> discord.Embed:
+    """The member's figures as text (the player card under it draws them): their rating,
+    their form over `nets`, and the `server`'s averages beside theirs."""
     embed = discord.Embed(title=t(loc, "Statistics"), colour=INFO, description=t(
         loc, "{member} in this server.", member=mention) if s.hands else t(
         loc, "{member} has not played a hand here yet.", member=mention))
@@ -309,6 +313,14 @@ def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
         return embed
     per_hand = s.net_points / s.hands
     fields: list[tuple[Text, Text | str]] = [
+        (Text("Rating"), Text("{rating:,} (#{rank} of {n})", rating=rating.shown,
+                              rank=rating.rank, n=rated) if rating else
+         Text("Not rated yet this season")),
+    ]
+    if nets:
+        fields.append((Text("Net points, last {n} match", "Net points, last {n} matches",
+                            n=len(nets)), signed(sum(nets))))
+    fields += [
         (Text("Hands played"), Text("{n:,}", n=s.hands)),
         (Text("Net points"), Text("{points} ({per_hand} a hand)", points=signed(s.net_points),
                                   per_hand=f"{per_hand:+.2f}")),
@@ -325,6 +337,11 @@ def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
         (Text("Scoops"), Text("{n:,}", n=s.scoops)),
         (Text("Best royalties"), Text("{n} in one hand", n=s.best_royalties)),
     ]
+    if server is not None and server.hands:
+        fields.append((Text("Server average"), Text(
+            "Fouls {fouls}, Fantasyland entries {entries}, royalties {royalties} a hand",
+            fouls=_percent(server.foul_rate), entries=_percent(server.fantasy_entry_rate),
+            royalties=f"{server.royalties_per_hand:.1f}")))
     for name, value in fields:
         embed.add_field(name=t(loc, name), value=value if isinstance(value, str)
                         else t(loc, value))

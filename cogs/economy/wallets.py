@@ -28,7 +28,6 @@ from cogs.economy import embeds
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
 MAX_SEASON = 10_000
-MAX_BOARD = 1_000_000  # every rated member, to find the reader's own line
 
 
 @app_commands.command(name="balance", description="Your chips in this server (or a member's)")
@@ -85,10 +84,8 @@ async def leaderboard(interaction: Interaction, by: str = "rating",
     shown, board = await storage.rating_board(guild_id, season, limit=LEADERBOARD_SIZE)
     if season is not None and shown is None:
         raise Refusal(Text("This server has no season {number}.", number=season))
-    mine = None
-    if shown is not None:
-        _, whole = await storage.rating_board(guild_id, shown.number, limit=MAX_BOARD)
-        mine = next((row for row in whole if row.user_id == interaction.user.id), None)
+    mine = None if shown is None else \
+        (await storage.rating_of(guild_id, interaction.user.id, shown.number))[0]
     await send(interaction, ephemeral=False,
                embed=embeds.rating_board(lang(interaction), shown, board, mine, name))
 

@@ -44,14 +44,15 @@ async def test_practice_and_cancelled_matches_change_nothing(storage: Storage) -
     assert await storage.rating_changes(practice) == []
     assert await storage.rating_changes(cancelled) == []
     assert await storage.rating_board(GUILD) == (None, [])
-    assert await storage.rating_of(GUILD, ALICE) is None
+    assert await storage.rating_of(GUILD, ALICE) == (None, 0)
 
 
 async def test_a_computer_plays_at_its_levels_fixed_rating(storage: Storage) -> None:
     await _match(storage, {ALICE: 5, BOT: -5}, now=10.0, computers={BOT: "strong"})
     await _match(storage, {BOB: 5, BOT - 1: -5}, now=20.0, computers={BOT - 1: "easy"})
-    alice, bob = await storage.rating_of(GUILD, ALICE), await storage.rating_of(GUILD, BOB)
-    assert alice is not None and bob is not None
+    (alice, rated), (bob, _) = (await storage.rating_of(GUILD, ALICE),
+                                await storage.rating_of(GUILD, BOB))
+    assert alice is not None and bob is not None and rated == 2
     assert alice.mu > bob.mu > DEFAULT.mu  # a beaten strong computer counts more
     assert [row.user_id for row in (await storage.rating_board(GUILD))[1]] == [ALICE, BOB]
     season = (await storage.seasons(GUILD))[0]
