@@ -104,6 +104,17 @@ History (history.py)
   Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
   per hand in FL), scoops, best_royalties.
 
+Skill ratings by season (ratings.py, bot/ratings.py)
+- A finished match (not cancelled, not practice, two or more players) updates its people's
+  ratings in its server's open season inside `record_match_end` (`computers`: {seat id:
+  level}, each at its level's fixed rating); a server's first rated match opens season 1.
+- `start_season(guild, name, now=)` -> Season: the open one closes, everyone starts again.
+- `seasons(guild)` -> [Season]; `rating_board(guild, season=None, limit=10)` -> (Season |
+  None, [RatingRow]); `rating_of(guild, user, season=None)` -> (RatingRow | None, how many
+  are rated).
+- `rating_changes(match_id)` -> [RatingChange]; `season_results(season_id)` -> [(match id,
+  [RatingChange])] in rating order, and `season_ratings(season_id)`: to recompute and check.
+
 Guild settings (settings.py)
 - `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options,
   language); `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
@@ -179,8 +190,11 @@ from bot.storage.records import (
     PlayerHandResult,
     PlayerStats,
     Preferences,
+    RatingChange,
+    RatingRow,
     Refund,
     SanctionRecord,
+    Season,
     SettingsChange,
     Settlement,
     ShardLease,
@@ -225,9 +239,12 @@ __all__ = [
     "PlayerHandResult",
     "PlayerStats",
     "Preferences",
+    "RatingChange",
+    "RatingRow",
     "Refund",
     "SanctionRecord",
     "SchemaTooNew",
+    "Season",
     "SettingsChange",
     "Settlement",
     "ShardLease",

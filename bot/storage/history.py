@@ -1,11 +1,12 @@
 """Match and hand history, and the queries behind /history and /stats."""
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import StorageCore, open_table
 from bot.storage.errors import InvalidInput, UnknownHand, UnknownMatch
+from bot.storage.ratings import rate_match
 from bot.storage.records import (
     HandHistory,
     HandRecord,
@@ -173,11 +174,14 @@ class HistoryMixin(StorageCore):
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(
-        self, match_id: int, winners: Collection[int], *, now: float, cancelled: bool = False
+        self, match_id: int, winners: Collection[int], *, now: float, cancelled: bool = False,
+        computers: Mapping[int, str] | None = None,
     ) -> bool:
         """Finish a match; `winners` (participants, the caller's choice, ties allowed) count
         as won for /stats. Net points and chips come from the recorded hands. A `cancelled`
-        match (no winners) ends too, but /stats leaves it out.
+        match (no winners) ends too, but /stats leaves it out. A finished match that is not
+        a practice updates its players' ratings in the same transaction (ratings.py), each
+        computer at its level in `computers` (by seat id; easy when not named).
         False when the match had already ended."""
         match_id = validate.snowflake("match id", match_id)
         won = {validate.player(w) for w in winners}
@@ -201,6 +205,10 @@ class HistoryMixin(StorageCore):
             )
             await conn.execute("UPDATE matches SET ended_at = ?, cancelled = ? WHERE id = ?",
                                (now, int(cancelled), match_id))
+            ((guild_id, practice),) = await conn.fetch(
+                "SELECT guild_id, practice FROM matches WHERE id = ?", (match_id,))
+            if not cancelled and not practice:
+                await rate_match(conn, match_id, int(guild_id), computers or {}, now)
         return True
 
     async def recent_matches(
@@ -293,29 +301,52 @@ class HistoryMixin(StorageCore):
     async def stats(self, guild_id: int, user_id: int) -> PlayerStats:
         """A player's totals in a guild over the finished matches: a match still running or
         cancelled counts for nothing, its hands included."""
-        guild_id = validate.snowflake("guild id", guild_id)
-        user_id = validate.player(user_id)
+        return await self._stats(validate.snowflake("guild id", guild_id),
+                                 "= ?", (validate.player(user_id),))
+
+    async def server_stats(self, guild_id: int) -> PlayerStats:
+        """Every person's hands of a guild's finished matches together (computers left out):
+        the server's averages beside a player's (`matches` counts each player's matches)."""
+        return await self._stats(validate.snowflake("guild id", guild_id), "> 0", ())
+
+    async def _stats(self, guild_id: int, who: str, params: tuple[int, ...]) -> PlayerStats:
         async with self._db.transaction(write=False) as conn:
             hands = await conn.fetch(
                 "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_stayed), 0), coalesce(sum(r.scoops), 0), "
-                "coalesce(max(r.royalties), 0) "
+                "coalesce(max(r.royalties), 0), coalesce(sum(r.royalties), 0) "
                 "FROM hand_results AS r JOIN matches AS m ON m.id = r.match_id "
-                f"WHERE m.guild_id = ? AND r.user_id = ? AND {_FINISHED}",
-                (guild_id, user_id),
+                f"WHERE m.guild_id = ? AND r.user_id {who} AND {_FINISHED}",
+                (guild_id, *params),
             )
             matches = await conn.fetch(
                 "SELECT count(*), coalesce(sum(mp.won), 0) "
                 "FROM match_players AS mp JOIN matches AS m ON m.id = mp.match_id "
-                f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED}",
-                (guild_id, user_id),
+                f"WHERE m.guild_id = ? AND mp.user_id {who} AND {_FINISHED}",
+                (guild_id, *params),
             )
-        (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best) = hands[0]
+        (n, points, chips, fouls, chances, entries, fl_hands, stays, scoops, best,
+         royalties) = hands[0]
         played, won = matches[0]
         return PlayerStats(
             hands=n, net_points=points, net_chips=chips, matches=played, matches_won=won,
             fouls=fouls, fantasy_chances=chances, fantasy_entries=entries,
             fantasy_hands=fl_hands, fantasy_stays=stays, scoops=scoops, best_royalties=best,
+            royalties=royalties,
         )
+
+    async def recent_nets(self, guild_id: int, user_id: int, limit: int = 30) -> list[int]:
+        """A player's net points in each of their latest finished matches, oldest first."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.player(user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT m.id, coalesce(sum(r.points), 0) FROM matches AS m "
+                "JOIN match_players AS mp ON mp.match_id = m.id "
+                "LEFT JOIN hand_results AS r ON r.match_id = m.id AND r.user_id = mp.user_id "
+                f"WHERE m.guild_id = ? AND mp.user_id = ? AND {_FINISHED} "
+                "GROUP BY m.id ORDER BY m.id DESC LIMIT ?",
+                (guild_id, user_id, validate.count("limit", limit)))
+        return [int(net) for _, net in reversed(rows)]

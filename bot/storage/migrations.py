@@ -261,9 +261,53 @@ _LENT = """
 ALTER TABLE live_tables ADD COLUMN lent INTEGER NOT NULL DEFAULT 0 CHECK (lent IN (0, 1));
 """
 
+# 11: skill ratings by season (bot/ratings.py). A server's seasons are numbered from 1, one
+# open at a time; `ratings` holds each person's current rating in a season, and
+# `rating_results` every update of a finished match: each player's place, a computer's level,
+# and the ratings before and after, so every rating can be recomputed from its results.
+_RATINGS = """
+CREATE TABLE seasons (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    number INTEGER NOT NULL CHECK (number > 0),
+    name TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL
+);
+CREATE UNIQUE INDEX seasons_by_number ON seasons (guild_id, number);
+CREATE UNIQUE INDEX seasons_open ON seasons (guild_id) WHERE ended_at IS NULL;
+
+CREATE TABLE ratings (
+    season_id INTEGER NOT NULL REFERENCES seasons (id),
+    user_id INTEGER NOT NULL CHECK (user_id > 0),
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL CHECK (sigma > 0),
+    matches INTEGER NOT NULL CHECK (matches > 0),
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (season_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE rating_results (
+    id INTEGER PRIMARY KEY,
+    season_id INTEGER NOT NULL REFERENCES seasons (id),
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    user_id INTEGER NOT NULL,
+    level TEXT,
+    place INTEGER NOT NULL CHECK (place > 0),
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    created_at REAL NOT NULL,
+    CHECK ((level IS NULL) = (user_id > 0))
+);
+CREATE INDEX rating_results_by_season ON rating_results (season_id, id);
+CREATE INDEX rating_results_by_match ON rating_results (match_id);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
-                               _LANGUAGES, _LENT)
+                               _LANGUAGES, _LENT, _RATINGS)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

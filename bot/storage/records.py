@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from bot.ratings import Rating
+
 
 @dataclass(frozen=True, slots=True)
 class Wallet:
@@ -185,6 +187,7 @@ class PlayerStats:
     fantasy_stays: int
     scoops: int
     best_royalties: int
+    royalties: int = 0  # over every hand
 
     @property
     def win_rate(self) -> float:
@@ -201,6 +204,10 @@ class PlayerStats:
     @property
     def fantasy_stay_rate(self) -> float:
         return _rate(self.fantasy_stays, self.fantasy_hands)
+
+    @property
+    def royalties_per_hand(self) -> float:
+        return _rate(self.royalties, self.hands)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,3 +296,39 @@ class ShardLease:
     address: str | None
     acquired_at: float
     expires_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A server's rating season, numbered from 1; `ended_at` None while it runs."""
+
+    id: int
+    guild_id: int
+    number: int
+    name: str
+    started_at: float
+    ended_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A person's line on a season's board: `shown` ranks it (bot.ratings); equal values
+    share a rank."""
+
+    rank: int
+    user_id: int
+    shown: int
+    mu: float
+    sigma: float
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's update by one finished match (a computer's `level`, a person's None)."""
+
+    user_id: int
+    level: str | None
+    place: int
+    before: Rating
+    after: Rating

@@ -11,17 +11,18 @@ from bot.storage.errors import InvalidInput
 from bot.storage.history import HistoryMixin
 from bot.storage.leases import LeasesMixin
 from bot.storage.preferences import PreferencesMixin
+from bot.storage.ratings import RatingsMixin
 from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
 from bot.storage.tournaments import TournamentsMixin
 from bot.storage.wallets import WalletsMixin
 
 
-class Storage(WalletsMixin, TablesMixin, HistoryMixin, SettingsMixin, PreferencesMixin,
-              TournamentsMixin, LeasesMixin, AuditMixin, CopyMixin):
-    """Wallets and ledger, live tables and their chips, history, guild settings, players'
-    preferences, tournaments, shard leases; the audit of the books, and a copy into another
-    database.
+class Storage(WalletsMixin, TablesMixin, HistoryMixin, RatingsMixin, SettingsMixin,
+              PreferencesMixin, TournamentsMixin, LeasesMixin, AuditMixin, CopyMixin):
+    """Wallets and ledger, live tables and their chips, history, skill ratings, guild
+    settings, players' preferences, tournaments, shard leases; the audit of the books, and a
+    copy into another database.
 
     Open with `await Storage.open(target)`: an SQLite file (a path, or `sqlite:PATH`) or a
     `postgresql://` URL; close with `await storage.close()`.

@@ -46,7 +46,7 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         status=state.status, created_at=state.created_at,
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
         hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice,
-        lent=state.lent)
+        lent=state.lent, match_id=state.match_id)
 
 
 def own_seat(state: TableState, player_id: int) -> int:

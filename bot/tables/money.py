@@ -85,10 +85,13 @@ class MatchEnd(MoneyOp):
     match_id: int
     winners: tuple[int, ...]
     cancelled: bool = False  # older snapshots' pending operations have no such key
+    # (seat id, level) of each computer, for the ratings; older snapshots' name none (easy)
+    computers: tuple[tuple[int, str], ...] = ()
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:
         return await storage.record_match_end(self.match_id, list(self.winners), now=now,
-                                              cancelled=self.cancelled)
+                                              cancelled=self.cancelled,
+                                              computers=dict(self.computers))
 
 
 @dataclass(frozen=True, slots=True)

@@ -141,6 +141,8 @@ def _match_over(state: TableState, match: Match, e: ev.MatchOver, base: dict[str
     best = max((s.net for s in standings), default=0)
     winners = [s.player_id for s in standings if best > 0 and s.net == best]
     if state.match_id is not None:
-        result.ops.append(money.MatchEnd(state.match_id, tuple(winners)))
+        computers = tuple((p.player_id, p.ai_level) for p in match.seats
+                          if p is not None and p.ai_level is not None)
+        result.ops.append(money.MatchEnd(state.match_id, tuple(winners), computers=computers))
     result.ops.append(money.Close())
     result.events.append(out.TableClosed(**base, reason="over"))

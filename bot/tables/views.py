@@ -33,6 +33,7 @@ class LobbyView:
     hand_no: int = 0
     practice: bool = False  # /ofc practice: play chips, nothing at stake
     lent: bool = False  # a tournament's table: the house lent the stacks (R13)
+    match_id: int | None = None  # the history's match, once started (its ratings: storage)
 
     @property
     def is_full(self) -> bool:

@@ -13,4 +13,5 @@ if TYPE_CHECKING:
 Interaction: TypeAlias = discord.Interaction["OFCBot"]
 Tree: TypeAlias = app_commands.CommandTree["OFCBot"]
 SlashCommand: TypeAlias = app_commands.Command[Any, ..., Any]
+Group: TypeAlias = app_commands.Group  # a subcommand group, e.g. /ofc-admin season
 Member: TypeAlias = discord.Member | discord.User  # a member as a slash option

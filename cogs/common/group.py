@@ -17,7 +17,7 @@ from collections.abc import Iterable
 import discord
 from discord import app_commands
 
-from cogs.common.client import SlashCommand, Tree
+from cogs.common.client import Group, SlashCommand, Tree
 
 # The groups' names are the bot's own: the same in every language (cogs/common/translator.py).
 ofc = app_commands.Group(
@@ -40,7 +40,7 @@ def install(tree: Tree, group: app_commands.Group = ofc) -> None:
         tree.add_command(group)
 
 
-def attach(tree: Tree, commands: Iterable[SlashCommand],
+def attach(tree: Tree, commands: Iterable[SlashCommand | Group],
            group: app_commands.Group = ofc) -> None:
     """Put `commands` under `group` (replacing same-named ones) and the group on the tree."""
     for command in commands:
@@ -48,7 +48,8 @@ def attach(tree: Tree, commands: Iterable[SlashCommand],
     install(tree, group)
 
 
-def detach(commands: Iterable[SlashCommand], group: app_commands.Group = ofc) -> None:
+def detach(commands: Iterable[SlashCommand | Group],
+           group: app_commands.Group = ofc) -> None:
     """Take `commands` off `group`, unless a newer load of their module replaced them."""
     for command in commands:
         if group.get_command(command.name) is command:

@@ -19,11 +19,13 @@ from bot.engine.cards import Card
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
 from bot.workers import CHANNEL, PERSON, Workers
+from rendering.player_card import PlayerCard
 
 TABLE_IMAGE = "table.png"
 HAND_IMAGE = "hand.png"
 SHOWDOWN_IMAGE = "showdown.png"
 SOLUTION_IMAGE = "solution.png"
+STATS_IMAGE = "stats.png"
 
 _workers = Workers(0)  # the bot's pool once it is up (use)
 
@@ -80,3 +82,8 @@ async def solution_file(loc: str, board: Board, discards: Sequence[Card], rules:
 async def score_file(loc: str, view: TableView, four_colour: bool = False) -> discord.File:
     """/ofc score's typed boards shown down, without stacks (a game elsewhere keeps its own)."""
     return await _file("score", SHOWDOWN_IMAGE, view, four_colour, loc)
+
+
+async def player_card_file(loc: str, card: PlayerCard) -> discord.File:
+    """/ofc stats's player card."""
+    return await _file("player_card", STATS_IMAGE, card, loc)

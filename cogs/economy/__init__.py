@@ -1,21 +1,21 @@
 """The `cogs.economy` extension: wallets (wallets.py), history and statistics (history.py),
-the coach (review.py, issue 18), and their embeds (embeds.py), R12. The players' commands go
-under `/ofc`, the grant under `/ofc-admin`."""
+the coach (review.py, issue 18), rating seasons (seasons.py), and their embeds (embeds.py),
+R12. The players' commands go under `/ofc`, the grant and `season start` under `/ofc-admin`."""
 
 from typing import TYPE_CHECKING
 
 from cogs.common.answers import install_error_handler
-from cogs.common.client import SlashCommand
+from cogs.common.client import Group, SlashCommand
 from cogs.common.group import admin, attach, detach
 from cogs.common.translator import install as install_translator
-from cogs.economy import history, review, wallets
+from cogs.economy import history, review, seasons, wallets
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 COMMANDS: tuple[SlashCommand, ...] = (*wallets.COMMANDS, *history.COMMANDS, review.review)
 ITEMS = (*history.MENUS, review.ReviewButton)
-ADMIN: tuple[SlashCommand, ...] = wallets.ADMIN
+ADMIN: tuple[SlashCommand | Group, ...] = (*wallets.ADMIN, seasons.season)
 
 
 async def setup(bot: "OFCBot") -> None:

@@ -22,7 +22,9 @@ from bot.storage import (
     MatchSummary,
     PlayedHand,
     PlayerStats,
+    RatingRow,
     SanctionRecord,
+    Season,
     Wallet,
 )
 from bot.tables import is_person
@@ -103,6 +105,37 @@ def leaderboard(loc: str, rows: Sequence[LeaderRow], me: LeaderRow | None,
         embed.set_footer(text=t(loc, "Your rank: #{rank} with {chips} (wallet plus chips at "
                                      "tables).", rank=me.rank, chips=chips(loc, me.total)))
     return embed
+
+
+def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
+                 me: RatingRow | None, guild_name: str | None) -> discord.Embed:
+    """A season's skill ratings, best first (bot/ratings.py: mu - 3 sigma, newcomers 1,000)."""
+    server = guild_name or t(loc, "this server")
+    lines = [t(loc, "**{rank}.** {member} {rating:,} ({n} match)",
+               "**{rank}.** {member} {rating:,} ({n} matches)", rank=row.rank,
+               member=f"<@{row.user_id}>", rating=row.shown, n=row.matches) for row in rows]
+    title = t(loc, "Ratings of {server}", server=server) if season is None else t(
+        loc, "Ratings of {server}: {season}", server=server, season=season.name)
+    embed = discord.Embed(title=title[:256], colour=MONEY, description="\n".join(lines) or t(
+        loc, "No finished match has been rated here yet."))
+    if season is not None and season.ended_at is not None:
+        embed.add_field(name=t(loc, "Season over"), value=t(
+            loc, "This season ended {when}: its board is final.", when=when(season.ended_at, "D")))
+    if me is None:
+        embed.set_footer(text=t(loc, "You have no rating in this season yet: finish a match to "
+                                     "get one. A rating counts how well you place, not chips."))
+    else:
+        embed.set_footer(text=t(loc, "Your rank: #{rank} with a rating of {rating:,}.",
+                                rank=me.rank, rating=me.shown))
+    return embed
+
+
+def season_started(loc: str, season: Season, by: str) -> discord.Embed:
+    return discord.Embed(title=t(loc, "{season} begins", season=season.name)[:256], colour=MONEY,
+                         description=t(loc, "{admin} started a new rating season. Everyone "
+                                            "starts again at 1,000; the last season's board "
+                                            "stays readable in {leaderboard}.", admin=by,
+                                       leaderboard=Slash("ofc leaderboard")))
 
 
 def options_summary(loc: str, options_json: str) -> str:
@@ -268,7 +301,11 @@ def hand_detail(loc: str, match: MatchSummary, hand: HandHistory) -> discord.Emb
     return embed
 
 
-def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
+def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None = None,
+          nets: Sequence[int] = (), rating: RatingRow | None = None,
+          rated: int = 0) -> discord.Embed:
+    """The member's figures as text (the player card under it draws them): their rating,
+    their form over `nets`, and the `server`'s averages beside theirs."""
     embed = discord.Embed(title=t(loc, "Statistics"), colour=INFO, description=t(
         loc, "{member} in this server.", member=mention) if s.hands else t(
         loc, "{member} has not played a hand here yet.", member=mention))
@@ -276,6 +313,14 @@ def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
         return embed
     per_hand = s.net_points / s.hands
     fields: list[tuple[Text, Text | str]] = [
+        (Text("Rating"), Text("{rating:,} (#{rank} of {n})", rating=rating.shown,
+                              rank=rating.rank, n=rated) if rating else
+         Text("Not rated yet this season")),
+    ]
+    if nets:
+        fields.append((Text("Net points, last {n} match", "Net points, last {n} matches",
+                            n=len(nets)), signed(sum(nets))))
+    fields += [
         (Text("Hands played"), Text("{n:,}", n=s.hands)),
         (Text("Net points"), Text("{points} ({per_hand} a hand)", points=signed(s.net_points),
                                   per_hand=f"{per_hand:+.2f}")),
@@ -292,6 +337,11 @@ def stats(loc: str, mention: str, s: PlayerStats) -> discord.Embed:
         (Text("Scoops"), Text("{n:,}", n=s.scoops)),
         (Text("Best royalties"), Text("{n} in one hand", n=s.best_royalties)),
     ]
+    if server is not None and server.hands:
+        fields.append((Text("Server average"), Text(
+            "Fouls {fouls}, Fantasyland entries {entries}, royalties {royalties} a hand",
+            fouls=_percent(server.foul_rate), entries=_percent(server.fantasy_entry_rate),
+            royalties=f"{server.royalties_per_hand:.1f}")))
     for name, value in fields:
         embed.add_field(name=t(loc, name), value=value if isinstance(value, str)
                         else t(loc, value))

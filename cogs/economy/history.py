@@ -15,7 +15,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Text, t
-from bot.storage import HandHistory, MatchSummary, Storage
+from bot.storage import HandHistory, MatchSummary, PlayerStats, Storage
+from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed
@@ -23,11 +24,13 @@ from cogs.common.interactions import about, guild_id_of, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
 from cogs.economy.review import ReviewButton
+from rendering.player_card import Figures, PlayerCard
 
 MAX_OPTIONS = 25  # Discord's limit of options in one select menu
 CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
 RECENT_MATCHES = 10
 RECENT_SANCTIONS = 10  # tournament warnings and penalties (RULES.md R13)
+FORM_MATCHES = 30  # the player card's line: net points over the latest finished matches
 
 
 def _picked(values: Sequence[str]) -> int:
@@ -138,13 +141,37 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
                                     sanctions))
 
 
-@app_commands.command(name="stats", description="Hands, points, fouls, Fantasyland, scoops")
+@app_commands.command(name="stats",
+                      description="Your player card: rating, recent form, fouls, Fantasyland")
 @app_commands.describe(member="Whose statistics to show (default: yours)")
 async def stats(interaction: Interaction, member: Member | None = None) -> None:
+    """The numbers as text (what a screen reader reads) with the player card drawn from them
+    (rendering/player_card.py) under it."""
     guild_id, target = about(interaction, member)
-    figures = await storage_of(interaction).stats(guild_id, target.id)
-    await send(interaction, ephemeral=True,
-               embed=embeds.stats(lang(interaction), target.mention, figures))
+    storage, loc = storage_of(interaction), lang(interaction)
+    figures = await storage.stats(guild_id, target.id)
+    if not figures.hands:
+        await send(interaction, ephemeral=True, embed=embeds.stats(loc, target.mention, figures))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)  # the card takes a moment
+    server = await storage.server_stats(guild_id)
+    nets = await storage.recent_nets(guild_id, target.id, limit=FORM_MATCHES)
+    rating, rated = await storage.rating_of(guild_id, target.id)
+    embed = embeds.stats(loc, target.mention, figures, server=server, nets=nets, rating=rating,
+                         rated=rated)
+    card = PlayerCard(
+        name=getattr(target, "display_name", target.name),
+        server=interaction.guild.name if interaction.guild else "",
+        rating=rating.shown if rating else None, rank=rating.rank if rating else None,
+        rated=rated, matches=figures.matches, hands=figures.hands, nets=tuple(nets),
+        mine=_figures(figures), average=_figures(server), best_royalties=figures.best_royalties)
+    embed.set_image(url=f"attachment://{images.STATS_IMAGE}")
+    await send(interaction, ephemeral=True, embed=embed,
+               file=await images.player_card_file(loc, card))
+
+
+def _figures(s: PlayerStats) -> Figures:
+    return Figures(s.foul_rate, s.fantasy_entry_rate, s.royalties_per_hand)
 
 
 COMMANDS: tuple[SlashCommand, ...] = (history, stats)

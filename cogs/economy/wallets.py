@@ -1,4 +1,5 @@
-"""Wallets (R12): /ofc balance, /ofc daily, /ofc leaderboard, /ofc-admin grant.
+"""Wallets (R12): /ofc balance, /ofc daily, /ofc leaderboard (by skill rating or by chips),
+/ofc-admin grant.
 
 Every chip movement goes through storage, which writes its ledger row in the same transaction;
 these commands only read, claim and grant. Personal answers are ephemeral; the leaderboard and
@@ -26,6 +27,7 @@ from cogs.economy import embeds
 
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
+MAX_SEASON = 10_000
 
 
 @app_commands.command(name="balance", description="Your chips in this server (or a member's)")
@@ -60,15 +62,32 @@ async def daily(interaction: Interaction) -> None:
     await send(interaction, ephemeral=True, embed=embeds.daily(lang(interaction), claim))
 
 
-@app_commands.command(name="leaderboard", description="The richest players of this server")
-async def leaderboard(interaction: Interaction) -> None:
+@app_commands.command(name="leaderboard",
+                      description="The best players of this server, by skill rating or chips")
+@app_commands.describe(by="Rank by skill rating (default) or by chips",
+                       season="A season's number, for its board (default: the current one)")
+@app_commands.choices(by=[app_commands.Choice(name="rating", value="rating"),
+                          app_commands.Choice(name="chips", value="chips")])
+async def leaderboard(interaction: Interaction, by: str = "rating",
+                      season: app_commands.Range[int, 1, MAX_SEASON] | None = None) -> None:
     guild_id = guild_id_of(interaction)
     storage = storage_of(interaction)
-    rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
-    me = await storage.rank_of(guild_id, interaction.user.id)
     name = interaction.guild.name if interaction.guild else None
+    if by == "chips":
+        if season is not None:
+            raise Refusal(Text("Seasons are for the rating board: chips have no seasons."))
+        rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
+        me = await storage.rank_of(guild_id, interaction.user.id)
+        await send(interaction, ephemeral=False,
+                   embed=embeds.leaderboard(lang(interaction), rows, me, name))
+        return
+    shown, board = await storage.rating_board(guild_id, season, limit=LEADERBOARD_SIZE)
+    if season is not None and shown is None:
+        raise Refusal(Text("This server has no season {number}.", number=season))
+    mine = None if shown is None else \
+        (await storage.rating_of(guild_id, interaction.user.id, shown.number))[0]
     await send(interaction, ephemeral=False,
-               embed=embeds.leaderboard(lang(interaction), rows, me, name))
+               embed=embeds.rating_board(lang(interaction), shown, board, mine, name))
 
 
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")

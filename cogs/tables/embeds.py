@@ -362,10 +362,16 @@ def left_notice(who: object, chips: int, *, away: bool, practice: bool) -> Text:
 
 
 def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = False,
-                    tournament: bool = False) -> discord.Embed:
-    """Match over: the stacks, and what happens now (a rematch, a practice, a tournament)."""
+                    tournament: bool = False,
+                    ratings: Mapping[int, tuple[int, int]] | None = None) -> discord.Embed:
+    """Match over: the stacks, each person's rating (`ratings`: before and after, by player
+    id), and what happens now (a rematch, a practice, a tournament)."""
+    rated = ratings or {}
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
                name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
+             + ("" if s.player_id not in rated else " · " + t(
+                 loc, "rating {rating:,} ({change:+,})", rating=rated[s.player_id][1],
+                 change=rated[s.player_id][1] - rated[s.player_id][0]))
              for n, s in enumerate(standings, start=1)]
     ending = (Text("Practice over: these were play chips, no wallet changed. {practice} deals "
                    "another; {review} goes over your hands with the strong computer.",

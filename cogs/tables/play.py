@@ -207,7 +207,8 @@ class Play(commands.Cog):
             case MatchOver(standings=standings):
                 lobby = self.tables.lobby(table)  # play or lent chips: no rematch
                 box.post(lambda: self._send_standings(event.channel_id, table, standings,
-                                                      lobby.practice, lobby.lent))
+                                                      lobby.practice, lobby.lent,
+                                                      lobby.match_id))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
@@ -268,12 +269,16 @@ class Play(commands.Cog):
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
     async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
-                              practice: bool, tournament: bool) -> None:
-        """The match's end in its server's language; a practice deals again with /ofc
-        practice, a tournament's table counts in its standings, a table of one's own chips
-        offers a rematch."""
+                              practice: bool, tournament: bool, match_id: int | None) -> None:
+        """The match's end in its server's language, with each person's rating change (the
+        match's end was committed before its events are shown); a practice deals again with
+        /ofc practice, a tournament's table counts in its standings, a table of one's own
+        chips offers a rematch."""
         loc = await self._locale(table, channel_id)
-        embed = standings_embed(loc, standings, practice=practice, tournament=tournament)
+        changes = [] if match_id is None else await self.bot.storage.rating_changes(match_id)
+        rated = {c.user_id: (c.before.shown, c.after.shown) for c in changes if c.level is None}
+        embed = standings_embed(loc, standings, practice=practice, tournament=tournament,
+                                ratings=rated)
         await self._send(channel_id, Content(
             embed, discord.ui.View() if practice or tournament else rematch_view(loc, table)))
 

@@ -93,9 +93,9 @@ async def test_commands_live_under_the_bots_own_groups(
     assert set(synced) == {"ofc", "ofc-admin"}
     players = {o["name"] for o in synced["ofc"]["options"]}
     assert {"balance", "daily", "leaderboard", "history", "stats"} <= players
-    assert not {"grant", "settings"} & players
+    assert not {"grant", "settings", "season"} & players
     admin_group = synced["ofc-admin"]
-    assert {o["name"] for o in admin_group["options"]} == {"grant", "settings"}
+    assert {o["name"] for o in admin_group["options"]} == {"grant", "settings", "season"}
     assert int(admin_group["default_member_permissions"]) == MANAGE_GUILD
     assert synced["ofc"]["default_member_permissions"] is None
     with pytest.raises(ComponentError, match="hidden"):

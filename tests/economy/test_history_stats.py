@@ -5,6 +5,7 @@ import random
 from collections.abc import Sequence
 from pathlib import Path
 
+from bot import ratings
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
@@ -75,9 +76,17 @@ async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) 
     answer = interaction.answer
     assert answer.ephemeral
     fields = {f.name: f.value for f in answer.embed.fields}
+    # Ratings: Alice first then Bob first, each from the model's update (tests/ratings).
+    after_1 = ratings.rate([ratings.DEFAULT, ratings.DEFAULT], [1, 2])
+    alice, bob = ratings.rate(after_1, [2, 1])
+    rank = 1 if alice.shown >= bob.shown else 2
     # 3 hands: 7 + 15 - 6 = 16 points (5.33 a hand), 7 + 15 - 12 = 10 chips; 1 of 2 matches;
-    # 1 foul in 3 hands; 1 entry in 2 hands outside Fantasyland; 1 stay in 1 FL hand.
+    # 1 foul in 3 hands; 1 entry in 2 hands outside Fantasyland; 1 stay in 1 FL hand. The
+    # server's 6 hands: 2 fouls (33%), 1 entry in 5 hands outside it (20%), 16 + 2 royalties.
     assert fields == {
+        "Rating": f"{alice.shown:,} (#{rank} of 2)",
+        "Net points, last 2 matches": "+16",
+        "Server average": "Fouls 33%, Fantasyland entries 20%, royalties 3.0 a hand",
         "Hands played": "3",
         "Net points": "+16 (+5.33 a hand)",
         "Net chips": "+10",
@@ -88,6 +97,8 @@ async def test_stats_counts_and_rates_by_hand(invoke: Invoke, storage: Storage) 
         "Scoops": "1",
         "Best royalties": "12 in one hand",
     }
+    assert answer.file is not None and answer.file.filename == "stats.png"
+    assert answer.embed.image.url == "attachment://stats.png"
     of_bob = invoke(ALICE)
     await run(stats, of_bob, member=BOB)
     fields = {f.name: f.value for f in of_bob.answer.embed.fields}

@@ -164,7 +164,7 @@ async def test_leaderboard_top_ten_and_the_callers_rank(invoke: Invoke, storage:
     table = await storage.create_table(GUILD, CHANNEL, "{}", now=T0)
     await storage.buy_in(table, players[0].id, 1000, key="t:p0", now=T0)
     interaction = invoke(players[0])
-    await run(leaderboard, interaction)
+    await run(leaderboard, interaction, by="chips")
     answer = interaction.answer
     assert not answer.ephemeral
     lines = answer.embed.description.splitlines()

@@ -34,7 +34,8 @@ def as_written_now(text: str) -> str:
     says whether it is a practice (issue 18: no) and whether the house lent its stacks (a
     tournament's table; a stored one does not say, and is read as not lent); a match's last
     showdown names its hand's dealer (a stored one does not: null, and the match's button is
-    shown)."""
+    shown); a match's end names its computers' levels for the ratings (a stored one names
+    none: they are rated as easy)."""
     data = json.loads(text)
     for holder in (data, data["match"] or {}):
         if "rules" in holder:
@@ -52,6 +53,7 @@ def as_written_now(text: str) -> str:
     for op in data["pending"]:
         if op["op"] == "match_end":
             op["cancelled"] = False
+            op["computers"] = []
     if data["match"] and data["match"].get("showdown"):
         data["match"]["showdown"]["button"] = None
     data.setdefault("rematch", False)

@@ -54,7 +54,7 @@ async def test_stats_add_up_the_hands_and_matches(storage: Storage, table: int) 
     assert alice == PlayerStats(
         hands=3, net_points=7, net_chips=7, matches=1, matches_won=1, fouls=0,
         fantasy_chances=1, fantasy_entries=1, fantasy_hands=2, fantasy_stays=1, scoops=1,
-        best_royalties=15,
+        best_royalties=15, royalties=4 + 7 + 15,
     )
     assert (alice.win_rate, alice.foul_rate) == (1.0, 0.0)
     assert (alice.fantasy_entry_rate, alice.fantasy_stay_rate) == (1.0, 0.5)
@@ -180,6 +180,30 @@ async def test_a_closed_table_starts_no_match(storage: Storage, table: int) -> N
     await storage.close_table(table, now=1.0)
     with pytest.raises(TableClosed):
         await storage.record_match_start(table, OPTIONS, [ALICE], now=2.0)
+
+
+async def test_the_servers_averages_count_people_only(storage: Storage, table: int) -> None:
+    """Alice's and Bob's hands together (the computer's foul and royalties left out)."""
+    await _played_match(storage, table)
+    server = await storage.server_stats(GUILD)
+    assert (server.hands, server.fouls, server.royalties) == (6, 1, 4 + 7 + 15 + 10)
+    assert (server.fantasy_chances, server.fantasy_entries) == (1 + 3, 2)
+    assert (server.matches, server.matches_won, server.best_royalties) == (2, 1, 15)
+    assert server.royalties_per_hand == 36 / 6
+
+
+async def test_recent_nets_are_each_finished_matchs_points_oldest_first(
+        storage: Storage, table: int) -> None:
+    first = await _played_match(storage, table)
+    second = await storage.create_table(GUILD, CHANNEL + 1, '{"hand": 0}', now=30.0)
+    match = await storage.record_match_start(second, OPTIONS, [ALICE, BOB], now=31.0)
+    await storage.record_hand(HandRecord(match, 1, '{"hand": 1}', (
+        R(ALICE, -5, -5), R(BOB, 5, 5))), now=32.0)
+    assert await storage.recent_nets(GUILD, ALICE) == [9 + 2 - 4]  # the second still runs
+    await storage.record_match_end(match, [BOB], now=33.0)
+    assert await storage.recent_nets(GUILD, ALICE) == [7, -5]
+    assert await storage.recent_nets(GUILD, BOB, limit=1) == [5]
+    assert first < match
 
 
 async def test_stats_count_only_finished_matches(storage: Storage, table: int) -> None:

@@ -1,0 +1,25 @@
+"""Rating seasons: `/ofc-admin season start [name]` closes the server's season, keeping its
+board for `/ofc leaderboard season:`, and starts everyone again at the default rating."""
+
+from discord import app_commands
+
+from cogs.common.answers import manage_server, send
+from cogs.common.client import Interaction
+from cogs.common.interactions import guild_id_of, in_time, now_of, storage_of
+from cogs.common.language import lang
+from cogs.economy import embeds
+
+MAX_NAME = 60  # storage's limit for a season's name
+
+season = app_commands.Group(name="season", description="Rating seasons (Manage Server)")
+
+
+@season.command(name="start", description="End this season's ratings and start a new season")
+@app_commands.describe(name="The new season's name (default: Season and its number)")
+@manage_server
+async def start(interaction: Interaction,
+                name: app_commands.Range[str, 1, MAX_NAME] | None = None) -> None:
+    started = await in_time(interaction, storage_of(interaction).start_season(
+        guild_id_of(interaction), name, now=now_of(interaction)), ephemeral=False)
+    await send(interaction, ephemeral=False, embed=embeds.season_started(
+        lang(interaction), started, interaction.user.mention))

@@ -1,0 +1,113 @@
+"""Skill ratings by season in storage (bot/storage/ratings.py), on both databases: a finished
+match updates them in its end's transaction; practice and cancelled matches change nothing;
+seasons close with their boards; every rating recomputes from the recorded results."""
+
+from bot import ratings
+from bot.ratings import DEFAULT, Rating
+from bot.storage import HandRecord, InvalidInput, PlayerHandResult, Storage
+from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
+
+R = PlayerHandResult
+OPTIONS = '{"format": "match"}'
+
+
+async def _match(storage: Storage, points: dict[int, int], *, now: float,
+                 practice: bool = False, cancelled: bool = False,
+                 computers: dict[int, str] | None = None) -> int:
+    table = await storage.create_table(GUILD, CHANNEL + int(now), '{"hand": 0}', now=now)
+    match = await storage.record_match_start(table, OPTIONS, list(points), now=now,
+                                             practice=practice)
+    await storage.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
+        R(player, p, p) for player, p in points.items())), now=now + 1)
+    await storage.record_match_end(match, [], now=now + 2, cancelled=cancelled,
+                                   computers=computers)
+    return match
+
+
+async def test_a_finished_match_rates_its_people_by_points(storage: Storage) -> None:
+    match = await _match(storage, {ALICE: 6, BOB: -2, CAROL: -4}, now=10.0)
+    expected = ratings.rate([DEFAULT] * 3, [1, 2, 3])
+    season, board = await storage.rating_board(GUILD)
+    assert season is not None and (season.number, season.name) == (1, "Season 1")
+    assert [(row.rank, row.user_id, row.matches) for row in board] == \
+        [(1, ALICE, 1), (2, BOB, 1), (3, CAROL, 1)]
+    assert [Rating(row.mu, row.sigma) for row in board] == expected
+    changes = await storage.rating_changes(match)
+    assert {c.user_id: (c.place, c.before, c.after) for c in changes} == {
+        ALICE: (1, DEFAULT, expected[0]), BOB: (2, DEFAULT, expected[1]),
+        CAROL: (3, DEFAULT, expected[2])}
+
+
+async def test_practice_and_cancelled_matches_change_nothing(storage: Storage) -> None:
+    practice = await _match(storage, {ALICE: 6, BOT: -6}, now=10.0, practice=True)
+    cancelled = await _match(storage, {ALICE: 6, BOB: -6}, now=20.0, cancelled=True)
+    assert await storage.rating_changes(practice) == []
+    assert await storage.rating_changes(cancelled) == []
+    assert await storage.rating_board(GUILD) == (None, [])
+    assert await storage.rating_of(GUILD, ALICE) == (None, 0)
+
+
+async def test_a_computer_plays_at_its_levels_fixed_rating(storage: Storage) -> None:
+    await _match(storage, {ALICE: 5, BOT: -5}, now=10.0, computers={BOT: "strong"})
+    await _match(storage, {BOB: 5, BOT - 1: -5}, now=20.0, computers={BOT - 1: "easy"})
+    (alice, rated), (bob, _) = (await storage.rating_of(GUILD, ALICE),
+                                await storage.rating_of(GUILD, BOB))
+    assert alice is not None and bob is not None and rated == 2
+    assert alice.mu > bob.mu > DEFAULT.mu  # a beaten strong computer counts more
+    assert [row.user_id for row in (await storage.rating_board(GUILD))[1]] == [ALICE, BOB]
+    season = (await storage.seasons(GUILD))[0]
+    for _, changes in await storage.season_results(season.id):
+        computer = next(c for c in changes if c.user_id < 0)
+        assert computer.before == ratings.COMPUTERS[computer.level or ""]
+
+
+async def test_a_new_season_starts_everyone_again_and_keeps_the_old_board(
+        storage: Storage) -> None:
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    _, first = await storage.rating_board(GUILD)
+    started = await storage.start_season(GUILD, "Winter", now=100.0)
+    assert (started.number, started.name, started.ended_at) == (2, "Winter", None)
+    assert await storage.rating_board(GUILD) == (started, [])
+    await _match(storage, {BOB: 6, ALICE: -6}, now=200.0)
+    _, second = await storage.rating_board(GUILD)
+    assert [row.user_id for row in second] == [BOB, ALICE]
+    assert second[0].matches == 1 and Rating(second[0].mu, second[0].sigma) == \
+        ratings.rate([DEFAULT, DEFAULT], [1, 2])[0]  # from the default again
+    old, board = await storage.rating_board(GUILD, season=1)
+    assert old is not None and old.ended_at == 100.0 and board == first
+    assert await storage.rating_board(GUILD, season=3) == (None, [])
+    for bad in ("", " ", "x" * 61):
+        try:
+            await storage.start_season(GUILD, bad, now=300.0)
+        except InvalidInput:
+            continue
+        raise AssertionError(f"{bad!r} was taken as a season's name")
+    assert len(await storage.seasons(GUILD)) == 2  # the refusals changed nothing
+
+
+async def test_every_rating_recomputes_from_the_recorded_results(storage: Storage) -> None:
+    results = [{ALICE: 6, BOB: -2, CAROL: -4}, {ALICE: -3, BOB: 3}, {BOB: 0, CAROL: 0, BOT: 0},
+               {CAROL: 9, ALICE: -9, BOT: 0}, {ALICE: 1, BOB: 1, CAROL: -2}]
+    for number, points in enumerate(results):
+        await _match(storage, points, now=10.0 * (number + 1), computers={BOT: "strong"})
+    season = (await storage.seasons(GUILD))[0]
+    recomputed: dict[int, Rating] = {}
+    played: dict[int, int] = {}
+    recorded = await storage.season_results(season.id)
+    assert len(recorded) == len(results)
+    for (_, changes), points in zip(recorded, results, strict=True):
+        assert {c.user_id for c in changes} == set(points)
+        before = [recomputed.get(c.user_id, DEFAULT) if c.user_id > 0
+                  else ratings.computer(c.level) for c in changes]
+        assert [c.before for c in changes] == before
+        assert [c.place for c in changes] == ratings.places([points[c.user_id]
+                                                             for c in changes])
+        after = ratings.rate(before, [c.place for c in changes])
+        assert [c.after for c in changes] == after
+        for change, rating in zip(changes, after, strict=True):
+            if change.user_id > 0:
+                recomputed[change.user_id] = rating
+                played[change.user_id] = played.get(change.user_id, 0) + 1
+    stored = await storage.season_ratings(season.id)
+    assert {user: (Rating(row.mu, row.sigma), row.matches) for user, row in stored.items()} \
+        == {user: (rating, played[user]) for user, rating in recomputed.items()}
