@@ -2,6 +2,7 @@
 tests/conftest.py's storage fixture audits every chip after each test."""
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from itertools import count
 
 import pytest
@@ -11,18 +12,22 @@ from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
 from bot.tournaments import TournamentChanged, TournamentError, TournamentService
+from bot.tournaments.limits import UNLIMITED, TournamentLimits
 
 from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, START
 
 DAVE = 104
+EVE = 105
 DIRECTOR = 900
 OPTIONS = {"buy_in": 100, "turn_seconds": 10, "time_bank_seconds": 0}
+SHORT = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns: the rules under test
 
 
 class Bot:
     """A table service and a tournament service over one storage, as the bot runs them."""
 
-    def __init__(self, storage: Storage, clock: FakeClock) -> None:
+    def __init__(self, storage: Storage, clock: FakeClock,
+                 limits: TournamentLimits = SHORT) -> None:
         self.clock = clock
         self.tables = TableService(storage, clock, QUICK_AI, FAST)
         threads = count(5000)
@@ -35,7 +40,7 @@ class Bot:
             self.opened.append((t.tournament_id, table.level, table.index))
             return next(threads)
 
-        self.service = TournamentService(storage, self.tables, clock, opener)
+        self.service = TournamentService(storage, self.tables, clock, opener, limits)
         self.changes: list[TournamentChanged] = []
 
         async def listen(changed: TournamentChanged) -> None:
@@ -72,8 +77,9 @@ async def bot(storage: Storage, clock: FakeClock) -> AsyncIterator[Bot]:
 
 
 async def create(bot: Bot, players: list[int], computers: int = 0, *, seats: int = 3,
-                 payouts: tuple[int, ...] = (100,), seed: int = 3) -> Tournament:
-    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=seats, hands=2,
+                 payouts: tuple[int, ...] = (100,), seed: int = 3,
+                 buy_in: int = 50) -> Tournament:
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=buy_in, seats=seats, hands=2,
                                  payouts=payouts, options=OPTIONS, window_seconds=600,
                                  seed=seed)
     for player in players:
@@ -89,7 +95,7 @@ async def balance(storage: Storage, user: int) -> int:
 
 async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB], computers=1)
-    assert (await storage.tournament(t.tournament_id)).pool == 150
+    assert (await storage.tournament(t.tournament_id)).pool == 100  # a computer pays none
     assert await balance(storage, ALICE) == START - 50
     with pytest.raises(TournamentError, match="already registered"):
         await bot.service.join(t.tournament_id, ALICE, "again")
@@ -165,7 +171,7 @@ async def test_a_window_that_ends_with_one_player_cancels_and_refunds(
 
 async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
                                                                 storage: Storage) -> None:
-    t = await create(bot, [ALICE, BOB], computers=3, payouts=(65, 35))
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], computers=1, payouts=(65, 35))
     tid = t.tournament_id
     await bot.service.start(tid, DIRECTOR)
     await bot.service.idle()
@@ -184,12 +190,13 @@ async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
     final = Tournament.from_json((await storage.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert len(final.current_tables) == 1 and len(final.current_tables[0].players) == 2
-    winner, second = final.placings[:2]
-    assert (winner.prize, second.prize) == (163, 87)  # 65/35 of 250, the odd chip to 1st
+    people = [p for p in final.placings if not p.computer]
+    assert [p.prize for p in people] == [130, 70, 0, 0]  # 65/35 of the people's 200
+    assert len(final.placings) == 5  # the computer is placed too
     record = await storage.tournament(tid)
     assert (record.pool, record.status) == (0, "finished")
     assert [c.reason for c in bot.changes].count("finished") == 1
-    for person in (ALICE, BOB):  # stakes back to the house: only the buy-in and prize moved
+    for person in (ALICE, BOB, CAROL, DAVE):  # the stakes went back: buy-in and prize moved
         prize = next(p.prize for p in final.placings if p.player_id == person)
         assert await balance(storage, person) == START - 50 + prize
 
@@ -251,7 +258,7 @@ async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock
     assert await second.service.restore() == [tid]
     await second.tables.restore()
     if stage == "registering":
-        await second.service.add_computer(tid, DIRECTOR)
+        await second.service.join(tid, EVE, "Eve")
         await clock.advance(600)  # the window, armed again at the restart, ends
         await second.service.idle()
         assert second.service.tournament(tid).status == "closed"
@@ -275,7 +282,7 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
 
     monkeypatch.setattr(TournamentService, "_on_table_events", deaf)
     first = Bot(storage, clock)
-    t = await create(first, [ALICE, BOB], computers=2, seats=2)
+    t = await create(first, [ALICE, BOB], computers=2, seats=2, buy_in=0)
     tid = t.tournament_id
     await first.service.start(tid, DIRECTOR)
     for _ in range(5000):
