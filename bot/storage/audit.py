@@ -55,10 +55,12 @@ SELECT (SELECT coalesce(sum(balance), 0) FROM wallets),
        (SELECT coalesce(sum(pool), 0) FROM tournaments),
        (SELECT coalesce(sum(amount), 0) FROM ledger WHERE kind IN ({_EXTERNAL}))
 """
-# Each tournament over with the chips the house gave through rows keyed to it ('T<id>:...').
+# Each tournament over with the chips the house gave through rows keyed to it ('T<id>:...',
+# compared exactly: SQLite's LIKE ignores case, and a table's keys start 't<id>:').
 _TOURNAMENT_HOUSE = f"""
 SELECT t.id, t.state_json, coalesce((SELECT sum(l.amount) FROM ledger AS l
-    WHERE l.op_key LIKE 'T' || t.id || ':%' AND l.kind IN ({_EXTERNAL})), 0)
+    WHERE substr(l.op_key, 1, length('T' || t.id || ':')) = 'T' || t.id || ':'
+    AND l.kind IN ({_EXTERNAL})), 0)
 FROM tournaments AS t WHERE t.status <> 'open' ORDER BY t.id
 """
 _TABLE_HOUSE = """

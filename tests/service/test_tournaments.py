@@ -14,7 +14,7 @@ from bot.tables.simulate import FAST
 from bot.tournaments import TournamentChanged, TournamentError, TournamentService
 from bot.tournaments.limits import UNLIMITED, TournamentLimits
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, START
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, START, act
 
 DAVE = 104
 EVE = 105
@@ -57,6 +57,27 @@ class Bot:
             if tid not in live or (until is not None and live[tid].level >= until):
                 return
             if not await self.clock.advance_to_next():
+                raise AssertionError("the tournament is stuck")
+        raise AssertionError("the tournament did not end")
+
+    async def play(self, tid: int, people: list[int]) -> None:
+        """Play on until the tournament is over, `people` acting at every turn of theirs
+        (as a member would, through the buttons' path)."""
+        for _ in range(20_000):
+            await self.service.idle()
+            t = next((x for x in self.service.live() if x.tournament_id == tid), None)
+            if t is None:
+                return
+            acted = False
+            for table in t.current_tables:
+                if table.status != "playing" or table.table_id not in self.tables.live_tables():
+                    continue
+                for person in people:
+                    if person in table.players and self.tables.private_view(
+                            table.table_id, person).to_act:
+                        await act(self.tables, table.table_id, person)
+                        acted = True
+            if not acted and not await self.clock.advance_to_next():
                 raise AssertionError("the tournament is stuck")
         raise AssertionError("the tournament did not end")
 
@@ -477,3 +498,156 @@ async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) ->
 
     rules = bot.tables.lobby(table.table_id).rules
     assert (rules.point_value, rules.sit_out_when_away) == (1, False)
+
+
+# ------------------------------------------------------------------ no chips from nowhere
+async def test_the_mint_yields_nothing(bot: Bot, storage: Storage) -> None:
+    """A member with a buy-in tournament of computers, playing every hand themselves:
+    computers only fill the member's table, pay no buy-in and win no prize, so whatever
+    the member's place, their wallet ends where it began; the house gave nothing."""
+    for seed in (1, 2, 3):
+        t = await create(bot, [ALICE], seed=seed)
+        tid = t.tournament_id
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        with pytest.raises(TournamentError, match="only fill the people's tables"):
+            await bot.service.add_computer(tid, DIRECTOR, "easy")
+        assert (await storage.tournament(tid)).pool == 50
+        await bot.service.start(tid, DIRECTOR)
+        await bot.play(tid, [ALICE])
+        final = Tournament.from_json((await storage.tournament(tid)).state_json)
+        assert final.status == "finished" and len(final.placings) == 3
+        assert [p.prize for p in final.placings if not p.computer] == [50]
+        assert await balance(storage, ALICE) == START
+    report = await storage.audit()
+    assert report.ok, report.problems
+
+
+async def test_a_free_tournament_of_computers_plays_one_computer_table_at_a_time(
+        storage: Storage, clock: FakeClock) -> None:
+    limits = replace(SHORT, computer_tables_per_member=1, computers_per_tournament=9)
+    bot = Bot(storage, clock, limits)
+    t = await create(bot, [], computers=9, buy_in=0)  # three tables of computers
+    with pytest.raises(TournamentError, match="at most 9 computers"):
+        await bot.service.add_computer(t.tournament_id, DIRECTOR)
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    await bot.close()
+    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    level1 = [table for table in final.tables if table.level == 1]
+    assert [table.by_lot for table in level1] == [False, True, True]
+    assert all(table.winner is not None for table in final.tables)
+    lot = [table for table in level1 if table.by_lot]
+    for table in lot:  # no hand played: the lot from the seed decides
+        assert table.table_id is None
+        assert table.winner == draw(list(table.players), final.seed, 1, f"tie{table.index}")[0]
+    assert final.status == "finished" and final.placings[0].prize == 0
+
+
+async def test_cooldowns_and_caps_per_member_and_per_server(storage: Storage,
+                                                            clock: FakeClock) -> None:
+    limits = TournamentLimits(min_hands=1)  # the bot's numbers
+    bot = Bot(storage, clock, limits)
+    first = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=0, hands=1)
+    with pytest.raises(TournamentError, match="Wait 60 s before opening"):
+        await bot.service.create(GUILD, CHANNEL + 1, ALICE, buy_in=0, hands=1)
+    await clock.advance(limits.create_server_seconds)
+    with pytest.raises(TournamentError, match="Wait 540 s before opening"):
+        await bot.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=1)
+    await clock.advance(limits.create_member_seconds)
+    with pytest.raises(TournamentError, match="already direct 1 tournament"):
+        await bot.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=1)
+    for n, member in enumerate((ALICE, BOB), start=1):
+        await bot.service.create(GUILD, CHANNEL + n, member, buy_in=0, hands=1)
+        await clock.advance(limits.create_server_seconds)
+    with pytest.raises(TournamentError, match="server already has 3 tournaments"):
+        await bot.service.create(GUILD, CHANNEL + 3, CAROL, buy_in=0, hands=1)
+    await bot.service.create(GUILD + 1, CHANNEL + 9, CAROL, buy_in=0, hands=1)  # elsewhere
+
+    tid = first.tournament_id
+    await bot.service.add_computer(tid, DIRECTOR)
+    with pytest.raises(TournamentError, match="Wait 3 s before adding"):
+        await bot.service.add_computer(tid, DIRECTOR)
+    for _ in range(limits.computers_per_tournament - 1):
+        await clock.advance(limits.computer_member_seconds)
+        await bot.service.add_computer(tid, DIRECTOR)
+    await clock.advance(limits.computer_member_seconds)
+    with pytest.raises(TournamentError, match="at most 8 computers"):
+        await bot.service.add_computer(tid, DIRECTOR)
+    assert len(bot.service.tournament(tid).entries) == 8
+
+    await bot.service.start(tid, DIRECTOR)
+    other = bot.service.for_channel(CHANNEL + 1)
+    assert other is not None
+    await bot.service.join(other.tournament_id, ALICE, "Alice")
+    await bot.service.join(other.tournament_id, BOB, "Bob")
+    with pytest.raises(TournamentError, match="Wait 10 s before starting"):
+        await bot.service.start(other.tournament_id, ALICE)
+    await clock.advance(limits.start_server_seconds)
+    await bot.service.start(other.tournament_id, ALICE)
+    await bot.close()
+
+
+# ------------------------------------------------------------------ seed 001
+async def test_tournament_tables_follow_seed_001_by_default(bot: Bot, storage: Storage,
+                                                            clock: FakeClock) -> None:
+    t = await create(bot, [ALICE, BOB])
+    assert t.options["fantasy_stay_full_house_middle"] is True  # seed 001's Fantasyland
+    assert t.clock_penalty
+    seeded = Bot(storage, clock, TournamentLimits())
+    with pytest.raises(TournamentError, match="at least 20"):
+        await seeded.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=19)
+    made = await seeded.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0)
+    assert made.hands == 20
+    await seeded.service.cancel(made.tournament_id, DIRECTOR)
+    await seeded.close()
+
+
+@pytest.mark.parametrize("called", [True, False])
+async def test_a_timeout_at_a_tournament_table_is_a_called_clock(
+        bot: Bot, storage: Storage, called: bool) -> None:
+    # Nobody acts: each player's first turn runs out (then R10 places for them, away).
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
+                                 options=OPTIONS, seed=3, clock_penalty=called)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    recorded = await storage.sanctions(t.tournament_id)
+    expected = [("penalty", 10, 1), ("warning", 0, 1)] if called else []
+    for player in (ALICE, BOB):
+        assert [(s.kind, s.points, s.level) for s in recorded if s.user_id == player] == expected
+    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    assert final.warnings(ALICE) == (1 if called else 0)
+    assert "time" in bot.reasons() if called else "time" not in bot.reasons()
+
+
+async def test_the_directors_time_penalty_is_ten_points_and_a_warning(bot: Bot,
+                                                                      storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB])
+    given = await bot.service.time_penalty(t.tournament_id, DIRECTOR, ALICE)
+    assert [(s.kind, s.points) for s in given] == [("penalty", 10), ("warning", 0)]
+    assert [(s.kind, s.points) for s in await storage.sanctions(t.tournament_id)] == [
+        ("penalty", 10), ("warning", 0)]
+    with pytest.raises(TournamentError, match="director"):
+        await bot.service.time_penalty(t.tournament_id, BOB, ALICE)
+
+
+# ------------------------------------------------------------------ results that stay
+async def test_the_last_finished_tournament_and_each_players_result_stay(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB, CAROL], computers=0, payouts=(65, 35))
+    await bot.service.warn(t.tournament_id, DIRECTOR, CAROL, "slow")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    assert bot.service.for_channel(CHANNEL) is None
+    last = await bot.service.last_finished(CHANNEL)
+    assert last is not None and last.tournament_id == t.tournament_id
+    assert [p.prize for p in last.placings] == [98, 52, 0]
+    for placing in last.placings:
+        (result,) = await storage.member_tournaments(GUILD, placing.player_id)
+        assert (result.tournament_id, result.place, result.prize, result.entrants) == (
+            t.tournament_id, placing.place, placing.prize, 3)
+        assert result.warnings == last.warnings(placing.player_id)
+    assert (await storage.member_tournaments(GUILD, CAROL))[0].warnings >= 1
+    assert await storage.member_tournaments(GUILD + 1, ALICE) == []
