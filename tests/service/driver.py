@@ -103,8 +103,8 @@ async def populated(database: str) -> int:
     """A database with something in every table, through the table service: a finished match
     of two people and a computer, a table still in play mid-hand (its id is returned), daily
     claims and a grant, a server's settings, a player's preferences, a tournament's pool and
-    a sanction, a finished tournament's result, and the lease of a bot process that stopped without releasing it (it has
-    expired: a bot on the copy claims its shard as usual)."""
+    a sanction, a finished tournament's result, and the lease of a bot process that stopped
+    without releasing it (it has expired: a bot on the copy claims its shard as usual)."""
     storage = await Storage.open(database)
     try:
         service, clock, _ = fresh_service(storage, 1000.0)
