@@ -3,6 +3,7 @@ heads-up tables in threads the bot opens, then a final, with a warning and a pen
 the standings and in the members' /ofc history; a table closed with /ofc cancel; a channel
 where the bot cannot open threads. Every chip audited at the end."""
 
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -239,3 +240,44 @@ async def test_refusals_are_private_and_a_channel_holds_one_tournament(
         assert again.embed["description"].startswith("The tournament has already started.")
         await double.resolved(await alice.slash("ofc tournament cancel"))
         assert bot.tournaments.live() == []
+
+
+async def test_a_swedish_tournament_posts_each_channel_message_once_in_swedish(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """A server in Swedish, directed by a member whose Discord is in English: the director's
+    answers are private and English; the channel reads Swedish, each post once."""
+    double.guild.preferred_locale = "sv-SE"
+    sven = double.add_member("sven", locale="sv-SE")
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        created = await double.resolved(await alice.slash(
+            "ofc tournament create", buy_in=50, table_seats=2, table_hands=1, payouts="65/35",
+            turn_seconds=10, time_bank_seconds=0))
+        assert created.ephemeral
+        assert created.content == "Tournament #1 is open; the channel was told."
+        for member in (sven, bob, alice):
+            joined = await double.resolved(await member.slash("ofc tournament join"))
+            assert not joined.ephemeral and "anmälde sig" in joined.content  # the channel's
+        added = await double.resolved(await alice.slash("ofc tournament computer"))
+        assert added.ephemeral and added.content.endswith("registered; the channel was told.")
+        started = await double.resolved(await alice.slash("ofc tournament start"))
+        assert started.ephemeral and started.content == "Started; the channel was told."
+        warned = await double.resolved(await alice.slash("ofc tournament warn", member=bob,
+                                                         reason="slow"))
+        assert warned.ephemeral and warned.content.startswith("Warning to ")
+        await play_out(bot, clock)
+        await double.wait_for_message(
+            lambda m: m.embed is not None and "priserna är utbetalda" in str(m.embed))
+        posts = [f"{m.content or ''} {json.dumps(m.embed or {}, ensure_ascii=False)}"
+                 for m in double.messages()]
+        assert len(posts) == len(set(posts))  # nothing posted twice
+        for once in ("Anmälan är öppen", "Seating genom lottning.",
+                     f"Varning till <@{bob.id}> (slow).",
+                     "Finalen är slut: priserna är utbetalda."):
+            assert sum(once in post for post in posts) == 1, once
+        assert any("utbetalning per placering: 65% / 35%" in post for post in posts)
+        english = ("Tournament", "Registration", "joined", "level", "Seated", "Warning",
+                   "prize pool", "payouts", "Payouts", "registered", "The final")
+        for post in posts:
+            assert not [word for word in english if word in post], post
+        standings = await double.resolved(await sven.slash("ofc tournament standings"))
+        assert standings.ephemeral and "Slutställning och prispengar" in str(standings.embed)
