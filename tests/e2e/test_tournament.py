@@ -130,6 +130,15 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
         assert final.status == "finished" and final.level == 2
         assert [p.prize for p in final.placings if not p.computer] == [98, 52, 0]
+        for placing in final.placings:  # /ofc history keeps where each person finished
+            member = next((m for m in (alice, bob, carol) if m.id == placing.player_id), None)
+            if member is None:
+                continue
+            history = await double.resolved(await member.slash("ofc history"))
+            field = next(f for f in history.embed["fields"] if f["name"] == "Tournaments")
+            prize = f"{placing.prize} chip" + ("" if placing.prize == 1 else "s")
+            assert field["value"].startswith(
+                f"Tournament #{tid}: place {placing.place} of 4 · prize {prize} · ")
         await double.wait_for_message(
             lambda m: m.embed is not None and "prizes paid" in str(m.embed))
         # Each table's end counts for the tournament: no Rematch on chips the house lent.
