@@ -235,9 +235,12 @@ def test_an_excluded_player_takes_no_prize_and_is_listed_as_excluded() -> None:
         (1, 188, False), (2, 112, False), (3, 0, True)]
 
 
-def test_a_sanction_after_a_decided_table_counts_at_the_players_next_level() -> None:
+@pytest.mark.parametrize(("final", "a_first"), [(20, True), (10, False)])
+def test_a_sanction_after_a_decided_table_counts_at_the_players_next_level(
+        final: int, a_first: bool) -> None:
     # Level 1: two heads-up tables. Player A's table is decided; the other still plays. A's
-    # second warning (25 points) counts at the final, where A plays next.
+    # second warning (25 points) counts at the final, where A plays next: A's +20 there less
+    # 25 is -5, still above B's -20; A's +10 less 25 is -15, below B's -10.
     t = make(4, seats=2)
     t.start()
     first, second = t.current_tables
@@ -249,19 +252,8 @@ def test_a_sanction_after_a_decided_table_counts_at_the_players_next_level() -> 
     b = second.players[0]
     t.table_done(1, second.index, {b: 1, second.players[1]: -1})
     assert t.is_final
-    t.table_done(2, 0, {a: 20, b: -20})  # +20 less 25 is -5: still above b's -20
-    assert t.placings[0].player_id == a
-    u = make(4, seats=2)
-    u.start()
-    first, second = u.current_tables
-    a, loser = first.players
-    u.table_done(1, first.index, {a: 10, loser: -10})
-    u.warn(a, "slow", by=99, now=1.0)
-    u.warn(a, "again", by=99, now=2.0)
-    b = second.players[0]
-    u.table_done(1, second.index, {b: 1, second.players[1]: -1})
-    u.table_done(2, 0, {a: 10, b: -10})  # +10 less 25 is -15: below b's -10
-    assert [p.player_id for p in u.placings[:2]] == [b, a]
+    t.table_done(2, 0, {a: final, b: -final})
+    assert [p.player_id for p in t.placings[:2]] == ([a, b] if a_first else [b, a])
 
 
 def test_a_sanction_at_a_table_still_playing_counts_there() -> None:
