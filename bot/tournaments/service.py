@@ -403,6 +403,7 @@ class TournamentService:
     async def _refund(self, t: Tournament, players: Sequence[int]) -> None:
         """The cancelled tournament's buy-ins back to `players` (keyed: once each; a
         computer paid none)."""
+        await self._house_back(t)
         for player in players:
             if player < 0:
                 continue
@@ -651,7 +652,19 @@ class TournamentService:
             await self._emit(t, "level")
         return following
 
+    async def _house_back(self, t: Tournament) -> None:
+        """A tournament registered before computers played for no one's chips holds their
+        buy-ins, paid by the house: they go back to it (keyed), before any prize or refund,
+        so the house's net over the tournament is zero."""
+        pool = (await self._storage.tournament(t.tournament_id)).pool
+        paid = (pool - t.pool) // t.buy_in if t.buy_in else 0
+        for entry in t.computers[:max(0, paid)]:
+            await self._storage.tournament_move(
+                t.tournament_id, entry.player_id, t.buy_in, "refund",
+                key=_key(t, "house", entry.player_id), now=self._clock.now())
+
     async def _pay(self, t: Tournament) -> None:
+        await self._house_back(t)
         for placing in t.placings:
             if placing.prize:
                 await self._storage.tournament_move(

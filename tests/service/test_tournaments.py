@@ -651,3 +651,22 @@ async def test_the_last_finished_tournament_and_each_players_result_stay(
         assert result.warnings == last.warnings(placing.player_id)
     assert (await storage.member_tournaments(GUILD, CAROL))[0].warnings >= 1
     assert await storage.member_tournaments(GUILD + 1, ALICE) == []
+
+
+@pytest.mark.parametrize("ending", ["final", "cancel"])
+async def test_a_computers_buy_in_the_house_paid_before_goes_back_to_it(
+        bot: Bot, storage: Storage, ending: str) -> None:
+    """A tournament registered by an older bot holds a computer's buy-in the house paid: it
+    goes back to the house at the end, and the people's pool to the people."""
+    t = await create(bot, [ALICE, BOB], computers=1)
+    computer = t.computers[0].player_id
+    await storage.tournament_move(t.tournament_id, computer, 50, "buy_in",
+                                  key=f"T{t.tournament_id}:join:{computer}:3", now=0.0)
+    assert (await storage.tournament(t.tournament_id)).pool == 150
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    if ending == "cancel":
+        await bot.service.cancel(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    assert (await storage.tournament(t.tournament_id)).pool == 0
+    report = await storage.audit()
+    assert report.ok, report.problems
