@@ -33,8 +33,13 @@ class TournamentLimits:
 
 
 # For `ofc simulate --tournament`: computers only, as fast as the machine plays them.
-UNLIMITED = TournamentLimits(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 10**9, 10**9, 10**9, 10**9, 10**9,
-                             10**9, 1)
+UNLIMITED = TournamentLimits(
+    create_member_seconds=0.0, create_server_seconds=0.0, computer_member_seconds=0.0,
+    computer_server_seconds=0.0, start_member_seconds=0.0, start_server_seconds=0.0,
+    live_per_member=10**9, live_per_server=10**9, computers_per_tournament=10**9,
+    computers_per_server=10**9, computer_tables_per_member=10**9,
+    computer_tables_per_server=10**9, min_hands=1)
+
 
 class Cooldowns:
     """When each (action, scope) was last done, per member and per server."""

@@ -276,8 +276,7 @@ class TournamentService:
         if len(t.computers) >= self.limits.computers_per_tournament:
             raise TournamentError(Text("A tournament takes at most {n} computers.",
                                        n=self.limits.computers_per_tournament))
-        server = sum(len(x.computers) for x in self._live.values()
-                     if x.guild_id == t.guild_id and x.status != "finished")
+        server = sum(len(x.computers) for x in self._live.values() if x.guild_id == t.guild_id)
         if server >= self.limits.computers_per_server:
             raise TournamentError(Text(
                 "This server's tournaments already have {n} computers: the most they take.",
@@ -374,7 +373,10 @@ class TournamentService:
 
     async def _called_clock(self, tournament_id: int, table_id: int, player_id: int) -> None:
         """A person's time ran out at a tournament table (R10): a called clock, unless the
-        director turned that off; nothing for a player already excluded."""
+        director turned that off; nothing for a player already excluded, or once the
+        tournament is over."""
+        if tournament_id not in self._live:
+            return
         async with self._locked(tournament_id) as t:
             table = t.table_of(table_id)
             entry = t.entry(player_id)
