@@ -42,11 +42,13 @@ class Recorder:
         self.batches.clear()
 
 
-async def act(service: TableService, table_id: int, player_id: int) -> None:
+async def act(service: TableService, table_id: int, player_id: int,
+              settings: Settings | None = None) -> None:
     """Play the seat's pending action the way the DM buttons do: one draft click per placed
-    card, then Confirm (the discard is left for Confirm to fill in)."""
+    card, then Confirm (the discard is left for Confirm to fill in); the cards where the
+    easy computer (or `settings`' computer) would put them."""
     state = service.private_view(table_id, player_id)
-    choice = decide(state.view, Settings(level="easy"))
+    choice = decide(state.view, settings or Settings(level="easy"))
     for card, row in choice.items():
         if row != "discard":
             await service.set_draft(table_id, player_id, hand_no=state.hand_no,

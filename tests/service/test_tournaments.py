@@ -7,6 +7,7 @@ from itertools import count
 
 import pytest
 
+from bot.ai.players import Settings
 from bot.engine.tournament import Tournament, TournamentTable, draw
 from bot.storage import Storage
 from bot.tables import FakeClock, TableService
@@ -21,6 +22,7 @@ EVE = 105
 DIRECTOR = 900
 OPTIONS = {"buy_in": 100, "turn_seconds": 10, "time_bank_seconds": 0}
 SHORT = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns: the rules under test
+STRONG = Settings(level="strong", seed=1, seconds=None, playouts=6)  # a member's helper
 
 
 class Bot:
@@ -62,7 +64,7 @@ class Bot:
 
     async def play(self, tid: int, people: list[int]) -> None:
         """Play on until the tournament is over, `people` acting at every turn of theirs
-        (as a member would, through the buttons' path)."""
+        through the buttons' path, each card where the strong computer would put it."""
         for _ in range(20_000):
             await self.service.idle()
             t = next((x for x in self.service.live() if x.tournament_id == tid), None)
@@ -75,7 +77,7 @@ class Bot:
                 for person in people:
                     if person in table.players and self.tables.private_view(
                             table.table_id, person).to_act:
-                        await act(self.tables, table.table_id, person)
+                        await act(self.tables, table.table_id, person, STRONG)
                         acted = True
             if not acted and not await self.clock.advance_to_next():
                 raise AssertionError("the tournament is stuck")
@@ -502,9 +504,10 @@ async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) ->
 
 # ------------------------------------------------------------------ no chips from nowhere
 async def test_the_mint_yields_nothing(bot: Bot, storage: Storage) -> None:
-    """A member with a buy-in tournament of computers, playing every hand themselves:
-    computers only fill the member's table, pay no buy-in and win no prize, so whatever
-    the member's place, their wallet ends where it began; the house gave nothing."""
+    """A member with a buy-in tournament of easy computers, playing every hand as the
+    strong computer would: computers only fill the member's table, pay no buy-in and win no
+    prize, so whatever the member's place, their wallet ends where it began; the house gave
+    nothing."""
     for seed in (1, 2, 3):
         t = await create(bot, [ALICE], seed=seed)
         tid = t.tournament_id
