@@ -29,7 +29,6 @@ from bot.engine.deal import streets
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
-from bot.engine.tournament import parse_payouts
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.storage import StorageError
 from bot.tables.events import HandStarted, ShowdownDone
@@ -250,7 +249,6 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--tournament", action="store_true",
                    help="a shootout tournament of --players computers (RULES.md R13)")
     p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
-    p.add_argument("--payouts", default="100", help="tournament payout table, e.g. 65/35")
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
                    help="levels, one per seat or one for all: easy, strong, strong-v1")
@@ -352,7 +350,8 @@ def simulate_command(args: argparse.Namespace) -> int:
 
 
 def tournament_command(args: argparse.Namespace) -> int:
-    """`ofc simulate --tournament`: levels, tables and payouts of computer players."""
+    """`ofc simulate --tournament`: levels, tables and final standings of computer players
+    (who play for no one's chips: no prizes)."""
     from bot.tournaments.simulate import play_tournament, print_report
 
     hands = 20 if args.hands is None else args.hands
@@ -362,7 +361,6 @@ def tournament_command(args: argparse.Namespace) -> int:
         if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
             raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
         levels = _levels(args.ai, len(args.ai.split(",")))  # one level, or one per entry
-        payouts = parse_payouts(args.payouts)
         if args.seats not in (2, 3) or not 1 <= hands <= 1000:
             raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
         if args.workers != 1 or args.images:
@@ -375,7 +373,7 @@ def tournament_command(args: argparse.Namespace) -> int:
     deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
     report = _on_database(play_tournament(seated, seed=args.seed, hands=hands,
                                           seats=args.seats, options=deep, ai=players,
-                                          payouts=payouts, database=args.database))
+                                          database=args.database))
     if report is None:
         return USAGE_ERROR
     if args.json:

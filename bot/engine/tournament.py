@@ -5,7 +5,14 @@ recorded seed, so the draw can be replayed and audited) at tables of at most `se
 as even as possible (an odd number makes heads-up tables beside three-handed ones); each table
 plays its hands and its best player advances (the tie rule of R13); the level whose single
 table is the final crowns the winner. The director's warnings and penalties become points:
-the second warning costs 25 points, the third excludes the player (no refund).
+the second warning costs 25 points, the third excludes the player (no refund, no prize). A
+time penalty is 10 points and a warning (seed 001: "10 poängs avdrag från aktuell ställning
+och en varning").
+
+Only people's chips are at stake: a computer pays no buy-in and takes no prize, so the pool is
+the people's buy-ins and it is paid to people by their rank among people (the standings still
+show where each computer finished). In a tournament with a buy-in, computers only fill the
+people's tables.
 
 No I/O and no clock: every time-dependent call takes `now`, and every state round-trips
 through `to_json()` / `Tournament.from_json()`.
@@ -26,9 +33,13 @@ EntryStatus = Literal["in", "out", "excluded"]
 TableStatus = Literal["waiting", "playing", "done"]
 
 SECOND_WARNING_POINTS = 25
+TIME_PENALTY_POINTS = 10  # seed 001's time rule, with a warning
+TIME_REASON = "time"  # the reason of a time penalty the table's clock called
 MAX_REASON = 200  # characters of a director's reason
 EXCLUDING_WARNING = 3
 MAX_PLAYERS = 243
+MIN_HANDS = 20  # seed 001: "Minsta antal spel är 20 händer", plus one per Fantasyland hand
+MAX_HANDS = 1000
 
 
 @dataclass(slots=True)
@@ -38,6 +49,10 @@ class Entry:
     ai_level: str | None = None
     status: EntryStatus = "in"
     level_out: int = 0  # the level the player left the tournament at (0: still in)
+
+    @property
+    def person(self) -> bool:
+        return self.ai_level is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +80,7 @@ class TournamentTable:
     points: dict[int, int] = field(default_factory=dict)  # the table's result per player
     winner: int | None = None
     early: bool = False  # closed before its hands were played: decided on those played
+    by_lot: bool = False  # computers only, beyond the cap of such tables: decided by lot
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +89,8 @@ class Placing:
     name: str
     place: int
     prize: int
+    computer: bool = False
+    excluded: bool = False  # third warning: no prize, listed after everyone (seed 001)
 
 
 @dataclass(slots=True)
@@ -94,20 +112,26 @@ class Tournament:
     placings: list[Placing] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)  # the tables' rules (R1-R12)
     registrations: int = 0  # joins and leaves so far: numbers each one's chip move
+    # A table's timeout is a called clock: 10 points and a warning (seed 001). Snapshots
+    # written before this rule read False: a tournament keeps the rules it started with.
+    clock_penalty: bool = False
 
     # ================================================================= registration
     @staticmethod
     def new(tournament_id: int, guild_id: int, director_id: int, *, buy_in: int, seats: int,
-            hands: int, payouts: tuple[int, ...], seed: int, closes_at: float) -> "Tournament":
+            hands: int, payouts: tuple[int, ...], seed: int, closes_at: float,
+            clock_penalty: bool = True, min_hands: int = MIN_HANDS) -> "Tournament":
+        """`min_hands`: seed 001's 20; simulations and tests play shorter tables."""
         if seats not in (2, 3):
             raise RuleError(Text("Tournament tables seat 2 or 3 players."))
         if buy_in < 0:
             raise RuleError(Text("The buy-in cannot be negative."))
-        if not 1 <= hands <= 1000:
-            raise RuleError(Text("hands must be from 1 to 1000"))
+        if not min_hands <= hands <= MAX_HANDS:
+            raise RuleError(Text("A tournament table plays {low} to {high} hands (seed 001: at "
+                                 "least 20).", low=min_hands, high=MAX_HANDS))
         check_payouts(payouts)
         return Tournament(tournament_id, guild_id, director_id, buy_in, seats, hands,
-                          tuple(payouts), seed, closes_at)
+                          tuple(payouts), seed, closes_at, clock_penalty=clock_penalty)
 
     def join(self, player_id: int, name: str, now: float, ai_level: str | None = None) -> None:
         self._check_registering(now)
@@ -115,8 +139,28 @@ class Tournament:
             raise RuleError(Text("You are already registered."))
         if len(self.entries) >= MAX_PLAYERS:
             raise RuleError(Text("The tournament is full ({n} players).", n=MAX_PLAYERS))
+        if ai_level is not None and self.buy_in and self.computer_room() <= 0:
+            raise RuleError(Text(
+                "With a buy-in, computers only fill the people's tables: {people} registered "
+                "at tables of {seats} leave no seat for another computer.",
+                people=len(self.people), seats=self.seats))
         self.entries.append(Entry(player_id, name, ai_level))
         self.registrations += 1
+
+    @property
+    def people(self) -> list[Entry]:
+        return [e for e in self.entries if e.person]
+
+    @property
+    def computers(self) -> list[Entry]:
+        return [e for e in self.entries if not e.person]
+
+    def computer_room(self) -> int:
+        """In a tournament with a buy-in, how many more computers may register: computers
+        only fill the tables the people need (their number rounded up to full tables)."""
+        people = len(self.people)
+        tables = -(-people // self.seats)
+        return tables * self.seats - people - len(self.computers)
 
     def leave(self, player_id: int, now: float) -> None:
         self._check_registering(now)
@@ -145,8 +189,12 @@ class Tournament:
         """Close registration (if still open) and draw the first level."""
         if self.status not in ("registering", "closed"):
             raise RuleError(Text("The tournament has already started."))
-        if len(self.entries) < 2:
+        # People who left after computers filled their tables: the last computers go too.
+        surplus = max(0, -self.computer_room()) if self.buy_in else 0
+        if len(self.entries) - surplus < 2:
             raise RuleError(Text("A tournament needs at least 2 players."))
+        for entry in self.computers[len(self.computers) - surplus:]:
+            self.entries.remove(entry)
         self.status = "running"
         return self._draw()
 
@@ -211,18 +259,31 @@ class Tournament:
         return self._draw()
 
     def _finish(self, tables: list[TournamentTable]) -> None:
+        """The final standings: the final table's ranking, then those who went out, the
+        later first (at one level: their points there less its penalties), the excluded
+        last. The pool is paid to people only, by their rank among people (not excluded)."""
         order: list[int] = []
         for table in tables:  # the final table's ranking first
             order.extend(self.rank_table(table))
         out = sorted((e for e in self.entries if e.player_id not in order),
-                     key=lambda e: (e.status == "excluded", -e.level_out))
+                     key=lambda e: (e.status == "excluded", -e.level_out,
+                                    -self._last_points(e)))
         order.extend(e.player_id for e in out)
-        pool = self.pool
-        prizes = split_pool(pool, self.payouts)
-        self.placings = [Placing(p, self._entry(p).name, i + 1,
-                                 prizes[i] if i < len(prizes) else 0)
+        paid = [p for p in order if self._entry(p).person and self._entry(p).status != "excluded"]
+        prizes = dict(zip(paid, split_pool(self.pool, self.payouts[:len(paid)]), strict=False))
+        self.placings = [Placing(p, self._entry(p).name, i + 1, prizes.get(p, 0),
+                                 not self._entry(p).person,
+                                 self._entry(p).status == "excluded")
                          for i, p in enumerate(order)]
         self.status = "finished"
+
+    def _last_points(self, entry: Entry) -> int:
+        """A player's points at the table they went out at, less that level's penalties."""
+        for table in self.tables:
+            if table.level == entry.level_out and entry.player_id in table.players:
+                return (table.points.get(entry.player_id, 0)
+                        - self.penalty_points(entry.player_id, table.level))
+        return 0
 
     def rank_table(self, table: TournamentTable) -> list[int]:
         """R13's tie rule: tournament points at the table (the table's points less this
@@ -236,17 +297,17 @@ class Tournament:
 
     # ================================================================= director
     def warn(self, player_id: int, reason: str, by: int, now: float) -> Sanction:
-        """A warning: the second costs 25 points, the third excludes (no refund)."""
+        """A warning: the second costs 25 points, the third excludes (no refund, no prize)."""
         reason = _reason(reason)
         entry = self._playing(player_id)
         count = 1 + self.warnings(player_id)
         points = SECOND_WARNING_POINTS if count == 2 else 0
         excluded = count >= EXCLUDING_WARNING
-        sanction = Sanction("warning", player_id, points, reason, self._sanction_level, now, by,
-                            excluded)
+        sanction = Sanction("warning", player_id, points, reason,
+                            self.sanction_level(player_id), now, by, excluded)
         self.sanctions.append(sanction)
-        if excluded:
-            entry.status, entry.level_out = "excluded", self.level  # its table plays on
+        if excluded:  # its table plays on; out at the level it would have counted at
+            entry.status, entry.level_out = "excluded", sanction.level
         return sanction
 
     def penalty(self, player_id: int, points: int, reason: str, by: int,
@@ -255,14 +316,33 @@ class Tournament:
             raise RuleError(Text("A penalty takes at least 1 point."))
         reason = _reason(reason)
         self._playing(player_id)
-        sanction = Sanction("penalty", player_id, points, reason, self._sanction_level, now, by)
+        sanction = Sanction("penalty", player_id, points, reason,
+                            self.sanction_level(player_id), now, by)
         self.sanctions.append(sanction)
         return sanction
 
-    @property
-    def _sanction_level(self) -> int:
-        """The level a sanction counts at: given before the start, the first (R13)."""
-        return max(self.level, 1)
+    def time_penalty(self, player_id: int, by: int, now: float,
+                     reason: str = TIME_REASON) -> tuple[Sanction, Sanction]:
+        """Seed 001's time rule: 10 points off the current standing and a warning (whose
+        own consequences follow: the second costs 25 more, the third excludes)."""
+        return (self.penalty(player_id, TIME_PENALTY_POINTS, reason, by, now),
+                self.warn(player_id, reason, by, now))
+
+    def sanction_level(self, player_id: int) -> int:
+        """The level a sanction counts at: the player's current standing (seed 001, "från
+        aktuell ställning"). Before the start: the first level; at a table still to finish:
+        its level; a winner whose table is decided: the next level, the one they play next;
+        a player already out: the level they went out at, where it lowers their final place
+        among those who went out with them."""
+        entry = self.entry(player_id)
+        if self.level == 0 or entry is None:
+            return 1
+        if entry.status != "in":
+            return entry.level_out
+        for table in self.current_tables:
+            if player_id in table.players and table.status == "done":
+                return self.level + 1
+        return self.level
 
     def warnings(self, player_id: int) -> int:
         return sum(1 for s in self.sanctions if s.kind == "warning" and s.player_id == player_id)
@@ -292,7 +372,8 @@ class Tournament:
 
     @property
     def pool(self) -> int:
-        return self.buy_in * len(self.entries)
+        """People's buy-ins: a computer pays none."""
+        return self.buy_in * len(self.people)
 
     def entry(self, player_id: int) -> Entry | None:
         for entry in self.entries:
@@ -345,8 +426,13 @@ def parse_payouts(text: str) -> tuple[int, ...]:
 
 
 def split_pool(pool: int, payouts: tuple[int, ...]) -> list[int]:
-    """Each place's share of the pool; the chips rounding leaves go to the first place."""
-    prizes = [pool * p // 100 for p in payouts]
+    """Each place's share of the pool; the chips rounding leaves go to the first place.
+    Fewer people to pay than places (payouts cut to their number): the shares are scaled up
+    to the whole pool, which is always paid out when someone can be paid."""
+    if not payouts:
+        return []
+    total = sum(payouts)
+    prizes = [pool * p // total for p in payouts]
     prizes[0] += pool - sum(prizes)
     return prizes
 

@@ -140,6 +140,10 @@ Tournaments (tournaments.py, RULES.md R13)
 - `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`,
   `member_sanctions(guild, user, limit=)` (a member's, newest first, for /ofc history).
 - `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
+- `save_tournament(..., status="finished", results=[TournamentResult])` keeps each person's
+  final place, prize and warnings; `member_tournaments(guild, user, limit=)` lists them
+  (newest first); `last_tournament(channel, status=)` -> the channel's newest record of that
+  status, or None.
 
 Shard leases (leases.py, issue 19): one owning process per gateway shard.
 - `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
@@ -201,6 +205,7 @@ from bot.storage.records import (
     StackMove,
     TournamentMove,
     TournamentRecord,
+    TournamentResult,
     Transfer,
     Wallet,
     WalletMove,
@@ -256,6 +261,7 @@ __all__ = [
     "TableNotEmpty",
     "TournamentMove",
     "TournamentRecord",
+    "TournamentResult",
     "Transfer",
     "Unchanged",
     "UnknownHand",

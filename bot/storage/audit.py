@@ -1,17 +1,22 @@
 """The books, checked (`ofc audit`, `ofc-bot migrate-db`), on either backend.
 
-Four checks, each naming every row that breaks it:
+Five checks, each naming every row that breaks it:
 - `wallet`: every wallet equals the sum of its ledger rows (and no ledger rows of a person
   lack a wallet);
 - `stack`: every table stack equals the sum of its stack moves;
 - `granted`: wallets plus table stacks plus prize pools equal every chip ever granted (the
   ledger's external rows: starting chips, daily claims, grants, corrections, house chips),
   and every prize pool equals its moves;
+- `house`: over every tournament that is over, the house gave nothing and took nothing: the
+  chips it lent (the stakes) came back, the computers' chips at its tables with them, and no
+  buy-in or prize came from it (its external rows keyed to the tournament plus the house rows
+  of its tables sum to zero);
 - `key`: no idempotency key is used twice: a key moves one wallet at most once, and the
   stacks of one table in one operation (a buy-in or cash-out: one move; a settlement: the
   moves of one hand), and every key its rows name was recorded as an operation of that table.
 """
 
+import json
 from dataclasses import dataclass, field
 
 from bot.storage.backend import Connection
@@ -43,12 +48,24 @@ SELECT t.id, t.pool, coalesce((SELECT sum(m.amount) FROM pool_moves AS m
                                WHERE m.tournament_id = t.id), 0)
 FROM tournaments AS t ORDER BY t.id
 """
+_EXTERNAL = ", ".join(f"'{kind}'" for kind in EXTERNAL_KINDS)
 _TOTALS = f"""
 SELECT (SELECT coalesce(sum(balance), 0) FROM wallets),
        (SELECT coalesce(sum(stack), 0) FROM table_seats),
        (SELECT coalesce(sum(pool), 0) FROM tournaments),
-       (SELECT coalesce(sum(amount), 0) FROM ledger
-        WHERE kind IN ({", ".join(f"'{kind}'" for kind in EXTERNAL_KINDS)}))
+       (SELECT coalesce(sum(amount), 0) FROM ledger WHERE kind IN ({_EXTERNAL}))
+"""
+# Each tournament over with the chips the house gave through rows keyed to it ('T<id>:...',
+# compared exactly: SQLite's LIKE ignores case, and a table's keys start 't<id>:').
+_TOURNAMENT_HOUSE = f"""
+SELECT t.id, t.state_json, coalesce((SELECT sum(l.amount) FROM ledger AS l
+    WHERE substr(l.op_key, 1, length('T' || t.id || ':')) = 'T' || t.id || ':'
+    AND l.kind IN ({_EXTERNAL})), 0)
+FROM tournaments AS t WHERE t.status <> 'open' ORDER BY t.id
+"""
+_TABLE_HOUSE = """
+SELECT table_id, sum(amount) FROM ledger WHERE kind = 'house' AND table_id IS NOT NULL
+GROUP BY table_id
 """
 _KEYS = {
     "moved a wallet {n} times": (
@@ -111,6 +128,7 @@ async def audit_books(conn: Connection) -> AuditReport:
     if wallets + stacks + pools != granted:
         problems.append(f"granted: wallets {wallets} + stacks {stacks} + prize pools {pools} "
                         f"= {wallets + stacks + pools}, but {granted} were granted")
+    problems.extend(await _house_nets(conn))
     for what, sql in _KEYS.items():
         for key, n in await conn.fetch(sql):
             problems.append(f"key {key!r}: {what.format(n=n)}")
@@ -121,6 +139,21 @@ async def audit_books(conn: Connection) -> AuditReport:
     totals = {"wallets": int(wallets), "stacks": int(stacks), "pools": int(pools),
               "granted": int(granted)}
     return AuditReport(tuple(problems), totals, rows)
+
+
+async def _house_nets(conn: Connection) -> list[str]:
+    """The `house` check: the tournaments over whose house rows do not sum to zero (its
+    tables are read from its snapshot)."""
+    tables = {int(table): int(amount) for table, amount in await conn.fetch(_TABLE_HOUSE)}
+    problems = []
+    for tournament, state_json, keyed in await conn.fetch(_TOURNAMENT_HOUSE):
+        played = {t["table_id"] for t in json.loads(state_json).get("tables", [])
+                  if t.get("table_id") is not None}
+        net = int(keyed) + sum(tables.get(table, 0) for table in played)
+        if net:
+            problems.append(f"house: tournament {tournament} is over, and the house "
+                            f"{'gave' if net > 0 else 'took'} {abs(net)} chips in it")
+    return problems
 
 
 class AuditMixin(StorageCore):

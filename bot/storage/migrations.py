@@ -305,9 +305,25 @@ CREATE INDEX rating_results_by_season ON rating_results (season_id, id);
 CREATE INDEX rating_results_by_match ON rating_results (match_id);
 """
 
+# 12: a finished tournament's final standing of each person who played it (place, prize,
+# warnings, excluded), written with the snapshot that finishes it: what /ofc history lists.
+_TOURNAMENT_RESULTS = """
+CREATE TABLE tournament_results (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    user_id INTEGER NOT NULL CHECK (user_id > 0),
+    place INTEGER NOT NULL CHECK (place > 0),
+    entrants INTEGER NOT NULL CHECK (entrants >= place),
+    prize INTEGER NOT NULL CHECK (prize >= 0),
+    warnings INTEGER NOT NULL CHECK (warnings >= 0),
+    excluded INTEGER NOT NULL CHECK (excluded IN (0, 1)),
+    PRIMARY KEY (tournament_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX tournament_results_by_user ON tournament_results (user_id, tournament_id);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
-                               _LANGUAGES, _LENT, _RATINGS)
+                               _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

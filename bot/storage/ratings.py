@@ -30,24 +30,26 @@ def _season(row: Row) -> Season:
 
 
 async def _open_season(conn: Connection, guild_id: int, now: float) -> Season:
-    rows = await conn.fetch(
-        f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,))
-    if rows:
-        return _season(rows[0])
-    return await _new_season(conn, guild_id, None, now)
+    """The server's open season, opened if there is none, its row held until the transaction
+    ends: two matches ending at once in one server (on PostgreSQL) rate one after the other,
+    each from the ratings the other left."""
+    held = f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? AND ended_at IS NULL" \
+        f"{conn.for_update}"
+    rows = await conn.fetch(held, (guild_id,))
+    if not rows:
+        await _new_season(conn, guild_id, None, now)  # or another transaction's, just made
+        rows = await conn.fetch(held, (guild_id,))
+    return _season(rows[0])
 
 
-async def _new_season(conn: Connection, guild_id: int, name: str | None,
-                      now: float) -> Season:
+async def _new_season(conn: Connection, guild_id: int, name: str | None, now: float) -> None:
+    """Open the server's next season; nothing when another transaction just opened one."""
     ((last,),) = await conn.fetch(
         "SELECT coalesce(max(number), 0) FROM seasons WHERE guild_id = ?", (guild_id,))
     number = int(last) + 1
     await conn.execute(
-        "INSERT INTO seasons (guild_id, number, name, started_at) VALUES (?, ?, ?, ?)",
-        (guild_id, number, name or f"Season {number}", now))
-    rows = await conn.fetch(
-        f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, number))
-    return _season(rows[0])
+        "INSERT INTO seasons (guild_id, number, name, started_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING", (guild_id, number, name or f"Season {number}", now))
 
 
 async def rate_match(conn: Connection, match_id: int, guild_id: int,
@@ -118,7 +120,8 @@ class RatingsMixin(StorageCore):
             await conn.execute(
                 "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND ended_at IS NULL",
                 (now, guild_id))
-            return await _new_season(conn, guild_id, name, now)
+            await _new_season(conn, guild_id, name, now)
+            return await _open_season(conn, guild_id, now)
 
     async def rating_board(self, guild_id: int, season: int | None = None,
                            limit: int = 10) -> tuple[Season | None, list[RatingRow]]:

@@ -264,6 +264,20 @@ class TournamentRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """Where a person finished a tournament (RULES.md R13): written when it finishes."""
+
+    user_id: int
+    place: int
+    entrants: int
+    prize: int
+    warnings: int
+    excluded: bool
+    tournament_id: int = 0  # filled in when read back
+    finished_at: float = 0.0  # filled in when read back
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentMove:
     applied: bool
     amount: int  # chips moved (an 'unstake' takes at most what the wallet holds)

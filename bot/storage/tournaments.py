@@ -10,6 +10,7 @@ the tournament's snapshot and an idempotency key (a replay after a crash never p
 Hence at every commit: sum(wallets) + sum(stacks) + sum(open pools) == sum(external rows).
 """
 
+from collections.abc import Sequence
 from typing import Literal
 
 from bot.sharding import ShardPlan
@@ -17,7 +18,12 @@ from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import LedgerKind, Origin, StorageCore, on_shards
 from bot.storage.errors import InvalidInput, StorageError
-from bot.storage.records import SanctionRecord, TournamentMove, TournamentRecord
+from bot.storage.records import (
+    SanctionRecord,
+    TournamentMove,
+    TournamentRecord,
+    TournamentResult,
+)
 
 MoveKind = Literal["buy_in", "prize", "refund", "stake", "unstake"]
 _LEDGER: dict[MoveKind, LedgerKind] = {
@@ -80,12 +86,47 @@ class TournamentsMixin(StorageCore):
         return int(rows[0][0])
 
     async def save_tournament(self, tournament_id: int, state_json: str, *, now: float,
-                              status: Literal["open", "finished", "cancelled"] | None = None
-                              ) -> None:
-        """Replace the snapshot (and the status: 'finished' or 'cancelled' once it is over)."""
+                              status: Literal["open", "finished", "cancelled"] | None = None,
+                              results: Sequence[TournamentResult] = ()) -> None:
+        """Replace the snapshot (and the status: 'finished' or 'cancelled' once it is over);
+        `results`: each person's final standing, kept with the snapshot that finishes it
+        (written again, a repeat replaces them)."""
         async with self._db.transaction() as conn:
             await _guild_and_pool(conn, tournament_id)
             await _save(conn, tournament_id, _state(state_json), now, status)
+            for r in results:
+                await conn.execute(
+                    "DELETE FROM tournament_results WHERE tournament_id = ? AND user_id = ?",
+                    (tournament_id, validate.player(r.user_id)))
+                await conn.execute(
+                    "INSERT INTO tournament_results (tournament_id, user_id, place, entrants, "
+                    "prize, warnings, excluded) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, r.user_id, r.place, r.entrants,
+                     validate.chips(r.prize, allow_zero=True), r.warnings, int(r.excluded)))
+
+    async def member_tournaments(self, guild_id: int, user_id: int, *,
+                                 limit: int = 10) -> list[TournamentResult]:
+        """The finished tournaments a member played in this server, newest first."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT r.user_id, r.place, r.entrants, r.prize, r.warnings, r.excluded, "
+                "r.tournament_id, t.updated_at FROM tournament_results AS r "
+                "JOIN tournaments AS t ON t.id = r.tournament_id "
+                "WHERE t.guild_id = ? AND r.user_id = ? ORDER BY r.tournament_id DESC LIMIT ?",
+                (guild_id, user_id, max(0, limit)))
+        return [TournamentResult(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]),
+                                 bool(r[5]), int(r[6]), float(r[7])) for r in rows]
+
+    async def last_tournament(self, channel_id: int,
+                              status: Literal["open", "finished", "cancelled"] = "finished"
+                              ) -> TournamentRecord | None:
+        """The newest tournament of a channel with that status (the last finished one: its
+        final standings stay on show there)."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ? AND status = ? "
+                "ORDER BY id DESC LIMIT 1", (channel_id, status))
+        return TournamentRecord(*rows[0]) if rows else None
 
     async def tournament(self, tournament_id: int) -> TournamentRecord:
         async with self._db.transaction(write=False) as conn:

@@ -2,9 +2,10 @@
 
 Each tournament is the engine's `Tournament` (bot/engine/tournament.py) saved after every
 action, with its chips moved in the same transaction (keyed: a replay never pays twice):
-- registering: a buy-in goes from the wallet (a computer: the house) to the prize pool;
-  registration closes by itself when its window ends (a timer on the service's clock,
-  armed again at restore); a tournament of fewer than 2 players is then cancelled;
+- registering: a person's buy-in goes from the wallet to the prize pool (a computer pays
+  none and wins none: only people's chips are at stake); registration closes by itself
+  when its window ends (a timer on the service's clock, armed again at restore); a
+  tournament of fewer than 2 players is then cancelled;
 - each level, every table is a TableService table (format "hands") opened where the
   `TableOpener` says (the Discord layer: a thread of its own). The chips a player sits down
   with are lent by the house ('stake') and taken back when the table is over ('unstake');
@@ -13,7 +14,11 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
   advances (tie rule R13). A table closed early (`/ofc cancel`, or a table that could not be
   restored) is decided on the hands it played, the one in play completed (R13); an away
   player never sits out at a tournament table, so every table plays all its hands;
-- the final's ranking is paid from the pool by the payout table;
+- a table's timeout is a called clock (seed 001): 10 points and a warning, unless the
+  director turned that off at create;
+- the final's ranking is paid from the pool by the payout table, to people only, and each
+  person's final standing is kept (/ofc history);
+- cooldowns and caps (limits.py) keep a member, and a server, from taking the machine;
 - cancelling closes the tables (their stacks back to the wallets, then the stakes back to
   the house) and refunds every player still in.
 A restart (`restore()`, before the table service's) brings every tournament back where it
@@ -33,13 +38,14 @@ from bot.engine.rules import TableRules
 from bot.engine.text import Text
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.i18n.names import computer_name
-from bot.storage import SanctionRecord, Storage, StorageError
+from bot.storage import SanctionRecord, Storage, StorageError, TournamentResult
 from bot.tables import events as out
 from bot.tables.clock import Clock
 from bot.tables.errors import TableError
 from bot.tables.lobby import OTHER_SHARD
 from bot.tables.players import LEVELS
 from bot.tables.service import TableService
+from bot.tournaments.limits import Cooldowns, TournamentLimits
 
 # (tournament, table) -> the channel (or thread) id the table is opened in.
 TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
@@ -47,6 +53,9 @@ TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
 
 TABLE_STACK = 100_000  # the chips a player sits down with, lent by the house: nobody busts
 RETRY_SECONDS = 5.0  # after a registration timer failed (storage trouble)
+# Seed 001's table rules where they differ from a cash table's (the director may change them).
+SEED_001_OPTIONS = {"fantasy_stay_full_house_middle": True}
+THE_CLOCK = 0  # who gave a time penalty the table's clock called
 log = logging.getLogger(__name__)
 
 
@@ -56,15 +65,17 @@ class TournamentError(RuleError):
 
 @dataclass(frozen=True, slots=True)
 class TournamentChanged:
-    """Tell the Discord layer: `reason` is created, joined, left, closed (the registration
-    window ended), started, level, blocked (a table could not open: `detail` says why; the
-    director's start opens it), table over, table closed early, warning, penalty, finished
-    or cancelled."""
+    """Tell the Discord layer: `reason` is created, joined, computer (one registered), left,
+    closed (the registration window ended), started, level, blocked (a table could not open:
+    `detail` says why; the director's start opens it), table over, table closed early,
+    warning, penalty, time (a time penalty: `sanctions` holds what was given), finished (the
+    final is over; its table's end is not told apart) or cancelled."""
 
     tournament: Tournament
     reason: str
     channel_id: int
     detail: Text | None = None
+    sanctions: tuple[Sanction, ...] = ()
 
 
 Listener = Callable[[TournamentChanged], Awaitable[None]]
@@ -88,7 +99,9 @@ def _table_rules(t: Tournament, table: TournamentTable) -> TableRules:
 
 class TournamentService:
     def __init__(self, storage: Storage, tables: TableService, clock: Clock,
-                 opener: TableOpener) -> None:
+                 opener: TableOpener, limits: TournamentLimits | None = None) -> None:
+        self.limits = limits or TournamentLimits()
+        self._cooldowns = Cooldowns()
         self._storage = storage
         self._tables = tables
         self._clock = clock
@@ -145,11 +158,22 @@ class TournamentService:
     def live(self) -> list[Tournament]:
         return list(self._live.values())
 
+    async def last_finished(self, channel_id: int) -> Tournament | None:
+        """The channel's last finished tournament: its final standings stay on show."""
+        record = await self._storage.last_tournament(channel_id, "finished")
+        return None if record is None else Tournament.from_json(record.state_json)
+
+    def _cooldown(self, action: str, member: int, guild_id: int) -> int:
+        return self._cooldowns.wait(self.limits, action, member, guild_id, self._clock.now())
+
     # ================================================================= registration
     async def create(self, guild_id: int, channel_id: int, director_id: int, *, buy_in: int,
                      seats: int = 3, hands: int = 20, payouts: Sequence[int] = (100,),
                      options: Mapping[str, Any] | None = None,
-                     window_seconds: float = 3600.0, seed: int | None = None) -> Tournament:
+                     window_seconds: float = 3600.0, seed: int | None = None,
+                     clock_penalty: bool = True) -> Tournament:
+        """Open registration. `clock_penalty`: a table's timeout is a called clock (seed
+        001: 10 points and a warning); the director may turn that off."""
         if not self._tables.shards.owns(guild_id):  # Discord sends a server to its process
             raise TournamentError(OTHER_SHARD)
         async with self._creating:
@@ -157,25 +181,47 @@ class TournamentService:
                 # A second one would hide the first from the channel's commands, its buy-ins
                 # with it.
                 raise TournamentError(Text("This channel already has a tournament."))
-            return await self._create(guild_id, channel_id, director_id, buy_in=buy_in,
-                                      seats=seats, hands=hands, payouts=payouts,
-                                      options=options, window_seconds=window_seconds,
-                                      seed=seed)
+            self._check_create(guild_id, director_id)
+            t = await self._create(guild_id, channel_id, director_id, buy_in=buy_in,
+                                   seats=seats, hands=hands, payouts=payouts,
+                                   options=options, window_seconds=window_seconds,
+                                   seed=seed, clock_penalty=clock_penalty)
+            self._cooldowns.done("create", director_id, guild_id, self._clock.now())
+            return t
+
+    def _check_create(self, guild_id: int, director_id: int) -> None:
+        wait = self._cooldown("create", director_id, guild_id)
+        if wait:
+            raise TournamentError(Text("Wait {n} s before opening another tournament.",
+                                       n=wait))
+        live = [t for t in self._live.values() if t.guild_id == guild_id]
+        if sum(t.director_id == director_id for t in live) >= self.limits.live_per_member:
+            raise TournamentError(Text(
+                "You already direct {n} tournament that is not over.",
+                "You already direct {n} tournaments that are not over.",
+                n=self.limits.live_per_member))
+        if len(live) >= self.limits.live_per_server:
+            raise TournamentError(Text(
+                "This server already has {n} tournament that is not over.",
+                "This server already has {n} tournaments that are not over.",
+                n=self.limits.live_per_server))
 
     async def _create(self, guild_id: int, channel_id: int, director_id: int, *, buy_in: int,
                       seats: int, hands: int, payouts: Sequence[int],
                       options: Mapping[str, Any] | None, window_seconds: float,
-                      seed: int | None) -> Tournament:
+                      seed: int | None, clock_penalty: bool) -> Tournament:
         options = {**(await self._storage.guild_settings(guild_id)).table_options,
-                   "buy_in": TABLE_STACK, **(options or {}), "format": "hands",
-                   "hands": hands, "seats": seats, "hints": "off",
+                   **SEED_001_OPTIONS, "buy_in": TABLE_STACK, **(options or {}),
+                   "format": "hands", "hands": hands, "seats": seats, "hints": "off",
                    "point_value": 1}  # no help in competition
         try:
             TableRules.from_mapping(options)
             seed = secrets.randbits(62) if seed is None else seed
             state = Tournament.new(0, guild_id, director_id, buy_in=buy_in, seats=seats,
                                    hands=hands, payouts=tuple(payouts), seed=seed,
-                                   closes_at=self._clock.now() + window_seconds)
+                                   closes_at=self._clock.now() + window_seconds,
+                                   clock_penalty=clock_penalty,
+                                   min_hands=self.limits.min_hands)
         except RuleError as error:
             raise TournamentError(error.text) from error
         state.options = dict(options)
@@ -194,16 +240,19 @@ class TournamentService:
         async with self._locked(tournament_id) as t:
             self._rule(lambda: t.join(player_id, name, self._clock.now(), ai_level))
             try:
-                await self._storage.tournament_move(
-                    tournament_id, player_id, t.buy_in, "buy_in",
-                    key=_key(t, "join", player_id, t.registrations), now=self._clock.now(),
-                    snapshot=t.to_json())
+                if ai_level is None:
+                    await self._storage.tournament_move(
+                        tournament_id, player_id, t.buy_in, "buy_in",
+                        key=_key(t, "join", player_id, t.registrations),
+                        now=self._clock.now(), snapshot=t.to_json())
+                else:  # a computer plays for no one's chips
+                    await self._save(t)
             except StorageError as error:
                 entry = t.entry(player_id)
                 if entry is not None:
                     t.entries.remove(entry)
                 raise TournamentError(error.text) from error
-            await self._emit(t, "joined")
+            await self._emit(t, "joined" if ai_level is None else "computer")
             return t
 
     async def add_computer(self, tournament_id: int, actor_id: int, level: str = "easy", *,
@@ -213,9 +262,25 @@ class TournamentService:
         if level not in LEVELS:
             raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
                                        level=level, levels=", ".join(LEVELS)))
+        self._check_computer(t, actor_id)
+        self._cooldowns.done("computer", actor_id, t.guild_id, self._clock.now())
         player_id = min([0, *(e.player_id for e in t.entries)]) - 1
         return await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
                                level)
+
+    def _check_computer(self, t: Tournament, actor_id: int) -> None:
+        """The caps and cooldowns on computers (a buy-in's own cap is the engine's)."""
+        wait = self._cooldown("computer", actor_id, t.guild_id)
+        if wait:
+            raise TournamentError(Text("Wait {n} s before adding another computer.", n=wait))
+        if len(t.computers) >= self.limits.computers_per_tournament:
+            raise TournamentError(Text("A tournament takes at most {n} computers.",
+                                       n=self.limits.computers_per_tournament))
+        server = sum(len(x.computers) for x in self._live.values() if x.guild_id == t.guild_id)
+        if server >= self.limits.computers_per_server:
+            raise TournamentError(Text(
+                "This server's tournaments already have {n} computers: the most they take.",
+                n=self.limits.computers_per_server))
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
         async with self._locked(tournament_id) as t:
@@ -239,12 +304,15 @@ class TournamentService:
             else:
                 trial = Tournament.from_json(t.to_json())
                 planned = self._rule(trial.start)
-                channels = [await self._opener(trial, table) for table in planned]
+                channels = [await self._opener(trial, table) for table in planned
+                            if not self._by_lot(trial, table)]
                 tables = t.start()
-                for table, channel in zip(tables, channels, strict=True):
-                    table.thread_id = channel
+                for table in tables:
+                    if not self._by_lot(t, table):
+                        table.thread_id = channels.pop(0)
                 self._disarm(tournament_id)
                 await self._save(t)
+                self._cooldowns.done("start", actor_id, t.guild_id, self._clock.now())
                 await self._emit(t, "started")
         await self._open_tables(tournament_id, tables)
         return t
@@ -254,8 +322,14 @@ class TournamentService:
         already started whose tables are all open. Asked first by a command that must answer
         privately before the slow part."""
         self.check_director(t, actor_id, is_admin)
-        if t.status == "running" and not self._unopened(t):
-            raise TournamentError(Text("The tournament has already started."))
+        if t.status == "running":
+            if not self._unopened(t):
+                raise TournamentError(Text("The tournament has already started."))
+            return
+        wait = self._cooldown("start", actor_id, t.guild_id)
+        if wait:
+            raise TournamentError(Text("Wait {n} s before starting another tournament.",
+                                       n=wait))
 
     def _unopened(self, t: Tournament) -> list[TournamentTable]:
         """The level's tables that could not open (the bot lost a permission), none opening."""
@@ -270,7 +344,7 @@ class TournamentService:
             sanction = self._rule(lambda: t.warn(player_id, reason, actor_id,
                                                  self._clock.now()))
             await self._record(t, sanction)
-            await self._emit(t, "warning")
+            await self._emit(t, "warning", sanctions=(sanction,))
             return sanction
 
     async def penalty(self, tournament_id: int, actor_id: int, player_id: int, points: int,
@@ -280,8 +354,36 @@ class TournamentService:
             sanction = self._rule(lambda: t.penalty(player_id, points, reason, actor_id,
                                                     self._clock.now()))
             await self._record(t, sanction)
-            await self._emit(t, "penalty")
+            await self._emit(t, "penalty", sanctions=(sanction,))
             return sanction
+
+    async def time_penalty(self, tournament_id: int, actor_id: int, player_id: int, *,
+                           is_admin: bool = False) -> tuple[Sanction, ...]:
+        """Seed 001's time rule, called by the director: 10 points and a warning."""
+        async with self._locked(tournament_id) as t:
+            self.check_director(t, actor_id, is_admin)
+            return await self._time_penalty(t, player_id, actor_id)
+
+    async def _time_penalty(self, t: Tournament, player_id: int,
+                            by: int) -> tuple[Sanction, ...]:
+        given = self._rule(lambda: t.time_penalty(player_id, by, self._clock.now()))
+        await self._record(t, *given)
+        await self._emit(t, "time", sanctions=given)
+        return given
+
+    async def _called_clock(self, tournament_id: int, table_id: int, player_id: int) -> None:
+        """A person's time ran out at a tournament table (R10): a called clock, unless the
+        director turned that off; nothing for a player already excluded, or once the
+        tournament is over."""
+        if tournament_id not in self._live:
+            return
+        async with self._locked(tournament_id) as t:
+            table = t.table_of(table_id)
+            entry = t.entry(player_id)
+            if (not t.clock_penalty or table is None or table.status != "playing"
+                    or entry is None or entry.status == "excluded"):
+                return
+            await self._time_penalty(t, player_id, THE_CLOCK)
 
     async def cancel(self, tournament_id: int, actor_id: int, *,
                      is_admin: bool = False) -> Tournament:
@@ -301,8 +403,12 @@ class TournamentService:
             return t
 
     async def _refund(self, t: Tournament, players: Sequence[int]) -> None:
-        """The cancelled tournament's buy-ins back to `players` (keyed: once each)."""
+        """The cancelled tournament's buy-ins back to `players` (keyed: once each; a
+        computer paid none)."""
+        await self._house_back(t)
         for player in players:
+            if player < 0:
+                continue
             await self._storage.tournament_move(
                 t.tournament_id, player, t.buy_in, "refund", key=_key(t, "refund", player),
                 now=self._clock.now())
@@ -430,6 +536,9 @@ class TournamentService:
         t = self._live.get(tournament_id)
         if t is None or t.status != "running" or table.status != "waiting":
             return
+        if self._by_lot(t, table):
+            self._spawn(self._decide_by_lot(tournament_id, table))
+            return
         if table.table_id is not None and table.table_id in self._tables.live_tables():
             await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
         if table.thread_id is None:
@@ -462,8 +571,34 @@ class TournamentService:
         await self._save(t)
         await self._emit(t, "level")
 
+    def _by_lot(self, t: Tournament, table: TournamentTable) -> bool:
+        """A table of computers only, beyond the caps on such tables playing at once (the
+        director's, the server's), is decided by lot without being played."""
+        if any(p > 0 for p in table.players) or table.table_id is not None:
+            return False
+        playing = [(x.director_id, tb) for x in self._live.values() if x.guild_id == t.guild_id
+                   for tb in x.current_tables if tb.status == "playing"
+                   and all(p < 0 for p in tb.players)]
+        mine = sum(director == t.director_id for director, _ in playing)
+        return (mine >= self.limits.computer_tables_per_member
+                or len(playing) >= self.limits.computer_tables_per_server)
+
+    async def _decide_by_lot(self, tournament_id: int, table: TournamentTable) -> None:
+        """No hand played: the tie rule's lot from the seed decides (R13)."""
+        async with self._locked(tournament_id) as t:
+            if t.status != "running" or table.status != "waiting":
+                return
+            table.by_lot = True
+            following = await self._decided(t, table, {}, early=False)
+        if following:
+            await self._open_tables(tournament_id, following)
+
     async def _on_table_events(self, events: Sequence[out.TableEvent]) -> None:
         for event in events:
+            if isinstance(event, out.PlayerAway) and event.player_id > 0:
+                found = self._table_of(event.table_id)
+                if found is not None:
+                    self._spawn(self._called_clock(found[0], event.table_id, event.player_id))
             if isinstance(event, out.MatchOver | out.TableRefunded):
                 found = self._table_of(event.table_id)
                 # (a table cancelled while it was being opened is opened again: no unstake)
@@ -500,23 +635,47 @@ class TournamentService:
                 return
             points = {p: result[0] for p, result in
                       (await self._results(table, table_id)).items()}
-            following = t.table_done(table.level, table.index, points, early)
-            await self._save(t)
-            await self._emit(t, "table closed early" if early else "table over")
-            if t.placings:  # the final is over
-                await self._pay(t)
-                return
+            following = await self._decided(t, table, points, early=early)
         if following:
-            await self._emit(t, "level")
             await self._open_tables(tournament_id, following)
 
+    async def _decided(self, t: Tournament, table: TournamentTable, points: dict[int, int],
+                       *, early: bool) -> list[TournamentTable]:
+        """A table's result (under the tournament's lock): saved and told, the prizes paid
+        when it was the final (told once, as the final's end); returns the next level's
+        tables to open."""
+        following = t.table_done(table.level, table.index, points, early)
+        await self._save(t)
+        if t.placings:  # the final is over
+            await self._pay(t)
+            return []
+        await self._emit(t, "table closed early" if early else "table over")
+        if following:
+            await self._emit(t, "level")
+        return following
+
+    async def _house_back(self, t: Tournament) -> None:
+        """A tournament registered before computers played for no one's chips holds their
+        buy-ins, paid by the house: they go back to it (keyed), before any prize or refund,
+        so the house's net over the tournament is zero."""
+        pool = (await self._storage.tournament(t.tournament_id)).pool
+        paid = (pool - t.pool) // t.buy_in if t.buy_in else 0
+        for entry in t.computers[:max(0, paid)]:
+            await self._storage.tournament_move(
+                t.tournament_id, entry.player_id, t.buy_in, "refund",
+                key=_key(t, "house", entry.player_id), now=self._clock.now())
+
     async def _pay(self, t: Tournament) -> None:
+        await self._house_back(t)
         for placing in t.placings:
             if placing.prize:
                 await self._storage.tournament_move(
                     t.tournament_id, placing.player_id, placing.prize, "prize",
                     key=_key(t, "prize", placing.player_id), now=self._clock.now())
-        await self._save(t, "finished")
+        results = [TournamentResult(p.player_id, p.place, len(t.placings), p.prize,
+                                    t.warnings(p.player_id), p.excluded)
+                   for p in t.placings if not p.computer]
+        await self._save(t, "finished", results)
         self._live.pop(t.tournament_id, None)
         await self._emit(t, "finished")
 
@@ -565,22 +724,27 @@ class TournamentService:
             raise TournamentError(Text("Only the director or a member with Manage Server can "
                                        "do that."))
 
-    async def _save(self, t: Tournament, status: str | None = None) -> None:
+    async def _save(self, t: Tournament, status: str | None = None,
+                    results: Sequence[TournamentResult] = ()) -> None:
         await self._storage.save_tournament(
             t.tournament_id, t.to_json(), now=self._clock.now(),
             status="finished" if status == "finished" else
-            "cancelled" if status == "cancelled" else None)
+            "cancelled" if status == "cancelled" else None, results=results)
 
-    async def _record(self, t: Tournament, sanction: Sanction) -> None:
-        record = SanctionRecord(sanction.player_id, sanction.kind, sanction.points,
-                                sanction.reason, sanction.level, sanction.by,
-                                sanction.excluded)
-        await self._storage.record_sanction(
-            t.tournament_id, record, key=_key(t, "sanction", len(t.sanctions)),
-            now=self._clock.now(), snapshot=t.to_json())
+    async def _record(self, t: Tournament, *sanctions: Sanction) -> None:
+        """The sanctions just given (the last of `t.sanctions`), each keyed by its number."""
+        first = len(t.sanctions) - len(sanctions) + 1
+        for number, sanction in enumerate(sanctions, start=first):
+            record = SanctionRecord(sanction.player_id, sanction.kind, sanction.points,
+                                    sanction.reason, sanction.level, sanction.by,
+                                    sanction.excluded)
+            await self._storage.record_sanction(
+                t.tournament_id, record, key=_key(t, "sanction", number),
+                now=self._clock.now(), snapshot=t.to_json())
 
-    async def _emit(self, t: Tournament, reason: str, detail: Text | None = None) -> None:
+    async def _emit(self, t: Tournament, reason: str, detail: Text | None = None,
+                    sanctions: tuple[Sanction, ...] = ()) -> None:
         changed = TournamentChanged(replace(t), reason, self._channels.get(t.tournament_id, 0),
-                                    detail)
+                                    detail, sanctions)
         for listener in self._listeners:
             await listener(changed)

@@ -10,16 +10,15 @@ from bot.tables.clock import FakeClock
 from bot.tables.players import ComputerPlayers
 from bot.tables.service import TableService
 from bot.tables.simulate import FAST, SIMULATION_HOST, StuckTable, simulation_storage
+from bot.tournaments.limits import UNLIMITED
 from bot.tournaments.service import TournamentService
 
 GUILD = 1
 CHANNEL = 1
-BUY_IN = 100  # each computer's buy-in, from the house
 
 
 async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats: int,
                           options: Mapping[str, Any], ai: ComputerPlayers | None = None,
-                          payouts: Sequence[int] = (100,),
                           database: str | None = None) -> dict[str, Any]:
     """Register one computer per entry of `levels`, play every level, return the report;
     on `database` (else a throwaway SQLite file)."""
@@ -31,11 +30,10 @@ async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats
         async def opener(t: Tournament, table: TournamentTable) -> int:
             return next(threads)
 
-        service = TournamentService(storage, tables, clock, opener)
-        try:
-            t = await service.create(GUILD, CHANNEL, SIMULATION_HOST, buy_in=BUY_IN,
-                                     seats=seats, hands=hands, payouts=payouts,
-                                     options=options, seed=seed)
+        service = TournamentService(storage, tables, clock, opener, UNLIMITED)
+        try:  # computers play for no one's chips: a free tournament
+            t = await service.create(GUILD, CHANNEL, SIMULATION_HOST, buy_in=0,
+                                     seats=seats, hands=hands, options=options, seed=seed)
             tid = t.tournament_id
             for level in levels:
                 await service.add_computer(tid, SIMULATION_HOST, level)
@@ -64,19 +62,17 @@ def report(t: Tournament) -> dict[str, Any]:
              "winner": None if table.winner is None else names[table.winner]}
             for table in t.tables if table.level == level]})
     return {"players": len(t.entries), "seed": t.seed, "seats": t.seats, "hands": t.hands,
-            "pool": t.pool, "levels": levels,
-            "payouts": [{"place": p.place, "name": p.name, "prize": p.prize}
-                        for p in t.placings]}
+            "levels": levels,
+            "placings": [{"place": p.place, "name": p.name} for p in t.placings]}
 
 
 def print_report(data: Mapping[str, Any]) -> None:
     print(f"{data['players']} players, seed {data['seed']}, tables of at most "
-          f"{data['seats']}, {data['hands']} hands a table, prize pool {data['pool']}")
+          f"{data['seats']}, {data['hands']} hands a table")
     for level in data["levels"]:
         print(f"Level {level['level']}{' (final)' if level['final'] else ''}")
         for table in level["tables"]:
             scores = ", ".join(f"{n} {p:+d}" for n, p in table["points"].items())
             print(f"  table {table['table']}: {scores} -> {table['winner']}")
-    for place in data["payouts"]:
-        if place["prize"]:
-            print(f"{place['place']}. {place['name']}: {place['prize']} chips")
+    for place in data["placings"]:
+        print(f"{place['place']}. {place['name']}")

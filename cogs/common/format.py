@@ -13,6 +13,7 @@ from bot.engine.deal import streets
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
+from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
 from bot.i18n.names import VARIANTS
 
@@ -119,6 +120,11 @@ def chips(loc: str, amount: int) -> str:
 
 
 HINTS_ON = Text("**Hints on**: **Suggest** fills your cards with the strong computer's choice.")
+
+
+def sanction_reason(loc: str, reason: str) -> str:
+    """A sanction's reason as given; the time penalty a table's clock called, translated."""
+    return t(loc, Text("time ran out")) if reason == TIME_REASON else reason
 
 
 def sanction_words(kind: str, points: int, excluded: bool) -> Text:

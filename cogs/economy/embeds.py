@@ -25,6 +25,7 @@ from bot.storage import (
     RatingRow,
     SanctionRecord,
     Season,
+    TournamentResult,
     Wallet,
 )
 from bot.tables import is_person
@@ -38,6 +39,7 @@ from cogs.common.format import (
     row_label,
     row_word,
     rules_line,
+    sanction_reason,
     sanction_words,
     signed,
     when,
@@ -153,9 +155,10 @@ def _place(loc: str, match: MatchSummary, user_id: int) -> str:
 
 
 def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary],
-            sanctions: Sequence[SanctionRecord] = ()) -> discord.Embed:
-    """The member's latest matches, then the tournament warnings and penalties it received
-    (RULES.md R13)."""
+            sanctions: Sequence[SanctionRecord] = (),
+            tournaments: Sequence[TournamentResult] = ()) -> discord.Embed:
+    """The member's latest matches, then the tournaments they played (place, prize,
+    warnings) and the tournament warnings and penalties they received (RULES.md R13)."""
     embed = discord.Embed(title=t(loc, "Recent matches"), colour=INFO, description=t(
         loc, "{member}'s latest matches, newest first. Pick one below to see its hands.",
         member=mention) if matches else t(
@@ -180,12 +183,24 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
             value=t(loc, value),
             inline=False,
         )
+    add_lines(loc, embed, t(loc, "Tournaments"), (tournament_line(loc, r) for r in tournaments))
     add_lines(loc, embed, t(loc, "Tournament warnings and penalties"), (
         t(loc, "Tournament #{n}, level {level}: {sanction} ({reason}) · {date}",
           n=s.tournament_id, level=s.level, sanction=sanction_words(s.kind, s.points, s.excluded),
-          reason=clip(s.reason, REASON_SHOWN), date=when(s.created_at, "d"))
+          reason=clip(sanction_reason(loc, s.reason), REASON_SHOWN),
+          date=when(s.created_at, "d"))
         for s in sanctions))
     return embed
+
+
+def tournament_line(loc: str, r: TournamentResult) -> str:
+    """'Tournament #3: place 2 of 6 · prize 120 chips · 1 warning · <date>'."""
+    place = (Text("excluded") if r.excluded
+             else Text("place {place} of {n}", place=r.place, n=r.entrants))
+    return t(loc, "Tournament #{n}: {place} · prize {prize} · {warnings} · {date}",
+             n=r.tournament_id, place=place, prize=chips(loc, r.prize),
+             warnings=Text("{n} warning", "{n} warnings", n=r.warnings),
+             date=when(r.finished_at, "d"))
 
 
 def _showdown(hand: HandHistory) -> tuple[dict[int, dict[str, Any]], dict[int, str]]:

@@ -31,6 +31,7 @@ CHECK_DEPTH = 100  # how far back a pick may reach among the member's matches
 RECENT_MATCHES = 10
 RECENT_SANCTIONS = 10  # tournament warnings and penalties (RULES.md R13)
 FORM_MATCHES = 30  # the player card's line: net points over the latest finished matches
+RECENT_TOURNAMENTS = 10  # finished tournaments played
 
 
 def _picked(values: Sequence[str]) -> int:
@@ -133,12 +134,14 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
     storage = storage_of(interaction)
     matches = await storage.recent_matches(guild_id, target.id, limit=RECENT_MATCHES)
     sanctions = await storage.member_sanctions(guild_id, target.id, limit=RECENT_SANCTIONS)
+    tournaments = await storage.member_tournaments(guild_id, target.id,
+                                                   limit=RECENT_TOURNAMENTS)
     view = discord.ui.View(timeout=None)
     if matches:
         view.add_item(MatchPicker(target.id, matches, lang(interaction)))
     await send(interaction, ephemeral=True, view=view,
                embed=embeds.history(lang(interaction), target.mention, target.id, matches,
-                                    sanctions))
+                                    sanctions, tournaments))
 
 
 @app_commands.command(name="stats",

@@ -52,7 +52,7 @@ SECTIONS: tuple[tuple[Text, tuple[str, ...]], ...] = (
                                  "ofc stats", "ofc review")),
     (Text("Tools"), ("ofc rules", "ofc score", "ofc solve", "ofc preferences", "ofc help")),
     (Text("Tournaments"), tuple(f"ofc tournament {name}" for name in (
-        "create", "join", "leave", "computer", "start", "warn", "penalty", "standings",
+        "create", "join", "leave", "computer", "start", "warn", "penalty", "time", "standings",
         "cancel"))),
 )
 ADMIN_SECTION = (Text("For server admins (Manage Server)"),

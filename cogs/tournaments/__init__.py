@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
-ANNOUNCED = {"closed": Text("Registration is closed. The director starts the tournament with "
+ANNOUNCED = {"created": Text("Registration is open: {cmd}", cmd=Slash("ofc tournament join")),
+             "closed": Text("Registration is closed. The director starts the tournament with "
                              "{cmd}.", cmd=Slash("ofc tournament start")),
              "started": Text("Seated by lot."), "table over": Text("A table is over."),
              "table closed early": Text("A table was closed before its last hand: the hands it "
@@ -55,13 +56,15 @@ async def setup(bot: "OFCBot") -> None:
     bot.tournaments = service
 
     async def announce(changed: TournamentChanged) -> None:
-        note = changed.detail if changed.reason == "blocked" else ANNOUNCED.get(changed.reason)
+        """The channel's one post of each change, in the server's language."""
         channel = bot.get_channel(changed.channel_id)
-        if note is None or not isinstance(channel, discord.abc.Messageable):
+        if not isinstance(channel, discord.abc.Messageable):
             return
         try:
             loc = await server_locale(bot, changed.tournament.guild_id)
-            await channel.send(embed=embeds.standings(loc, changed.tournament, note))
+            post = embeds.announcement(loc, changed, ANNOUNCED.get(changed.reason))
+            if post is not None:
+                await channel.send(**post)
         except discord.HTTPException:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 

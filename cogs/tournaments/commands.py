@@ -1,6 +1,12 @@
 """`/ofc tournament ...`: registration, start, the director's warnings and penalties,
 standings, cancel (RULES.md R13). Refusals take the one error path (TournamentError is a
-RuleError)."""
+RuleError).
+
+One language a message, each posted once: the director's commands are answered privately,
+in the director's language; what the channel must know (opened, a computer registered,
+started, a sanction, the tables' ends, the final, cancelled) the service tells it, and
+cogs.tournaments posts that once, in the server's language. A member's own join or leave is
+the channel's news, answered there in the server's language."""
 
 from typing import Any
 
@@ -14,7 +20,7 @@ from bot.tournaments import TournamentService
 from cogs.common.answers import UNCHANGED, Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
-from cogs.common.language import lang
+from cogs.common.language import lang, server_locale
 from cogs.common.options import table_options
 from cogs.common.permissions import NEEDED, THREADS, require_table_permissions
 from cogs.tournaments import embeds
@@ -34,6 +40,18 @@ tournament = app_commands.Group(name="tournament",
 
 def _(interaction: Interaction, text: Text) -> str:
     return t(lang(interaction), text)
+
+
+async def tell_director(interaction: Interaction, text: Text) -> None:
+    """The director's private answer, in the director's language (the channel is told by
+    the service's post)."""
+    await send(interaction, ephemeral=True, content=_(interaction, text))
+
+
+async def tell_channel(interaction: Interaction, text: Text) -> None:
+    """A member's own registration news, public, in the server's language."""
+    loc = await server_locale(interaction.client, guild_id_of(interaction))
+    await send(interaction, ephemeral=False, content=t(loc, text))
 
 
 def service_of(interaction: Interaction) -> TournamentService:
@@ -63,6 +81,8 @@ def require_threads(interaction: Interaction, unchanged: Text) -> None:
     table_hands="Hands per table (default 20), plus one per Fantasyland hand",
     payouts="Percent per place, e.g. 65/35 (default: everything to the winner)",
     window_minutes="How long registration stays open (default 60)",
+    clock_penalty="A table's timeout costs 10 points and a warning, as a called clock "
+                  "(seed 001; default on)",
 )
 @app_commands.choices(table_seats=[
     app_commands.Choice(name=app_commands.locale_str(str(n), fixed=True), value=n)
@@ -73,15 +93,14 @@ def require_threads(interaction: Interaction, unchanged: Text) -> None:
 async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],
                  table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
                  payouts: str = "", window_minutes: app_commands.Range[int, 1, 10080] = 60,
-                 *, options: dict[str, Any]) -> None:
+                 clock_penalty: bool = True, *, options: dict[str, Any]) -> None:
     require_threads(interaction, Text("No tournament was opened."))
     t = await service_of(interaction).create(
         guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
         buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
-        options=options, window_seconds=window_minutes * 60.0)
-    await send(interaction, ephemeral=False, embed=embeds.standings(
-        lang(interaction), t, Text("Registration is open: {cmd}",
-                                   cmd=Slash("ofc tournament join"))))
+        options=options, window_seconds=window_minutes * 60.0, clock_penalty=clock_penalty)
+    await tell_director(interaction, Text("Tournament #{n} is open; the channel was told.",
+                                          n=t.tournament_id))
 
 
 @tournament.command(name="join", description="Register for this channel's tournament")
@@ -89,18 +108,17 @@ async def join(interaction: Interaction) -> None:
     require_human(interaction.user)
     t = await service_of(interaction).join(here(interaction).tournament_id,
                                            interaction.user.id, name_of(interaction.user))
-    await send(interaction, ephemeral=False, content=_(
-        interaction, Text("{who} joined ({n} registered, prize pool {pool}).",
-                          who=interaction.user.mention, n=len(t.entries), pool=t.pool)))
+    await tell_channel(interaction, Text("{who} joined ({n} registered, prize pool {pool}).",
+                                         who=interaction.user.mention, n=len(t.entries),
+                                         pool=t.pool))
 
 
 @tournament.command(name="leave", description="Unregister (while registration is open)")
 async def leave(interaction: Interaction) -> None:
     t = await service_of(interaction).leave(here(interaction).tournament_id,
                                             interaction.user.id)
-    await send(interaction, ephemeral=False, content=_(
-        interaction, Text("{who} left; the buy-in went back ({n} registered).",
-                          who=interaction.user.mention, n=len(t.entries))))
+    await tell_channel(interaction, Text("{who} left; the buy-in went back ({n} registered).",
+                                         who=interaction.user.mention, n=len(t.entries)))
 
 
 @tournament.command(name="computer", description="Register a computer player (director)")
@@ -110,10 +128,8 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
     t = await service_of(interaction).add_computer(
         here(interaction).tournament_id, interaction.user.id, level,
         is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, content=_(
-        interaction, Text("{who} joined ({n} registered).",
-                          who=seat_name(lang(interaction), t.entries[-1].name),
-                          n=len(t.entries))))
+    await tell_director(interaction, Text("{who} registered; the channel was told.",
+                                          who=seat_name(lang(interaction), t.entries[-1].name)))
 
 
 @tournament.command(name="start", description="Close registration and seat the first level "
@@ -121,13 +137,11 @@ async def computer(interaction: Interaction, level: str = "easy") -> None:
 async def start(interaction: Interaction) -> None:
     t = here(interaction)
     require_threads(interaction, UNCHANGED)
-    # Refusals first: after a public defer the answer is public too.
     service_of(interaction).check_start(t, interaction.user.id, manages_server(interaction))
-    await interaction.response.defer()
-    t = await service_of(interaction).start(t.tournament_id, interaction.user.id,
-                                            is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False,
-               embed=embeds.standings(lang(interaction), t, Text("Seated by lot.")))
+    await interaction.response.defer(ephemeral=True)
+    await service_of(interaction).start(t.tournament_id, interaction.user.id,
+                                        is_admin=manages_server(interaction))
+    await tell_director(interaction, Text("Started; the channel was told."))
 
 
 @tournament.command(name="warn", description="Warn a player: the 2nd costs 25 points, the 3rd "
@@ -137,7 +151,7 @@ async def warn(interaction: Interaction, member: Member, reason: Reason) -> None
     s = await service_of(interaction).warn(here(interaction).tournament_id,
                                            interaction.user.id, member.id, reason,
                                            is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False,
+    await send(interaction, ephemeral=True,
                content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
@@ -149,15 +163,30 @@ async def penalty(interaction: Interaction, member: Member,
     s = await service_of(interaction).penalty(here(interaction).tournament_id,
                                               interaction.user.id, member.id, points, reason,
                                               is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False,
+    await send(interaction, ephemeral=True,
                content=embeds.sanction_line(lang(interaction), s, member.mention))
 
 
+@tournament.command(name="time", description="Seed 001's time penalty: 10 points and a "
+                                             "warning (director)")
+@app_commands.describe(member="The player who did not act in time")
+async def time(interaction: Interaction, member: Member) -> None:
+    given = await service_of(interaction).time_penalty(
+        here(interaction).tournament_id, interaction.user.id, member.id,
+        is_admin=manages_server(interaction))
+    await send(interaction, ephemeral=True, content="\n".join(
+        embeds.sanction_line(lang(interaction), s, member.mention) for s in given))
+
+
 @tournament.command(name="standings", description="Levels, tables, points, warnings and "
-                                                  "penalties")
+                                                  "penalties; after the final, its results")
 async def standings(interaction: Interaction) -> None:
-    await send(interaction, ephemeral=False,
-               embed=embeds.standings(lang(interaction), here(interaction)))
+    service = service_of(interaction)
+    channel = channel_id_of(interaction)
+    found = service.for_channel(channel) or await service.last_finished(channel)
+    if found is None:
+        raise Refusal(NO_TOURNAMENT)
+    await send(interaction, ephemeral=True, embed=embeds.standings(lang(interaction), found))
 
 
 @tournament.command(name="cancel", description="Cancel: every player still in is refunded "
@@ -165,7 +194,7 @@ async def standings(interaction: Interaction) -> None:
 async def cancel(interaction: Interaction) -> None:
     t = here(interaction)
     service_of(interaction).check_director(t, interaction.user.id, manages_server(interaction))
-    await interaction.response.defer()
-    t = await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
-                                             is_admin=manages_server(interaction))
-    await send(interaction, ephemeral=False, embed=embeds.standings(lang(interaction), t))
+    await interaction.response.defer(ephemeral=True)
+    await service_of(interaction).cancel(t.tournament_id, interaction.user.id,
+                                         is_admin=manages_server(interaction))
+    await tell_director(interaction, Text("Cancelled; the channel was told."))

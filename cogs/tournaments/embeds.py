@@ -1,11 +1,14 @@
 """What a tournament looks like in Discord: one standings embed, sanctions as one line."""
 
+from typing import Any
+
 import discord
 
 from bot.engine.tournament import Sanction, Tournament
 from bot.i18n import Text, t
 from bot.i18n.names import seat_name
-from cogs.common.format import fits, sanction_words
+from bot.tournaments import TournamentChanged
+from cogs.common.format import fits, sanction_reason, sanction_words
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
@@ -25,16 +28,37 @@ def _word(loc: str, words: dict[str, Text], key: str) -> str:
 
 
 def sanction_line(loc: str, s: Sanction, who: str) -> str:
+    reason = sanction_reason(loc, s.reason)
     if s.kind == "penalty":
         return t(loc, "Penalty: {who} loses {n} points ({reason}).", who=who, n=s.points,
-                 reason=s.reason)
+                 reason=reason)
     if s.excluded:
-        return t(loc, "Third warning: {who} is excluded from the tournament, no refund "
-                      "({reason}).", who=who, reason=s.reason)
+        return t(loc, "Third warning: {who} is excluded from the tournament, no refund, no "
+                      "prize ({reason}).", who=who, reason=reason)
     if s.points:
         return t(loc, "Warning to {who}, {n} points ({reason}).", who=who, n=s.points,
-                 reason=s.reason)
-    return t(loc, "Warning to {who} ({reason}).", who=who, reason=s.reason)
+                 reason=reason)
+    return t(loc, "Warning to {who} ({reason}).", who=who, reason=reason)
+
+
+def announcement(loc: str, changed: TournamentChanged,
+                 note: Text | None) -> dict[str, Any] | None:
+    """The channel's post of a change (`note`: what its standings say first), or None when
+    the channel need not hear of it."""
+    tm = changed.tournament
+    if changed.sanctions:
+        return {"content": "\n".join(sanction_line(loc, s, f"<@{s.player_id}>")
+                                     for s in changed.sanctions)}
+    if changed.reason == "computer":
+        return {"content": t(loc, "{who} joined ({n} registered).",
+                             who=seat_name(loc, tm.entries[-1].name), n=len(tm.entries))}
+    note = changed.detail if changed.reason == "blocked" else note
+    return None if note is None else {"embed": standings(loc, tm, note)}
+
+
+def payouts_words(payouts: tuple[int, ...]) -> str:
+    """'65% / 35%': shares of the pool, read as percentages."""
+    return " / ".join(f"{share}%" for share in payouts)
 
 
 def standings(loc: str, tournament: Tournament, note: Text | None = None) -> discord.Embed:
@@ -48,9 +72,9 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
     embed = discord.Embed(title=title, description=t(loc, note) if note else None)
     hands = t(loc, "{n} hand a table", "{n} hands a table", n=tm.hands)
     embed.add_field(name=t(loc, "Format"), value=t(
-        loc, "buy-in {buy_in}, prize pool {pool}, payouts {payouts}, tables of at most {seats}, "
-             "{hands}", buy_in=tm.buy_in, pool=tm.pool,
-        payouts="/".join(str(p) for p in tm.payouts), seats=tm.seats, hands=hands),
+        loc, "buy-in {buy_in}, prize pool {pool} (people's buy-ins), paid to places: "
+             "{payouts}, tables of at most {seats}, {hands}", buy_in=tm.buy_in, pool=tm.pool,
+        payouts=payouts_words(tm.payouts), seats=tm.seats, hands=hands),
         inline=False)
     names = {e.player_id: seat_name(loc, e.name, e.ai_level is not None) for e in tm.entries}
     lines = []
@@ -66,13 +90,16 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
     tail: list[tuple[str, str]] = []  # after the tables, whatever their number
     if tm.sanctions:
         sanctions = [f"L{s.level} {names.get(s.player_id, s.player_id)}: "
-                     f"{t(loc, sanction_words(s.kind, s.points, s.excluded))} ({s.reason})"
+                     f"{t(loc, sanction_words(s.kind, s.points, s.excluded))} "
+                     f"({sanction_reason(loc, s.reason)})"
                      for s in tm.sanctions[-SANCTIONS_SHOWN:]]
         tail.append((t(loc, "Warnings and penalties"), _cut("\n".join(sanctions))))
     if tm.placings:
-        paid = "\n".join(f"{p.place}. {seat_name(loc, p.name)}: {p.prize}"
-                         for p in tm.placings if p.prize)
-        tail.append((t(loc, "Payouts"), _cut(paid or t(loc, "none"))))
+        tail.append((t(loc, "Final standings and payouts"), _cut("\n".join(
+            t(loc, "excluded: {who}", who=names[p.player_id]) if p.excluded else
+            t(loc, "{place}. {who}: {prize}", place=p.place, who=names[p.player_id],
+              prize=p.prize) if p.prize else f"{p.place}. {names[p.player_id]}"
+            for p in tm.placings))))
     later = sum(len(name) + len(value) for name, value in tail)
     tables = tm.current_tables
     for shown, table in enumerate(tables):
@@ -80,8 +107,8 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
             f"{names[p]}: {table.points.get(p, 0) - tm.penalty_points(p, table.level):+d}"
             for p in table.players)
         where = f" <#{table.thread_id}>" if table.thread_id else ""
-        status = t(loc, "closed early") if table.early \
-            else _word(loc, TABLE_STATUSES, table.status)
+        status = t(loc, "decided by lot") if table.by_lot else t(loc, "closed early") \
+            if table.early else _word(loc, TABLE_STATUSES, table.status)
         name = t(loc, "Table {n} ({status}) -> {winner}", n=table.index + 1, status=status,
                  winner=names[table.winner]) if table.winner is not None \
             else t(loc, "Table {n} ({status})", n=table.index + 1, status=status)

@@ -5,9 +5,9 @@ from bot.engine.tournament import Tournament
 from cogs.tournaments.embeds import standings
 
 
-def tournament(hands: int) -> Tournament:
-    t = Tournament.new(7, 10, 99, buy_in=50, seats=2, hands=hands, payouts=(100,), seed=1,
-                       closes_at=100.0)
+def tournament(hands: int, payouts: tuple[int, ...] = (100,)) -> Tournament:
+    t = Tournament.new(7, 10, 99, buy_in=50, seats=2, hands=hands, payouts=payouts, seed=1,
+                       closes_at=100.0, min_hands=1)
     for player in (1, 2):
         t.join(player, f"P{player}", now=0.0)
     return t
@@ -28,3 +28,30 @@ def test_more_take_each_languages_plural() -> None:
     fields = {f.name: str(f.value) for f in standings("ru", t).fields}
     assert fields["Формат"].endswith("5 раздач за стол")
     assert "2 предупреждения" in fields["Игроки (2)"]
+
+
+def test_payout_shares_read_as_percentages() -> None:
+    fields = {f.name: str(f.value) for f in standings("en-US", tournament(20, (65, 35))).fields}
+    assert "paid to places: 65% / 35%," in fields["Format"]
+
+
+def test_final_standings_show_computers_prizes_and_the_excluded() -> None:
+    t = tournament(20, (65, 35))
+    t.join(3, "P3", now=0.0)
+    t.join(-1, "Computer 1 (easy)", now=0.0, ai_level="easy")
+    for reason in ("slow", "slower", "slowest"):
+        t.warn(3, reason, by=99, now=1.0)
+    t.start()
+    for table in list(t.current_tables):
+        t.table_done(table.level, table.index, {p: -p for p in table.players})
+    for table in list(t.current_tables):
+        t.table_done(table.level, table.index, {p: -p for p in table.players})
+    assert t.status == "finished"
+    fields = {f.name: str(f.value) for f in standings("en-US", t).fields}
+    lines = fields["Final standings and payouts"].splitlines()
+    assert lines[-1] == "excluded: P3"
+    paid = {p.player_id: p.prize for p in t.placings}
+    assert paid == {-1: 0, 1: 98, 2: 52, 3: 0} or paid == {-1: 0, 1: 52, 2: 98, 3: 0}
+    computer = next(p for p in t.placings if p.computer)
+    assert lines[computer.place - 1].startswith(f"{computer.place}. ")
+    assert ":" not in lines[computer.place - 1]  # placed, paid nothing

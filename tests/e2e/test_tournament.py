@@ -3,14 +3,17 @@ heads-up tables in threads the bot opens, then a final, with a warning and a pen
 the standings and in the members' /ofc history; a table closed with /ofc cancel; a channel
 where the bot cannot open threads. Every chip audited at the end."""
 
+import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from bot.app import OFCBot
 from bot.engine.tournament import Tournament
 from bot.tables import FakeClock
+from bot.tournaments.limits import UNLIMITED
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.discord_double.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from tests.e2e.flows import start_bot
@@ -24,6 +27,7 @@ async def audited_bot(double: DiscordDouble,
     clock = FakeClock()
     database = tmp_path / "ofc.sqlite3"
     bot = await start_bot(double, database, clock)
+    bot.tournaments.limits = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns
     try:
         yield bot, clock
     finally:
@@ -57,9 +61,9 @@ async def two_registered(bot: OFCBot, alice: Member, bob: Member) -> Tournament:
 
 async def two_heads_up_tables(double: DiscordDouble, bot: OFCBot, alice: Member,
                               bob: Member, hands: int) -> int:
-    """Alice (the director) and Bob with two computers, started: two heads-up tables
-    playing. Returns the tournament's id."""
-    await alice.slash("ofc tournament create", buy_in=50, table_seats=2, table_hands=hands,
+    """Alice (the director) and Bob with two computers in a free tournament, started: two
+    heads-up tables playing. Returns the tournament's id."""
+    await alice.slash("ofc tournament create", buy_in=0, table_seats=2, table_hands=hands,
                       turn_seconds=10, time_bank_seconds=0)
     for member in (alice, bob):
         await member.slash("ofc tournament join")
@@ -86,11 +90,11 @@ async def test_four_players_two_heads_up_tables_then_a_final(
                           payouts="65/35", turn_seconds=10, time_bank_seconds=0)
         await bob.slash("ofc tournament join")
         await carol.slash("ofc tournament join")
-        await alice.slash("ofc tournament computer")
-        await alice.slash("ofc tournament computer", level="strong")
+        await alice.slash("ofc tournament join")
+        await alice.slash("ofc tournament computer", level="strong")  # fills their tables
         (t,) = bot.tournaments.live()
         tid = t.tournament_id
-        assert len(t.entries) == 4 and t.pool == 200
+        assert len(t.entries) == 4 and t.pool == 150  # a computer pays no buy-in
         await double.resolved(await alice.slash("ofc tournament start"))  # deferred, then seated
         await double.wait_until(lambda: (tables := bot.tournaments.tournament(tid).tables)
                                 and all(table.status == "playing" for table in tables),
@@ -108,9 +112,8 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         refused = await bob.slash("ofc tournament warn", member=carol, reason="no")
         assert refused is not None
         assert bot.tournaments.tournament(tid).warnings(bob.id) == 1
-        await alice.slash("ofc tournament standings")
-        standings = await double.wait_for_message(
-            lambda m: m.embed is not None and "Warnings and penalties" in str(m.embed))
+        standings = await double.resolved(await alice.slash("ofc tournament standings"))
+        assert standings.ephemeral and "Warnings and penalties" in str(standings.embed)
         assert "slow play" in str(standings.embed) and "time (10 s)" in str(standings.embed)
         # Every warning and penalty is in the member's history too (issue 17).
         for member, shown, hidden in ((bob, "warning (slow play)", "time (10 s)"),
@@ -126,7 +129,16 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         await play_out(bot, clock)
         final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
         assert final.status == "finished" and final.level == 2
-        assert [p.prize for p in final.placings[:2]] == [130, 70]
+        assert [p.prize for p in final.placings if not p.computer] == [98, 52, 0]
+        for placing in final.placings:  # /ofc history keeps where each person finished
+            member = next((m for m in (alice, bob, carol) if m.id == placing.player_id), None)
+            if member is None:
+                continue
+            history = await double.resolved(await member.slash("ofc history"))
+            field = next(f for f in history.embed["fields"] if f["name"] == "Tournaments")
+            prize = f"{placing.prize} chip" + ("" if placing.prize == 1 else "s")
+            assert field["value"].startswith(
+                f"Tournament #{tid}: place {placing.place} of 4 · prize {prize} · ")
         await double.wait_for_message(
             lambda m: m.embed is not None and "prizes paid" in str(m.embed))
         # Each table's end counts for the tournament: no Rematch on chips the house lent.
@@ -163,7 +175,7 @@ async def test_ofc_cancel_at_a_tournament_table_decides_it_and_the_tournament_go
         assert (await bot.storage.tournament(tid)).pool == 0
         wallet = await bot.storage.wallet(double.guild.id, bob.id, now=clock.now())
         prize = next(p.prize for p in final.placings if p.player_id == bob.id)
-        assert wallet.balance == 1000 - 50 + prize  # the lent table chips all went back
+        assert prize == 0 and wallet.balance == 1000  # free; the lent table chips went back
 
 
 async def test_start_says_which_thread_permission_is_missing_and_changes_nothing(
@@ -231,9 +243,50 @@ async def test_refusals_are_private_and_a_channel_holds_one_tournament(
             assert refused.ephemeral and "Only the director" in refused.embed["description"]
         assert bot.tournaments.tournament(t.tournament_id).status == "registering"
         started = await double.resolved(await alice.slash("ofc tournament start"))
-        assert not started.ephemeral
+        assert started.ephemeral  # the director's answer; the channel gets its own post
         again = await double.resolved(await alice.slash("ofc tournament start"))
         assert again.ephemeral
         assert again.embed["description"].startswith("The tournament has already started.")
         await double.resolved(await alice.slash("ofc tournament cancel"))
         assert bot.tournaments.live() == []
+
+
+async def test_a_swedish_tournament_posts_each_channel_message_once_in_swedish(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """A server in Swedish, directed by a member whose Discord is in English: the director's
+    answers are private and English; the channel reads Swedish, each post once."""
+    double.guild.preferred_locale = "sv-SE"
+    sven = double.add_member("sven", locale="sv-SE")
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        created = await double.resolved(await alice.slash(
+            "ofc tournament create", buy_in=50, table_seats=2, table_hands=1, payouts="65/35",
+            turn_seconds=10, time_bank_seconds=0))
+        assert created.ephemeral
+        assert created.content == "Tournament #1 is open; the channel was told."
+        for member in (sven, bob, alice):
+            joined = await double.resolved(await member.slash("ofc tournament join"))
+            assert not joined.ephemeral and "anmälde sig" in joined.content  # the channel's
+        added = await double.resolved(await alice.slash("ofc tournament computer"))
+        assert added.ephemeral and added.content.endswith("registered; the channel was told.")
+        started = await double.resolved(await alice.slash("ofc tournament start"))
+        assert started.ephemeral and started.content == "Started; the channel was told."
+        warned = await double.resolved(await alice.slash("ofc tournament warn", member=bob,
+                                                         reason="slow"))
+        assert warned.ephemeral and warned.content.startswith("Warning to ")
+        await play_out(bot, clock)
+        await double.wait_for_message(
+            lambda m: m.embed is not None and "priserna är utbetalda" in str(m.embed))
+        posts = [f"{m.content or ''} {json.dumps(m.embed or {}, ensure_ascii=False)}"
+                 for m in double.messages()]
+        assert len(posts) == len(set(posts))  # nothing posted twice
+        for once in ("Anmälan är öppen", "Seating genom lottning.",
+                     f"Varning till <@{bob.id}> (slow).",
+                     "Finalen är slut: priserna är utbetalda."):
+            assert sum(once in post for post in posts) == 1, once
+        assert any("utbetalning per placering: 65% / 35%" in post for post in posts)
+        english = ("Tournament", "Registration", "joined", "level", "Seated", "Warning",
+                   "prize pool", "payouts", "Payouts", "registered", "The final")
+        for post in posts:
+            assert not [word for word in english if word in post], post
+        standings = await double.resolved(await sven.slash("ofc tournament standings"))
+        assert standings.ephemeral and "Slutställning och prispengar" in str(standings.embed)

@@ -181,3 +181,117 @@ def test_a_reason_is_needed_and_kept_short() -> None:
         t.penalty(1, 10, "x" * 201, by=99, now=1.0)
     assert t.sanctions == []
     assert t.warn(1, " slow\n  play ", by=99, now=1.0).reason == "slow play"
+
+
+# ------------------------------------------------------------------ only people's chips
+def test_computers_pay_nothing_and_prizes_go_to_people_by_their_rank_among_people() -> None:
+    # Two people and one computer at tables of three (the computer fills their table); the
+    # computer wins the final, yet the pool is the people's 200 and 65/35 goes to them.
+    t = make(2, payouts=(65, 35))
+    t.join(-1, "Easy 1", now=0.0, ai_level="easy")
+    assert t.pool == 200
+    assert len(t.start()) == 1
+    t.table_done(1, 0, {-1: 9, 1: 4, 2: -13})
+    assert [(p.player_id, p.place, p.prize, p.computer) for p in t.placings] == [
+        (-1, 1, 0, True), (1, 2, 130, False), (2, 3, 70, False)]
+    assert sum(p.prize for p in t.placings) == t.pool
+
+
+def test_with_a_buy_in_computers_only_fill_the_peoples_tables() -> None:
+    t = make(1)  # one person at tables of three: two computers seat them
+    t.join(-1, "Easy 1", now=0.0, ai_level="easy")
+    t.join(-2, "Easy 2", now=0.0, ai_level="easy")
+    with pytest.raises(RuleError, match="computers only fill the people's tables"):
+        t.join(-3, "Easy 3", now=0.0, ai_level="easy")
+    t.join(2, "P2", now=0.0)  # four people would sit at two tables: room for two more
+    t.leave(2, now=0.0)
+    free = Tournament.new(2, 10, 99, buy_in=0, seats=3, hands=20, payouts=(100,), seed=1,
+                          closes_at=1000.0)
+    for n in range(1, 6):  # a free tournament: no chips at stake, no such cap here
+        free.join(-n, f"Easy {n}", now=0.0, ai_level="easy")
+    assert free.pool == 0
+
+
+def test_computers_beyond_the_peoples_tables_leave_at_the_start() -> None:
+    t = make(1)  # one person, two computers: one table of three
+    t.join(-1, "Easy 1", now=0.0, ai_level="easy")
+    t.join(-2, "Easy 2", now=0.0, ai_level="easy")
+    t.join(2, "P2", now=0.0)  # a second person: their table has room for one computer
+    (table,) = t.start()
+    assert sorted(table.players) == [-1, 1, 2]
+    assert [e.player_id for e in t.entries] == [1, -1, 2]
+
+
+# ------------------------------------------------------------------ seed 001, exactly
+def test_an_excluded_player_takes_no_prize_and_is_listed_as_excluded() -> None:
+    # Payouts 50/30/20: the player excluded at level 1 would be third; the pool goes to the
+    # two others, 50/30 of 300 scaled to the whole pool (187 + 112, the odd chip to 1st).
+    t = make(3, payouts=(50, 30, 20))
+    t.start()
+    for reason in ("slow", "mucked open", "again"):
+        t.warn(3, reason, by=99, now=1.0)
+    t.table_done(1, 0, {1: 10, 2: 5, 3: -15})
+    assert [(p.player_id, p.prize, p.excluded) for p in t.placings] == [
+        (1, 188, False), (2, 112, False), (3, 0, True)]
+
+
+@pytest.mark.parametrize(("final", "a_first"), [(20, True), (10, False)])
+def test_a_sanction_after_a_decided_table_counts_at_the_players_next_level(
+        final: int, a_first: bool) -> None:
+    # Level 1: two heads-up tables. Player A's table is decided; the other still plays. A's
+    # second warning (25 points) counts at the final, where A plays next: A's +20 there less
+    # 25 is -5, still above B's -20; A's +10 less 25 is -15, below B's -10.
+    t = make(4, seats=2)
+    t.start()
+    first, second = t.current_tables
+    a, loser = first.players
+    t.table_done(1, first.index, {a: 10, loser: -10})
+    t.warn(a, "slow", by=99, now=1.0)
+    second_warning = t.warn(a, "again", by=99, now=2.0)
+    assert second_warning.level == 2 and second_warning.points == 25
+    b = second.players[0]
+    t.table_done(1, second.index, {b: 1, second.players[1]: -1})
+    assert t.is_final
+    t.table_done(2, 0, {a: final, b: -final})
+    assert [p.player_id for p in t.placings[:2]] == ([a, b] if a_first else [b, a])
+
+
+def test_a_sanction_at_a_table_still_playing_counts_there() -> None:
+    t = make(2)
+    t.start()
+    assert t.penalty(1, 3, "slow", by=99, now=1.0).level == 1
+
+
+def test_a_penalty_to_a_player_already_out_lowers_their_place_among_those_out() -> None:
+    t = make(4, seats=2, payouts=(50, 30, 20))
+    t.start()
+    first, second = t.current_tables
+    t.table_done(1, first.index, {first.players[0]: 10, first.players[1]: -1})
+    t.table_done(1, second.index, {second.players[0]: 10, second.players[1]: -5})
+    better, worse = first.players[1], second.players[1]  # out at level 1: -1 and -5
+    assert t.penalty(better, 10, "unsporting", by=99, now=1.0).level == 1
+    (final,) = t.current_tables
+    t.table_done(2, 0, {p: 0 for p in final.players})
+    assert [p.player_id for p in t.placings[2:]] == [worse, better]  # -11 below -5
+    assert t.placings[2].prize == 80  # 20% of 400
+
+
+def test_the_time_penalty_is_ten_points_and_a_warning() -> None:
+    t = make(2)
+    t.start()
+    penalty, warning = t.time_penalty(1, by=99, now=1.0)
+    assert (penalty.kind, penalty.points, warning.kind) == ("penalty", 10, "warning")
+    assert t.warnings(1) == 1 and t.penalty_points(1) == 10
+    t.time_penalty(1, by=99, now=2.0)  # the second warning costs 25 more
+    assert t.penalty_points(1) == 10 + 10 + 25
+    t.time_penalty(1, by=99, now=3.0)
+    assert t.entry(1).status == "excluded"  # type: ignore[union-attr]
+
+
+def test_a_table_plays_at_least_twenty_hands() -> None:
+    with pytest.raises(RuleError, match="at least 20"):
+        Tournament.new(1, 1, 1, buy_in=1, seats=3, hands=19, payouts=(100,), seed=1,
+                       closes_at=1)
+    made = Tournament.new(1, 1, 1, buy_in=1, seats=3, hands=20, payouts=(100,), seed=1,
+                          closes_at=1)
+    assert made.clock_penalty  # a timeout is a called clock unless the director says not

@@ -4,7 +4,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
 from bot.ai.players import AIPlayers, Settings, decide
-from bot.storage import SanctionRecord, Storage
+from bot.storage import SanctionRecord, Storage, TournamentResult
 from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
 from bot.tables.simulate import FAST
 from tests.backends import Reader
@@ -42,11 +42,13 @@ class Recorder:
         self.batches.clear()
 
 
-async def act(service: TableService, table_id: int, player_id: int) -> None:
+async def act(service: TableService, table_id: int, player_id: int,
+              settings: Settings | None = None) -> None:
     """Play the seat's pending action the way the DM buttons do: one draft click per placed
-    card, then Confirm (the discard is left for Confirm to fill in)."""
+    card, then Confirm (the discard is left for Confirm to fill in); the cards where the
+    easy computer (or `settings`' computer) would put them."""
     state = service.private_view(table_id, player_id)
-    choice = decide(state.view, Settings(level="easy"))
+    choice = decide(state.view, settings or Settings(level="easy"))
     for card, row in choice.items():
         if row != "discard":
             await service.set_draft(table_id, player_id, hand_no=state.hand_no,
@@ -103,8 +105,8 @@ async def populated(database: str) -> int:
     """A database with something in every table, through the table service: a finished match
     of two people and a computer, a table still in play mid-hand (its id is returned), daily
     claims and a grant, a server's settings, a player's preferences, a tournament's pool and
-    a sanction, and the lease of a bot process that stopped without releasing it (it has
-    expired: a bot on the copy claims its shard as usual)."""
+    a sanction, a finished tournament's result, and the lease of a bot process that stopped
+    without releasing it (it has expired: a bot on the copy claims its shard as usual)."""
     storage = await Storage.open(database)
     try:
         service, clock, _ = fresh_service(storage, 1000.0)
@@ -132,6 +134,11 @@ async def populated(database: str) -> int:
         await storage.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
                                                                  ALICE, False, now),
                                       key="t:warn", now=now, snapshot="{}")
+        over = await storage.create_tournament(GUILD, CHANNEL + 3, '{"tables": []}', now=now)
+        await storage.tournament_move(over, CAROL, 10, "buy_in", key=f"T{over}:in", now=now)
+        await storage.tournament_move(over, CAROL, 10, "prize", key=f"T{over}:prize", now=now)
+        await storage.save_tournament(over, '{"tables": []}', now=now, status="finished",
+                                      results=[TournamentResult(CAROL, 1, 1, 10, 0, False)])
         await storage.claim_shards("crashed-bot", 1, [0], now=now, seconds=30)
     finally:
         await storage.close()

@@ -2,27 +2,34 @@
 tests/conftest.py's storage fixture audits every chip after each test."""
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from itertools import count
 
 import pytest
 
+from bot.ai.players import Settings
 from bot.engine.tournament import Tournament, TournamentTable, draw
 from bot.storage import Storage
 from bot.tables import FakeClock, TableService
 from bot.tables.simulate import FAST
 from bot.tournaments import TournamentChanged, TournamentError, TournamentService
+from bot.tournaments.limits import UNLIMITED, TournamentLimits
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, START
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, START, act
 
 DAVE = 104
+EVE = 105
 DIRECTOR = 900
 OPTIONS = {"buy_in": 100, "turn_seconds": 10, "time_bank_seconds": 0}
+SHORT = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns: the rules under test
+STRONG = Settings(level="strong", seed=1, seconds=None, playouts=6)  # a member's helper
 
 
 class Bot:
     """A table service and a tournament service over one storage, as the bot runs them."""
 
-    def __init__(self, storage: Storage, clock: FakeClock) -> None:
+    def __init__(self, storage: Storage, clock: FakeClock,
+                 limits: TournamentLimits = SHORT) -> None:
         self.clock = clock
         self.tables = TableService(storage, clock, QUICK_AI, FAST)
         threads = count(5000)
@@ -35,7 +42,7 @@ class Bot:
             self.opened.append((t.tournament_id, table.level, table.index))
             return next(threads)
 
-        self.service = TournamentService(storage, self.tables, clock, opener)
+        self.service = TournamentService(storage, self.tables, clock, opener, limits)
         self.changes: list[TournamentChanged] = []
 
         async def listen(changed: TournamentChanged) -> None:
@@ -52,6 +59,27 @@ class Bot:
             if tid not in live or (until is not None and live[tid].level >= until):
                 return
             if not await self.clock.advance_to_next():
+                raise AssertionError("the tournament is stuck")
+        raise AssertionError("the tournament did not end")
+
+    async def play(self, tid: int, people: list[int]) -> None:
+        """Play on until the tournament is over, `people` acting at every turn of theirs
+        through the buttons' path, each card where the strong computer would put it."""
+        for _ in range(20_000):
+            await self.service.idle()
+            t = next((x for x in self.service.live() if x.tournament_id == tid), None)
+            if t is None:
+                return
+            acted = False
+            for table in t.current_tables:
+                if table.status != "playing" or table.table_id not in self.tables.live_tables():
+                    continue
+                for person in people:
+                    if person in table.players and self.tables.private_view(
+                            table.table_id, person).to_act:
+                        await act(self.tables, table.table_id, person, STRONG)
+                        acted = True
+            if not acted and not await self.clock.advance_to_next():
                 raise AssertionError("the tournament is stuck")
         raise AssertionError("the tournament did not end")
 
@@ -72,8 +100,9 @@ async def bot(storage: Storage, clock: FakeClock) -> AsyncIterator[Bot]:
 
 
 async def create(bot: Bot, players: list[int], computers: int = 0, *, seats: int = 3,
-                 payouts: tuple[int, ...] = (100,), seed: int = 3) -> Tournament:
-    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=seats, hands=2,
+                 payouts: tuple[int, ...] = (100,), seed: int = 3,
+                 buy_in: int = 50) -> Tournament:
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=buy_in, seats=seats, hands=2,
                                  payouts=payouts, options=OPTIONS, window_seconds=600,
                                  seed=seed)
     for player in players:
@@ -89,7 +118,7 @@ async def balance(storage: Storage, user: int) -> int:
 
 async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB], computers=1)
-    assert (await storage.tournament(t.tournament_id)).pool == 150
+    assert (await storage.tournament(t.tournament_id)).pool == 100  # a computer pays none
     assert await balance(storage, ALICE) == START - 50
     with pytest.raises(TournamentError, match="already registered"):
         await bot.service.join(t.tournament_id, ALICE, "again")
@@ -165,7 +194,7 @@ async def test_a_window_that_ends_with_one_player_cancels_and_refunds(
 
 async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
                                                                 storage: Storage) -> None:
-    t = await create(bot, [ALICE, BOB], computers=3, payouts=(65, 35))
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], computers=1, payouts=(65, 35))
     tid = t.tournament_id
     await bot.service.start(tid, DIRECTOR)
     await bot.service.idle()
@@ -184,12 +213,13 @@ async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
     final = Tournament.from_json((await storage.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert len(final.current_tables) == 1 and len(final.current_tables[0].players) == 2
-    winner, second = final.placings[:2]
-    assert (winner.prize, second.prize) == (163, 87)  # 65/35 of 250, the odd chip to 1st
+    people = [p for p in final.placings if not p.computer]
+    assert [p.prize for p in people] == [130, 70, 0, 0]  # 65/35 of the people's 200
+    assert len(final.placings) == 5  # the computer is placed too
     record = await storage.tournament(tid)
     assert (record.pool, record.status) == (0, "finished")
     assert [c.reason for c in bot.changes].count("finished") == 1
-    for person in (ALICE, BOB):  # stakes back to the house: only the buy-in and prize moved
+    for person in (ALICE, BOB, CAROL, DAVE):  # the stakes went back: buy-in and prize moved
         prize = next(p.prize for p in final.placings if p.player_id == person)
         assert await balance(storage, person) == START - 50 + prize
 
@@ -251,7 +281,7 @@ async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock
     assert await second.service.restore() == [tid]
     await second.tables.restore()
     if stage == "registering":
-        await second.service.add_computer(tid, DIRECTOR)
+        await second.service.join(tid, EVE, "Eve")
         await clock.advance(600)  # the window, armed again at the restart, ends
         await second.service.idle()
         assert second.service.tournament(tid).status == "closed"
@@ -275,7 +305,7 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
 
     monkeypatch.setattr(TournamentService, "_on_table_events", deaf)
     first = Bot(storage, clock)
-    t = await create(first, [ALICE, BOB], computers=2, seats=2)
+    t = await create(first, [ALICE, BOB], computers=2, seats=2, buy_in=0)
     tid = t.tournament_id
     await first.service.start(tid, DIRECTOR)
     for _ in range(5000):
@@ -470,3 +500,176 @@ async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) ->
 
     rules = bot.tables.lobby(table.table_id).rules
     assert (rules.point_value, rules.sit_out_when_away) == (1, False)
+
+
+# ------------------------------------------------------------------ no chips from nowhere
+async def test_the_mint_yields_nothing(bot: Bot, storage: Storage) -> None:
+    """A member with a buy-in tournament of easy computers, playing every hand as the
+    strong computer would: computers only fill the member's table, pay no buy-in and win no
+    prize, so whatever the member's place, their wallet ends where it began; the house gave
+    nothing."""
+    for seed in (1, 2, 3):
+        t = await create(bot, [ALICE], seed=seed)
+        tid = t.tournament_id
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        with pytest.raises(TournamentError, match="only fill the people's tables"):
+            await bot.service.add_computer(tid, DIRECTOR, "easy")
+        assert (await storage.tournament(tid)).pool == 50
+        await bot.service.start(tid, DIRECTOR)
+        await bot.play(tid, [ALICE])
+        final = Tournament.from_json((await storage.tournament(tid)).state_json)
+        assert final.status == "finished" and len(final.placings) == 3
+        assert [p.prize for p in final.placings if not p.computer] == [50]
+        assert await balance(storage, ALICE) == START
+    report = await storage.audit()
+    assert report.ok, report.problems
+
+
+async def test_a_free_tournament_of_computers_plays_one_computer_table_at_a_time(
+        storage: Storage, clock: FakeClock) -> None:
+    limits = replace(SHORT, computer_tables_per_member=1, computers_per_tournament=9)
+    bot = Bot(storage, clock, limits)
+    t = await create(bot, [], computers=9, buy_in=0)  # three tables of computers
+    with pytest.raises(TournamentError, match="at most 9 computers"):
+        await bot.service.add_computer(t.tournament_id, DIRECTOR)
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    await bot.close()
+    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    level1 = [table for table in final.tables if table.level == 1]
+    assert [table.by_lot for table in level1] == [False, True, True]
+    assert all(table.winner is not None for table in final.tables)
+    lot = [table for table in level1 if table.by_lot]
+    for table in lot:  # no hand played: the lot from the seed decides
+        assert table.table_id is None
+        assert table.winner == draw(list(table.players), final.seed, 1, f"tie{table.index}")[0]
+    assert final.status == "finished" and final.placings[0].prize == 0
+
+
+async def test_cooldowns_and_caps_per_member_and_per_server(storage: Storage,
+                                                            clock: FakeClock) -> None:
+    limits = TournamentLimits(min_hands=1)  # the bot's numbers
+    bot = Bot(storage, clock, limits)
+    first = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=0, hands=1)
+    with pytest.raises(TournamentError, match="Wait 60 s before opening"):
+        await bot.service.create(GUILD, CHANNEL + 1, ALICE, buy_in=0, hands=1)
+    await clock.advance(limits.create_server_seconds)
+    with pytest.raises(TournamentError, match="Wait 540 s before opening"):
+        await bot.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=1)
+    await clock.advance(limits.create_member_seconds)
+    with pytest.raises(TournamentError, match="already direct 1 tournament"):
+        await bot.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=1)
+    for n, member in enumerate((ALICE, BOB), start=1):
+        await bot.service.create(GUILD, CHANNEL + n, member, buy_in=0, hands=1)
+        await clock.advance(limits.create_server_seconds)
+    with pytest.raises(TournamentError, match="server already has 3 tournaments"):
+        await bot.service.create(GUILD, CHANNEL + 3, CAROL, buy_in=0, hands=1)
+    await bot.service.create(GUILD + 1, CHANNEL + 9, CAROL, buy_in=0, hands=1)  # elsewhere
+
+    tid = first.tournament_id
+    await bot.service.add_computer(tid, DIRECTOR)
+    with pytest.raises(TournamentError, match="Wait 3 s before adding"):
+        await bot.service.add_computer(tid, DIRECTOR)
+    for _ in range(limits.computers_per_tournament - 1):
+        await clock.advance(limits.computer_member_seconds)
+        await bot.service.add_computer(tid, DIRECTOR)
+    await clock.advance(limits.computer_member_seconds)
+    with pytest.raises(TournamentError, match="at most 8 computers"):
+        await bot.service.add_computer(tid, DIRECTOR)
+    assert len(bot.service.tournament(tid).entries) == 8
+
+    await bot.service.start(tid, DIRECTOR)
+    other = bot.service.for_channel(CHANNEL + 1)
+    assert other is not None
+    await bot.service.join(other.tournament_id, ALICE, "Alice")
+    await bot.service.join(other.tournament_id, BOB, "Bob")
+    with pytest.raises(TournamentError, match="Wait 10 s before starting"):
+        await bot.service.start(other.tournament_id, ALICE)
+    await clock.advance(limits.start_server_seconds)
+    await bot.service.start(other.tournament_id, ALICE)
+    await bot.close()
+
+
+# ------------------------------------------------------------------ seed 001
+async def test_tournament_tables_follow_seed_001_by_default(bot: Bot, storage: Storage,
+                                                            clock: FakeClock) -> None:
+    t = await create(bot, [ALICE, BOB])
+    assert t.options["fantasy_stay_full_house_middle"] is True  # seed 001's Fantasyland
+    assert t.clock_penalty
+    seeded = Bot(storage, clock, TournamentLimits())
+    with pytest.raises(TournamentError, match="at least 20"):
+        await seeded.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0, hands=19)
+    made = await seeded.service.create(GUILD, CHANNEL + 1, DIRECTOR, buy_in=0)
+    assert made.hands == 20
+    await seeded.service.cancel(made.tournament_id, DIRECTOR)
+    await seeded.close()
+
+
+@pytest.mark.parametrize("called", [True, False])
+async def test_a_timeout_at_a_tournament_table_is_a_called_clock(
+        bot: Bot, storage: Storage, called: bool) -> None:
+    # Nobody acts: each player's first turn runs out (then R10 places for them, away).
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
+                                 options=OPTIONS, seed=3, clock_penalty=called)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    recorded = await storage.sanctions(t.tournament_id)
+    expected = [("penalty", 10, 1), ("warning", 0, 1)] if called else []
+    for player in (ALICE, BOB):
+        assert [(s.kind, s.points, s.level) for s in recorded if s.user_id == player] == expected
+    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    assert final.warnings(ALICE) == (1 if called else 0)
+    assert "time" in bot.reasons() if called else "time" not in bot.reasons()
+
+
+async def test_the_directors_time_penalty_is_ten_points_and_a_warning(bot: Bot,
+                                                                      storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB])
+    given = await bot.service.time_penalty(t.tournament_id, DIRECTOR, ALICE)
+    assert [(s.kind, s.points) for s in given] == [("penalty", 10), ("warning", 0)]
+    assert [(s.kind, s.points) for s in await storage.sanctions(t.tournament_id)] == [
+        ("penalty", 10), ("warning", 0)]
+    with pytest.raises(TournamentError, match="director"):
+        await bot.service.time_penalty(t.tournament_id, BOB, ALICE)
+
+
+# ------------------------------------------------------------------ results that stay
+async def test_the_last_finished_tournament_and_each_players_result_stay(
+        bot: Bot, storage: Storage) -> None:
+    t = await create(bot, [ALICE, BOB, CAROL], computers=0, payouts=(65, 35))
+    await bot.service.warn(t.tournament_id, DIRECTOR, CAROL, "slow")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    assert bot.service.for_channel(CHANNEL) is None
+    last = await bot.service.last_finished(CHANNEL)
+    assert last is not None and last.tournament_id == t.tournament_id
+    assert [p.prize for p in last.placings] == [98, 52, 0]
+    for placing in last.placings:
+        (result,) = await storage.member_tournaments(GUILD, placing.player_id)
+        assert (result.tournament_id, result.place, result.prize, result.entrants) == (
+            t.tournament_id, placing.place, placing.prize, 3)
+        assert result.warnings == last.warnings(placing.player_id)
+    assert (await storage.member_tournaments(GUILD, CAROL))[0].warnings >= 1
+    assert await storage.member_tournaments(GUILD + 1, ALICE) == []
+
+
+@pytest.mark.parametrize("ending", ["final", "cancel"])
+async def test_a_computers_buy_in_the_house_paid_before_goes_back_to_it(
+        bot: Bot, storage: Storage, ending: str) -> None:
+    """A tournament registered by an older bot holds a computer's buy-in the house paid: it
+    goes back to the house at the end, and the people's pool to the people."""
+    t = await create(bot, [ALICE, BOB], computers=1)
+    computer = t.computers[0].player_id
+    await storage.tournament_move(t.tournament_id, computer, 50, "buy_in",
+                                  key=f"T{t.tournament_id}:join:{computer}:3", now=0.0)
+    assert (await storage.tournament(t.tournament_id)).pool == 150
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    if ending == "cancel":
+        await bot.service.cancel(t.tournament_id, DIRECTOR)
+    await bot.run(t.tournament_id)
+    assert (await storage.tournament(t.tournament_id)).pool == 0
+    report = await storage.audit()
+    assert report.ok, report.problems

@@ -3,9 +3,11 @@ under test; tests/backends.py's Reader).
 
 Every check is a relation RULES.md R12 and the issue ask for: wallets equal their ledger,
 stacks equal their moves, prize pools equal their ledger rows, and wallets plus stacks
-plus pools equal every chip that entered the economy.
+plus pools equal every chip that entered the economy, and the house's net over every
+tournament that is over is zero.
 """
 
+import json
 from pathlib import Path
 
 from tests.backends import Reader
@@ -102,4 +104,27 @@ def _problems(query: Reader) -> list[str]:
         found = query(f"SELECT count(*) FROM {sql}")[0][0]
         if found:
             problems.append(f"{found} {what}")
+    problems.extend(_house_nets(query))
+    return problems
+
+
+def _house_nets(query: Reader) -> list[str]:
+    """Over every tournament that is over, the house gave and took nothing: the external
+    rows keyed to it ('T<id>:...': stakes, their return, any buy-in or prize of the house)
+    and the house rows of its tables (its computers' chips) sum to zero."""
+    external = query(f"SELECT op_key, amount FROM ledger WHERE op_key IS NOT NULL AND kind IN "
+                     f"({', '.join('?' for _ in EXTERNAL)})", EXTERNAL)
+    at_tables: dict[int, int] = {}
+    for table, amount in query("SELECT table_id, amount FROM ledger WHERE kind = 'house' "
+                               "AND table_id IS NOT NULL"):
+        at_tables[table] = at_tables.get(table, 0) + amount
+    problems = []
+    for tournament, state in query("SELECT id, state_json FROM tournaments "
+                                   "WHERE status <> 'open'"):
+        prefix = f"T{tournament}:"
+        net = sum(amount for key, amount in external if key.startswith(prefix))
+        tables = json.loads(state).get("tables", [])
+        net += sum(at_tables.get(t["table_id"], 0) for t in tables if t.get("table_id"))
+        if net:
+            problems.append(f"tournament {tournament}: the house's net over it is {net}")
     return problems

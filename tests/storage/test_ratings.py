@@ -2,6 +2,8 @@
 match updates them in its end's transaction; practice and cancelled matches change nothing;
 seasons close with their boards; every rating recomputes from the recorded results."""
 
+import asyncio
+
 from bot import ratings
 from bot.ratings import DEFAULT, Rating
 from bot.storage import HandRecord, InvalidInput, PlayerHandResult, Storage
@@ -111,3 +113,26 @@ async def test_every_rating_recomputes_from_the_recorded_results(storage: Storag
     stored = await storage.season_ratings(season.id)
     assert {user: (Rating(row.mu, row.sigma), row.matches) for user, row in stored.items()} \
         == {user: (rating, played[user]) for user, rating in recomputed.items()}
+
+
+async def test_matches_ending_at_once_rate_one_after_the_other(storage: Storage) -> None:
+    """On PostgreSQL two match ends run at once: the first rated match of a server opens one
+    season, and each update starts from the ratings the other left (none is lost)."""
+    matches = []
+    for number, points in enumerate(({ALICE: 4, BOB: -4}, {ALICE: -2, CAROL: 2},
+                                     {BOB: 1, CAROL: -1})):
+        table = await storage.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=1.0)
+        match = await storage.record_match_start(table, OPTIONS, list(points), now=1.0)
+        await storage.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
+            R(player, p, p) for player, p in points.items())), now=2.0)
+        matches.append(match)
+    await asyncio.gather(*(storage.record_match_end(m, [], now=3.0) for m in matches))
+    (season,) = await storage.seasons(GUILD)
+    latest: dict[int, Rating] = {}
+    for _, changes in await storage.season_results(season.id):
+        for change in changes:
+            assert change.before == latest.get(change.user_id, DEFAULT)
+            latest[change.user_id] = change.after
+    stored = await storage.season_ratings(season.id)
+    assert {user: Rating(row.mu, row.sigma) for user, row in stored.items()} == latest
+    assert {row.matches for row in stored.values()} == {2}

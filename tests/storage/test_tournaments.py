@@ -78,3 +78,20 @@ async def test_a_members_sanctions_in_this_server_newest_first(storage: Storage)
         (here, "warning", 0, "mucked open", 3.0), (here, "penalty", 10, "time", 0.0)]
     assert len(await storage.member_sanctions(GUILD, ALICE, limit=1)) == 1
     assert await storage.member_sanctions(GUILD, CAROL) == []
+
+
+async def test_the_audit_finds_a_tournament_the_house_paid_into(database: str) -> None:
+    """The mint as it was: a computer's buy-in from the house, the whole pool to a person.
+    Every wallet still equals its ledger, but the house's net over the tournament is not
+    zero: `ofc audit` names it once the tournament is over."""
+    storage = await Storage.open(database)
+    tid = await storage.create_tournament(GUILD, CHANNEL, '{"tables": []}', now=0.0)
+    await storage.tournament_move(tid, ALICE, 100, "buy_in", key=f"T{tid}:join:a", now=1.0)
+    await storage.tournament_move(tid, -1, 100, "buy_in", key=f"T{tid}:join:c", now=1.0)
+    await storage.tournament_move(tid, ALICE, 200, "prize", key=f"T{tid}:prize:a", now=2.0)
+    assert (await storage.audit()).ok  # still open: not yet judged
+    await storage.save_tournament(tid, '{"tables": []}', now=3.0, status="finished")
+    report = await storage.audit()
+    assert report.problems == (f"house: tournament {tid} is over, and the house gave 100 "
+                               "chips in it",)
+    await storage.close()
