@@ -150,7 +150,7 @@ def test_command_names_descriptions_choices_and_locales_are_checked() -> None:
         "description: Must be between 1 and 100 in length."]
     assert errors_of(check_command, command(name_localizations={"xx": "ofc"})) == [
         "name_localizations.xx: Invalid locale"]
-    choices = [{"name": f"c{i}", "value": f"v{i}"} for i in range(26)]
+    choices: list[dict[str, Any]] = [{"name": f"c{i}", "value": f"v{i}"} for i in range(26)]
     choices[0] = {"name": "n" * 101, "value": "v" * 101, "name_localizations": {"ru": ""}}
     option = {"type": 3, "name": "variant", "description": "Variant", "choices": choices}
     assert errors_of(check_command, command(options=[option])) == [

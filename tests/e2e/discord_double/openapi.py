@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema import Draft202012Validator, ValidationError, validators  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 

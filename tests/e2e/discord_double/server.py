@@ -471,7 +471,8 @@ class DiscordDouble:
         )
 
     def assert_clean(self) -> None:
-        """No request left 127.0.0.1, none hit an unknown route, and discord.py logged no error."""
+        """No request left 127.0.0.1, none hit an unknown route, discord.py logged no error,
+        and no request or answer broke Discord's specification or limits (`violations`)."""
         problems = [f"escaped: {u}" for u in self.escaped]
         problems += [f"unknown route: {r.method} {r.path}" for r in self.unexpected]
         problems += [f"logged: {line}" for line in self.errors.lines()]
