@@ -5,6 +5,7 @@ that sent it fails, naming the field too. The double's own answers are checked t
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -204,3 +205,46 @@ def test_message_limits_the_schema_leaves_out() -> None:
     layout = {"flags": 1 << 15, "components": [{"type": 10, "content": "x" * 2001}] * 2}
     assert errors_of(check_message, layout) == [
         "components: Text displays hold at most 4000 characters, not 4002"]
+
+
+class Layout(discord.ui.LayoutView):
+    """Discord's newer message layout as discord.py builds it: a container of text, a section
+    with a button beside it, an image gallery, a row of buttons and a select."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        row: discord.ui.ActionRow[Layout] = discord.ui.ActionRow()
+        row.add_item(discord.ui.Button(label="Top", custom_id="place:top"))
+        row.add_item(discord.ui.Button(label="Bottom", custom_id="place:bottom"))
+        choose: discord.ui.ActionRow[Layout] = discord.ui.ActionRow()
+        choose.add_item(discord.ui.Select(custom_id="pick", placeholder="Card", options=[
+            discord.SelectOption(label="A♠", value="As")]))
+        self.add_item(discord.ui.Container(
+            discord.ui.TextDisplay("## Hand 1 · street 2"),
+            discord.ui.Section(
+                discord.ui.TextDisplay("alice 12 pts"),
+                accessory=discord.ui.Button(label="Confirm", custom_id="confirm"),
+            ),
+            discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://board.png")),
+            discord.ui.Separator(),
+            row,
+            choose,
+            accent_colour=discord.Colour.green(),
+        ))
+
+
+async def test_a_components_v2_layout_from_discord_py_is_accepted(
+    double: DiscordDouble, http: discord.Client
+) -> None:
+    channel = await http.fetch_channel(double.channel.id)
+    assert isinstance(channel, discord.TextChannel)
+    image = discord.File(io.BytesIO(b"\x89PNG"), filename="board.png")
+    message = await channel.send(view=Layout(), file=image)
+    shown = double.state.message(double.channel, message.id)
+    assert shown.flags & (1 << 15)
+    assert [c["type"] for c in shown.components] == [17]
+    (gallery,) = [c for c in shown.components[0]["components"] if c["type"] == 12]
+    (uploaded,) = shown.attachments
+    assert gallery["items"][0]["media"]["url"] == uploaded.url  # attachment:// resolved
+    assert gallery["items"][0]["media"]["attachment_id"] == str(uploaded.id)
+    assert double.violations == []

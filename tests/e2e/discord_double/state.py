@@ -406,7 +406,7 @@ class DoubleState:
         if "content" in body:
             message.content = body["content"] or ""
         if "components" in body:
-            message.components = _numbered(body["components"] or [])
+            message.components = self._unfurled(_numbered(body["components"] or []), attachments)
         if "flags" in body and not creating:
             keep = message.flags & ~_EDITABLE_FLAGS
             message.flags = keep | (int(body["flags"] or 0) & _EDITABLE_FLAGS)
@@ -481,6 +481,37 @@ class DoubleState:
                 if found.width is not None:
                     media.update(width=found.width, height=found.height)
         return out
+
+    def _unfurled(
+        self, components: list[dict[str, Any]], attachments: list[Attachment]
+    ) -> list[dict[str, Any]]:
+        """Discord's stored layout components: each media (gallery items, thumbnails, files)
+        resolved as Discord resolves it, `attachment://name` to the uploaded file."""
+        by_name = {a.filename: a for a in attachments}
+
+        def media(given: Mapping[str, Any]) -> dict[str, Any]:
+            url = str(given.get("url", ""))
+            found = by_name.get(url.removeprefix("attachment://"))
+            if not url.startswith("attachment://") or found is None:
+                return {"id": str(self.snowflakes.next()), "url": url, "proxy_url": url}
+            return {"id": str(self.snowflakes.next()), "url": found.url, "proxy_url": found.url,
+                    "width": found.width, "height": found.height,
+                    "content_type": found.content_type, "attachment_id": str(found.id)}
+
+        for component in comp.walk(components):
+            shown: list[Any] = [component] if component.get("type") == comp.THUMBNAIL else []
+            shown += component.get("items", []) if component.get("type") == comp.GALLERY else []
+            for item in shown:
+                item.update(media=media(item["media"]), description=item.get("description"),
+                            spoiler=bool(item.get("spoiler")))
+            if component.get("type") == comp.FILE:
+                found = by_name.get(str(component["file"].get("url", "")).removeprefix(
+                    "attachment://"))
+                component.update(  # type: ignore[attr-defined]
+                    file=media(component["file"]), spoiler=bool(component.get("spoiler")),
+                    name=found.filename if found else None,
+                    size=len(found.data) if found else None)
+        return components
 
     # -- threads ---------------------------------------------------------------------------
 
