@@ -98,6 +98,19 @@ async def test_a_duplicated_custom_id_and_an_unknown_query_are_refused(
     double.violations.clear()
 
 
+async def test_a_double_left_with_a_violation_fails_without_the_fixture() -> None:
+    """The load run and the shard tests use `async with DiscordDouble()` without the fixture's
+    assert_clean: leaving it fails too."""
+    with pytest.raises(AssertionError, match=r"violation: POST .*\n\s+components: Must be 5"):
+        async with DiscordDouble() as double:
+            client = discord.Client(intents=discord.Intents.default())
+            await client.login(double.token)
+            try:
+                await refused(double, client, {"components": [row(n) for n in range(6)]})
+            finally:
+                await client.close()
+
+
 async def test_an_answer_of_the_double_off_the_spec_fails_the_test(
     double: DiscordDouble, http: discord.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -234,7 +234,7 @@ class DiscordDouble:
             await self._close()
         finally:
             # A test that ends on its own failure keeps it; otherwise a violation fails it.
-            assert kind is not None or not self.violations, self._violation_lines()
+            assert kind is not None or not self.violations, "\n".join(self._violation_lines())
 
     async def _close(self) -> None:
         for client in list(self._clients):
