@@ -119,7 +119,7 @@ class Spec:
             key = (operation.method, operation.template.split("/")[1])
             self._routes.setdefault(key, []).append((pattern, operation))
 
-    @property
+    @functools.cached_property
     def locales(self) -> frozenset[str]:
         """Discord's locales (AvailableLocalesEnum), the keys of every `*_localizations`."""
         choices = self.document["components"]["schemas"]["AvailableLocalesEnum"]["oneOf"]
@@ -263,6 +263,13 @@ def _faster(document: Mapping[str, Any]) -> dict[str, Any]:
         every = [json.dumps(v) for values, _ in found for v in values]
         return found if len(every) == len(set(every)) else None
 
+    def never_null(branch: Any) -> bool:
+        """A $ref to a schema whose type excludes null (so oneOf [null, it] is null-or-it)."""
+        target = schemas.get(str(branch.get("$ref", "")).removeprefix("#/components/schemas/"))
+        kinds = (target or {}).get("type")
+        return isinstance(kinds, str | list) and "null" not in (
+            [kinds] if isinstance(kinds, str) else kinds)
+
     def simplify(node: dict[str, Any]) -> None:
         for union in ("oneOf", "anyOf"):
             branches = node.get(union)
@@ -274,7 +281,9 @@ def _faster(document: Mapping[str, Any]) -> dict[str, Any]:
                 {json.dumps(v) for v in values}
             ):
                 node["enum"] = values
-            elif len(branches) == 2 and branches[0] == {"type": "null"}:
+            elif len(branches) == 2 and branches[0] == {"type": "null"} and never_null(
+                branches[1]
+            ):
                 node[_NULL_OR] = branches[1]
             elif found is not None:
                 node[_KIND] = found
