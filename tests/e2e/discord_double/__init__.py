@@ -2,7 +2,7 @@
 
 from .components import ComponentError
 from .model import Attachment, Channel, Guild, Message, Role, Snapshot, User
-from .server import DiscordDouble, RecordedRequest
+from .server import DiscordDouble, RecordedRequest, Violation
 from .state import PATIENCE, ApiError, Interaction
 from .users import InteractionNotAnswered, Member
 
@@ -22,4 +22,5 @@ __all__ = [
     "Role",
     "Snapshot",
     "User",
+    "Violation",
 ]

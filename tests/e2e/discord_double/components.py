@@ -1,6 +1,5 @@
 """Message components and modals as the Discord client sees them: finding a button or a select
-the way a person would (by its label, in a given row), checking a payload against Discord's
-limits, and filling a modal in."""
+the way a person would (by its label, in a given row), and filling a modal in."""
 
 from __future__ import annotations
 
@@ -16,6 +15,9 @@ USER_SELECT = 5
 ROLE_SELECT = 6
 MENTIONABLE_SELECT = 7
 CHANNEL_SELECT = 8
+THUMBNAIL = 11
+GALLERY = 12
+FILE = 13
 LABEL = 18
 SELECT_TYPES = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
 INTERACTIVE_TYPES = (BUTTON, *SELECT_TYPES)
@@ -171,105 +173,3 @@ def modal_submission(modal: Mapping[str, Any], values: Mapping[str, Any]) -> lis
     if unknown:
         raise ComponentError(f"the modal has no fields {sorted(unknown)}")
     return submitted
-
-
-class PayloadErrors:
-    """Collects Discord's form-body errors (code 50035) for one message payload."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, dict[str, list[dict[str, str]]]] = {}
-
-    def add(self, path: str, message: str) -> None:
-        self.errors.setdefault(path, {"_errors": []})["_errors"].append(
-            {"code": "BASE_TYPE_BAD", "message": message}
-        )
-
-
-def check_message(payload: Mapping[str, Any], errors: PayloadErrors) -> None:
-    """Discord's limits on a message body: content, embeds and components."""
-    content = payload.get("content") or ""
-    if len(content) > 2000:
-        errors.add("content", "Must be 2000 or fewer in length.")
-    embeds = payload.get("embeds") or []
-    if len(embeds) > 10:
-        errors.add("embeds", "Must be 10 or fewer in length.")
-    total = 0
-    for i, embed in enumerate(embeds):
-        total += _check_embed(embed, f"embeds.{i}", errors)
-    if total > 6000:
-        errors.add("embeds", "Embed size exceeds maximum size of 6000")
-    components = payload.get("components") or []
-    if int(payload.get("flags") or 0) & COMPONENTS_V2:
-        if content or embeds:
-            errors.add("content", "Cannot send content or embeds with components v2")
-    else:
-        _check_rows(components, errors)
-    seen: set[str] = set()
-    for item in interactive(components):
-        _check_interactive(item.component, f"components.{item.row}", seen, errors)
-
-
-_EMBED_LIMITS = {"title": 256, "description": 4096}
-
-
-def _check_embed(embed: Mapping[str, Any], path: str, errors: PayloadErrors) -> int:
-    size = 0
-    for key, limit in _EMBED_LIMITS.items():
-        text = embed.get(key) or ""
-        size += len(text)
-        if len(text) > limit:
-            errors.add(f"{path}.{key}", f"Must be {limit} or fewer in length.")
-    fields = embed.get("fields") or []
-    if len(fields) > 25:
-        errors.add(f"{path}.fields", "Must be 25 or fewer in length.")
-    for j, f in enumerate(fields):
-        name, value = f.get("name") or "", f.get("value") or ""
-        if not name or not value:
-            errors.add(f"{path}.fields.{j}", "This field is required")
-        if len(name) > 256 or len(value) > 1024:
-            errors.add(f"{path}.fields.{j}", "Field name/value too long")
-        size += len(name) + len(value)
-    footer = (embed.get("footer") or {}).get("text") or ""
-    author = (embed.get("author") or {}).get("name") or ""
-    if len(footer) > 2048 or len(author) > 256:
-        errors.add(path, "Footer or author too long")
-    return size + len(footer) + len(author)
-
-
-def _check_rows(components: Sequence[Mapping[str, Any]], errors: PayloadErrors) -> None:
-    if len(components) > 5:
-        errors.add("components", "Must be 5 or fewer in length.")
-    for i, row in enumerate(components):
-        if row.get("type") != ACTION_ROW:
-            errors.add(f"components.{i}", "Top-level components must be action rows")
-            continue
-        children = row.get("components") or []
-        selects = [c for c in children if c.get("type") in SELECT_TYPES]
-        if not children or len(children) > 5 or (selects and len(children) > 1):
-            errors.add(f"components.{i}.components", "A row holds 1-5 buttons or one select menu")
-
-
-def _check_interactive(
-    component: Mapping[str, Any], path: str, seen: set[str], errors: PayloadErrors
-) -> None:
-    style = component.get("style")
-    if component.get("type") == BUTTON and style in (LINK_STYLE, PREMIUM_STYLE):
-        return
-    custom_id = component.get("custom_id")
-    if not isinstance(custom_id, str) or not 1 <= len(custom_id) <= 100:
-        errors.add(f"{path}.custom_id", "custom_id must be 1-100 characters")
-    elif custom_id in seen:
-        errors.add(f"{path}.custom_id", f"Component custom id cannot be duplicated: {custom_id}")
-    else:
-        seen.add(custom_id)
-    if len(component.get("label") or "") > 80:
-        errors.add(f"{path}.label", "Must be 80 or fewer in length.")
-    if component.get("type") == STRING_SELECT:
-        options = component.get("options") or []
-        if not 1 <= len(options) <= 25:
-            errors.add(f"{path}.options", "A select menu has 1-25 options")
-        values = [o.get("value") for o in options]
-        if len(set(values)) != len(values):
-            errors.add(f"{path}.options", "Select option values must be unique")
-        if component.get("max_values", 1) > max(len(options), 1):
-            errors.add(f"{path}.max_values", "max_values exceeds the number of options")

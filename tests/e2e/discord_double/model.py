@@ -69,6 +69,7 @@ class User:
             "avatar": None,
             "public_flags": 0,
             "flags": 0,
+            "primary_guild": None,
         }
         if self.bot:
             data["bot"] = True

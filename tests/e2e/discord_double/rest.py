@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from . import limits
 from .model import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
@@ -70,6 +72,14 @@ async def read_body(request: web.Request) -> tuple[Any, list[Upload]]:
         return payload, uploads
     text = await request.text()
     return (json.loads(text) if text else None), []
+
+
+def refuse_beyond_limits(check: Callable[[Any, limits.PayloadErrors], None], body: Any) -> None:
+    """Discord's 400 / 50035 naming each field of `body` past one of its documented limits."""
+    errors = limits.PayloadErrors()
+    check(body, errors)
+    if errors.errors:
+        raise ApiError(400, 50035, "Invalid Form Body", errors.errors)
 
 
 def snowflake(request: web.Request, key: str) -> int:
@@ -178,6 +188,16 @@ class Rest:
                 "owner": state.owner.payload(),
                 "verify_key": "0" * 64,
                 "flags": 0,
+                "flags_new": "0",
+                "type": None,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(state.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"],
                 "team": None,
                 "bot": state.bot.payload(),
             }
@@ -195,9 +215,12 @@ class Rest:
 
     async def put_commands(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
-        return json_response(self.state.replace_commands(scope, list(request[BODY] or [])))
+        bodies = list(request[BODY] or [])
+        refuse_beyond_limits(limits.check_commands, bodies)
+        return json_response(self.state.replace_commands(scope, bodies))
 
     async def post_command(self, request: web.Request) -> web.Response:
+        refuse_beyond_limits(limits.check_command, request[BODY])
         return json_response(
             self.state.upsert_command(self._command_scope(request), request[BODY]), 201
         )
@@ -209,7 +232,9 @@ class Rest:
     async def patch_command(self, request: web.Request) -> web.Response:
         scope = self._command_scope(request)
         command = self.state.command(scope, snowflake(request, "command_id"))
-        return json_response(self.state.upsert_command(scope, {**command, **request[BODY]}))
+        changed = {**command, **request[BODY]}
+        refuse_beyond_limits(limits.check_command, changed)
+        return json_response(self.state.upsert_command(scope, changed))
 
     async def delete_command(self, request: web.Request) -> web.Response:
         self.state.delete_command(self._command_scope(request), snowflake(request, "command_id"))

@@ -27,12 +27,15 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from .gateway import Gateway
+from .limits import PayloadErrors, problems_of
 from .model import MEMBER_OVERWRITE, ROLE_OVERWRITE, Channel, Guild, Message, Overwrite, Role
+from .openapi import Problem, spec
 from .rest import AFTER, API, BODY, UPLOADS, Rest, json_response, read_body
 from .state import PATIENCE, ApiError, DoubleState, Interaction
 from .users import Member
 
 LOOPBACK = "127.0.0.1"
+INVALID_FORM_BODY = 50035
 _PUBLIC_ROUTES = (API + "/webhooks/", API + "/interactions/")
 
 
@@ -51,6 +54,24 @@ class RecordedRequest:
     status: int = 0
     unexpected: bool = False
     """True for a route the double does not know (answered 404): the bot did something new."""
+
+
+@dataclass
+class Violation:
+    """A request Discord would refuse (its OpenAPI schemas or its documented limits), or an
+    answer of the double that Discord's specification does not promise."""
+
+    side: str
+    """"request" (the client's fault) or "answer" (the double's)."""
+    method: str
+    path: str
+    problems: list[Problem]
+
+    def __str__(self) -> str:
+        whose = "Discord refuses this request" if self.side == "request" else (
+            "the double's answer breaks Discord's specification")
+        lines = "".join(f"\n    {p}" for p in self.problems)
+        return f"{self.method} {self.path}: {whose}:{lines}"
 
 
 @dataclass
@@ -77,6 +98,7 @@ class RateLimit:
         if self.is_global:
             headers["X-RateLimit-Global"] = "true"
         body = {
+            "code": 0,
             "message": "You are being rate limited.",
             "retry_after": self.retry_after,
             "global": self.is_global,
@@ -165,6 +187,10 @@ class DiscordDouble:
         self.requests: list[RecordedRequest] = []
         self.escaped: list[str] = []
         """Requests a client tried to send anywhere but the double (blocked)."""
+        self.violations: list[Violation] = []
+        """Requests refused for breaking Discord's specification or limits (answered 400 /
+        50035 naming the fields), and answers of the double that break the specification.
+        Any left fails `assert_clean` and the end of `async with DiscordDouble()`."""
         self.errors = ErrorLog()
         self.reaction_time = 0.05
         """Seconds a scripted user waits after a message changed before clicking it (or after
@@ -203,7 +229,14 @@ class DiscordDouble:
             logging.getLogger(name).addHandler(self.errors)
         return self
 
-    async def __aexit__(self, *exc: object) -> None:
+    async def __aexit__(self, kind: object, *exc: object) -> None:
+        try:
+            await self._close()
+        finally:
+            # A test that ends on its own failure keeps it; otherwise a violation fails it.
+            assert kind is not None or not self.violations, "\n".join(self._violation_lines())
+
+    async def _close(self) -> None:
         for client in list(self._clients):
             await self.stop_client(client)
         await self.gateway.close()
@@ -438,11 +471,16 @@ class DiscordDouble:
         )
 
     def assert_clean(self) -> None:
-        """No request left 127.0.0.1, none hit an unknown route, and discord.py logged no error."""
+        """No request left 127.0.0.1, none hit an unknown route, discord.py logged no error,
+        and no request or answer broke Discord's specification or limits (`violations`)."""
         problems = [f"escaped: {u}" for u in self.escaped]
         problems += [f"unknown route: {r.method} {r.path}" for r in self.unexpected]
         problems += [f"logged: {line}" for line in self.errors.lines()]
+        problems += self._violation_lines()
         assert not problems, "\n".join(problems)
+
+    def _violation_lines(self) -> list[str]:
+        return [f"violation: {v}" for v in self.violations]
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -482,6 +520,7 @@ class DiscordDouble:
             record.files = [(u.filename, u.data) for u in uploads]
             request[BODY], request[UPLOADS], request[AFTER] = record.json, uploads, []
             self._check_auth(request)
+            self._check_request(request, record.json)
             limited = self._take_rate_limit(request.method, record.route)
             if limited is not None:
                 response: web.StreamResponse = limited.response()
@@ -489,12 +528,51 @@ class DiscordDouble:
                 response = await handler(request)
                 response.headers.update(_quota_headers(record.route))
         except ApiError as error:
+            if error.code == INVALID_FORM_BODY:
+                problems = problems_of(error.errors or {}) or [Problem("body", error.message)]
+                self._violate("request", request, problems)
             response = json_response(error.body(), error.status)
+        self._check_answer(request, response)
         record.status = response.status
         self.requests.append(record)
         for after in request.get(AFTER, ()):
             after()
         return response
+
+    def _check_request(self, request: web.Request, body: Any) -> None:
+        """Refuse, as Discord does (400 / 50035 naming each field), what its OpenAPI schemas
+        refuse; the double's own checks of Discord's documented limits come after."""
+        if not request.path.startswith(API + "/"):
+            return
+        problems = spec().request_problems(
+            request.method,
+            request.path.removeprefix(API),
+            request.query,
+            request.content_type if request.can_read_body else None,
+            body,
+        )
+        if problems:
+            errors = PayloadErrors()
+            for problem in problems:
+                errors.add(problem.field, problem.message)
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors.errors)
+
+    def _check_answer(self, request: web.Request, response: web.StreamResponse) -> None:
+        if not request.path.startswith(API + "/") or request.match_info.http_exception:
+            return
+        body = response.body if isinstance(response, web.Response) else None
+        problems = spec().response_problems(
+            request.method,
+            request.path.removeprefix(API),
+            response.status,
+            response.content_type if body else None,
+            body if isinstance(body, bytes) else b"",
+        )
+        if problems:
+            self._violate("answer", request, problems)
+
+    def _violate(self, side: str, request: web.Request, problems: list[Problem]) -> None:
+        self.violations.append(Violation(side, request.method, request.path, problems))
 
     def _check_auth(self, request: web.Request) -> None:
         public = request.path.startswith(_PUBLIC_ROUTES) or request.path == API + "/gateway"

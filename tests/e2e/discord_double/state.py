@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from . import components as comp
+from . import limits
 from .model import (
     BOT_PERMISSIONS,
     DM,
@@ -108,6 +109,7 @@ def unknown(what: str, code: int) -> ApiError:
 
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, UNKNOWN_WEBHOOK, UNKNOWN_INTERACTION = 10003, 10008, 10015, 10062
 UNKNOWN_COMMAND, UNKNOWN_GUILD, UNKNOWN_MEMBER, UNKNOWN_USER = 10063, 10004, 10007, 10013
+GUILD_INSTALL = 0
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,8 @@ class Interaction:
     followups: list[Message] = field(default_factory=list)
     modal: dict[str, Any] | None = None
     choices: list[dict[str, Any]] | None = None
+    trigger: Interaction | None = None
+    """For a modal's submission: the interaction the modal was opened in answer to."""
     answered: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the callback is answered and recorded (`callback_type` is set a bit earlier)."""
     answered_at: float = 0.0
@@ -168,6 +172,8 @@ class Interaction:
             data["name"], data["command_type"] = self.data["name"], self.data.get("type", 1)
         if self.source_message is not None:
             data["interacted_message_id"] = str(self.source_message.id)
+        if self.trigger is not None:
+            data["triggering_interaction_metadata"] = self.trigger.metadata()
         return data
 
 
@@ -390,8 +396,8 @@ class DoubleState:
     def _apply(
         self, message: Message, body: Mapping[str, Any], uploads: list[Upload], *, creating: bool
     ) -> None:
-        errors = comp.PayloadErrors()
-        comp.check_message(body, errors)
+        errors = limits.PayloadErrors()
+        limits.check_message(body, errors)
         if sum(len(u.data) for u in uploads) > MAX_UPLOAD_BYTES:
             raise ApiError(413, 40005, "Request entity too large")
         attachments = self._attachments(message, body, uploads, errors)
@@ -400,7 +406,7 @@ class DoubleState:
         if "content" in body:
             message.content = body["content"] or ""
         if "components" in body:
-            message.components = _numbered(body["components"] or [])
+            message.components = self._unfurled(_numbered(body["components"] or []), attachments)
         if "flags" in body and not creating:
             keep = message.flags & ~_EDITABLE_FLAGS
             message.flags = keep | (int(body["flags"] or 0) & _EDITABLE_FLAGS)
@@ -417,7 +423,7 @@ class DoubleState:
         message: Message,
         body: Mapping[str, Any],
         uploads: list[Upload],
-        errors: comp.PayloadErrors,
+        errors: limits.PayloadErrors,
     ) -> list[Attachment]:
         """Discord's rule: an `attachments` list names exactly what the message keeps (existing
         ids) or gains (upload indexes); without it, uploads are added to what is there."""
@@ -475,6 +481,37 @@ class DoubleState:
                 if found.width is not None:
                     media.update(width=found.width, height=found.height)
         return out
+
+    def _unfurled(
+        self, components: list[dict[str, Any]], attachments: list[Attachment]
+    ) -> list[dict[str, Any]]:
+        """Discord's stored layout components: each media (gallery items, thumbnails, files)
+        resolved as Discord resolves it, `attachment://name` to the uploaded file."""
+        by_name = {a.filename: a for a in attachments}
+
+        def media(given: Mapping[str, Any]) -> dict[str, Any]:
+            url = str(given.get("url", ""))
+            found = by_name.get(url.removeprefix("attachment://"))
+            if not url.startswith("attachment://") or found is None:
+                return {"id": str(self.snowflakes.next()), "url": url, "proxy_url": url}
+            return {"id": str(self.snowflakes.next()), "url": found.url, "proxy_url": found.url,
+                    "width": found.width, "height": found.height,
+                    "content_type": found.content_type, "attachment_id": str(found.id)}
+
+        for component in comp.walk(components):
+            shown: list[Any] = [component] if component.get("type") == comp.THUMBNAIL else []
+            shown += component.get("items", []) if component.get("type") == comp.GALLERY else []
+            for item in shown:
+                item.update(media=media(item["media"]), description=item.get("description"),
+                            spoiler=bool(item.get("spoiler")))
+            if component.get("type") == comp.FILE:
+                found = by_name.get(str(component["file"].get("url", "")).removeprefix(
+                    "attachment://"))
+                component.update(  # type: ignore[attr-defined]
+                    file=media(component["file"]), spoiler=bool(component.get("spoiler")),
+                    name=found.filename if found else None,
+                    size=len(found.data) if found else None)
+        return components
 
     # -- threads ---------------------------------------------------------------------------
 
@@ -538,6 +575,7 @@ class DoubleState:
         existing = {(c["name"], c["type"]): c for c in self.command_list(guild_id)}
         kind = int(body.get("type") or 1)
         old = existing.get((body["name"], kind))
+        permissions = body.get("default_member_permissions")
         command = copy.deepcopy(dict(body))
         command.update(
             id=old["id"] if old else str(self.snowflakes.next()),
@@ -545,8 +583,11 @@ class DoubleState:
             version=str(self.snowflakes.next()),
             type=kind,
             description=body.get("description", ""),
-            default_member_permissions=body.get("default_member_permissions"),
+            # Sent as a number or a string; Discord answers a string (a 53-bit bit set).
+            default_member_permissions=None if permissions is None else str(permissions),
             nsfw=bool(body.get("nsfw", False)),
+            # Discord's default when a command names none: installed to servers.
+            integration_types=body.get("integration_types") or [GUILD_INSTALL],
         )
         if guild_id is not None:
             command["guild_id"] = str(guild_id)
@@ -591,6 +632,7 @@ class DoubleState:
         data: dict[str, Any],
         source_message: Message | None,
         description: str,
+        trigger: Interaction | None = None,
     ) -> Interaction:
         interaction = Interaction(
             id=self.snowflakes.next(),
@@ -602,6 +644,7 @@ class DoubleState:
             data=data,
             source_message=source_message,
             description=description,
+            trigger=trigger,
         )
         self.interactions[interaction.id] = interaction
         self.interactions_by_token[interaction.token] = interaction
@@ -668,18 +711,20 @@ class DoubleState:
             if kind in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, UPDATE_MESSAGE)
             else None
         )
-        answer: dict[str, Any] = {
-            "interaction": {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "activity_instance_id": None,
-                "response_message_id": str(original.id) if original else None,
-                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": bool(original and original.ephemeral),
-            }
+        about: dict[str, Any] = {
+            "id": str(interaction.id),
+            "type": interaction.type,
+            "activity_instance_id": None,
         }
+        answer: dict[str, Any] = {"interaction": about}
         if original is not None:
-            answer["resource"] = {"type": kind, "message": original.payload()}
+            about.update(
+                response_message_id=str(original.id),
+                response_message_loading=kind == DEFERRED_CHANNEL_MESSAGE,
+                response_message_ephemeral=original.ephemeral,
+            )
+            if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):  # a deferral makes no message yet
+                answer["resource"] = {"type": kind, "message": original.payload()}
         return answer
 
     async def _edit_any(

@@ -184,7 +184,7 @@ class Member:
         }
         what = f"submit modal {opened.modal.get('title')!r} by {self.name}"
         return await self._interact(
-            MODAL_SUBMIT, opened.channel, data, opened.source_message, what, timeout
+            MODAL_SUBMIT, opened.channel, data, opened.source_message, what, timeout, opened
         )
 
     async def forge(
@@ -448,6 +448,7 @@ class Member:
         source: Message | None,
         what: str,
         timeout: float | None,
+        trigger: Interaction | None = None,
     ) -> Interaction:
         """Send INTERACTION_CREATE and wait for the bot's callback (Discord's 3 s by default)."""
         state = self.double.state
@@ -460,6 +461,7 @@ class Member:
             data=data,
             source_message=source,
             description=what,
+            trigger=trigger,
         )
         await self.double.gateway.dispatch("INTERACTION_CREATE", self._payload(interaction), None)
         limit = state.interaction_deadline if timeout is None else timeout
