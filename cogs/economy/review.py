@@ -30,6 +30,7 @@ from cogs.common.language import lang
 from cogs.economy import embeds
 
 CHOICES = 25  # Discord's limit of autocomplete choices
+MAX_HAND_TEXT = 40  # "#<match> hand <n>" with room to spare
 NO_HANDS = Text("You have not finished a hand in this server yet: play one ({practice} deals "
                 "one against the computer), then review it.", practice=Slash("ofc practice"))
 BAD_HAND = Text("Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; see {history}).",
@@ -76,7 +77,8 @@ async def answer_review(interaction: Interaction, match_id: int | None,
                                   "(only you see it)")
 @app_commands.describe(hand="match-hand, e.g. 12-3 (default: your latest hand); type to pick "
                             "from your recent hands")
-async def review(interaction: Interaction, hand: str | None = None) -> None:
+async def review(interaction: Interaction,
+                 hand: app_commands.Range[str, 1, MAX_HAND_TEXT] | None = None) -> None:
     match_id, hand_no = parse_hand(hand) if hand else (None, None)
     await answer_review(interaction, match_id, hand_no)
 
