@@ -37,6 +37,9 @@ BAD_HAND = Text("Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; s
                 history=Slash("ofc history"))
 UNAVAILABLE = Text("Review isn't available for this hand: its history cannot be replayed "
                    "(it was recorded by an older version of the bot).")
+# The strong computer thinks about two seconds per review: /ofc review and the Review button
+# under /ofc history share this limit.
+REVIEW = per_member(3, 60)
 _HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*", re.IGNORECASE)
 
 
@@ -71,7 +74,7 @@ async def answer_review(interaction: Interaction, match_id: int | None,
                embed=embeds.review(lang(interaction), played, reviewed))
 
 
-@per_member(3, 60)
+@REVIEW
 @app_commands.command(name="review",
                       description="Go over one of your finished hands with the strong computer "
                                   "(only you see it)")
@@ -120,4 +123,5 @@ class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]
         return cls(lang(interaction), int(match["match"]), int(match["hand"]))
 
     async def clicked(self, interaction: Interaction) -> None:
+        REVIEW.take(interaction)
         await answer_review(interaction, self.match_id, self.hand_no)
