@@ -351,9 +351,10 @@ class Play(commands.Cog):
                 if table not in self.restoring or _gone(error):
                     raise
                 self.restoring.discard(table)
-                await self._close_unpostable(table, told_after_restart, "cannot post in channel %s "
-                                             "after a restart (%s %s)",
-                                             self._channel_of(table), error.code, error.text)
+                log.warning("table %s cannot post in channel %s after a restart (%s %s): "
+                            "closing it and refunding every stack", table,
+                            self._channel_of(table), error.code, error.text)
+                await self._close_unpostable(table, told_after_restart)
 
         await self._to_channel(table, show)
         if main and shown:
@@ -384,10 +385,12 @@ class Play(commands.Cog):
             return  # shutting down: the tables are saved, and restored with their channel
         for table in self.tables.live_tables():
             lobby = self.tables.lobby(table)
-            if channel_id in (lobby.channel_id, lobby.thread_id):
+            if channel_id in (lobby.channel_id, lobby.thread_id) \
+                    and table not in self.unpostable:
+                log.warning("table %s: channel %s is gone (%s): closing it and refunding every "
+                            "stack", table, channel_id, why)
                 told = told_no_stake_gone if lobby.practice or lobby.lent else told_channel_gone
-                await self._close_unpostable(table, told, "channel %s is gone (%s)",
-                                             channel_id, why)
+                await self._close_unpostable(table, told)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -397,13 +400,12 @@ class Play(commands.Cog):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self.end_tables_of(payload.thread_id, "deleted")
 
-    async def _close_unpostable(self, table: int, told: Told, why: str, *args: object) -> None:
+    async def _close_unpostable(self, table: int, told: Told) -> None:
         """Close the table now: nothing more is sent to its channel, its players are told
-        `told` by DM. `why` (with `args`) is the log line's reason."""
+        `told` by DM."""
         if table in self.unpostable:
             return
         self.unpostable[table] = told
-        log.warning("table %s: " + why + ": closing it and refunding every stack", table, *args)
         with contextlib.suppress(TableError):  # closed meanwhile: its refunds are done
             await self.tables.cancel(table, 0, is_admin=True)
 
