@@ -7,7 +7,6 @@ Unknown Channel."""
 import logging
 import re
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,24 +14,10 @@ import pytest
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e.discord_double import Channel, DiscordDouble, Member
-from tests.e2e.flows import STARTING, open_table, start_bot
+from tests.e2e.flows import STARTING, open_table
 from tests.storage.audit import audit
 
 GONE = "was closed: its channel was deleted, or the bot can no longer see it."
-
-
-@pytest.fixture
-def database(tmp_path: Path) -> Path:
-    return tmp_path / "ofc.sqlite3"
-
-
-@pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member, carol: Member,
-              clock: FakeClock, database: Path) -> AsyncIterator[OFCBot]:
-    client = await start_bot(double, database, clock)
-    yield client
-    await double.stop_client(client)
-    assert audit(database) == []
 
 
 async def settled(bot: OFCBot) -> None:
@@ -98,6 +83,7 @@ async def test_deleting_the_channel_of_running_tables_ends_them_at_once(
     for member in (alice, bob, carol):
         told = await member.wait_for_dm(lambda m: GONE in str(m.content))
         assert f"<#{channel.id}>" in str(told.content) or f"<#{thread.id}>" in str(told.content)
+    assert audit(database) == []
 
 
 async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
@@ -125,3 +111,4 @@ async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
     assert held[alice.id] + held[bob.id] == 2 * STARTING
     for member in (alice, bob):
         await member.wait_for_dm(lambda m: GONE in str(m.content))
+    assert audit(database) == []

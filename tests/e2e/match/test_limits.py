@@ -4,8 +4,6 @@ share one limit (3 a minute); Suggest (6 a minute) and Best arrangement (3 a min
 theirs. Every press counts, refused or not; a limit is per member and frees up on the clock."""
 
 import sys
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -18,19 +16,10 @@ from cogs.tables.ids import StepId, Turn
 from tests.cogs.test_guard import seat_of
 from tests.cogs.test_play import opening
 from tests.e2e.discord_double import DiscordDouble, Member, Message
-from tests.e2e.flows import start_bot
 from tests.economy.test_history_stats import line, record_match
 
 SLOWED = "Slow down: try again in "
 REVIEW_BUTTON = "Review with the strong computer"
-
-
-@pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
-              tmp_path: Path) -> AsyncIterator[OFCBot]:
-    client = await start_bot(double, tmp_path / "ofc.sqlite3", clock)
-    yield client
-    await double.stop_client(client)
 
 
 def said(answer: Message) -> str:
