@@ -83,7 +83,7 @@ async def test_deleting_the_channel_of_running_tables_ends_them_at_once(
     for member in (alice, bob, carol):
         told = await member.wait_for_dm(lambda m: GONE in str(m.content))
         assert f"<#{channel.id}>" in str(told.content) or f"<#{thread.id}>" in str(told.content)
-    assert audit(database) == []
+    assert audit(database) == [] and (await bot.storage.audit()).problems == ()  # `ofc audit`
 
 
 async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
@@ -111,4 +111,4 @@ async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
     assert held[alice.id] + held[bob.id] == 2 * STARTING
     for member in (alice, bob):
         await member.wait_for_dm(lambda m: GONE in str(m.content))
-    assert audit(database) == []
+    assert audit(database) == [] and (await bot.storage.audit()).problems == ()  # `ofc audit`
