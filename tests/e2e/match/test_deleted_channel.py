@@ -2,7 +2,7 @@
 double on a fake clock: each table is closed at once as `/ofc cancel` closes it (every chip
 back, the audit clean), with one log line each, its players told by DM, and no request
 reaches the channel afterwards, whether the bot heard CHANNEL_DELETE or found out from a 404
-Unknown Channel."""
+Unknown Channel (or, for a channel hidden from it, a 403 Missing Access)."""
 
 import logging
 import re
@@ -14,6 +14,7 @@ import pytest
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e.discord_double import Channel, DiscordDouble, Member
+from tests.e2e.discord_double.model import VIEW_CHANNEL
 from tests.e2e.flows import STARTING, open_table
 from tests.storage.audit import audit
 
@@ -83,19 +84,24 @@ async def test_deleting_the_channel_of_running_tables_ends_them_at_once(
     for member in (alice, bob, carol):
         told = await member.wait_for_dm(lambda m: GONE in str(m.content))
         assert f"<#{channel.id}>" in str(told.content) or f"<#{thread.id}>" in str(told.content)
+        assert not [m for m in member.dms() if m.components]  # the prompts lost their buttons
     assert audit(database) == [] and (await bot.storage.audit()).problems == ()  # `ofc audit`
 
 
-async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
+@pytest.mark.parametrize("gone", ["deleted", "hidden"])
+async def test_a_channel_gone_unannounced_ends_its_table_at_its_first_404_or_403(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
-        database: Path, caplog: pytest.LogCaptureFixture) -> None:
+        database: Path, caplog: pytest.LogCaptureFixture, gone: str) -> None:
     lounge = double.add_text_channel("lounge")
     await open_table(double, alice, bob, channel=lounge, seats=2)
     await settled(bot)
     since = len(double.requests)
     caplog.clear()
 
-    await double.delete_channel(lounge, announce=False)  # an event the bot missed
+    if gone == "deleted":
+        await double.delete_channel(lounge, announce=False)  # an event the bot missed
+    else:  # the bot no longer sees the channel: Discord answers 403 Missing Access
+        await double.set_permissions(lounge, None, deny=VIEW_CHANNEL)
     await clock.advance(60 + 120 + 1)  # the street's time and time bank run out: R10 places
     await double.wait_until(lambda: not bot.tables.live_tables(), what="the table closed")
     await settled(bot)
@@ -106,7 +112,8 @@ async def test_a_channel_deleted_unannounced_ends_its_table_at_its_first_404(
     assert to_channels(double, since, lounge) == found  # nothing more
 
     lines = closing_lines(caplog)
-    assert len(lines) == 1 and f"channel {lounge.id} is gone (404 10003" in lines[0], lines
+    answer = "404 10003" if gone == "deleted" else "403 50001"
+    assert len(lines) == 1 and f"channel {lounge.id} is gone ({answer}" in lines[0], lines
     held = wallets(database)
     assert held[alice.id] + held[bob.id] == 2 * STARTING
     for member in (alice, bob):
