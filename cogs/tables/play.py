@@ -348,7 +348,7 @@ class Play(commands.Cog):
             try:
                 shown.append(await self._show(self._channel_of(table), message_id, draw))
             except discord.Forbidden as error:
-                if table not in self.restoring or _gone(error):
+                if table not in self.restoring:
                     raise
                 self.restoring.discard(table)
                 log.warning("table %s cannot post in channel %s after a restart (%s %s): "
