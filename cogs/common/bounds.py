@@ -23,6 +23,7 @@ from bot.engine.text import Text, excerpt
 SUBCOMMANDS = (Kind.subcommand.value, Kind.subcommand_group.value)
 SNOWFLAKES = (Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment)
 MAX_INTEGER = 2**53  # Discord's integer options: -2^53..2^53
+MAX_TEXT = 6000  # Discord's most for a text option that declares no length
 
 
 class OptionRefused(Exception):
@@ -85,17 +86,26 @@ def check_value(parameter: app_commands.Parameter, value: object) -> None:
                                      option=option, choices=", ".join(
                                          str(choice.value) for choice in parameter.choices)))
         return
-    low, high = parameter.min_value, parameter.max_value
     if kind is Kind.string:
         assert isinstance(value, str)
-        if (low is not None and len(value) < low) or (high is not None and len(value) > high):
+        low, high = _bounds(parameter, 0, MAX_TEXT)
+        if not low <= len(value) <= high:
             raise OptionRefused(Text("The option {option} takes {low} to {high} characters.",
-                                     option=option, low=low or 0, high=high))
+                                     option=option, low=low, high=high))
     elif kind in (Kind.integer, Kind.number):
         assert isinstance(value, int | float)
-        if (low is not None and value < low) or (high is not None and value > high):
-            raise OptionRefused(Text("The option {option} takes a number from {low:,} to {high:,}.",
-                                     option=option, low=low, high=high))
+        low, high = _bounds(parameter, -MAX_INTEGER, MAX_INTEGER)
+        if not low <= value <= high:
+            raise OptionRefused(Text("The option {option} takes a number from {low:,} to "
+                                     "{high:,}.", option=option, low=low, high=high))
+
+
+def _bounds(parameter: app_commands.Parameter, least: float,
+            most: float) -> tuple[float, float]:
+    """The option's published minimum and maximum (a length for text), Discord's own where
+    it publishes none."""
+    low, high = parameter.min_value, parameter.max_value
+    return (least if low is None else low), (most if high is None else high)
 
 
 def _typed(kind: Kind, value: object) -> bool:
