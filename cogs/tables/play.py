@@ -337,7 +337,7 @@ class Play(commands.Cog):
 
     async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
                                main: bool) -> int | None:
-        """`_show` in the table's channel, through `_to_channel`. Issue 16: when a table
+        """`_show` in the table's channel, through `_to_channel`. When a table
         restored after a restart cannot be shown there (Forbidden: the bot lost a permission
         it needs), it is closed as `/ofc cancel` closes it (a hand in play is completed and
         settled, every stack refunded) and the players are told by DM. `main`: the message of
