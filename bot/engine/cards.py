@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 from bot.engine.errors import RuleError
-from bot.engine.text import Text
+from bot.engine.text import Text, excerpt
 
 Card: TypeAlias = int
 
@@ -96,7 +96,7 @@ def parse_cards(text: str | Sequence[str], allow_jokers: bool = True) -> list[Ca
             if low.startswith("10"):
                 low = "t" + low[2:]
             if low not in _PARSE:
-                raise RuleError(Text("'{token}' is not a card", token=token))
+                raise RuleError(Text("'{token}' is not a card", token=excerpt(token)))
             card = _PARSE[low]
             if card in seen:
                 raise RuleError(Text("{card} appears twice", card=_TEXT[card]))

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from bot.engine import codec
 from bot.engine.errors import RuleError
-from bot.engine.text import Text
+from bot.engine.text import Text, excerpt
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
 Royalties = Literal["american", "russian", "off"]
@@ -97,14 +97,15 @@ class TableRules:
         values: dict[str, Any] = {}
         for name, raw in options.items():
             if name not in known:
-                raise RuleError(Text("unknown option '{name}'", name=name))
+                raise RuleError(Text("unknown option '{name}'", name=excerpt(name)))
             default = known[name].default
             if name in CHOICES:
                 value: str | bool | int = str(raw).lower()
                 if value not in CHOICES[name]:
                     allowed = ", ".join(CHOICES[name])
                     raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed})",
-                                         value=raw, name=name, allowed=allowed))
+                                         value=excerpt(str(raw)), name=name,
+                                         allowed=allowed))
             elif isinstance(default, bool):
                 value = _parse_bool(name, raw)
             else:
@@ -154,8 +155,8 @@ def _parse_bool(name: str, raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise RuleError(Text("'{value}' is not a valid {name} (choose on or off)", value=raw,
-                         name=name))
+    raise RuleError(Text("'{value}' is not a valid {name} (choose on or off)",
+                         value=excerpt(str(raw)), name=name))
 
 
 def _parse_int(name: str, raw: Any) -> int:
@@ -184,4 +185,5 @@ RULES = codec.Custom(lambda rules: dict(_options(rules)), _stored)
 
 
 def _not_whole(raw: Any, name: str) -> Text:
-    return Text("'{value}' is not a valid {name} (a whole number)", value=raw, name=name)
+    return Text("'{value}' is not a valid {name} (a whole number)", value=excerpt(str(raw)),
+                name=name)

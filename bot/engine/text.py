@@ -106,6 +106,15 @@ def joined(parts: Sequence[Text | str], separator: str = "\n") -> Text:
         f"{{{name}}}" for name in fields), **fields)
 
 
+EXCERPT = 24  # characters of a member's input a refusal quotes at most
+
+
+def excerpt(text: str, limit: int = EXCERPT) -> str:
+    """A short prefix of what a member typed, for a refusal to quote: a whole input could be
+    past Discord's limits on an answer (or just flood it)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 _PLAIN = "{message}"  # a name, not a literal: a plain message is not looked up in a catalogue
 
 

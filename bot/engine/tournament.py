@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from bot.engine import codec
 from bot.engine.errors import RuleError
-from bot.engine.text import Text
+from bot.engine.text import Text, excerpt
 
 # "closed": the registration window ended; the director starts it (or cancels).
 Status = Literal["registering", "closed", "running", "finished", "cancelled"]
@@ -419,7 +419,7 @@ def parse_payouts(text: str) -> tuple[int, ...]:
         payouts = tuple(int(part) for part in text.replace(",", "/").split("/"))
     except ValueError:
         raise RuleError(Text("'{text}' is not a payout table (write e.g. 65/35).",
-                             text=text)) from None
+                             text=excerpt(text))) from None
 
     check_payouts(payouts)
     return payouts

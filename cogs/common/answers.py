@@ -13,15 +13,17 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any, ClassVar, Self
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self, cast
 
 import discord
 from discord import app_commands
 
 from bot.engine.errors import RuleError
+from bot.engine.text import excerpt, joined
 from bot.i18n import Text, t
 from bot.storage import StorageError
+from cogs.common.bounds import refusal
 from cogs.common.client import Interaction, Tree
 from cogs.common.language import lang, remember
 
@@ -34,6 +36,10 @@ MANAGE_SERVER = Text("Only members with the Manage Server permission can do that
 ELSEWHERE = Text("That control belongs to a table in another channel.")
 NOT_IN_DMS = Text("That control works in the table's channel, not in direct messages.")
 UNCHANGED = Text("Nothing was changed.")  # closes a refusal that could seem to have saved
+ALREADY_ANSWERED = 40060  # Discord's code: the interaction has already been acknowledged
+# When Discord refuses an answer (logged with its reason), the member gets one of these.
+DONE_UNSHOWN = Text("Done, but Discord refused to show the answer.")
+REFUSED_UNSHOWN = Text("Refused, but Discord refused to show why. Nothing was changed.")
 
 
 class Refusal(Exception):
@@ -104,8 +110,23 @@ async def acknowledged(interaction: Interaction) -> None:
         await pending
 
 
-async def send(interaction: Interaction, *, ephemeral: bool, **content: Any) -> None:
-    """The first answer to an interaction, or a follow-up once it was answered or deferred."""
+async def send(interaction: Interaction, *, ephemeral: bool, fallback: Text = DONE_UNSHOWN,
+               **content: Any) -> None:
+    """The first answer to an interaction, or a follow-up once it was answered or deferred.
+    An answer Discord refuses (too long, malformed) is logged with Discord's reason and the
+    member gets `fallback` instead, never silence; the work it reports stays done, so the
+    member is not led to do it again."""
+    try:
+        await _answer(interaction, ephemeral, content)
+    except discord.HTTPException as error:
+        if error.status != 400 or error.code == ALREADY_ANSWERED:
+            raise  # not the answer's fault (gone, forbidden, answered): the caller's call
+        log.warning("Discord refused the answer to %s: %s %s", _what(interaction), error.code,
+                    error.text)
+        await _answer(interaction, True, {"content": t(lang(interaction), fallback)})
+
+
+async def _answer(interaction: Interaction, ephemeral: bool, content: dict[str, Any]) -> None:
     await acknowledged(interaction)
     if interaction.response.is_done():
         await interaction.followup.send(ephemeral=ephemeral, **content)
@@ -127,8 +148,11 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
     else:
         log.error("%s failed", _what(interaction), exc_info=error)
         content = {"content": t(loc, SOMETHING_WRONG)}
-    with contextlib.suppress(discord.HTTPException):
-        await send(interaction, ephemeral=True, **content)
+    try:
+        await send(interaction, ephemeral=True, fallback=REFUSED_UNSHOWN, **content)
+    except discord.HTTPException as failed:  # the interaction expired, or Discord is down
+        log.warning("could not answer %s: %s %s", _what(interaction), failed.status,
+                    failed.text)
 
 
 def reason(loc: str, error: BaseException) -> str:
@@ -137,7 +161,8 @@ def reason(loc: str, error: BaseException) -> str:
     if isinstance(text, Text):
         return t(loc, text)
     if isinstance(error, app_commands.TransformerError):
-        return t(loc, "'{value}' is not a valid value for this option.", value=error.value)
+        return t(loc, "'{value}' is not a valid value for this option.",
+                 value=excerpt(str(error.value)))
     if isinstance(error, app_commands.NoPrivateMessage):
         return t(loc, "This command works in a server, not in direct messages.")
     return str(error)
@@ -243,12 +268,17 @@ async def answer_unlisted(interaction: Interaction,
 
 async def _before_command(interaction: Interaction) -> bool:
     await remember(interaction)
+    if interaction.type is discord.InteractionType.application_command:
+        refused = refusal(interaction.command, cast(Mapping[str, Any], interaction.data or {}))
+        if refused is not None:
+            raise Refused(joined([refused, UNCHANGED], " "))
     return True
 
 
 def install_error_handler(tree: Tree) -> None:
-    """Make `answer_error` the command tree's `on_error`, and remember each member's locale
-    before any command runs (each extension's setup calls it)."""
+    """Make `answer_error` the command tree's `on_error`; before any command runs, remember
+    the member's locale and refuse options past what the command publishes
+    (cogs/common/bounds.py). Each extension's setup calls it."""
     tree.error(answer_error)
     # The tree's global check: CommandTree.interaction_check is meant to be replaced.
     tree.interaction_check = _before_command  # type: ignore[method-assign]

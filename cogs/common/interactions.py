@@ -8,7 +8,7 @@ interaction (its snowflake), so a test's interaction double fixes the time exact
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
@@ -89,27 +89,44 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
 
 
 class Slowed(Refused):
-    """A member ran a costly command again before its cooldown ended."""
+    """A member ran a costly command or control again before its limit allowed."""
 
 
-def per_member(uses: int, seconds: float) -> Callable[[T], T]:
-    """Issue 21: a check allowing a member `uses` runs of the command per `seconds` in a
-    server (a typo fixed at once is not refused), timed by Discord's clock (the interaction's
-    snowflake) and kept on the bot, so a restart or another bot in the same process starts
+class Limit:
+    """A member may use what this limits `uses` times per `seconds` (a typo fixed at once is
+    not refused). One Limit may guard a command (as its decorator: an app_commands check)
+    and a control (`take` in its callback), which then share the count: `/ofc review` and
+    the Review button. Timed by the table service's clock (the bot's `clock`: a test's fake
+    clock) and kept on the bot, so a restart or another bot in the same process starts
     afresh. Refused through the one error path with the time to wait."""
-    def check(interaction: Interaction) -> bool:
+
+    def __init__(self, uses: int, seconds: float) -> None:
+        self.uses = uses
+        self.seconds = seconds
+
+    def __call__(self, command: T) -> T:
+        def check(interaction: Interaction) -> bool:
+            self.take(interaction)
+            return True
+        return app_commands.check(check)(command)
+
+    def take(self, interaction: Interaction) -> None:
+        """Count one use by the interaction's member, or raise Slowed with the wait."""
         client: Any = interaction.client
-        runs: dict[tuple[object, int | None, int], list[float]] = client.__dict__.setdefault(
+        runs: dict[tuple[Limit, int], list[float]] = client.__dict__.setdefault(
             "ofc_cooldowns", {})
-        now = now_of(interaction)
-        key = (check, interaction.guild_id, interaction.user.id)  # one check per command
-        recent = [t for t in runs.get(key, []) if t > now - seconds]
-        if len(recent) >= uses:
-            left = recent[0] + seconds - now
+        now: float = client.clock.now()
+        key = (self, interaction.user.id)
+        recent = [t for t in runs.get(key, []) if t > now - self.seconds]
+        if len(recent) >= self.uses:
+            left = recent[0] + self.seconds - now
             raise Slowed(Text("Slow down: try again in {n} s.", n=max(1, math.ceil(left))))
-        if len(runs) > 10_000:  # forget the members whose cooldown is over
-            for old in [k for k, times in runs.items() if times[-1] <= now - seconds]:
+        if len(runs) > 10_000:  # forget the members whose limit is over
+            for old in [k for k, times in runs.items() if times[-1] <= now - k[0].seconds]:
                 del runs[old]
         runs[key] = [*recent, now]
-        return True
-    return app_commands.check(check)
+
+
+def per_member(uses: int, seconds: float) -> Limit:
+    """A Limit of its own for one command: `@per_member(3, 60)`."""
+    return Limit(uses, seconds)

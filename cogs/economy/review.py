@@ -30,12 +30,16 @@ from cogs.common.language import lang
 from cogs.economy import embeds
 
 CHOICES = 25  # Discord's limit of autocomplete choices
+MAX_HAND_TEXT = 40  # "#<match> hand <n>" with room to spare
 NO_HANDS = Text("You have not finished a hand in this server yet: play one ({practice} deals "
                 "one against the computer), then review it.", practice=Slash("ofc practice"))
 BAD_HAND = Text("Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; see {history}).",
                 history=Slash("ofc history"))
 UNAVAILABLE = Text("Review isn't available for this hand: its history cannot be replayed "
                    "(it was recorded by an older version of the bot).")
+# The strong computer thinks about two seconds per review: /ofc review and the Review button
+# under /ofc history share this limit.
+REVIEW = per_member(3, 60)
 _HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*", re.IGNORECASE)
 
 
@@ -70,13 +74,14 @@ async def answer_review(interaction: Interaction, match_id: int | None,
                embed=embeds.review(lang(interaction), played, reviewed))
 
 
-@per_member(3, 60)
+@REVIEW
 @app_commands.command(name="review",
                       description="Go over one of your finished hands with the strong computer "
                                   "(only you see it)")
 @app_commands.describe(hand="match-hand, e.g. 12-3 (default: your latest hand); type to pick "
                             "from your recent hands")
-async def review(interaction: Interaction, hand: str | None = None) -> None:
+async def review(interaction: Interaction,
+                 hand: app_commands.Range[str, 1, MAX_HAND_TEXT] | None = None) -> None:
     match_id, hand_no = parse_hand(hand) if hand else (None, None)
     await answer_review(interaction, match_id, hand_no)
 
@@ -118,4 +123,5 @@ class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]
         return cls(lang(interaction), int(match["match"]), int(match["hand"]))
 
     async def clicked(self, interaction: Interaction) -> None:
+        REVIEW.take(interaction)
         await answer_review(interaction, self.match_id, self.hand_no)

@@ -33,7 +33,7 @@ from cogs.common.answers import (
 )
 from cogs.common.client import Interaction
 from cogs.common.format import card_label, row_word
-from cogs.common.interactions import storage_of, table_here, tables_of
+from cogs.common.interactions import per_member, storage_of, table_here, tables_of
 from cogs.common.language import lang
 from cogs.tables import ids
 from cogs.tables.embeds import Where, placed_embed, prompt_embed
@@ -56,6 +56,10 @@ Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
 GRID_CARDS = 4  # a row name and 4 cards: Discord's 5 buttons to an action row
+# Per member: Suggest is about a second of the strong computer's thinking, Best arrangement a
+# solve of up to 17 cards; one a street (a Fantasyland hand) is well within these.
+SUGGEST = per_member(6, 60)
+BEST = per_member(3, 60)
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,9 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
         turn = key.turn
+        limit = {"suggest": SUGGEST, "best": BEST}.get(key.action)
+        if limit is not None:
+            limit.take(interaction)
         async with clicked(interaction) as service:
             if key.action == "confirm":
                 state = service.private_view(turn.table, interaction.user.id)

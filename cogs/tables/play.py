@@ -7,6 +7,10 @@
   controls ephemerally.
 - Clicks are cogs/tables/controls.py's; the cog orders the clicks on one message (`serial`)
   and routes a component id that is on no message through the same checks.
+- A table whose channel is gone (deleted, or hidden from the bot: Discord's CHANNEL_DELETE or
+  THREAD_DELETE, or a 404 Unknown Channel / 403 Missing Access on a send or edit there) is
+  closed at once as `/ofc cancel` closes it, its players told by DM, and nothing more is sent
+  there; so is a table restored into a channel the bot can no longer post in.
 """
 
 import asyncio
@@ -78,9 +82,36 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
 DRAIN_SECONDS = 5.0
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
+
+
+def told_after_restart(channel: int, chips: int) -> Text:
+    """What the players of a table restored into a channel that refuses the bot are told."""
+    return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
+                "longer post there (it needs View Channel, Send Messages, Embed Links, Attach "
+                "Files and Read Message History in that channel). Any hand in play was "
+                "completed and settled; your {chips} chips went back to your wallet.",
+                channel=channel, chips=chips)
+
+
+def told_channel_gone(channel: int, chips: int) -> Text:
+    """What the players of a table whose channel is gone are told."""
+    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
+                "can no longer see it. Any hand in play was completed and settled; your "
+                "{chips} chips went back to your wallet.", channel=channel, chips=chips)
+
+
+def told_no_stake_gone(channel: int, chips: int) -> Text:
+    """`told_channel_gone` at a table of play or lent chips (a practice, a tournament's)."""
+    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
+                "can no longer see it. Any hand in play was completed and settled.",
+                channel=channel)
+
+
+Told = Callable[[int, int], Text]  # (channel, chips) -> a player's DM
 COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
 
 
@@ -101,7 +132,9 @@ class Play(commands.Cog):
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
-        self.unpostable: set[int] = set()  # restored into a channel the bot cannot post in
+        # tables closing because their channel is gone or refuses the bot -> what their
+        # players are told by DM (told_after_restart, told_channel_gone)
+        self.unpostable: dict[int, Told] = {}
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
         # prompt message -> what its image shows (controls.image_key): uploaded again only
@@ -161,10 +194,18 @@ class Play(commands.Cog):
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
+            told = self.unpostable[table]
             match event:
                 case TableRefunded(refunds=refunds):
-                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds))
+                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds, told))
+                case MatchOver(standings=standings):  # the hand completed was the last
+                    stacks = {s.player_id: s.stack for s in standings}
+                    box.post(lambda: self._tell_unpostable(event.channel_id, stacks, told))
                 case TableClosed():
+                    self.ended.add(table)
+                    if self._known(table):  # its DM prompts lose their controls
+                        for sent in self.tables.messages(table).dm.values():
+                            box.post(partial(self._end_prompt, table, sent))
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
@@ -172,6 +213,9 @@ class Play(commands.Cog):
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
+
+        def to_channel(job: Callable[[], Awaitable[object]]) -> None:
+            box.post(lambda: self._to_channel(table, job))
 
         match event:
             case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
@@ -193,7 +237,7 @@ class Play(commands.Cog):
             case ShowdownDone():
                 # The view as the showdown left it (the next deal comes in a later batch).
                 shown = self.tables.public_view(table)
-                box.post(lambda: self._post_showdown(event, shown))
+                to_channel(lambda: self._post_showdown(event, shown))
                 refresh_table()
                 for seat, player in event.player_ids.items():
                     if is_person(player):
@@ -203,18 +247,18 @@ class Play(commands.Cog):
                     SeatName(self._names(table).get(seat, ""))
                 left = left_notice(who, chips, away=reason == "away",
                                    practice=self.tables.lobby(table).practice)
-                box.post(lambda: self._notice(event.channel_id, left, table))
+                to_channel(lambda: self._notice(event.channel_id, left, table))
             case MatchOver(standings=standings):
                 lobby = self.tables.lobby(table)  # play or lent chips: no rematch
-                box.post(lambda: self._send_standings(event.channel_id, table, standings,
-                                                      lobby.practice, lobby.lent,
-                                                      lobby.match_id))
+                to_channel(lambda: self._send_standings(event.channel_id, table, standings,
+                                                        lobby.practice, lobby.lent,
+                                                        lobby.match_id))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
                 refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
                                 back=back) if back else \
                     Text("{reason} Chips back to wallets: none.", reason=reason)
-                box.post(lambda: self._notice(event.channel_id, refunded, table))
+                to_channel(lambda: self._notice(event.channel_id, refunded, table))
             case TableClosed():
                 self.ended.add(table)
                 if self._known(table):  # not a table that could not even be restored
@@ -228,7 +272,7 @@ class Play(commands.Cog):
 
     async def _forget(self, table: int) -> None:
         self.restoring.discard(table)
-        self.unpostable.discard(table)
+        self.unpostable.pop(table, None)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
         self.closed = {k for k in self.closed if k[0] != table}
         self.ended.discard(table)
@@ -290,52 +334,98 @@ class Play(commands.Cog):
             try:
                 await message.edit(**(await draw()).to_edit())
                 return None
-            except discord.NotFound:
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise  # the channel itself is gone
                 log.info("message %s was deleted: sending it again", message_id)
         return (await self._send(channel_id, await draw())).id
 
     async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
                                main: bool) -> int | None:
-        """`_show` in the table's channel. Issue 16: when a table restored after a restart
-        cannot be shown there (Forbidden: the bot lost a permission it needs), the table is
-        closed through the table service as `/ofc cancel` closes it (a hand in play is
-        completed and settled, every stack refunded) and the players are told by DM.
-        `main`: the message of the table's current stage, whose showing ends the check."""
-        try:
-            new = await self._show(self._channel_of(table), message_id, draw)
-        except discord.Forbidden as error:
-            if table not in self.restoring | self.unpostable:
-                raise
-            await self._close_unpostable(table, error)
-            return None
-        if main:
-            self.restoring.discard(table)
-        return new
+        """`_show` in the table's channel, through `_to_channel`. When a table
+        restored after a restart cannot be shown there (Forbidden: the bot lost a permission
+        it needs), it is closed as `/ofc cancel` closes it (a hand in play is completed and
+        settled, every stack refunded) and the players are told by DM. `main`: the message of
+        the table's current stage, whose showing ends the check."""
+        shown: list[int | None] = []
 
-    async def _close_unpostable(self, table: int, error: discord.Forbidden) -> None:
+        async def show() -> None:
+            try:
+                shown.append(await self._show(self._channel_of(table), message_id, draw))
+            except discord.Forbidden as error:
+                if table not in self.restoring:
+                    raise
+                self.restoring.discard(table)
+                log.warning("table %s cannot post in channel %s after a restart (%s %s): "
+                            "closing it and refunding every stack", table,
+                            self._channel_of(table), error.code, error.text)
+                await self._close_unpostable(table, told_after_restart)
+
+        await self._to_channel(table, show)
+        if main and shown:
+            self.restoring.discard(table)
+        return shown[0] if shown else None
+
+    async def _to_channel(self, table: int, job: Callable[[], Awaitable[object]]) -> None:
+        """A send or edit in the table's channel, unless that channel is known to be gone. When
+        Discord answers that it is (404 Unknown Channel, 403 Missing Access), every table of
+        that channel is closed at once."""
         if table in self.unpostable:
             return
-        self.unpostable.add(table)
-        self.restoring.discard(table)
-        log.warning("table %s cannot post in channel %s after a restart (%s %s): closing it "
-                    "and refunding every stack", table, self._channel_of(table), error.code,
-                    error.text)
-        await self.tables.cancel(table, 0, is_admin=True)
+        try:
+            await job()
+        except discord.HTTPException as error:
+            if not _gone(error):
+                raise
+            try:
+                channel = self._channel_of(table)
+            except NoTable:
+                return  # no longer the service's: nothing left to close
+            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}")
 
-    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int]) -> None:
-        """The players of a table closed because its channel refuses the bot, by DM (the
-        channel is the one place it cannot say so); a member with closed DMs is skipped."""
+    async def end_tables_of(self, channel_id: int, why: str) -> None:
+        """Close every table of a channel (or of a thread in it) that is gone, refunding every
+        stack as `/ofc cancel` does; one log line each."""
+        if self.closing:
+            return  # shutting down: the tables are saved, and restored with their channel
+        for table in self.tables.live_tables():
+            lobby = self.tables.lobby(table)
+            if channel_id in (lobby.channel_id, lobby.thread_id) \
+                    and table not in self.unpostable:
+                log.warning("table %s: channel %s is gone (%s): closing it and refunding every "
+                            "stack", table, channel_id, why)
+                told = told_no_stake_gone if lobby.practice or lobby.lent else told_channel_gone
+                await self._close_unpostable(table, told)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.end_tables_of(channel.id, "deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.end_tables_of(payload.thread_id, "deleted")
+
+    async def _close_unpostable(self, table: int, told: Told) -> None:
+        """Close the table now: nothing more is sent to its channel, its players are told
+        `told` by DM."""
+        if table in self.unpostable:
+            return
+        self.unpostable[table] = told
+        with contextlib.suppress(TableError):  # closed meanwhile: its refunds are done
+            await self.tables.cancel(table, 0, is_admin=True)
+
+    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int],
+                               told: Told) -> None:
+        """The players of a table closed because its channel is gone or refuses the bot, by
+        DM (the channel is the one place it cannot say so); a member with closed DMs is
+        skipped."""
         for player, chips in refunds.items():
             if not is_person(player):
                 continue
             with contextlib.suppress(discord.HTTPException):
                 user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-                await user.send(t(await player_locale(self.bot, player), Text(
-                    "Your table in <#{channel}> was closed after the bot restarted: the bot can "
-                    "no longer post there (it needs View Channel, Send Messages, Embed Links, "
-                    "Attach Files and Read Message History in that channel). Any hand in play "
-                    "was completed and settled; your {chips} chips went back to your wallet.",
-                    channel=channel_id, chips=chips)))
+                await user.send(t(await player_locale(self.bot, player),
+                                  told(channel_id, chips)))
 
     async def _refresh_lobby(self, table: int) -> None:
         if table in self.unpostable:
@@ -482,7 +572,8 @@ class Play(commands.Cog):
         if (table, player) in self.told:
             return
         self.told.add((table, player))
-        await self._notice(self._channel_of(table), notice, table)
+        await self._to_channel(table, lambda: self._notice(self._channel_of(table), notice,
+                                                           table))
 
     async def _edit_prompt(self, table: int, player: int, note: Text | None = None, *,
                            turn: bool = False, close: bool = True) -> None:
@@ -582,6 +673,11 @@ class Play(commands.Cog):
         self.turn_shown[table, message.id] = state.to_act
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
+
+
+def _gone(error: discord.HTTPException) -> bool:
+    """Does Discord say the channel addressed is gone (deleted, or hidden from the bot)?"""
+    return (error.status, error.code) in ((404, UNKNOWN_CHANNEL), (403, MISSING_ACCESS))
 
 
 @per_member(2, 30)

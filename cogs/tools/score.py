@@ -24,6 +24,9 @@ from cogs.tools.engine_views import score_view
 from cogs.tools.score_input import EXAMPLE, score_input
 
 BOARD = locale_str(f"Name: top / middle / bottom, e.g. {EXAMPLE}")  # a command string
+# A name of MAX_NAME characters and 13 cards, with room to spare for spaces and separators.
+Board = app_commands.Range[str, 1, 200]
+Fantasy = app_commands.Range[str, 1, 200]  # up to four names, each with a card count
 
 
 @per_member(3, 10)
@@ -33,9 +36,9 @@ BOARD = locale_str(f"Name: top / middle / bottom, e.g. {EXAMPLE}")  # a command 
     in_fantasy="Who played this hand in Fantasyland, e.g. 'Alice' or 'Alice 15'",
 )
 @table_options("variant", "scoring", "royalties", "fantasy", "point_value")
-async def score(interaction: Interaction, player1: str, player2: str,
-                player3: str | None = None, player4: str | None = None, *,
-                in_fantasy: str | None = None, options: dict[str, Any]) -> None:
+async def score(interaction: Interaction, player1: Board, player2: Board,
+                player3: Board | None = None, player4: Board | None = None, *,
+                in_fantasy: Fantasy | None = None, options: dict[str, Any]) -> None:
     rules = await chosen_rules(interaction, options)
     blocks = [text for text in (player1, player2, player3, player4) if text]
     request = score_input(blocks, rules, in_fantasy or "", lang(interaction))

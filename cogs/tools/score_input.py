@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
-from bot.engine.text import Text
+from bot.engine.text import Text, excerpt
 from bot.i18n import ENGLISH, t
 
 ROW_SEPARATOR = re.compile(r"[/|\n]")
@@ -45,8 +45,8 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         count = int(words.pop()) if len(words) > 1 and words[-1].isdigit() else 0
         name = by_key.get(" ".join(words).casefold())
         if name is None:
-            raise RuleError(Text("'{entry}' is not one of the players ({names})", entry=entry,
-                                 names=", ".join(names)))
+            raise RuleError(Text("'{entry}' is not one of the players ({names})",
+                                 entry=excerpt(entry), names=", ".join(names)))
         if rules.fantasy == "ultimate" and rules.variant in ("pineapple", "joker") and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
                                  "Fantasyland hand, like '{name} 15'", name=name))

@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
-from bot.engine.text import joined
+from bot.engine.text import excerpt, joined
 from bot.i18n import LANGUAGE_NAMES, LOCALES, Text
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import UNCHANGED, Refusal, manage_server, send
@@ -53,9 +53,10 @@ async def settings(
     storage = storage_of(interaction)
     before = await storage.guild_settings(guild_id)
     if reset is not None and reset != "all" and reset not in RESET_FIELDS:
-        raise Refusal(Text("'{reset}' is not a setting that can be reset.", reset=reset))
+        raise Refusal(Text("'{reset}' is not a setting that can be reset.", reset=excerpt(reset)))
     if language is not None and language not in LOCALES:
-        raise Refusal(Text("'{language}' is not a language of this bot.", language=language))
+        raise Refusal(Text("'{language}' is not a language of this bot.",
+                           language=excerpt(language)))
     update: dict[str, Any] = {
         field: default for field, default in RESET_FIELDS.items() if reset in (field, "all")
     }

@@ -17,12 +17,17 @@ from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
 
+# 17 cards of up to three characters ("10h") with a separator each: room to spare, and a
+# bound on what a refusal can quote.
+MAX_CARDS_TEXT = 100
+
 
 @per_member(2, 10)
 @app_commands.command(name="solve", description="The best Fantasyland arrangement of 13-17 cards")
 @app_commands.describe(cards="13 to 17 cards, e.g. Ah Ad Kc Qs Js Ts 9s 8s 7h 7d 4c 3c 2d 2h")
 @table_options("variant", "royalties", "fantasy", "fantasy_stay_full_house_middle")
-async def solve(interaction: Interaction, cards: str, *, options: dict[str, Any]) -> None:
+async def solve(interaction: Interaction, cards: app_commands.Range[str, 1, MAX_CARDS_TEXT], *,
+                options: dict[str, Any]) -> None:
     rules = await chosen_rules(interaction, options)
     hand = parse_cards(cards, allow_jokers=rules.jokers)
     check_cards(hand, rules)

@@ -32,6 +32,7 @@ NO_THREADS = Text("I cannot open the tables' threads here: give me the Create Pu
                   "opens them with {cmd}.", cmd=Slash("ofc tournament start"))
 NOT_TEXT = Text("A tournament opens in a server's text channel: its tables get threads there.")
 Reason = app_commands.Range[str, 1, MAX_REASON]
+MAX_PAYOUTS_TEXT = 100  # "65/35"-style percentages: far more places than any tournament pays
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in ("easy", "strong")]
 
 tournament = app_commands.Group(name="tournament",
@@ -92,7 +93,8 @@ def require_threads(interaction: Interaction, unchanged: Text) -> None:
                "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
 async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],
                  table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
-                 payouts: str = "", window_minutes: app_commands.Range[int, 1, 10080] = 60,
+                 payouts: app_commands.Range[str, 1, MAX_PAYOUTS_TEXT] = "",
+                 window_minutes: app_commands.Range[int, 1, 10080] = 60,
                  clock_penalty: bool = True, *, options: dict[str, Any]) -> None:
     require_threads(interaction, Text("No tournament was opened."))
     t = await service_of(interaction).create(

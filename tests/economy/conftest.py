@@ -74,7 +74,8 @@ async def tables(storage: Storage) -> AsyncIterator[TableService]:
 @pytest.fixture
 def client(storage: Storage) -> SimpleNamespace:
     """The bot as the commands see it; a test that needs the table service sets `tables`."""
-    return SimpleNamespace(storage=storage, tables=None, get_guild=lambda guild_id: None)
+    return SimpleNamespace(storage=storage, tables=None, get_guild=lambda guild_id: None,
+                           clock=FakeClock(T0))
 
 
 @pytest.fixture

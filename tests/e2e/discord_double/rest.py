@@ -283,16 +283,7 @@ class Rest:
         return json_response(channel.payload())
 
     async def delete_channel(self, request: web.Request) -> web.Response:
-        channel = self._channel(request)
-        data = channel.payload()
-        self.state.channels.pop(channel.id)
-        if channel.guild_id is not None:
-            self.state.guilds[channel.guild_id].channels.pop(channel.id)
-        await self.double.gateway.dispatch(
-            "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", data
-        )
-        self.state.changed()
-        return json_response(data)
+        return json_response(await self.state.delete_channel(self._channel(request)))
 
     async def typing(self, request: web.Request) -> web.Response:
         self._channel(request)

@@ -378,6 +378,11 @@ class DiscordDouble:
     def add_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
         return self.state.add_text_channel(guild or self.guild, name)
 
+    async def delete_channel(self, channel: Channel, *, announce: bool = True) -> None:
+        """A moderator deletes `channel` (and its threads); `announce=False`: the clients miss
+        the CHANNEL_DELETE event, and learn of it from a 404 Unknown Channel."""
+        await self.state.delete_channel(channel, announce=announce)
+
     def add_guild(self, name: str, *, shard: int = 0) -> Guild:
         """A guild whose id puts it on `shard` of `shard_count` (what Discord routes by)."""
         return self.state.add_guild(name, shard, self.shard_count)

@@ -384,6 +384,21 @@ class DoubleState:
         self.changed()
         return message
 
+    async def delete_channel(self, channel: Channel, *, announce: bool = True) -> dict[str, Any]:
+        """A channel deleted, with its threads: every route to them answers 404 Unknown
+        Channel. Clients hear CHANNEL_DELETE (THREAD_DELETE for a thread) unless `announce`
+        is False (an event a client missed). Returns the channel's payload."""
+        data = channel.payload()
+        for gone in [channel, *(c for c in self.channels.values() if c.parent_id == channel.id)]:
+            self.channels.pop(gone.id)
+            if gone.guild_id is not None:
+                self.guilds[gone.guild_id].channels.pop(gone.id, None)
+        if announce:
+            event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+            await self._dispatch(event, data, GUILDS_INTENT)
+        self.changed()
+        return data
+
     async def delete_message(self, channel: Channel, message: Message) -> None:
         message.deleted = True
         if not message.ephemeral:

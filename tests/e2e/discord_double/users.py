@@ -96,6 +96,23 @@ class Member:
         values = {**(options or {}), **kwargs}
         return await self._slash(command, values, channel, timeout, shown_only=False)
 
+    async def raw_slash(
+        self,
+        command: str,
+        options: Mapping[str, Any],
+        /,
+        *,
+        channel: Channel | None = None,
+        timeout: float | None = None,
+        kinds: Mapping[str, int] | None = None,
+    ) -> Interaction:
+        """`forge_slash` past the client's checks: each value is sent as it is (a `Member`
+        as its id, with `resolved` data), with its option's published type, or `kinds[name]`
+        (an unknown option: STRING). Lengths, ranges, choices, required options and unknown
+        names go unchecked: what a modified client or a raw API call sends."""
+        return await self._slash(command, options, channel, timeout, shown_only=False,
+                                 raw=kinds or {})
+
     async def _slash(
         self,
         command: str,
@@ -104,12 +121,13 @@ class Member:
         timeout: float | None,
         *,
         shown_only: bool,
+        raw: Mapping[str, int] | None = None,
     ) -> Interaction:
         channel = channel or self.home_channel()
         path = command.removeprefix("/").split()
         guild = self.double.state.guild_of(channel)
         found = self._command(path[0], guild, shown_only=shown_only)
-        data = self._command_data(found, path, values, guild)
+        data = self._command_data(found, path, values, guild, raw)
         return await self._interact(
             APPLICATION_COMMAND, channel, data, None, f"/{command} by {self.name}", timeout
         )
@@ -315,6 +333,7 @@ class Member:
         path: list[str],
         values: Mapping[str, Any],
         guild: Guild | None,
+        raw: Mapping[str, int] | None = None,
     ) -> dict[str, Any]:
         node: Mapping[str, Any] = command
         chain = []
@@ -334,16 +353,19 @@ class Member:
         names = {o["name"] for o in schema}
         missing = [o["name"] for o in schema if o.get("required") and o["name"] not in values]
         extra = sorted(set(values) - names)
-        if extra or missing:
+        resolved: dict[str, Any] = {}
+        if raw is not None:
+            options = self._raw_options(schema, values, raw, resolved)
+        elif extra or missing:
             raise ComponentError(
                 f"/{' '.join(path)}: unknown {extra}, missing {missing}; takes {sorted(names)}"
             )
-        resolved: dict[str, Any] = {}
-        options = [
-            self._option(o, values[o["name"]], resolved, guild)
-            for o in schema
-            if o["name"] in values
-        ]
+        else:
+            options = [
+                self._option(o, values[o["name"]], resolved, guild)
+                for o in schema
+                if o["name"] in values
+            ]
         for sub in reversed(chain):
             options = [{"type": sub["type"], "name": sub["name"], "options": options}]
         data: dict[str, Any] = {
@@ -390,6 +412,24 @@ class Member:
         else:
             raise ComponentError(f"option {name!r} of type {kind} cannot take {value!r}")
         return {"type": kind, "name": name, "value": value}
+
+    def _raw_options(
+        self,
+        schema: list[Mapping[str, Any]],
+        values: Mapping[str, Any],
+        kinds: Mapping[str, int],
+        resolved: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        published = {o["name"]: o["type"] for o in schema}
+        options = []
+        for name, value in values.items():
+            kind = kinds.get(name, published.get(name, STRING))
+            if isinstance(value, Member | User):
+                value = self._resolve_user(
+                    value.user if isinstance(value, Member) else value, resolved
+                )
+            options.append({"type": kind, "name": name, "value": value})
+        return options
 
     @staticmethod
     def _choice(schema: Mapping[str, Any], value: Any) -> Any:
