@@ -80,6 +80,13 @@ def given(**options: Any) -> dict[str, Any]:
     return {name: value for name, value in options.items() if value is not None}
 
 
+# What the server settles once for all its tables (`/ofc-admin settings`) rather than each
+# table's host: the seeds' house rules of timing and of the Fantasyland deal. Left off
+# `/ofc create`, they also keep `/ofc` inside Discord's size of one command.
+SERVER_ONLY = ("fantasy_deal", "clock", "time_bank_refill_seconds")
+AT_A_TABLE = tuple(name for name in TABLE_OPTIONS if name not in SERVER_ONLY)
+
+
 def table_options(*names: str) -> Callable[[Callback], Callback]:
     """Give a slash command callback the table options `names` (all of them when none are
     named), optional, after its own positional parameters and before its keyword-only ones,

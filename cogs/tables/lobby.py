@@ -35,7 +35,7 @@ from cogs.common.interactions import (
     tables_of,
 )
 from cogs.common.language import lang, server_locale
-from cogs.common.options import table_options
+from cogs.common.options import AT_A_TABLE, table_options
 from cogs.common.permissions import can_open_threads, require_table_permissions
 from cogs.tables import ids
 
@@ -44,7 +44,7 @@ THREAD_NAME = 100  # Discord's limit of a thread's name
 
 @app_commands.command(name="create",
                       description="Open a table in this channel and sit down at it")
-@table_options()
+@table_options(*AT_A_TABLE)
 async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
     # Issue 16: a table the bot could not post in would hold the buy-ins; check first.

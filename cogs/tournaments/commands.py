@@ -88,9 +88,7 @@ def require_threads(interaction: Interaction, unchanged: Text) -> None:
 @app_commands.choices(table_seats=[
     app_commands.Choice(name=app_commands.locale_str(str(n), fixed=True), value=n)
     for n in (2, 3)])
-@table_options("variant", "scoring", "royalties", "fantasy",
-               "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order",
-               "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds")
+@table_options("variant", "scoring", "royalties", "fantasy")  # the rest: seed 001's
 async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10**9],
                  table_seats: int = 3, table_hands: app_commands.Range[int, 1, 1000] = 20,
                  payouts: app_commands.Range[str, 1, MAX_PAYOUTS_TEXT] = "",
