@@ -263,8 +263,9 @@ ALTER TABLE live_tables ADD COLUMN lent INTEGER NOT NULL DEFAULT 0 CHECK (lent I
 
 # 11: skill ratings by season (bot/ratings.py). A server's seasons are numbered from 1, one
 # open at a time; `ratings` holds each person's current rating in a season, and
-# `rating_results` every update of a finished match: each player's place, a computer's level,
-# and the ratings before and after, so every rating can be recomputed from its results.
+# `rating_results` every update of a finished match or tournament: each player's place, a
+# computer's level, and the ratings before and after, so every rating can be recomputed from
+# its results.
 _RATINGS = """
 CREATE TABLE seasons (
     id INTEGER PRIMARY KEY,
@@ -290,7 +291,8 @@ CREATE TABLE ratings (
 CREATE TABLE rating_results (
     id INTEGER PRIMARY KEY,
     season_id INTEGER NOT NULL REFERENCES seasons (id),
-    match_id INTEGER NOT NULL REFERENCES matches (id),
+    match_id INTEGER REFERENCES matches (id),
+    tournament_id INTEGER REFERENCES tournaments (id),
     user_id INTEGER NOT NULL,
     level TEXT,
     place INTEGER NOT NULL CHECK (place > 0),
@@ -299,10 +301,12 @@ CREATE TABLE rating_results (
     mu_after REAL NOT NULL,
     sigma_after REAL NOT NULL,
     created_at REAL NOT NULL,
-    CHECK ((level IS NULL) = (user_id > 0))
+    CHECK ((level IS NULL) = (user_id > 0)),
+    CHECK ((match_id IS NULL) <> (tournament_id IS NULL))
 );
 CREATE INDEX rating_results_by_season ON rating_results (season_id, id);
 CREATE INDEX rating_results_by_match ON rating_results (match_id);
+CREATE INDEX rating_results_by_tournament ON rating_results (tournament_id);
 """
 
 # 12: a finished tournament's final standing of each person who played it (place, prize,

@@ -1,4 +1,5 @@
-"""Skill ratings by season: updated in the transaction that ends a match, read by the board.
+"""Skill ratings by season: updated in the transaction that ends a match (and in the one that
+finishes a tournament, by its places), read by the board.
 
 A server's first rated match opens its season 1; `start_season` closes the open one (its board
 stays readable) and opens the next, where everyone starts again at the default. Only a
@@ -60,10 +61,31 @@ async def rate_match(conn: Connection, match_id: int, guild_id: int,
         "SELECT mp.user_id, coalesce(sum(r.points), 0) FROM match_players AS mp "
         "LEFT JOIN hand_results AS r ON r.match_id = mp.match_id AND r.user_id = mp.user_id "
         "WHERE mp.match_id = ? GROUP BY mp.user_id ORDER BY mp.user_id", (match_id,))
-    if len(totals) < 2:
+    players = [int(user) for user, _ in totals]
+    places = ratings.places([int(points) for _, points in totals])
+    await _rate(conn, guild_id, players, places, computers, now, match_id=match_id)
+
+
+async def rate_tournament(conn: Connection, tournament_id: int, guild_id: int,
+                          places: Mapping[int, int], now: float) -> None:
+    """A finished tournament's people, by their final places (1 is first), as one more ranked
+    result in the open season; once only (its results may be written again)."""
+    done = await conn.fetch(
+        "SELECT 1 FROM rating_results WHERE tournament_id = ? LIMIT 1", (tournament_id,))
+    if done:
+        return
+    players = sorted(places)
+    await _rate(conn, guild_id, players, [places[p] for p in players], {}, now,
+                tournament_id=tournament_id)
+
+
+async def _rate(conn: Connection, guild_id: int, players: list[int], places: list[int],
+                computers: Mapping[int, str], now: float, *, match_id: int | None = None,
+                tournament_id: int | None = None) -> None:
+    """One ranked result of `players` (by id) at `places`, in the server's open season."""
+    if len(players) < 2:
         return
     season = await _open_season(conn, guild_id, now)
-    players = [int(user) for user, _ in totals]
     people = [p for p in players if p > 0]
     held: dict[int, Rating] = {}
     if people:
@@ -73,13 +95,13 @@ async def rate_match(conn: Connection, match_id: int, guild_id: int,
             held[int(user)] = Rating(float(mu), float(sigma))
     before = [held.get(p, ratings.DEFAULT) if p > 0 else ratings.computer(computers.get(p))
               for p in players]
-    places = ratings.places([int(points) for _, points in totals])
     after = ratings.rate(before, places)
     await conn.executemany(
-        "INSERT INTO rating_results (season_id, match_id, user_id, level, place, mu_before, "
-        "sigma_before, mu_after, sigma_after, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(season.id, match_id, p, None if p > 0 else computers.get(p, "easy"), place,
-          b.mu, b.sigma, a.mu, a.sigma, now)
+        "INSERT INTO rating_results (season_id, match_id, tournament_id, user_id, level, place, "
+        "mu_before, sigma_before, mu_after, sigma_after, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(season.id, match_id, tournament_id, p, None if p > 0 else computers.get(p, "easy"),
+          place, b.mu, b.sigma, a.mu, a.sigma, now)
          for p, place, b, a in zip(players, places, before, after, strict=True)])
     await conn.executemany(
         "INSERT INTO ratings (season_id, user_id, mu, sigma, matches, updated_at) "
@@ -155,18 +177,20 @@ class RatingsMixin(StorageCore):
                              Rating(float(ma), float(sa)))
                 for u, lv, pl, mb, sb, ma, sa in rows]
 
-    async def season_results(self, season_id: int) -> list[tuple[int, list[RatingChange]]]:
-        """Every rated match of a season in the order it was rated: (match id, its changes)."""
+    async def season_results(self, season_id: int) -> list[list[RatingChange]]:
+        """Every rated result of a season (a match, or a tournament's places) in the order it
+        was rated: its changes."""
         season_id = validate.snowflake("season id", season_id)
         async with self._db.transaction(write=False) as conn:
             rows = await conn.fetch(
-                "SELECT match_id, user_id, level, place, mu_before, sigma_before, mu_after, "
-                "sigma_after FROM rating_results WHERE season_id = ? ORDER BY id", (season_id,))
-        matches: dict[int, list[RatingChange]] = {}
-        for m, u, lv, pl, mb, sb, ma, sa in rows:
-            matches.setdefault(int(m), []).append(RatingChange(
+                "SELECT match_id, tournament_id, user_id, level, place, mu_before, "
+                "sigma_before, mu_after, sigma_after FROM rating_results WHERE season_id = ? "
+                "ORDER BY id", (season_id,))
+        results: dict[tuple[int | None, int | None], list[RatingChange]] = {}
+        for m, tm, u, lv, pl, mb, sb, ma, sa in rows:
+            results.setdefault((m, tm), []).append(RatingChange(
                 int(u), lv, int(pl), Rating(float(mb), float(sb)), Rating(float(ma), float(sa))))
-        return list(matches.items())
+        return list(results.values())
 
     async def season_ratings(self, season_id: int) -> dict[int, RatingRow]:
         """Every stored rating of a season, by person."""

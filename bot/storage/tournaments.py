@@ -18,6 +18,7 @@ from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import LedgerKind, Origin, StorageCore, on_shards
 from bot.storage.errors import InvalidInput, StorageError
+from bot.storage.ratings import rate_tournament
 from bot.storage.records import (
     SanctionRecord,
     TournamentMove,
@@ -90,10 +91,14 @@ class TournamentsMixin(StorageCore):
                               results: Sequence[TournamentResult] = ()) -> None:
         """Replace the snapshot (and the status: 'finished' or 'cancelled' once it is over);
         `results`: each person's final standing, kept with the snapshot that finishes it
-        (written again, a repeat replaces them)."""
+        (written again, a repeat replaces them); a finished tournament's places rate its
+        people once (ratings.py)."""
         async with self._db.transaction() as conn:
-            await _guild_and_pool(conn, tournament_id)
+            guild_id, _ = await _guild_and_pool(conn, tournament_id)
             await _save(conn, tournament_id, _state(state_json), now, status)
+            if status == "finished" and results:
+                await rate_tournament(conn, tournament_id, guild_id,
+                                      {r.user_id: r.place for r in results}, now)
             for r in results:
                 await conn.execute(
                     "DELETE FROM tournament_results WHERE tournament_id = ? AND user_id = ?",

@@ -6,7 +6,13 @@ import asyncio
 
 from bot import ratings
 from bot.ratings import DEFAULT, Rating
-from bot.storage import HandRecord, InvalidInput, PlayerHandResult, Storage
+from bot.storage import (
+    HandRecord,
+    InvalidInput,
+    PlayerHandResult,
+    Storage,
+    TournamentResult,
+)
 from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
 
 R = PlayerHandResult
@@ -58,7 +64,7 @@ async def test_a_computer_plays_at_its_levels_fixed_rating(storage: Storage) -> 
     assert alice.mu > bob.mu > DEFAULT.mu  # a beaten strong computer counts more
     assert [row.user_id for row in (await storage.rating_board(GUILD))[1]] == [ALICE, BOB]
     season = (await storage.seasons(GUILD))[0]
-    for _, changes in await storage.season_results(season.id):
+    for changes in await storage.season_results(season.id):
         computer = next(c for c in changes if c.user_id < 0)
         assert computer.before == ratings.COMPUTERS[computer.level or ""]
 
@@ -97,7 +103,7 @@ async def test_every_rating_recomputes_from_the_recorded_results(storage: Storag
     played: dict[int, int] = {}
     recorded = await storage.season_results(season.id)
     assert len(recorded) == len(results)
-    for (_, changes), points in zip(recorded, results, strict=True):
+    for changes, points in zip(recorded, results, strict=True):
         assert {c.user_id for c in changes} == set(points)
         before = [recomputed.get(c.user_id, DEFAULT) if c.user_id > 0
                   else ratings.computer(c.level) for c in changes]
@@ -129,10 +135,33 @@ async def test_matches_ending_at_once_rate_one_after_the_other(storage: Storage)
     await asyncio.gather(*(storage.record_match_end(m, [], now=3.0) for m in matches))
     (season,) = await storage.seasons(GUILD)
     latest: dict[int, Rating] = {}
-    for _, changes in await storage.season_results(season.id):
+    for changes in await storage.season_results(season.id):
         for change in changes:
             assert change.before == latest.get(change.user_id, DEFAULT)
             latest[change.user_id] = change.after
     stored = await storage.season_ratings(season.id)
     assert {user: Rating(row.mu, row.sigma) for user, row in stored.items()} == latest
     assert {row.matches for row in stored.values()} == {2}
+
+
+async def test_a_finished_tournament_rates_its_people_once_by_their_places(
+        storage: Storage) -> None:
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)  # Alice and Bob already rated
+    held = {r.user_id: Rating(r.mu, r.sigma) for r in (await storage.rating_board(GUILD))[1]}
+    tournament = await storage.create_tournament(GUILD, CHANNEL, "{}", now=20.0)
+    places = {ALICE: 3, BOB: 1, CAROL: 2}
+    results = [TournamentResult(user, place, 3, 0, 0, False) for user, place in places.items()]
+    await storage.save_tournament(tournament, "{}", now=21.0, results=results)  # not over yet
+    assert len(await storage.season_results((await storage.seasons(GUILD))[0].id)) == 1
+    for _ in range(2):  # a repeat (a restart writes the results again) rates it once
+        await storage.save_tournament(tournament, "{}", now=30.0, status="finished",
+                                      results=results)
+    season = (await storage.seasons(GUILD))[0]
+    match, rated = await storage.season_results(season.id)
+    people = sorted(places)  # rated by id, each at its final place
+    after = ratings.rate([held.get(p, DEFAULT) for p in people], [places[p] for p in people])
+    assert [(c.user_id, c.place, c.after) for c in rated] == \
+        [(p, places[p], a) for p, a in zip(people, after, strict=True)]
+    assert {row.user_id: row.matches for row in (await storage.rating_board(GUILD))[1]} == \
+        {ALICE: 2, BOB: 2, CAROL: 1}
+    assert len(match) == 2
