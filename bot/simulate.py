@@ -34,6 +34,7 @@ from bot.engine.views import PrivateView, SeatView, TableView
 from bot.storage import StorageError
 from bot.tables.events import HandStarted, ShowdownDone
 from bot.tables.simulate import MatchResult, play_computer_match, simulation_storage
+from bot.workers import exit_with_parent
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
@@ -191,7 +192,9 @@ async def simulate(levels: Sequence[str], hands: int, seed: int,
     else:
         loop = asyncio.get_running_loop()
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        # Its processes end with this one, as the bot's do (bot/workers.py).
+        with ProcessPoolExecutor(workers, mp_context=context,
+                                 initializer=exit_with_parent) as pool:
             futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
             for count, future in enumerate(asyncio.as_completed(futures), start=1):
                 await future
