@@ -59,7 +59,7 @@ examples:
   ofc bench --json""",
     "audit": """examples:
   ofc audit --database ofc.sqlite3
-  ofc audit --database postgresql://ofc@/ofc?host=/var/run/postgresql --json""",
+  ofc audit --database 'postgresql://ofc@/ofc?host=/var/run/postgresql' --json""",
 }
 
 
