@@ -53,12 +53,18 @@ def backup(target: str, destination: str | Path) -> Backup:
         raise BackupRefused(f"There is no database at {source}")
     path = Path(destination)
     _check_destination(path)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial",
+                                    dir=path.parent)
+    except OSError as error:
+        raise BackupRefused(f"Cannot write in {path.parent}: {error.strerror}") from error
     os.close(fd)
     partial = Path(name)
     try:
         version = _copy(source, partial)
         _place(partial, path)
+    except OSError as error:  # a full disk, a file system that refuses
+        raise BackupRefused(f"Cannot write {path}: {error.strerror}") from error
     finally:
         partial.unlink(missing_ok=True)
     return Backup(source, path, path.stat().st_size, version)

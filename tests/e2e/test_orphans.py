@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.discord_double import DiscordDouble
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +49,8 @@ def at_end(pipe: int) -> bool:
     return True
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                    reason="reads the processes of a group from /proc (Linux)")
 async def test_a_killed_bot_leaves_no_process_behind(tmp_path: Path) -> None:
     async with DiscordDouble(watched_loggers=()) as double:
         env = {**os.environ, "DISCORD_TOKEN": double.token,

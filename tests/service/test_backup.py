@@ -127,3 +127,14 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
     assert "secret" not in line
     assert sorted(tmp_path.iterdir()) == before
     assert (tmp_path / "old.sqlite3").read_bytes() == b"an earlier backup"
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
+def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    database.write_bytes(b"")
+    # sysfs takes no new files, whoever asks (root included)
+    assert ofc_bot(["backup", "/sys/ofc-backup.sqlite3", "--database", str(database)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-bot backup: Cannot write in /sys: "), line
