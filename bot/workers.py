@@ -63,7 +63,7 @@ CHANNEL = 1  # an image of the channel's table message: the table, the showdown
 COMPUTER = 2  # a computer's decision: it has a budget, and people go first
 MIN_SECONDS = 0.05  # a task whose budget ran out while queued still gets this long
 TRIES = 2  # a task whose worker died is tried once more on a new pool
-ORPHANED = 70  # a worker's exit status when it ends because its bot is gone (EX_SOFTWARE)
+ORPHANED = 70  # a worker's exit status when its bot is gone (not 0: its work was left unfinished)
 
 
 class WorkerError(RuntimeError):
