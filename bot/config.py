@@ -18,7 +18,10 @@ T = TypeVar("T")
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
-NO_TOKEN_HELP = """\
+# The offline try suggested to newcomers (here and in `ofc --help`): a few seconds' run.
+TRY_OFFLINE = "ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy"
+
+NO_TOKEN_HELP = f"""\
 ofc-bot: no DISCORD_TOKEN is set, so the bot cannot connect to Discord.
 
 To get a token:
@@ -35,7 +38,7 @@ To get a token:
      id for instant commands there).
 
 To try the game without Discord, let computer players play it out:
-  ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy
+  {TRY_OFFLINE}
 """
 
 

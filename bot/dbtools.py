@@ -1,9 +1,11 @@
-"""The database on the command line: `ofc audit` checks the books on either backend, and
-`ofc-bot migrate-db` copies a whole database (an SQLite file) into another (PostgreSQL).
+"""The database on the command line: `ofc audit` checks the books on either backend,
+`ofc-bot migrate-db` copies a whole database (an SQLite file) into another (PostgreSQL), and
+`ofc-bot backup` copies an SQLite file while the bot runs (bot/storage/backup.py).
 
-Exit status: 0 when the books are right; 1 when the audit finds a mismatch; 2, with one line
-on stderr, when the command cannot run (no such database, a server out of reach, a bot running
-on it, a destination that is not empty).
+Exit status: 0 when the books are right (or the backup is made); 1 when the audit finds a
+mismatch; 2, with one line on stderr, when the command cannot run (no such database, a server
+out of reach, a bot running on it, a destination that is not empty or already exists, a
+PostgreSQL database to back up: pg_dump does that).
 """
 
 import argparse
@@ -23,6 +25,7 @@ from bot.storage import (
     is_postgres,
 )
 from bot.storage.backend import sqlite_path
+from bot.storage.backup import backup
 
 MISMATCH = 1
 REFUSED = 2
@@ -132,3 +135,28 @@ def add_migrate_parser(subparsers: Any) -> None:
     p.add_argument("--to", dest="destination", required=True, metavar="DESTINATION",
                    help="an empty database: a postgresql:// URL (or sqlite:PATH)")
     p.set_defaults(run=migrate_command)
+
+
+def backup_command(args: argparse.Namespace) -> int:
+    program = "ofc-bot backup"
+    try:
+        target = args.database or load_settings(dotenv=args.env_file).database
+        made = backup(target, args.path)
+    except (ConfigError, StorageError) as error:
+        return _refused(program, str(error))
+    print(f"backed up {made.source} into {made.path}: {made.size:,} bytes, schema version "
+          f"{made.schema_version}, SQLite's quick_check ok")
+    return 0
+
+
+def add_backup_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "backup", help="copy the SQLite database into a new file while the bot runs (a "
+                       "PostgreSQL database: use pg_dump)",
+        description="Copy the SQLite database into the new file PATH, consistent as of one "
+                    "moment, while the bot runs (SQLite's online backup). PATH must not exist: "
+                    "a backup never replaces a file.",
+        epilog="example: ofc-bot backup backups/ofc-$(date +%F).sqlite3")
+    p.add_argument("path", metavar="PATH", help="the new file to write the copy into")
+    p.add_argument("--database", help="an SQLite file (default: OFC_DATABASE)")
+    p.set_defaults(run=backup_command)

@@ -5,7 +5,8 @@
 cancels between them. Deals are grouped into short matches ("hands" format, Fantasyland hands
 added as earned, R11); each group, over all its seatings, is one sample of a player's points
 per hand, from which the 95% interval is taken. Stacks are deep enough that nobody busts, so
-points are what R5 scores, not what table stakes (R6) let through.
+points are what R5 scores, not what table stakes (R6) let through. The report ends with the last
+hand played, every board as text (`--images`: every showdown as the players see it).
 """
 
 import argparse
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai.commands import USAGE_ERROR, parse_options
+from bot.ai.commands import USAGE_ERROR, board_lines, parse_options
 from bot.ai.players import LEVELS, AIPlayers
 from bot.engine.cards import Card
 from bot.engine.deal import streets
@@ -33,6 +34,7 @@ from bot.engine.views import PrivateView, SeatView, TableView
 from bot.storage import StorageError
 from bot.tables.events import HandStarted, ShowdownDone
 from bot.tables.simulate import MatchResult, play_computer_match, simulation_storage
+from bot.workers import exit_with_parent
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
@@ -182,7 +184,7 @@ async def simulate(levels: Sequence[str], hands: int, seed: int,
     work = [(levels, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
              players, images, database) for group in range(groups)]
     if workers <= 1:
-        done = []
+        done: list[Played] = []
         for index, job in enumerate(work):
             done.append(await _play_group(*job))
             if progress:
@@ -190,35 +192,67 @@ async def simulate(levels: Sequence[str], hands: int, seed: int,
     else:
         loop = asyncio.get_running_loop()
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        # Its processes end with this one, as the bot's do (bot/workers.py).
+        with ProcessPoolExecutor(workers, mp_context=context,
+                                 initializer=exit_with_parent) as pool:
             futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
             for count, future in enumerate(asyncio.as_completed(futures), start=1):
                 await future
                 if progress:
                     _progress(count, groups)
             done = [f.result() for f in futures]
-    for group_tallies in done:  # in group order, whatever order they finished in
+    for group_tallies, _ in done:  # in group order, whatever order they finished in
         for tally, part in zip(tallies, group_tallies, strict=True):
             tally.add(part)
-    return {"hands": hands, "players": [t.to_dict() for t in tallies]}
+    return {"hands": hands, "players": [t.to_dict() for t in tallies],
+            "last_hand": done[-1][1]}
 
 
-def _play_group_in_process(job: tuple[Any, ...]) -> list[Tally]:
+Played = tuple[list[Tally], dict[str, Any]]  # a group's tallies, and its last hand
+
+
+def _play_group_in_process(job: tuple[Any, ...]) -> Played:
     return asyncio.run(_play_group(*job))
+
+
+def _last_hand(result: MatchResult, levels: Sequence[str], match: int,
+               seating: int) -> dict[str, Any]:
+    """A match's last showdown as plain data: every board as placed, with its result."""
+    event = result.showdowns[-1]
+    return {"match": match, "seating": seating, "hand": event.hand_no, "seats": [
+        {"seat": s.seat + 1, "ai": levels[s.seat], **s.board.text(), "rows": list(s.names),
+         "royalties": list(s.royalties), "fouled": s.fouled, "points": s.points,
+         "fantasy_next": s.fantasy_next} for s in event.view.seats]}
+
+
+def last_hand_lines(hand: dict[str, Any]) -> list[str]:
+    """The last hand of a report as text: each seat's result, then its board."""
+    lines = [f"The last hand: match {hand['match']}, seating {hand['seating']}, hand "
+             f"{hand['hand']}"]
+    for seat in hand["seats"]:
+        notes = [f"{seat['points']:+d} points", f"royalties {sum(seat['royalties'])}"]
+        if seat["fouled"]:
+            notes.append("fouled")
+        if seat["fantasy_next"]:
+            notes.append(f"Fantasyland next ({seat['fantasy_next']} cards)")
+        lines.append(f"seat {seat['seat']}, {seat['ai']}: {', '.join(notes)}")
+        lines += [f"  {line}" for line in board_lines(seat, seat["rows"], seat["royalties"])]
+    return lines
 
 
 async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
                       options: dict[str, Any], players: AIPlayers,
-                      images: Path | None, database: str | None) -> list[Tally]:
+                      images: Path | None, database: str | None) -> Played:
     """One match of `deals` deals in every seating (one when the players are the same), on
     `database` (else a throwaway SQLite file); one tally per entry, with this group's points per
-    hand as a sample."""
+    hand as a sample, and the last hand of its last seating."""
     tallies = [Tally(level) for level in levels]
     count = len(levels)
     seatings = [0] if len(set(levels)) == 1 else list(range(count))
     rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
              "hands": deals}
     totals = [(0, 0)] * count
+    last: dict[str, Any] = {}
     async with simulation_storage(database) as storage:
         for shift in seatings:
             # seat s holds entry (s + shift) % count
@@ -227,6 +261,7 @@ async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
             result = await play_computer_match(
                 storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
                 ai=_Timed(players, seated))
+            last = _last_hand(result, [t.level for t in seated], group + 1, shift + 1)
             if images is not None:
                 _save_images(result, [t.level for t in seated],
                              TableRules.from_mapping(rules), images,
@@ -237,7 +272,7 @@ async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
     for tally, (points, played) in zip(tallies, totals, strict=True):
         if played:
             tally.samples.append(points / played)
-    return tallies
+    return tallies, last
 
 
 def add_simulate_parser(subparsers: Any) -> None:
@@ -346,6 +381,8 @@ def simulate_command(args: argparse.Namespace) -> int:
               f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
               f"{p['fantasy_stay_rate']:>9.1%}{p['avg_royalties']:>11.2f}"
               f"{p['decision_ms']:>13.1f}")
+    print()
+    print("\n".join(last_hand_lines(report["last_hand"])))
     return 0
 
 

@@ -23,6 +23,14 @@ processes and awaits its result.
   preloaded modules (0.4 s measured), which on the loop stalled every table at once. `start()`
   does it on a thread before the bot connects; a pool replaced after a worker died starts the
   same way.
+- Workers die with the bot: each worker watches the process that started its pool and ends
+  itself within moments of that process ending, however it ended (SIGKILL, out of memory).
+  The fork server and the standard library's resource tracker then see every holder of their
+  pipes gone and exit too, so nothing is left under init holding the bot's stdout open (a
+  supervisor waiting on that pipe would hang). A worker's parent is the fork server, not the
+  bot, so `prctl(PR_SET_PDEATHSIG)` would watch the wrong process: the watch is the sentinel
+  multiprocessing already gives every child (`parent_process()`), a pipe whose other end only
+  the bot holds; it works the same under `spawn` and on any Unix.
 - `size=0` runs every task in this process on a thread, in order of asking (no processes):
   for tests that watch the render functions in their own process, and for machines where
   processes cannot be started.
@@ -32,10 +40,13 @@ them to exit.
 """
 
 import asyncio
+import functools
 import heapq
 import itertools
 import logging
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -52,6 +63,7 @@ CHANNEL = 1  # an image of the channel's table message: the table, the showdown
 COMPUTER = 2  # a computer's decision: it has a budget, and people go first
 MIN_SECONDS = 0.05  # a task whose budget ran out while queued still gets this long
 TRIES = 2  # a task whose worker died is tried once more on a new pool
+ORPHANED = 70  # a worker's exit status when its bot is gone (not 0: its work was left unfinished)
 
 
 class WorkerError(RuntimeError):
@@ -206,7 +218,8 @@ class Workers:
 
     async def _start_pool(self) -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(max_workers=self.size, mp_context=_context(self._preload),
-                                   initializer=self._initializer)
+                                   initializer=functools.partial(exit_with_parent,
+                                                                 self._initializer))
         try:
             await asyncio.to_thread(_started, pool, self.size)
         except BaseException:
@@ -235,6 +248,22 @@ def _started(pool: ProcessPoolExecutor, size: int) -> None:
 
 def _nothing() -> None:
     """The task that starts a pool."""
+
+
+def exit_with_parent(then: Callable[[], None] | None = None) -> None:
+    """A pool's initializer: start the watch that ends this worker process when the process
+    that started the pool ends; then run `then()`, the pool's own initializer."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_when_gone, args=(parent,), name="parent-watch",
+                         daemon=True).start()
+    if then is not None:
+        then()
+
+
+def _exit_when_gone(parent: Any) -> None:
+    parent.join()  # returns once the parent's end of the sentinel pipe is closed: it is gone
+    os._exit(ORPHANED)  # now, even mid-task: nobody is left to take the result
 
 
 def _context(preload: list[str]) -> Any:

@@ -5,7 +5,7 @@ arrangement (the contract in README.md); `ofc fantasy-value`: what a Fantasyland
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.ai.fantasy_value import OPPONENT_PLAYOUTS, measure
@@ -27,6 +27,13 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
         options[name.strip()] = value.strip()
     TableRules.from_mapping(options)
     return options
+
+
+def board_lines(cards: Mapping[str, Any], names: Sequence[str],
+                royalties: Sequence[int]) -> list[str]:
+    """A board as text, a row a line: its cards, its hand in words, its royalty."""
+    return [f"{row:8}{cards[row]:16}{names[index]:36}{royalties[index]:>3}"
+            for index, row in enumerate(("top", "middle", "bottom"))]
 
 
 def add_solve_parser(subparsers: Any) -> None:
@@ -55,8 +62,7 @@ def solve_command(args: argparse.Namespace) -> int:
         print(json.dumps(data))
         return 0
     result = solution.result
-    for index, row in enumerate(("top", "middle", "bottom")):
-        print(f"{row:8}{data[row]:16}{result.names[index]:36}{result.royalties[index]:>3}")
+    print("\n".join(board_lines(data, result.names, result.royalties)))
     if solution.discard:
         print(f"{'discard':8}{data['discard']}")
     stays = "stays in Fantasyland" if solution.stays else "does not stay in Fantasyland"

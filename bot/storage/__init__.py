@@ -46,6 +46,9 @@ Audit (audit.py): `audit()` -> AuditReport(problems, totals, rows): every wallet
 ledger, every stack its moves, wallets + stacks + pools equal everything granted, no
 idempotency key used twice (`ofc audit`). Copy (copy.py): `copy_into(other)` -> CopyReport:
 every row into an empty database, committed only if both audit alike (`ofc-bot migrate-db`).
+Backup (backup.py): `backup(target, path)` -> Backup: a consistent copy of an SQLite file
+into a new file while the bot runs, through SQLite's online backup (`ofc-bot backup`); a
+PostgreSQL database is refused with the pg_dump line to run instead.
 
 Live tables and their chips (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,

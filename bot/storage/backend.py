@@ -97,11 +97,25 @@ def describe(target: str) -> str:
         return f"{scheme}://..."
     if not is_postgres(text):
         return sqlite_path(text)
-    scheme, _, rest = text.partition("://")
+    parts = _around_password(text)
+    return text if parts is None else f"{parts[0]}:***{parts[1]}"
+
+
+def without_password(url: str) -> str:
+    """A PostgreSQL URL with its password left out, for a command line to show (the program
+    then asks for it, or reads ~/.pgpass or PGPASSWORD)."""
+    parts = _around_password(str(url))
+    return url if parts is None else "".join(parts)
+
+
+def _around_password(url: str) -> tuple[str, str] | None:
+    """A URL's text before its password (up to the user name) and after it (from the '@');
+    None when it has no password."""
+    scheme, _, rest = url.partition("://")
     credentials, at, place = rest.rpartition("@")
     if not at or ":" not in credentials:
-        return text
-    return f"{scheme}://{credentials.split(':', 1)[0]}:***@{place}"
+        return None
+    return f"{scheme}://{credentials.split(':', 1)[0]}", f"@{place}"
 
 
 @asynccontextmanager

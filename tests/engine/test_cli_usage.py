@@ -1,0 +1,90 @@
+"""`ofc` as a newcomer meets it: bare `ofc` prints the usage, every `--help` ends with examples,
+`ofc score` at a terminal says what it expects instead of waiting, and `ofc simulate` shows the
+last hand's boards."""
+
+import json
+import os
+import pty
+import subprocess
+import sys
+
+import pytest
+
+from bot.cli import main
+from bot.engine.scoresheet import score_sheet
+
+COMMANDS = ("score", "solve", "simulate", "fantasy-value", "bench", "audit")
+
+
+def test_bare_ofc_prints_the_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: ofc ")
+    for command in COMMANDS:
+        assert f"\n    {command} " in out, command
+    assert "examples:\n  ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy\n" in out
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_help_ends_with_examples(command: str,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    examples = capsys.readouterr().out.split("\nexamples:\n")[1]
+    assert examples.startswith(f"  ofc {command} ")
+
+
+def test_the_score_help_shows_a_hand_that_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    shown = capsys.readouterr().out
+    hand = json.loads(shown.split("for example:\n")[1].split('\n"players": 2 to 4')[0])
+    result = score_sheet(hand)
+    # By hand (R4, R5 under scoring 1-6): A wins the top (queens against ace high) and loses
+    # the middle (nines and fives against tens and threes) and the bottom (a flush against a
+    # full house): -1. Royalties: A 7 (QQ top) + 4 (flush bottom), B 6 (full house bottom):
+    # +5. A scores +4, B -4.
+    assert [p["points"] for p in result["players"]] == [4, -4]
+    assert [p["royalties"] for p in result["players"]] == [11, 6]
+
+
+def test_score_at_a_terminal_says_what_it_expects() -> None:
+    terminal, other_end = pty.openpty()
+    try:
+        # Before, it waited for a JSON nobody was going to type: the timeout tells.
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "score"], stdin=other_end,
+                              capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        os.close(terminal)
+        os.close(other_end)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    first, *rest = done.stderr.splitlines()
+    assert first.startswith("ofc score: no input: give a JSON file")
+    assert '"top": "Qh Qd 2c"' in "\n".join(rest)
+
+
+def test_simulate_shows_the_last_hand_s_boards(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--hands", "2", "--seed", "3", "--ai", "strong,easy", "--playouts", "8"]
+    assert main([*argv, "--json"]) == 0
+    last = json.loads(capsys.readouterr().out)["last_hand"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out.split("\n\nThe last hand: ")[1].splitlines()
+
+    assert text[0] == f"match {last['match']}, seating {last['seating']}, hand {last['hand']}"
+    seats = last["seats"]
+    assert [s["ai"] for s in seats] == ["easy", "strong"]  # the second seating: swapped
+    # The boards scored again by `ofc score`'s engine give what the table showed.
+    again = score_sheet({"players": [{"name": str(s["seat"]), "top": s["top"],
+                                      "middle": s["middle"], "bottom": s["bottom"]}
+                                     for s in seats]})["players"]
+    for seat, scored, lines in zip(seats, again, (text[1:5], text[5:9]), strict=True):
+        assert (seat["points"], seat["fouled"]) == (scored["points"], scored["fouled"])
+        assert seat["rows"] == [scored["rows"][r] for r in ("top", "middle", "bottom")]
+        assert lines[0].startswith(f"seat {seat['seat']}, {seat['ai']}: "
+                                   f"{seat['points']:+d} points, royalties "
+                                   f"{scored['royalties']}")
+        for line, row in zip(lines[1:], ("top", "middle", "bottom"), strict=True):
+            assert line.split() == [row, *seat[row].split(), *scored["rows"][row].split(),
+                                    str(scored["row_royalties"][row])]
