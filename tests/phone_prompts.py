@@ -19,7 +19,7 @@ from bot.i18n import LOCALES
 from bot.tables import SeatState
 from bot.tables.drafting import is_complete
 from bot.tables.state import street_of
-from cogs.tables.controls import Content, controls_view
+from cogs.tables.controls import Content, controls_view, fouls
 from cogs.tables.embeds import Where, prompt_embed
 from rendering import samples
 from rendering.private import private_image
@@ -30,6 +30,7 @@ from tests.phone import Height, Prompt, height
 WHERE = Where("The Friday Night Open-Face Club", "ofc-pineapple-high-stakes",
               "https://discord.com/channels/1/2/3", practice=True)
 NOW = 1_800_000_000.0
+SEARCH = 400  # placements tried for one that fouls (the question asked before confirming it)
 SEED = 3
 NAMES = ("Alice", "Bartholomew the Great", "Chen", "Dana")
 # Seat counts by variant (R7: the pineapple family seats 2-3, turbo 2-4) and the sizes of the
@@ -121,7 +122,11 @@ def states(match: Match) -> Iterator[tuple[str, SeatState]]:
                 yield "to act", seat_state(m, seat)
                 yield "one drafted", seat_state(m, seat, one)
                 yield "all drafted", seat_state(m, seat, choice)
-                yield "foul asked", seat_state(m, seat, choice)
+                fouling = next((s for s in itertools.islice(
+                    (seat_state(m, seat, a) for a in m.legal_assignments(seat)), SEARCH)
+                    if fouls(s)), None)
+                if fouling is not None:
+                    yield "foul asked", fouling
                 yield "away", seat_state(m, seat, away=True)
             else:
                 yield "waiting", seat_state(m, seat)

@@ -4,6 +4,7 @@ Built only from the service's views and events (never the match state), so a mes
 show a card its reader may not see (README.md "Architecture").
 """
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -148,21 +149,45 @@ class Where:
     practice: bool = False  # a practice table (issue 18): its DMs say so
 
 
+# The author line's room on one line of a phone (tests/phone.py), in columns: a wide (CJK)
+# character takes two.
+AUTHOR_COLUMNS = 38
+
+
+def columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, room: int) -> str:
+    """`text` cut with an ellipsis to `room` columns."""
+    while columns(text) > room:
+        text = text[:-2] + "…"
+    return text
+
+
+def author_line(loc: str, where: Where) -> str:
+    """'Server · #channel' (at a practice table '#channel · practice') on one phone line: a
+    long server name is cut first, then the channel."""
+    channel = where.channel or t(loc, "the table channel")
+    rest = t(loc, "#{channel} · practice", channel=channel) if where.practice else f"#{channel}"
+    room = AUTHOR_COLUMNS - columns(rest) - 3
+    if where.practice or room < 8:
+        return fit(rest, AUTHOR_COLUMNS)
+    return f"{fit(where.server or t(loc, 'your server'), room)} · {rest}"
+
+
 def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
     if where is not None:
-        server = where.server or t(loc, "your server")
-        channel = where.channel or t(loc, "the table channel")
-        name = t(loc, "{server} · #{channel} · practice, play chips", server=server,
-                 channel=channel) if where.practice else f"{server} · #{channel}"
-        embed.set_author(name=name, url=where.url)
+        embed.set_author(name=author_line(loc, where), url=where.url)
 
 
 def action_title(loc: str, state: SeatState) -> str:
-    """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland, added: your 14 cards'."""
+    """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland' for the seat in
+    Fantasyland only (the others play a normal hand: their title does not mention it)."""
     view = state.view
-    counter = hand_counter(loc, view.table)
+    counter = hand_counter(loc, view.table, fantasy=False)
     if state.street == 0:
-        return t(loc, "{hand}: your {n} cards", hand=counter, n=len(view.dealt) or 13)
+        return t(loc, "{hand} · Fantasyland", hand=counter)
     return t(loc, "{hand} · street {street} of {streets}", hand=counter, street=state.street,
              streets=view.table.streets)
 
@@ -197,30 +222,22 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     was pressed on a board that fouls."""
     view = state.view
     table = view.table
-    if state.street == 0:
-        task: Text | None = Text(
-            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other card "
-            "is discarded.",
-            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other {n} "
-            "cards are discarded.", n=view.discard_count)
-    elif state.street == 1:
-        task = Text("Place {n} card.", "Place {n} cards.", n=len(view.dealt))
-    else:
-        task = None  # the image and the grid of buttons say it: the prompt must fit a phone
+    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete.
+    task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
+                discards=view.discard_count) if state.street == 0 and not state.complete \
+        else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
     elif state.to_act:
         # Asked to confirm a board that fouls, the question takes the status's place.
-        head = ASKING if asking else Text("**Your turn.**")
-        status = joined([head, *([task] if task else []),
-                         *([Text("Placed for you {when}.", when=when(state.deadline))]
-                           if state.deadline else [])], " ")
+        status = ASKING if asking else Text("**Your turn.** ⏱ {when}", when=when(
+            state.deadline)) if state.deadline else Text("**Your turn.**")
     else:
         names = _names(loc, table)
         waiting = listing([names[s] for s in table.to_act]) or Text("the others")
-        status = joined([*([task] if task else []),
-                         Text("Waiting for {who}: arrange now, confirm on your turn.",
-                              who=waiting)], " ")
+        status = Text("⏳ Waiting for {who}: arrange now.", who=waiting)
+    if task is not None:
+        status = joined([status, task], " ")
     lines = [t(loc, status)]
     if view.dealt:
         lines += outlook_lines(loc, state, draft_outlook(view, state.draft), warn=not asking)
