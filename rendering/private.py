@@ -23,21 +23,22 @@ from bot.engine.royalties import ROWS
 from bot.engine.views import PrivateView
 from bot.i18n import ENGLISH, Text, t
 from rendering import cards, strip, theme
-from rendering.board import Tile, board_size, draw_board
+from rendering.board import Tile
 from rendering.canvas import (
     panel_base,
+    pill_height,
     text,
     to_png,
 )
 from rendering.fonts import font
-from rendering.hand import draw_status, labelled_height
+from rendering.hand import STATUS_GAP, STATUS_SIZE, draw_status, status
 from rendering.seat import Header, chips, dealer_button, fit_badges, seat_header
 from rendering.theme import RGB
 
 WIDTH = 640
 EDGE = 10  # around the image and between panels
 PAD = 12  # inside a panel
-DEALT_CARD = 72  # street 1's 5 cards
+DEALT_CARD = 60  # street 1's 5 cards
 MANY_DEALT_CARD = 52  # the narrowest card of a Fantasyland hand's two lines
 DISCARD_CARD = 40
 COMPACT_CARD = 48  # streets 2-5: the own board and the cards dealt
@@ -186,57 +187,56 @@ def _dealing_image(loc: str, view: PrivateView, draft: Draft, four_colour: bool)
     return img
 
 
-def _compact_column(view: PrivateView) -> tuple[int, int]:
-    """The heights of the right column's cards dealt (0 for none) and discards (0 for none),
-    gaps above each included."""
-    dealt = line_height(COMPACT_CARD) if view.dealt else 0
-    discards = 0
-    if view.discards:
-        room = _compact_room()
-        lines = -(-len(view.discards) // _per_line(DISCARD_CARD, room))
-        discards = (8 if view.dealt else 0) + PLACE_SIZE + 4 + \
-            lines * line_height(DISCARD_CARD) - PLACE_SIZE - 6
-    return dealt, discards
+def _own_index() -> int:
+    """The widest index card that puts the own board's 13 places in one line of the panel."""
+    width = strip.CARD
+    while strip.cards_width(width + 2) <= INNER:
+        width += 2
+    return width
 
 
-def _compact_room() -> int:
-    """The right column's width, beside the own board."""
-    return INNER - board_size(COMPACT_CARD)[0] - 2 * PAD
+OWN_INDEX = _own_index()
+
+
+def _compact_lower(view: PrivateView, labelled: bool) -> int:
+    """The height of the line under the own board: the cards dealt, then the discards."""
+    dealt = line_height(COMPACT_CARD, labelled) if view.dealt else 0
+    discards = PLACE_SIZE + 4 + line_height(DISCARD_CARD, False) if view.discards else 0
+    return max(dealt, discards)
 
 
 def _compact_image(loc: str, view: PrivateView, draft: Draft,
                    four_colour: bool) -> Image.Image:
     table = view.table
     own = next(s for s in table.seats if s.seat == view.seat)
-    # The rows' hands are the prompt's text; the pills under the board stay (a foul ahead;
-    # drawn with a full draft, the royalties and Fantasyland).
+    # The rows' hands are the prompt's text; the pills stay (a foul ahead; drawn with a full
+    # draft, the royalties and Fantasyland).
     outlook = draft_outlook(view, draft)
-    board_h = labelled_height(COMPACT_CARD, outlook)
-    dealt_h, discards_h = _compact_column(view)
-    column_h = COMPACT_NAME + 10 + dealt_h + discards_h
-    own_h = 2 * PAD + max(board_h, column_h)
-    height = EDGE + own_h + EDGE + _others_height(view)
-    img = Image.new("RGB", (WIDTH, height), theme.FELT)
-    y = EDGE
-    to_act = view.seat in table.to_act
-    header = seat_header(loc, own, table.button, to_act, you=True)
-    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, y))
-    x = EDGE + PAD
-    draw_board(img, x, y + PAD, COMPACT_CARD, _own_rows(view, own.new_cards, draft), four_colour)
-    draw_status(loc, img, x, y + PAD + board_size(COMPACT_CARD)[1], outlook)
-    cx = x + board_size(COMPACT_CARD)[0] + 2 * PAD
-    room = _compact_room()
-    _name_line(img, cx, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, header, COMPACT_NAME)
-    cy = y + PAD + COMPACT_NAME + 10
+    pills = STATUS_GAP + pill_height(STATUS_SIZE) if status(loc, outlook) else 0
+    lower = _compact_lower(view, bool(draft))
+    board_y = PAD + COMPACT_NAME + 10
+    lower_y = board_y + strip.cards_height(OWN_INDEX) + (10 if lower else 0)
+    own_h = lower_y + lower + pills + PAD
+    img = Image.new("RGB", (WIDTH, EDGE + own_h + EDGE + _others_height(view)), theme.FELT)
+    header = seat_header(loc, own, table.button, view.seat in table.to_act, you=True)
+    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, EDGE))
+    x, y = EDGE + PAD, EDGE
+    _name_line(img, x, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, header, COMPACT_NAME)
+    strip.draw_cards(img, x, y + board_y, _own_rows(view, own.new_cards, draft), four_colour,
+                     OWN_INDEX)
+    cx = x
     if view.dealt:
-        card_line(img, cx, cy, _dealt_tiles(loc, view, draft), COMPACT_CARD, room, four_colour)
-        cy += dealt_h
+        tiles = _dealt_tiles(loc, view, draft)
+        card_line(img, cx, y + lower_y, tiles, COMPACT_CARD, INNER, four_colour, bool(draft))
+        cx += len(tiles) * _step(COMPACT_CARD) + 14
     if view.discards:
-        cy += 8 if view.dealt else 0
-        text(img, (cx, cy), t(loc, "Your discards"), PLACE_SIZE, "condensed_bold", theme.MUTED)
+        text(img, (cx, y + lower_y), t(loc, "Your discards"), PLACE_SIZE, "condensed_bold",
+             theme.MUTED)
         shown = [(Tile("face", c), "", theme.MUTED) for c in order_cards(view.discards)]
-        card_line(img, cx, cy + PLACE_SIZE + 4, shown, DISCARD_CARD, room, four_colour)
-    _others(loc, img, y + own_h + EDGE, view, four_colour)
+        card_line(img, cx, y + lower_y + PLACE_SIZE + 4, shown, DISCARD_CARD,
+                  EDGE + PAD + INNER - cx, four_colour, False)
+    draw_status(loc, img, x, y + lower_y + lower, outlook)
+    _others(loc, img, EDGE + own_h + EDGE, view, four_colour)
     return img
 
 

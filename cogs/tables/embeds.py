@@ -192,7 +192,7 @@ def action_title(loc: str, state: SeatState) -> str:
              streets=view.table.streets)
 
 
-FOULS = Text("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+FOULS = Text("⚠️ **This board fouls** whatever comes.")
 ASKING = Text("⚠️ **This board fouls: confirm anyway?** No royalties, every line lost.")
 
 
@@ -216,8 +216,8 @@ def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
 
 def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
                  where: Where | None = None, asking: bool = False) -> discord.Embed:
-    """The private prompt, short enough for a phone: the action, whose turn and the clock,
-    what the board with the draft is making. The image shows the board and the cards; the
+    """The private prompt, short enough for a phone (tests/phone.py): the action (its title
+    links to the table), whose turn and the clock, what the board with the draft is making. The image shows the board and the cards; the
     buttons show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
     was pressed on a board that fouls."""
     view = state.view
@@ -245,9 +245,10 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
         lines.append(t(loc, AWAY))
     if note is not None:
         lines.insert(0, t(loc, note))
+    # No author line (a phone's screen has no room for it): the title links to the table
+    # message, and the prompt's record names the server and channel once the action is over.
     embed = discord.Embed(title=action_title(loc, state), description="\n".join(lines),
-                          colour=COLOUR)
-    _where(loc, embed, where)
+                          colour=COLOUR, url=where.url if where else None)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
