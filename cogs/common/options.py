@@ -39,16 +39,16 @@ def _whole(name: str) -> Any:
 # default (`/ofc-admin settings`), else RULES.md's.
 TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
     "variant": (str, locale_str(
-        "turbo: 5/4/4 cards, 4 seats · lowball: 2-7 middle · joker: 2 wild cards")),
+        "turbo: 5/4/4, 4 seats · lowball: 2-7 middle · joker: 2 wild")),
     "seats": (_whole("seats"), locale_str("Players at the table: 2-3 (turbo 2-4)")),
     "buy_in": (_whole("buy_in"), locale_str(
         "chips each player brings from the wallet (default 200)")),
     "point_value": (_whole("point_value"), locale_str("chips per point (default 1)")),
-    "scoring": (str, locale_str("1-6: 1 a row, 6 for all three · 2-4: 2 for 2-1, 4 for 3-0")),
+    "scoring": (str, locale_str("1-6: 1 a row, 6 for all 3 · 2-4: 2, or 4 for all 3")),
     "royalties": (str, locale_str(
-        "bonus points for strong rows: american or russian table, or none")),
+        "bonus for strong rows: american or russian table, or none")),
     "fantasy": (str, locale_str(
-        "cards for QQ+ on top: 14; progressive: QQ 14 up to trips 17")),
+        "QQ+ on top: 14 cards; progressive: QQ 14 … trips 17")),
     "fantasy_stay_full_house_middle": (
         bool, locale_str("a full house in the middle also stays in Fantasyland")),
     "button_moves_on_fantasy": (bool, locale_str("move the button before a Fantasyland hand")),
