@@ -8,11 +8,14 @@ fouls), waiting for another seat (nothing drafted, all drafted), and away.
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import discord
+from PIL import Image
+
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.i18n import LOCALES
@@ -161,3 +164,12 @@ def heights() -> Iterator[tuple[Case, Height]]:
 
 def tallest() -> tuple[Case, Height]:
     return max(heights(), key=lambda pair: pair[1].total)
+
+
+def image_of(content: Content) -> tuple[int, int] | None:
+    """The pixel size of the image a prompt uploads."""
+    if content.file is None:
+        return None
+    data = content.file.fp.read()
+    content.file.fp.seek(0)
+    return Image.open(io.BytesIO(data)).size
