@@ -47,7 +47,7 @@ async def _practice_thread(double: DiscordDouble, member: Member) -> Channel:
 async def _play_with_suggest(double: DiscordDouble, member: Member,
                              thread: Channel) -> list[tuple[list[Card], dict[Card, str]]]:
     """Each street: Suggest, wait for the draft, Confirm; the cards dealt and the rows drafted
-    as the prompt showed them. A Fantasyland hand takes Best arrangement (R8)."""
+    as the prompt showed them. A Fantasyland hand takes Solve (R8)."""
     seat = Seat(member)
     played = []
     while True:
