@@ -55,7 +55,9 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
             stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
-                     if lobby.practice else chips(loc, seat.stack))
+                     if lobby.practice else
+                     t(loc, "{n:,} lent chip", "{n:,} lent chips", n=seat.stack)
+                     if lobby.lent else chips(loc, seat.stack))
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
                 else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
@@ -101,9 +103,11 @@ def turn_line(loc: str, view: TableView) -> str:
     return t(loc, "Waiting for {who}.", who=who)
 
 
-def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Embed:
+def table_embed(loc: str, view: TableView, practice: bool = False,
+                lent: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
-    when it is a practice (play chips) and when hints are on (issue 18)."""
+    when it is a practice (play chips), when hints are on (issue 18), and at a tournament's
+    table (`lent`) that its stacks were lent for it."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
         title = t(loc, "Practice table") if practice else t(loc, "OFC table")
@@ -123,7 +127,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Em
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
         else f"{names[s.seat]} {s.stack}" for s in view.seats if not s.out)
-    embed.add_field(name=t(loc, "Stacks"), value=stacks or "—", inline=False)
+    embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
+                    else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
     return embed
