@@ -222,8 +222,9 @@ def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
 def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
                  where: Where | None = None, asking: bool = False) -> discord.Embed:
     """The private prompt, short enough for a phone (tests/phone.py): the action (its title
-    links to the table), whose turn and the clock, what the board with the draft is making. The image shows the board and the cards; the
-    buttons show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
+    links to the table; its record names the server and channel, and a practice table), whose
+    turn and the clock, what the board with the draft is making. The image shows the board and the cards; the buttons
+    show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
     was pressed on a board that fouls."""
     view = state.view
     table = view.table

@@ -57,7 +57,10 @@ async def _play_with_suggest(double: DiscordDouble, member: Member,
         if not isinstance(prompt, Message) or title(prompt) == "Match over":
             return played
         seat.done.add(str(action_of(prompt)))
-        assert "practice" in str(prompt.embed["author"]["name"])  # the DM says so
+        # The DM says so: each action's record names the practice table.
+        records = [m for m in member.dms() if " placed" in title(m)]
+        assert all("practice" in str(m.embed["author"]["name"])  # type: ignore[index]
+                   for m in records)
         if "Suggest" not in prompt.labels():
             await act(double, member, prompt, timeout=LONG)
             continue
