@@ -172,12 +172,15 @@ def fit(text: str, room: int) -> str:
 
 def author_line(loc: str, where: Where) -> str:
     """'Server · #channel' (at a practice table '#channel · practice') on one phone line: a
-    long server name is cut first, then the channel."""
+    long server name is cut first, then the channel; the practice marker never."""
     channel = where.channel or t(loc, "the table channel")
-    rest = t(loc, "#{channel} · practice", channel=channel) if where.practice else f"#{channel}"
+    if where.practice:
+        room = AUTHOR_COLUMNS - columns(t(loc, "#{channel} · practice", channel=""))
+        return t(loc, "#{channel} · practice", channel=fit(channel, room))
+    rest = fit(f"#{channel}", AUTHOR_COLUMNS)
     room = AUTHOR_COLUMNS - columns(rest) - 3
-    if where.practice or room < 8:
-        return fit(rest, AUTHOR_COLUMNS)
+    if room < 8:
+        return rest
     return f"{fit(where.server or t(loc, 'your server'), room)} · {rest}"
 
 
@@ -222,10 +225,10 @@ def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
 def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
                  where: Where | None = None, asking: bool = False) -> discord.Embed:
     """The private prompt, short enough for a phone (tests/phone.py): the action (its title
-    links to the table; its record names the server and channel, and a practice table), whose
-    turn and the clock, what the board with the draft is making. The image shows the board and the cards; the buttons
-    show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
-    was pressed on a board that fouls."""
+    links to the table; its record names the server and channel, and a practice table),
+    whose turn and the clock, what the board with the draft is making. The image shows the
+    board and the cards; the buttons show the draft. `note` says why it was redrawn (time
+    ran out); `asking`: Confirm was pressed on a board that fouls."""
     view = state.view
     table = view.table
     # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete.

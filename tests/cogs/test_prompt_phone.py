@@ -10,7 +10,7 @@ from bot.engine.cards import parse_cards
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, t
 from bot.tables import SeatState
 from cogs.tables.controls import PlaceButton, controls_view, fouls
 from cogs.tables.embeds import Where, action_title, author_line, placed_embed, prompt_embed
@@ -92,6 +92,8 @@ def test_the_author_line_of_a_record_keeps_to_one_phone_line() -> None:
             name = author_line(loc, replace(where, practice=practice))
             assert lines(name, AUTHOR_SIZE, EMBED_INNER) == 1, name
     assert author_line("en-US", where).endswith(" · #ofc-pineapple-high-stakes")
+    assert all(author_line(loc, replace(where, practice=True)).endswith(
+        t(loc, "#{channel} · practice", channel="")[1:]) for loc in LOCALES)
     assert author_line("en-US", Where("Club", "ofc", None)) == "Club · #ofc"
 
 
