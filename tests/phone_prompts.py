@@ -1,7 +1,8 @@
 """Every version of the DM prompt, from seeded hands, measured by the phone model
 (tests/phone.py): each language, seat count, variant, street, Fantasyland size and hints
 setting; to act (nothing drafted, one card drafted, all drafted, asked to confirm a board that
-fouls), waiting for another seat (nothing drafted, all drafted), and away.
+fouls), waiting for another seat (nothing drafted, all drafted), away, and away once its time
+ran out (the prompt says so).
 
 `tallest()` is the tallest of them all: `ofc bench`'s ui_dm_height_pt (tests/e2e/ui_run.py).
 """
@@ -24,6 +25,7 @@ from bot.tables.drafting import is_complete
 from bot.tables.state import street_of
 from cogs.tables.controls import Content, controls_view, fouls
 from cogs.tables.embeds import Where, prompt_embed
+from cogs.tables.play import TIME_RAN_OUT
 from rendering import samples
 from rendering.private import private_image
 from tests.phone import Height, Prompt, height
@@ -131,6 +133,7 @@ def states(match: Match) -> Iterator[tuple[str, SeatState]]:
                 if fouling is not None:
                     yield "foul asked", fouling
                 yield "away", seat_state(m, seat, away=True)
+                yield "timed out", seat_state(m, seat, away=True)
             else:
                 yield "waiting", seat_state(m, seat)
                 yield "waiting, all drafted", seat_state(m, seat, choice)
@@ -156,7 +159,8 @@ def heights() -> Iterator[tuple[Case, Height]]:
                 if key not in sizes:
                     sizes[key] = private_image(state.view, {}, False, loc).size
                 asking = version == "foul asked"
-                content = Content(prompt_embed(loc, state, where=WHERE, asking=asking),
+                note = TIME_RAN_OUT if version == "timed out" else None
+                content = Content(prompt_embed(loc, state, note, where=WHERE, asking=asking),
                                   controls_view(loc, state, asking=asking))
                 yield (Case(loc, variant, seats, hints, fantasy, state.street, version),
                        measured(content, sizes[key]))
