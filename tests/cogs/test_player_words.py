@@ -61,7 +61,7 @@ def _translations(file: str) -> list[tuple[str, str]]:
     for message in catalog:
         if message.id:
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            out += [(str(message.id), FIELD.sub("", s)) for s in strings]
+            out += [(str(message.id), FIELD.sub("", str(s))) for s in strings]
     return out
 
 
