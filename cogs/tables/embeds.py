@@ -151,7 +151,7 @@ class Where:
     server: str | None
     channel: str | None
     url: str | None = None
-    practice: bool = False  # a practice table (issue 18): its DMs say so
+    practice: bool = False  # a practice table: the DM records say so
 
 
 # The author line's room on one line of a phone (tests/phone.py), in columns: a wide (CJK)
