@@ -106,7 +106,7 @@ def turn_line(loc: str, view: TableView) -> str:
 def table_embed(loc: str, view: TableView, practice: bool = False,
                 lent: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
-    when it is a practice (play chips), when hints are on (issue 18), and at a tournament's
+    when it is a practice (play chips), when hints are on, and at a tournament's
     table (`lent`) that its stacks were lent for it."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":

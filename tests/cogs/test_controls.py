@@ -65,7 +65,7 @@ def test_street_one_is_a_line_per_card_named_by_it_with_confirm_on_the_last() ->
         assert [parse_place(b.custom_id) for b in places] == [
             PlaceId(Turn(7, 1, 1, seat), card, r) for r in ("top", "middle", "bottom")]
     # No Reset (a card moves with one tap; a sixth line would not fit), and Confirm waits
-    # for all five cards (issue 14).
+    # for all five cards.
     assert [b.label for b in rows[4][4:]] == ["Confirm"] and rows[4][4].disabled
     assert rows[4][4].custom_id == str(StepId(Turn(7, 1, 1, seat), "confirm"))
     assert all(len(r) <= 5 for r in rows.values())

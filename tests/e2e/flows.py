@@ -34,7 +34,7 @@ BUY_IN = 200  # RULES.md R12 default
 STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
 COMPUTER = re.compile(r"Computer \d+ \((?:easy|strong)\)")  # a computer seat's name
 RESULT = "your result"  # the title of a showdown's result by DM (never a prompt)
-# member id -> buttons clicked on prompts (placements, Confirm, Solve): issue 14's
+# member id -> buttons clicked on prompts (placements, Confirm, Solve): a phone's
 # taps, counted by act() and confirm()
 TAPS: dict[int, int] = {}
 
