@@ -2,12 +2,13 @@
 
 - `table_png(view)`: the table everyone in the channel sees (2, 3 or 4 seats).
 - `showdown_png(view)`: every board face up with hands, royalties, fouls, points and chips.
-- `private_png(view, draft)`: one seat's image for a phone: its own board with the draft
-  placement (card -> "top" / "middle" / "bottom" / "discard"), the dealt cards, the other
-  boards small; on streets 2-5 compact (the other boards as strips), so that a DM prompt fits
-  one phone screen.
-- `solution_png(board, discards, rules)`: /ofc solve's arrangement alone (no seat, no chips).
-- `score_png(view)`: /ofc score's showdown of typed boards, without stacks.
+- `private_png(view, draft)`: one seat's image for a phone, so that a DM prompt fits one
+  screen: the cards to place (a draft placement, card -> "top" / "middle" / "bottom" /
+  "discard", labels them), the own board in one line once it holds cards, the other boards
+  as strips.
+- `solution_png(board, discards, rules)`: /ofc solve's arrangement alone (no seat, no chips,
+  no table header).
+- `score_png(view)`: /ofc score's showdown of typed boards, without stacks, header or dealer.
 - `player_card_png(card)`: /ofc stats's card: rating, the net over the latest matches as a
   line, fouls, Fantasyland and royalties beside the server's.
 `png(kind, *args)` calls `<kind>_png(*args)` by name: what the bot's worker processes run

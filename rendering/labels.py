@@ -6,15 +6,16 @@ from bot.i18n import t
 from bot.i18n.names import VARIANTS
 
 
-def hand_counter(loc: str, view: TableView) -> str:
+def hand_counter(loc: str, view: TableView, *, fantasy: bool = True) -> str:
     """'Hand 2 of 3'; a Fantasyland hand the match added for it (R11) says so: 'Hand 4 of 4 ·
-    Fantasyland, added'. The count is the one the hand was played under: a showdown that earns
-    Fantasyland adds its hand to the count from the next hand on."""
+    Fantasyland, added' (unless `fantasy` is off: a seat that plays it as a normal hand). The
+    count is the one the hand was played under: a showdown that earns Fantasyland adds its
+    hand to the count from the next hand on."""
     total = view.hands_total
     if total and view.phase == "showdown" and view.showdown is not None \
             and any(s.fantasy_next for s in view.showdown.seats):
         total -= 1
-    if view.fantasy_hand:
+    if view.fantasy_hand and fantasy:
         return t(loc, "Hand {n} of {total} · Fantasyland, added", n=view.hand_no,
                  total=total) if total else t(loc, "Hand {n} · Fantasyland", n=view.hand_no)
     return t(loc, "Hand {n} of {total}", n=view.hand_no, total=total) if total \

@@ -103,7 +103,8 @@ def joker_showdown() -> Match:
 
 
 def fantasy_hand() -> Match:
-    """The start of a Fantasyland hand (R8): one seat holds all its cards, the others play."""
+    """The start of a Fantasyland hand (R8): one seat holds all its cards, the others wait
+    for it (a `hands` table deals Fantasyland first, seed 001)."""
     def make(seed: int) -> Match:
         match = finish(new_match(3, seed, format="hands", hands=5))
         if match.phase != "over":

@@ -7,7 +7,7 @@ from PIL import Image
 
 from bot.engine.views import SeatView
 from bot.i18n import number, t
-from bot.i18n.names import LEVELS, seat_name
+from bot.i18n.names import LEVELS, badged_name, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
 from rendering.canvas import dim, panel_base, paste, pill, pill_height, pill_width, rounded, text
@@ -57,7 +57,9 @@ def seat_badges(loc: str, seat: SeatView, to_act: bool,
 
 def seat_header(loc: str, seat: SeatView, button: int, to_act: bool,
                 you: bool = False) -> Header:
-    return Header(seat_name(loc, seat.name, seat.is_ai), number(loc, seat.stack),
+    name = badged_name(loc, seat.name, seat.is_ai) if seat.ai_level in LEVELS \
+        else seat_name(loc, seat.name, seat.is_ai)
+    return Header(name, number(loc, seat.stack),
                   seat.seat == button,
                   seat_badges(loc, seat, to_act, you), theme.GOLD if to_act else None,
                   seat.sitting_out)

@@ -127,20 +127,24 @@ def _captions(loc: str, img: Image.Image, x: int, y: int, result: ShowdownSeat,
 
 def showdown_image(view: TableView, four_colour: bool = False, stacks: bool = True,
                    locale: str = ENGLISH) -> Image.Image:
+    """A table's showdown; without `stacks`, /ofc score's boards someone typed in: no game
+    around them (no hand title, no rules header, no dealer, no stacks)."""
     assert view.showdown is not None
     by_seat = {s.seat: s for s in view.seats}
     results = view.showdown.seats
     bw, bh = _band_size()
+    header = HEADER_H if stacks else 0
     size = (2 * MARGIN + bw,
-            HEADER_H + MARGIN + len(results) * (bh + BAND_GAP) - BAND_GAP + MARGIN)
+            header + MARGIN + len(results) * (bh + BAND_GAP) - BAND_GAP + MARGIN)
     img = Image.new("RGB", size, theme.FELT)
-    header_bar(img, street_text(locale, view), rules_text(locale, view))
+    if stacks:
+        header_bar(img, street_text(locale, view), rules_text(locale, view))
     board_w = board_size(CARD)[0]
     for i, result in enumerate(results):
-        x, y = MARGIN, HEADER_H + MARGIN + i * (bh + BAND_GAP)
+        x, y = MARGIN, header + MARGIN + i * (bh + BAND_GAP)
         img.paste(panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
         _info(locale, img, x + PAD, y + PAD, by_seat[result.seat], result,
-              result.seat == view.button, stacks)
+              stacks and result.seat == view.button, stacks)
         bx = x + 2 * PAD + INFO_W
         draw_board(img, bx, y + PAD, CARD, shown_rows(result.board, result.resolved),
                    four_colour)
@@ -155,6 +159,6 @@ def render_showdown(view: TableView, four_colour: bool = False, locale: str = EN
 
 
 def render_score(view: TableView, four_colour: bool = False, locale: str = ENGLISH) -> bytes:
-    """/ofc score's boards as PNG bytes: the showdown of typed boards, without stacks (a live
-    game elsewhere keeps its own)."""
+    """/ofc score's boards as PNG bytes: the showdown of typed boards, without the game's
+    chrome (a live game elsewhere keeps its own stacks)."""
     return to_png(showdown_image(view, four_colour, stacks=False, locale=locale))

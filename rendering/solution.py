@@ -1,5 +1,6 @@
 """/ofc solve's picture: a Fantasyland arrangement alone (R8). No seat, no turn, no dealer, no
-chips: the board with each row's hand and royalty, the Fantasyland it keeps, and the discards."""
+chips, no table's header (the message's title says what it is): the board with each row's
+hand and royalty, the Fantasyland it keeps, and the discards."""
 
 from collections.abc import Sequence
 
@@ -12,15 +13,12 @@ from bot.engine.rules import TableRules
 from bot.i18n import ENGLISH, t
 from rendering import theme
 from rendering.board import Tile, shown_rows
-from rendering.canvas import header_bar, panel_base, text, to_png
+from rendering.canvas import panel_base, text, to_png
 from rendering.hand import draw_labelled_board, label_room, labelled_height
-from rendering.labels import rules_line
 from rendering.private import (
     DISCARD_CARD,
     EDGE,
-    HEADER,
     INNER,
-    OWN_CARD,
     PAD,
     PLACE_SIZE,
     PRIVATE_COLOURS,
@@ -30,6 +28,8 @@ from rendering.private import (
     line_height,
 )
 
+CARD = 80
+
 
 def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
                    four_colour: bool = False, locale: str = ENGLISH) -> Image.Image:
@@ -37,16 +37,15 @@ def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
     is judged as from a Fantasyland hand of all these cards (R8)."""
     size = len(board.cards) + len(discards)
     seen = outlook(board, rules, in_fantasy=True, entry_cards=size)
-    board_h = labelled_height(OWN_CARD, seen)
+    board_h = labelled_height(CARD, seen)
     discards_h = PLACE_SIZE + 8 + line_height(DISCARD_CARD) if discards else 0
     panel_h = 2 * PAD + board_h + discards_h
-    img = Image.new("RGB", (WIDTH, HEADER + 2 * EDGE + panel_h), theme.FELT)
-    header_bar(img, t(locale, "Best arrangement"), rules_line(locale, rules), HEADER, 20)
-    y = HEADER + EDGE
+    img = Image.new("RGB", (WIDTH, 2 * EDGE + panel_h), theme.FELT)
+    y = EDGE
     img.paste(panel_base(WIDTH - 2 * EDGE, panel_h), (EDGE, y))
     rows = shown_rows(board, evaluate_board(board, rules).resolved)
-    draw_labelled_board(locale, img, EDGE + PAD, y + PAD, OWN_CARD, rows, seen,
-                        label_room(INNER, OWN_CARD), four_colour)
+    draw_labelled_board(locale, img, EDGE + PAD, y + PAD, CARD, rows, seen,
+                        label_room(INNER, CARD), four_colour)
     if discards:
         y += PAD + board_h + 4
         text(img, (EDGE + PAD, y), t(locale, "Discard"), PLACE_SIZE, "condensed_bold", theme.MUTED)

@@ -22,18 +22,23 @@ CARD_GAP = 1  # between the cards of a row
 ROW_GAP = 8  # between rows
 
 
-def _tile_width() -> int:
-    return CARD + 2 * cards.ring_pad(CARD)
+def _tile_width(card: int) -> int:
+    return card + 2 * cards.ring_pad(card)
 
 
-def cards_width() -> int:
+def cards_width(card: int = CARD) -> int:
     """The width of a board's 13 places in one line."""
     places = sum(ROW_SIZES.values())
-    return places * _tile_width() + (places - len(ROWS)) * CARD_GAP + (len(ROWS) - 1) * ROW_GAP
+    return places * _tile_width(card) + (places - len(ROWS)) * CARD_GAP \
+        + (len(ROWS) - 1) * ROW_GAP
+
+
+def cards_height(card: int = CARD) -> int:
+    return cards.index_height(card) + 2 * cards.ring_pad(card)
 
 
 def height() -> int:
-    return 2 * PAD + cards.index_height(CARD) + 2 * cards.ring_pad(CARD)
+    return 2 * PAD + cards_height()
 
 
 def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: SeatView,
@@ -55,19 +60,20 @@ def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: Sea
     badge_x = left + chips(img, left, second, header.stack, NAME_SIZE - 2,
                            right_aligned=False) + 6
     fit_badges(header.badges, right - badge_x, BADGE_SIZE, 4).draw(img, badge_x, second)
-    _cards(img, row_x, y + PAD, public_rows(seat.board, seat.new_cards, seat.hidden_cards),
+    draw_cards(img, row_x, y + PAD, public_rows(seat.board, seat.new_cards, seat.hidden_cards),
            four_colour)
     if seat.sitting_out:
         dim(img, (x, y, x + width, y + h))
 
 
-def _cards(img: Image.Image, x: int, y: int, rows: Sequence[Sequence[Tile]],
-           four_colour: bool) -> None:
-    step = _tile_width() + CARD_GAP
+def draw_cards(img: Image.Image, x: int, y: int, rows: Sequence[Sequence[Tile]],
+               four_colour: bool, card: int = CARD) -> None:
+    """A board's rows in one line of index cards `card` pixels wide, empty places as slots."""
+    step = _tile_width(card) + CARD_GAP
     for name, row in zip(ROWS, rows, strict=True):
         for i in range(ROW_SIZES[name]):
             tile = row[i] if i < len(row) else EMPTY
-            img.paste(cards.index_tile(tile.kind, tile.card, CARD, four_colour, tile.ring),
+            img.paste(cards.index_tile(tile.kind, tile.card, card, four_colour, tile.ring),
                       (x, y))
             x += step
         x += ROW_GAP - CARD_GAP

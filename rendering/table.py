@@ -10,8 +10,9 @@ from rendering.canvas import COLUMN_GAP, HEADER_H, MARGIN, header_bar, to_png
 from rendering.labels import rules_text, street_text
 from rendering.seat import draw_panel, panel_size, seat_header
 
-# seats -> (columns, card width). Three seats sit side by side; two and four get bigger cards.
-LAYOUTS = {2: (2, 80), 3: (3, 64), 4: (2, 76)}
+# seats -> (columns, card width): two columns, so that a card stays about 40 px wide or more
+# where a phone shows the image 550 px wide (three side by side would leave 29 px).
+LAYOUTS = {2: (2, 80), 3: (2, 76), 4: (2, 76)}
 
 
 def layout(seats: int) -> tuple[int, int]:

@@ -16,6 +16,8 @@ estimate from the app's look, rounded the way that makes the message taller:
 - buttons: 15 pt labels, 14 pt of padding each side (60 pt at least), 36 pt tall, 8 pt apart
   both ways; an action row's buttons wrap to a new line when the next does not fit the
   message column (as the app does);
+- a select menu (closed): a row of its own, 48 pt tall (a 15 pt line and its padding, as tall
+  as the app draws it, rounded up), 8 pt apart from the next row;
 - the message's own header (the bot's name and time, 22 pt) is counted, though the app leaves
   it out when the bot's previous message is only minutes old.
 """
@@ -41,6 +43,7 @@ AUTHOR_SIZE, AUTHOR_LINE = 13, 18
 TITLE_SIZE, TITLE_LINE = 16, 22
 TEXT_SIZE, TEXT_LINE = 15, 20
 BUTTON_SIZE, BUTTON_PAD, BUTTON_MIN, BUTTON_HEIGHT = 15, 14, 60, 36
+MENU_HEIGHT = 48
 
 _TIMESTAMP = re.compile(r"<t:\d+(?::[tTdDfFR])?>")
 _MARKDOWN = re.compile(r"\*\*|__|~~|`")
@@ -106,13 +109,14 @@ def button_lines(row: Sequence[str]) -> int:
 @dataclass(frozen=True)
 class Prompt:
     """What a DM prompt shows: its embed's author, title, description and image (pixel size),
-    and the labels of its buttons by action row."""
+    the labels of its buttons by action row, and how many select menus it has (each a row)."""
 
     author: str | None
     title: str
     description: str
     image: tuple[int, int] | None
     rows: Sequence[Sequence[str]]
+    menus: int = 0
 
 
 @dataclass(frozen=True)
@@ -151,5 +155,7 @@ def height(prompt: Prompt) -> Height:
         image = GAP + tall * EMBED_INNER / width
     text += GAP * max(0, parts - 1)
     count = sum(button_lines(row) for row in prompt.rows if row)
-    buttons = GAP + count * BUTTON_HEIGHT + (count - 1) * GAP if count else 0.0
+    shown = count + prompt.menus
+    buttons = GAP + count * BUTTON_HEIGHT + prompt.menus * MENU_HEIGHT + (shown - 1) * GAP \
+        if shown else 0.0
     return Height(HEADER, text, image, buttons)

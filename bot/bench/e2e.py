@@ -20,8 +20,10 @@ And what a hand costs a player on a phone (issue 14, tests/e2e/ui_run.py: one ha
 members by DM buttons):
 - ui_taps_per_hand: buttons clicked (target at most 18);
 - ui_dm_kb_per_hand: KB of images uploaded to a player's DMs (target at most 300);
-- ui_dm_height_pt: the tallest prompt of streets 2-5 on a phone, in points, by the model in
-  tests/phone.py (target at most 640: one screen).
+- ui_dm_height_pt: the tallest prompt on a phone, in points, by the model in tests/phone.py:
+  of the prompts the two members saw, and of every version of the seeded prompts over each
+  language, seat count, variant, street, Fantasyland size and hints setting
+  (tests/phone_prompts.py); target at most 640: one screen.
 """
 
 import json

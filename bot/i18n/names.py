@@ -25,6 +25,15 @@ def seat_name(loc: str, name: str, is_ai: bool = True) -> str:
     return t(loc, computer_name(int(found["n"]), found["level"]))
 
 
+def badged_name(loc: str, name: str, is_ai: bool = True) -> str:
+    """A seat's name beside a badge that says its level ('BOT strong'): a computer's name the
+    bot gave without the level ('Computer 2'), so that it is not cut for saying it twice."""
+    found = _COMPUTER.fullmatch(name) if is_ai else None
+    if found is None or found["level"] not in LEVELS:
+        return name
+    return t(loc, "Computer {n}", n=int(found["n"]))
+
+
 class SeatName:
     """A seat's name as a field of a Text: a computer's shown in the reader's language."""
 

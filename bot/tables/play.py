@@ -202,7 +202,7 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
 
 def _fantasy_only(state: TableState, street: int) -> None:
     if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
-        raise TableError(Text("Best arrangement is only for a Fantasyland hand."))
+        raise TableError(Text("Solve is only for a Fantasyland hand."))
 
 
 def _hints_on(state: TableState, street: int) -> None:

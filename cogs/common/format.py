@@ -18,6 +18,7 @@ from bot.i18n import Text, t
 from bot.i18n.names import VARIANTS
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
+JOKER_STAR = "★"  # a joker, as the showdown image marks one
 SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 ROW_WORDS = {"top": Text("Top"), "middle": Text("Middle"), "bottom": Text("Bottom"),
              "discard": Text("Discard")}
@@ -94,6 +95,12 @@ def card_label(loc: str, card: Card) -> str:
     return text[0] + SUIT_SYMBOLS[text[1]]
 
 
+def card_button(loc: str, card: Card) -> str:
+    """A card on a placement button: as `card_label`, a joker as its star (R9), so that a
+    line of 4 buttons fits a phone in every language."""
+    return JOKER_STAR if is_joker(card) else card_label(loc, card)
+
+
 def cards_label(loc: str, cards: Iterable[Card]) -> str:
     return " ".join(card_label(loc, c) for c in cards) or "—"
 
@@ -112,6 +119,19 @@ def when(epoch: float, style: TimestampStyle = "R") -> str:
 
 def signed(n: int) -> str:
     return f"{n:+d}"
+
+
+def signed_chips(loc: str, amount: int) -> str:
+    """'+72 chips', '-1 chip': the plural form chosen by the number without its sign (CLDR's
+    rules, through babel: '+72 фишки', '+75 фишек')."""
+    return t(loc, "{sign}{n:,} chip", "{sign}{n:,} chips", n=abs(amount),
+             sign="-" if amount < 0 else "+")
+
+
+def signed_points(loc: str, amount: int) -> str:
+    """'+3 points', '-1 point', the plural form as `signed_chips` chooses it."""
+    return t(loc, "{sign}{n:,} point", "{sign}{n:,} points", n=abs(amount),
+             sign="-" if amount < 0 else "+")
 
 
 def chips(loc: str, amount: int) -> str:

@@ -39,14 +39,16 @@ def _whole(name: str) -> Any:
 # default (`/ofc-admin settings`), else RULES.md's.
 TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
     "variant": (str, locale_str(
-        "pineapple, turbo (5/4/4, up to 4 seats), lowball (2-7 middle), joker")),
+        "turbo: 5/4/4, 4 seats · lowball: 2-7 middle · joker: 2 wild")),
     "seats": (_whole("seats"), locale_str("Players at the table: 2-3 (turbo 2-4)")),
     "buy_in": (_whole("buy_in"), locale_str(
         "chips each player brings from the wallet (default 200)")),
     "point_value": (_whole("point_value"), locale_str("chips per point (default 1)")),
-    "scoring": (str, locale_str("1-6 (scoop +3) or 2-4 (+1 for two lines)")),
-    "royalties": (str, locale_str("american or russian bonus table, or off (none)")),
-    "fantasy": (str, locale_str("standard, progressive, ultimate, tournament, off")),
+    "scoring": (str, locale_str("1-6: 1 a row, 6 for all 3 · 2-4: 2, or 4 for all 3")),
+    "royalties": (str, locale_str(
+        "bonus for strong rows: american or russian table, or none")),
+    "fantasy": (str, locale_str(
+        "QQ+ on top: 14 cards; progressive: QQ 14 … trips 17")),
     "fantasy_stay_full_house_middle": (
         bool, locale_str("a full house in the middle also stays in Fantasyland")),
     "button_moves_on_fantasy": (bool, locale_str("move the button before a Fantasyland hand")),

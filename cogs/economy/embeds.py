@@ -42,6 +42,8 @@ from cogs.common.format import (
     sanction_reason,
     sanction_words,
     signed,
+    signed_chips,
+    signed_points,
     when,
 )
 
@@ -239,8 +241,7 @@ def _board_lines(loc: str, seat: dict[str, Any], lowball: bool) -> str:
 
 def _result_line(loc: str, points: int, chips_won: int, fouled: bool, royalties: int,
                  fantasy: Text | None) -> str:
-    parts = [t(loc, "{points} points", points=signed(points)),
-             t(loc, "{chips} chips", chips=signed(chips_won))]
+    parts = [signed_points(loc, points), signed_chips(loc, chips_won)]
     if fouled:
         parts.append(t(loc, "**fouled**"))
     elif royalties:

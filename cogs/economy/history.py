@@ -19,7 +19,7 @@ from bot.storage import HandHistory, MatchSummary, PlayerStats, Storage
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction, Member, SlashCommand
-from cogs.common.format import signed
+from cogs.common.format import signed_chips
 from cogs.common.interactions import about, guild_id_of, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
@@ -61,9 +61,8 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
             options=[
                 discord.SelectOption(
                     label=t(loc, "Match #{n}", n=m.match_id), value=str(m.match_id),
-                    description=t(loc, "{hands} · {chips} chips",
-                                  hands=embeds.hands_count(m.hands),
-                                  chips=signed(m.player(user_id).net_chips)))
+                    description=f"{embeds.hands_count(m.hands)} · "
+                                f"{signed_chips(loc, m.player(user_id).net_chips)}")
                 for m in matches[:MAX_OPTIONS]
             ],
         ))

@@ -32,7 +32,7 @@ from cogs.common.answers import (
     send,
 )
 from cogs.common.client import Interaction
-from cogs.common.format import card_label, row_word
+from cogs.common.format import card_button, card_label, row_word
 from cogs.common.interactions import per_member, storage_of, table_here, tables_of
 from cogs.common.language import lang
 from cogs.tables import ids
@@ -45,6 +45,7 @@ from cogs.tables.ids import (
     StepId,
     TableButtonId,
     Turn,
+    card_key,
 )
 
 if TYPE_CHECKING:
@@ -55,9 +56,11 @@ NOT_PUBLIC = Text("Your controls work in your DM or in your own \"My hand\" mess
 Button = discord.ui.Button[discord.ui.View]
 Select = discord.ui.Select[discord.ui.View]
 B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
-GRID_CARDS = 4  # a row name and 4 cards: Discord's 5 buttons to an action row
-# Per member: Suggest is about a second of the strong computer's thinking, Best arrangement a
-# solve of up to 17 cards; one a street (a Fantasyland hand) is well within these.
+# A phone fits 4 buttons to a line (tests/phone.py): a name and 3 cards, or a card and 3 rows.
+GRID_CARDS = 4
+MAX_ROWS = 5  # Discord's action rows in a message
+# Per member: Suggest is about a second of the strong computer's thinking, Solve (the best
+# arrangement) a solve of up to 17 cards; one a street (a Fantasyland hand) is well within these.
 SUGGEST = per_member(6, 60)
 BEST = per_member(3, 60)
 
@@ -136,7 +139,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
 async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
     """Answer the click at once (deferred), then take the clicked message's turn: clicks on
     one prompt are applied and redrawn in the order they came, so a slow redraw never
-    overwrites a newer one (a "Best arrangement" image landing after "Confirm").
+    overwrites a newer one (a "Solve" draft landing after "Confirm").
 
     Issue 21: these controls redraw the seat's private prompt on the clicked message, so they
     are refused on a public message (a forged id on the table message): only a DM or the
@@ -214,7 +217,7 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
     """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
-    Best arrangement (the solver), and Suggest at a table with hints on (the strong
+    Solve (the solver's best arrangement), and Suggest at a table with hints on (the strong
     computer's choice, issue 18). The click is deferred first: a suggestion takes about a
     second of the computer's thinking."""
 
@@ -260,10 +263,12 @@ def fouls(state: SeatState) -> bool:
 
 
 class RowName(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ROW_NAME):
-    """The greyed name of a row of the placement grid: never enabled, so only a modified
-    client clicks it."""
+    """The greyed name of a row of the placement grid, or of a card beside its rows: never
+    enabled, so only a modified client clicks it."""
 
     async def clicked(self, interaction: Interaction) -> None:
+        if ids.ROW_NAME.fullmatch(self.custom_id)["row"].startswith("card"):  # type: ignore[index]
+            raise Refusal(Text("That button names the card: press a row beside it."))
         raise Refusal(Text("That button names the row: press a card in it."))
 
 
@@ -321,12 +326,15 @@ def controls_view(loc: str, state: SeatState, *, asking: bool = False) -> discor
 
 
 def _street_controls(loc: str, view: discord.ui.View, state: SeatState, asking: bool) -> None:
-    """A street of at most 4 cards (streets 2-5; turbo's 2-3) is a grid that fits a phone
-    without wrapping: one action row per target (Top, Middle, Bottom, Discard when one is
-    due), named by a greyed button, then a button per dealt card; Reset and Confirm (and
-    Suggest with hints on) on the last row. Street 1's 5 cards would make 6 to a row (Discord
-    allows 5), so there it is one action row per card (Top / Middle / Bottom), Suggest after
-    the first card, Reset and Confirm after the last card.
+    """A street's buttons, at most 4 to a line so that no line wraps on a phone (tests/phone.py):
+    - up to 3 cards (streets 2-5 of pineapple): one action row per target (Top, Middle,
+      Bottom, Discard when one is due), named by a greyed button, then a button per card;
+      Reset and Confirm (and Suggest with hints on) on the last row;
+    - 4 or 5 cards (street 1, turbo's later streets), never a discard: one action row per card,
+      named by a greyed button with the card, then Top, Middle and Bottom. Turbo's 4 rows
+      leave the fifth for Suggest, Reset and Confirm; street 1's 5 rows take Suggest and
+      Confirm as their fifth buttons, and no Reset (a card moves to another row by one tap,
+      and a sixth line would not fit the screen).
     A target row that is full is disabled, except for the cards drafted into it."""
     turn = _turn(state)
     targets = ("top", "middle", "bottom") + (("discard",) if state.view.discard_count else ())
@@ -339,33 +347,36 @@ def _street_controls(loc: str, view: discord.ui.View, state: SeatState, asking: 
                               disabled=not chosen and state.free.get(target, 0) <= 0
                               and target != "discard"))
 
+    def name(key: str, label: str, row: int) -> None:
+        view.add_item(_button(RowName, RowNameId(key), label, discord.ButtonStyle.secondary,
+                              row=row, disabled=True))
+
     def suggest(row: int) -> None:
-        if state.view.table.rules.hints == "on":
+        if state.view.table.rules.hints == "on" and not asking:
             view.add_item(_button(StepButton, StepId(turn, "suggest"), t(loc, "Suggest"),
                                   discord.ButtonStyle.primary, row=row))
 
-    if len(dealt) <= GRID_CARDS:
+    if len(dealt) < GRID_CARDS:
         for row, target in enumerate(targets):
-            view.add_item(_button(RowName, RowNameId(target), row_word(loc, target),
-                                  discord.ButtonStyle.secondary, row=row, disabled=True))
+            name(target, row_word(loc, target), row)
             for card in dealt:
-                place(card, target, card_label(loc, card), row)
-        suggest(len(targets))
-        _finish_buttons(loc, view, turn, state, reset_row=len(targets), confirm_row=len(targets),
-                        best=False, asking=asking)
-        return
-    for row, card in enumerate(dealt):
-        for target in targets:
-            place(card, target, f"{card_label(loc, card)} → {row_word(loc, target)}", row)
-    suggest(0)
-    last = len(dealt) - 1
-    _finish_buttons(loc, view, turn, state, reset_row=last, confirm_row=last, best=False,
-                    asking=asking)
+                place(card, target, card_button(loc, card), row)
+        last = len(targets)
+    else:
+        for row, card in enumerate(dealt):
+            name(card_key(card), card_button(loc, card), row)
+            for target in targets:
+                place(card, target, row_word(loc, target), row)
+        last = min(len(dealt), MAX_ROWS - 1)
+    full = len(dealt) == MAX_ROWS  # street 1: every action row holds a card
+    suggest(0 if full else last)
+    _finish_buttons(loc, view, turn, state, row=last, best=False, asking=asking,
+                    reset=not full)
 
 
 def _fantasy_controls(loc: str, view: discord.ui.View, state: SeatState, asking: bool) -> None:
     """R8: three menus (top 3, middle 5, bottom 5) over all the dealt cards; the rest are
-    discarded. Best arrangement asks the solver."""
+    discarded. Solve asks the solver for the best arrangement."""
     turn = _turn(state)
     for row, name in enumerate(FANTASY_ROWS):
         size = ROW_SIZES[name]
@@ -375,26 +386,28 @@ def _fantasy_controls(loc: str, view: discord.ui.View, state: SeatState, asking:
         view.add_item(FantasyRowSelect(discord.ui.Select(
             custom_id=str(FantasyRowId(turn, name)), placeholder=f"{row_word(loc, name)} ({size})",
             min_values=0, max_values=size, options=options, row=row)))
-    _finish_buttons(loc, view, turn, state, reset_row=3, confirm_row=3, best=True,
-                    asking=asking)
+    _finish_buttons(loc, view, turn, state, row=3, best=True, asking=asking)
 
 
 def _finish_buttons(loc: str, view: discord.ui.View, turn: Turn, state: SeatState, *,
-                    reset_row: int, confirm_row: int, best: bool, asking: bool) -> None:
-    """Reset, and Confirm only once the draft is complete (issue 14); "Confirm anyway" (red)
-    when Confirm was pressed on a board that fouls."""
-    if best:
-        view.add_item(_button(StepButton, StepId(turn, "best"), t(loc, "Best arrangement"),
-                              discord.ButtonStyle.primary, row=reset_row))
-    view.add_item(_button(StepButton, StepId(turn, "reset"), t(loc, "Reset"),
-                          discord.ButtonStyle.secondary, row=reset_row, disabled=not state.draft))
+                    row: int, best: bool, asking: bool, reset: bool = True) -> None:
+    """Reset, and Confirm only once the draft is complete and it is the seat's turn (in
+    sequential play a waiting seat drafts ahead and confirms on its turn: its prompt is
+    redrawn then); "Confirm anyway" (red) when Confirm was pressed on a board that fouls, with
+    Reset only (the line fits a phone: the question is to confirm or to change the draft)."""
+    if best and not asking:
+        view.add_item(_button(StepButton, StepId(turn, "best"), t(loc, "Solve"),
+                              discord.ButtonStyle.primary, row=row))
+    if reset:
+        view.add_item(_button(StepButton, StepId(turn, "reset"), t(loc, "Reset"),
+                              discord.ButtonStyle.secondary, row=row, disabled=not state.draft))
     if asking:
         view.add_item(_button(StepButton, StepId(turn, "anyway"), t(loc, "Confirm anyway"),
-                              discord.ButtonStyle.danger, row=confirm_row))
+                              discord.ButtonStyle.danger, row=row))
     else:
         view.add_item(_button(StepButton, StepId(turn, "confirm"), t(loc, "Confirm"),
-                              discord.ButtonStyle.success, row=confirm_row,
-                              disabled=not state.complete))
+                              discord.ButtonStyle.success, row=row,
+                              disabled=not (state.complete and state.to_act)))
 
 
 @app_commands.command(name="hand",

@@ -4,6 +4,7 @@ Built only from the service's views and events (never the match state), so a mes
 show a card its reader may not see (README.md "Architecture").
 """
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -54,7 +55,9 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
             stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
-                     if lobby.practice else chips(loc, seat.stack))
+                     if lobby.practice else
+                     t(loc, "{n:,} lent chip", "{n:,} lent chips", n=seat.stack)
+                     if lobby.lent else chips(loc, seat.stack))
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
                 else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
@@ -100,9 +103,11 @@ def turn_line(loc: str, view: TableView) -> str:
     return t(loc, "Waiting for {who}.", who=who)
 
 
-def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Embed:
+def table_embed(loc: str, view: TableView, practice: bool = False,
+                lent: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
-    when it is a practice (play chips) and when hints are on (issue 18)."""
+    when it is a practice (play chips), when hints are on, and at a tournament's
+    table (`lent`) that its stacks were lent for it."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
         title = t(loc, "Practice table") if practice else t(loc, "OFC table")
@@ -122,7 +127,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False) -> discord.Em
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
         else f"{names[s.seat]} {s.stack}" for s in view.seats if not s.out)
-    embed.add_field(name=t(loc, "Stacks"), value=stacks or "—", inline=False)
+    embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
+                    else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
     embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
     return embed
@@ -145,29 +151,56 @@ class Where:
     server: str | None
     channel: str | None
     url: str | None = None
-    practice: bool = False  # a practice table (issue 18): its DMs say so
+    practice: bool = False  # a practice table: the DM records say so
+
+
+# The author line's room on one line of a phone (tests/phone.py), in columns: a wide (CJK)
+# character takes two.
+AUTHOR_COLUMNS = 38
+
+
+def columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def fit(text: str, room: int) -> str:
+    """`text` cut with an ellipsis to `room` columns."""
+    while columns(text) > room:
+        text = text[:-2] + "…"
+    return text
+
+
+def author_line(loc: str, where: Where) -> str:
+    """'Server · #channel' (at a practice table '#channel · practice') on one phone line: a
+    long server name is cut first, then the channel; the practice marker never."""
+    channel = where.channel or t(loc, "the table channel")
+    if where.practice:
+        room = AUTHOR_COLUMNS - columns(t(loc, "#{channel} · practice", channel=""))
+        return t(loc, "#{channel} · practice", channel=fit(channel, room))
+    rest = fit(f"#{channel}", AUTHOR_COLUMNS)
+    room = AUTHOR_COLUMNS - columns(rest) - 3
+    if room < 8:
+        return rest
+    return f"{fit(where.server or t(loc, 'your server'), room)} · {rest}"
 
 
 def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
     if where is not None:
-        server = where.server or t(loc, "your server")
-        channel = where.channel or t(loc, "the table channel")
-        name = t(loc, "{server} · #{channel} · practice, play chips", server=server,
-                 channel=channel) if where.practice else f"{server} · #{channel}"
-        embed.set_author(name=name, url=where.url)
+        embed.set_author(name=author_line(loc, where), url=where.url)
 
 
 def action_title(loc: str, state: SeatState) -> str:
-    """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland, added: your 14 cards'."""
+    """'Hand 2 of 3 · street 3 of 5'; 'Hand 4 of 4 · Fantasyland' for the seat in
+    Fantasyland only (the others play a normal hand: their title does not mention it)."""
     view = state.view
-    counter = hand_counter(loc, view.table)
+    counter = hand_counter(loc, view.table, fantasy=False)
     if state.street == 0:
-        return t(loc, "{hand}: your {n} cards", hand=counter, n=len(view.dealt) or 13)
+        return t(loc, "{hand} · Fantasyland", hand=counter)
     return t(loc, "{hand} · street {street} of {streets}", hand=counter, street=state.street,
              streets=view.table.streets)
 
 
-FOULS = Text("⚠️ **This board fouls** whatever comes: no royalties, every line lost.")
+FOULS = Text("⚠️ **This board fouls** whatever comes.")
 ASKING = Text("⚠️ **This board fouls: confirm anyway?** No royalties, every line lost.")
 
 
@@ -191,36 +224,29 @@ def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
 
 def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
                  where: Where | None = None, asking: bool = False) -> discord.Embed:
-    """The private prompt, short enough for a phone: the action, whose turn and the clock,
-    what the board with the draft is making. The image shows the board and the cards; the
-    buttons show the draft. `note` says why it was redrawn (time ran out); `asking`: Confirm
-    was pressed on a board that fouls."""
+    """The private prompt, short enough for a phone (tests/phone.py): the action (its title
+    links to the table; its record names the server and channel, and a practice table),
+    whose turn and the clock, what the board with the draft is making. The image shows the
+    board and the cards; the buttons show the draft. `note` says why it was redrawn (time
+    ran out); `asking`: Confirm was pressed on a board that fouls."""
     view = state.view
     table = view.table
-    if state.street == 0:
-        task: Text | None = Text(
-            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other card "
-            "is discarded.",
-            "Choose 3 cards for the top, 5 for the middle and 5 for the bottom; the other {n} "
-            "cards are discarded.", n=view.discard_count)
-    elif state.street == 1:
-        task = Text("Place {n} card.", "Place {n} cards.", n=len(view.dealt))
-    else:
-        task = None  # the image and the grid of buttons say it: the prompt must fit a phone
+    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete.
+    task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
+                discards=view.discard_count) if state.street == 0 and not state.complete \
+        else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
     elif state.to_act:
         # Asked to confirm a board that fouls, the question takes the status's place.
-        head = ASKING if asking else Text("**Your turn.**")
-        status = joined([head, *([task] if task else []),
-                         *([Text("Placed for you {when}.", when=when(state.deadline))]
-                           if state.deadline else [])], " ")
+        status = ASKING if asking else Text("**Your turn.** ⏱ {when}", when=when(
+            state.deadline)) if state.deadline else Text("**Your turn.**")
     else:
         names = _names(loc, table)
         waiting = listing([names[s] for s in table.to_act]) or Text("the others")
-        status = joined([*([task] if task else []),
-                         Text("Waiting for {who}: arrange now, confirm on your turn.",
-                              who=waiting)], " ")
+        status = Text("⏳ Waiting for {who}: arrange now.", who=waiting)
+    if task is not None:
+        status = joined([status, task], " ")
     lines = [t(loc, status)]
     if view.dealt:
         lines += outlook_lines(loc, state, draft_outlook(view, state.draft), warn=not asking)
@@ -228,9 +254,10 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
         lines.append(t(loc, AWAY))
     if note is not None:
         lines.insert(0, t(loc, note))
+    # No author line (a phone's screen has no room for it): the title links to the table
+    # message, and the prompt's record names the server and channel once the action is over.
     embed = discord.Embed(title=action_title(loc, state), description="\n".join(lines),
-                          colour=COLOUR)
-    _where(loc, embed, where)
+                          colour=COLOUR, url=where.url if where else None)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 

@@ -45,7 +45,7 @@ LOBBY = re.compile(rf"ofc:lobby:(?P<table>{_NUMBER}):(?P<action>{_one_of(LOBBY_A
 HAND = re.compile(rf"ofc:(?P<kind>hand):(?P<table>{_NUMBER})")
 BACK = re.compile(rf"ofc:(?P<kind>back):(?P<table>{_NUMBER})")
 REMATCH = re.compile(rf"ofc:(?P<kind>rematch):(?P<table>{_NUMBER})")
-ROW_NAME = re.compile(rf"ofc:row:(?P<row>{_one_of(PLACE_ROWS)})")
+ROW_NAME = re.compile(rf"ofc:row:(?P<row>{_one_of(PLACE_ROWS)}|card{_NUMBER})")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,12 +70,18 @@ class PlaceId:
 
 @dataclass(frozen=True, slots=True)
 class RowNameId:
-    """The greyed button naming a row of the placement grid (streets 2-5): it does nothing."""
+    """The greyed button naming a row of the placement grid, or the card of a line of row
+    buttons (card_key): it does nothing."""
 
-    row: str  # top | middle | bottom | discard
+    row: str  # top | middle | bottom | discard | card<index>
 
     def __str__(self) -> str:
         return _join("row", self.row)
+
+
+def card_key(card: Card) -> str:
+    """A RowNameId's name of a card."""
+    return f"card{INDEX[card]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -455,7 +455,7 @@ class Play(commands.Cog):
         loc = await self._locale(table)
 
         async def draw() -> Content:
-            return Content(table_embed(loc, view, lobby.practice),
+            return Content(table_embed(loc, view, lobby.practice, lobby.lent),
                            hand_view(loc, table) if playing else discord.ui.View(),
                            await images.table_file(loc, view))
 

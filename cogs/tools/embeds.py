@@ -10,7 +10,7 @@ from bot.ai.solver import Solution
 from bot.engine.board import Board, evaluate_board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
-from bot.i18n import LANGUAGE_NAMES, Text, t
+from bot.i18n import LANGUAGE_NAMES, Slash, Text, t
 from bot.storage import GuildSettings, SettingsChange
 from cogs.common.format import (
     INFO,
@@ -22,6 +22,8 @@ from cogs.common.format import (
     row_word,
     rules_line,
     signed,
+    signed_chips,
+    signed_points,
     when,
 )
 from cogs.common.images import SHOWDOWN_IMAGE, SOLUTION_IMAGE
@@ -53,10 +55,9 @@ def _player_field(loc: str, player: Mapping[str, Any], board: Board, rules: Tabl
         lines.append(t(loc, "**Fouled**: no royalties, loses every row"))
     else:
         lines.append(t(loc, "Royalties: {n}", n=player["royalties"]))
-    points = signed(player["points"])
-    lines.append(t(loc, "**{points} points** = {chips} chips", points=points,
-                   chips=signed(player["points"] * rules.point_value))
-                 if rules.point_value != 1 else t(loc, "**{points} points**", points=points))
+    points = f"**{signed_points(loc, player['points'])}**"
+    lines.append(f"{points} = {signed_chips(loc, player['points'] * rules.point_value)}"
+                 if rules.point_value != 1 else points)
     lines.append(_fantasy(loc, player["fantasy_cards"]))
     return "\n".join(line for line in lines if line)
 
@@ -125,6 +126,15 @@ def rules(loc: str, table_rules: TableRules, where: Text) -> discord.Embed:
     for title, text in describe(loc, table_rules):
         embed.add_field(name=title, value=text, inline=False)
     return embed
+
+
+def server_rules(loc: str, table_rules: TableRules) -> discord.Embed:
+    """No table in the channel: the server's defaults in one line, and where the full rules
+    are told."""
+    return discord.Embed(title=t(loc, "Rules in force"), colour=INFO, description=t(
+        loc, "No table in this channel. This server's tables play {rules} unless opened with "
+             "other options. In a table's channel, {cmd} explains its rules in full.",
+        rules=rules_line(loc, table_rules), cmd=Slash("ofc rules")))
 
 
 def _setting(loc: str, value: int | None, default: int) -> str:

@@ -1,5 +1,5 @@
-"""`/ofc rules`: the rules in force at a table here, or this server's, in words
-(cogs/tools/rules_words.py)."""
+"""`/ofc rules`: the rules in force at a table here, in words (cogs/tools/rules_words.py), for
+everyone at it; with no table, this server's defaults in one line, for the asker only."""
 
 from discord import app_commands
 
@@ -23,16 +23,17 @@ async def rules(interaction: Interaction,
     table_id = table or service.table_for_channel(interaction.channel_id or 0)
     if table_id is None:
         in_force = await server_rules(storage_of(interaction), guild_id)
-        where = Text("No table in this channel: these are this server's default rules.")
-    else:
-        lobby = service.lobby(table_id)
-        if lobby.guild_id != guild_id:
-            raise Refusal(Text("There is no table #{n} in this server.", n=table_id))
-        in_force = lobby.rules
-        channel = f"<#{lobby.thread_id or lobby.channel_id}>"
-        where = Text("Table #{n} in {channel}, a tournament's: its chips are lent for it, and "
-                     "its points count in the tournament's standings.", n=table_id,
-                     channel=channel) if lobby.lent else \
-            Text("Table #{n} in {channel}.", n=table_id, channel=channel)
+        await send(interaction, ephemeral=True, embed=embeds.server_rules(
+            lang(interaction), in_force))
+        return
+    lobby = service.lobby(table_id)
+    if lobby.guild_id != guild_id:
+        raise Refusal(Text("There is no table #{n} in this server.", n=table_id))
+    in_force = lobby.rules
+    channel = f"<#{lobby.thread_id or lobby.channel_id}>"
+    where = Text("Table #{n} in {channel}, a tournament's: its chips are lent for it, and "
+                 "its points count in the tournament's standings.", n=table_id,
+                 channel=channel) if lobby.lent else \
+        Text("Table #{n} in {channel}.", n=table_id, channel=channel)
     await send(interaction, ephemeral=False,
                embed=embeds.rules(lang(interaction), in_force, where))

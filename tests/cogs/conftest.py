@@ -70,7 +70,7 @@ def buttons(message: Message) -> dict[str, dict[str, Any]]:
 
 def placements(message: Message) -> dict[tuple[Card, str], dict[str, Any]]:
     """The message's placement buttons by (card, row), read from their custom_ids: labels
-    name a card ("A♥") or a card and row ("A♥ → Top") depending on the street's layout.
+    name a card ("A♥") or a row ("Top") beside a greyed card, depending on the street.
     Read them, never change them."""
     def read(components: list[dict[str, Any]]) -> dict[tuple[Card, str], dict[str, Any]]:
         out = {}

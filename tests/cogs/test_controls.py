@@ -1,6 +1,7 @@
-"""The placement controls (README.md "What players see"): street 1 one action row per dealt
-card, later streets a grid of rows by cards; full rows disabled, Reset and Confirm within
-Discord's 5 rows of 5; Fantasyland menus."""
+"""The placement controls (docs/players/playing.md): street 1 and turbo's 4-card streets one
+action row per dealt card, pineapple's later streets a grid of rows by cards, never more than
+4 buttons to a line but for the finishing ones; full rows disabled, Confirm within Discord's 5
+rows of 5; Fantasyland menus."""
 
 from dataclasses import replace
 from typing import Any
@@ -48,7 +49,7 @@ def rows_of(view: discord.ui.View) -> dict[int, list[Any]]:
     return dict(sorted(rows.items()))
 
 
-def test_street_one_five_cards_fit_five_rows_with_reset_and_confirm_on_the_last() -> None:
+def test_street_one_is_a_line_per_card_named_by_it_with_confirm_on_the_last() -> None:
     match = new_match()
     seat = match.pending()[0]
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 5, "discard": 0}, 1)
@@ -56,13 +57,16 @@ def test_street_one_five_cards_fit_five_rows_with_reset_and_confirm_on_the_last(
     rows = rows_of(controls_view("en-US", state))
     assert list(rows) == [0, 1, 2, 3, 4]  # Discord's limit: 5 action rows
     for n, card in enumerate(dealt):
-        assert [b.label for b in rows[n][:3]] == [f"{card_label('en-US', card)} → {r}"
-                                                  for r in ("Top", "Middle", "Bottom")]
-        assert [parse_place(b.custom_id) for b in rows[n][:3]] == [
+        name, *places = rows[n][:4]
+        # the card, greyed, then its rows: 4 short buttons fit one line of a phone
+        assert (name.label, name.disabled, name.custom_id) == (
+            card_label("en-US", card), True, f"ofc:row:card{INDEX[card]}")
+        assert [b.label for b in places] == ["Top", "Middle", "Bottom"]
+        assert [parse_place(b.custom_id) for b in places] == [
             PlaceId(Turn(7, 1, 1, seat), card, r) for r in ("top", "middle", "bottom")]
-    assert [b.label for b in rows[4][3:]] == ["Reset", "Confirm"]
-    # nothing to reset yet, and Confirm waits for all five cards (issue 14)
-    assert rows[4][3].disabled and rows[4][4].disabled
+    # No Reset (a card moves with one tap; a sixth line would not fit), and Confirm waits
+    # for all five cards.
+    assert [b.label for b in rows[4][4:]] == ["Confirm"] and rows[4][4].disabled
     assert rows[4][4].custom_id == str(StepId(Turn(7, 1, 1, seat), "confirm"))
     assert all(len(r) <= 5 for r in rows.values())
 
@@ -75,13 +79,12 @@ def test_a_full_row_is_disabled_except_for_the_cards_drafted_into_it() -> None:
     state = state_of(match, seat, draft, {"top": 0, "middle": 5, "bottom": 5, "discard": 0}, 1)
     rows = rows_of(controls_view("en-US", state))
     for n, card in enumerate(dealt):
-        top, middle = rows[n][0], rows[n][1]
+        top, middle = rows[n][1], rows[n][2]
         if card in draft:
             assert not top.disabled and top.style is discord.ButtonStyle.success
         else:
             assert top.disabled and top.style is discord.ButtonStyle.secondary
         assert not middle.disabled and middle.style is discord.ButtonStyle.secondary
-    assert not rows[4][3].disabled  # Reset
 
 
 def later_street(variant: str) -> tuple[Match, int]:
@@ -116,15 +119,17 @@ def test_pineapple_street_two_is_a_grid_of_rows_by_cards() -> None:
     assert rows[4][1].disabled  # Confirm waits for a complete street
 
 
-def test_turbo_four_cards_make_a_grid_without_discard() -> None:
+def test_turbo_four_cards_are_a_line_per_card_and_a_line_to_finish() -> None:
     match, seat = later_street("turbo")
     state = state_of(match, seat, {}, {"top": 3, "middle": 5, "bottom": 0, "discard": 0}, 2)
     rows = rows_of(controls_view("en-US", state))
-    assert [len(r) for r in rows.values()] == [5, 5, 5, 2]  # no Discard in turbo (R7)
-    assert [r[0].label for r in rows.values()][:3] == ["Top", "Middle", "Bottom"]
+    # no Discard in turbo (R7); a name and a card per line would be 5 buttons, too wide
+    assert [len(r) for r in rows.values()] == [4, 4, 4, 4, 2]
+    assert [b.label for b in rows[0][1:]] == ["Top", "Middle", "Bottom"]
+    assert [b.label for b in rows[4]] == ["Reset", "Confirm"]
 
 
-def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm() -> None:
+def test_fantasyland_has_three_row_menus_over_every_card_and_solve_reset_confirm() -> None:
     match = new_match(fantasy_seat=0)
     dealt = match.dealt_to(0)
     assert len(dealt) == 14
@@ -140,7 +145,7 @@ def test_fantasyland_has_three_row_menus_over_every_card_and_best_reset_confirm(
     assert [o.label for o in menus[0].options if o.default] == [card_label("en-US", dealt[0])]
     assert [o.label for o in menus[2].options if o.default] == [card_label("en-US", dealt[1])]
     assert not any(o.default for o in menus[1].options)
-    assert [b.label for b in rows[3]] == ["Best arrangement", "Reset", "Confirm"]
+    assert [b.label for b in rows[3]] == ["Solve", "Reset", "Confirm"]
 
 
 def test_an_away_seat_gets_only_the_button_to_come_back() -> None:

@@ -1,26 +1,27 @@
-"""Issue 14: on streets 2-5 the whole DM prompt (its text, its image and its buttons) fits one
-phone screen without scrolling. Heights come from what each prompt holds (tests/phone.py's
-model of Discord's app on a 390 x 844 pt phone), never from timing."""
+"""Every DM prompt (its text, its image and its controls) fits one phone screen without
+scrolling: street 1, streets 2-5, Fantasyland, turbo, hints, 2-4 seats, every language, the
+waiting prompt and the foul question. Heights come from what each prompt holds
+(tests/phone.py's model of Discord's app on a 390 x 844 pt phone), never from timing."""
 
-import io
 from collections.abc import Mapping
+from dataclasses import replace
 
-import discord
 import pytest
-from PIL import Image
 
 from bot.engine.cards import Card
 from bot.engine.match import Match
 from bot.engine.views import PrivateView
+from bot.i18n import LOCALES
 from bot.tables import SeatState
 from cogs.tables.controls import Content, prompt
 from cogs.tables.embeds import Where
 from rendering import samples
 from rendering.samples import Draft
-from tests.phone import USABLE, Height, Prompt, height
+from tests import phone_prompts
+from tests.phone import BUTTON_HEIGHT, GAP, MENU_HEIGHT, USABLE, Height, Prompt, height
+from tests.phone_prompts import image_of
 
-# The longest names a server and a channel have in practice push the author line to two
-# lines; the clock is always shown.
+# The longest names a server and a channel have in practice; the clock is always shown.
 WHERE = Where("The Friday Night Open-Face Club", "ofc-pineapple-high-stakes",
               "https://discord.com/channels/1/2/3")
 NOW = 1_800_000_000.0
@@ -37,17 +38,9 @@ def state_of(view: PrivateView, draft: Mapping[Card, str] | None = None, *,
 
 
 def measured(content: Content) -> Height:
-    """The prompt's height on the phone, from its embed, its image and its buttons."""
+    """The prompt's height on the phone, with the image it uploads."""
     assert content.file is not None
-    image = Image.open(io.BytesIO(content.file.fp.read()))
-    rows: dict[int, list[str]] = {}
-    for child in content.view.children:
-        item = getattr(child, "item", child)
-        assert isinstance(item, discord.ui.Button)
-        rows.setdefault(item.row or 0, []).append(str(item.label))
-    embed = content.embed
-    return height(Prompt(embed.author.name, str(embed.title), str(embed.description or ""),
-                         image.size, [rows[r] for r in sorted(rows)]))
+    return phone_prompts.measured(content, image_of(content))
 
 
 def later_streets(seats: int, variant: str = "pineapple") -> list[tuple[PrivateView, Draft]]:
@@ -91,9 +84,38 @@ async def test_a_board_that_fouls_asking_confirm_anyway_fits() -> None:
     assert got.total <= USABLE, str(got)
 
 
-async def test_the_model_counts_what_street_1_adds() -> None:
-    # Street 1 is not held to one screen (5 cards, 5 rows of buttons), and its large image
-    # makes the model say so: a model that any prompt passed would prove nothing.
+async def test_street_1_and_fantasyland_fit_with_the_image_they_upload() -> None:
     match = samples.new_match(3, seed=3)
     got = measured(await prompt("en-US", state_of(own_seat(match)), where=WHERE))
-    assert got.total > USABLE and got.image > got.buttons
+    assert got.total <= USABLE, str(got)
+    fantasy = samples.fantasy_hand()
+    view = fantasy.view_for(samples.fantasy_seat(fantasy))
+    content = await prompt("en-US", replace(state_of(view), street=0), where=WHERE)
+    got = measured(content)
+    assert got.total <= USABLE and got.buttons > 3 * MENU_HEIGHT, str(got)
+
+
+def test_the_model_counts_a_tall_image_and_menus() -> None:
+    # A model that any prompt passed would prove nothing: street 1 as it was (the own board
+    # large, 640 x 981 px; buttons "6♦ → Middle", 3 to a line, wrapping) is taller than the
+    # screen, and three menus count.
+    old = height(Prompt(None, "Hand 1 of 3 · street 1 of 5", "**Your turn.**", (640, 981),
+                        [[f"6♦ → {row}" for row in ("Top", "Middle", "Bottom")]] * 5))
+    assert old.total > USABLE and old.buttons > 5 * BUTTON_HEIGHT + 5 * GAP
+    assert height(Prompt(None, "t", "d", None, [["Confirm"]], menus=3)).buttons == \
+        GAP + 3 * MENU_HEIGHT + BUTTON_HEIGHT + 3 * GAP
+
+
+def test_every_prompt_version_fits_a_phone() -> None:
+    """The whole matrix (tests/phone_prompts.py): every language, seat count, variant, street,
+    Fantasyland size and hints setting, each version of the prompt."""
+    measured_all = list(phone_prompts.heights())
+    over = [f"{case}: {got}" for case, got in measured_all if got.total > USABLE]
+    assert not over, f"{len(over)} prompts taller than the screen:\n" + "\n".join(over[:20])
+    cases = [case for case, _ in measured_all]
+    assert {c.loc for c in cases} == set(LOCALES)
+    assert {(c.variant, c.seats) for c in cases} >= {("pineapple", 3), ("turbo", 4)}
+    assert {c.street for c in cases} == {0, 1, 2, 3, 4, 5}
+    assert {c.fantasy for c in cases if c.street == 0} == {13, 14, 15, 16, 17}
+    assert {c.version for c in cases} >= {"to act", "waiting", "foul asked", "away"}
+    assert {c.hints for c in cases} == {"off", "on"}

@@ -93,7 +93,7 @@ async def test_fantasyland_controls_are_refused_on_a_normal_street(
     table, first, _second, prompt, dealt = await opening(double, bot, alice, bob)
     turn = Turn(table, 1, 1, seat_of(bot, table, first))
     await refused_with(first, prompt, str(StepId(turn, "best")),
-                       "Best arrangement is only for a Fantasyland hand.")
+                       "Solve is only for a Fantasyland hand.")
     assert seat_state(bot, table, first).draft == {}  # no hint drafted
     before = first.last_ephemeral()
     await first.forge(prompt, str(FantasyRowId(turn, "bottom")), component_type=3,

@@ -13,7 +13,15 @@ from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
 from cogs.common.format import card_label
 from cogs.tables.ids import PlaceId, StepId, TableButtonId, Turn
-from tests.cogs.conftest import EXTENSIONS, buttons, enabled, started, table_message
+from tests.cogs.conftest import (
+    EXTENSIONS,
+    buttons,
+    enabled,
+    placement,
+    placements,
+    started,
+    table_message,
+)
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
 SUCCESS = 3  # Discord's green button style: the row a card is drafted to
@@ -37,20 +45,29 @@ def seat_state(bot: OFCBot, table: int, member: Member) -> SeatState:
     return bot.tables.private_view(table, member.id)
 
 
+def place_id(table: int, seat: int, card: Card, row: str, street: int = 1) -> str:
+    """The custom_id of the button putting `card` in `row` (hand 1)."""
+    return str(PlaceId(Turn(table, 1, street, seat), card, row.lower()))
+
+
 async def draft(double: DiscordDouble, member: Member, prompt: Message, card: Card,
                 row: str) -> None:
-    label = f"{card_label('en-US', card)} → {row}"
-    await member.click(prompt, label)
-    await double.wait_until(lambda: buttons(prompt)[label].get("style") == SUCCESS,
-                            what=f"{label} drafted")
+    await member.click(prompt, custom_id=str(placement_id(prompt, card, row)))
+    await double.wait_until(lambda: placement(prompt, card, row.lower()).get("style") == SUCCESS,
+                            what=f"{card_label('en-US', card)} drafted to {row}")
+
+
+def placement_id(prompt: Message, card: Card, row: str) -> str:
+    return str(placement(prompt, card, row.lower())["custom_id"])
 
 
 async def refused(member: Member, prompt: Message, text: str, custom_id: str | None = None,
-                  **click: object) -> None:
-    """Click (or with `custom_id`, forge) on `prompt`; the answer is an ephemeral `text`."""
+                  custom_id_shown: str | None = None, **click: object) -> None:
+    """Click (or with `custom_id`, forge) on `prompt` (the button `custom_id_shown` shows);
+    the answer is an ephemeral `text`."""
     before = member.last_ephemeral()
     if custom_id is None:
-        await member.click(prompt, **click)  # type: ignore[arg-type]
+        await member.click(prompt, custom_id=custom_id_shown, **click)  # type: ignore[arg-type]
     else:
         await member.forge(prompt, custom_id)
     answer = await member.wait_for_ephemeral(after=before)
@@ -90,7 +107,7 @@ def auto(member: Member, state: SeatState) -> Mapping[Card, str]:
 async def test_clicks_draft_the_street_and_confirm_places_it(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
     table, first, second, prompt, dealt = await opening(double, bot, alice, bob)
-    assert "**Your turn.** Place 5 cards." in prompt.embed["description"]  # type: ignore[index]
+    assert "**Your turn.** ⏱" in prompt.embed["description"]  # type: ignore[index]
 
     await draft(double, first, prompt, dealt[0], "Top")
     assert seat_state(bot, table, first).draft == {dealt[0]: "top"}
@@ -133,9 +150,9 @@ async def test_a_click_acts_while_its_defer_travels_and_is_redrawn_once_it_is_th
         return await callback(*args)  # type: ignore[arg-type]
 
     double.state.callback = slow_discord  # type: ignore[method-assign]
-    label = f"{card_label('en-US', dealt[0])} → Top"
+    label = placement_id(prompt, dealt[0], "top")
     versions, told = len(prompt.history), len(first.ephemerals())
-    clicking = asyncio.ensure_future(first.click(prompt, label))
+    clicking = asyncio.ensure_future(first.click(prompt, custom_id=label))
     async def drafted() -> None:  # the bot's own state: the double sees no change yet
         while seat_state(bot, table, first).draft != {dealt[0]: "top"}:
             await asyncio.sleep(0.01)
@@ -151,7 +168,7 @@ async def test_a_click_acts_while_its_defer_travels_and_is_redrawn_once_it_is_th
     gate.set()
     double.state.callback = callback  # type: ignore[method-assign]
     await asyncio.gather(clicking, refusing)
-    await double.wait_until(lambda: buttons(prompt)[label].get("style") == SUCCESS,
+    await double.wait_until(lambda: placement(prompt, dealt[0], "top").get("style") == SUCCESS,
                             what="the prompt redrawn after the defer")
 
 
@@ -165,12 +182,12 @@ async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
     placed = seat_state(bot, table, first).view.board
 
     # Stale: a client that has not seen the edit clicks the street-1 button it still shows.
-    await refused(first, prompt, "Those cards are already placed.",
-                  label=f"{card_label('en-US', dealt[0])} → Top", version=0)
+    first_seat = next(s for s, p in bot.tables.seats(table).items() if p == first.id)
+    await refused(first, prompt, "Those cards are already placed.", version=0,
+                  custom_id_shown=place_id(table, first_seat, dealt[0], "top"))
 
     # Another seat's control, sent by a modified client from the second player's own DM.
     theirs = await second.wait_for_dm()
-    first_seat = next(s for s, p in bot.tables.seats(table).items() if p == first.id)
     state = seat_state(bot, table, second)
     forged = PlaceId(Turn(table, 1, 1, first_seat), state.view.dealt[0], "top")
     mine = "These controls belong to another player."
@@ -197,15 +214,14 @@ async def test_closed_dms_are_told_to_use_my_hand_which_opens_the_controls(
     assert bob.dms() == []
 
     await bob.click(table_msg, "My hand")
-    mine = await bob.wait_for_ephemeral(lambda m: "Reset" in buttons(m))
+    mine = await bob.wait_for_ephemeral(lambda m: "Confirm" in buttons(m))
     dealt = seat_state(bot, table, bob).view.dealt
-    assert mine.embed_image() and len(buttons(mine)) == 5 * 3 + 2
+    assert mine.embed_image() and len(placements(mine)) == 5 * 3
     await draft(double, bob, mine, dealt[2], "Middle")
     assert seat_state(bot, table, bob).draft == {dealt[2]: "middle"}
 
     answer = await double.resolved(await bob.slash("ofc hand"))  # the same, by command
-    assert answer.ephemeral and buttons(answer)[f"{card_label('en-US', dealt[2])} → Middle"].get(
-        "style") == SUCCESS
+    assert answer.ephemeral and placement(answer, dealt[2], "middle").get("style") == SUCCESS
     not_seated = await double.resolved(await double.add_member("dave").slash("ofc hand"))
     assert not_seated.embed["description"] == "You are not playing at this table."  # type: ignore[index]
     assert len(double.messages()) == 3  # lobby, table, one notice: no notice per street
@@ -311,7 +327,7 @@ def toward_fantasy(player_id: int) -> Callable[[Member, SeatState], Mapping[Card
     return choose
 
 
-async def test_fantasyland_menus_best_arrangement_and_confirm(
+async def test_fantasyland_menus_solve_and_confirm(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
     table = await fantasy_table(double, bot, alice, bob)
     await play_hand(bot, table, (alice, bob), toward_fantasy(alice.id))
@@ -321,7 +337,7 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     prompt = await alice.wait_for_dm(lambda m: "Fantasyland" in m.embed["title"])
     state = seat_state(bot, table, alice)
     assert state.street == 0 and len(state.view.dealt) == 14
-    assert prompt.embed["title"] == "Hand 2 of 2 · Fantasyland, added: your 14 cards"
+    assert prompt.embed["title"] == "Hand 2 of 2 · Fantasyland"
     top = state.view.dealt[:3]
     await alice.select(prompt, *(card_label("en-US", c) for c in top), placeholder="Top (3)")
     await double.wait_until(lambda: seat_state(bot, table, alice).draft == dict.fromkeys(
@@ -329,7 +345,7 @@ async def test_fantasyland_menus_best_arrangement_and_confirm(
     await alice.select(prompt, card_label("en-US", top[0]), placeholder="Middle (5)")  # moves it
     await double.wait_until(lambda: seat_state(bot, table, alice).draft.get(top[0]) == "middle")
 
-    await alice.click(prompt, "Best arrangement")  # the solver fills the draft (R8 helper)
+    await alice.click(prompt, "Solve")  # the solver fills the draft (R8 helper)
     await double.wait_until(lambda: len(seat_state(bot, table, alice).draft) >= 13)
     await double.wait_until(lambda: enabled(prompt, "Confirm"), what="13 cards: Confirm")
     await alice.click(prompt, "Confirm")

@@ -57,7 +57,7 @@ async def test_my_hand_over_dms_and_the_four_colour_deck_are_used(
     dm = await alice.wait_for_dm()
     assert dm.embed_image() and bob.dms() == []  # bob plays from the channel
     await bob.click(table, "My hand")
-    mine = await bob.wait_for_ephemeral(lambda m: "Reset" in buttons(m))
+    mine = await bob.wait_for_ephemeral(lambda m: "Confirm" in buttons(m))
     assert mine.embed_image()
     seats = {p: s for s, p in bot.tables.seats(bot.tables.table_for_channel(  # type: ignore[arg-type]
         double.channel.id)).items()}

@@ -2,15 +2,22 @@
 fouls, what the board with its draft is making, and the last street's royalties and
 Fantasyland (R3, R4, R8)."""
 
+from dataclasses import replace
 from typing import Any
 
 from bot.engine.board import Board
 from bot.engine.cards import parse_cards
+from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
+from bot.i18n import LOCALES, t
 from bot.tables import SeatState
-from cogs.tables.controls import controls_view, fouls
-from cogs.tables.embeds import Where, prompt_embed
+from cogs.tables.controls import PlaceButton, controls_view, fouls
+from cogs.tables.embeds import Where, action_title, author_line, placed_embed, prompt_embed
+from rendering import samples
+from tests.phone import AUTHOR_SIZE, EMBED_INNER, lines
+from tests.phone_prompts import new_match as phone_match
+from tests.phone_prompts import seat_state
 
 
 def board(top: str, middle: str, bottom: str) -> Board:
@@ -69,5 +76,69 @@ def test_the_last_street_shows_what_the_draft_earns_and_where_the_table_is() -> 
     text = str(embed.description)
     assert "Top: Pair of Queens" in text and "Royalties **13**" in text
     assert "Fantasyland next hand (14 cards)" in text
-    assert embed.author.name == "Poker Club · #ofc" and embed.author.url == where.url
+    # The title links to the table (no author line: a phone has no room for it); the record
+    # the prompt becomes names the server and channel.
+    assert embed.url == where.url and embed.author.name is None
     assert not embed.fields  # the image shows the board: no field repeats it
+    placed = placed_embed("en-US", 2, 5, whole, where=where)
+    assert placed.author.name == "Poker Club · #ofc" and placed.author.url == where.url
+
+
+def test_the_author_line_of_a_record_keeps_to_one_phone_line() -> None:
+    where = Where("The Friday Night Open-Face Club of Greater Manchester",
+                  "ofc-pineapple-high-stakes", None)
+    for loc in LOCALES:
+        for practice in (False, True):
+            name = author_line(loc, replace(where, practice=practice))
+            assert lines(name, AUTHOR_SIZE, EMBED_INNER) == 1, name
+    assert author_line("en-US", where).endswith(" · #ofc-pineapple-high-stakes")
+    assert all(author_line(loc, replace(where, practice=True)).endswith(
+        t(loc, "#{channel} · practice", channel="")[1:]) for loc in LOCALES)
+    assert author_line("en-US", Where("Club", "ofc", None)) == "Club · #ofc"
+
+
+def sequential_and_simultaneous(order: str) -> tuple[SeatState, SeatState]:
+    """Street 1 of a 2-seat table: the seat to act and the other seat, each with its whole
+    street drafted."""
+    match = Match.new(TableRules(seats=2, order=order),  # type: ignore[arg-type]
+                      [PlayerSpec(1, "Alice", 200), PlayerSpec(2, "Bob", 200)], seed=3)
+    match.start_hand(0.0)
+    first = match.pending()[0]
+    other = 1 - first
+    return (seat_state(match, first, samples.choice(match, first)),
+            seat_state(match, other, samples.choice(match, other)))
+
+
+def test_confirm_is_enabled_only_on_the_seats_turn_in_sequential_play() -> None:
+    acting, waiting = sequential_and_simultaneous("sequential")
+    assert acting.to_act and acting.complete and not labels(
+        controls_view("en-US", acting))["Confirm"].disabled
+    # The waiting seat drafts its whole street ahead, but confirms on its turn (its prompt
+    # is redrawn then, Confirm enabled).
+    assert not waiting.to_act and waiting.complete
+    controls = controls_view("en-US", waiting)
+    assert labels(controls)["Confirm"].disabled
+    assert not any(item.item.disabled for item in controls.children
+                   if isinstance(item, PlaceButton))
+    assert "Waiting for Alice" in str(prompt_embed("en-US", waiting).description) or \
+        "Waiting for Bob" in str(prompt_embed("en-US", waiting).description)
+
+
+def test_confirm_is_enabled_for_every_seat_in_simultaneous_play() -> None:
+    for state in sequential_and_simultaneous("simultaneous"):
+        assert state.to_act and state.complete
+        assert not labels(controls_view("en-US", state))["Confirm"].disabled
+
+
+def test_only_the_seat_in_fantasyland_reads_fantasyland_in_its_title() -> None:
+    # The last seat holds 14 cards (R8): dealt first, it arranges while the others wait;
+    # dealt last, the others play their first street while it waits.
+    first = phone_match("pineapple", 3, "off", 14, fantasy_deal="first")
+    fantasy = first.public_view().seats[-1].seat
+    assert list(first.pending()) == [fantasy]
+    assert action_title("en-US", seat_state(first, fantasy)) == "Hand 1 of 3 · Fantasyland"
+    last = phone_match("pineapple", 3, "off", 14, fantasy_deal="last")
+    others = last.pending()
+    assert others and fantasy not in others
+    assert all(action_title("en-US", seat_state(last, seat)) == "Hand 1 of 3 · street 1 of 5"
+               for seat in others)

@@ -12,7 +12,7 @@ import re
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from cogs.common.format import card_label
-from tests.cogs.conftest import EXTENSIONS, buttons, enabled, started
+from tests.cogs.conftest import EXTENSIONS, buttons, enabled, placement, started
 from tests.cogs.test_play import (
     auto,
     fantasy_table,
@@ -77,7 +77,7 @@ async def test_a_late_redraw_never_turns_an_old_prompt_into_the_fantasyland_prom
     fantasy = [m for m in alice.dms() if (2, "Fantasyland") in actions_shown(m)]
     assert len(fantasy) == 1 and fantasy[0] is not first
     assert menus(fantasy[0]) == ["Top (3)", "Middle (5)", "Bottom (5)"]
-    assert {"Best arrangement", "Confirm"} <= set(buttons(fantasy[0]))
+    assert {"Solve", "Confirm"} <= set(buttons(fantasy[0]))
     assert_one_action_per_message(alice)
     # Every earlier prompt is over: none of them still offers controls.
     for message in alice.dms():
@@ -140,14 +140,14 @@ async def test_the_dm_prompt_follows_what_my_hand_drafts_and_confirms(
     first = next(m for m in (alice, bob) if m.id == bot.tables.seats(table)[view.to_act[0]])
     dm = await first.wait_for_dm()
     await first.click(table_msg, "My hand")
-    mine = await first.wait_for_ephemeral(lambda m: "Reset" in buttons(m))
+    mine = await first.wait_for_ephemeral(lambda m: "Confirm" in buttons(m))
     state = seat_state(bot, table, first)
     plan = auto(first, state)
     for card, row in plan.items():
-        label = f"{card_label('en-US', card)} → {row.capitalize()}"
-        await first.click(mine, label)
-        await double.wait_until(lambda label=label: buttons(dm)[label].get("style") == SUCCESS,
-                                what=f"the DM showing {label} drafted")
+        await first.click(mine, custom_id=str(placement(mine, card, row)["custom_id"]))
+        await double.wait_until(
+            lambda card=card, row=row: placement(dm, card, row).get("style") == SUCCESS,
+            what=f"the DM showing {card_label('en-US', card)} drafted to {row}")
     await double.wait_until(lambda: enabled(mine, "Confirm"), what="Confirm on a whole street")
     await first.click(mine, "Confirm")
     await double.wait_until(lambda: dm.components == [], what="the DM prompt closed")

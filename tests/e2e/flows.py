@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from bot.app import OFCBot
 from bot.engine.cards import Card, parse_card
 from bot.tables import Clock
-from cogs.common.format import ROW_WORDS, SUIT_SYMBOLS, card_label, row_word
+from cogs.common.format import ROW_WORDS, SUIT_SYMBOLS, card_label
 from tests.cogs.conftest import buttons, enabled, placement, placements, settings_for
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import PATIENCE, Channel, DiscordDouble, Member, Message
@@ -34,7 +34,7 @@ BUY_IN = 200  # RULES.md R12 default
 STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
 COMPUTER = re.compile(r"Computer \d+ \((?:easy|strong)\)")  # a computer seat's name
 RESULT = "your result"  # the title of a showdown's result by DM (never a prompt)
-# member id -> buttons clicked on prompts (placements, Confirm, Best arrangement): issue 14's
+# member id -> buttons clicked on prompts (placements, Confirm, Solve): a phone's
 # taps, counted by act() and confirm()
 TAPS: dict[int, int] = {}
 
@@ -136,11 +136,6 @@ def dealt(prompt: Message) -> list[Card]:
     return list(dict.fromkeys(card for card, _ in placements(prompt)))
 
 
-def place_label(card: Card, row: str, loc: str = "en-US") -> str:
-    """The label of the button placing `card` in `row`, in the language of `loc`."""
-    return f"{card_label(loc, card)} → {row_word(loc, row)}"
-
-
 def place_id(prompt: Message, card: Card, row: str) -> str:
     """The custom_id of the button putting `card` in `row`."""
     return str(placement(prompt, card, row)["custom_id"])
@@ -187,13 +182,13 @@ def _first_free(prompt: Message, card: Card) -> str:
 
 async def act(double: DiscordDouble, member: Member, prompt: Message,
               plan: Mapping[Card, str] | None = None, *, timeout: float = PATIENCE) -> None:
-    """Play the prompt's action by clicks and confirm it. A Fantasyland hand takes Best
-    arrangement (R8); a street follows `plan`, or else keeps cards from the bottom up and
+    """Play the prompt's action by clicks and confirm it. A Fantasyland hand takes Solve (the
+    best arrangement, R8); a street follows `plan`, or else keeps cards from the bottom up and
     discards the rest (as R10 would). `timeout`: how long each click's effect may take."""
-    if "Best arrangement" in prompt.labels():
+    if "Solve" in prompt.labels():
         shown = len(prompt.history)
         tap(member)
-        await member.click(prompt, "Best arrangement")
+        await member.click(prompt, "Solve")
         await double.wait_until(lambda: len(prompt.history) > shown, timeout=timeout,
                                 what=f"{member.name}'s Fantasyland arrangement")
     else:

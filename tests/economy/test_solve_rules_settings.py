@@ -92,15 +92,19 @@ async def test_rules_of_the_server_then_of_the_table_in_the_channel(
     interaction = invoke(BOB)
     await run(rules, interaction)
     answer = interaction.answer
-    assert not answer.ephemeral  # everyone at the table reads it
-    assert "No table in this channel: these are this server's default rules." in answer.text
-    assert "**1-6**" in answer.text and "**American** table" in answer.text
+    # No table here: the server's defaults in one line, for the asker only.
+    assert answer.ephemeral and not answer.embed.fields
+    assert answer.text.startswith("Rules in force\nNo table in this channel. This server's "
+                                  "tables play "
+                                  "Pineapple · 1-6 · american royalties")
+    assert "Up to" not in answer.text and len(answer.text) < 300
 
     lobby = await with_tables.create_table(GUILD, CHANNEL, ALICE.id, "Alice",
                                            {"scoring": "2-4", "royalties": "russian",
                                             "fantasy": "progressive"})
     here = invoke(BOB)
     await run(rules, here)
+    assert not here.answer.ephemeral  # everyone at the table reads it
     text = here.answer.text
     assert f"Table #{lobby.table_id} in <#{CHANNEL}>." in text
     assert "Pineapple · 2-4 · russian royalties · progressive Fantasyland" in text
@@ -157,7 +161,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     assert "**+50 chips**" in claim.answer.text and "550 chips" in claim.answer.text
     shown = invoke(ALICE)
     await run(rules, shown)
-    assert "**Turbo**" in shown.answer.text
+    assert "tables play Turbo · 1-6" in shown.answer.text
 
     # Reset the table options, then set one: the others go back to RULES.md's defaults.
     again = invoke(ADMIN, manage_guild=True)

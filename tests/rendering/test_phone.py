@@ -45,6 +45,17 @@ def test_one_players_dms_of_a_hand_stay_under_300_kb() -> None:
     assert sum(sizes) <= 300 * 1024
 
 
+def test_one_players_dms_of_a_four_seat_hand_stay_under_300_kb() -> None:
+    # A DM uploads the image again whenever what it shows changes (the image drawn without
+    # the draft). At most: a new image after the deal and after every placement of the hand
+    # (4 seats x 3 streets of turbo, R7).
+    match = samples.new_match(4, seed=11)
+    sizes = [len(private_png(match.view_for(1)))]
+    sizes += [len(private_png(m.view_for(1))) for m in samples.play(match)]
+    assert len(sizes) == 1 + 4 * 3
+    assert sum(sizes) <= 300 * 1024
+
+
 def test_a_foul_that_cannot_be_avoided_is_warned() -> None:
     view, draft = samples.private_foul()
     assert has(private_image(view, draft), theme.FOUL)
@@ -72,27 +83,30 @@ def labels_drawn(monkeypatch: pytest.MonkeyPatch, match: Match) -> bool:
         return private_image(view, draft).tobytes() != labelled.tobytes()
 
 
-def test_each_row_is_labelled_with_its_hand_on_street_1(monkeypatch: pytest.MonkeyPatch,
-                                                        fantasy: Match) -> None:
-    assert labels_drawn(monkeypatch, samples.new_match(3))
-    assert labels_drawn(monkeypatch, fantasy)
-
-
-def test_streets_2_to_5_leave_the_labels_to_the_prompt(monkeypatch: pytest.MonkeyPatch,
-                                                      mid_hand: Match) -> None:
-    # The compact image: the prompt's text names each row's hand (with the draft), so the
-    # image does not repeat it (issue 14: the prompt fits a phone).
+def test_the_rows_hands_are_left_to_the_prompt(monkeypatch: pytest.MonkeyPatch,
+                                              mid_hand: Match, fantasy: Match) -> None:
+    # The prompt's text names each row's hand (with the draft), so no image repeats it
+    # (the prompt fits a phone): street 1, streets 2-5 and a Fantasyland hand.
     assert mid_hand.public_view().street == 3
-    assert not labels_drawn(monkeypatch, mid_hand)
+    for match in (samples.new_match(3), mid_hand, fantasy):
+        assert not labels_drawn(monkeypatch, match)
 
 
-def test_streets_2_to_5_are_compact_and_street_1_is_not(mid_hand: Match) -> None:
+def test_street_1_and_fantasyland_show_the_cards_to_place_and_the_others(
+        mid_hand: Match, fantasy: Match) -> None:
+    # The own board is still empty there: the image is the cards to place and the other
+    # seats' strips, shorter than a later street's (the whole prompt's budget is in
+    # tests/cogs/test_dm_height.py).
     street_1 = samples.new_match(3)
-    tall = private_image(street_1.view_for(street_1.pending()[0]))
-    short = private_image(mid_hand.view_for(mid_hand.pending()[0]))
-    # The compact image is as wide and at most half as tall as the whole screen's budget
-    # for it leaves (tests/cogs/test_dm_height.py holds the budget).
-    assert short.width == tall.width and short.height < tall.height * 0.6
+    first = private_image(street_1.view_for(street_1.pending()[0]))
+    later = private_image(mid_hand.view_for(mid_hand.pending()[0]))
+    seat = samples.fantasy_seat(fantasy)
+    hand = private_image(fantasy.view_for(seat))
+    assert first.width == later.width == hand.width == private.WIDTH
+    assert first.height < later.height and hand.height < later.height * 1.2
+    assert private.dealing(street_1.view_for(street_1.pending()[0]))
+    assert private.dealing(fantasy.view_for(seat))
+    assert not private.dealing(mid_hand.view_for(mid_hand.pending()[0]))
 
 
 def test_status_under_the_board() -> None:

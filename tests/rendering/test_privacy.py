@@ -81,7 +81,7 @@ def test_a_set_fantasyland_board_does_not_show(fantasy: Match) -> None:
 
 def test_a_fantasyland_hand_being_arranged_does_not_show(fantasy: Match) -> None:
     seat = samples.fantasy_seat(fantasy)
-    other = next(s for s in fantasy.pending() if s != seat)
+    other = next(s.seat for s in fantasy.public_view().seats if s.seat != seat)
     changed = swap_hidden(fantasy, keep=other)
     assert hidden_cards(changed, other) != hidden_cards(fantasy, other)
     assert table_png(changed.public_view()) == table_png(fantasy.public_view())

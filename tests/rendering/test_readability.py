@@ -50,12 +50,19 @@ def test_table_ranks_are_readable_on_a_phone(seats: int) -> None:
     assert on_phone(width, image) >= MIN_RANK_PX
 
 
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_table_cards_are_40_px_wide_on_a_phone(seats: int) -> None:
+    image = table.table_image(samples.new_match(seats).public_view())
+    _, width = table.layout(seats)
+    assert width * PHONE_WIDTH / image.width >= 40
+
+
 def test_private_ranks_are_readable_on_a_phone(mid_hand: Match, fantasy: Match) -> None:
     for match in (mid_hand, fantasy):
         seat = match.pending()[0]
         image = private.private_image(match.view_for(seat))
-        for width in (private.OTHER_CARD, private.MANY_DEALT_CARD, private.DEALT_CARD,
-                      private.DISCARD_CARD, private.OWN_CARD, private.COMPACT_CARD):
+        for width in (private.MANY_DEALT_CARD, private.DEALT_CARD, private.DISCARD_CARD,
+                      private.COMPACT_CARD):
             assert on_phone(width, image) >= MIN_RANK_PX
 
 

@@ -90,3 +90,22 @@ def test_every_entry_point_takes_the_four_colour_deck(mid_hand: Match,
         assert not has(draw(False), blue) and not has(draw(False), green)
         four = draw(True)
         assert has(four, blue) and has(four, green)
+
+
+def test_the_tool_images_have_no_game_chrome(drawn: list[str],
+                                             eventful_showdown: Match) -> None:
+    # A hand typed into /ofc score or /ofc solve was played at no table: no hand title, no
+    # rules header ("1-6 · 1 chip/pt"), no dealer button.
+    def chrome() -> list[str]:
+        return [s for s in drawn if s.startswith("Hand ") or "chip/pt" in s or s == "D"]
+
+    view = eventful_showdown.public_view()
+    png(showdown_png(view))
+    assert chrome()  # the table's own showdown keeps them
+    drawn.clear()
+    png(score_png(view))
+    assert drawn and not chrome()
+    drawn.clear()
+    solved = solve(parse_cards(HAND), TableRules())
+    png(solution_png(solved.board, solved.discard, TableRules()))
+    assert drawn and not chrome()

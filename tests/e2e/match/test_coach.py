@@ -47,7 +47,7 @@ async def _practice_thread(double: DiscordDouble, member: Member) -> Channel:
 async def _play_with_suggest(double: DiscordDouble, member: Member,
                              thread: Channel) -> list[tuple[list[Card], dict[Card, str]]]:
     """Each street: Suggest, wait for the draft, Confirm; the cards dealt and the rows drafted
-    as the prompt showed them. A Fantasyland hand takes Best arrangement (R8)."""
+    as the prompt showed them. A Fantasyland hand takes Solve (R8)."""
     seat = Seat(member)
     played = []
     while True:
@@ -57,7 +57,10 @@ async def _play_with_suggest(double: DiscordDouble, member: Member,
         if not isinstance(prompt, Message) or title(prompt) == "Match over":
             return played
         seat.done.add(str(action_of(prompt)))
-        assert "practice" in str(prompt.embed["author"]["name"])  # the DM says so
+        # The DM says so: each action's record names the practice table.
+        records = [m for m in member.dms() if " placed" in title(m)]
+        assert all("practice" in str(m.embed["author"]["name"])  # type: ignore[index]
+                   for m in records)
         if "Suggest" not in prompt.labels():
             await act(double, member, prompt, timeout=LONG)
             continue

@@ -102,7 +102,8 @@ async def test_a_channel_gone_unannounced_ends_its_table_at_its_first_404_or_403
         await double.delete_channel(lounge, announce=False)  # an event the bot missed
     else:  # the bot no longer sees the channel: Discord answers 403 Missing Access
         await double.set_permissions(lounge, None, deny=VIEW_CHANNEL)
-    await clock.advance(60 + 120 + 1)  # the street's time and time bank run out: R10 places
+    await clock.advance(5 * 60 + 120 + 1)  # the hand's clock (a match: 5 streets of 60 s)
+    # and the time bank run out: R10 places
     await double.wait_until(lambda: not bot.tables.live_tables(), what="the table closed")
     await settled(bot)
     found = to_channels(double, since, lounge)

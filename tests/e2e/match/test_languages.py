@@ -17,7 +17,7 @@ from tests.e2e.flows import (
     act,
     dealt,
     description,
-    place_label,
+    placement,
     ready,
     start_bot,
     title,
@@ -52,7 +52,7 @@ async def test_a_russian_member_reads_russian_in_their_dm(
         def russian_turn() -> Message | None:
             prompts = [m for m in ivan.dms() if not m.ephemeral]
             if prompts and "**Ваш ход.**" in description(prompts[-1]) \
-                    and "Подтвердить" in buttons(prompts[-1]):
+                    and "Готово" in buttons(prompts[-1]):
                 return prompts[-1]
             alice_prompt = Seat(alice).prompt()
             if ready(alice_prompt) and alice_prompt is not None \
@@ -66,7 +66,7 @@ async def test_a_russian_member_reads_russian_in_their_dm(
                                                  what="ivan's turn")) in alice.dms():
             await act(double, alice, prompt)  # alice plays first when she is left of the button
         assert title(prompt) == "Раздача 1 из 2 · улица 1 из 5"
-        assert "Выложите 5 карт." in description(prompt)
+        assert "**Ваш ход.** ⏱" in description(prompt)
         assert (await bot.storage.preferences(ivan.id)).locale == "ru"
         (image,) = [a for a in prompt.attachments if a.content_type.startswith("image/")]
         assert watch.rendered_from(image).locale == "ru"  # its words drawn in Russian
@@ -75,15 +75,16 @@ async def test_a_russian_member_reads_russian_in_their_dm(
         assert len(cards) == 5
         for card, row in zip(cards, ("bottom", "bottom", "middle", "middle", "top"),
                              strict=True):
-            label = place_label(card, row, "ru")  # "A♥ → Низ"
-            await ivan.click(prompt, label)
+            button = placement(prompt, card, row)
+            assert button["label"] == {"bottom": "Низ", "middle": "Середина", "top": "Верх"}[row]
+            await ivan.click(prompt, custom_id=str(button["custom_id"]))
             await double.wait_until(
-                lambda lbl=label: buttons(prompt).get(lbl, {}).get("style") == SUCCESS,
-                timeout=PATIENCE, what=f"{label} drafted")
+                lambda c=card, r=row: placement(prompt, c, r).get("style") == SUCCESS,
+                timeout=PATIENCE, what=f"{card} drafted to {row}")
         assert "Низ:" in description(prompt) and "Верх:" in description(prompt)
-        await double.wait_until(lambda: enabled(prompt, "Подтвердить"), timeout=PATIENCE,
+        await double.wait_until(lambda: enabled(prompt, "Готово"), timeout=PATIENCE,
                                 what="Confirm enabled")
-        await ivan.click(prompt, "Подтвердить")
+        await ivan.click(prompt, "Готово")
         if "Всё равно подтвердить" in buttons(prompt):  # the draft fouls: asked again
             await ivan.click(prompt, "Всё равно подтвердить")
         await double.wait_until(lambda: title(prompt) == "Раздача 1: улица 1 выложена",

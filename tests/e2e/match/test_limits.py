@@ -1,7 +1,7 @@
 """Per-member limits on the controls that cost the bot a core's work, through the real bot and
 the Discord double on a fake clock: `/ofc review` and the Review button under `/ofc history`
-share one limit (3 a minute); Suggest (6 a minute) and Best arrangement (3 a minute) have
-theirs. Every press counts, refused or not; a limit is per member and frees up on the clock."""
+share one limit (3 a minute); Suggest (6 a minute) and Solve, the best arrangement (3 a
+minute), have theirs. Every press counts, refused or not; a limit is per member and frees up on the clock."""
 
 import sys
 
@@ -74,7 +74,7 @@ async def test_suggest_and_best_arrangement_each_have_a_limit_per_member(
     assert (await pressed(first, prompt, suggest)).startswith(SLOWED)
     for _ in range(3):
         assert await pressed(first, prompt, best) == \
-            "Best arrangement is only for a Fantasyland hand."
+            "Solve is only for a Fantasyland hand."
     assert (await pressed(first, prompt, best)).startswith(SLOWED)
     await clock.advance(60)
     assert not (await pressed(first, prompt, suggest)).startswith(SLOWED)

@@ -51,8 +51,7 @@ async def test_three_members_play_a_match_with_fantasyland_to_settled_wallets(
     assert first.seats["Alice"].fantasy_next == 14 and not first.seats["Alice"].fouled
     assert first.seats["Alice"].royalties == 7 + 2  # QQ on top (R4: 12 - 5), a straight
     (fantasy,) = [m for m in alice.dms() if "Fantasyland" in title(m)]
-    assert fantasy.history[0].embeds[0]["title"] == \
-        "Hand 2 of 4 · Fantasyland, added: your 14 cards"
+    assert fantasy.history[0].embeds[0]["title"] == "Hand 2 of 4 · Fantasyland"
     assert title(fantasy) == "Hand 2: your Fantasyland hand placed"  # the DM keeps the record
     # R11: one hand per player (3), plus one Fantasyland hand per hand that earned one.
     earned = sum(1 for m in showdowns[:-1]
