@@ -1,7 +1,8 @@
 """Per-member limits on the controls that cost the bot a core's work, through the real bot and
 the Discord double on a fake clock: `/ofc review` and the Review button under `/ofc history`
 share one limit (3 a minute); Suggest (6 a minute) and Solve, the best arrangement (3 a
-minute), have theirs. Every press counts, refused or not; a limit is per member and frees up on the clock."""
+minute), have theirs. Every press counts, refused or not; a limit is per member and frees up
+on the clock."""
 
 import sys
 
