@@ -239,9 +239,12 @@ class Play(commands.Cog):
                 shown = self.tables.public_view(table)
                 to_channel(lambda: self._post_showdown(event, shown))
                 refresh_table()
+                # The match's last showdown: its end (and ratings) committed with it.
+                last = self.tables.lobby(table).match_id \
+                    if shown is not None and shown.phase == "over" else None
                 for seat, player in event.player_ids.items():
                     if is_person(player):
-                        box.post(partial(self._send_result, event, seat, player, shown))
+                        box.post(partial(self._send_result, event, seat, player, shown, last))
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 who = f"<@{player}>" if is_person(player) else \
                     SeatName(self._names(table).get(seat, ""))
@@ -482,8 +485,9 @@ class Play(commands.Cog):
         await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
 
     async def _send_result(self, event: ShowdownDone, seat: int, player: int,
-                           view: TableView | None) -> None:
-        """A player's own result of a showdown, by DM, linking to the table (issue 14)."""
+                           view: TableView | None, match_over: int | None = None) -> None:
+        """A player's own result of a showdown, by DM, linking to the table (issue 14); after
+        the match's last one (`match_over`: its id), with the player's new rating."""
         if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
             return
         loc = await player_locale(self.bot, player)
@@ -492,6 +496,12 @@ class Play(commands.Cog):
                              self._where(event.table_id), view.rules.variant == "lowball")
         if embed is None:
             return
+        changes = [] if match_over is None else \
+            await self.bot.storage.rating_changes(match_over)
+        for change in (c for c in changes if c.user_id == player):
+            embed.add_field(name=t(loc, "Your rating"), value=t(
+                loc, "{rating:,} ({change:+,}) after this match", rating=change.after.shown,
+                change=change.after.shown - change.before.shown), inline=False)
         user = self.bot.get_user(player) or await self.bot.fetch_user(player)
         with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
             await user.send(embed=embed)

@@ -1,7 +1,7 @@
 """Skill ratings and seasons through the real bot: two finished matches rate their players in
 season 1 (as bot/ratings.py computes from each match's places by points), each match's
-standings show every player's new rating and its change, an admin starts a new season, and
-both boards read as they should: the new one empty, the old one final."""
+standings and each member's last result DM show the new rating and its change, an admin starts
+a new season, and both boards read as they should: the new one empty, the old one final."""
 
 from bot import ratings
 from bot.app import OFCBot
@@ -26,7 +26,12 @@ async def test_two_matches_a_new_season_and_both_boards(
             line = next(line for line in description(over).splitlines()
                         if display_name(member) in line)
             new = after[[p.user_id for p in players].index(member.id)].shown
-            assert line.endswith(f" · rating {new:,} ({new - expected[member.id].shown:+,})")
+            change = f"{new:,} ({new - expected[member.id].shown:+,})"
+            assert line.endswith(f" · rating {change}")
+            # and the last result DM says it too, to that member alone
+            said = [f["value"] for m in member.dms() if m.embed
+                    for f in m.embed.get("fields", []) if f["name"] == "Your rating"]
+            assert said[-1] == f"{change} after this match"
         expected.update({p.user_id: r for p, r in zip(players, after, strict=True)})
 
     board = await double.resolved(await alice.slash("ofc leaderboard"))
