@@ -23,8 +23,6 @@ from rendering.private import (
     OWN_CARD,
     PAD,
     PLACE_SIZE,
-    PRIVATE_COLOURS,
-    PRIVATE_LEVEL,
     WIDTH,
     card_line,
     line_height,
@@ -59,5 +57,4 @@ def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
 def render_solution(board: Board, discards: Sequence[Card], rules: TableRules,
                     four_colour: bool = False, locale: str = ENGLISH) -> bytes:
     """The solved hand as PNG bytes."""
-    return to_png(solution_image(board, discards, rules, four_colour, locale), PRIVATE_COLOURS,
-                  PRIVATE_LEVEL)
+    return to_png(solution_image(board, discards, rules, four_colour, locale))
