@@ -4,6 +4,7 @@ All `_` methods here run inside a transaction the caller holds (they take its co
 """
 
 import enum
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -18,7 +19,7 @@ from bot.storage.errors import (
     TableClosed,
     UnknownTable,
 )
-from bot.storage.records import GuildSettings
+from bot.storage.records import GuildSettings, Preferences
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -97,6 +98,10 @@ class StorageCore:
         self._db = db
         self.defaults = defaults
         self._guild_settings: dict[int, GuildSettings] = {}  # read once (settings.py)
+        # user -> (when read, Preferences), kept a while (preferences.py)
+        self._preferences: dict[int, tuple[float, Preferences]] = {}
+        self._preference_writes = 0  # a read racing a write keeps nothing
+        self.monotonic: Callable[[], float] = time.monotonic  # a test holds this clock
 
     async def close(self) -> None:
         await self._db.close()
