@@ -86,6 +86,9 @@ def on_shards(plan: ShardPlan | None) -> tuple[str, tuple[int, ...]]:
     return f"(guild_id >> 22) % ? IN ({marks})", (plan.count, *plan.ids)
 
 
+CLAIM_KEY = "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?)"
+
+
 class Moved(NamedTuple):
     """A wallet movement: the balance after it, and its ledger row."""
 
@@ -205,17 +208,20 @@ class StorageCore:
         Recorded inside the operation's own transaction, so a crash before COMMIT leaves the
         key unused and the operation can be replayed.
         """
-        claimed = await conn.execute(
-            "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (key) DO NOTHING",
-            (key, kind, table_id, now),
-        )
+        claimed = await conn.execute(f"{CLAIM_KEY} ON CONFLICT (key) DO NOTHING",
+                                     (key, kind, table_id, now))
         if claimed == 1:
             return True
+        await self._repeated_key(conn, key, kind, table_id)
+        return False
+
+    @staticmethod
+    async def _repeated_key(conn: Connection, key: str, kind: str, table_id: int | None) -> None:
+        """A key already applied: KeyConflict unless by the same kind of operation at the same
+        table (a replay, which then does nothing)."""
         rows = await conn.fetch("SELECT kind, table_id FROM operations WHERE key = ?", (key,))
         if (rows[0][0], rows[0][1]) != (kind, table_id):
             raise KeyConflict(
                 f"Idempotency key {key!r} was already used by a {rows[0][0]} "
                 f"at table {rows[0][1]}, not a {kind} at table {table_id}."
             )
-        return False
