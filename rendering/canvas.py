@@ -7,12 +7,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
 from rendering.fonts import Style, fit, font, is_cjk, needs_cjk
+from rendering.palette import fixed
 from rendering.theme import RGB
 
 SUPER = 4
 MARGIN = 16
 HEADER_H = 58
 COLUMN_GAP = 14  # between panels
+# zlib level 2: as fast as 1 and 8% smaller; each level above costs far more time per KB saved
+# (docs/maintainers/performance.md)
+LEVEL = 2
 
 
 @lru_cache(maxsize=256)
@@ -152,16 +156,12 @@ def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.5
     canvas.paste(Image.blend(region, Image.new("RGB", region.size, theme.FELT), amount), box[:2])
 
 
-def to_png(img: Image.Image, colours: int = 256, level: int = 3) -> bytes:
+def to_png(img: Image.Image, level: int = LEVEL) -> bytes:
     """PNG bytes; the same image always gives the same bytes (no timestamp, no text chunk).
-    `colours` and the zlib `level`: fewer colours and a higher level make smaller files."""
-    # A palette without dithering looks the same here (flat felt, antialiased edges) and makes
-    # the PNG several times smaller and faster to write than RGB. The palette is chosen from
-    # every 4th pixel each way, then every pixel takes its nearest entry: half the time of a
-    # full quantization.
-    sample = img.resize((img.width // 4, img.height // 4), Image.Resampling.NEAREST)
-    palette = sample.quantize(colours, Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    A higher zlib `level` makes a smaller file for more time."""
+    # Every pixel takes its nearest entry of the fixed palette (rendering/palette.py): no colour
+    # reduction per image, and the file is several times smaller and faster to write than RGB.
     out = io.BytesIO()
-    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, "PNG",
+    img.quantize(palette=fixed(), dither=Image.Dither.NONE).save(out, "PNG",
                                                                  compress_level=level)
     return out.getvalue()

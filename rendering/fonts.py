@@ -8,7 +8,7 @@ make_cjk_subset.py rebuilds it; tests check the catalogues' characters and some 
 in rarer characters shows boxes for those characters.
 """
 
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -38,6 +38,7 @@ def is_cjk(char: str) -> bool:
     return any(low <= code <= high for low, high in _CJK_RANGES)
 
 
+@lru_cache(maxsize=4096)  # the same names and labels come back image after image
 def needs_cjk(text: str) -> bool:
     return any(is_cjk(c) for c in text)
 
@@ -54,6 +55,7 @@ def font(size: int, style: Style = "bold", text: str = "") -> ImageFont.FreeType
     return _font(size, style, needs_cjk(text))
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, max_width: int, size: int, style: Style = "bold",
         min_size: int = 0) -> tuple[str, ImageFont.FreeTypeFont]:
     """`text` in the largest size from `size` down to `min_size` that fits `max_width`; when

@@ -18,7 +18,6 @@ EDGE = 12
 PAD = 16
 CHART_H = 150
 BAR_H = 16
-COLOURS = 64  # flat panels, a line and bars: few colours, a small PNG
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,4 +146,4 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
 
 
 def render_player_card(card: PlayerCard, locale: str = ENGLISH) -> bytes:
-    return to_png(player_card_image(card, locale), COLOURS)
+    return to_png(player_card_image(card, locale))

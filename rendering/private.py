@@ -46,8 +46,6 @@ COMPACT_NAME = 20
 PLACE_SIZE = 15
 PLACES = {"top": Text("TOP"), "middle": Text("MIDDLE"), "bottom": Text("BOTTOM")}
 INNER = WIDTH - 2 * EDGE - 2 * PAD
-PRIVATE_COLOURS = 128
-PRIVATE_LEVEL = 6
 
 Draft = Mapping[Card, str]
 
@@ -246,7 +244,5 @@ def render_private(view: PrivateView, draft: Draft | None = None, four_colour: b
     "middle", "bottom" or "discard": the player's placement not yet confirmed.
 
     A DM gets a new one whenever what it shows changes (cogs.tables.controls.image_key; the
-    bot draws no draft, its buttons show it): 128 colours and zlib level 6 keep it near 40 KB
-    (256 colours at level 3: 50 KB) for a few milliseconds more."""
-    return to_png(private_image(view, draft, four_colour, locale), PRIVATE_COLOURS,
-                  PRIVATE_LEVEL)
+    bot draws no draft, its buttons show it)."""
+    return to_png(private_image(view, draft, four_colour, locale))

@@ -21,8 +21,6 @@ from rendering.private import (
     INNER,
     PAD,
     PLACE_SIZE,
-    PRIVATE_COLOURS,
-    PRIVATE_LEVEL,
     WIDTH,
     card_line,
     line_height,
@@ -58,5 +56,4 @@ def solution_image(board: Board, discards: Sequence[Card], rules: TableRules,
 def render_solution(board: Board, discards: Sequence[Card], rules: TableRules,
                     four_colour: bool = False, locale: str = ENGLISH) -> bytes:
     """The solved hand as PNG bytes."""
-    return to_png(solution_image(board, discards, rules, four_colour, locale), PRIVATE_COLOURS,
-                  PRIVATE_LEVEL)
+    return to_png(solution_image(board, discards, rules, four_colour, locale))

@@ -36,6 +36,8 @@ FIGURES: dict[str, str] = {
     "interaction_p50_ms": "bot.bench.e2e",
     "interaction_p99_ms": "bot.bench.e2e",
     "interaction_done_p99_ms": "bot.bench.e2e",
+    "interaction_cpu_ms": "bot.bench.e2e",
+    "interaction_bot_cpu_ms": "bot.bench.e2e",
     "interaction_strong_p99_ms": "bot.bench.e2e",
     "interaction_strong_done_p99_ms": "bot.bench.e2e",
     "interaction_errors": "bot.bench.e2e",

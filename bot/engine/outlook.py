@@ -292,10 +292,14 @@ class Outlook:
         return sum(self.royalties)
 
 
-def outlook(board: Board, rules: TableRules, pool: Sequence[Card] | None = None,
+@lru_cache(maxsize=1024)
+def outlook(board: Board, rules: TableRules, pool: tuple[Card, ...] | None = None,
             in_fantasy: bool = False, entry_cards: int = 0) -> Outlook:
     """What `board` makes: see the module's summary. `in_fantasy` and `entry_cards` describe the
-    hand being played (Fantasyland stay rules, R8)."""
+    hand being played (Fantasyland stay rules, R8).
+
+    Kept for the latest boards: a click's prompt text, its image and its foul check each ask
+    about the same draft, and it is worked out once, when the draft changes."""
     lowball = rules.variant == "lowball"
     texts = tuple(row_text(r, board.row(r), lowball) for r in ROWS)
     rows = (texts[0], texts[1], texts[2])
@@ -329,5 +333,5 @@ def draft_outlook(view: PrivateView, draft: Mapping[Card, str] | None = None) ->
     last = in_fantasy or table.street >= table.streets
     if not last:
         pool += view.unseen()
-    return outlook(board, table.rules, pool, in_fantasy,
+    return outlook(board, table.rules, tuple(pool), in_fantasy,
                    seat.fantasy_size if seat is not None and in_fantasy else 0)

@@ -4,6 +4,7 @@ All `_` methods here run inside a transaction the caller holds (they take its co
 """
 
 import enum
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
@@ -18,7 +19,7 @@ from bot.storage.errors import (
     TableClosed,
     UnknownTable,
 )
-from bot.storage.records import GuildSettings
+from bot.storage.records import GuildSettings, Preferences
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -85,6 +86,9 @@ def on_shards(plan: ShardPlan | None) -> tuple[str, tuple[int, ...]]:
     return f"(guild_id >> 22) % ? IN ({marks})", (plan.count, *plan.ids)
 
 
+CLAIM_KEY = "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?)"
+
+
 class Moved(NamedTuple):
     """A wallet movement: the balance after it, and its ledger row."""
 
@@ -97,6 +101,10 @@ class StorageCore:
         self._db = db
         self.defaults = defaults
         self._guild_settings: dict[int, GuildSettings] = {}  # read once (settings.py)
+        # user -> (when read, Preferences), kept a while (preferences.py)
+        self._preferences: dict[int, tuple[float, Preferences]] = {}
+        self._preference_writes = 0  # a read racing a write keeps nothing
+        self.monotonic: Callable[[], float] = time.monotonic  # a test holds this clock
 
     async def close(self) -> None:
         await self._db.close()
@@ -200,17 +208,20 @@ class StorageCore:
         Recorded inside the operation's own transaction, so a crash before COMMIT leaves the
         key unused and the operation can be replayed.
         """
-        claimed = await conn.execute(
-            "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?) "
-            "ON CONFLICT (key) DO NOTHING",
-            (key, kind, table_id, now),
-        )
+        claimed = await conn.execute(f"{CLAIM_KEY} ON CONFLICT (key) DO NOTHING",
+                                     (key, kind, table_id, now))
         if claimed == 1:
             return True
+        await self._repeated_key(conn, key, kind, table_id)
+        return False
+
+    @staticmethod
+    async def _repeated_key(conn: Connection, key: str, kind: str, table_id: int | None) -> None:
+        """A key already applied: KeyConflict unless by the same kind of operation at the same
+        table (a replay, which then does nothing)."""
         rows = await conn.fetch("SELECT kind, table_id FROM operations WHERE key = ?", (key,))
         if (rows[0][0], rows[0][1]) != (kind, table_id):
             raise KeyConflict(
                 f"Idempotency key {key!r} was already used by a {rows[0][0]} "
                 f"at table {rows[0][1]}, not a {kind} at table {table_id}."
             )
-        return False

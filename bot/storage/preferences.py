@@ -1,6 +1,7 @@
 """Each player's preferences (`/ofc preferences`, issue 14), kept across servers."""
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.storage import validate
 from bot.storage.backend import Connection
@@ -10,6 +11,10 @@ from bot.storage.records import Preferences
 
 CONTROLS = ("dm", "channel")
 MAX_LOCALE = 16
+# Every prompt reads its player's preferences. This process's own changes reach what it keeps at
+# once; another process's (/ofc preferences in a DM goes to shard 0's) within this many seconds.
+KEPT_SECONDS = 60.0
+KEPT_MOST = 50_000  # players kept; past that the memory starts again
 
 
 async def _load(conn: Connection, user_id: int) -> Preferences:
@@ -26,8 +31,18 @@ class PreferencesMixin(StorageCore):
     async def preferences(self, user_id: int) -> Preferences:
         """A player's preferences (the defaults until they choose)."""
         user_id = validate.snowflake("user id", user_id)
+        now = self.monotonic()
+        kept = self._preferences.get(user_id)
+        if kept is not None and now - kept[0] < KEPT_SECONDS:
+            return kept[1]
+        writes = self._preference_writes
         async with self._db.transaction(write=False) as conn:
-            return await _load(conn, user_id)
+            found = await _load(conn, user_id)
+        if writes == self._preference_writes:  # no change committed while this read ran
+            if len(self._preferences) >= KEPT_MOST:
+                self._preferences.clear()
+            self._preferences[user_id] = (now, found)
+        return found
 
     async def set_preferences(self, user_id: int, *, now: float,
                               four_colour: bool | Unchanged = UNCHANGED,
@@ -50,7 +65,9 @@ class PreferencesMixin(StorageCore):
                 "four_colour = excluded.four_colour, controls = excluded.controls, "
                 "updated_at = excluded.updated_at",
                 (user_id, int(new.four_colour), new.controls, now))
-            return new
+        self._preference_writes += 1
+        self._preferences[user_id] = (self.monotonic(), new)  # committed
+        return new
 
     async def set_locales(self, locales: Sequence[tuple[int, str, float]]) -> None:
         """Remember the language each player last used the bot in (a Discord locale code:
@@ -69,3 +86,8 @@ class PreferencesMixin(StorageCore):
                 "INSERT INTO player_preferences (user_id, locale, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
                 "updated_at = excluded.updated_at", rows)
+        self._preference_writes += 1
+        for user_id, locale, _ in rows:  # committed: what is kept learns the new locales
+            kept = self._preferences.get(user_id)
+            if kept is not None:
+                self._preferences[user_id] = (kept[0], replace(kept[1], locale=locale))

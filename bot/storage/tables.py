@@ -16,8 +16,9 @@ from typing import NamedTuple
 
 from bot.sharding import ShardPlan
 from bot.storage import validate
-from bot.storage.backend import Connection
+from bot.storage.backend import Connection, Row
 from bot.storage.core import (
+    CLAIM_KEY,
     UNCHANGED,
     Origin,
     StorageCore,
@@ -67,24 +68,44 @@ class _Money(NamedTuple):
     stacks: dict[int, int]  # user -> stack, in user id order
 
 
+_MONEY = ("SELECT t.guild_id, t.status, s.user_id, s.stack{claimed} FROM live_tables AS t "
+          "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id")
+
+
+async def _lock_table_row(conn: Connection, table_id: int) -> bool:
+    """Whether the table exists. First, on its own: a statement that waited for the lock reads
+    the rows it joins as they were when it began, so the stacks are read by the next one."""
+    return bool(await conn.execute(f"SELECT 1 FROM live_tables WHERE id = ?{conn.for_update}",
+                                   (table_id,)))
+
+
+def _read_money(table_id: int, rows: list[Row]) -> _Money:
+    if not rows:
+        raise UnknownTable(table_id)
+    stacks = {int(user): int(stack) for _, _, user, stack, *_ in rows if user is not None}
+    return _Money(int(rows[0][0]), str(rows[0][1]), stacks)
+
+
 async def _money(conn: Connection, table_id: int, *, lock: bool = True) -> _Money:
     """A table's guild, status and stacks in one query (every statement is a thread hop).
     With `lock` (an operation about to change them) the table's row is held until the
     transaction ends."""
     if lock and conn.for_update:
-        # First, on its own: a statement that waited for the lock reads the rows it joins as
-        # they were when it began, so the stacks are read by the next one, after the wait.
-        await conn.execute(f"SELECT 1 FROM live_tables WHERE id = ?{conn.for_update}",
-                           (table_id,))
+        await _lock_table_row(conn, table_id)
+    return _read_money(table_id, await conn.fetch(_MONEY.format(claimed=""), (table_id,)))
+
+
+async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str,
+                           now: float) -> tuple[_Money, bool]:
+    """PostgreSQL: the table's row locked, then its money read and `key` claimed in one
+    statement (one round trip less than a statement each)."""
+    if not await _lock_table_row(conn, table_id):
+        raise UnknownTable(table_id)  # before the key, which must name a table
     rows = await conn.fetch(
-        "SELECT t.guild_id, t.status, s.user_id, s.stack FROM live_tables AS t "
-        "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id",
-        (table_id,),
-    )
-    if not rows:
-        raise UnknownTable(table_id)
-    stacks = {int(user): int(stack) for _, _, user, stack in rows if user is not None}
-    return _Money(int(rows[0][0]), str(rows[0][1]), stacks)
+        f"WITH claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1) "
+        + _MONEY.format(claimed=", (SELECT count(*) FROM claim)"),
+        (key, kind, table_id, now, table_id))
+    return _read_money(table_id, rows), bool(rows and rows[0][4])
 
 
 async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) -> None:
@@ -103,6 +124,50 @@ async def _save_state(
 ) -> None:
     if state_json is not None:
         await conn.execute(_SAVE_STATE, (state_json, now, table_id))
+
+
+# PostgreSQL: a settlement's writes as one statement, the rows passed as arrays.
+_SETTLE_PG = (
+    "WITH seats AS (UPDATE table_seats AS s SET stack = v.stack "
+    "FROM unnest(?::bigint[], ?::bigint[]) AS v (user_id, stack) "
+    "WHERE s.table_id = ? AND s.user_id = v.user_id), "
+    "moves AS (INSERT INTO stack_moves (table_id, user_id, amount, stack_after, kind, "
+    "counterparty, hand_no, op_key, created_at) "
+    "SELECT ?::bigint, m.user_id, m.amount, m.stack_after, 'settle', m.counterparty, "
+    "?::bigint, ?::text, ?::float8 "
+    "FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY "
+    "AS m (user_id, amount, stack_after, counterparty, n) ORDER BY m.n) "
+)
+
+
+async def _settle_writes(conn: Connection, table_id: int, rows: Sequence[StackMoveRow],
+                         stacks: dict[int, int], state: str | None, now: float) -> None:
+    """The new stacks, their stack_moves rows and the snapshot: on SQLite queued together
+    (one thread round trip), on PostgreSQL one statement (one network round trip, not one a
+    statement)."""
+    moved = sorted({row[1] for row in rows})
+    if conn.dialect != "postgresql":
+        await conn.together(
+            conn.executemany(
+                "UPDATE table_seats SET stack = ? WHERE table_id = ? AND user_id = ?",
+                [(stacks[user], table_id, user) for user in moved],
+            ),
+            _record_stack_moves(conn, rows),
+            _save_state(conn, table_id, state, now),
+        )
+        return
+    if not rows:
+        await _save_state(conn, table_id, state, now)
+        return
+    hand_no, key = rows[0][6], rows[0][7]
+    params: list[object] = [
+        moved, [stacks[user] for user in moved], table_id, table_id, hand_no, key, now,
+        *(list(column) for column in zip(*((r[1], r[2], r[3], r[5]) for r in rows), strict=True)),
+    ]
+    if state is None:
+        await conn.execute(_SETTLE_PG + "SELECT 1", params)
+    else:
+        await conn.execute(_SETTLE_PG + _SAVE_STATE, [*params, state, now, table_id])
 
 
 class TablesMixin(StorageCore):
@@ -268,12 +333,18 @@ class TablesMixin(StorageCore):
         self, conn: Connection, table_id: int, key: str, kind: str, now: float
     ) -> tuple[_Money, bool]:
         """A money operation's first step: the table's money, and whether `key` is new (now
-        claimed). Both statements are queued together, one thread round trip. A new key on a
-        table that is not open raises TableClosed; a repeat stays a quiet no-op.
+        claimed): on SQLite both statements queued together, one thread round trip; on
+        PostgreSQL the lock, then one statement. A new key on a table that is not open raises
+        TableClosed; a repeat stays a quiet no-op.
         """
-        money, claimed = await conn.together(
-            _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
-        )
+        if conn.dialect == "postgresql":
+            money, claimed = await _money_and_claim(conn, table_id, key, kind, now)
+            if not claimed:
+                await self._repeated_key(conn, key, kind, table_id)
+        else:
+            money, claimed = await conn.together(
+                _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
+            )
         if claimed and money.status != "open":
             raise TableClosed(table_id)
         return money, claimed
@@ -421,14 +492,7 @@ class TablesMixin(StorageCore):
                 return Settlement(False, money.stacks)
             stacks = money.stacks
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
-            await conn.together(
-                conn.executemany(
-                    "UPDATE table_seats SET stack = ? WHERE table_id = ? AND user_id = ?",
-                    [(stacks[user], table_id, user) for user in {row[1] for row in rows}],
-                ),
-                _record_stack_moves(conn, rows),
-                _save_state(conn, table_id, state, now),
-            )
+            await _settle_writes(conn, table_id, rows, stacks, state, now)
             if hand is not None:
                 await insert_hand(conn, hand, now, table_id=table_id)
         return Settlement(True, stacks)

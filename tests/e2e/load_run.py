@@ -67,6 +67,10 @@ class LoadReport:
     # the same with its worker processes (images, computers' decisions): the bot's whole cost
     bot_tree_cpu_seconds: float
     driver_cpu_seconds: float  # the double's and the members' (this process)
+    # CPU per interaction, in ms: what a click costs, however busy the machine (wall times
+    # grow with the load; CPU time much less)
+    bot_cpu_ms_per_interaction: float = 0.0
+    bot_tree_cpu_ms_per_interaction: float = 0.0  # the bot with its worker processes
     errors: list[str] = field(default_factory=list)
 
 
@@ -149,7 +153,15 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
         interaction_done_p99_ms=percentile(done, 0.99),
         seconds=round(seconds, 2), bot_cpu_seconds=round(bot_cpu, 2),
         bot_tree_cpu_seconds=round(tree_cpu, 2),
-        driver_cpu_seconds=round(cpu, 2), errors=errors)
+        driver_cpu_seconds=round(cpu, 2),
+        bot_cpu_ms_per_interaction=per_interaction(bot_cpu, len(measured)),
+        bot_tree_cpu_ms_per_interaction=per_interaction(tree_cpu, len(measured)),
+        errors=errors)
+
+
+def per_interaction(cpu_seconds: float, interactions: int) -> float:
+    """CPU ms per interaction; 0 for none."""
+    return round(cpu_seconds * 1000 / interactions, 2) if interactions else 0.0
 
 
 def _cpu(process: asyncio.subprocess.Process) -> float:

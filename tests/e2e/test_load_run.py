@@ -6,7 +6,7 @@ test's: here every table must play to its end, settle by the rules, with zero er
 
 import pytest
 
-from tests.e2e.load_run import load_run
+from tests.e2e.load_run import load_run, per_interaction
 
 # /ofc create, Join, Add computer, Start; then each of 2 members: street 1 five placements
 # and Confirm, streets 2-5 two placements and Confirm (R7; the discard takes no click, issue
@@ -20,6 +20,10 @@ async def test_five_tables_at_once_play_to_the_end_without_errors() -> None:
     report = await load_run(5, think=0.02, ai_delay=0, stub_rendering=True)
     assert report.errors == []
     assert 5 * PER_TABLE <= report.interactions <= 5 * MOST_PER_TABLE
+    # CPU per interaction, beside the latencies: the bot's, then with its workers'
+    assert report.bot_cpu_ms_per_interaction == per_interaction(report.bot_cpu_seconds,
+                                                                report.interactions)
+    assert 0 < report.bot_cpu_ms_per_interaction <= report.bot_tree_cpu_ms_per_interaction
 
 
 @pytest.mark.slow

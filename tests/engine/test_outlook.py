@@ -290,3 +290,27 @@ def test_every_prompt_of_joker_hands_has_an_outlook() -> None:
             prompts += 1
             match.place(seat, match.random_assignment(seat, rng), 1.0)
     assert prompts == 30 * 3 * 5  # five streets each, three seats, no Fantasyland in hand 1
+
+
+def test_a_drafts_outlook_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The prompt's text, its image and its foul check each ask about the same draft.
+    judged: list[Board] = []
+
+    def counted(board: Board, pool: object, lowball: bool) -> bool:
+        judged.append(board)
+        return False
+
+    monkeypatch.setattr("bot.engine.outlook.foul_unavoidable", counted)
+    outlook.cache_clear()
+    try:
+        view = _view(3, board("Ks Kh", "Qs Qh 5d", "As Ad Ac"), "3c 8d 9c")
+        draft = dict(zip(parse_cards("3c 8d 9c"), ("middle", "bottom", "discard"), strict=True))
+        for _ in range(3):
+            draft_outlook(view, draft)
+        assert len(judged) == 1
+        draft[parse_cards("9c")[0]] = "bottom"  # the draft changes: worked out again
+        draft[parse_cards("8d")[0]] = "discard"
+        draft_outlook(view, draft)
+        assert len(judged) == 2
+    finally:
+        outlook.cache_clear()  # nothing judged by the stand-in outlives this test

@@ -5,6 +5,7 @@ servers, each field changed on its own, bad values refused."""
 import pytest
 
 from bot.storage import InvalidInput, Preferences, Storage
+from bot.storage.preferences import KEPT_SECONDS
 
 ALICE = 111
 BOB = 222
@@ -47,3 +48,30 @@ async def test_locales_of_several_players_in_one_transaction(database: str) -> N
         assert (await storage.preferences(ALICE)).locale == "zh-CN"
     finally:
         await storage.close()
+
+
+async def test_preferences_are_read_once_a_while_and_a_change_shows_at_once(
+        database: str) -> None:
+    storage = await Storage.open(database)
+    other = await Storage.open(database)  # another process sharing the database
+    clock = [100.0]
+    storage.monotonic = lambda: clock[0]
+    reads: list[bool] = []
+    storage.observe_transactions(lambda write, _: reads.append(write))
+    try:
+        assert await storage.preferences(ALICE) == Preferences()
+        assert await storage.preferences(ALICE) == Preferences()  # every prompt asks
+        assert reads == [False]
+        await storage.set_preferences(ALICE, now=1.0, four_colour=True)
+        await storage.set_locales([(ALICE, "ru", 2.0)])
+        assert await storage.preferences(ALICE) == Preferences(True, "dm", "ru")
+        assert reads == [False, True, True]  # this process's changes, kept as committed
+        await other.set_preferences(ALICE, now=3.0, controls="channel")
+        clock[0] += KEPT_SECONDS - 1
+        assert (await storage.preferences(ALICE)).controls == "dm"
+        clock[0] += 1  # another process's change shows once what is kept is this old
+        assert await storage.preferences(ALICE) == Preferences(True, "channel", "ru")
+        assert reads == [False, True, True, False]
+    finally:
+        await storage.close()
+        await other.close()
