@@ -209,7 +209,9 @@ async def test_an_answer_discord_refuses_is_logged_and_the_member_told_it_was_do
     assert wallet(tmp_path / "ofc.sqlite3", alice) == [(1005,)]  # granted once: not "try again"
     refused = [r for r in caplog.records if "Discord refused the answer" in r.getMessage()]
     assert len(refused) == 1 and "50035" in refused[0].getMessage()
-    assert "Must be 4096 or fewer in length" in refused[0].getMessage()  # Discord's reason
+    assert "embeds.0.description" in refused[0].getMessage()  # Discord's reason, by field
+    assert "4096" in refused[0].getMessage()
+    expected_refusal(double, "data.embeds.0.description")
 
 
 async def test_a_refusal_discord_refuses_is_logged_and_still_answered(
@@ -221,3 +223,12 @@ async def test_a_refusal_discord_refuses_is_logged_and_still_answered(
     assert answer.content == "Refused, but Discord refused to show why. Nothing was changed."
     assert any("Discord refused the answer to command 'ofc solve'" in r.getMessage()
                for r in caplog.records)
+    expected_refusal(double, "data.embeds.0.description")
+
+
+def expected_refusal(double: DiscordDouble, field: str) -> None:
+    """The one request these tests make Discord refuse, on purpose: the double recorded it
+    (naming the field) and it is not a fault of the bot's to report at the end."""
+    (violation,) = double.violations
+    assert [problem.field for problem in violation.problems] == [field]
+    double.violations.clear()
