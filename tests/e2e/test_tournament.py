@@ -28,6 +28,11 @@ async def audited_bot(double: DiscordDouble,
     database = tmp_path / "ofc.sqlite3"
     bot = await start_bot(double, database, clock)
     bot.tournaments.limits = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns
+    # Quick turns for the tables' timeouts: the server's settings, which a tournament's
+    # tables take (its create offers only variant, scoring, royalties and fantasy).
+    await bot.storage.update_guild_settings(
+        double.guild.id, actor_id=1, now=clock.now(),
+        table_options={"turn_seconds": 10, "time_bank_seconds": 0})
     try:
         yield bot, clock
     finally:
@@ -63,8 +68,7 @@ async def two_heads_up_tables(double: DiscordDouble, bot: OFCBot, alice: Member,
                               bob: Member, hands: int) -> int:
     """Alice (the director) and Bob with two computers in a free tournament, started: two
     heads-up tables playing. Returns the tournament's id."""
-    await alice.slash("ofc tournament create", buy_in=0, table_seats=2, table_hands=hands,
-                      turn_seconds=10, time_bank_seconds=0)
+    await alice.slash("ofc tournament create", buy_in=0, table_seats=2, table_hands=hands)
     for member in (alice, bob):
         await member.slash("ofc tournament join")
     for _ in range(2):
@@ -87,7 +91,7 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         tmp_path: Path) -> None:
     async with audited_bot(double, tmp_path) as (bot, clock):
         await alice.slash("ofc tournament create", buy_in=50, table_seats=2, table_hands=1,
-                          payouts="65/35", turn_seconds=10, time_bank_seconds=0)
+                          payouts="65/35")
         await bob.slash("ofc tournament join")
         await carol.slash("ofc tournament join")
         await alice.slash("ofc tournament join")
@@ -259,8 +263,7 @@ async def test_a_swedish_tournament_posts_each_channel_message_once_in_swedish(
     sven = double.add_member("sven", locale="sv-SE")
     async with audited_bot(double, tmp_path) as (bot, clock):
         created = await double.resolved(await alice.slash(
-            "ofc tournament create", buy_in=50, table_seats=2, table_hands=1, payouts="65/35",
-            turn_seconds=10, time_bank_seconds=0))
+            "ofc tournament create", buy_in=50, table_seats=2, table_hands=1, payouts="65/35"))
         assert created.ephemeral
         assert created.content == "Tournament #1 is open; the channel was told."
         for member in (sven, bob, alice):
