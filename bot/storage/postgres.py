@@ -70,6 +70,7 @@ class PostgresConnection:
 
     dialect: Dialect = "postgresql"
     for_update = " FOR NO KEY UPDATE"
+    for_share = " FOR SHARE"
 
     def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]") -> None:
         self.raw = conn
