@@ -13,7 +13,7 @@ a takeover waits for the writes already past the check to commit, and a write wa
 takeover in progress and then sees its new token: no write lands after a takeover.
 
 Fenced: creating a table, its snapshots and message ids, buy-ins, cash-outs, settlements,
-closing and refunds, the start and end of its matches; a tournament's snapshot, pool moves
+closing and refunds, its matches' start, hands and end; a tournament's snapshot, pool moves
 and sanctions. Storage opened without a fence (the command line tools, the tests of
 storage) writes unchecked.
 """

@@ -172,6 +172,7 @@ class HistoryMixin(StorageCore):
         """Record a hand on its own (settle_hand can record it with the chips instead).
         False when that hand number of that match is already recorded."""
         async with self._db.transaction() as conn:
+            await self._fenced(conn, (await _match_row(conn, hand.match_id))[1])
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(

@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import LeaseLost, SanctionRecord, Storage, WriteFenced
+from bot.storage import HandRecord, LeaseLost, SanctionRecord, Storage, WriteFenced
 from tests.backends import Reader, is_postgres
 from tests.shards.test_leases import T0, guild_on
 from tests.storage.audit import audit
@@ -78,6 +78,7 @@ async def test_once_a_shard_is_taken_over_the_old_owner_writes_nothing_of_its_ta
             "close_table": old.close_table(other, now=T0 + 33),
             "record_match_start": old.record_match_start(other, "{}", [11], now=T0 + 33),
             "record_match_end": old.record_match_end(match, [11], now=T0 + 33),
+            "record_hand": old.record_hand(HandRecord(match, 2, "{}", ()), now=T0 + 33),
             "create_tournament": old.create_tournament(guild, 5, "{}", now=T0 + 33),
             "save_tournament": old.save_tournament(tournament, '{"t": 2}', now=T0 + 33),
             "tournament_move": old.tournament_move(tournament, 11, 50, "prize", key="t:out",
