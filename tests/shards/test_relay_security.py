@@ -7,6 +7,7 @@ import logging
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,84 +72,84 @@ async def receiver(clock: Callable[[], float], taken: list[dict[str, Any]],
     return relay
 
 
-async def test_a_captured_message_is_taken_once_and_never_again(
-        wiretap: tuple[str, list[Captured]]) -> None:
-    tap, captured = wiretap
+@dataclass
+class Pair:
+    """A sender and a receiving relay on one held clock; `tap` and `captured`: a wiretap's
+    address and what it captured, `taken`: what the receiver delivered."""
+
+    clock: HeldClock
+    sender: Relay
+    target: Relay
+    address: str
+    tap: str
+    captured: list[Captured]
+    taken: list[dict[str, Any]]
+
+
+@pytest.fixture
+async def pair(wiretap: tuple[str, list[Captured]]) -> AsyncIterator[Pair]:
     clock, taken = HeldClock(), []
     sender, target = Relay(KEY, clock=clock), await receiver(clock, taken)
-    address = await target.start("127.0.0.1:0")
     try:
-        await sender.forward(tap, PAYLOAD)
-        await sender.forward(tap, {**PAYLOAD, "id": "2"})
-        first, second = captured
-        assert await post(address, first) == 202
-        clock.now += MAX_AGE_SECONDS  # still fresh, but its nonce is spent
-        assert await post(address, first) == 403
-        assert await post(address, first) == 403
-        assert [p["id"] for p in taken] == ["1"]
-        clock.now += 0.5  # the second one, never delivered, is now too old
-        assert await post(address, second) == 403
-        # nor can the nonce be freed by changing the timestamp: that breaks the signature
-        headers, body = first
-        assert await post(address, ({**headers, "X-OFC-Timestamp": repr(clock.now)},
-                                    body)) == 403
-        assert [p["id"] for p in taken] == ["1"] and target.refused == 4
-        # a fresh message goes through: the sender's clock and the receiver's agree
-        await sender.forward(address, {**PAYLOAD, "id": "3"})
-        assert [p["id"] for p in taken] == ["1", "3"]
+        yield Pair(clock, sender, target, await target.start("127.0.0.1:0"), *wiretap, taken)
     finally:
         await sender.close()
         await target.close()
 
 
-async def test_a_message_from_too_far_in_the_future_is_refused(
-        wiretap: tuple[str, list[Captured]]) -> None:
-    tap, captured = wiretap
-    clock, taken = HeldClock(), []
-    sender, target = Relay(KEY, clock=clock), await receiver(clock, taken)
-    address = await target.start("127.0.0.1:0")
-    try:
-        await sender.forward(tap, PAYLOAD)
-        clock.now -= MAX_AGE_SECONDS + 0.5  # the receiver's clock is now far behind
-        assert await post(address, captured[0]) == 403
-        assert taken == []
-    finally:
-        await sender.close()
-        await target.close()
+async def test_a_captured_message_is_taken_once_and_never_again(pair: Pair) -> None:
+    clock, address, taken = pair.clock, pair.address, pair.taken
+    await pair.sender.forward(pair.tap, PAYLOAD)
+    await pair.sender.forward(pair.tap, {**PAYLOAD, "id": "2"})
+    first, second = pair.captured
+    assert await post(address, first) == 202
+    clock.now += MAX_AGE_SECONDS  # still fresh, but its nonce is spent
+    assert await post(address, first) == 403
+    assert await post(address, first) == 403
+    assert [p["id"] for p in taken] == ["1"]
+    clock.now += 0.5  # the second one, never delivered, is now too old
+    assert await post(address, second) == 403
+    # nor can the nonce be freed by changing the timestamp: that breaks the signature
+    headers, body = first
+    assert await post(address, ({**headers, "X-OFC-Timestamp": repr(clock.now)}, body)) == 403
+    assert [p["id"] for p in taken] == ["1"] and pair.target.refused == 4
+    # a fresh message goes through: the sender's clock and the receiver's agree
+    await pair.sender.forward(address, {**PAYLOAD, "id": "3"})
+    assert [p["id"] for p in taken] == ["1", "3"]
+
+
+async def test_a_message_from_too_far_in_the_future_is_refused(pair: Pair) -> None:
+    await pair.sender.forward(pair.tap, PAYLOAD)
+    pair.clock.now -= MAX_AGE_SECONDS + 0.5  # the receiver's clock is now far behind
+    assert await post(pair.address, pair.captured[0]) == 403
+    assert pair.taken == []
 
 
 async def test_a_flood_of_refused_posts_writes_one_line_a_minute_per_reason(
-        wiretap: tuple[str, list[Captured]], caplog: pytest.LogCaptureFixture) -> None:
-    tap, captured = wiretap
-    clock, taken = HeldClock(), []
-    sender, target = Relay(KEY, clock=clock), await receiver(clock, taken)
-    address = await target.start("127.0.0.1:0")
+        pair: Pair, caplog: pytest.LogCaptureFixture) -> None:
+    clock, address = pair.clock, pair.address
     unsigned = ({"Content-Type": "application/json"}, b'{"id": "9"}')
     caplog.set_level(logging.WARNING, logger="bot.relay")
-    try:
-        async with aiohttp.ClientSession() as session:
-            for _ in range(200):
-                async with session.post(f"http://{address}{PATH}", data=unsigned[1]) as answer:
-                    assert answer.status == 403
-        await sender.forward(tap, PAYLOAD)
-        assert await post(address, captured[0]) == 202
-        for _ in range(3):
-            assert await post(address, captured[0]) == 403
-        lines = [r.getMessage() for r in caplog.records if r.name == "bot.relay"]
-        assert lines == ["relay: refused a payload from 127.0.0.1: bad signature",
-                         "relay: refused a payload from 127.0.0.1: replayed"]
-        clock.now += 59.5  # within the minute: still counted, not written
-        assert await post(address, unsigned) == 403
-        assert len([r for r in caplog.records if r.name == "bot.relay"]) == 2
-        clock.now += 0.5
-        assert await post(address, unsigned) == 403
-        assert [r.getMessage() for r in caplog.records if r.name == "bot.relay"][2:] == [
-            "relay: refused a payload from 127.0.0.1: bad signature (and 200 more like it in "
-            "the last 60 s, not logged)"]
-        assert target.refused == 205 and taken == [PAYLOAD]
-    finally:
-        await sender.close()
-        await target.close()
+    async with aiohttp.ClientSession() as session:
+        for _ in range(200):
+            async with session.post(f"http://{address}{PATH}", data=unsigned[1]) as answer:
+                assert answer.status == 403
+    await pair.sender.forward(pair.tap, PAYLOAD)
+    assert await post(address, pair.captured[0]) == 202
+    for _ in range(3):
+        assert await post(address, pair.captured[0]) == 403
+    lines = [r.getMessage() for r in caplog.records if r.name == "bot.relay"]
+    assert lines == ["relay: refused a payload from 127.0.0.1: bad signature",
+                     "relay: refused a payload from 127.0.0.1: replayed"]
+    clock.now += 59.5  # within the minute: still counted, not written
+    assert await post(address, unsigned) == 403
+    assert len([r for r in caplog.records if r.name == "bot.relay"]) == 2
+    clock.now += 0.5
+    assert await post(address, unsigned) == 403
+    assert [r.getMessage() for r in caplog.records if r.name == "bot.relay"][2:] == [
+        "relay: refused a payload from 127.0.0.1: bad signature (and 200 more like it in "
+        "the last 60 s, not logged)"]
+    assert pair.target.refused == 205 and pair.taken == [PAYLOAD]
 
 
 @pytest.mark.parametrize("address", ["0.0.0.0:0", "[::]:8400", "*:0"])
