@@ -15,6 +15,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
+from bot.__main__ import main
 from bot.relay import MAX_AGE_SECONDS, PATH, Relay, RelayError, RelayTLS, relay_key
 
 PAYLOAD = {"id": "1", "type": 3, "data": {"custom_id": "ofc:hand:7"}}
@@ -233,3 +234,17 @@ async def test_unusable_certificate_files_are_named_at_start(tmp_path: Path) -> 
     with pytest.raises(RelayError, match=r"certificate .*none\.pem or key .*none\.key cannot"):
         await relay.start("127.0.0.1:0")
     await relay.close()
+
+
+def test_ofc_bot_refuses_a_wildcard_relay_address_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("OFC_RELAY_ADDRESS", "0.0.0.0:8400")
+    monkeypatch.setenv("OFC_DATABASE", str(tmp_path / "ofc.sqlite3"))
+    assert main(["--shard-count", "2", "--shards", "1",
+                 "--env-file", str(tmp_path / "none.env")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "ofc-bot: OFC_RELAY_ADDRESS must name the address the other processes of the bot can "
+        "reach this one at (this machine's name or IP address), not the wildcard 0.0.0.0: it "
+        "is published to them, and they would each connect to their own machine"]
