@@ -150,7 +150,7 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
-            if self._fence is not None:
+            if self._fence is not None:  # the bot's: first the lease of the table's shard
                 await self._fenced(conn, await open_table(conn, table_id))
             # One statement when the table is open (the most frequent write of all);
             # otherwise the next one says why nothing was saved.

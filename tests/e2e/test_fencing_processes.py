@@ -105,22 +105,25 @@ class Process:
         return self.log.read_text(errors="replace")
 
 
+Versions = dict[int, int]  # DM message id -> how many versions of it there were
+
+
+def versions(members: tuple[Member, ...]) -> Versions:
+    return {m.id: len(m.history) for member in members for m in member.dms()}
+
+
 @dataclass
 class Current(Seat):
-    """A member who reads only the prompts the second process sent: the first one's are
-    stale (the second re-sends the prompts of the table it restores)."""
+    """A member who reads only the prompts the second process sent or redrew: a DM as it
+    stood at `stale` (the first process's) is out of date."""
 
-    stale: set[int] = field(default_factory=set)
+    stale: Versions = field(default_factory=dict)
 
     def prompt(self) -> Message | None:
-        prompts = [m for m in self.member.dms()
-                   if not m.ephemeral and RESULT not in title(m) and m.id not in self.stale]
+        prompts = [m for m in self.member.dms() if not m.ephemeral and RESULT not in title(m)
+                   and len(m.history) > self.stale.get(m.id, -1)]
         latest = prompts[-1] if prompts else None
         return latest if action_of(latest) not in self.done else None
-
-
-def dms(members: tuple[Member, ...]) -> set[int]:
-    return {message.id for member in members for message in member.dms()}
 
 
 def second_hand(seats: list[Seat]) -> bool | None:
@@ -176,7 +179,7 @@ async def test_a_process_paused_past_its_lease_writes_nothing_once_resumed(
             finally:
                 await conn.close()
 
-            stale = dms(members)
+            stale = versions(members)
             await second.start()  # claims both shards, restores the table mid-hand
             seats = [Current(member, stale=stale) for member in members]
             await play_until(double, table, seats, lambda: second_hand(seats), timeout=TIMEOUT)
@@ -186,7 +189,7 @@ async def test_a_process_paused_past_its_lease_writes_nothing_once_resumed(
 
             resumed = first.process
             assert resumed is not None
-            seen = dms(members)
+            seen = versions(members)
             resumed.send_signal(signal.SIGCONT)
             await double.wait_until(
                 lambda: resumed.returncode is not None or books(database) != written,
@@ -200,7 +203,7 @@ async def test_a_process_paused_past_its_lease_writes_nothing_once_resumed(
 
             # What the first process had on its way to Discord still went (fencing guards the
             # database): stale prompts of the first hand.
-            stale |= dms(members) - seen
+            stale.update({m: n for m, n in versions(members).items() if seen.get(m) != n})
             await play_out(double, table, seats, timeout=TIMEOUT)
             await check_wallets(double, members)
         finally:

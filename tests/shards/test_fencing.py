@@ -181,3 +181,21 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
         await asyncio.gather(*tasks, return_exceptions=True)
         await old.close()
         await new.close()
+
+
+async def test_on_postgresql_a_frozen_transaction_of_a_sharded_process_does_not_hold_on(
+        database: str) -> None:
+    """A sharded process frozen mid-transaction would keep its lease row locked (the
+    takeover would wait for it): its sessions let PostgreSQL end a transaction idle 10 s."""
+    if not is_postgres(database):
+        pytest.skip("SQLite: a frozen process's transaction holds the file's lock until the "
+                    "process is killed, and one file is run by one process in any case")
+    shared, alone = await Storage.open(database, shared=True), await Storage.open(database)
+    try:
+        for storage, expected in ((shared, "10s"), (alone, "0")):
+            async with storage._db.transaction(write=False) as conn:
+                assert await conn.fetch("SHOW idle_in_transaction_session_timeout") == [
+                    (expected,)]
+    finally:
+        await shared.close()
+        await alone.close()
