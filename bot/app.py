@@ -35,7 +35,7 @@ from bot.config import Settings
 from bot.i18n import Text, locale_of, t
 from bot.leases import ShardKeeper
 from bot.metrics import Metrics
-from bot.relay import Relay, RelayError, relay_key
+from bot.relay import Relay, RelayError, RelayTLS, relay_key
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
@@ -369,7 +369,9 @@ async def claim_shards(keeper: ShardKeeper, settings: Settings,
     does not run every shard first opens its relay for DM clicks and publishes its address
     with the lease; returns the relay (None when not needed)."""
     if relay is None and not keeper.plan.every:
-        relay = Relay(relay_key(settings.token or ""))
+        tls = None if settings.relay_tls_cert is None or settings.relay_tls_key is None else \
+            RelayTLS(settings.relay_tls_cert, settings.relay_tls_key, settings.relay_tls_ca)
+        relay = Relay(relay_key(settings.token or ""), tls=tls)
         keeper.address = await relay.start(settings.relay_address)
     try:
         await keeper.claim()
@@ -465,8 +467,9 @@ def quiet_collector() -> None:
 
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
-    stderr when the database is unusable (in use by another bot, damaged, read-only...) or
-    another live process holds one of its shards; 1 when it lost its lease while running."""
+    stderr when the database is unusable (in use by another bot, damaged, read-only...),
+    another live process holds one of its shards or the relay cannot listen; 1 when it lost
+    its lease while running."""
     discord.utils.setup_logging(level=settings.log_level_number)
     plan = shards or ShardPlan()
 
@@ -496,7 +499,7 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
         log.error("Discord refused the token (DISCORD_TOKEN). Reset it in the Developer "
                   "Portal (Bot -> Reset Token) and put the new one in .env.")
         return 1
-    except StorageError as error:
+    except (StorageError, RelayError) as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -5,6 +5,7 @@ A tiny `.env` reader instead of python-dotenv: the format needed (KEY=value, com
 Every setting is listed with its default and a comment in `.env.example`.
 """
 
+import ipaddress
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -67,6 +68,13 @@ class Settings:
     # OFC_RELAY_ADDRESS: host:port where a sharded process takes the clicks in DMs that
     # Discord sends to shard 0's process for its tables (port 0: any free port)
     relay_address: str = "127.0.0.1:0"
+    # OFC_RELAY_TLS_CERT, OFC_RELAY_TLS_KEY: PEM files; with them the relay takes HTTPS only
+    # (processes on several machines: the clicks carry Discord's interaction tokens).
+    # OFC_RELAY_TLS_CA: what the other processes' certificates are checked against (None:
+    # the certificate itself, one shared by every process)
+    relay_tls_cert: str | None = None
+    relay_tls_key: str | None = None
+    relay_tls_ca: str | None = None
     metrics_port: int | None = None  # OFC_METRICS_PORT: /health and /metrics there; None: off
     metrics_host: str = "127.0.0.1"  # OFC_METRICS_HOST: the address that port listens on
 
@@ -117,7 +125,7 @@ def load_settings(environ: Mapping[str, str] | None = None,
 
     defaults = Settings()
     level = get("OFC_LOG_LEVEL", _level, defaults.log_level)
-    return Settings(
+    settings = Settings(
         token=get("DISCORD_TOKEN", _text, None),
         database=get("OFC_DATABASE", _database, defaults.database),
         dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
@@ -131,9 +139,17 @@ def load_settings(environ: Mapping[str, str] | None = None,
         workers=get("OFC_WORKERS", _workers, defaults.workers),
         shard_lease_seconds=get("OFC_SHARD_LEASE_SECONDS", _lease, defaults.shard_lease_seconds),
         relay_address=get("OFC_RELAY_ADDRESS", _address, defaults.relay_address),
+        relay_tls_cert=get("OFC_RELAY_TLS_CERT", _text, None),
+        relay_tls_key=get("OFC_RELAY_TLS_KEY", _text, None),
+        relay_tls_ca=get("OFC_RELAY_TLS_CA", _text, None),
         metrics_port=get("OFC_METRICS_PORT", _port, None),
         metrics_host=get("OFC_METRICS_HOST", _text, defaults.metrics_host),
     )
+    if (settings.relay_tls_cert is None) != (settings.relay_tls_key is None) or (
+            settings.relay_tls_ca is not None and settings.relay_tls_cert is None):
+        raise ConfigError("OFC_RELAY_TLS_CERT and OFC_RELAY_TLS_KEY go together (a "
+                          "certificate and its private key), and OFC_RELAY_TLS_CA needs them")
+    return settings
 
 
 def default_workers() -> int:
@@ -179,10 +195,28 @@ def _port(name: str, raw: str) -> int:
 
 
 def _address(name: str, raw: str) -> str:
-    host, sep, port = raw.rpartition(":")
-    if not sep or not host or not port.isdigit() or int(port) > 65535:
-        raise ConfigError(f"{name} must be host:port (port 0: any free port), not {raw!r}")
+    split_address(raw, name)
     return raw
+
+
+def split_address(address: str, name: str) -> tuple[str, int]:
+    """The host (IPv6 without its brackets) and port of a relay's `host:port`. The address
+    is published to the other processes, so a wildcard (0.0.0.0, ::), which would send each
+    of them to its own machine, is refused."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or int(port) > 65535:
+        raise ConfigError(f"{name} must be host:port (port 0: any free port), not {address!r}")
+    host = host.removeprefix("[").removesuffix("]")
+    try:
+        wildcard = ipaddress.ip_address(host).is_unspecified
+    except ValueError:  # a name
+        wildcard = host == "*"
+    if wildcard:
+        raise ConfigError(
+            f"{name} must name the address the other processes of the bot can reach this "
+            f"one at (this machine's name or IP address), not the wildcard {host}: it is "
+            "published to them, and they would each connect to their own machine")
+    return host, int(port)
 
 
 def _snowflake(name: str, raw: str) -> int:

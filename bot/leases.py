@@ -11,8 +11,15 @@ The heartbeat renews every third of the lease, so two renewals may fail (a datab
 restarting) before the lease runs out. `held()` reads this process's own view: once the time
 of the last successful renewal's expiry has passed, another process may have taken over, so
 the table service refuses to act (runtime.py) and `keep` calls `on_lost`, which stops the bot.
+
+That view can be wrong: a process paused past its lease (a long garbage collection, a frozen
+virtual machine) finds `held()` true when it resumes. So the claim's fencing token is given
+to storage, which refuses every write of a table once another process has claimed its shard
+(bot/storage/fencing.py); the first such refusal ends `held()` at once and `keep` calls
+`on_lost` without waiting for the next renewal.
 """
 
+import asyncio
 import logging
 import os
 import secrets
@@ -44,6 +51,8 @@ class ShardKeeper:
         self.address = address
         self.expires_at = 0.0  # of the last successful claim or renewal (epoch seconds)
         self.renewals = 0
+        self.fenced: str | None = None  # why storage refused a write, once it did
+        self._fenced = asyncio.Event()
 
     async def claim(self) -> list[ShardLease]:
         """All the plan's shards, in one transaction (ShardsTaken: none was taken)."""
@@ -51,18 +60,30 @@ class ShardKeeper:
             self.owner, self.plan.count, self.plan.ids, now=self.clock.now(),
             seconds=self.seconds, address=self.address)
         self.expires_at = min(lease.expires_at for lease in leases)
-        log.info("%s: claimed %s until %s", self.owner, self.plan.describe(), self.expires_at)
+        self.storage.fence_writes(self.plan.count, leases[0].token, self._refused)
+        log.info("%s: claimed %s until %s (fencing token %d)", self.owner, self.plan.describe(),
+                 self.expires_at, leases[0].token)
         return leases
 
     def held(self) -> bool:
         return self.clock.now() < self.expires_at
+
+    def _refused(self, reason: str) -> None:
+        """Storage refused a write: another process owns one of these shards now."""
+        self.expires_at = 0.0
+        if self.fenced is None:
+            self.fenced = reason
+            self._fenced.set()
 
     async def keep(self, on_lost: Callable[[str], Awaitable[None]]) -> None:
         """Renew until cancelled; when the lease is lost (taken over, or not renewed in time)
         await `on_lost(reason)` and return."""
         interval = self.seconds / RENEWALS_PER_LEASE
         while True:
-            await self.clock.sleep(interval)
+            if await self._fenced_within(interval):
+                assert self.fenced is not None
+                await on_lost(self.fenced)
+                return
             try:
                 self.expires_at = await self.storage.renew_shards(
                     self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
@@ -76,6 +97,17 @@ class ShardKeeper:
                     await on_lost(f"The lease of {self.plan.describe()} ran out before it "
                                   "could be renewed: this process no longer runs its tables")
                     return
+
+    async def _fenced_within(self, seconds: float) -> bool:
+        """Wait `seconds` on the clock, or less if a write is refused meanwhile (True)."""
+        waits = [asyncio.ensure_future(self.clock.sleep(seconds)),
+                 asyncio.ensure_future(self._fenced.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+        return self.fenced is not None
 
     async def release(self) -> None:
         """Give the shards up now (a clean stop): a replacement need not wait for expiry."""

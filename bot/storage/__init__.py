@@ -155,6 +155,11 @@ Shard leases (leases.py, issue 19): one owning process per gateway shard.
   the new expiry, LeaseLost when one passed to another owner; `release_shards(owner)`;
   `shard_leases()`. `live_tables(shards=)` and `open_tournaments(shards=)` keep the rows of
   the servers on a ShardPlan's shards (bot/sharding.py).
+- Fencing (fencing.py): each claim's leases carry a token greater than every earlier
+  claim's (`ShardLease.token`). After `fence_writes(shard_count, token, refused)`, every write
+  of a table's state or chips (and a tournament's) checks in its transaction that its shard's
+  lease still carries that token, else raises WriteFenced (a LeaseLost; nothing written) and
+  tells `refused(reason)`.
 """
 
 from bot.storage.audit import AuditReport
@@ -180,6 +185,7 @@ from bot.storage.errors import (
     UnknownHand,
     UnknownMatch,
     UnknownTable,
+    WriteFenced,
     format_duration,
 )
 from bot.storage.migrations import LATEST as SCHEMA_VERSION
@@ -273,6 +279,7 @@ __all__ = [
     "UnknownTournament",
     "Wallet",
     "WalletMove",
+    "WriteFenced",
     "describe",
     "format_duration",
     "is_postgres",

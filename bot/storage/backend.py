@@ -7,6 +7,8 @@ is kept to the few places that need it, each through a `Connection` attribute:
 - `for_update`, appended to a SELECT that reads a row the transaction will change: a row lock
   on PostgreSQL (writers run at once there, on a pool of connections); nothing on SQLite,
   where BEGIN IMMEDIATE already makes every writer wait for the one before it;
+- `for_share`, appended to a SELECT of rows that must not change until the transaction ends
+  (a shard's lease, while a write it fences lands: bot/storage/fencing.py);
 - `lock_table(name)`, for a read-then-write on rows that may not exist yet;
 - `together(...)`: statements queued back to back where the driver can (aiosqlite), one
   after the other where it cannot (an asyncpg connection runs one statement at a time).
@@ -31,6 +33,7 @@ class Connection(Protocol):
 
     dialect: Dialect
     for_update: str  # " FOR NO KEY UPDATE" on PostgreSQL, "" on SQLite
+    for_share: str  # " FOR SHARE" on PostgreSQL, "" on SQLite
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
         """Run one statement; the number of rows it changed."""

@@ -11,6 +11,7 @@ from typing import Literal, NamedTuple
 
 from bot.engine.text import Text
 from bot.sharding import ShardPlan
+from bot.storage import fencing
 from bot.storage.backend import Connection, Database
 from bot.storage.errors import (
     InsufficientChips,
@@ -105,6 +106,7 @@ class StorageCore:
         self._preferences: dict[int, tuple[float, Preferences]] = {}
         self._preference_writes = 0  # a read racing a write keeps nothing
         self.monotonic: Callable[[], float] = time.monotonic  # a test holds this clock
+        self._fence: fencing.Fence | None = None  # this process's lease token (fencing.py)
 
     async def close(self) -> None:
         await self._db.close()
@@ -112,6 +114,13 @@ class StorageCore:
     def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
         """`observer(write, seconds)` after every committed transaction (None: stop)."""
         self._db.observer = observer
+
+    async def _fenced(self, conn: Connection, guild_id: int) -> None:
+        """WriteFenced (the caller's transaction rolls back) when `guild_id`'s shard has a
+        newer owner than this process; nothing to check without a fence."""
+        if self._fence is not None and await fencing.stale_guilds(conn, self._fence,
+                                                                  (guild_id,)):
+            raise fencing.refusal(self._fence, guild_id)
 
     async def _guild_amount(
         self, conn: Connection, guild_id: int, column: str, default: int

@@ -99,6 +99,11 @@ class LeaseLost(StorageError):
     """A shard's lease passed to another process (this one was too slow to renew it)."""
 
 
+class WriteFenced(LeaseLost):
+    """A write refused (nothing written) because its table's shard has a newer owner than
+    this process: its lease was taken over while this process was paused or cut off."""
+
+
 class DatabaseDamaged(StorageError):
     """SQLite's quick_check found the file damaged."""
 

@@ -58,15 +58,16 @@ def _checked_hand(hand: HandRecord) -> HandRecord:
 
 
 async def _match_row(conn: Connection, match_id: int, *,
-                     lock: bool = True) -> tuple[int, float | None]:
-    """(table id, ended_at) of a match; UnknownMatch if there is none. With `lock` (a hand
-    or the end is about to be recorded) the match's row is held until the transaction ends."""
+                     lock: bool = True) -> tuple[int, int, float | None]:
+    """(table id, guild id, ended_at) of a match; UnknownMatch if there is none. With `lock`
+    (a hand or the end is about to be recorded) the match's row is held until the
+    transaction ends."""
     rows = await conn.fetch(
-        f"SELECT table_id, ended_at FROM matches WHERE id = ?{conn.for_update if lock else ''}",
-        (match_id,))
+        f"SELECT table_id, guild_id, ended_at FROM matches WHERE id = ?"
+        f"{conn.for_update if lock else ''}", (match_id,))
     if not rows:
         raise UnknownMatch(match_id)
-    return int(rows[0][0]), rows[0][1]
+    return int(rows[0][0]), int(rows[0][1]), rows[0][2]
 
 
 async def insert_hand(
@@ -77,7 +78,7 @@ async def insert_hand(
     With `table_id`, the match must be that table's (settle_hand passes it).
     """
     hand = _checked_hand(hand)
-    match_table, ended_at = await _match_row(conn, hand.match_id)
+    match_table, _, ended_at = await _match_row(conn, hand.match_id)
     if table_id is not None and match_table != table_id:
         raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
     if ended_at is not None:
@@ -140,6 +141,7 @@ class HistoryMixin(StorageCore):
         seated = [validate.player(p) for p in players]
         async with self._db.transaction() as conn:
             guild_id = await open_table(conn, table_id)
+            await self._fenced(conn, guild_id)
             running = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
@@ -171,6 +173,7 @@ class HistoryMixin(StorageCore):
         """Record a hand on its own (settle_hand can record it with the chips instead).
         False when that hand number of that match is already recorded."""
         async with self._db.transaction() as conn:
+            await self._fenced(conn, (await _match_row(conn, hand.match_id))[1])
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(
@@ -188,7 +191,8 @@ class HistoryMixin(StorageCore):
         if cancelled and won:
             raise InvalidInput("A cancelled match has no winners.")
         async with self._db.transaction() as conn:
-            _, ended_at = await _match_row(conn, match_id)
+            _, guild_id, ended_at = await _match_row(conn, match_id)
+            await self._fenced(conn, guild_id)
             if ended_at is not None:
                 return False
             rows = await conn.fetch(

@@ -14,18 +14,24 @@ process's, so a restart after a crash takes its shards over at once.
 machines need their clocks in step to well under the lease time (NTP does that). On
 PostgreSQL claims and renewals lock the table, so two processes starting at once are served
 one after the other; SQLite's BEGIN IMMEDIATE does the same.
+
+Each claim takes a new fencing token, greater than every earlier claim's (the one row of
+`lease_tokens`), and writes it on its leases; a renewal keeps it. The claiming process hands
+it to `fence_writes`, and from then on its writes of tables are refused once another claim
+has taken their shard (fencing.py).
 """
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.storage import validate
 from bot.storage.backend import Connection
 from bot.storage.core import StorageCore
 from bot.storage.errors import InvalidInput, LeaseLost, ShardsTaken
+from bot.storage.fencing import Fence
 from bot.storage.records import ShardLease
 
-_COLUMNS = "shard_id, shard_count, owner, address, acquired_at, expires_at"
+_COLUMNS = "shard_id, shard_count, owner, address, acquired_at, expires_at, token"
 
 
 def _owner(value: object) -> str:
@@ -56,8 +62,8 @@ def _clock(at: float) -> str:
 
 async def _leases(conn: Connection) -> list[ShardLease]:
     rows = await conn.fetch(f"SELECT {_COLUMNS} FROM shard_leases ORDER BY shard_id")
-    return [ShardLease(int(r[0]), int(r[1]), str(r[2]), r[3], float(r[4]), float(r[5]))
-            for r in rows]
+    return [ShardLease(int(r[0]), int(r[1]), str(r[2]), r[3], float(r[4]), float(r[5]),
+                       int(r[6])) for r in rows]
 
 
 class LeasesMixin(StorageCore):
@@ -87,15 +93,18 @@ class LeasesMixin(StorageCore):
                         f"Shard {lease.shard_id} of {count} is run by another ofc-bot "
                         f"({lease.owner}) whose lease ends at {_clock(lease.expires_at)}: stop "
                         "that process, or if it died, start again once its lease has ended")
+            ((token,),) = await conn.fetch(
+                "INSERT INTO lease_tokens (id, token) VALUES (1, 1) ON CONFLICT (id) DO UPDATE "
+                "SET token = lease_tokens.token + 1 RETURNING token")
             # Leases of an older shard count are all expired here: a reshard starts clean.
             await conn.execute("DELETE FROM shard_leases WHERE shard_count <> ?", (count,))
             await conn.executemany(
                 "INSERT INTO shard_leases (shard_id, shard_count, owner, address, acquired_at, "
-                "expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (shard_id) DO UPDATE SET "
-                "shard_count = excluded.shard_count, owner = excluded.owner, "
+                "expires_at, token) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (shard_id) DO "
+                "UPDATE SET shard_count = excluded.shard_count, owner = excluded.owner, "
                 "address = excluded.address, acquired_at = excluded.acquired_at, "
-                "expires_at = excluded.expires_at",
-                [(shard, count, owner, address, now, until) for shard in ids])
+                "expires_at = excluded.expires_at, token = excluded.token",
+                [(shard, count, owner, address, now, until, token) for shard in ids])
             return [lease for lease in await _leases(conn) if lease.shard_id in ids]
 
     async def renew_shards(self, owner: str, shard_ids: Sequence[int], *, now: float,
@@ -120,6 +129,13 @@ class LeasesMixin(StorageCore):
                 f"UPDATE shard_leases SET expires_at = ? WHERE owner = ? AND shard_id IN "
                 f"({', '.join('?' * len(ids))})", (until, owner, *ids))
         return until
+
+    def fence_writes(self, shard_count: int, token: int,
+                     refused: Callable[[str], None]) -> None:
+        """From now on every write of a table's state or chips lands only while its shard's
+        lease (of `shard_count`) carries `token`, this process's claim's; `refused(reason)`
+        is told of each write refused (fencing.py)."""
+        self._fence = Fence(shard_count, token, refused)
 
     async def release_shards(self, owner: str) -> None:
         """Give up `owner`'s leases (a clean stop): a replacement may start at once."""

@@ -325,9 +325,21 @@ CREATE TABLE tournament_results (
 CREATE INDEX tournament_results_by_user ON tournament_results (user_id, tournament_id);
 """
 
+# 13: fencing (bot/storage/fencing.py). Each claim of shards takes the next token of the one
+# counter row (created by the first claim: a fresh database holds no row, so a copy into it
+# starts empty) and writes it on its leases; a write of a table's state or chips checks that
+# its shard's lease still carries the writer's token.
+_FENCING = """
+ALTER TABLE shard_leases ADD COLUMN token INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE lease_tokens (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    token INTEGER NOT NULL CHECK (token > 0)
+);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
-                               _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS)
+                               _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS, _FENCING)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

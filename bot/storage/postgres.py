@@ -27,6 +27,12 @@ from bot.storage.migrations import migrate
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT_S = 10.0
+# A sharded process frozen in the middle of a transaction (a long pause, a frozen virtual
+# machine) would hold its row locks, its lease's among them (fencing.py), until it resumed:
+# the process taking its shards over would wait for it. PostgreSQL ends such a transaction
+# once it has waited this long on the process instead, far above any wait of the bot's own
+# transactions between two statements.
+IDLE_IN_TRANSACTION_MS = 10_000
 # Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
 _BOT_LOCK = 0x0FC_B07
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
@@ -70,6 +76,7 @@ class PostgresConnection:
 
     dialect: Dialect = "postgresql"
     for_update = " FOR NO KEY UPDATE"
+    for_share = " FOR SHARE"
 
     def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]") -> None:
         self.raw = conn
@@ -134,8 +141,10 @@ class PostgresDatabase:
                     raise DatabaseInUse(
                         f"Database {where} is in use by another ofc-bot: run one bot per "
                         "database, or sharded processes (--shard-count) only")
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=POOL_SIZE,
-                                             timeout=CONNECT_TIMEOUT_S, reset=_as_it_is)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S, reset=_as_it_is,
+                server_settings={"idle_in_transaction_session_timeout":
+                                 str(IDLE_IN_TRANSACTION_MS)} if shared else None)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             if holder is not None:
                 await holder.close()

@@ -302,7 +302,8 @@ class SanctionRecord:
 @dataclass(frozen=True, slots=True)
 class ShardLease:
     """Who runs a gateway shard, until when (epoch seconds), and where it takes forwarded
-    interactions (None: nowhere)."""
+    interactions (None: nowhere). `token`: the claim's fencing token, greater than every
+    earlier claim's (bot/storage/fencing.py)."""
 
     shard_id: int
     shard_count: int
@@ -310,6 +311,7 @@ class ShardLease:
     address: str | None
     acquired_at: float
     expires_at: float
+    token: int = 0
 
 
 @dataclass(frozen=True, slots=True)

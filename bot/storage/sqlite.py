@@ -24,6 +24,7 @@ class SQLiteConnection:
 
     dialect: Dialect = "sqlite"
     for_update = ""
+    for_share = ""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.raw = conn

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from bot.sharding import ShardPlan
-from bot.storage import validate
+from bot.storage import fencing, validate
 from bot.storage.backend import Connection, Row
 from bot.storage.core import (
     CLAIM_KEY,
@@ -185,8 +185,9 @@ class TablesMixin(StorageCore):
     ) -> int:
         """Register a new open table and return its id; `lent`: the house lends its stacks (a
         tournament's table), which then count in no player's totals."""
+        guild_id = validate.snowflake("guild id", guild_id)
         values = [
-            validate.snowflake("guild id", guild_id),
+            guild_id,
             validate.snowflake("channel id", channel_id),
             *(
                 None if v is None else validate.snowflake(name, v)
@@ -200,6 +201,7 @@ class TablesMixin(StorageCore):
             now,
         ]
         async with self._db.transaction() as conn:
+            await self._fenced(conn, guild_id)
             rows = await conn.fetch(
                 "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
                 "table_message_id, state_json, lent, created_at, updated_at) "
@@ -213,6 +215,8 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
+            if self._fence is not None:  # the bot's: first the lease of the table's shard
+                await self._fenced(conn, await open_table(conn, table_id))
             # One statement when the table is open (the most frequent write of all);
             # otherwise the next one says why nothing was saved.
             if not await conn.execute(f"{_SAVE_STATE} AND status = 'open'",
@@ -241,12 +245,18 @@ class TablesMixin(StorageCore):
             # Two statements whatever the number of tables (each is a round trip), the rows
             # locked in table order: two transactions locking several never wait for each other.
             rows = await conn.fetch(
-                f"SELECT id, status FROM live_tables WHERE id IN ({', '.join('?' * len(ids))}) "
-                f"ORDER BY id{conn.for_update}", ids) if ids else []
-            status = {int(table_id): str(found) for table_id, found in rows}
+                f"SELECT id, status, guild_id FROM live_tables WHERE id IN "
+                f"({', '.join('?' * len(ids))}) ORDER BY id{conn.for_update}", ids) if ids else []
+            status = {int(table_id): str(found) for table_id, found, _ in rows}
+            guild = {int(table_id): int(guild_id) for table_id, _, guild_id in rows}
+            stale = set() if self._fence is None else await fencing.stale_guilds(
+                conn, self._fence, set(guild.values()))
             saved = []
             for table_id, index, state in checked:
                 results[index] = refusal(table_id, status.get(table_id))
+                if results[index] is None and guild[table_id] in stale:
+                    assert self._fence is not None
+                    results[index] = fencing.refusal(self._fence, guild[table_id])
                 if results[index] is None:
                     saved.append((state, now, table_id))
             await conn.executemany(_SAVE_STATE, saved)
@@ -271,7 +281,7 @@ class TablesMixin(StorageCore):
             if value is not UNCHANGED
         }
         async with self._db.transaction() as conn:
-            await open_table(conn, table_id)
+            await self._fenced(conn, await open_table(conn, table_id))
             sets = "".join(f"{name} = ?, " for name in given)
             await conn.execute(
                 f"UPDATE live_tables SET {sets}updated_at = ? WHERE id = ?",
@@ -345,6 +355,7 @@ class TablesMixin(StorageCore):
             money, claimed = await conn.together(
                 _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
             )
+        await self._fenced(conn, money.guild_id)
         if claimed and money.status != "open":
             raise TableClosed(table_id)
         return money, claimed
@@ -541,6 +552,7 @@ class TablesMixin(StorageCore):
         state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
+            await self._fenced(conn, money.guild_id)
             if money.status != "open":
                 return False
             holding = {u: s for u, s in money.stacks.items() if s}
@@ -565,6 +577,7 @@ class TablesMixin(StorageCore):
         reason = validate.text("reason", reason)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
+            await self._fenced(conn, money.guild_id)
             if money.status != "open":
                 return Refund(False, {})
             origin = Origin("refund", reason, table_id=table_id)

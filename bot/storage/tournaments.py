@@ -81,6 +81,7 @@ class TournamentsMixin(StorageCore):
         values = (validate.snowflake("guild id", guild_id),
                   validate.snowflake("channel id", channel_id), _state(state_json), now, now)
         async with self._db.transaction() as conn:
+            await self._fenced(conn, values[0])
             rows = await conn.fetch(
                 "INSERT INTO tournaments (guild_id, channel_id, state_json, created_at, "
                 "updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id", values)
@@ -95,6 +96,7 @@ class TournamentsMixin(StorageCore):
         people once (ratings.py)."""
         async with self._db.transaction() as conn:
             guild_id, _ = await _guild_and_pool(conn, tournament_id)
+            await self._fenced(conn, guild_id)
             await _save(conn, tournament_id, _state(state_json), now, status)
             if status == "finished" and results:
                 await rate_tournament(conn, tournament_id, guild_id,
@@ -162,6 +164,7 @@ class TournamentsMixin(StorageCore):
         snapshot = None if snapshot is None else _state(snapshot)
         async with self._db.transaction() as conn:
             guild_id, pool = await _guild_and_pool(conn, tournament_id)
+            await self._fenced(conn, guild_id)
             if not await self._claim_key(conn, key, f"tournament_{kind}", None, now):
                 return TournamentMove(False, 0, pool)
             moved = await self._tournament_rows(conn, guild_id, tournament_id, user_id,
@@ -214,7 +217,7 @@ class TournamentsMixin(StorageCore):
         """Record a warning or penalty with the snapshot it changed; False: a repeat."""
         key = validate.key(key)
         async with self._db.transaction() as conn:
-            await _guild_and_pool(conn, tournament_id)
+            await self._fenced(conn, (await _guild_and_pool(conn, tournament_id))[0])
             if not await self._claim_key(conn, key, "tournament_sanction", None, now):
                 return False
             await conn.execute(

@@ -25,7 +25,7 @@ from bot.engine.events import Event, Left, SatOut
 from bot.engine.match import Match
 from bot.engine.text import Text
 from bot.sharding import ShardPlan
-from bot.storage import InsufficientChips, NotSeated, Storage, TableClosed
+from bot.storage import InsufficientChips, LeaseLost, NotSeated, Storage, TableClosed
 from bot.tables import events as out
 from bot.tables import money
 from bot.tables.clock import Clock
@@ -265,6 +265,8 @@ def _readable(error: BaseException) -> BaseException:
     """A refusal as a TableError with the player's sentence; anything else unchanged."""
     if isinstance(error, TableError):
         return error
+    if isinstance(error, LeaseLost):  # a write fenced: another process owns the table now
+        return TableError(NOT_HELD)
     if isinstance(error, (RuleError, *_PLAYER_STORAGE_ERRORS)):
         return TableError(error.text)
 

@@ -21,6 +21,8 @@ NAMES = {"token": "DISCORD_TOKEN", "database": "OFC_DATABASE", "dev_guild": "OFC
          "lobby_idle_minutes": "OFC_LOBBY_IDLE_MINUTES",
          "table_edit_seconds": "OFC_TABLE_EDIT_SECONDS", "workers": "OFC_WORKERS",
          "shard_lease_seconds": "OFC_SHARD_LEASE_SECONDS", "relay_address": "OFC_RELAY_ADDRESS",
+         "relay_tls_cert": "OFC_RELAY_TLS_CERT", "relay_tls_key": "OFC_RELAY_TLS_KEY",
+         "relay_tls_ca": "OFC_RELAY_TLS_CA",
          "metrics_port": "OFC_METRICS_PORT", "metrics_host": "OFC_METRICS_HOST"}
 
 
@@ -70,6 +72,11 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_SHARD_LEASE_SECONDS", "1", "from 3 to 600 seconds"),
     ("OFC_RELAY_ADDRESS", "8400", "must be host:port"),
     ("OFC_RELAY_ADDRESS", "host:99999", "must be host:port"),
+    ("OFC_RELAY_ADDRESS", "0.0.0.0:8400",
+     "must name the address the other processes of the bot can reach this one at"),
+    ("OFC_RELAY_ADDRESS", "[::]:8400", "not the wildcard ::"),
+    ("OFC_RELAY_TLS_CERT", "relay.pem", "OFC_RELAY_TLS_CERT and OFC_RELAY_TLS_KEY go together"),
+    ("OFC_RELAY_TLS_CA", "ca.pem", "OFC_RELAY_TLS_CA needs them"),
     ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
     ("OFC_METRICS_PORT", "http", "whole number"),
     ("OFC_DATABASE", "mysql://me:secret@db/ofc",

@@ -7,10 +7,14 @@ plus pools equal every chip that entered the economy, and the house's net over e
 tournament that is over is zero.
 """
 
+import asyncio
 import json
+import sys
 from pathlib import Path
 
 from tests.backends import Reader
+
+ROOT = Path(__file__).resolve().parents[2]
 
 EXTERNAL = ("start", "daily", "grant", "correction", "house")
 # rows that must not exist
@@ -30,6 +34,16 @@ def audit(target: str | Path) -> list[str]:
     """Every broken invariant, described; an empty list when the database is sound."""
     with Reader(target) as query:
         return _problems(query)
+
+
+async def assert_audited(target: str) -> None:
+    """Both the bot's own `ofc audit`, in a process of its own, and this audit pass."""
+    checked = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "audit", "--database", target, cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    report, _ = await checked.communicate()
+    assert checked.returncode == 0, report.decode()
+    assert audit(target) == []
 
 
 def _problems(query: Reader) -> list[str]:
