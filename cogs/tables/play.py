@@ -388,7 +388,7 @@ class Play(commands.Cog):
 
     async def _send_result(self, event: ShowdownDone, seat: int, player: int,
                            view: TableView | None) -> None:
-        """A player's own result of a showdown, by DM, linking to the table (issue 14)."""
+        """A player's own result of a showdown, by DM, linking to the table."""
         if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
             return
         loc = await player_locale(self.bot, player)
