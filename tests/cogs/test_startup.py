@@ -50,7 +50,7 @@ async def test_sync_flag_publishes_the_ofc_group_globally(double: DiscordDouble,
         assert {"create", "join", "leave", "start", "cancel", "table", "hand"} <= names
         create = next(o for o in group["options"] if o["name"] == "create")
         options = {o["name"]: o for o in create["options"]}
-        assert set(options) == {  # every table option of RULES.md, and hints (issue 18)
+        assert set(options) == {  # every table option of RULES.md, hints included
             "variant", "seats", "buy_in", "point_value", "scoring", "royalties", "fantasy",
             "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "order", "format",
             "hands", "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds", "hints"}

@@ -25,9 +25,9 @@ def as_written_now(text: str) -> str:
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
     whether it was cancelled (/stats leaves those out); a table says whether its match over
     offers a rematch (a stored one offers none); the table's and its match's rules say
-    whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
+    whether hints are on (R10: off) and whether an away player sits out (R10; off at
     tournament tables, R13), while a hand's history keeps the state it recorded; the table
-    says whether it is a practice (issue 18: no) and whether the house lent its stacks (a
+    says whether it is a practice (no) and whether the house lent its stacks (a
     tournament's table; a stored one does not say, and is read as not lent); a match's last
     showdown names its hand's dealer (a stored one does not: null, and the match's button is
     shown)."""
