@@ -28,7 +28,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--shard-count", type=int, metavar="N",
         help="run as sharded processes: the total number of gateway shards of all processes "
-             "(every process the same N; README: Running at scale)")
+             "(every process the same N; docs/admins/sharding.md)")
     parser.add_argument(
         "--shards", metavar="A-B",
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "

@@ -6,7 +6,7 @@ Commands are synced only when asked (discord.py's advice: a sync on every start 
 limited): `ofc-bot --sync` publishes them globally, OFC_DEV_GUILD copies them to one server
 and syncs there at every start (instant, for development).
 
-Sharded (`ofc-bot --shard-count N --shards A-B`, issue 19): the bot is discord.py's
+Sharded (`ofc-bot --shard-count N --shards A-B`, past one process): the bot is discord.py's
 AutoShardedBot with those shard ids (`make_bot`), holds the lease of its shards in the
 database (bot/leases.py) and runs only its shards' tables. Without flags it is the plain Bot
 of one connection, as before. A sharded process that does not run every shard hands the
@@ -457,7 +457,7 @@ async def open_storage(settings: Settings, shards: ShardPlan | None = None) -> S
 def quiet_collector() -> None:
     """Fewer and shorter pauses of Python's cyclic garbage collector, which stops the event
     loop while it runs: a full collection walks every object alive (pauses of 230 ms were
-    measured in the bot at 50 tables, README "Benchmarks"). What is alive now (modules,
+    measured in the bot at 50 tables, docs/maintainers/benchmarks.md). What is alive now (modules,
     settings) never dies: frozen, the collector skips it. The young generation is collected
     every 10,000 new container objects rather than 700: most die by reference count first."""
     gc.collect()

@@ -1,4 +1,4 @@
-"""Sample images from real matches played by seeded computer players: the README's pictures
+"""Sample images from real matches played by seeded computer players: the docs' pictures
 and the cases the tests render. `python -m rendering.samples docs/images` writes them."""
 
 import random
@@ -205,7 +205,7 @@ def samples() -> dict[str, bytes]:
     rules = TableRules(variant="joker")
     solved = solve(parse_cards(SOLVE_HAND), rules)
     out["solve.png"] = solution_png(solved.board, solved.discard, rules)
-    # The same pictures in the other languages (issue 16).
+    # The same pictures in the other languages, for translators to check.
     out["table-zh-CN.png"] = table_png(mid_hand(3).public_view(), locale="zh-CN")
     out["private-ru.png"] = private_png(view, draft, locale="ru")
     out["showdown-sv-SE.png"] = showdown_png(_showdown(eventful_showdown()), locale="sv-SE")

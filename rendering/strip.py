@@ -1,4 +1,4 @@
-"""Another seat as a strip, for the private image of streets 2-5 (issue 14: the prompt fits a
+"""Another seat as a strip, for the private image of streets 2-5 (so that the prompt fits a
 phone): its name, stack and badges on the left, its public board on the right in one line of
 index cards (the rank over the suit), top, middle and bottom side by side (RULES.md R7: what
 everyone sees of it; a set Fantasyland board as card backs, R8)."""

@@ -1,4 +1,4 @@
-"""How tall a DM prompt stands on a phone, computed from what the message holds (issue 14: on
+"""How tall a DM prompt stands on a phone, computed from what the message holds (on
 streets 2-5 the whole prompt must fit one screen without scrolling).
 
 The model is Discord's app on a 390 x 844 pt phone (iPhone 12 to 16, the commonest size),

@@ -1,5 +1,5 @@
 """`ofc solve CARDS [--rules k=v ...] [--stay-value V] [--json]`: the best Fantasyland
-arrangement (the contract in README.md); `ofc fantasy-value`: what a Fantasyland hand is worth
+arrangement (docs/cli.md); `ofc fantasy-value`: what a Fantasyland hand is worth
 (fantasy_value.py). Bad input prints one line on stderr and exits 2."""
 
 import argparse

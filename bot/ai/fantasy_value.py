@@ -16,7 +16,7 @@ hand scores 0 (the two seats of a deal are the same player), so:
   0.05 points (two or three rounds).
 
 `ofc fantasy-value` runs it; MEASURED is its result for the default rules with 2,000 deals per
-size (README: "Computer players"). Other rules scale the same table (their fantasy modes pick
+size (docs/computer-players.md). Other rules scale the same table (their fantasy modes pick
 which sizes are dealt).
 """
 
@@ -37,7 +37,7 @@ from bot.engine.fantasy import fantasy_cards
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_pair
 
-V1_FANTASY_VALUE = 13.0  # what `easy` and `strong-v1` use (measured before issue 18)
+V1_FANTASY_VALUE = 13.0  # what `easy` and `strong-v1` use (an earlier measurement)
 START = 13.0  # the first stay value of the measurement
 OPPONENT_PLAYOUTS = 200
 SIZES = (13, 14, 15, 16, 17)

@@ -4,7 +4,7 @@
 - `strong`: a Monte Carlo search over the street's placements (search.py) whose playouts are
   played by a policy that goes for Fantasyland when it pays (policy.py), Fantasyland valued at
   its measured worth (fantasy_value.py).
-- `strong-v1`: the strong player before issue 18 (v1.py), kept for comparisons.
+- `strong-v1`: the strong player before it played for Fantasyland (v1.py), kept for comparisons.
 - All set a Fantasyland hand with the exact solver (solver.py).
 
 Every choice is one of the engine's legal placements, so it is legal by construction. Decisions

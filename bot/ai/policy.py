@@ -54,11 +54,11 @@ UNSEEN = 42  # about how many cards a player has not seen mid-hand (outs are out
 # The share of the cards to come a row can really use (the other rows need them too, and a
 # street keeps two of its three). 0.4 made the foul chance the policy counts match how often
 # its own boards end fouled (0.75 counted about half of it); with the weights below, 0.5 made
-# the strong player score more (README, "Computer players").
+# the strong player score more (docs/computer-players.md, "The measured constants").
 LOOKS = 0.5
 TWO_HITS = 1.0  # how much of the chance of two hits a row gets (it needs two free places)
 # The share of a Fantasyland draw's worth counted (the board must carry it): of 0, 0.3 and
-# 0.6, 0.3 made the strong player score most (README).
+# 0.6, 0.3 made the strong player score most (docs/computer-players.md).
 FL_DRAW = 0.3
 # What a made hand on a partial five-card row is worth: roughly its royalty to come and its
 # chance to hold up, per row (the rule of thumb's table).
@@ -67,9 +67,9 @@ _PARTIAL = {
     2: (0.0, 0.4, 1.2, 2.2, 0.0, 0.0, 6.0, 10.0),
 }
 # A stronger middle and bottom win more lines, and a strong bottom keeps the rows above it
-# safe; a middle's draw risks the bottom. Screened in the strong player (README): a bottom's
-# strength at 0.04 instead of 0.012, a middle's draws at 0.3 instead of 0.6 and a bottom's at
-# 1.3 instead of 1.0 scored more.
+# safe; a middle's draw risks the bottom. Screened in the strong player: a bottom's strength
+# at 0.04 instead of 0.012, a middle's draws at 0.3 instead of 0.6 and a bottom's at 1.3
+# instead of 1.0 scored more (docs/computer-players.md, "The measured constants").
 _STRENGTH = {1: 0.008, 2: 0.04}
 _DRAW_WEIGHT = {1: 0.3, 2: 1.3}
 _WINDOWS = (frozenset((12, 0, 1, 2, 3)),

@@ -1,4 +1,4 @@
-"""The coach (issue 18): one player's finished hand, street by street, against the strong
+"""The coach (/ofc review): one player's finished hand, street by street, against the strong
 player's choices from the same views.
 
 The hand is replayed from its history (bot.engine.replay): before the action that placed the

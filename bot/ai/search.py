@@ -37,7 +37,7 @@ PRIOR = 3.0  # the policy's score counts as this many playouts
 # Points credited on the first street to a top that already earns Fantasyland (R8): the playouts'
 # policy completes such a board less often than the search itself will, street by street, so
 # the playouts undervalue it. Of 0, 6, 9 and 12 (9 and 12: nearly always chosen), 6 scored most
-# on the deals screened (README).
+# on the deals screened (docs/computer-players.md, "The measured constants").
 FIRST_FANTASY = 6.0
 WIDTH = 16  # candidates kept for playouts, the policy's best
 _MARGIN = 0.01  # seconds kept from a time budget to answer in

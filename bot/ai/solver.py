@@ -64,7 +64,7 @@ class Solution:
         return out
 
     def to_dict(self) -> dict[str, object]:
-        """The `ofc solve --json` shape (README.md)."""
+        """The `ofc solve --json` shape (docs/cli.md)."""
         text = self.board.text()
         return {
             "top": text["top"], "middle": text["middle"], "bottom": text["bottom"],

@@ -1,5 +1,5 @@
-"""`strong-v1`: the strong player as it was before it played for Fantasyland (issue 18), kept
-so that the comparison in the README can be run again.
+"""`strong-v1`: the strong player as it was before it played for Fantasyland, kept
+so that the comparison in docs/computer-players.md can be run again.
 
 Every legal placement of the street is scored by Monte Carlo playouts: the rest of the hand is
 dealt from the cards it cannot see (every visible card and its own discards are dead) to its

@@ -1,4 +1,4 @@
-"""The coach's figure (issue 18): milliseconds to review one finished hand (/ofc review), the
+"""The coach's figure: milliseconds to review one finished hand (/ofc review), the
 mean and the slowest over seeded three-handed hands (the most boards to play out), each
 player's choices those of the easy player, so that most streets differ from the strong
 player's and are scored on the shared futures."""

@@ -1,4 +1,4 @@
-"""End-to-end figures (issue 8, part 4): how fast the bot answers each interaction while 50
+"""End-to-end figures (what a member waits for): how fast the bot answers each interaction while 50
 tables play at once through the local Discord double (tests/e2e/load_run.py).
 
 The double and its scripted members are test code (tests/e2e): bot/ does not import them
@@ -19,7 +19,7 @@ process free of whatever the other figures left behind (caches, threads).
   thinks up to 1 s of CPU): whether clicks stay fast while computers think. Its errors are
   added to interaction_errors.
 
-And what a hand costs a player on a phone (issue 14, tests/e2e/ui_run.py: one hand of two
+And what a hand costs a player on a phone (taps and bytes, tests/e2e/ui_run.py: one hand of two
 members by DM buttons):
 - ui_taps_per_hand: buttons clicked (target at most 18);
 - ui_dm_kb_per_hand: KB of images uploaded to a player's DMs (target at most 300);

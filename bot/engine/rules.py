@@ -65,7 +65,7 @@ class TableRules:
     turn_seconds: int = 60  # R10
     fantasy_turn_seconds: int = 180  # R10
     time_bank_seconds: int = 120  # R10, per match
-    hints: Hints = "off"  # issue 18: "on" offers each person the strong player's placement
+    hints: Hints = "off"  # R10: "on" offers each person the strong player's placement
     sit_out_when_away: bool = True  # R10; off at tournament tables (R13): all hands played
     # R8, R10: the defaults below are a pineapple match's; `from_mapping` gives each table the
     # defaults of the seed it follows (`seed_defaults`).

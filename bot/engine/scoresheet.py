@@ -1,6 +1,6 @@
 """A finished hand as plain data in, its full scoring as plain data out.
 
-The `ofc score` JSON contract (README.md, "ofc score") and `/ofc score` both go through
+The `ofc score` JSON contract (docs/cli.md) and `/ofc score` both go through
 `score_sheet`."""
 
 from collections.abc import Mapping
@@ -55,7 +55,7 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
 
 
 def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Score and settle one finished hand given as `ofc score` input (README.md)."""
+    """Score and settle one finished hand given as `ofc score` input."""
     if not isinstance(data, Mapping):
         raise RuleError("the input must be a JSON object")
     unknown = set(data) - {"rules", "button", "players"}

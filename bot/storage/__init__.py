@@ -148,7 +148,7 @@ Tournaments (tournaments.py, RULES.md R13)
   (newest first); `last_tournament(channel, status=)` -> the channel's newest record of that
   status, or None.
 
-Shard leases (leases.py, issue 19): one owning process per gateway shard.
+Shard leases (leases.py, for sharded processes): one owning process per gateway shard.
 - `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
   all or none in one transaction; ShardsTaken when another owner's lease on one of them (or
   on a shard of another count) has not expired. `renew_shards(owner, ids, now=, seconds=)` ->

@@ -107,7 +107,7 @@ async def insert_hand(
     return True
 
 
-# A match /stats counts: ended, not by /ofc cancel, and not a practice (issue 18).
+# A match /stats counts: ended, not by /ofc cancel, and not a practice (play chips).
 _FINISHED = "m.ended_at IS NOT NULL AND m.cancelled = 0 AND m.practice = 0"
 _PLAYED_HAND = (
     "SELECT h.match_id, h.hand_no, h.played_at, r.points, m.practice, h.history_json "

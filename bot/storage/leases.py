@@ -1,4 +1,4 @@
-"""Shard leases: one owning process per gateway shard, enforced in the database (issue 19).
+"""Shard leases: one owning process per gateway shard, so no table runs in two processes.
 
 A process claims all its shards in one transaction at start, renews them on a heartbeat, and
 releases them when it stops. A lease not renewed by `expires_at` (its owner died or hung) is

@@ -170,7 +170,7 @@ _CANCELLED = """
 ALTER TABLE matches ADD COLUMN cancelled INTEGER NOT NULL DEFAULT 0 CHECK (cancelled IN (0, 1));
 """
 
-# 5: each player's preferences (issue 14, `/ofc preferences`), the same in every server: the
+# 5: each player's preferences (`/ofc preferences`), the same in every server: the
 # four-colour deck in their images, and where their controls come (a DM, or "My hand" in
 # the table's channel).
 _PLAYER_PREFERENCES = """
@@ -227,13 +227,13 @@ CREATE TABLE pool_moves (
 CREATE INDEX pool_moves_by_tournament ON pool_moves (tournament_id, id);
 """
 
-# 7 (issue 18): a practice match (/ofc practice) is played for play
+# 7: a practice match (/ofc practice) is played for play
 # chips against a computer: kept in /ofc history and for /ofc review, left out of /ofc stats.
 _PRACTICE = """
 ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1));
 """
 
-# 8: one owner per gateway shard (issue 19, bot/leases.py). A process holds a row per shard it
+# 8: one owner per gateway shard (bot/leases.py). A process holds a row per shard it
 # runs, renewed by its heartbeat; a row past `expires_at` is free to claim. `address` is where
 # the owner takes the interactions Discord sends to shard 0 for its tables (DMs: bot/relay.py).
 _SHARD_LEASES = """
@@ -247,7 +247,7 @@ CREATE TABLE shard_leases (
 );
 """
 
-# 9 (issue 16): the language a player last used the bot in, for their DMs (a Discord locale
+# 9: the language a player last used the bot in, for their DMs (a Discord locale
 # code, NULL until seen), and a server's language for its public table messages (NULL: its
 # preferred locale).
 _LANGUAGES = """

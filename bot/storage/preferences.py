@@ -1,4 +1,4 @@
-"""Each player's preferences (`/ofc preferences`, issue 14), kept across servers."""
+"""Each player's preferences (`/ofc preferences`), kept across servers: one person everywhere."""
 
 from collections.abc import Sequence
 from dataclasses import replace

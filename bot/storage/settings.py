@@ -50,7 +50,7 @@ class SettingsMixin(StorageCore):
         Read from the database once, then from memory: every table message and every new
         table reads them, and a read waits its turn behind the commits of every table. Only
         `update_guild_settings` changes them, and a server's commands all reach the one
-        process that serves it (its shard's, README "Running at scale"), which keeps what it
+        process that serves it (its shard's, docs/admins/sharding.md), which keeps what it
         writes."""
         guild_id = validate.snowflake("guild id", guild_id)
         found = self._guild_settings.get(guild_id)

@@ -1,6 +1,6 @@
 """The table service: live tables, their lobby and play, timers, computer turns, persistence,
-and typed events out to the Discord layer. No discord import here (README.md, "The table
-service"; service.py names the parts)."""
+and typed events out to the Discord layer. No discord import here
+(docs/maintainers/architecture.md; service.py names the parts)."""
 
 from bot.tables.clock import Clock, FakeClock, SystemClock
 from bot.tables.errors import NoTable, NotAllowed, NotYourSeat, StaleAction, TableError

@@ -1,4 +1,4 @@
-"""A street's draft as the buttons build it (issue 14: fewer taps).
+"""A street's draft as the buttons build it, in as few taps as a phone allows.
 
 - Once the cards to keep are all given rows, the cards left over are the discards due (R7:
   streets 2-5 place 2 and discard 1): they are drafted as discarded without a tap.

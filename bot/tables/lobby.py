@@ -28,7 +28,7 @@ from bot.tables.views import LobbySeat, LobbyView
 
 CANCELLED = Text("The table was cancelled: every stack went back to its owner.")
 EXPIRED = Text("The lobby expired: every stack went back to its owner.")
-# A practice table (issue 18): heads-up, hints on; the rest is the server's defaults.
+# A practice table (/ofc practice): heads-up, hints on; the rest is the server's defaults.
 PRACTICE_OPTIONS: dict[str, Any] = {"seats": 2, "hints": "on"}
 OTHER_SHARD = Text("This server is served by another process of the bot; nothing was changed.")
 
@@ -66,7 +66,7 @@ class Lobby:
         return lobby_view(state, self._core.settings)
 
     async def rematch_offer(self, table_id: int) -> LobbyView | None:
-        """The closed table of a match over that offers "Rematch" (issue 14), as its lobby:
+        """The closed table of a match over that offers "Rematch" (one click), as its lobby:
         where it was played and its rules. Kept in memory until a newer table takes its
         channel, else read from its closing snapshot, so a restart loses no offer. None when
         the table offers none (cancelled, expired, still playing, unknown)."""
@@ -98,7 +98,7 @@ class Lobby:
     async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
                        level: str, options: Mapping[str, Any] | None,
                        seed: int | None) -> LobbyView:
-        """Issue 18: a heads-up match of the player against a computer of `level`, hints on,
+        """For newcomers: a heads-up match of the player against a computer of `level`, hints on,
         for play chips (no wallet moves, not in /ofc stats), dealt at once."""
         if not is_person(player_id):
             raise TableError(Text("Only people can practice."))

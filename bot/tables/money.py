@@ -123,7 +123,7 @@ _KINDS: dict[str, type[Op]] = {c.KIND: c for c in (BuyIn, CashOut, Settle, Match
 
 
 def play_chips(ops: Sequence[Op]) -> list[Op]:
-    """A practice table's operations (issue 18): its stacks are play chips that never leave
+    """A practice table's operations (/ofc practice): its stacks are play chips that never leave
     or reach a wallet, so buy-ins and cash-outs are dropped and a settlement only records the
     hand (with its snapshot); match ends and closes are kept."""
     kept: list[Op] = []

@@ -78,7 +78,7 @@ class Play:
                 taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
                 if taken >= room and (row != DISCARD or not room):
                     raise TableError(_no_room(row, room))
-            rows = redraft(rows, dealt, needs, chosen, row)  # issue 14: discards without a tap
+            rows = redraft(rows, dealt, needs, chosen, row)  # fewer taps: discards without a tap
             state.drafts[own] = Draft(hand_no, street, rows)
             await self._core.commit(live, ())
             return self.seat_state(state, own)
@@ -201,12 +201,12 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
 
 
 def _fantasy_only(state: TableState, street: int) -> None:
-    if street != 0:  # issue 21: not a hint on a normal street (the acting street is 0 in FL)
+    if street != 0:  # no hint on a normal street, whatever is sent (FL acts on street 0)
         raise TableError(Text("Solve is only for a Fantasyland hand."))
 
 
 def _hints_on(state: TableState, street: int) -> None:
-    if state.rules.hints != "on":  # issue 18: refused, not merely hidden
+    if state.rules.hints != "on":  # refused, not merely hidden: a modified client may send it
         raise TableError(HINTS_OFF)
 
 

@@ -131,7 +131,7 @@ class TableService:
     async def practice(self, guild_id: int, channel_id: int, player_id: int, name: str,
                        level: str = "strong", options: Mapping[str, Any] | None = None, *,
                        seed: int | None = None) -> LobbyView:
-        """Issue 18: open a practice table in the channel (a thread of its own, for the
+        """For newcomers: open a practice table in the channel (a thread of its own, for the
         Discord layer) and deal: the player heads-up against a computer of `level`, hints on,
         for play chips (no wallet moves; the match is in the history, not in /ofc stats)."""
         return await self._lobby.practice(guild_id, channel_id, player_id, name, level,
@@ -193,7 +193,7 @@ class TableService:
     async def suggest(self, table_id: int, player_id: int, *, hand_no: int, street: int,
                       seat: int | None = None) -> SeatState:
         """Fill the draft with the strong player's choice from the seat's own view (the
-        solver's in Fantasyland): only at a table with hints on (issue 18)."""
+        solver's in Fantasyland): only at a table with hints on (R10: a table option)."""
         return await self._play.suggest(table_id, player_id, hand_no, street, seat)
 
     async def back(self, table_id: int, player_id: int) -> None:

@@ -80,7 +80,7 @@ class TableState:
     step: int = 0  # actions applied so far: part of every idempotency key
     pending: list[Annotated[money.Op, _MONEY]] = field(default_factory=list)  # money to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
-    # The match ended with its standings: "Rematch" is offered (issue 14). Saved with the
+    # The match ended with its standings: "Rematch" is offered (one click). Saved with the
     # closing snapshot, so the offer outlives a restart; older snapshots offer none.
     rematch: bool = False
     practice: bool = False  # /ofc practice: play chips, no wallet moves (money.play_chips)

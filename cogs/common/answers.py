@@ -182,7 +182,7 @@ class PersistentItem:
     error path (discord.py would only log it). A kind whose template carries fields the item
     keeps overrides `from_custom_id`.
 
-    Issue 21: a kind whose template names a `table` acts only on a table of the server and
+    Against forged ids: a kind whose template names a `table` acts only on a table of the server and
     channel (or thread) the click came from, so a member of another server cannot reach it
     with a forged id, and permissions are always those of the table's server. From a DM it acts
     only for the clicker's own seat (the table service checks the seat), or not at all where

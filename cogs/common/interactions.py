@@ -77,7 +77,7 @@ def name_of(user: discord.abc.User) -> str:
 
 
 async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bool) -> T:
-    """Issue 21: `work` (a write that may wait on a busy database), answered in Discord's 3 s:
+    """`work` (a write that may wait on a busy database), answered in Discord's 3 s:
     when it takes longer than DEFER_AFTER the interaction is deferred ("thinking", with the
     visibility of its answer), and the answer then comes as the follow-up. A quick refusal
     stays an immediate private answer."""

@@ -1,4 +1,4 @@
-"""Which language a message is in (bot.i18n), issue 16:
+"""Which language a message is in (bot.i18n), so each reader reads their own:
 
 - an answer to a command or a click: the interaction's locale (the member's Discord language);
 - a player's DM: the locale they last used the bot in, remembered at every command and click

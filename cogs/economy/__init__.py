@@ -1,5 +1,5 @@
 """The `cogs.economy` extension: wallets (wallets.py), history and statistics (history.py),
-the coach (review.py, issue 18), rating seasons (seasons.py), and their embeds (embeds.py),
+the coach (review.py), rating seasons (seasons.py), and their embeds (embeds.py),
 R12. The players' commands go under `/ofc`, the grant and `season start` under `/ofc-admin`."""
 
 from typing import TYPE_CHECKING

@@ -411,7 +411,7 @@ def _gain_line(loc: str, street: StreetReview) -> str:
 
 def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
     """/ofc review: the player's placement and the strong computer's, street by street, from
-    the same view, with what its choice was worth over the player's (issue 18). Short lines
+    the same view, with what its choice was worth over the player's. Short lines
     for a phone."""
     result = (Text("{points} points, fouled", points=signed(played.points)) if hand.fouled
               else Text("{points} points", points=signed(played.points)))

@@ -1,4 +1,4 @@
-"""`/ofc review [hand]`: the coach (issue 18). One of the member's own finished hands, street
+"""`/ofc review [hand]`: the coach, to learn from. One of the member's own finished hands, street
 by street: what they placed, what the strong computer would have placed from the same view,
 and what its choice was worth over theirs, answered privately.
 

@@ -1,7 +1,7 @@
 """A seat's controls: the placement prompt (DM or ephemeral), its persistent components, and
 what each click does.
 
-One `DynamicItem` per kind of component (README.md "What players see"), each registered with
+One `DynamicItem` per kind of component (docs/players/tables.md), each registered with
 the template of its kind (cogs/tables/ids.py), so a button keeps working after a restart.
 A click is deferred at once (rendering and the service may take a moment) and, while that
 defer travels, makes one table-service call and draws the prompt, then redraws the clicked
@@ -94,7 +94,7 @@ async def prompt(loc: str, state: SeatState, *, note: Text | None = None,
 
 def image_key(loc: str, state: SeatState) -> tuple[object, ...]:
     """What the private image shows (the draft aside), in which language: a prompt uploads
-    it again only when this changes (issue 14: a phone's data)."""
+    it again only when this changes (a phone's data)."""
     view = state.view
     table = view.table
     return (loc, state.hand_no, state.street, view.board, view.dealt, view.discards,
@@ -141,7 +141,7 @@ async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
     one prompt are applied and redrawn in the order they came, so a slow redraw never
     overwrites a newer one (a "Solve" draft landing after "Confirm").
 
-    Issue 21: these controls redraw the seat's private prompt on the clicked message, so they
+    These controls redraw the seat's private prompt on the clicked message, so they
     are refused on a public message (a forged id on the table message): only a DM or the
     seat's own ephemeral message may show its cards."""
     message = interaction.message
@@ -218,7 +218,7 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
     """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
     Solve (the solver's best arrangement), and Suggest at a table with hints on (the strong
-    computer's choice, issue 18). The click is deferred first: a suggestion takes about a
+    computer's choice, R10). The click is deferred first: a suggestion takes about a
     second of the computer's thinking."""
 
     async def clicked(self, interaction: Interaction) -> None:
@@ -311,7 +311,7 @@ def _turn(state: SeatState) -> Turn:
 
 
 def controls_view(loc: str, state: SeatState, *, asking: bool = False) -> discord.ui.View:
-    """The placement controls (README.md "What players see"): a street's buttons or
+    """The placement controls (docs/players/tables.md): a street's buttons or
     Fantasyland's menus; for an away seat the button to come back. `asking`: Confirm was
     pressed on a board that fouls, and "Confirm anyway" takes its place."""
     view = discord.ui.View(timeout=None)

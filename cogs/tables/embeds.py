@@ -1,7 +1,7 @@
 """Words and embeds: what the lobby, table, prompt, showdown and match-end messages say.
 
 Built only from the service's views and events (never the match state), so a message cannot
-show a card its reader may not see (README.md "Architecture").
+show a card its reader may not see (docs/maintainers/architecture.md).
 """
 
 import unicodedata

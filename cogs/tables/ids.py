@@ -1,4 +1,4 @@
-"""The custom_ids of the table components (README.md "What players see"), written and parsed
+"""The custom_ids of the table components (docs/players/tables.md), written and parsed
 here and nowhere else.
 
 A component's whole meaning is in its custom_id, so a button still works after a restart:

@@ -47,7 +47,7 @@ THREAD_NAME = 100  # Discord's limit of a thread's name
 @table_options(*AT_A_TABLE)
 async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
-    # Issue 16: a table the bot could not post in would hold the buy-ins; check first.
+    # A table the bot could not post in would hold the buy-ins; check first.
     require_table_permissions(interaction.app_permissions)
     acknowledge(interaction, ephemeral=True, thinking=True)  # while the table is opened
     lobby = await tables_of(interaction).create_table(
@@ -75,7 +75,7 @@ NO_PRACTICE_THREAD = Text(
                              for level in ("easy", "strong")])
 async def practice(interaction: Interaction, level: str = "strong",
                    hands: app_commands.Range[int, 1, 50] = PRACTICE_HANDS) -> None:
-    """Issue 18: a practice table in a thread of its own (the channel stays free for a real
+    """For newcomers: a practice table in a thread of its own (the channel stays free for a real
     table), dealt at once; its stacks are play chips and its hands are not in /ofc stats."""
     guild_id = guild_id_of(interaction)
     require_table_permissions(interaction.app_permissions)
@@ -234,7 +234,7 @@ async def rematch(interaction: Interaction, old: int) -> Text:
                            cmd=Slash("ofc create")))
     if finished.guild_id != interaction.guild_id or \
             interaction.channel_id not in (finished.channel_id, finished.thread_id):
-        raise Refusal(ELSEWHERE)  # issue 21: a forged id from another server or channel
+        raise Refusal(ELSEWHERE)  # a forged id from another server or channel
     here = service.table_for_channel(finished.thread_id or finished.channel_id)
     if here is not None and service.lobby(here).status == "lobby":
         return await _join(interaction, here)

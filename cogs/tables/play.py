@@ -486,8 +486,8 @@ class Play(commands.Cog):
 
     async def _send_result(self, event: ShowdownDone, seat: int, player: int,
                            view: TableView | None, match_over: int | None = None) -> None:
-        """A player's own result of a showdown, by DM, linking to the table (issue 14); after
-        the match's last one (`match_over`: its id), with the player's new rating."""
+        """A player's own result of a showdown, by DM, linking to the table; after the
+        match's last one (`match_over`: its id), with the player's new rating."""
         if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
             return
         loc = await player_locale(self.bot, player)

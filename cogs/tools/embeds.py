@@ -90,7 +90,7 @@ def score(loc: str, rules: TableRules, boards: Sequence[Board],
             else player["name"]
         embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
                         value=_player_field(loc, player, board, rules))
-    # Six pairs of 32-character names at a large point value exceed one field (issue 21).
+    # Six pairs of 32-character names at a large point value exceed one field (1,024 chars).
     add_lines(loc, embed, t(loc, "Head to head"),
               (_pair_line(loc, pair, rules.point_value) for pair in sheet["pairs"]))
     embed.set_image(url=f"attachment://{SHOWDOWN_IMAGE}")

@@ -1,4 +1,4 @@
-"""`/ofc preferences`: a player's own choices, kept across servers (issue 14): the four-colour
+"""`/ofc preferences`: a player's own choices, kept across servers: the four-colour
 deck in their images, and whether their cards and controls come by DM or only through
 "My hand" in the table's channel."""
 

@@ -1,5 +1,5 @@
-"""`/ofc score`'s typed boards, turned into the `ofc score` JSON input (README.md,
-"`ofc score [FILE]`").
+"""`/ofc score`'s typed boards, turned into the `ofc score` JSON input (docs/cli.md,
+"`ofc score`").
 
 One text option per player, `Name: top / middle / bottom` (the name is optional, `|` or a new
 line also separate rows), and one option naming who played the hand in Fantasyland. The cards

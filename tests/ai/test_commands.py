@@ -83,7 +83,7 @@ def _without_times(report: dict) -> list[dict]:
 
 
 def test_simulate_strong_v1_and_workers_give_the_same_tallies() -> None:
-    """Today's strong player is still a level (issue 18), and matches shared among worker
+    """Today's strong player is still a level (for comparisons), and matches shared among worker
     processes are tallied as in one process (every match has its own seed)."""
     args = ("simulate", "--hands", "12", "--seed", "6", "--ai", "strong-v1,strong",
             "--playouts", "6", "--json")

@@ -1,4 +1,4 @@
-"""What a Fantasyland hand is worth (issue 18): the derivation of the calibrated value."""
+"""What a Fantasyland hand is worth (R8): the derivation of the calibrated value."""
 
 import math
 import random

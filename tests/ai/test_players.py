@@ -1,4 +1,4 @@
-"""Computer players (issues 9, 18): legal moves only, seeded reproducibility, what they can see,
+"""Computer players: legal moves only, seeded reproducibility, what they can see,
 strong-v1 kept beside strong."""
 
 import random
@@ -142,7 +142,7 @@ def test_service_adapter_decides_and_suggests() -> None:
     seat = match.pending()[0]
     players = AIPlayers(seconds=None, playouts=10)
     view = match.view_for(seat)
-    # strong-v1, today's strong player, stays a level (issue 18)
+    # strong-v1, today's strong player, stays a level (for comparisons)
     for choice in (*(players.decide(view, level, 3) for level in LEVELS),
                    players.suggest(view)):
         assert sorted(choice) == sorted(match.dealt_to(seat))
@@ -186,7 +186,7 @@ def test_the_strong_search_draws_from_the_views_unseen_cards(monkeypatch) -> Non
 
 
 def test_estimate_scores_placements_on_the_same_futures() -> None:
-    """The strong player's estimate of given placements (for the coach, issue 18): on the last
+    """The strong player's estimate of given placements (for the coach, /ofc review): on the last
     street against a finished board nothing is left to deal, so each estimate is the exact
     points of R5, one value each; an illegal placement is refused."""
     board = Board(tuple(parse_cards("Kh Kd")), tuple(parse_cards("As Ac 3h 4d 7c")),

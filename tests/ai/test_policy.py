@@ -1,4 +1,4 @@
-"""The playout policy (issue 18): row keys, legal placements, no foul it could avoid."""
+"""The playout policy: row keys, legal placements, no foul it could avoid."""
 
 import random
 

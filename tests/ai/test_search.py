@@ -1,4 +1,4 @@
-"""The strong player's search (issue 18): scores as the engine does, deals only unseen cards."""
+"""The strong player's search: scores as the engine does, deals only unseen cards."""
 
 import random
 

@@ -104,7 +104,7 @@ def test_pineapple_street_two_is_a_grid_of_rows_by_cards() -> None:
     draft = {dealt[1]: "top"}
     state = state_of(match, seat, draft, {"top": 3, "middle": 5, "bottom": 0, "discard": 1}, 2)
     rows = rows_of(controls_view("en-US", state))
-    # issue 14: one short line per row on a phone: its name, greyed, then a button per card
+    # one short line per row on a phone: its name, greyed, then a button per card
     assert list(rows) == [0, 1, 2, 3, 4]
     for n, (name, target) in enumerate([("Top", "top"), ("Middle", "middle"),
                                         ("Bottom", "bottom"), ("Discard", "discard")]):

@@ -1,4 +1,4 @@
-"""Issues 16 and 21: every message, embed, control and image the bot builds fits Discord's
+"""No answer lost to a 400: every message, embed, control and image the bot builds fits Discord's
 limits whatever the input, in every language: the longest names (32 characters), the largest
 values the options and storage allow, the most players. In Simplified Chinese nothing reads
 English (a text the code forgot to translate shows up here)."""
@@ -348,7 +348,7 @@ async def test_table_prompt_controls_placed_embeds_and_images_of_a_live_four_sea
 
 
 def test_a_review_of_five_streets_and_of_a_seventeen_card_fantasyland() -> None:
-    """Issue 18: /ofc review at its longest, a normal hand (every street differing, the clock
+    """/ofc review at its longest, a normal hand (every street differing, the clock
     placing one) and an ultimate Fantasyland hand of 17 cards, the match id the longest."""
     deck = parse_cards(" ".join(TYPED).replace("/", ""))
     board = Board(tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))

@@ -1,4 +1,4 @@
-"""`ofc-bot --export-commands FILE` (issue 16): the command tree as it would be synced to
+"""`ofc-bot --export-commands FILE` (for review): the command tree as it would be synced to
 Discord, written without connecting, every name and description in the bot's four
 languages."""
 

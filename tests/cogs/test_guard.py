@@ -1,4 +1,4 @@
-"""Issue 21, Discord side: forged clicks through the real bot and the local Discord double.
+"""Discord side: forged clicks through the real bot and the local Discord double.
 
 A component click acts only on a table of the server and channel it came from; a Fantasyland-only
 control is refused outside a Fantasyland hand; a forged Reset on the public table message never

@@ -69,7 +69,7 @@ def test_other_ids_round_trip(turn: Turn, action: str, row: str, table: int, lob
 @pytest.mark.parametrize("custom_id", [
     "ofc:place:1:1:1:0:54:top",  # no card has index 54
     "ofc:place:1:1:1:0:5:side",  # not a row
-    "ofc:fl:1:1:1:0:top",  # a Fantasyland menu on a normal street (issue 21)
+    "ofc:fl:1:1:1:0:top",  # a Fantasyland menu on a normal street (a forged id)
     "ofc:place:01:1:1:0:5:top",  # a leading zero is never written
     "ofc:place:-1:1:1:0:5:top",
     "ofc:place:1:1:1:0:5",  # a field short

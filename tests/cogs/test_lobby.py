@@ -68,9 +68,9 @@ async def test_leave_refunds_and_computers_fill_seats(double: DiscordDouble, bot
     await alice.click(lobby, "Add computer (strong)")
     await double.wait_until(lambda: "Computer 1 (strong): " in str(lobby.embed))
     assert enabled(lobby, "Start")
-    assert "(computer" not in str(lobby.embed)  # named once (issue 14)
+    assert "(computer" not in str(lobby.embed)  # named once (short lines on a phone)
 
-    # Issue 14: a button takes the computer away again (the host's call too).
+    # A button takes the computer away again (the host's call too).
     await alice.click(lobby, "Add computer (easy)")
     await double.wait_until(lambda: "Computer 2 (easy): " in str(lobby.embed))
     await alice.click(lobby, "Remove computer")

@@ -75,7 +75,7 @@ def test_the_rules_in_short_say_when_there_are_no_royalties() -> None:
 
 
 def test_the_table_says_when_hints_are_on_and_when_it_is_a_practice() -> None:
-    """Issue 18: the lobby's paragraph, the rules in words and the table message."""
+    """Hints (R10): the lobby's paragraph, the rules in words and the table message."""
     on = TableRules(hints="on")
     assert "**Hints on**" in rules_paragraph("en-US", on)
     assert "Hints" not in rules_paragraph("en-US", TableRules())

@@ -1,4 +1,4 @@
-"""What the bot needs in a table's channel (issue 16), and the double's permission model."""
+"""What the bot needs in a table's channel (before a buy-in), and the double's permission model."""
 
 import discord
 import pytest

@@ -117,7 +117,7 @@ async def test_clicks_draft_the_street_and_confirm_places_it(
         await draft(double, first, prompt, card, row)
     await draft(double, first, prompt, dealt[0], "Bottom")  # rearranging before Confirm (R7)
     assert seat_state(bot, table, first).draft[dealt[0]] == "bottom"
-    # Issue 14: six clicks redrew the prompt, and its image was uploaded once (the draft shows
+    # A phone's data: six clicks redrew the prompt, and its image was uploaded once (the draft shows
     # on the buttons); every version still shows it.
     uploaded = {a.id for snap in prompt.history for a in snap.attachments} | \
         {a.id for a in prompt.attachments}
@@ -258,7 +258,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     shown = await double.wait_for_message(lambda m: m.embed is not None
                                           and m.embed["title"] == "Hand 1: showdown")
     assert shown.embed_image() and "Points per pair" in str(shown.embed)
-    # Issue 14: each player's own result by DM, naming the server and channel, linking to
+    # Each player's own result by DM, naming the server and channel, linking to
     # the table message.
     table_msg = bot.tables.messages(table).table_message_id
     link = f"https://discord.com/channels/{double.guild.id}/{double.channel.id}/{table_msg}"
@@ -282,7 +282,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
         assert wallets[name.lower()] == 1000 - 200 + int(rest.split()[0])
     assert sum(wallets.values()) == 2000  # chips are conserved (R6)
 
-    # Issue 14: Rematch opens a table here with the same options; each click sits its
+    # Rematch opens a table here with the same options; each click sits its
     # member down, and the buy-ins are taken again (R12).
     await alice.click(over, "Rematch")
     lobby = await double.wait_for_message(
@@ -401,7 +401,7 @@ async def test_a_rematch_offer_outlives_restarts(
         assert alice.mention in str(lobby.embed) and "1 hand\n" in lobby.embed["description"]
         rematch = table_id(restarted, double)
         assert rematch != table and restarted.tables.lobby(rematch).rules.fantasy == "off"
-        # A forged Rematch from another channel of the server is refused (issue 21).
+        # A forged Rematch from another channel of the server is refused (a forged id).
         elsewhere = await double.state.create_message(double.add_text_channel("lounge"),
                                                       {"content": "hello"}, [])
         before = bob.last_ephemeral()

@@ -1,4 +1,4 @@
-"""`/ofc preferences` (issue 14): a player's four-colour deck and their choice of "My hand"
+"""`/ofc preferences`: a player's four-colour deck and their choice of "My hand"
 in the channel over DMs, kept per player and used for their images and prompts."""
 
 from collections.abc import AsyncIterator

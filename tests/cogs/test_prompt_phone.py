@@ -1,4 +1,4 @@
-"""Issue 14 on the prompt: Confirm only on a complete street, a second Confirm for a board that
+"""The prompt on a phone: Confirm only on a complete street, a second Confirm for a board that
 fouls, what the board with its draft is making, and the last street's royalties and
 Fantasyland (R3, R4, R8)."""
 

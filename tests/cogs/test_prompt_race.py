@@ -1,4 +1,4 @@
-"""A DM prompt always shows the action it was sent for (issue 20).
+"""A DM prompt always shows the action it was sent for, however late Discord is.
 
 The bot sends each action's controls as a DM and later redraws that message (its turn came,
 time ran out, the seat went away). When Discord is slow, those redraws run after the table

@@ -1,6 +1,6 @@
 """/ofc review's verdict per street: a difference inside two standard errors of the sampled
 deals is called too close, so a player who followed Suggest is not told the other was better
-on noise alone (issue 18)."""
+on noise alone."""
 
 import pytest
 

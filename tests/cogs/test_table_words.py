@@ -1,4 +1,4 @@
-"""Issue 14: a hand counter that stays put ("Hand 2 of 3"), a Fantasyland hand named as one
+"""Players' words: a hand counter that stays put ("Hand 2 of 3"), a Fantasyland hand named as one
 and counted as added (R11), never by street; no countdown while a computer acts."""
 
 from dataclasses import replace

@@ -1,4 +1,4 @@
-"""Issue 14, players' words: every slash option has a real description, and nothing a player
+"""Players' words: every slash option has a real description, and nothing a player
 reads cites a rule section ("(R8)", "R9: ...") or a file they cannot open."""
 
 import re

@@ -166,7 +166,7 @@ async def confirm(double: DiscordDouble, member: Member, prompt: Message, *,
     await member.click(prompt, "Confirm")
     await double.wait_until(lambda: action_of(prompt) != action, timeout=timeout,
                             what=f"{member.name}'s action confirmed")
-    if "Confirm anyway" in buttons(prompt):  # a board that fouls asks again (issue 14)
+    if "Confirm anyway" in buttons(prompt):  # a board that fouls asks again
         tap(member)
         await member.click(prompt, "Confirm anyway")
         await double.wait_until(lambda: "Confirm anyway" not in buttons(prompt),
@@ -200,7 +200,7 @@ async def act(double: DiscordDouble, member: Member, prompt: Message,
             else:
                 row = _first_free(prompt, card) if number < keep else "discard"
             if chosen_row(prompt, card) == row:
-                continue  # drafted already: the discard once two are placed (issue 14)
+                continue  # drafted already: the discard once two are placed
             await draft(double, member, prompt, card, row, timeout=timeout)
     await confirm(double, member, prompt, timeout=timeout)
 

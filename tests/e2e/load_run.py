@@ -1,4 +1,4 @@
-"""The load run (issue 8, part 4): many tables playing at once through the Discord double.
+"""The load run (ofc bench): many tables playing at once through the Discord double.
 
     python -m tests.e2e.load_run [--tables 50] [--think 1.0] [--ai-delay S] [--stub-rendering]
                                  [--computer easy|strong] [--json]

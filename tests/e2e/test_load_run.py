@@ -9,8 +9,8 @@ import pytest
 from tests.e2e.load_run import load_run, per_interaction
 
 # /ofc create, Join, Add computer, Start; then each of 2 members: street 1 five placements
-# and Confirm, streets 2-5 two placements and Confirm (R7; the discard takes no click, issue
-# 14), and at most once a hand a second Confirm, for the street whose draft makes the board
+# and Confirm, streets 2-5 two placements and Confirm (R7; the discard takes no click:
+# fewer taps), and at most once a hand a second Confirm, for the street whose draft makes the board
 # foul (the members fill their rows bottom up, which often fouls).
 PER_TABLE = 4 + 2 * (5 + 1 + 4 * (2 + 1))
 MOST_PER_TABLE = PER_TABLE + 2

@@ -1,4 +1,4 @@
-"""Sharding end to end through the Discord double (issue 19).
+"""Sharding end to end through the Discord double.
 
 The double as Discord shards: GET /gateway/bot recommends a shard count, IDENTIFY names a
 shard, each guild's events (GUILD_CREATE, INTERACTION_CREATE...) go to the session of its

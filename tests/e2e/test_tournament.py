@@ -119,7 +119,7 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         standings = await double.resolved(await alice.slash("ofc tournament standings"))
         assert standings.ephemeral and "Warnings and penalties" in str(standings.embed)
         assert "slow play" in str(standings.embed) and "time (10 s)" in str(standings.embed)
-        # Every warning and penalty is in the member's history too (issue 17).
+        # Every warning and penalty is in the member's history too, where the member looks.
         for member, shown, hidden in ((bob, "warning (slow play)", "time (10 s)"),
                                       (carol, "penalty, 10 points off (time (10 s))",
                                        "slow play")):

@@ -1,4 +1,4 @@
-"""What one hand costs a player on a phone (issue 14): two members play a whole hand by their
+"""What one hand costs a player on a phone (ofc bench): two members play a whole hand by their
 DM buttons through the real bot and the local Discord double, and we count
 
 - ui_taps_per_hand: the buttons each clicked on their prompts (placements, Confirm, a second

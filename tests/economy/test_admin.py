@@ -1,4 +1,4 @@
-"""Issue 16, for server admins and new players, through the real bot (every extension) and
+"""For server admins and new players, through the real bot (every extension) and
 the local Discord double: /ofc help, the bot's permissions in a channel."""
 
 from collections.abc import Iterator

@@ -89,7 +89,7 @@ async def test_history_menus_open_a_match_then_a_hand(
 async def test_commands_live_under_the_bots_own_groups(
         double: DiscordDouble, bot: OFCBot, bob: Member) -> None:
     synced = {c["name"]: c for c in double.state.commands[double.guild.id]}
-    # Issue 16: no top-level /balance, /daily... to clash with another bot's commands.
+    # No top-level /balance, /daily... to clash with another bot's commands.
     assert set(synced) == {"ofc", "ofc-admin"}
     players = {o["name"] for o in synced["ofc"]["options"]}
     assert {"balance", "daily", "leaderboard", "history", "stats"} <= players

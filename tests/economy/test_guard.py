@@ -1,4 +1,4 @@
-"""Issue 21, Discord side, through the real bot and the local Discord double: per-member
+"""Discord side, through the real bot and the local Discord double: per-member
 cooldowns on the costly commands, embeds within Discord's limits whatever the input."""
 
 import asyncio

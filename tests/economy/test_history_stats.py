@@ -174,7 +174,7 @@ async def test_a_hand_shows_the_boards_of_its_showdown(invoke: Invoke, storage: 
     assert [f.name for f in detail.embed.fields] == ["Alice", "Bob"]
     for seat, field in zip(shown.seats, detail.embed.fields, strict=True):
         for row, cards, name in zip(ROWS, seat.board.rows, seat.names, strict=True):
-            # sorted as the hand they make (issue 14)
+            # sorted as the hand they make
             assert f"{row.capitalize()}: {row_label('en-US', row, cards)}: {name}" in field.value
         assert f"{seat.points:+d} points" in field.value
 

@@ -1,4 +1,4 @@
-"""`/ofc review` (issue 18) through its command callback on real storage: the hand named or the
+"""`/ofc review` (the coach) through its command callback on real storage: the hand named or the
 latest, refused for another's hand, another server's or an unreplayable history, and the
 member's recent hands offered as they type."""
 

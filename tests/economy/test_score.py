@@ -84,7 +84,7 @@ def cli_outputs() -> dict[str, dict[str, Any]]:
 
 
 def cli_input(boards: dict[str, str], options: dict[str, Any]) -> dict[str, Any]:
-    """README.md's `ofc score` input for the same hand, written out directly."""
+    """The documented `ofc score` input for the same hand, written out directly."""
     rules = {k: v for k, v in options.items() if k != "in_fantasy"}
     players = []
     for name, text in boards.items():

@@ -43,7 +43,7 @@ async def test_solve_answers_privately_with_the_best_arrangement(invoke: Invoke)
     assert "Royalties **41** · **Stays in Fantasyland**" in answer.embed.description
     fields = {f.name: f.value for f in answer.embed.fields}
     assert fields["Top"] == "K♦ K♣ 4♦: Pair of Kings **+8**"
-    assert fields["Middle"] == "J♥ 9♥ 7♥ 5♥ 2♥: Flush, jack high **+8**"  # sorted (issue 14)
+    assert fields["Middle"] == "J♥ 9♥ 7♥ 5♥ 2♥: Flush, jack high **+8**"  # sorted
     assert fields["Bottom"] == "A♠ K♠ Q♠ J♠ T♠: Royal flush **+25**"
     assert fields["Discard"] == "3♣"
 

@@ -1,4 +1,4 @@
-"""Issue 16: the catalogues. Every text of the code and every slash command string has a
+"""The catalogues. Every text of the code and every slash command string has a
 translation in every language (the test lists what is missing), no text is built where a
 catalogue cannot find it, translations keep their templates' fields, a missing or broken
 translation falls back to English, and no player-facing English sits in the Discord layer or
@@ -165,7 +165,7 @@ def _unmarked(path: Path) -> Iterator[tuple[int, str]]:
 def test_no_english_for_players_outside_a_translated_call() -> None:
     """A sentence written in the Discord layer or the renderer goes through t(), Text() or,
     for a slash command, locale_str (cogs/common/translator.py); else this lists it.
-    rendering/samples.py (the README's pictures) and the font script are tools."""
+    rendering/samples.py (the docs' pictures) and the font script are tools."""
     tools = {ROOT / "rendering" / "samples.py", ROOT / "rendering" / "fonts" / "make_cjk_subset.py"}
     found = [f"{path.relative_to(ROOT)}:{line}: {text!r}"
              for root in ("cogs", "rendering") for path in sorted((ROOT / root).rglob("*.py"))

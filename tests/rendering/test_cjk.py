@@ -1,4 +1,4 @@
-"""Issue 16: images draw Chinese with real glyphs. The bundled Noto Sans CJK SC subsets hold
+"""Images draw Chinese with real glyphs. The bundled Noto Sans CJK SC subsets hold
 every character of the Chinese catalogue (rendering/fonts/make_cjk_subset.py rebuilds them
 when the catalogue gains one), and text holding Chinese is drawn with them, not DejaVu."""
 

@@ -1,4 +1,4 @@
-"""Issue 14, fewer taps: on streets 2-5 the third card is discarded without a tap once two are
+"""Fewer taps: on streets 2-5 the third card is discarded without a tap once two are
 placed, another card can still be picked to go, and a draft is complete only when every card
 to keep has a row (R7)."""
 

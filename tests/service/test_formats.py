@@ -116,7 +116,7 @@ async def test_a_simulated_match_of_computers(storage: Storage, database: str) -
 
 async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
                                             database: str) -> None:
-    """Issue 21 (j), R6 and R11: a busted player is out of the hands, not the table: it may
+    """R6 and R11: a busted player is out of the hands, not the table: it may
     buy in again and is dealt the next hand; when fewer than two can play and nobody comes
     back within the lobby's idle time, the match ends and every stack goes home."""
     settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False,

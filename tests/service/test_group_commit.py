@@ -1,4 +1,4 @@
-"""Group commit (issue 15): the snapshot-only saves of many tables share one transaction
+"""Group commit (fewer fsyncs): the snapshot-only saves of many tables share one transaction
 (bot/tables/commits.py, Storage.save_snapshots); chip movements keep their own."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Issue 18 through the table service, on a fake clock and a real SQLite file: Suggest at a
+"""Hints, practice, through the table service, on a fake clock and a real SQLite file: Suggest at a
 table with hints on (from the seat's own view, still changeable before Confirm), refused
 where hints are off or the control is not the clicker's; practice tables played for play
 chips (no wallet or ledger moves, out of /ofc stats and the leaderboard, through a restart).

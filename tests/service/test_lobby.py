@@ -1,4 +1,4 @@
-"""The lobby (issue 6 item 3): buy-ins from wallets (R12), refunds, host rights, expiry."""
+"""The lobby: buy-ins from wallets (R12), refunds, host rights, expiry."""
 
 
 import pytest

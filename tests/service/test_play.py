@@ -1,4 +1,4 @@
-"""Play through the service (issue 6 item 2): whole matches, R10 timeouts and sitting out,
+"""Play through the service: whole matches, R10 timeouts and sitting out,
 refused actions that change nothing, concurrent clicks applied once."""
 
 import asyncio
@@ -344,7 +344,7 @@ async def test_an_action_after_its_deadline_is_refused_before_the_timer_fires(
 async def test_cancel_completes_and_settles_the_hand_in_play(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         database: str) -> None:
-    """Issue 21 (k): /ofc cancel never voids a hand in play. The hand is completed at once
+    """No hand lost: /ofc cancel never voids a hand in play. The hand is completed at once
     (what is owed placed by R10's rule: bottom first, in the order dealt), shown down and
     settled; then every stack goes home. The match is cancelled: /stats leaves it out."""
     table = await new_table(service, [ALICE, BOB], format="hands", hands=3)
@@ -364,7 +364,7 @@ async def test_cancel_completes_and_settles_the_hand_in_play(
         assert await wallet(storage, pid, clock) == START + seat.chips
     assert recorder.of(TableClosed)[-1].reason == "cancelled"
     assert not recorder.of(PlayerAway)  # nobody ran out of time
-    assert (await storage.stats(GUILD, ALICE)).hands == 0  # a cancelled match (issue 21 h)
+    assert (await storage.stats(GUILD, ALICE)).hands == 0  # a cancelled match is no stat
     wallets, stacks, external = chips(database)
     assert stacks == {} and sum(wallets.values()) == external
     assert audit(database) == []

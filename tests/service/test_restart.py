@@ -1,4 +1,4 @@
-"""Restarts (issue 6 item 6): every saved state resumes to the same end with chips conserved;
+"""Restarts (no chip or hand lost): every saved state resumes to the same end with chips conserved;
 timers come back with the time left; a table that cannot be restored is refunded."""
 
 import json

@@ -1,4 +1,4 @@
-"""`ofc simulate --database` (issue 19): the same simulation through the table service on the
+"""`ofc simulate --database`: the same simulation through the table service on the
 database given, SQLite or PostgreSQL, which keeps what was played."""
 
 import json

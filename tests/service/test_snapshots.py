@@ -25,13 +25,13 @@ def as_written_now(text: str) -> str:
     was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
     whether it was cancelled (/stats leaves those out); a table says whether its match over
     offers a rematch (a stored one offers none); the table's and its match's rules say
-    whether hints are on (issue 18: off) and whether an away player sits out (R10; off at
+    whether hints are on (R10: off) and whether an away player sits out (R10; off at
     tournament tables, R13) and, as the table played before these options, that Fantasyland
     is dealt first, the clock runs a street at a time and the time bank never fills again
     (R8, R10), while a hand's history keeps the state it recorded; a seated player says when
     its time bank was last full (a stored one does not: null, set at the next deal) and a
     hand's seat the seconds it spent acting (0: a stored hand's clock starts afresh); the table
-    says whether it is a practice (issue 18: no) and whether the house lent its stacks (a
+    says whether it is a practice (no) and whether the house lent its stacks (a
     tournament's table; a stored one does not say, and is read as not lent); a match's last
     showdown names its hand's dealer (a stored one does not: null, and the match's button is
     shown); a match's end names its computers' levels for the ratings (a stored one names

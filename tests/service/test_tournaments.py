@@ -330,7 +330,7 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
 
 async def test_tournament_tables_have_no_hints_even_where_the_server_has_them(
         bot: Bot, storage: Storage) -> None:
-    """Issue 18: hints are help; a shootout (R13) is played without them."""
+    """Hints (R10) are help; a shootout (R13) is played without them."""
     await storage.update_guild_settings(GUILD, actor_id=DIRECTOR, now=0.0,
                                         table_options={"hints": "on"})
     t = await create(bot, [ALICE, BOB])

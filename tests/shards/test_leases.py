@@ -1,4 +1,4 @@
-"""Shard leases in storage (issue 19): one owner per shard, all or none, expiry, renewal,
+"""Shard leases in storage: one owner per shard, all or none, expiry, renewal,
 release; SQL filtering of tables by shard; and the same rules between two real processes."""
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Sharded table services on a fake clock (issue 19): each process restores, times and runs
+"""Sharded table services on a fake clock: each process restores, times and runs
 only its own shards' tables; its lease keeps another process out; a process whose lease ran
 out does nothing more; its replacement takes the shard over once the lease has expired and
 finishes its tables, chips conserved (the storage fixture audits the file)."""

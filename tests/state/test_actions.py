@@ -145,7 +145,7 @@ def test_cash_refusals() -> None:
 
 
 def test_cash_rejoin_takes_back_the_seat_between_hands() -> None:
-    # Issue 21 (j): a player who got up (or busted) may buy in again before the next deal,
+    # R11: a player who got up (or busted) may buy in again before the next deal,
     # in the seat it still holds; during a hand it waits for the next deal.
     match = new_match(2, seats=3, format="cash")
     match.leave(0)

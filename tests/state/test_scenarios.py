@@ -215,7 +215,7 @@ def test_the_one_player_outside_fantasyland_lays_out_face_down() -> None:
 
 
 def test_completing_a_hand_places_by_r10_and_shows_down() -> None:
-    # Issue 21 (k): a closing table never voids a hand: what is owed is placed by R10's rule
+    # No hand lost: a closing table never voids a hand: what is owed is placed by R10's rule
     # (in the order dealt: bottom, then middle, then top; streets 2-5 discard the third card).
     match = new_match(2, stack=200)
     match.start_hand(0.0)

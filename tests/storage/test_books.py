@@ -1,4 +1,4 @@
-"""`ofc audit` and `ofc-bot migrate-db` (issue 19) on databases played through the table
+"""`ofc audit` and `ofc-bot migrate-db` (SQLite to PostgreSQL) on databases played through the table
 service: a clean audit on both backends, each check failing on a corrupted copy, and a whole
 SQLite database copied into PostgreSQL, where its live table resumes."""
 

@@ -207,7 +207,7 @@ async def test_recent_nets_are_each_finished_matchs_points_oldest_first(
 
 
 async def test_stats_count_only_finished_matches(storage: Storage, table: int) -> None:
-    """/stats: the hands of a match still running, or cancelled, do not count (issue 21)."""
+    """/stats: the hands of a match still running, or cancelled, do not count."""
     running = await storage.record_match_start(table, OPTIONS, [ALICE, BOB, BOT], now=10.0)
     for number, hand in enumerate(_hands(running)):
         assert await storage.record_hand(hand, now=11.0 + number) is True
@@ -227,7 +227,7 @@ async def test_stats_count_only_finished_matches(storage: Storage, table: int) -
 
 async def test_a_practice_match_is_in_the_history_not_in_the_stats(storage: Storage,
                                                                      table: int) -> None:
-    """Issue 18: practice (play chips) is listed, marked, and left out of /ofc stats."""
+    """Practice (play chips) is listed, marked, and left out of /ofc stats."""
     real = await _played_match(storage, table)
     practice = await storage.record_match_start(table, OPTIONS, [ALICE, BOT], now=30.0,
                                                 practice=True)

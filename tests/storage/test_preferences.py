@@ -1,4 +1,4 @@
-"""Players' preferences (issue 14, migration 4): defaults until chosen, kept per player across
+"""Players' preferences (migration 5): defaults until chosen, kept per player across
 servers, each field changed on its own, bad values refused."""
 
 

@@ -1,4 +1,4 @@
-"""Start-up checks of the database (issue 21): one bot per file, SQLite's quick_check, and a
+"""Start-up checks of the database (refused at start): one bot per file, SQLite's quick_check, and a
 read-only file refused at open rather than at the first write."""
 
 import os

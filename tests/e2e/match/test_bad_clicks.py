@@ -66,7 +66,7 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
 
     # Out of turn: the second may arrange (R7) but not confirm; the draft is kept.
     await draft(double, second, theirs, their_cards[0], "top")
-    # Confirm waits for a whole street (issue 14): a modified client sends it anyway.
+    # Confirm waits for a whole street: a modified client sends it anyway.
     assert not enabled(theirs, "Confirm")
     confirm_id = str(buttons(theirs)["Confirm"]["custom_id"])
     reason = await refused(double, second, second.forge(theirs, confirm_id))
@@ -118,7 +118,7 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     before = first.last_ephemeral()
     await asyncio.gather(first.click(street_2, custom_id=place_id(street_2, two[0], "discard")),
                          first.click(street_2, custom_id=place_id(street_2, two[1], "discard")))
-    # Issue 14: a second discard swaps with the first rather than being refused.
+    # Fewer taps: a second discard swaps with the first rather than being refused.
     await double.wait_until(lambda: chosen(street_2, two[0], "discard")
                             != chosen(street_2, two[1], "discard"))
     assert refusals(first, before) == []

@@ -1,4 +1,4 @@
-"""Issue 18 end to end, through the real bot and the Discord double: a member opens
+"""The coach end to end, through the real bot and the Discord double: a member opens
 `/ofc practice`, plays a hand in its thread by pressing Suggest and Confirm on each street,
 then goes over it with `/ofc review` (and Review under the hand in `/ofc history`); nothing
 touched their wallet, and the practice is not in their stats. At a table with hints off there

@@ -1,4 +1,4 @@
-"""Issue 16, end to end through the Discord double: a member whose Discord is in Russian plays
+"""Languages, end to end through the Discord double: a member whose Discord is in Russian plays
 a street and reads Russian in their DM (while the server's table stays in its language), and
 a server whose language is Simplified Chinese gets its lobby, table message and table image
 in Chinese, until an admin picks another language with `/ofc-admin settings`."""

@@ -1,4 +1,4 @@
-"""Health and metrics for operators (issue 19): the bot with OFC_METRICS_PORT set serves
+"""Health and metrics for operators: the bot with OFC_METRICS_PORT set serves
 /health and Prometheus /metrics on 127.0.0.1; scraped during a whole match through the
 double, the counters move with the play, and the gauges say what is live."""
 

@@ -1,4 +1,4 @@
-"""Issue 14's targets for one normal hand played by DM buttons (tests/e2e/ui_run.py): at most
+"""The phone targets for one normal hand played by DM buttons (tests/e2e/ui_run.py): at most
 18 taps (6 on street 1, 3 on each later street), at most 300 KB of images per player, and
 every prompt of streets 2-5 one phone screen tall (tests/phone.py)."""
 

@@ -1,4 +1,4 @@
-"""The real path of issue 15: the bot's CPU work (images, a strong computer's decisions) in
+"""The real path of the worker pool: the bot's CPU work (images, a strong computer's decisions) in
 worker processes, end to end: a hand against a strong computer plays to settled wallets,
 every image still traces to the view it was drawn from (privacy, R7/R8), and closing the bot
 leaves no worker process behind."""
