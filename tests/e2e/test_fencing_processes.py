@@ -116,15 +116,27 @@ def versions(members: tuple[Member, ...]) -> Versions:
 @dataclass
 class Current(Seat):
     """A member who reads only the prompts the second process sent or redrew: a DM as it
-    stood at `stale` (the first process's) is out of date."""
+    stood at `stale` (the first process's) is out of date, and so is a prompt for a hand
+    before the newest one offered. The first process, resumed, may still send the prompts it
+    had on their way for the first hand (fencing guards the database, not what was already
+    leaving for Discord), and one of them can reach the double after its exit is seen: by
+    its hand, not by when it came, it is known as stale."""
 
     stale: Versions = field(default_factory=dict)
 
     def prompt(self) -> Message | None:
         prompts = [m for m in self.member.dms() if not m.ephemeral and RESULT not in title(m)
                    and len(m.history) > self.stale.get(m.id, -1)]
+        newest = max((hand_of(m) for m in prompts), default=0)
+        prompts = [m for m in prompts if hand_of(m) in (0, newest)]
         latest = prompts[-1] if prompts else None
         return latest if action_of(latest) not in self.done else None
+
+
+def hand_of(prompt: Message) -> int:
+    """The hand a prompt's controls act in; 0 for a prompt without controls (a record)."""
+    action = action_of(prompt)
+    return 0 if action is None else parse_step(action).turn.hand
 
 
 def second_hand(seats: list[Seat]) -> bool | None:
