@@ -1,6 +1,6 @@
 """`ofc-bot` and `python -m bot`: read the settings, then run the Discord bot
 (`ofc-bot migrate-db`: copy the database into another; `ofc-bot backup`: copy the SQLite file
-while the bot runs; bot/dbtools.py)."""
+while the bot runs; bot/cli/dbtools.py)."""
 
 import argparse
 import sys
@@ -34,7 +34,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
-    from bot.dbtools import add_backup_parser, add_migrate_parser
+    from bot.cli.dbtools import add_backup_parser, add_migrate_parser
 
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}")
     add_backup_parser(commands)

@@ -8,9 +8,9 @@ and syncs there at every start (instant, for development).
 
 Sharded (`ofc-bot --shard-count N --shards A-B`, past one process): the bot is discord.py's
 AutoShardedBot with those shard ids (`make_bot`), holds the lease of its shards in the
-database (bot/leases.py) and runs only its shards' tables. Without flags it is the plain Bot
+database (bot/cluster/leases.py) and runs only its shards' tables. Without flags it is the plain Bot
 of one connection, as before. A sharded process that does not run every shard hands the
-clicks in DMs that Discord sends to shard 0 to the process of their table (bot/relay.py,
+clicks in DMs that Discord sends to shard 0 to the process of their table (bot/cluster/relay.py,
 `_on_interaction_payload`), the one place this module reads discord.py's internals: the
 gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwarded.
 """
@@ -31,18 +31,18 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
+from bot.cluster.leases import ShardKeeper
+from bot.cluster.metrics import Metrics
+from bot.cluster.relay import Relay, RelayError, RelayTLS, relay_key
 from bot.config import Settings
 from bot.i18n import Text, locale_of, t
-from bot.leases import ShardKeeper
-from bot.metrics import Metrics
-from bot.relay import Relay, RelayError, RelayTLS, relay_key
+from bot.process.workers import Workers
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import Storage, StorageError
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
 from bot.tables.lobby import OTHER_SHARD
 from bot.tables.runtime import NOT_HELD
-from bot.tournaments import TournamentService
-from bot.workers import Workers
+from bot.tournaments import TournamentDirector
 
 log = logging.getLogger("bot")
 
@@ -61,7 +61,7 @@ class OFCBot(commands.Bot):
 
     storage: Storage
     tables: TableService
-    tournaments: TournamentService  # set by cogs.tournaments (it opens the tables' threads)
+    tournaments: TournamentDirector  # set by cogs.tournaments (it opens the tables' threads)
     workers: Workers  # worker processes for computer decisions, solves and images
     keeper: ShardKeeper  # this process's lease on its shards
     # The table a component id names, or None (set by cogs.tables): DM clicks are routed by it.

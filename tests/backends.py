@@ -1,6 +1,6 @@
 """Both storage backends in the tests: a fresh SQLite file, or a fresh PostgreSQL database.
 
-One PostgreSQL server per test session (bot/pgserver.py: the installed binaries, a temporary
+One PostgreSQL server per test session (tests/pgserver.py: the installed binaries, a temporary
 folder, a unix socket; as the `postgres` user under root), started the first time a test asks
 for it. A template database is migrated once; each test gets its own copy (CREATE DATABASE ...
 TEMPLATE, a fraction of a second), dropped after the test. Without the binaries, the
@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 import asyncpg
 import pytest
 
-from bot.pgserver import TempServer, Unavailable
 from bot.storage import Storage
+from tests.pgserver import TempServer, Unavailable
 
 T = TypeVar("T")
 BACKENDS = ("sqlite", "postgresql")

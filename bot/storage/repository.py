@@ -8,11 +8,11 @@ from bot.storage.backend import open_database
 from bot.storage.copy import CopyMixin
 from bot.storage.core import Defaults
 from bot.storage.errors import InvalidInput
-from bot.storage.history import HistoryMixin
+from bot.storage.guild_settings import SettingsMixin
 from bot.storage.leases import LeasesMixin
+from bot.storage.matches import HistoryMixin
 from bot.storage.preferences import PreferencesMixin
 from bot.storage.ratings import RatingsMixin
-from bot.storage.settings import SettingsMixin
 from bot.storage.tables import TablesMixin
 from bot.storage.tournaments import TournamentsMixin
 from bot.storage.wallets import WalletsMixin

@@ -36,7 +36,7 @@ from bot.storage.errors import (
     TableNotEmpty,
     UnknownTable,
 )
-from bot.storage.history import insert_hand
+from bot.storage.matches import insert_hand
 from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
 
 _TABLE_COLUMNS = (

@@ -23,7 +23,7 @@ from bot.tables.events import (
 )
 from bot.tables.players import ComputerPlayers, is_person
 from bot.tables.service import TableService
-from bot.tables.settings import ServiceSettings
+from bot.tables.tunables import ServiceSettings
 from bot.tables.views import (
     DmPrompt,
     LobbySeat,

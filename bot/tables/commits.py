@@ -15,7 +15,7 @@ that explains it (money.py), as durable as ever.
 import asyncio
 from dataclasses import dataclass
 
-from bot.batches import Batches
+from bot.process.batches import Batches
 from bot.storage import Storage
 
 

@@ -21,9 +21,9 @@ from bot.tables import money
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
 from bot.tables.players import LEVELS, is_person
 from bot.tables.runtime import NOT_HELD, Live, TableCore
-from bot.tables.settings import ServiceSettings
 from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import translate
+from bot.tables.tunables import ServiceSettings
 from bot.tables.views import LobbySeat, LobbyView
 
 CANCELLED = Text("The table was cancelled: every stack went back to its owner.")

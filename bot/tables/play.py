@@ -13,6 +13,7 @@ from bot.engine.placement import DISCARD, TARGETS
 from bot.engine.text import Text
 from bot.engine.views import PrivateView, TableView
 from bot.i18n import Slash
+from bot.process.workers import COMPUTER, PERSON, Workers
 from bot.tables.drafting import is_complete, redraft
 from bot.tables.errors import NotYourSeat, StaleAction, TableError
 from bot.tables.lobby import own_seat
@@ -20,7 +21,6 @@ from bot.tables.players import ComputerPlayers
 from bot.tables.runtime import Live, TableCore
 from bot.tables.state import Draft, TableState, street_of
 from bot.tables.views import SeatState
-from bot.workers import COMPUTER, PERSON, Workers
 
 T = TypeVar("T")
 HINTS_OFF = Text("Hints are off at this table: Suggest works at a table opened with hints on "

@@ -32,14 +32,14 @@ from bot.tables.clock import Clock
 from bot.tables.commits import GroupCommit
 from bot.tables.errors import NoTable, TableError
 from bot.tables.players import is_person
-from bot.tables.settings import ServiceSettings
 from bot.tables.state import TableState
 from bot.tables.translate import translate
+from bot.tables.tunables import ServiceSettings
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
-# Said when this process's lease on its shards has run out (bot/leases.py): another process
+# Said when this process's lease on its shards has run out (bot/cluster/leases.py): another process
 # may be taking its tables over, so nothing is done here.
 NOT_HELD = Text("This table is moving to another process of the bot; nothing was changed. "
                 "Try again in a minute.")

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.engine.cards import Card
 from bot.engine.views import TableView
+from bot.process.workers import Workers
 from bot.sharding import ShardPlan
 from bot.storage import UNCHANGED, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
@@ -25,9 +26,8 @@ from bot.tables.players import ComputerPlayers, default_players
 from bot.tables.recovery import Recovery
 from bot.tables.runtime import Listener, TableCore
 from bot.tables.scheduling import Scheduler
-from bot.tables.settings import ServiceSettings
+from bot.tables.tunables import ServiceSettings
 from bot.tables.views import DmPrompt, LobbyView, SeatState, TableMessages
-from bot.workers import Workers
 
 
 class TableService:
@@ -39,7 +39,7 @@ class TableService:
         """`workers`: the processes computer decisions and "Best arrangement" run in (None:
         a thread of this process). `shards`: the servers whose tables this process restores
         and runs (None: every server); `held()`: whether its lease on them still holds
-        (bot/leases.py; None: always)."""
+        (bot/cluster/leases.py; None: always)."""
         core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings(),
                          shards or ShardPlan(), held or (lambda: True))
         self._core = core

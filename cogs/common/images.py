@@ -1,10 +1,10 @@
 """The images of the messages, as discord.File attachments.
 
 Rendering is CPU work of tens of milliseconds: it runs in the bot's worker processes
-(bot/workers.py) ahead of computers' decisions, a player's own prompt ahead of the images the
-channel watches, so the event loop keeps answering other clicks meanwhile. The bot hands its
-pool over at start-up (`use`); until then (and with OFC_WORKERS=0) images are drawn in this
-process on a thread.
+(bot/process/workers.py) ahead of computers' decisions, a player's own prompt ahead of the
+images the channel watches, so the event loop keeps answering other clicks meanwhile. The bot
+hands its pool over at start-up (`use`); until then (and with OFC_WORKERS=0) images are drawn
+in this process on a thread.
 """
 
 import io
@@ -18,7 +18,7 @@ from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, TableView
-from bot.workers import CHANNEL, PERSON, Workers
+from bot.process.workers import CHANNEL, PERSON, Workers
 from rendering.player_card import PlayerCard
 
 TABLE_IMAGE = "table.png"

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.batches import Batches
 from bot.i18n import locale_of
+from bot.process.batches import Batches
 from bot.storage import Storage
 from cogs.common.client import Interaction
 
@@ -53,7 +53,7 @@ async def remember(interaction: Interaction) -> None:
 
 
 class LocaleWrites:
-    """The locales to write, in batches (bot.batches): a hundred members first seen at once
+    """The locales to write, in batches (bot.process.batches): a hundred members first seen at once
     (tables opening together) were a hundred commits ahead of the tables' own."""
 
     def __init__(self, storage: Storage) -> None:

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.ai.review import review_hand
 from bot.engine.errors import RuleError
 from bot.i18n import Slash, Text, t
-from bot.workers import PERSON
+from bot.process.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction

@@ -1,7 +1,7 @@
 """The `cogs.tables` extension: live tables on Discord.
 
 - lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel`, `practice` and the lobby buttons;
-- play.py: the presenter (the Play cog): the service's events turned into the lobby, table,
+- presenter.py: the TablePresenter cog: the service's events turned into the lobby, table,
   showdown and DM messages, through one outbox per table (outbox.py); `/ofc table`;
 - controls.py: a seat's prompt and placement controls, what each click does; `/ofc hand`;
 - ids.py: the custom_ids of those components; embeds.py: what the messages say.
@@ -14,12 +14,12 @@ from cogs.common.answers import install_error_handler
 from cogs.common.client import SlashCommand
 from cogs.common.group import attach, detach
 from cogs.common.translator import install as install_translator
-from cogs.tables import controls, ids, lobby, play
+from cogs.tables import controls, ids, lobby, presenter
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
-COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, play.table)
+COMMANDS: tuple[SlashCommand, ...] = (*lobby.COMMANDS, controls.hand, presenter.table)
 
 
 async def setup(bot: "OFCBot") -> None:
@@ -27,12 +27,12 @@ async def setup(bot: "OFCBot") -> None:
     await install_translator(bot.tree)
     images.use(bot.workers)  # this bot's worker processes draw the images
     attach(bot.tree, COMMANDS)
-    bot.add_dynamic_items(*play.COMPONENTS)
+    bot.add_dynamic_items(*presenter.COMPONENTS)
     bot.table_of_component = ids.table_of  # a sharded bot routes DM clicks by their table
-    await bot.add_cog(play.Play(bot))
+    await bot.add_cog(presenter.TablePresenter(bot))
 
 
 async def teardown(bot: "OFCBot") -> None:
     images.release(bot.workers)
     detach(COMMANDS)
-    bot.remove_dynamic_items(*play.COMPONENTS)
+    bot.remove_dynamic_items(*presenter.COMPONENTS)

@@ -49,7 +49,7 @@ from cogs.tables.ids import (
 )
 
 if TYPE_CHECKING:
-    from cogs.tables.play import Play
+    from cogs.tables.presenter import TablePresenter
 
 NOT_PUBLIC = Text("Your controls work in your DM or in your own \"My hand\" message, not "
                   "here.")
@@ -116,11 +116,11 @@ def where_of(client: discord.Client, service: TableService, table: int) -> Where
                  lobby.practice)
 
 
-def play_of(interaction: Interaction) -> "Play":
-    """The presenter cog (cogs/tables/play.py), which orders the clicks on one message."""
-    cog = interaction.client.get_cog("Play")
+def play_of(interaction: Interaction) -> "TablePresenter":
+    """The presenter cog (cogs/tables/presenter.py), which orders the clicks on one message."""
+    cog = interaction.client.get_cog("TablePresenter")
     assert cog is not None
-    return cast("Play", cog)
+    return cast("TablePresenter", cog)
 
 
 async def show_hand(interaction: Interaction, table: int) -> None:

@@ -199,7 +199,7 @@ _TABLE_TEMPLATES = (PLACE, STEP, FANTASY_ROW, LOBBY, HAND, BACK, REMATCH)
 
 def table_of(custom_id: str) -> int | None:
     """The table a component id of any kind here names (None: not a table's component). The
-    sharded bot routes a click in a DM by it (bot/relay.py)."""
+    sharded bot routes a click in a DM by it (bot/cluster/relay.py)."""
     for template in _TABLE_TEMPLATES:
         match = template.fullmatch(custom_id)
         if match is not None:

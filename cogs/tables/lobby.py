@@ -2,7 +2,7 @@
 `/ofc start`, `/ofc cancel`, and the lobby message's buttons.
 
 Thin: each command or click is one table-service call; the lobby message itself is drawn and
-kept up to date by cogs/tables/play.py from the service's events, whoever caused them.
+kept up to date by cogs/tables/presenter.py from the service's events, whoever caused them.
 """
 
 import contextlib

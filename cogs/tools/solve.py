@@ -8,7 +8,7 @@ from discord import app_commands
 from bot.ai.solver import check_cards
 from bot.ai.solver import solve as solve_fantasyland
 from bot.engine.cards import parse_cards
-from bot.workers import PERSON
+from bot.process.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction

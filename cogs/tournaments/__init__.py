@@ -1,5 +1,5 @@
 """The `cogs.tournaments` extension: `/ofc tournament ...` (commands.py, embeds.py) over
-bot.tournaments' TournamentService. Each table of a level plays in a thread of its own the
+bot.tournaments' TournamentDirector. Each table of a level plays in a thread of its own the
 bot opens in the tournament's channel; the tables themselves are cogs.tables' (lobby, table
 message, DMs). The service's tournaments are restored here, before the table service's
 tables (bot.app restores those after loading the extensions)."""
@@ -11,7 +11,7 @@ import discord
 
 from bot.engine.tournament import Tournament, TournamentTable
 from bot.i18n import Slash, Text, t
-from bot.tournaments import TableOpener, TournamentChanged, TournamentError, TournamentService
+from bot.tournaments import TableOpener, TournamentChanged, TournamentDirector, TournamentError
 from cogs.common.answers import install_error_handler
 from cogs.common.group import install, ofc
 from cogs.common.language import server_locale
@@ -52,7 +52,7 @@ def opener_for(bot: "OFCBot") -> TableOpener:
 
 
 async def setup(bot: "OFCBot") -> None:
-    service = TournamentService(bot.storage, bot.tables, bot.clock, opener_for(bot))
+    service = TournamentDirector(bot.storage, bot.tables, bot.clock, opener_for(bot))
     bot.tournaments = service
 
     async def announce(changed: TournamentChanged) -> None:

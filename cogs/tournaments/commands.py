@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.engine.tournament import MAX_REASON, Tournament, parse_payouts
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import seat_name
-from bot.tournaments import TournamentService
+from bot.tournaments import TournamentDirector
 from cogs.common.answers import UNCHANGED, Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
 from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
@@ -55,7 +55,7 @@ async def tell_channel(interaction: Interaction, text: Text) -> None:
     await send(interaction, ephemeral=False, content=t(loc, text))
 
 
-def service_of(interaction: Interaction) -> TournamentService:
+def service_of(interaction: Interaction) -> TournamentDirector:
     return interaction.client.tournaments
 
 

@@ -13,7 +13,7 @@ from bot.engine.cards import DECK, Card, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.royalties import ROWS
-from tests.state.helpers import new_match
+from tests.engine.match.helpers import new_match
 
 ANN, BOB = 0, 1  # seats; the button on Bob: Ann acts first (R7)
 EASY = Settings(level="easy")

@@ -39,10 +39,10 @@ from bot.storage import (
 from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
 from bot.storage.validate import MAX_CHIPS
 from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
-from bot.tables.simulate import FAST
+from bot.tables.match_runner import FAST
 from cogs.common.permissions import MissingPermissions, require_table_permissions
 from cogs.economy import embeds as economy
-from cogs.economy.history import RECENT_MATCHES, RECENT_SANCTIONS, HandPicker, MatchPicker
+from cogs.economy.past_play import RECENT_MATCHES, RECENT_SANCTIONS, HandPicker, MatchPicker
 from cogs.economy.wallets import MAX_REASON
 from cogs.tables.controls import controls_view, hand_view
 from cogs.tables.embeds import (
@@ -62,7 +62,7 @@ from cogs.tools.preferences import preferences_text
 from cogs.tools.score_input import MAX_NAME, score_input
 from cogs.tournaments import embeds as tournaments
 from rendering import private_png, score_png, showdown_png, solution_png, table_png
-from tests.service.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, act
+from tests.tables.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, act
 
 BIG_POINT = 1_000_000  # the largest point_value option
 USER = 2**63 - 1  # the longest snowflake

@@ -30,7 +30,7 @@ from cogs.tables.ids import (
     parse_step,
     parse_table_button,
 )
-from cogs.tables.play import COMPONENTS
+from cogs.tables.presenter import COMPONENTS
 
 # Storage table ids are SQLite rowids: up to 2**63 - 1.
 tables = st.integers(1, 2**63 - 1)

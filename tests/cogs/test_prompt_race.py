@@ -72,7 +72,7 @@ async def test_a_late_redraw_never_turns_an_old_prompt_into_the_fantasyland_prom
     await double.wait_until(lambda: sum(h.held for h in holds) > 0, what="a held DM")
     for hold in holds:
         hold.release()
-    await bot.get_cog("Play").drain()  # type: ignore[union-attr]
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
 
     fantasy = [m for m in alice.dms() if (2, "Fantasyland") in actions_shown(m)]
     assert len(fantasy) == 1 and fantasy[0] is not first
@@ -98,7 +98,7 @@ async def test_a_prompt_placed_elsewhere_is_closed_and_the_next_street_comes_new
         await bot.tables.place(table, acting.id, auto(acting, state), hand_no=1, street=1)
     await double.wait_until(lambda: all(len(m.dms()) == 2 for m in (alice, bob)),
                             what="the street-2 prompts")
-    await bot.get_cog("Play").drain()  # type: ignore[union-attr]
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
     for member in (alice, bob):
         old, latest = member.dms()
         assert old is prompts[member.id]
@@ -119,11 +119,11 @@ async def test_after_a_restart_the_open_prompt_is_redrawn_not_sent_again(
     restarted = OFCBot(bot.settings, clock=clock, extensions=EXTENSIONS)
     await double.start_client(restarted)
     try:
-        await restarted.get_cog("Play").drain()  # type: ignore[union-attr]
+        await restarted.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
         assert alice.dms() == [prompt]  # no second DM for the same street
         assert actions_shown(prompt) == {(1, "street 1")} and buttons(prompt)
         await play_hand(restarted, table, (alice, bob), auto)
-        await restarted.get_cog("Play").drain()  # type: ignore[union-attr]
+        await restarted.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
         assert prompt.components == []  # superseded by the next streets' prompts
         assert_one_action_per_message(alice)
         assert dealt  # the restored prompt was for real cards
@@ -168,7 +168,7 @@ async def test_a_prompt_job_that_runs_after_the_match_ended_sends_nothing(
                             what="the table closed")
     for hold in holds:
         hold.release()
-    await bot.get_cog("Play").drain()  # type: ignore[union-attr]
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
     # No prompt of the closed table still offers controls, and (checked by the double's
     # teardown) no job failed for a player no longer seated.
     assert [m.components for m in alice.dms()] == [[]] * len(alice.dms())

@@ -9,8 +9,8 @@ from bot.engine.rules import TableRules
 from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
 from cogs.tables.embeds import result_embed, table_embed, turn_line
 from rendering.labels import hand_counter, street_text
-from tests.state.boards import P1, P2
-from tests.state.helpers import new_match, stacked_deal
+from tests.engine.match.boards import P1, P2
+from tests.engine.match.helpers import new_match, stacked_deal
 
 SEATS = (SeatView(seat=0, player_id=1, name="alice", stack=200, board=Board()),
          SeatView(seat=1, player_id=2, name="bob", stack=200, board=Board()))
@@ -60,7 +60,7 @@ def test_no_countdown_while_a_computer_acts() -> None:
 
 def test_a_cash_table_someone_left_waits_for_a_player_and_lists_no_empty_stack() -> None:
     # R11 cash: Bob gets up during the showdown of hand 1 (P1 scoops P2 by 6, see
-    # tests/state/test_scenarios). His chips went to his wallet, so the table lists Ann alone
+    # tests/engine/match/test_scenarios). His chips went to his wallet, so the table lists Ann alone
     # and waits for someone to sit down instead of promising a deal it cannot make.
     match = new_match(2, format="cash")
     stacked_deal(match, {0: P1, 1: P2})
@@ -75,7 +75,7 @@ def test_a_cash_table_someone_left_waits_for_a_player_and_lists_no_empty_stack()
 
 
 def test_a_result_says_whom_the_points_were_won_against() -> None:
-    # P1 scoops P2 (tests/state/test_scenarios): Ann wins all three rows, 6 points from Bob.
+    # P1 scoops P2 (tests/engine/match/test_scenarios): Ann wins all three rows, 6 points from Bob.
     match = new_match(2)
     stacked_deal(match, {0: P1, 1: P2})
     assert match.showdown is not None

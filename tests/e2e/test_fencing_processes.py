@@ -30,6 +30,7 @@ import pytest
 from bot.sharding import shard_of
 from cogs.tables.ids import parse_step
 from tests.backends import Reader, postgres_of
+from tests.cluster.test_fencing import books
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.flows import (
     RESULT,
@@ -43,7 +44,6 @@ from tests.e2e.flows import (
     seats_of,
     title,
 )
-from tests.shards.test_fencing import books
 from tests.storage.audit import assert_audited
 
 ROOT = Path(__file__).resolve().parents[2]

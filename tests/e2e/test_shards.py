@@ -7,7 +7,7 @@ shard, and events of no guild (a click in a DM) to shard 0 only.
 Then the real bot as two sharded "processes" (two OFCBots, shard 0 and shard 1 of 2, each
 with its own connection to one SQLite file): members in a server of each shard play whole
 matches by their DM buttons. Every DM click reaches shard 0's bot, which hands the clicks of
-shard 1's table to shard 1's bot through its relay (bot/relay.py). A third bot claiming
+shard 1's table to shard 1's bot through its relay (bot/cluster/relay.py). A third bot claiming
 shard 1 is refused. The books balance (tests/storage/audit.py).
 
 (Two real processes on PostgreSQL, one killed and restarted: tests/e2e/test_shard_processes.py.)

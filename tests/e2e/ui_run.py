@@ -12,7 +12,7 @@ DM buttons through the real bot and the local Discord double, and we count
   of tests/phone_prompts.py (each language, seat count, variant, street, Fantasyland size and
   hints setting). Target: at most 640, one screen.
 
-`python -m tests.e2e.ui_run --json` prints them (bot/bench/e2e.py runs it for `ofc bench`).
+`python -m tests.e2e.ui_run --json` prints them (bot/cli/bench/e2e.py runs it for `ofc bench`).
 """
 
 from __future__ import annotations

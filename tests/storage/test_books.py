@@ -13,8 +13,8 @@ from bot import cli
 from bot.storage import Storage
 from bot.storage import copy as copying
 from tests.backends import Reader, copy_now, postgres_of, run_async, usable
-from tests.service.driver import ALICE, GUILD, fresh_service, play, populated
 from tests.storage.audit import audit
+from tests.tables.driver import ALICE, GUILD, fresh_service, play, populated
 
 # Each corruption and the checks it must break (the first word of each problem line).
 CORRUPTIONS = {

@@ -1,10 +1,10 @@
-"""The throwaway PostgreSQL server of the tests and `ofc bench` (bot/pgserver.py) says why it
+"""The throwaway PostgreSQL server of the tests and `ofc bench` (tests/pgserver.py) says why it
 cannot run where the binaries are missing; the bench then leaves the _pg figures out."""
 
 import pytest
 
-from bot import pgserver
-from bot.bench.postgres import bench_database
+from bot.cli.bench.postgres import bench_database
+from tests import pgserver
 
 
 def test_missing_binaries_are_named_and_the_bench_goes_on_without(

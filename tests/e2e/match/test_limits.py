@@ -14,10 +14,10 @@ from bot.tables import FakeClock
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.tables.ids import StepId, Turn
+from tests.cogs.economy.test_history_stats import line, record_match
 from tests.cogs.test_guard import seat_of
 from tests.cogs.test_play import opening
 from tests.e2e.discord_double import DiscordDouble, Member, Message
-from tests.economy.test_history_stats import line, record_match
 
 SLOWED = "Slow down: try again in "
 REVIEW_BUTTON = "Review with the strong computer"

@@ -12,7 +12,7 @@ from tests.cogs.conftest import settings_for
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
 from tests.e2e.privacy import PrivacyWatch
-from tests.workers.test_workers import alive
+from tests.process.test_workers import alive
 
 WORKERS = 2
 

@@ -1,0 +1,171 @@
+"""`ofc`: engine tools on the command line (score, solve, simulate, fantasy-value, bench, audit).
+
+Bad input prints one line on stderr and exits 2 (DESIGN.md). Bare `ofc` prints the usage, and
+every `--help` ends with examples."""
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.config import TRY_OFFLINE
+from bot.engine.errors import RuleError
+
+USAGE_ERROR = 2
+
+# A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
+# it without input).
+SCORE_EXAMPLE = """\
+{"rules": {"scoring": "1-6"}, "button": 1, "players": [
+  {"name": "A", "stack": 100, "top": "Qh Qd 2c", "middle": "5s 5d 9c 9h Kd",
+   "bottom": "2h 3h 4h 5h 7h"},
+  {"name": "B", "stack": 100, "top": "Ah Kc 2s", "middle": "Ts Td Jc 3s 3c",
+   "bottom": "As Ad Ac 7d 7c"}]}"""
+SCORE_INPUT = f"""\
+It reads one finished hand as JSON, for example:
+{SCORE_EXAMPLE}
+"players": 2 to 4, clockwise, each with its three rows (3, 5 and 5 cards: Ah, Td or 10d, X for
+a joker); optional: "rules" (table options by their RULES.md names), "button" (an index into
+"players", default 0), and per player "stack" (default 0), "in_fantasy" (true or false) and
+"fantasy_entry_cards" (13 to 17)."""
+
+EXAMPLES = {
+    "ofc": f"""examples:
+  {TRY_OFFLINE}
+  ofc score hand.json
+  ofc solve As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c
+  ofc audit --database ofc.sqlite3
+
+`ofc COMMAND --help` shows a command's options and examples.""",
+    "score": f"""{SCORE_INPUT}
+
+examples:
+  ofc score hand.json
+  cat hand.json | ofc score""",
+    "solve": """examples:
+  ofc solve As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c
+  ofc solve X Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c --rules variant=joker --json""",
+    "simulate": f"""examples:
+  {TRY_OFFLINE}
+  ofc simulate --hands 200 --ai strong,strong-v1 --workers 2 --json
+  ofc simulate --hands 10 --rules variant=turbo --images showdowns/
+  ofc simulate --tournament --players 6 --payouts 65/35""",
+    "fantasy-value": """examples:
+  ofc fantasy-value --hands 200 --sizes 14,15
+  ofc fantasy-value --rules fantasy=progressive --json""",
+    "bench": """examples:
+  ofc bench --only eval5_per_s,score_hand_per_s
+  ofc bench --json""",
+    "audit": """examples:
+  ofc audit --database ofc.sqlite3
+  ofc audit --database 'postgresql://ofc@/ofc?host=/var/run/postgresql' --json""",
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line on stderr with exit 2."""
+
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        fail(message, self.prog)
+
+
+def fail(message: str, program: str = "ofc") -> Any:
+    print(f"{program}: {message}", file=sys.stderr)
+    raise SystemExit(USAGE_ERROR)
+
+
+def _read_json(path: str | None) -> Any:
+    if path is None and sys.stdin is not None and sys.stdin.isatty():
+        # Nobody types JSON at a prompt by accident: say what is wanted instead of waiting.
+        print("ofc score: no input: give a JSON file (ofc score hand.json) or pipe one in; "
+              "'-' reads what you type", file=sys.stderr)
+        print(SCORE_INPUT, file=sys.stderr)
+        raise SystemExit(USAGE_ERROR)
+    try:
+        if path in (None, "-"):
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        fail(f"cannot read {path}: {error.strerror}", "ofc score")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
+
+
+def score_command(args: argparse.Namespace) -> int:
+    from bot.engine.scoresheet import score_sheet
+
+    data = _read_json(args.file)
+    try:
+        result = score_sheet(data)
+    except RuleError as error:
+        fail(str(error), "ofc score")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def bench_command(args: argparse.Namespace) -> int:
+    from bot.cli import bench
+
+    keys = [k.strip() for k in args.only.split(",") if k.strip()] if args.only else None
+    try:
+        figures = bench.run(keys)
+    except KeyError as error:
+        fail(f"unknown figure {error.args[0]} (known: {', '.join(bench.FIGURES)})", "ofc bench")
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:24} {value:,.2f}")
+    return 0
+
+
+def _add_score(sub: Any) -> None:
+    p = sub.add_parser("score", help="score and settle a finished hand given as JSON")
+    p.add_argument("file", nargs="?", help="JSON file ('-' or none: standard input; none at "
+                                           "a terminal shows what it expects)")
+    p.set_defaults(run=score_command)
+
+
+def _add_bench(sub: Any) -> None:
+    p = sub.add_parser("bench", help="print the benchmark figures")
+    p.add_argument("--only", help="comma-separated figure keys")
+    p.add_argument("--json", action="store_true", help="one JSON object of flat keys")
+    p.set_defaults(run=bench_command)
+
+
+def _subcommands() -> list[Callable[[Any], None]]:
+    """Each adds one subcommand; the solver's and simulator's come from their own modules."""
+    from bot.ai.commands import add_fantasy_value_parser, add_solve_parser
+    from bot.cli.dbtools import add_audit_parser
+    from bot.cli.simulate import add_simulate_parser
+
+    adders: list[Callable[[Any], None]] = [_add_score, add_solve_parser, add_simulate_parser,
+                                           add_fantasy_value_parser, _add_bench,
+                                           add_audit_parser]
+    return adders
+
+
+def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.epilog = EXAMPLES[name]
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples' lines kept
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _Parser(prog="ofc", description=__doc__.splitlines()[0])
+    _with_examples(parser, "ofc")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for add in _subcommands():
+        add(sub)
+    for name, command in sub.choices.items():
+        _with_examples(command, name)
+    args = parser.parse_args(argv)
+    if args.command is None:  # bare `ofc`: what it can do, not an error
+        parser.print_help()
+        return 0
+    return int(args.run(args))
+

@@ -1,0 +1,420 @@
+"""`ofc simulate`: whole matches between computer players through the table service.
+
+`--hands H` deals are played; when the players differ, every deal is played once per seating
+(the seats rotated, the same seed: seat-swapped pairs heads-up), so the luck of the cards
+cancels between them. Deals are grouped into short matches ("hands" format, Fantasyland hands
+added as earned, R11); each group, over all its seatings, is one sample of a player's points
+per hand, from which the 95% interval is taken. Stacks are deep enough that nobody busts, so
+points are what R5 scores, not what table stakes (R6) let through. The report ends with the last
+hand played, every board as text (`--images`: every showdown as the players see it).
+"""
+
+import argparse
+import asyncio
+import json
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from collections.abc import Coroutine, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.ai.commands import USAGE_ERROR, board_lines, parse_options
+from bot.ai.players import LEVELS, AIPlayers
+from bot.engine.cards import Card
+from bot.engine.deal import streets
+from bot.engine.errors import RuleError
+from bot.engine.rules import TableRules
+from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
+from bot.engine.views import PrivateView, SeatView, TableView
+from bot.process.workers import exit_with_parent
+from bot.storage import StorageError
+from bot.tables.events import HandStarted, ShowdownDone
+from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
+
+GROUP_HANDS = 10  # deals per match
+DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)
+TOURNAMENT_STACK = 100_000  # a tournament table's chips, lent by the house
+DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
+Z95 = 1.96
+MAX_WORKERS = 64
+
+
+@dataclass
+class Tally:
+    """One player's (one entry of --ai) results."""
+
+    level: str
+    samples: list[float] = field(default_factory=list)  # points per hand of each group
+    hands: int = 0
+    points: int = 0
+    fouls: int = 0
+    royalties: int = 0
+    normal_hands: int = 0
+    entries: int = 0  # normal hands that earned Fantasyland (R8)
+    fantasy_hands: int = 0
+    stays: int = 0
+    fantasy_points: int = 0  # points scored in its Fantasyland hands
+    decisions: list[float] = field(default_factory=list)  # seconds
+
+    def add(self, other: "Tally") -> None:
+        """Fold in another tally of the same entry (a match played elsewhere)."""
+        self.samples += other.samples
+        self.decisions += other.decisions
+        for name in ("hands", "points", "fouls", "royalties", "normal_hands", "entries",
+                     "fantasy_hands", "stays", "fantasy_points"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def to_dict(self) -> dict[str, Any]:
+        mean = statistics.fmean(self.samples) if self.samples else 0.0
+        half = (Z95 * statistics.stdev(self.samples) / math.sqrt(len(self.samples))
+                if len(self.samples) > 1 else 0.0)
+        return {
+            "ai": self.level,
+            "points_per_hand": round(mean, 3),
+            "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "foul_rate": _rate(self.fouls, self.hands),
+            "fantasy_entry_rate": _rate(self.entries, self.normal_hands),
+            "fantasy_stay_rate": _rate(self.stays, self.fantasy_hands),
+            "avg_royalties": _rate(self.royalties, self.hands),
+            "decision_ms": round(1000 * statistics.fmean(self.decisions), 1)
+            if self.decisions else 0.0,
+            "decision_max_ms": round(1000 * max(self.decisions), 1) if self.decisions else 0.0,
+            "hands": self.hands,
+            "fantasy_hands": self.fantasy_hands,
+            "fantasy_hand_points": _rate(self.fantasy_points, self.fantasy_hands),
+        }
+
+
+def _rate(count: float, total: int) -> float:
+    return round(count / total, 4) if total else 0.0
+
+
+class _Timed:
+    """The computer players, timing each decision for the entry seated there."""
+
+    def __init__(self, players: AIPlayers, seats: Sequence[Tally]) -> None:
+        self.players = players
+        self.seats = seats
+
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> dict[Card, str]:
+        start = time.perf_counter()
+        choice = self.players.decide(view, level, seed, seconds=seconds)
+        self.seats[view.seat].decisions.append(time.perf_counter() - start)
+        return choice
+
+    def suggest(self, view: PrivateView) -> dict[Card, str]:
+        return self.players.suggest(view)
+
+
+def _count(showdowns: Sequence[ShowdownDone], seats: Sequence[Tally]) -> list[tuple[int, int]]:
+    """Add a match's hands to the seated entries; (points, hands) per seat."""
+    per_seat = [(0, 0)] * len(seats)
+    in_fantasy: set[int] = set()
+    for event in showdowns:
+        for seat_view in event.view.seats:
+            tally = seats[seat_view.seat]
+            earned = event.fantasy_next.get(seat_view.seat, 0) > 0
+            tally.hands += 1
+            tally.points += seat_view.points
+            tally.fouls += seat_view.fouled
+            tally.royalties += sum(seat_view.royalties)
+            if seat_view.seat in in_fantasy:
+                tally.fantasy_hands += 1
+                tally.stays += earned
+                tally.fantasy_points += seat_view.points
+            else:
+                tally.normal_hands += 1
+                tally.entries += earned
+            points, hands = per_seat[seat_view.seat]
+            per_seat[seat_view.seat] = (points + seat_view.points, hands + 1)
+        in_fantasy = {s for s, cards in event.fantasy_next.items() if cards}
+    return per_seat
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\rsimulate [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
+                     "matches")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, folder: Path,
+                 prefix: str) -> None:
+    """Each showdown of a match as the showdown image players see (rendering), one PNG each."""
+    from rendering import showdown_png
+
+    started: dict[int, HandStarted] = {}
+    for event in result.events:
+        if isinstance(event, HandStarted):
+            started[event.hand_no] = event
+        elif isinstance(event, ShowdownDone):
+            hand = started[event.hand_no]
+            seats = tuple(
+                SeatView(seat=s.seat, player_id=event.player_ids[s.seat],
+                         name=f"{levels[s.seat]} {s.seat + 1}", stack=s.stack_after,
+                         board=s.board, in_fantasy=s.seat in hand.fantasy, is_ai=True,
+                         ai_level=levels[s.seat])
+                for s in event.view.seats)
+            plan = len(streets(rules))
+            view = TableView(rules=rules, hand_no=event.hand_no, phase="showdown", street=plan,
+                             streets=plan, button=hand.button, seats=seats,
+                             showdown=event.view)
+            (folder / f"{prefix}-hand{event.hand_no:03d}.png").write_bytes(showdown_png(view))
+
+
+async def simulate(levels: Sequence[str], hands: int, seed: int,
+                   options: dict[str, Any], players: AIPlayers, progress: bool = True,
+                   images: Path | None = None, workers: int = 1,
+                   database: str | None = None) -> dict[str, Any]:
+    """Play `hands` deals (each in every seating when the players differ) and tally them;
+    with `images`, save every showdown's image there; on `database` (else a throwaway SQLite
+    file per match). With `workers` > 1 the matches are shared among that many processes;
+    every match has its own seed, so the tallies are the same."""
+    groups = math.ceil(hands / GROUP_HANDS)
+    tallies = [Tally(level) for level in levels]
+    work = [(levels, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
+             players, images, database) for group in range(groups)]
+    if workers <= 1:
+        done: list[Played] = []
+        for index, job in enumerate(work):
+            done.append(await _play_group(*job))
+            if progress:
+                _progress(index + 1, groups)
+    else:
+        loop = asyncio.get_running_loop()
+        context = multiprocessing.get_context("spawn")
+        # Its processes end with this one, as the bot's do (bot/process/workers.py).
+        with ProcessPoolExecutor(workers, mp_context=context,
+                                 initializer=exit_with_parent) as pool:
+            futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
+            for count, future in enumerate(asyncio.as_completed(futures), start=1):
+                await future
+                if progress:
+                    _progress(count, groups)
+            done = [f.result() for f in futures]
+    for group_tallies, _ in done:  # in group order, whatever order they finished in
+        for tally, part in zip(tallies, group_tallies, strict=True):
+            tally.add(part)
+    return {"hands": hands, "players": [t.to_dict() for t in tallies],
+            "last_hand": done[-1][1]}
+
+
+Played = tuple[list[Tally], dict[str, Any]]  # a group's tallies, and its last hand
+
+
+def _play_group_in_process(job: tuple[Any, ...]) -> Played:
+    return asyncio.run(_play_group(*job))
+
+
+def _last_hand(result: MatchResult, levels: Sequence[str], match: int,
+               seating: int) -> dict[str, Any]:
+    """A match's last showdown as plain data: every board as placed, with its result."""
+    event = result.showdowns[-1]
+    return {"match": match, "seating": seating, "hand": event.hand_no, "seats": [
+        {"seat": s.seat + 1, "ai": levels[s.seat], **s.board.text(), "rows": list(s.names),
+         "royalties": list(s.royalties), "fouled": s.fouled, "points": s.points,
+         "fantasy_next": s.fantasy_next} for s in event.view.seats]}
+
+
+def last_hand_lines(hand: dict[str, Any]) -> list[str]:
+    """The last hand of a report as text: each seat's result, then its board."""
+    lines = [f"The last hand: match {hand['match']}, seating {hand['seating']}, hand "
+             f"{hand['hand']}"]
+    for seat in hand["seats"]:
+        notes = [f"{seat['points']:+d} points", f"royalties {sum(seat['royalties'])}"]
+        if seat["fouled"]:
+            notes.append("fouled")
+        if seat["fantasy_next"]:
+            notes.append(f"Fantasyland next ({seat['fantasy_next']} cards)")
+        lines.append(f"seat {seat['seat']}, {seat['ai']}: {', '.join(notes)}")
+        lines += [f"  {line}" for line in board_lines(seat, seat["rows"], seat["royalties"])]
+    return lines
+
+
+async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
+                      options: dict[str, Any], players: AIPlayers,
+                      images: Path | None, database: str | None) -> Played:
+    """One match of `deals` deals in every seating (one when the players are the same), on
+    `database` (else a throwaway SQLite file); one tally per entry, with this group's points per
+    hand as a sample, and the last hand of its last seating."""
+    tallies = [Tally(level) for level in levels]
+    count = len(levels)
+    seatings = [0] if len(set(levels)) == 1 else list(range(count))
+    rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
+             "hands": deals}
+    totals = [(0, 0)] * count
+    last: dict[str, Any] = {}
+    async with simulation_storage(database) as storage:
+        for shift in seatings:
+            # seat s holds entry (s + shift) % count
+            order = [(s + shift) % count for s in range(count)]
+            seated = [tallies[i] for i in order]
+            result = await play_computer_match(
+                storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
+                ai=_Timed(players, seated))
+            last = _last_hand(result, [t.level for t in seated], group + 1, shift + 1)
+            if images is not None:
+                _save_images(result, [t.level for t in seated],
+                             TableRules.from_mapping(rules), images,
+                             f"match{group + 1:04d}-seating{shift + 1}")
+            for s, (points, played) in enumerate(_count(result.showdowns, seated)):
+                p, h = totals[order[s]]
+                totals[order[s]] = (p + points, h + played)
+    for tally, (points, played) in zip(tallies, totals, strict=True):
+        if played:
+            tally.samples.append(points / played)
+    return tallies, last
+
+
+def add_simulate_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("simulate", help="computer players against each other")
+    p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
+    p.add_argument("--hands", type=int, default=None,
+                   help="deals to play (per seating; default 100), or a tournament table's "
+                        "hands (default 20)")
+    p.add_argument("--tournament", action="store_true",
+                   help="a shootout tournament of --players computers (RULES.md R13)")
+    p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
+    p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
+    p.add_argument("--ai", default="strong,easy",
+                   help="levels, one per seat or one for all: easy, strong, strong-v1")
+    p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
+                   help="table options by their RULES.md names, e.g. variant=turbo")
+    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
+                   help=f"strong player's playouts per decision (default {DEFAULT_PLAYOUTS})")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="strong player's time per decision instead (not reproducible)")
+    p.add_argument("--stay-value", type=float, default=None,
+                   help="points a Fantasyland hand is worth to the players (default: as "
+                        "measured for strong, 13 for easy and strong-v1)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes to share the matches among (default 1; same results)")
+    p.add_argument("--database", metavar="URL",
+                   help="play on this database (an SQLite file or a postgresql:// URL; its "
+                        "tables and history stay there) instead of a throwaway SQLite file")
+    p.set_defaults(run=simulate_command)
+
+
+def _levels(text: str, players: int) -> list[str]:
+    levels = [w.strip() for w in text.split(",") if w.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            raise RuleError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)})")
+    if len(levels) == 1:
+        return levels * players
+    if len(levels) != players:
+        raise RuleError(f"--ai names {len(levels)} players but --players is {players}")
+    return levels
+
+
+def _refused(error: RuleError) -> int:
+    print(f"ofc simulate: {error}", file=sys.stderr)
+    return USAGE_ERROR
+
+
+def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | None:
+    """Run a simulation; None (and one line on stderr) when its database cannot be used."""
+    try:
+        return asyncio.run(run)
+    except StorageError as error:
+        print(f"ofc simulate: {error}", file=sys.stderr)
+        return None
+
+
+def _computer_players(args: argparse.Namespace) -> AIPlayers:
+    return AIPlayers(seconds=args.seconds,
+                     playouts=None if args.seconds is not None else args.playouts,
+                     fantasy_value=args.stay_value)
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    if args.tournament:
+        return tournament_command(args)
+    args.hands = 100 if args.hands is None else args.hands
+    try:
+        options = parse_options(args.rules)
+        rules = TableRules.from_mapping(options)
+        if not 2 <= args.players <= rules.max_seats:
+            raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
+        levels = _levels(args.ai, args.players)
+        if args.hands < 1:
+            raise RuleError("--hands must be at least 1")
+        if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
+            raise RuleError("the strong player needs a positive budget")
+        if args.stay_value is not None and args.stay_value < 0:
+            raise RuleError("the stay value cannot be negative")
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise RuleError(f"--workers is 1 to {MAX_WORKERS}")
+        if args.workers > 1 and args.database is not None:
+            raise RuleError("--database plays in one process: leave --workers at 1")
+        images = Path(args.images) if args.images else None
+        if images is not None and not images.is_dir():
+            raise RuleError(f"{args.images} is not a folder")
+    except RuleError as error:
+        return _refused(error)
+    players = _computer_players(args)
+    report = _on_database(simulate(levels, args.hands, args.seed, options, players,
+                                   images=images, workers=args.workers,
+                                   database=args.database))
+    if report is None:
+        return USAGE_ERROR
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    print(f"{report['hands']} deals per seating")
+    print(f"{'ai':8}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
+          f"{'FL stay':>9}{'royalties':>11}{'ms/decision':>13}")
+    for p in report["players"]:
+        low, high = p["ci95"]
+        print(f"{p['ai']:8}{p['points_per_hand']:>12.2f}{f'[{low:.2f}, {high:.2f}]':>20}"
+              f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
+              f"{p['fantasy_stay_rate']:>9.1%}{p['avg_royalties']:>11.2f}"
+              f"{p['decision_ms']:>13.1f}")
+    print()
+    print("\n".join(last_hand_lines(report["last_hand"])))
+    return 0
+
+
+def tournament_command(args: argparse.Namespace) -> int:
+    """`ofc simulate --tournament`: levels, tables and final standings of computer players
+    (who play for no one's chips: no prizes)."""
+    from bot.tournaments.tournament_runner import play_tournament, print_report
+
+    hands = 20 if args.hands is None else args.hands
+    try:
+        options = parse_options(args.rules)
+        TableRules.from_mapping(options)
+        if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
+            raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
+        levels = _levels(args.ai, len(args.ai.split(",")))  # one level, or one per entry
+        if args.seats not in (2, 3) or not 1 <= hands <= 1000:
+            raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
+        if args.workers != 1 or args.images:
+            raise RuleError("--tournament plays in one process and saves no images: leave out "
+                            "--workers and --images")
+    except RuleError as error:
+        return _refused(error)
+    players = _computer_players(args)
+    seated = [levels[i % len(levels)] for i in range(args.players)]
+    deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
+    report = _on_database(play_tournament(seated, seed=args.seed, hands=hands,
+                                          seats=args.seats, options=deep, ai=players,
+                                          database=args.database))
+    if report is None:
+        return USAGE_ERROR
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_report(report)
+    return 0

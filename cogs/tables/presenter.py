@@ -1,0 +1,701 @@
+"""Table play: the presenter (the TablePresenter cog) turns the service's events into Discord messages.
+
+- The lobby message and the table message (public image, whose turn, the clock, "My hand")
+  are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
+- Each seated person gets a DM per action with the private image and the controls; if DMs are
+  closed (50007) the channel is told once to use "My hand" / `/ofc hand`, which shows the same
+  controls ephemerally.
+- Clicks are cogs/tables/controls.py's; the cog orders the clicks on one message (`serial`)
+  and routes a component id that is on no message through the same checks.
+- A table whose channel is gone (deleted, or hidden from the bot: Discord's CHANNEL_DELETE or
+  THREAD_DELETE, or a 404 Unknown Channel / 403 Missing Access on a send or edit there) is
+  closed at once as `/ofc cancel` closes it, its players told by DM, and nothing more is sent
+  there; so is a table restored into a channel the bot can no longer post in.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.views import TableView
+from bot.i18n import ENGLISH, Slash, Text, t
+from bot.i18n.names import SeatName, seat_name
+from bot.tables import (
+    Dealt,
+    DmPrompt,
+    LobbyChanged,
+    MatchOver,
+    NoTable,
+    Placed,
+    PlayerAway,
+    PlayerLeft,
+    SeatState,
+    ShowdownDone,
+    Standing,
+    TableClosed,
+    TableError,
+    TableEvent,
+    TableRefunded,
+    TableRestored,
+    TableService,
+    Turn,
+    is_person,
+)
+from cogs.common import images
+from cogs.common.answers import answer_unlisted, send
+from cogs.common.client import Interaction
+from cogs.common.interactions import per_member, table_here
+from cogs.common.language import lang, player_locale, server_locale
+from cogs.tables.controls import ITEMS as CONTROLS
+from cogs.tables.controls import (
+    Content,
+    controls_view,
+    hand_view,
+    image_key,
+    play_of,
+    prompt,
+    where_of,
+)
+from cogs.tables.embeds import (
+    Where,
+    left_notice,
+    lobby_embed,
+    placed_embed,
+    result_embed,
+    showdown_embed,
+    standings_embed,
+    table_embed,
+)
+from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
+from cogs.tables.outbox import Outbox
+
+if TYPE_CHECKING:
+    from bot.app import OFCBot
+
+log = logging.getLogger(__name__)
+
+DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
+UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
+DRAIN_SECONDS = 5.0
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
+TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
+
+
+def told_after_restart(channel: int, chips: int) -> Text:
+    """What the players of a table restored into a channel that refuses the bot are told."""
+    return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
+                "longer post there (it needs View Channel, Send Messages, Embed Links, Attach "
+                "Files and Read Message History in that channel). Any hand in play was "
+                "completed and settled; your {chips} chips went back to your wallet.",
+                channel=channel, chips=chips)
+
+
+def told_channel_gone(channel: int, chips: int) -> Text:
+    """What the players of a table whose channel is gone are told."""
+    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
+                "can no longer see it. Any hand in play was completed and settled; your "
+                "{chips} chips went back to your wallet.", channel=channel, chips=chips)
+
+
+def told_no_stake_gone(channel: int, chips: int) -> Text:
+    """`told_channel_gone` at a table of play or lent chips (a practice, a tournament's)."""
+    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
+                "can no longer see it. Any hand in play was completed and settled.",
+                channel=channel)
+
+
+Told = Callable[[int, int], Text]  # (channel, chips) -> a player's DM
+COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
+
+
+Draw = Callable[[], Awaitable[Content]]
+
+
+class TablePresenter(commands.Cog):
+    """Presents every table: one Outbox each; remembers which prompts went out by DM."""
+
+    def __init__(self, bot: "OFCBot") -> None:
+        self.bot = bot
+        self.tables: TableService = bot.tables
+        self.outboxes: dict[int, Outbox] = {}
+        # (table, DM prompt message) -> whether it shows "your turn"
+        self.turn_shown: dict[tuple[int, int], bool] = {}
+        self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
+        self.ended: set[int] = set()  # tables closed, until their last jobs have run
+        self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
+        self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
+        self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
+        # tables closing because their channel is gone or refuses the bot -> what their
+        # players are told by DM (told_after_restart, told_channel_gone)
+        self.unpostable: dict[int, Told] = {}
+        self.closing = False
+        self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
+        # prompt message -> what its image shows (controls.image_key): uploaded again only
+        # when that changes
+        self.shown: dict[int, tuple[object, ...]] = {}
+
+    async def cog_load(self) -> None:
+        self.tables.add_listener(self.on_events)
+
+    async def cog_unload(self) -> None:
+        self.closing = True  # the service outlives the cog by a moment: ignore its last events
+        with contextlib.suppress(TimeoutError):  # asyncio.timeout lets a cancel through
+            async with asyncio.timeout(DRAIN_SECONDS):
+                await self.drain()
+        for outbox in self.outboxes.values():
+            outbox.cancel()
+
+    @contextlib.asynccontextmanager
+    async def serial(self, key: int) -> AsyncIterator[None]:
+        """One at a time per `key`, in the order they came (asyncio.Lock is fair)."""
+        lock, users = self._serial.get(key, (asyncio.Lock(), 0))
+        self._serial[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._serial[key]
+            if users == 1:
+                del self._serial[key]
+            else:
+                self._serial[key] = (lock, users - 1)
+
+    async def drain(self) -> None:
+        """Wait until every queued message is sent (tests, shutdown)."""
+        while any(box.busy for box in self.outboxes.values()):
+            for box in list(self.outboxes.values()):
+                await box.drain()
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: Interaction) -> None:
+        await answer_unlisted(interaction, COMPONENTS)
+
+    # ------------------------------------------------------------ events -> messages
+    async def on_events(self, events: Sequence[TableEvent]) -> None:
+        """Called by the service under the table's lock: it only queues work."""
+        if self.closing:
+            return
+        for event in events:
+            self._present(event)
+
+    def _outbox(self, table: int) -> Outbox:
+        if table not in self.outboxes:
+            self.outboxes[table] = Outbox(self.bot.settings.table_edit_seconds)
+        return self.outboxes[table]
+
+    def _present(self, event: TableEvent) -> None:
+        table = event.table_id
+        box = self._outbox(table)
+        if table in self.unpostable:  # closing: nothing more goes to its channel
+            told = self.unpostable[table]
+            match event:
+                case TableRefunded(refunds=refunds):
+                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds, told))
+                case MatchOver(standings=standings):  # the hand completed was the last
+                    stacks = {s.player_id: s.stack for s in standings}
+                    box.post(lambda: self._tell_unpostable(event.channel_id, stacks, told))
+                case TableClosed():
+                    self.ended.add(table)
+                    if self._known(table):  # its DM prompts lose their controls
+                        for sent in self.tables.messages(table).dm.values():
+                            box.post(partial(self._end_prompt, table, sent))
+                    box.post(lambda: self._forget(table))
+            return
+        if isinstance(event, TableRestored):
+            self.restoring.add(table)
+
+        def refresh_table() -> None:
+            box.refresh("table", lambda: self._refresh_table(table))
+
+        def to_channel(job: Callable[[], Awaitable[object]]) -> None:
+            box.post(lambda: self._to_channel(table, job))
+
+        match event:
+            case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
+                box.refresh("lobby", lambda: self._refresh_lobby(table))
+                if lobby.status == "playing":
+                    refresh_table()
+            case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
+                box.post(partial(self._send_prompt, table, player, hand, street))
+            case Turn(player_ids=players):
+                refresh_table()
+                for player in filter(is_person, players):
+                    box.post(partial(self._edit_prompt, table, player, turn=True))
+            case Placed(player_id=player, auto=True) if is_person(player):
+                refresh_table()
+                box.post(partial(self._edit_prompt, table, player, TIME_RAN_OUT))
+            case PlayerAway(player_id=player) if is_person(player):
+                refresh_table()
+                box.post(partial(self._edit_prompt, table, player, close=False))
+            case ShowdownDone():
+                # The view as the showdown left it (the next deal comes in a later batch).
+                shown = self.tables.public_view(table)
+                to_channel(lambda: self._post_showdown(event, shown))
+                refresh_table()
+                # The match's last showdown: its end (and ratings) committed with it.
+                last = self.tables.lobby(table).match_id \
+                    if shown is not None and shown.phase == "over" else None
+                for seat, player in event.player_ids.items():
+                    if is_person(player):
+                        box.post(partial(self._send_result, event, seat, player, shown, last))
+            case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
+                who = f"<@{player}>" if is_person(player) else \
+                    SeatName(self._names(table).get(seat, ""))
+                left = left_notice(who, chips, away=reason == "away",
+                                   practice=self.tables.lobby(table).practice)
+                to_channel(lambda: self._notice(event.channel_id, left, table))
+            case MatchOver(standings=standings):
+                lobby = self.tables.lobby(table)  # play or lent chips: no rematch
+                to_channel(lambda: self._send_standings(event.channel_id, table, standings,
+                                                        lobby.practice, lobby.lent,
+                                                        lobby.match_id))
+            case TableRefunded(reason=reason, refunds=refunds):
+                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
+                refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
+                                back=back) if back else \
+                    Text("{reason} Chips back to wallets: none.", reason=reason)
+                to_channel(lambda: self._notice(event.channel_id, refunded, table))
+            case TableClosed():
+                self.ended.add(table)
+                if self._known(table):  # not a table that could not even be restored
+                    box.refresh("lobby", lambda: self._refresh_lobby(table))
+                    refresh_table()
+                    for sent in self.tables.messages(table).dm.values():
+                        box.post(partial(self._end_prompt, table, sent))
+                box.post(lambda: self._forget(table))
+            case _:  # hand started, placed, player back: the table message shows it
+                refresh_table()
+
+    async def _forget(self, table: int) -> None:
+        self.restoring.discard(table)
+        self.unpostable.pop(table, None)
+        self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
+        self.closed = {k for k in self.closed if k[0] != table}
+        self.ended.discard(table)
+        self.no_dm = {k for k in self.no_dm if k[0] != table}
+        self.told = {k for k in self.told if k[0] != table}
+
+    def _known(self, table: int) -> bool:
+        try:
+            self.tables.lobby(table)
+        except NoTable:
+            return False
+        return True
+
+    def _names(self, table: int) -> dict[int, str]:
+        view = self.tables.public_view(table)
+        return {s.seat: s.name for s in view.seats} if view is not None else {}
+
+    async def _locale(self, table: int, channel_id: int | None = None) -> str:
+        """The language of the table's public messages: its server's (a table already gone
+        is found by its channel)."""
+        try:
+            guild_id: int | None = self.tables.lobby(table).guild_id
+        except NoTable:
+            guild = getattr(self.bot.get_channel(channel_id or 0), "guild", None)
+            guild_id = guild.id if guild is not None else None
+        return ENGLISH if guild_id is None else await server_locale(self.bot, guild_id)
+
+    def _channel_of(self, table: int) -> int:
+        lobby = self.tables.lobby(table)
+        return lobby.thread_id or lobby.channel_id
+
+    async def _send(self, channel_id: int, content: Content) -> discord.Message:
+        return await self.bot.get_partial_messageable(channel_id).send(**content.to_send())
+
+    async def _notice(self, channel_id: int, text: Text, table: int) -> None:
+        """A line in the table's channel, in its server's language."""
+        await self.bot.get_partial_messageable(channel_id).send(
+            t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
+
+    async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
+                              practice: bool, tournament: bool, match_id: int | None) -> None:
+        """The match's end in its server's language, with each person's rating change (the
+        match's end was committed before its events are shown); a practice deals again with
+        /ofc practice, a tournament's table counts in its standings, a table of one's own
+        chips offers a rematch."""
+        loc = await self._locale(table, channel_id)
+        changes = [] if match_id is None else await self.bot.storage.rating_changes(match_id)
+        rated = {c.user_id: (c.before.shown, c.after.shown) for c in changes if c.level is None}
+        embed = standings_embed(loc, standings, practice=practice, tournament=tournament,
+                                ratings=rated)
+        await self._send(channel_id, Content(
+            embed, discord.ui.View() if practice or tournament else rematch_view(loc, table)))
+
+    async def _show(self, channel_id: int, message_id: int | None, draw: Draw) -> int | None:
+        """Edit the message in place; when there is none yet, or it was deleted, send it.
+        Returns the id of a message sent, None when edited."""
+        if message_id is not None:
+            message = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+            try:
+                await message.edit(**(await draw()).to_edit())
+                return None
+            except discord.NotFound as error:
+                if error.code != UNKNOWN_MESSAGE:
+                    raise  # the channel itself is gone
+                log.info("message %s was deleted: sending it again", message_id)
+        return (await self._send(channel_id, await draw())).id
+
+    async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
+                               main: bool) -> int | None:
+        """`_show` in the table's channel, through `_to_channel`. When a table
+        restored after a restart cannot be shown there (Forbidden: the bot lost a permission
+        it needs), it is closed as `/ofc cancel` closes it (a hand in play is completed and
+        settled, every stack refunded) and the players are told by DM. `main`: the message of
+        the table's current stage, whose showing ends the check."""
+        shown: list[int | None] = []
+
+        async def show() -> None:
+            try:
+                shown.append(await self._show(self._channel_of(table), message_id, draw))
+            except discord.Forbidden as error:
+                if table not in self.restoring:
+                    raise
+                self.restoring.discard(table)
+                log.warning("table %s cannot post in channel %s after a restart (%s %s): "
+                            "closing it and refunding every stack", table,
+                            self._channel_of(table), error.code, error.text)
+                await self._close_unpostable(table, told_after_restart)
+
+        await self._to_channel(table, show)
+        if main and shown:
+            self.restoring.discard(table)
+        return shown[0] if shown else None
+
+    async def _to_channel(self, table: int, job: Callable[[], Awaitable[object]]) -> None:
+        """A send or edit in the table's channel, unless that channel is known to be gone. When
+        Discord answers that it is (404 Unknown Channel, 403 Missing Access), every table of
+        that channel is closed at once."""
+        if table in self.unpostable:
+            return
+        try:
+            await job()
+        except discord.HTTPException as error:
+            if not _gone(error):
+                raise
+            try:
+                channel = self._channel_of(table)
+            except NoTable:
+                return  # no longer the service's: nothing left to close
+            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}")
+
+    async def end_tables_of(self, channel_id: int, why: str) -> None:
+        """Close every table of a channel (or of a thread in it) that is gone, refunding every
+        stack as `/ofc cancel` does; one log line each."""
+        if self.closing:
+            return  # shutting down: the tables are saved, and restored with their channel
+        for table in self.tables.live_tables():
+            lobby = self.tables.lobby(table)
+            if channel_id in (lobby.channel_id, lobby.thread_id) \
+                    and table not in self.unpostable:
+                log.warning("table %s: channel %s is gone (%s): closing it and refunding every "
+                            "stack", table, channel_id, why)
+                told = told_no_stake_gone if lobby.practice or lobby.lent else told_channel_gone
+                await self._close_unpostable(table, told)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.end_tables_of(channel.id, "deleted")
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.end_tables_of(payload.thread_id, "deleted")
+
+    async def _close_unpostable(self, table: int, told: Told) -> None:
+        """Close the table now: nothing more is sent to its channel, its players are told
+        `told` by DM."""
+        if table in self.unpostable:
+            return
+        self.unpostable[table] = told
+        with contextlib.suppress(TableError):  # closed meanwhile: its refunds are done
+            await self.tables.cancel(table, 0, is_admin=True)
+
+    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int],
+                               told: Told) -> None:
+        """The players of a table closed because its channel is gone or refuses the bot, by
+        DM (the channel is the one place it cannot say so); a member with closed DMs is
+        skipped."""
+        for player, chips in refunds.items():
+            if not is_person(player):
+                continue
+            with contextlib.suppress(discord.HTTPException):
+                user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+                await user.send(t(await player_locale(self.bot, player),
+                                  told(channel_id, chips)))
+
+    async def _refresh_lobby(self, table: int) -> None:
+        if table in self.unpostable:
+            return
+        lobby = self.tables.lobby(table)
+        sent = self.tables.messages(table).lobby_message_id
+        if sent is None and lobby.status != "lobby":
+            return  # restored or closed before its lobby was ever shown: nothing to update
+
+        loc = await self._locale(table)
+
+        async def draw() -> Content:
+            return Content(lobby_embed(loc, lobby), lobby_view(loc, lobby))
+
+        new = await self._show_in_channel(table, sent, draw, main=lobby.status == "lobby")
+        if new is not None:
+            await self.tables.set_messages(table, lobby_message_id=new)
+
+    async def _refresh_table(self, table: int) -> None:
+        if table in self.unpostable:
+            return
+        view = self.tables.public_view(table)
+        if view is None:
+            return
+        lobby = self.tables.lobby(table)
+        playing = lobby.status == "playing"
+        loc = await self._locale(table)
+
+        async def draw() -> Content:
+            return Content(table_embed(loc, view, lobby.practice, lobby.lent),
+                           hand_view(loc, table) if playing else discord.ui.View(),
+                           await images.table_file(loc, view))
+
+        new = await self._show_in_channel(table, self.tables.messages(table).table_message_id,
+                                          draw, main=True)
+        if new is not None:
+            await self.tables.set_messages(table, table_message_id=new)
+
+    async def repost(self, table: int) -> None:
+        """`/ofc table`: the lobby or table message again, at the bottom of the channel."""
+        key = "table" if self.tables.lobby(table).status == "playing" else "lobby"
+        await self.tables.set_messages(table, **{f"{key}_message_id": None})
+        refresh = self._refresh_table if key == "table" else self._refresh_lobby
+        self._outbox(table).refresh(key, lambda: refresh(table))
+
+    async def _post_showdown(self, event: ShowdownDone, view: TableView | None) -> None:
+        assert view is not None  # a showdown happens in a started match
+        loc = await self._locale(event.table_id)
+        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        embed = showdown_embed(loc, event.hand_no, event.view, names, view.rules.point_value,
+                               view.rules.variant == "lowball",
+                               self.tables.lobby(event.table_id).practice)
+        file = await images.showdown_file(loc, view)
+        await self._send(event.channel_id, Content(embed, discord.ui.View(), file))
+
+    async def _send_result(self, event: ShowdownDone, seat: int, player: int,
+                           view: TableView | None, match_over: int | None = None) -> None:
+        """A player's own result of a showdown, by DM, linking to the table; after the
+        match's last one (`match_over`: its id), with the player's new rating."""
+        if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
+            return
+        loc = await player_locale(self.bot, player)
+        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        embed = result_embed(loc, event.hand_no, event.view, seat, names,
+                             self._where(event.table_id), view.rules.variant == "lowball")
+        if embed is None:
+            return
+        changes = [] if match_over is None else \
+            await self.bot.storage.rating_changes(match_over)
+        for change in (c for c in changes if c.user_id == player):
+            embed.add_field(name=t(loc, "Your rating"), value=t(
+                loc, "{rating:,} ({change:+,}) after this match", rating=change.after.shown,
+                change=change.after.shown - change.before.shown), inline=False)
+        user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+        with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
+            await user.send(embed=embed)
+
+    def _where(self, table: int) -> Where:
+        return where_of(self.bot, self.tables, table)
+
+    async def _prompt(self, table: int, message_id: int | None, state: SeatState,
+                      note: Text | None = None) -> Content:
+        """A DM prompt's content, in the player's language, its image only when what it
+        shows changed."""
+        loc = await player_locale(self.bot, state.player_id)
+        key = image_key(loc, state)
+        fresh = message_id is None or self.shown.get(message_id) != key
+        four_colour = fresh and (await self.bot.storage.preferences(state.player_id)).four_colour
+        return await prompt(loc, state, note=note, where=self._where(table), image=fresh,
+                            four_colour=four_colour)
+
+    # ------------------------------------------------------------ prompts by DM
+    # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
+    # redrawn with that action; once the action is over it becomes its record, with no
+    # controls. Every edit of a prompt takes that message's turn (`serial`), as clicks do, and
+    # reads the table when it runs: a late job can close an old prompt but never draw a later
+    # action on it, and the next action always comes as a new message with its controls.
+    async def _send_prompt(self, table: int, player: int, hand: int, street: int) -> None:
+        """The seat's controls for this action by DM, once: when the action's prompt is
+        already out (a restart announces every deal again) it is redrawn in place."""
+        try:
+            state = self.tables.private_view(table, player)
+        except TableError:
+            return  # the player got up (or the table closed) before this job ran
+        if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
+            return  # placed (or timed out) meanwhile: nothing to ask
+        sent = self.tables.messages(table).dm.get(player)
+        if sent is not None and (sent.hand_no, sent.street) == (hand, street):
+            await self._redraw_prompt(table, player, sent)
+            return
+        if (table, player, hand) in self.no_dm:
+            return
+        if (await self.bot.storage.preferences(player)).controls == "channel":
+            await self._in_channel(table, player, hand)  # /ofc preferences: no DMs
+            return
+        if sent is not None:
+            await self._close_prompt(table, player, sent)
+        try:
+            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+            message = await user.send(**(await self._prompt(table, None, state)).to_send())
+        except discord.Forbidden as error:
+            if error.code != DMS_CLOSED:
+                raise
+            await self._dms_closed(table, player, hand)
+            return
+        if table in self.ended:  # the table closed while this prompt was on its way
+            await message.edit(view=discord.ui.View())
+            return
+        self.turn_shown[table, message.id] = state.to_act
+        self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
+        await self.tables.set_dm_message(
+            table, player, DmPrompt(message.channel.id, message.id, hand, street))
+
+    async def _in_channel(self, table: int, player: int, hand: int) -> None:
+        """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
+        await self._no_dm(table, player, hand, Text(
+            "{who}, as you prefer, your cards are not sent by DM: press **My hand** on the "
+            "table message (or use `{cmd}`) to place them.", who=f"<@{player}>",
+            cmd=Slash("ofc hand")))
+
+    async def _dms_closed(self, table: int, player: int, hand: int) -> None:
+        await self._no_dm(table, player, hand, Text(
+            "{who}, I cannot send you direct messages. Press **My hand** on the table message "
+            "(or use `{cmd}`) to see your cards and place them.", who=f"<@{player}>",
+            cmd=Slash("ofc hand")))
+
+    async def _no_dm(self, table: int, player: int, hand: int, notice: Text) -> None:
+        """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
+        the channel is told why once a table."""
+        self.no_dm.add((table, player, hand))
+        if (table, player) in self.told:
+            return
+        self.told.add((table, player))
+        await self._to_channel(table, lambda: self._notice(self._channel_of(table), notice,
+                                                           table))
+
+    async def _edit_prompt(self, table: int, player: int, note: Text | None = None, *,
+                           turn: bool = False, close: bool = True) -> None:
+        """Update the player's DM prompt: its turn came (`turn`: only if that changes it), it
+        is away (`close=False`: the prompt of an action already over is left to the note that
+        says how it ended), or `note` says why its action is over."""
+        sent = self.tables.messages(table).dm.get(player)
+        if sent is not None:
+            await self._redraw_prompt(table, player, sent, note, turn=turn, close=close)
+
+    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt,
+                             note: Text | None = None, *, turn: bool = False,
+                             close: bool = True) -> None:
+        async with self.serial(sent.message_id):
+            try:
+                state = self.tables.private_view(table, player)
+            except TableError:
+                return  # the player has left
+            if turn and (not state.to_act or self.turn_shown.get((table, sent.message_id), True)):
+                return  # shown as its turn already, or closed: a confirm's record stays
+            message = self._dm_message(sent)
+            if state.away and not state.view.dealt:
+                # R10: nothing to place while away; the prompt offers the way back, and the
+                # action it shows from now on is the seat's current one.
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(
+                    await player_locale(self.bot, player), state)
+                self.turn_shown[table, sent.message_id] = state.to_act
+                self.closed.discard((table, sent.message_id))
+                await self.tables.set_dm_message(
+                    table, player, sent._replace(hand_no=state.hand_no, street=state.street))
+            elif (sent.hand_no, sent.street) == (state.hand_no, state.street) \
+                    and state.view.dealt:
+                await message.edit(**(await self._prompt(table, sent.message_id, state,
+                                                         note)).to_edit())
+                self.shown[sent.message_id] = image_key(
+                    await player_locale(self.bot, player), state)
+                self.turn_shown[table, sent.message_id] = state.to_act
+            elif close:
+                await self._close_locked(table, sent, state, note)
+
+    async def _close_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
+        """The prompt's action is over: it becomes its record, without controls."""
+        async with self.serial(sent.message_id):
+            try:
+                state = self.tables.private_view(table, player)
+            except TableError:
+                return
+            await self._close_locked(table, sent, state)
+
+    async def _close_locked(self, table: int, sent: DmPrompt, state: SeatState,
+                            note: Text | None = None) -> None:
+        if (table, sent.message_id) in self.closed:
+            return
+        self.closed.add((table, sent.message_id))
+        self.turn_shown[table, sent.message_id] = True
+        self.shown.pop(sent.message_id, None)  # a record keeps its image
+        # No attachments given: the image of the action as it was shown stays. An away seat
+        # keeps its way back, which belongs to no action.
+        loc = await player_locale(self.bot, state.player_id)
+        await self._dm_message(sent).edit(
+            embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
+                               where=self._where(table)),
+            view=controls_view(loc, state) if state.away else discord.ui.View())
+
+    async def _end_prompt(self, table: int, sent: DmPrompt) -> None:
+        """The table closed: a prompt still open keeps what it says but loses its controls."""
+        async with self.serial(sent.message_id):
+            if (table, sent.message_id) not in self.closed:
+                self.closed.add((table, sent.message_id))
+                await self._dm_message(sent).edit(view=discord.ui.View())
+
+    def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
+        return self.bot.get_partial_messageable(
+            sent.channel_id, type=discord.ChannelType.private).get_partial_message(sent.message_id)
+
+    def follow(self, table: int, player: int) -> None:
+        """The seat's action changed through "My hand": its DM prompt follows (the draft
+        shown, or closed once placed), in turn with the table's other DM edits."""
+        self._outbox(table).post(lambda: self._edit_prompt(table, player))
+
+    def confirmed(self, table: int, message: discord.Message | None) -> None:
+        """A DM prompt's Confirm turned it into its record (the click's own edit)."""
+        if message is not None:
+            self.closed.add((table, message.id))
+            self.turn_shown[table, message.id] = True
+            self.shown.pop(message.id, None)  # a record keeps its image
+
+    async def came_back(self, table: int, player: int, message: discord.Message | None,
+                        state: SeatState) -> None:
+        """"Back" redrew a DM prompt with the seat's current action: it is that action's
+        prompt now."""
+        if message is None:
+            return
+        self.closed.discard((table, message.id))
+        self.turn_shown[table, message.id] = state.to_act
+        await self.tables.set_dm_message(
+            table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
+
+
+def _gone(error: discord.HTTPException) -> bool:
+    """Does Discord say the channel addressed is gone (deleted, or hidden from the bot)?"""
+    return (error.status, error.code) in ((404, UNKNOWN_CHANNEL), (403, MISSING_ACCESS))
+
+
+@per_member(2, 30)
+@app_commands.command(name="table",
+                      description="Post this channel's table message again, at the bottom")
+async def table(interaction: Interaction) -> None:
+    table_id = table_here(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await play_of(interaction).repost(table_id)
+    await send(interaction, ephemeral=True,
+               content=t(lang(interaction), "The table message is posted below."))

@@ -1,0 +1,47 @@
+"""The relay that hands DM clicks between the bot's processes (bot/cluster/relay.py): only payloads
+signed with the bot's token are taken; a process that does not run the table says so."""
+
+import json
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.cluster.relay import PATH, SIGNATURE, Relay, RelayError, relay_key
+
+PAYLOAD = {"id": "1", "type": 3, "data": {"custom_id": "ofc:hand:7"}}
+
+
+async def test_signed_payloads_are_delivered_and_forged_ones_refused() -> None:
+    taken: list[dict[str, Any]] = []
+
+    async def deliver(payload: dict[str, Any]) -> bool:
+        taken.append(payload)
+        return payload["id"] != "mine-no-more"
+
+    receiver, sender, stranger = Relay(relay_key("token")), Relay(relay_key("token")), \
+        Relay(relay_key("another token"))
+    receiver.deliver = deliver
+    address = await receiver.start("127.0.0.1:0")
+    try:
+        await sender.forward(address, PAYLOAD)
+        assert taken == [PAYLOAD] and receiver.received == sender.forwarded == 1
+        with pytest.raises(RelayError, match="answered 403"):
+            await stranger.forward(address, PAYLOAD)
+        async with aiohttp.ClientSession() as session, session.post(  # a made-up signature
+                f"http://{address}{PATH}", data=json.dumps(PAYLOAD),
+                headers={SIGNATURE: "0" * 64}) as response:
+            assert response.status == 403
+        assert taken == [PAYLOAD]
+        with pytest.raises(RelayError, match="answered 409"):
+            await sender.forward(address, {**PAYLOAD, "id": "mine-no-more"})
+        assert receiver.received == 1
+    finally:
+        for relay in (receiver, sender, stranger):
+            await relay.close()
+    lonely = Relay(relay_key("token"))
+    try:
+        with pytest.raises(RelayError, match="unreachable"):  # nobody listens there now
+            await lonely.forward(address, PAYLOAD)
+    finally:
+        await lonely.close()

@@ -1,0 +1,126 @@
+"""Sharded table services on a fake clock: each process restores, times and runs
+only its own shards' tables; its lease keeps another process out; a process whose lease ran
+out does nothing more; its replacement takes the shard over once the lease has expired and
+finishes its tables, chips conserved (the storage fixture audits the file)."""
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.cluster.leases import ShardKeeper
+from bot.sharding import ShardPlan
+from bot.storage import ShardsTaken, Storage
+from bot.tables import FakeClock, TableError, TableService
+from bot.tables.lobby import OTHER_SHARD
+from bot.tables.match_runner import FAST
+from bot.tables.runtime import NOT_HELD
+from tests.cluster.test_leases import guild_on
+from tests.tables.driver import ALICE, BOB, QUICK_AI, act, play
+
+LEASE = 30.0
+GUILD0, GUILD1 = guild_on(0, 2), guild_on(1, 2)
+
+
+class Process:
+    """One bot process's table side: its own connection, lease and service."""
+
+    def __init__(self, storage: Storage, clock: FakeClock, shard: int) -> None:
+        self.plan = ShardPlan(2, (shard,))
+        self.storage = storage
+        self.keeper = ShardKeeper(storage, self.plan, clock, seconds=LEASE)
+        self.service = TableService(storage, clock, QUICK_AI, FAST, shards=self.plan,
+                                    held=self.keeper.held)
+        self.lost: list[str] = []
+        self.heartbeat: asyncio.Task[None] | None = None
+
+    async def start(self) -> list[int]:
+        await self.keeper.claim()
+        self.heartbeat = asyncio.create_task(self.keeper.keep(self.on_lost))
+        return await self.service.restore()
+
+    async def on_lost(self, reason: str) -> None:
+        self.lost.append(reason)
+
+    async def hang(self) -> None:
+        """Stop renewing (a stalled or killed process); its service stays as it was."""
+        assert self.heartbeat is not None
+        self.heartbeat.cancel()
+        await asyncio.gather(self.heartbeat, return_exceptions=True)
+
+    async def stop(self) -> None:
+        await self.hang()
+        await self.service.close()
+
+
+@pytest.fixture
+async def processes(storage: Storage, database: str,
+                    clock: FakeClock) -> AsyncIterator[list[Process]]:
+    extra = [await Storage.open(database) for _ in range(2)]
+    made = [Process(storage, clock, 0), Process(extra[0], clock, 1),
+            Process(extra[1], clock, 1)]
+    yield made
+    for process in made:
+        if process.heartbeat is not None:
+            await process.stop()
+    for store in extra:
+        await store.close()
+
+
+async def open_match(service: TableService, guild: int, channel: int) -> int:
+    table = (await service.create_table(guild, channel, ALICE, "Alice",
+                                        {"format": "hands", "hands": 2}, seed=7)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    return table
+
+
+async def test_each_process_runs_its_shards_and_a_replacement_resumes_a_dead_ones(
+        processes: list[Process], clock: FakeClock) -> None:
+    zero, one, replacement = processes
+    assert await zero.start() == [] and await one.start() == []
+    with pytest.raises(TableError, match=str(OTHER_SHARD)):
+        await zero.service.create_table(GUILD1, 5, ALICE, "Alice")
+    table0 = await open_match(zero.service, GUILD0, 10)
+    table1 = await open_match(one.service, GUILD1, 11)
+    first = next(p for p in (ALICE, BOB) if one.service.private_view(table1, p).to_act)
+    await act(one.service, table1, first)  # mid-hand on shard 1
+
+    with pytest.raises(ShardsTaken, match="Shard 1 of 2"):
+        await replacement.keeper.claim()
+    await one.hang()  # the owner of shard 1 stops renewing, its lease runs out
+    expiry, start = one.keeper.expires_at, clock.now()
+    while clock.now() < expiry:  # shard 0 plays on the while: its timers and heartbeat run
+        for person in (ALICE, BOB):
+            if zero.service.private_view(table0, person).to_act:
+                await act(zero.service, table0, person)
+        await zero.service.idle()
+        await clock.advance(1.0)
+        due = int((clock.now() - start) // (LEASE / 3))
+        while zero.keeper.renewals < due:  # each renewal is a transaction: let it commit
+            await asyncio.sleep(0.01)
+    assert zero.keeper.held() and zero.keeper.renewals == 3
+    assert not one.keeper.held()
+    second = next(p for p in (ALICE, BOB) if one.service.private_view(table1, p).to_act)
+    with pytest.raises(TableError, match=str(NOT_HELD)):  # the old owner acts no more
+        await act(one.service, table1, second)
+
+    assert await replacement.start() == [table1]  # only shard 1's table comes back
+    assert table0 not in replacement.service.live_tables()
+    await play(replacement.service, clock, table1, [ALICE, BOB])
+    await play(zero.service, clock, table0, [ALICE, BOB])
+
+
+async def test_a_process_whose_lease_was_taken_is_told_and_stops(
+        processes: list[Process], clock: FakeClock) -> None:
+    _, one, replacement = processes
+    await one.start()
+    await one.hang()
+    await clock.advance(LEASE)
+    await replacement.start()
+    one.heartbeat = asyncio.create_task(one.keeper.keep(one.on_lost))  # it wakes up again
+    while not one.heartbeat.done():  # its next renewal finds the lease taken
+        await clock.advance(1.0)
+        await asyncio.sleep(0.01)
+    assert one.lost == ["The lease of shard 1 passed to another ofc-bot "
+                        f"({replacement.keeper.owner}): this process no longer runs its tables"]

@@ -1,0 +1,210 @@
+"""R10: deadlines, the time bank, the system's placement, away players sitting out."""
+
+import random
+
+from bot.engine.cards import cards_str
+from bot.engine.events import AWAY, BACK, PLACED, SAT_OUT, SHOWDOWN, TIMEOUT, TURN
+from bot.engine.match import Match
+from tests.engine.match.boards import P1, P2, P3
+from tests.engine.match.helpers import (
+    cards_of,
+    check_replay,
+    first,
+    kinds,
+    new_match,
+    stacked_deal,
+    start_with,
+)
+
+
+def rows(match: Match, seat: int) -> tuple[str, ...]:
+    assert match.hand is not None
+    return tuple(cards_str(r) for r in match.hand.seats[seat].board.rows)
+
+
+def test_deadline_is_turn_time_then_time_bank() -> None:
+    match = new_match(2, turn_seconds=60, time_bank_seconds=30, button=1, clock="per_street")
+    events = match.start_hand(1000.0)
+    turn = first(events, TURN)
+    assert turn.seat == 0 and turn.data["deadline"] == 1000 + 60 + 30
+    assert match.deadline(0) == 1090 and match.deadline(1) is None
+    assert match.timeout(1089.9) == []
+    # Acting 70 s late uses 10 s of the bank (R10); the next seat's clock starts now.
+    match.place(0, match.random_assignment(0, random.Random(1)), 1070.0)
+    assert match.seats[0].time_bank == 20  # type: ignore[union-attr]
+    assert match.deadline(1) == 1070 + 60 + 30
+    # 80 s into seat 1's turn: 20 s past its 60, so 10 s of its 30 s bank are left.
+    assert match.public_view(now=1150.0).seats[1].time_bank == 10
+
+
+def test_timeout_on_street_one_fills_bottom_in_the_order_dealt() -> None:
+    match = new_match(2, button=1)  # seat 0 acts first
+    start_with(match, "2c 9d Kh 4s Ah  3c 3d 3h 3s 4c")
+    events = match.timeout(match.deadline(0))  # type: ignore[arg-type]
+    assert kinds(events)[:3] == [TIMEOUT, AWAY, PLACED]
+    assert rows(match, 0) == ("", "", "2c 9d Kh 4s Ah")
+    assert match.seats[0].away and match.seats[0].time_bank == 0  # type: ignore[union-attr]
+    assert match.pending() == (1,)
+
+
+def test_away_seat_is_placed_at_once_on_later_streets() -> None:
+    match = new_match(2, button=1)
+    # Street 1: seat 0 then seat 1 (5 each); street 2: seat 0 gets 7c 8c 9c, seat 1 next 3.
+    start_with(match, "2c 9d Kh 4s Ah  3c 3d 3h 3s 4c  7c 8c 9c  5c 5d 5h")
+    match.place(0, {c: r for c, r in zip(cards_of("2c 9d Kh 4s Ah"),
+                                         ("top", "middle", "middle", "bottom", "bottom"),
+                                         strict=True)}, 10.0)
+    match.timeout(match.deadline(1))  # type: ignore[arg-type]
+    assert rows(match, 1) == ("", "", "3c 3d 3h 3s 4c")
+    # Street 2 in sequential order: seat 0 first, then seat 1 who is away: placed at once.
+    events = match.place(0, dict(zip(cards_of("7c 8c 9c"), ("bottom", "bottom", "discard"),
+                                     strict=True)), 20.0)
+    auto = [e for e in events if e.kind == PLACED and e.seat == 1]
+    assert auto and auto[0].data["auto"] is True
+    # R10 streets 2-5: the first two dealt go where there is room (bottom full: middle), the
+    # third is discarded.
+    assert rows(match, 1) == ("", "5c 5d", "3c 3d 3h 3s 4c")
+    assert match.hand.seats[1].discards == tuple(cards_of("5h"))  # type: ignore[union-attr]
+    assert TURN not in [e.kind for e in events if e.seat == 1]
+
+
+def test_timeout_on_a_later_street_uses_bottom_room_first() -> None:
+    match = new_match(2, button=1)
+    start_with(match, "2c 9d Kh 4s Ah  3c 3d 3h 3s 4c  7c 8c 9c  5c 5d 5h")
+    match.place(0, dict(zip(cards_of("2c 9d Kh 4s Ah"),
+                            ("top", "middle", "middle", "bottom", "bottom"), strict=True)), 1.0)
+    match.place(1, dict(zip(cards_of("3c 3d 3h 3s 4c"),
+                            ("top", "middle", "middle", "bottom", "bottom"), strict=True)), 2.0)
+    match.timeout(match.deadline(0))  # type: ignore[arg-type]
+    assert rows(match, 0) == ("2c", "9d Kh", "4s Ah 7c 8c")
+    assert match.hand.seats[0].discards == tuple(cards_of("9c"))  # type: ignore[union-attr]
+
+
+def test_fantasyland_timeout_fills_bottom_middle_top_and_discards_the_rest() -> None:
+    match = new_match(2, button=1)
+    match.seats[0].fantasy = 15  # type: ignore[union-attr]
+    fl = "2c 3c 4c 5c 6c  2d 3d 4d 5d 6d  2h 3h 4h  Ks As"
+    start_with(match, fl)
+    assert match.deadline(0) == 0 + 180 + 120  # fantasy_turn_seconds, then the bank
+    match.timeout(300.0)
+    assert rows(match, 0) == ("2h 3h 4h", "2d 3d 4d 5d 6d", "2c 3c 4c 5c 6c")
+    assert match.hand.seats[0].discards == tuple(cards_of("Ks As"))  # type: ignore[union-attr]
+
+
+def test_away_player_sits_out_after_the_hand_with_its_stack() -> None:
+    match = new_match(3, format="hands", hands=5)
+    match.seats[2].away = True  # type: ignore[union-attr]
+    events = stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    sat = first(events, SAT_OUT)
+    # Seat 2 was placed by the system all hand; what it has after the showdown goes home.
+    after = first(events, SHOWDOWN).data["seats"][2]["stack_after"]
+    assert sat.seat == 2 and sat.data == {"player_id": 3, "stack": after}
+    assert match.seats[2].status == "out" and match.seats[2].stack == 0  # type: ignore[union-attr]
+    events = match.start_hand(50.0)
+    assert first(events, "hand_started").data["seats"] == [0, 1]  # seat 2 sits out
+    assert match.public_view().seats[2].sitting_out
+    check_replay(match)
+
+
+def test_at_a_tournament_table_an_away_player_stays_and_is_placed_for() -> None:
+    match = new_match(3, format="hands", hands=5, sit_out_when_away=False)  # R13
+    match.seats[2].away = True  # type: ignore[union-attr]
+    events = stacked_deal(match, {0: P1, 1: P2, 2: P3})
+    assert SAT_OUT not in kinds(events)
+    after = first(events, SHOWDOWN).data["seats"][2]["stack_after"]
+    assert match.seats[2].status == "playing"  # type: ignore[union-attr]
+    assert match.seats[2].stack == after  # type: ignore[union-attr]
+    events = match.start_hand(50.0)
+    assert sorted(first(events, "hand_started").data["seats"]) == [0, 1, 2]
+    assert 2 not in match.pending()  # still away: placed at once
+    check_replay(match)
+
+
+def test_away_player_plays_its_fantasyland_before_sitting_out() -> None:
+    match = new_match(2, format="hands", hands=5)
+    match.seats[0].fantasy = 14  # type: ignore[union-attr]
+    match.seats[0].away = True  # type: ignore[union-attr]
+    events = match.start_hand(0.0)
+    # The FL arrangement was placed at once (R10) and nobody waits for seat 0.
+    assert first(events, PLACED).seat == 0 and 0 not in match.pending()
+    while match.phase == "playing":
+        match.timeout(match.next_deadline())  # type: ignore[arg-type]
+    assert match.phase == "over"  # both away: both sit out; fewer than two players left
+
+
+def test_back_clears_away() -> None:
+    match = new_match(2, button=1)
+    match.start_hand(0.0)
+    match.timeout(match.deadline(0))  # type: ignore[arg-type]
+    events = match.back(0, 200.0)
+    assert kinds(events) == [BACK] and not match.seats[0].away  # type: ignore[union-attr]
+    match.place(1, match.random_assignment(1, random.Random(2)), 201.0)
+    assert match.pending() == (0,)  # waited for again on street 2
+
+
+
+def test_per_street_clock_gives_every_street_its_own_turn_seconds() -> None:
+    # R10 `clock: per_street` (seeds 001, 003): 59 s spent on street 1 leave street 2's 60 s.
+    match = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_street")
+    match.start_hand(1000.0)
+    rng = random.Random(4)
+    match.place(0, match.random_assignment(0, rng), 1059.0)
+    match.place(1, match.random_assignment(1, rng), 1060.0)
+    assert match.deadline(0) == 1060 + 60 + 30
+    assert match.seats[0].time_bank == 30  # type: ignore[union-attr]
+
+
+def test_per_hand_clock_is_one_clock_for_the_hand_less_the_time_spent() -> None:
+    # R10 `clock: per_hand` (seed 000): "equal period of time to lay out their cards in all
+    # boxes ... in the second street players have less time by the amount of time spent
+    # during the first street". Five pineapple streets of 60 s: 300 s for the hand.
+    match = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_hand")
+    match.start_hand(1000.0)
+    assert match.deadline(0) == 1000 + 300 + 30
+    rng = random.Random(4)
+    match.place(0, match.random_assignment(0, rng), 1059.0)  # 59 s spent
+    assert match.deadline(1) == 1059 + 300 + 30
+    match.place(1, match.random_assignment(1, rng), 1060.0)  # 1 s spent
+    assert match.deadline(0) == 1060 + 241 + 30  # street 2: 300 - 59 left
+    match.place(0, match.random_assignment(0, rng), 1310.0)  # 250 s: 9 past its 241
+    assert match.seats[0].time_bank == 21  # type: ignore[union-attr]
+    assert match.deadline(1) == 1310 + 299 + 30
+    match.place(1, match.random_assignment(1, rng), 1311.0)
+    assert match.deadline(0) == 1311 + 0 + 21  # street 3: the hand's time is gone
+    assert match.timeout(1331.9) == []
+    assert kinds(match.timeout(1332.0))[:2] == [TIMEOUT, AWAY]
+    # Turbo's three streets (R7): 180 s for the hand.
+    turbo = new_match(2, button=1, variant="turbo", turn_seconds=60, time_bank_seconds=30,
+                      clock="per_hand")
+    turbo.start_hand(0.0)
+    assert turbo.deadline(0) == 180 + 30
+
+
+def finish_hand(match: Match, now: float) -> None:
+    rng = random.Random(6)
+    while match.phase == "playing":
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, rng), now)
+
+
+def test_a_time_bank_fills_again_once_its_refill_period_has_passed() -> None:
+    # R10 (seed 003: "The time bank resets after a certain period"): at a deal, a bank last
+    # full `time_bank_refill_seconds` ago is full again.
+    match = new_match(2, button=1, format="cash", turn_seconds=60, time_bank_seconds=30,
+                      time_bank_refill_seconds=600, clock="per_street")
+    match.start_hand(1000.0)  # Ann's bank is full: its period starts
+    match.place(0, match.random_assignment(0, random.Random(1)), 1080.0)  # 20 s of the bank
+    finish_hand(match, 1081.0)
+    assert match.seats[0].time_bank == 10  # type: ignore[union-attr]
+    match.start_hand(1599.0)  # 599 s: not yet
+    assert match.seats[0].time_bank == 10  # type: ignore[union-attr]
+    finish_hand(match, 1599.0)
+    match.start_hand(1600.0)  # 600 s since it was last full
+    assert match.seats[0].time_bank == 30  # type: ignore[union-attr]
+    # Without a period (a match: one bank for the match, seeds 000, 001) it never refills.
+    once = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_street")
+    once.start_hand(1000.0)
+    once.place(0, once.random_assignment(0, random.Random(1)), 1080.0)
+    finish_hand(once, 1081.0)
+    once.start_hand(1000.0 + 86400)
+    assert once.seats[0].time_bank == 10  # type: ignore[union-attr]

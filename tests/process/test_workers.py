@@ -1,0 +1,205 @@
+"""The worker pool (bot/process/workers.py): real processes, killed workers, shutdown and
+priorities."""
+
+import asyncio
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import rendering
+from bot.ai.players import AIPlayers
+from bot.process import workers as workers_module
+from bot.process.workers import CHANNEL, COMPUTER, PERSON, WorkerError, Workers
+from rendering import samples
+from tests.process import tasks
+
+
+class Hold:
+    """A task that keeps a worker busy until `release()`: its marker file names the pid."""
+
+    def __init__(self, workers: Workers, folder: Path) -> None:
+        self.marker, self.gate = folder / "started", folder / "release"
+        self.task = asyncio.ensure_future(workers.run(tasks.held, str(self.marker),
+                                                      str(self.gate)))
+
+    async def started(self) -> int:
+        return int(await wait_for_file(self.marker))
+
+    def release(self) -> None:
+        self.gate.write_text("go")
+
+
+async def wait_for_file(path: Path, timeout: float = 30.0) -> str:
+    give_up = time.monotonic() + timeout
+    while not path.exists() or not path.read_text():
+        assert time.monotonic() < give_up, f"{path} never appeared"
+        await asyncio.sleep(0.02)
+    return path.read_text()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie (not yet reaped) counts as gone
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_tasks_run_in_other_processes_and_errors_come_back() -> None:
+    workers = Workers(2)
+    try:
+        pids = set(await asyncio.gather(*(workers.run(tasks.pid) for _ in range(4))))
+        assert os.getpid() not in pids
+        with pytest.raises(ValueError, match="no such card"):
+            await workers.run(tasks.fail)
+        assert await workers.run(tasks.nap, 0, "ok") == "ok"
+    finally:
+        await workers.close()
+    assert not any(alive(p) for p in pids)  # no process outlives close()
+
+
+async def test_the_processes_start_off_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting a pool waits for the fork server to import its modules: on the event loop's
+    thread that stalled every table. Here the start waits for the loop to run meanwhile, which
+    it never could on the loop's own thread."""
+    loop_ran = threading.Event()
+    real = workers_module._started
+
+    def started(pool: object, size: int) -> None:
+        if not loop_ran.wait(20):
+            raise AssertionError("the pool was started on the event loop's thread")
+        real(pool, size)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workers_module, "_started", started)
+    workers = Workers(2)
+    try:
+        asyncio.get_running_loop().call_soon(loop_ran.set)
+        await workers.start()
+        pids = workers.pids()
+        assert 1 <= len(pids) <= 2 and all(alive(pid) for pid in pids)  # before any task
+        assert await workers.run(tasks.pid) in pids
+    finally:
+        await workers.close()
+
+
+async def test_a_worker_killed_mid_task_is_replaced_and_the_task_retried(
+        tmp_path: Path) -> None:
+    workers = Workers(1)
+    try:
+        hold = Hold(workers, tmp_path)
+        first = await hold.started()
+        hold.marker.unlink()
+        os.kill(first, 9)
+        assert int(await wait_for_file(hold.marker)) != first  # tried again, on a new worker
+        hold.release()
+        second = await asyncio.wait_for(hold.task, 60)  # retried on a new pool, not lost
+        assert second != first and workers.replaced == 1
+        assert await workers.run(tasks.pid) == second  # the new pool keeps working
+    finally:
+        await workers.close()
+
+
+async def test_a_task_whose_worker_dies_twice_is_answered_with_an_error() -> None:
+    workers = Workers(1)
+    try:
+        with pytest.raises(WorkerError):
+            await asyncio.wait_for(workers.run(tasks.die), 60)
+        assert workers.replaced == 2
+        assert await workers.run(tasks.nap, 0, "still here") == "still here"
+    finally:
+        await workers.close()
+
+
+async def test_shutdown_mid_task_answers_running_and_queued_tasks(tmp_path: Path) -> None:
+    workers = Workers(1)
+    hold = Hold(workers, tmp_path)  # never released: running when the pool shuts down
+    queued = asyncio.ensure_future(workers.run(tasks.pid, priority=COMPUTER))
+    pid = await hold.started()
+    await asyncio.wait_for(workers.close(), 30)
+    for task in (hold.task, queued):
+        with pytest.raises(WorkerError):
+            await asyncio.wait_for(task, 5)
+    assert not alive(pid)
+    with pytest.raises(WorkerError):
+        await workers.run(tasks.pid)
+
+
+async def test_a_persons_render_goes_ahead_of_queued_computer_decisions(
+        tmp_path: Path) -> None:
+    workers = Workers(1)
+    order = tmp_path / "order"
+    try:
+        hold = Hold(workers, tmp_path)
+        await hold.started()  # the one process is busy: everything else queues
+        computers = [asyncio.ensure_future(workers.run(tasks.log_order, str(order), f"c{n}",
+                                                       priority=COMPUTER)) for n in range(3)]
+        await asyncio.sleep(0)
+        channel = asyncio.ensure_future(workers.run(tasks.log_order, str(order), "channel",
+                                                    priority=CHANNEL))
+        await asyncio.sleep(0)
+        person = asyncio.ensure_future(workers.run(tasks.log_order, str(order), "person",
+                                                   priority=PERSON))
+        await asyncio.sleep(0)
+        assert workers.queued() == 5
+        hold.release()
+        await asyncio.gather(hold.task, person, channel, *computers)
+        # a person's own prompt, then the channel's table image, then the computers
+        assert order.read_text().split() == ["person", "channel", "c0", "c1", "c2"]
+    finally:
+        await workers.close()
+
+
+async def test_a_budget_counts_the_time_spent_queueing() -> None:
+    workers = Workers(1)
+    try:
+        busy = asyncio.ensure_future(workers.run(tasks.nap, 1.0))
+        await asyncio.sleep(0)  # the 1 s task takes the one process
+        left = await workers.run(tasks.budget, priority=COMPUTER, budget=3.0)
+        await busy
+        assert left <= 2.0  # it waited behind the 1 s task: its budget went on running
+    finally:
+        await workers.close()
+
+
+async def test_size_zero_runs_tasks_in_this_process() -> None:
+    workers = Workers(0)
+    assert await workers.run(tasks.pid) == os.getpid()
+    assert 0 < await workers.run(tasks.budget, budget=2.0) <= 2.0  # the budget reaches it
+    await workers.close()
+
+
+async def test_a_real_render_for_a_person_goes_ahead_of_real_computer_decisions(
+        tmp_path: Path) -> None:
+    """The bot's own work, not stand-ins: the private image a click redraws (rendering.png,
+    as cogs/common/images.py sends it) and strong computer decisions (AIPlayers.decide, as
+    the table service sends it), queued behind a busy pool."""
+    match = samples.mid_hand(3)
+    view = match.view_for(match.pending()[0])
+    assert view.dealt  # the seat to act has a street to place
+    players = AIPlayers(seconds=None, playouts=50)
+    workers = Workers(1)
+    try:
+        hold = Hold(workers, tmp_path)
+        await hold.started()  # the one process is busy: everything else queues
+        computers = [asyncio.ensure_future(workers.run(players.decide, view, "strong", n,
+                                                       priority=COMPUTER)) for n in range(3)]
+        await asyncio.sleep(0)
+        person = asyncio.ensure_future(workers.run(rendering.png, "private", view,
+                                                   priority=PERSON))
+        await asyncio.sleep(0)
+        assert workers.queued() == 4
+        hold.release()
+        done, _ = await asyncio.wait([person, *computers], return_when=asyncio.FIRST_COMPLETED)
+        assert done == {person}  # one process runs them in turn: the first done went first
+        assert (await person).startswith(b"\x89PNG")
+        for decision in await asyncio.gather(*computers):
+            assert set(decision) == set(view.dealt)  # each a whole placement of the street
+        await hold.task
+    finally:
+        await workers.close()

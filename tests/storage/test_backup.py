@@ -1,0 +1,141 @@
+"""`ofc-bot backup`: copies of the SQLite database taken while a table plays are whole.
+
+Each copy, restored as an admin restores one (the file copied into place) and opened by a
+fresh bot, resumes the table and plays it to the end the original reached; `ofc audit` and
+the tests' own audit find its books right. Paths a backup must not be written to are refused
+with one line and exit 2, and nothing is written.
+"""
+
+import asyncio
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main as ofc_bot
+from bot.cli import main as ofc
+from bot.storage import Storage
+from bot.tables import MatchOver, ShowdownDone, TableEvent
+from tests.backends import Reader
+from tests.storage.audit import audit
+from tests.tables.driver import ALICE, BOB, CHANNEL, GUILD, START, fresh_service, play
+
+HANDS = 4
+
+
+def back_up_now(path: Path, database: Path) -> int:
+    """`ofc-bot backup PATH --database DATABASE`; its exit status."""
+    try:
+        return ofc_bot(["backup", str(path), "--database", str(database)])
+    except SystemExit as stopped:  # argparse's refusal (on a bot without the command)
+        return int(stopped.code or 0)
+
+
+async def test_backups_taken_while_a_table_plays_restore_into_a_fresh_bot(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    storage = await Storage.open(database, exclusive=True)  # held as the running bot holds it
+    service, clock, recorder = fresh_service(storage, 1000.0)
+    taken: list[tuple[Path, float]] = []  # each backup, and the clock when it was asked for
+    running: list[asyncio.Task[int]] = []
+
+    async def back_up(events: Sequence[TableEvent]) -> None:
+        """After each showdown, a backup in a thread of its own while the table plays on;
+        the one before must have finished (it ran while this hand was being played)."""
+        if not any(isinstance(e, ShowdownDone) for e in events):
+            return
+        if running:
+            assert await running[-1] == 0
+        path = tmp_path / f"backup{len(taken)}.sqlite3"
+        taken.append((path, clock.now()))
+        running.append(asyncio.create_task(asyncio.to_thread(back_up_now, path, database)))
+
+    service.add_listener(back_up)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": HANDS,
+                                         "fantasy": "off"}, seed=7)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.add_computer(table, ALICE, "easy")
+    await service.start(table, ALICE)
+    await play(service, clock, table, [ALICE, BOB])
+    assert await asyncio.gather(*running) == [0] * HANDS
+    final = recorder.of(MatchOver)[0].standings
+    await service.close()
+    await storage.close()
+    assert capsys.readouterr().out.count("SQLite's quick_check ok") == HANDS
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+    for number, (backup, now) in enumerate(taken):
+        with Reader(backup) as query:
+            hands = query("SELECT count(*) FROM hands")[0][0]
+            [(status,)] = query("SELECT status FROM live_tables")
+        assert hands >= number + 1, backup
+        # Backup k is asked for at showdown k + 1 and finished by the listener of showdown
+        # k + 2, before the commit of hand k + 3: the table is still playing there.
+        if number + 3 <= HANDS:
+            assert status == "open", backup
+        restored = tmp_path / f"restored{number}" / "ofc.sqlite3"
+        restored.parent.mkdir()
+        shutil.copyfile(backup, restored)
+        copy = await Storage.open(restored, exclusive=True)
+        try:
+            resumed, later, events = fresh_service(copy, now)
+            if await resumed.restore() == [table]:
+                await play(resumed, later, table, [ALICE, BOB])
+                assert events.of(MatchOver)[0].standings == final, backup
+            else:
+                assert status == "closed", backup
+            await resumed.close()
+            assert (await copy.table(table)).status == "closed"
+            alice = next(s.net for s in final if s.player_id == ALICE)
+            balance = (await copy.wallet(GUILD, ALICE, now=later.now())).balance
+            assert balance == START + alice, backup
+        finally:
+            await copy.close()
+        assert await asyncio.to_thread(ofc, ["audit", "--database", str(restored)]) == 0
+        assert "\nok: " in capsys.readouterr().out
+        assert audit(restored) == [], backup
+
+
+@pytest.mark.parametrize("case", ["existing file", "folder", "no folder", "no database",
+                                  "postgresql"])
+def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
+        case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    database.write_bytes(b"")
+    (tmp_path / "old.sqlite3").write_bytes(b"an earlier backup")
+    path, target = {
+        "existing file": ("old.sqlite3", str(database)),
+        "folder": (".", str(database)),
+        "no folder": ("missing/new.sqlite3", str(database)),
+        "no database": ("new.sqlite3", str(tmp_path / "absent.sqlite3")),
+        "postgresql": ("ofc.dump", "postgresql://ofc:secret@db.example/ofc"),
+    }[case]
+    before = sorted(tmp_path.iterdir())
+    assert ofc_bot(["backup", str(tmp_path / path), "--database", target]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    expected = {
+        "existing file": "old.sqlite3 already exists: a backup never replaces a file",
+        "folder": "is a folder: name the backup file",
+        "no folder": "There is no folder ",
+        "no database": "There is no database at ",
+        "postgresql": "postgresql://ofc:***@db.example/ofc is a PostgreSQL database: back it "
+                      f"up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
+                      "postgresql://ofc@db.example/ofc",
+    }[case]
+    assert line.startswith("ofc-bot backup: ") and expected in line, line
+    assert "secret" not in line
+    assert sorted(tmp_path.iterdir()) == before
+    assert (tmp_path / "old.sqlite3").read_bytes() == b"an earlier backup"
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
+def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    database = tmp_path / "ofc.sqlite3"
+    database.write_bytes(b"")
+    # sysfs takes no new files, whoever asks (root included)
+    assert ofc_bot(["backup", "/sys/ofc-backup.sqlite3", "--database", str(database)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-bot backup: Cannot write in /sys: "), line

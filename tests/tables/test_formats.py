@@ -1,0 +1,170 @@
+"""Fantasyland hands (R8) and cash tables (R11) through the service, and the simulation
+helper `ofc simulate` uses."""
+
+
+from bot.storage import Storage
+from bot.tables import (
+    Dealt,
+    FakeClock,
+    LobbyChanged,
+    MatchOver,
+    PlayerLeft,
+    ServiceSettings,
+    ShowdownDone,
+    StaleAction,
+    TableClosed,
+    TableService,
+)
+from bot.tables.match_runner import FAST, play_computer_match
+from tests.storage.audit import audit
+
+from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, fresh_service, play
+
+FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland in hand 1
+
+
+async def test_a_fantasyland_hand_with_best_arrangement(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        database: str) -> None:
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1},
+                                        seed=FANTASY_SEED)).table_id
+    await service.add_computer(table, ALICE)
+    await service.start(table, ALICE)
+    await service.idle()
+    while not recorder.of(ShowdownDone):
+        await act(service, table, ALICE)
+        await service.idle()
+    first = recorder.of(ShowdownDone)[0]
+    seat = next(s for s, p in first.player_ids.items() if p == ALICE)
+    assert first.fantasy_next == {seat: 14}  # R8: QQ+ on top, standard: 14 cards
+    deal = [e for e in recorder.of(Dealt) if e.private_to == ALICE][-1]
+    assert (deal.hand_no, deal.street, len(deal.cards), deal.discards) == (2, 0, 14, 1)
+    mine = service.private_view(table, ALICE)
+    assert mine.street == 0 and mine.to_act and mine.view.dealt == deal.cards
+    hidden = next(s for s in service.public_view(table).seats if s.player_id == ALICE)
+    assert hidden.in_fantasy and hidden.board.cards == ()  # R8: nobody sees it before showdown
+    try:
+        await service.set_draft(table, ALICE, hand_no=2, street=1, card=deal.cards[0],
+                                row="top")
+        raise AssertionError("a street-1 control was accepted in a Fantasyland hand")
+    except StaleAction:
+        pass
+    best = await service.best_arrangement(table, ALICE, hand_no=2, street=0)
+    assert sorted(best.draft.values()).count("discard") == 1
+    assert best.free == {"top": 0, "middle": 0, "bottom": 0, "discard": 0}
+    await service.confirm(table, ALICE, hand_no=2, street=0)
+    await play(service, clock, table, [ALICE])
+    assert len(recorder.of(ShowdownDone)) == 2 and recorder.of(MatchOver)
+    board = next(r for r in recorder.of(ShowdownDone)[1].view.seats if r.seat == seat)
+    assert len(board.board.cards) == 13
+    stats = await storage.stats(GUILD, ALICE)
+    assert (stats.hands, stats.fantasy_entries, stats.fantasy_hands) == (2, 1, 1)
+    assert audit(database) == []
+
+
+async def test_a_cash_table_takes_joiners_and_leavers(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
+                                        seed=3)).table_id
+    await service.add_computer(table, ALICE)
+    await service.start(table, ALICE)
+    await service.idle()
+    await act(service, table, ALICE)  # hand 1 in play: Bob sits down for the next one
+    await service.join(table, BOB, "Bob")
+    assert recorder.of(LobbyChanged)[-1].reason == "joined"
+    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
+    assert BOB not in {e.private_to for e in recorder.of(Dealt)}
+    await service.leave(table, ALICE)  # gets up once this hand is over (R11)
+    while not recorder.of(ShowdownDone):
+        await act(service, table, ALICE)
+        await service.idle()
+    left = recorder.of(PlayerLeft)
+    assert [(e.player_id, e.reason) for e in left] == [(ALICE, "left")]
+    assert (await storage.wallet(GUILD, ALICE, now=clock.now())).balance == (
+        START - 200 + left[0].returned)
+    await clock.advance(5)  # the next deal: Bob is in it, Alice is not
+    await service.idle()
+    assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == 2} == {BOB}
+    while len(recorder.of(ShowdownDone)) < 2:
+        await act(service, table, BOB)
+        await service.idle()
+    await service.leave(table, BOB)  # between hands: at once; nobody is left to play for
+    assert recorder.of(TableClosed)[-1].reason == "over"
+    standings = recorder.of(MatchOver)[0].standings  # who was still seated
+    assert ALICE not in {s.player_id for s in standings}
+    assert sum(s.net for s in standings) + left[0].returned - 200 == 0  # R6: chips conserved
+    bob = next(s for s in standings if s.player_id == BOB)
+    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START + bob.net
+    assert service.table_for_channel(CHANNEL) is None
+    assert audit(database) == []
+    await service.close()
+
+
+async def test_a_simulated_match_of_computers(storage: Storage, database: str) -> None:
+    result = await play_computer_match(storage, ["easy", "strong"],
+                                       {"format": "hands", "hands": 2}, seed=4, ai=QUICK_AI)
+    assert len(result.showdowns) >= 2
+    assert {s.player_id for s in result.standings} == {-1, -2}
+    assert sum(s.net for s in result.standings) == 0
+    assert (await storage.table(result.table_id)).status == "closed"
+    assert FAST.ai_delay_seconds == 0
+    assert audit(database) == []
+
+
+async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
+                                            database: str) -> None:
+    """R6 and R11: a busted player is out of the hands, not the table: it may
+    buy in again and is dealt the next hand; when fewer than two can play and nobody comes
+    back within the lobby's idle time, the match ends and every stack goes home."""
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False,
+                               lobby_idle_seconds=600)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2, "buy_in": 1},
+                                        seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+
+    async def until_bust() -> int:
+        """Play hands (the people act, the clock runs to each next deal) until one busts."""
+        for _ in range(200):
+            await service.idle()
+            for pid in (ALICE, BOB):
+                seated = pid in service.seats(table).values()
+                if seated and service.private_view(table, pid).to_act:
+                    await act(service, table, pid)
+                    break
+            else:
+                busted = [s for e in recorder.of(ShowdownDone) for s in e.busted]
+                if busted:
+                    return recorder.of(ShowdownDone)[-1].player_ids[busted[-1]]
+                assert await clock.advance_to_next(), "the table is stuck"
+        raise AssertionError("nobody busted")
+
+    loser = await until_bust()
+    hand = recorder.of(ShowdownDone)[-1].hand_no
+    assert table in service.live_tables() and not recorder.of(MatchOver)
+    before = (await storage.wallet(GUILD, loser, now=clock.now())).balance
+    await service.join(table, loser, "again")  # buys in again (R12)
+    assert (await storage.wallet(GUILD, loser, now=clock.now())).balance == before - 1
+    await clock.advance(5)
+    await service.idle()
+    assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == hand + 1} == {ALICE, BOB}
+    recorder.clear()
+    busted = await until_bust()  # someone busts again, and this time nobody buys in
+    await service.leave(table, busted)  # and walks away: nothing left to move
+    await clock.advance(5)
+    await service.idle()
+    assert table in service.live_tables()  # waiting for someone to (re)join
+    await clock.advance(600)
+    await service.idle()
+    assert recorder.of(MatchOver) and recorder.of(TableClosed)[-1].reason == "over"
+    assert service.table_for_channel(CHANNEL) is None
+    wallets = {pid: (await storage.wallet(GUILD, pid, now=clock.now())).balance
+               for pid in (ALICE, BOB)}
+    assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
+    assert audit(database) == []
+    await service.close()
