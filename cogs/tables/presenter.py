@@ -1,4 +1,4 @@
-"""Table play: the presenter (the TablePresenter cog) turns the service's events into Discord messages.
+"""Table play: the TablePresenter cog turns the service's events into Discord messages.
 
 - The lobby message and the table message (public image, whose turn, the clock, "My hand")
   are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
