@@ -8,8 +8,8 @@ and syncs there at every start (instant, for development).
 
 Sharded (`ofc-bot --shard-count N --shards A-B`, past one process): the bot is discord.py's
 AutoShardedBot with those shard ids (`make_bot`), holds the lease of its shards in the
-database (bot/cluster/leases.py) and runs only its shards' tables. Without flags it is the plain Bot
-of one connection, as before. A sharded process that does not run every shard hands the
+database (bot/cluster/shard_lease.py) and runs only its shards' tables. Without flags it is the
+plain Bot of one connection, as before. A sharded process that does not run every shard hands the
 clicks in DMs that Discord sends to shard 0 to the process of their table (bot/cluster/relay.py,
 `_on_interaction_payload`), the one place this module reads discord.py's internals: the
 gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwarded.
@@ -31,9 +31,9 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
-from bot.cluster.leases import ShardKeeper
 from bot.cluster.metrics import Metrics
 from bot.cluster.relay import Relay, RelayError, RelayTLS, relay_key
+from bot.cluster.shard_lease import ShardKeeper
 from bot.config import Settings
 from bot.i18n import Text, locale_of, t
 from bot.process.workers import Workers

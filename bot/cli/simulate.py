@@ -33,8 +33,8 @@ from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.process.workers import exit_with_parent
 from bot.storage import StorageError
-from bot.tables.events import HandStarted, ShowdownDone
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
+from bot.tables.table_events import HandStarted, ShowdownDone
 
 GROUP_HANDS = 10  # deals per match
 DEEP_STACK = 10**9  # buy-in: nobody busts (R6 would cap what is paid)

@@ -233,7 +233,7 @@ _PRACTICE = """
 ALTER TABLE matches ADD COLUMN practice INTEGER NOT NULL DEFAULT 0 CHECK (practice IN (0, 1));
 """
 
-# 8: one owner per gateway shard (bot/cluster/leases.py). A process holds a row per shard it
+# 8: one owner per gateway shard (bot/cluster/shard_lease.py). A process holds a row per shard it
 # runs, renewed by its heartbeat; a row past `expires_at` is free to claim. `address` is where
 # the owner takes the interactions Discord sends to shard 0 for its tables (DMs:
 # bot/cluster/relay.py).

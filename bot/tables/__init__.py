@@ -4,7 +4,17 @@ and typed events out to the Discord layer. No discord import here
 
 from bot.tables.clock import Clock, FakeClock, SystemClock
 from bot.tables.errors import NoTable, NotAllowed, NotYourSeat, StaleAction, TableError
-from bot.tables.events import (
+from bot.tables.seating import ComputerPlayers, is_person
+from bot.tables.service import TableService
+from bot.tables.status import (
+    DmPrompt,
+    LobbySeat,
+    LobbyView,
+    SeatState,
+    TableMessages,
+    card_from_index,
+)
+from bot.tables.table_events import (
     Dealt,
     HandStarted,
     LobbyChanged,
@@ -21,17 +31,7 @@ from bot.tables.events import (
     TableRestored,
     Turn,
 )
-from bot.tables.players import ComputerPlayers, is_person
-from bot.tables.service import TableService
 from bot.tables.tunables import ServiceSettings
-from bot.tables.views import (
-    DmPrompt,
-    LobbySeat,
-    LobbyView,
-    SeatState,
-    TableMessages,
-    card_from_index,
-)
 
 __all__ = [
     "Clock",

@@ -16,15 +16,15 @@ from bot.engine.rules import TableRules
 from bot.engine.text import Text
 from bot.i18n.names import computer_name
 from bot.storage import InvalidInput, UnknownTable
-from bot.tables import events as out
 from bot.tables import money
+from bot.tables import table_events as out
 from bot.tables.errors import NotAllowed, NotYourSeat, TableError
-from bot.tables.players import LEVELS, is_person
 from bot.tables.runtime import NOT_HELD, Live, TableCore
+from bot.tables.seating import LEVELS, is_person
 from bot.tables.state import BadSnapshot, TableState
+from bot.tables.status import LobbySeat, LobbyView
 from bot.tables.translate import translate
 from bot.tables.tunables import ServiceSettings
-from bot.tables.views import LobbySeat, LobbyView
 
 CANCELLED = Text("The table was cancelled: every stack went back to its owner.")
 EXPIRED = Text("The lobby expired: every stack went back to its owner.")

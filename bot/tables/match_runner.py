@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import Storage
-from bot.tables import events as out
+from bot.tables import table_events as out
 from bot.tables.clock import FakeClock
-from bot.tables.players import ComputerPlayers
+from bot.tables.seating import ComputerPlayers
 from bot.tables.service import TableService
 from bot.tables.tunables import ServiceSettings
 

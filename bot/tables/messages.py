@@ -9,7 +9,7 @@ from bot.storage import UNCHANGED, TableClosed, Unchanged
 from bot.tables.errors import TableError
 from bot.tables.runtime import TableCore
 from bot.tables.state import TableState
-from bot.tables.views import DmPrompt, TableMessages
+from bot.tables.status import DmPrompt, TableMessages
 
 
 class Messages:

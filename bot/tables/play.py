@@ -17,10 +17,10 @@ from bot.process.workers import COMPUTER, PERSON, Workers
 from bot.tables.drafting import is_complete, redraft
 from bot.tables.errors import NotYourSeat, StaleAction, TableError
 from bot.tables.lobby import own_seat
-from bot.tables.players import ComputerPlayers
 from bot.tables.runtime import Live, TableCore
+from bot.tables.seating import ComputerPlayers
 from bot.tables.state import Draft, TableState, street_of
-from bot.tables.views import SeatState
+from bot.tables.status import SeatState
 
 T = TypeVar("T")
 HINTS_OFF = Text("Hints are off at this table: Suggest works at a table opened with hints on "

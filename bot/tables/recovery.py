@@ -6,10 +6,10 @@ import logging
 from collections.abc import Mapping
 
 from bot.engine.text import Text
-from bot.tables import events as out
+from bot.tables import table_events as out
 from bot.tables.lobby import Lobby
-from bot.tables.players import is_person
 from bot.tables.runtime import Live, TableCore
+from bot.tables.seating import is_person
 from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import dealt_event, turn_event
 

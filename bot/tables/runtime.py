@@ -26,12 +26,12 @@ from bot.engine.match import Match
 from bot.engine.text import Text
 from bot.sharding import ShardPlan
 from bot.storage import InsufficientChips, LeaseLost, NotSeated, Storage, TableClosed
-from bot.tables import events as out
 from bot.tables import money
+from bot.tables import table_events as out
 from bot.tables.clock import Clock
 from bot.tables.commits import GroupCommit
 from bot.tables.errors import NoTable, TableError
-from bot.tables.players import is_person
+from bot.tables.seating import is_person
 from bot.tables.state import TableState
 from bot.tables.translate import translate
 from bot.tables.tunables import ServiceSettings
@@ -39,8 +39,8 @@ from bot.tables.tunables import ServiceSettings
 log = logging.getLogger(__name__)
 
 Listener = Callable[[list[out.TableEvent]], Awaitable[None]]
-# Said when this process's lease on its shards has run out (bot/cluster/leases.py): another process
-# may be taking its tables over, so nothing is done here.
+# Said when this process's lease on its shards has run out (bot/cluster/shard_lease.py): another
+# process may be taking its tables over, so nothing is done here.
 NOT_HELD = Text("This table is moving to another process of the bot; nothing was changed. "
                 "Try again in a minute.")
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).

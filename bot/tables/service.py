@@ -22,12 +22,12 @@ from bot.tables.clock import Clock, SystemClock
 from bot.tables.lobby import Lobby
 from bot.tables.messages import Messages
 from bot.tables.play import Assignment, Play
-from bot.tables.players import ComputerPlayers, default_players
 from bot.tables.recovery import Recovery
 from bot.tables.runtime import Listener, TableCore
 from bot.tables.scheduling import Scheduler
+from bot.tables.seating import ComputerPlayers, default_players
+from bot.tables.status import DmPrompt, LobbyView, SeatState, TableMessages
 from bot.tables.tunables import ServiceSettings
-from bot.tables.views import DmPrompt, LobbyView, SeatState, TableMessages
 
 
 class TableService:
@@ -39,7 +39,7 @@ class TableService:
         """`workers`: the processes computer decisions and "Best arrangement" run in (None:
         a thread of this process). `shards`: the servers whose tables this process restores
         and runs (None: every server); `held()`: whether its lease on them still holds
-        (bot/cluster/leases.py; None: always)."""
+        (bot/cluster/shard_lease.py; None: always)."""
         core = TableCore(storage, clock or SystemClock(), settings or ServiceSettings(),
                          shards or ShardPlan(), held or (lambda: True))
         self._core = core

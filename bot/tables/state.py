@@ -16,7 +16,7 @@ from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
 from bot.engine.rules import RULES, TableRules
 from bot.tables import money
-from bot.tables.views import DmPrompt, LobbySeat, Status
+from bot.tables.status import DmPrompt, LobbySeat, Status
 
 SERVICE_VERSION = 1
 

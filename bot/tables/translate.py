@@ -8,9 +8,9 @@ from bot.engine.events import Event
 from bot.engine.match import Match
 from bot.engine.views import ShowdownView
 from bot.storage import HandRecord, PlayerHandResult
-from bot.tables import events as out
 from bot.tables import money
-from bot.tables.players import is_person
+from bot.tables import table_events as out
+from bot.tables.seating import is_person
 from bot.tables.state import TableState, street_of
 
 

@@ -39,11 +39,11 @@ from bot.engine.text import Text
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.i18n.names import computer_name
 from bot.storage import SanctionRecord, Storage, StorageError, TournamentResult
-from bot.tables import events as out
+from bot.tables import table_events as out
 from bot.tables.clock import Clock
 from bot.tables.errors import TableError
 from bot.tables.lobby import OTHER_SHARD
-from bot.tables.players import LEVELS
+from bot.tables.seating import LEVELS
 from bot.tables.service import TableService
 from bot.tournaments.limits import Cooldowns, TournamentLimits
 

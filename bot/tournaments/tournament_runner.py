@@ -8,7 +8,7 @@ from typing import Any
 from bot.engine.tournament import Tournament, TournamentTable
 from bot.tables.clock import FakeClock
 from bot.tables.match_runner import FAST, SIMULATION_HOST, StuckTable, simulation_storage
-from bot.tables.players import ComputerPlayers
+from bot.tables.seating import ComputerPlayers
 from bot.tables.service import TableService
 from bot.tournaments.director import TournamentDirector
 from bot.tournaments.limits import UNLIMITED

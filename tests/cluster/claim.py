@@ -12,7 +12,7 @@ import asyncio
 import sys
 import time
 
-from bot.cluster.leases import new_owner
+from bot.cluster.shard_lease import new_owner
 from bot.sharding import ShardPlan
 from bot.storage import ShardsTaken, Storage
 

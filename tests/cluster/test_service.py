@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.cluster.leases import ShardKeeper
+from bot.cluster.shard_lease import ShardKeeper
 from bot.sharding import ShardPlan
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock, TableError, TableService

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from bot.engine.cards import Card
 from bot.engine.text import Text
 from bot.engine.views import ShowdownView
-from bot.tables.views import LobbyView
+from bot.tables.status import LobbyView
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
