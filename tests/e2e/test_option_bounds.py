@@ -137,7 +137,7 @@ async def test_every_option_past_its_declared_limits_is_refused_and_changes_noth
     await double.resolved(await alice.slash("ofc balance"))
     await double.resolved(await croupier.slash("ofc create", seats=2))
     await double.wait_for_message(is_lobby)
-    await bot.get_cog("Play").drain()  # type: ignore[union-attr]  # its message id saved
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]  # its message id saved
     before = snapshot(database)
     cases = list(every_limit(bot.tree, alice))
     names = {qualified for qualified, _, _ in cases}

@@ -44,7 +44,7 @@ async def play_out(bot: OFCBot, clock: FakeClock,
                    until: Callable[[], bool] | None = None) -> None:
     """Play on until `until()` holds (default: no tournament is live); people who do not act
     are placed for by R10."""
-    presenter = bot.get_cog("Play")
+    presenter = bot.get_cog("TablePresenter")
     assert presenter is not None
     for _ in range(2000):
         await bot.tournaments.idle()

@@ -23,7 +23,7 @@ GONE = "was closed: its channel was deleted, or the bot can no longer see it."
 
 async def settled(bot: OFCBot) -> None:
     """Every table's background work and queued message done."""
-    presenter = bot.get_cog("Play")
+    presenter = bot.get_cog("TablePresenter")
     assert presenter is not None
     await bot.tables.idle()
     await presenter.drain()  # type: ignore[attr-defined]
