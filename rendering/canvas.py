@@ -1,8 +1,16 @@
-"""Drawing helpers every image shares: panels, pills, the header bar, PNG encoding."""
+"""Drawing helpers every image shares: panels, pills, the header bar, PNG encoding.
 
-import io
-from functools import lru_cache
+The images people see at every click (table, private, showdown) are drawn straight in palette
+mode ("P", rendering/palette.py): each opaque part is mapped to the palette once and cached,
+and antialiased text and shapes are mixed once for each background colour they land on, so the
+finished image needs no mapping of its own (docs/maintainers/performance.md). The same helpers
+draw on an RGB canvas too (the rarer images), which to_png maps to the palette as a whole."""
 
+import struct
+import zlib
+from functools import cache, lru_cache
+
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
@@ -14,9 +22,10 @@ SUPER = 4
 MARGIN = 16
 HEADER_H = 58
 COLUMN_GAP = 14  # between panels
-# zlib level 2: as fast as 1 and 8% smaller; each level above costs far more time per KB saved
-# (docs/maintainers/performance.md)
-LEVEL = 2
+# ISA-L's deflate, level 1: a seventh of zlib's time at level 1 or 2, and smaller; see
+# docs/maintainers/performance.md for the measurement
+LEVEL = 1
+KEPT = 2048  # images mapped to the palette (or mixed onto a background) kept by canvas
 
 
 @lru_cache(maxsize=256)
@@ -43,8 +52,91 @@ def panel_base(width: int, height: int, edge: RGB | None = None) -> Image.Image:
     return out
 
 
+def blank(size: tuple[int, int], colour: RGB = theme.FELT) -> Image.Image:
+    """A new canvas in palette mode, filled with `colour`."""
+    img = Image.new("P", size, index(colour))
+    img.putpalette(_entries())
+    return img
+
+
+@cache
+def _entries() -> list[int]:
+    return fixed().getpalette() or []
+
+
+def indexed(img: Image.Image) -> Image.Image:
+    """An opaque image mapped to the palette: each pixel to its nearest entry."""
+    return img.convert("RGB").quantize(palette=fixed(), dither=Image.Dither.NONE)
+
+
+@cache
+def index(colour: RGB) -> int:
+    """The palette entry a pixel of `colour` maps to (the theme's colours map to themselves)."""
+    found = indexed(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+    assert isinstance(found, int)
+    return found
+
+
+def ink(canvas: Image.Image, colour: RGB) -> RGB | int:
+    """What ImageDraw fills with to draw `colour` on `canvas`: an entry on a palette canvas."""
+    return index(colour) if canvas.mode == "P" else colour
+
+
+# Parts pasted image after image, mapped once: keyed by the part's id and a background entry
+# (-1: opaque); the part is kept in the value so that its id cannot be reused meanwhile.
+_mapped: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+
+
+def _kept(img: Image.Image, background: int) -> Image.Image:
+    key = (id(img), background)
+    found = _mapped.get(key)
+    if found is not None and found[0] is img:
+        return found[1]
+    if background < 0:
+        out = indexed(img)
+    else:
+        out = _mix(_flat(img.size, background), img, img.getchannel("A"))
+    if len(_mapped) >= KEPT:
+        del _mapped[next(iter(_mapped))]
+    _mapped[key] = (img, out)
+    return out
+
+
+def _flat(size: tuple[int, int], entry: int) -> Image.Image:
+    img = Image.new("P", size, entry)
+    img.putpalette(_entries())
+    return img
+
+
+def _mix(under: Image.Image, fill: Image.Image | RGB, mask: Image.Image) -> Image.Image:
+    """`fill` drawn through `mask` onto the palette image `under`, mixed in RGB and mapped back
+    (every entry maps to itself, so the pixels left uncovered keep theirs)."""
+    rgb = under.convert("RGB")
+    rgb.paste(fill, (0, 0), mask)
+    return indexed(rgb)
+
+
+def _flat_under(canvas: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, Image.Image]:
+    """The entry filling `box` of a palette canvas (-1 unless it is one colour), and the box."""
+    under = canvas.crop(box)
+    low, high = under.getextrema()
+    assert isinstance(low, int)
+    return (low if low == high else -1), under
+
+
+def put(canvas: Image.Image, img: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste an opaque part (a card, a panel)."""
+    canvas.paste(_kept(img, -1) if canvas.mode == "P" else img, xy)
+
+
 def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
-    canvas.paste(img, (x, y), img)
+    """Paste an RGBA part through its alpha."""
+    if canvas.mode != "P":
+        canvas.paste(img, (x, y), img)
+        return
+    entry, under = _flat_under(canvas, (x, y, x + img.width, y + img.height))
+    canvas.paste(_kept(img, entry) if entry >= 0 else _mix(under, img, img.getchannel("A")),
+                 (x, y))
 
 
 def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
@@ -90,18 +182,34 @@ def _mask(s: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, 
     return mask, left, top
 
 
+@lru_cache(maxsize=4096)
+def _lettered(s: str, f: ImageFont.FreeTypeFont, anchor: str, fill: RGB,
+              background: int) -> Image.Image:
+    """The text in `fill` on a palette background of one entry, mixed and mapped once."""
+    mask = _mask(s, f, anchor)[0]
+    return _mix(_flat(mask.size, background), fill, mask)
+
+
 def _ink(canvas: Image.Image, xy: tuple[int, int], s: str, f: ImageFont.FreeTypeFont,
          fill: RGB, anchor: str) -> None:
     mask, left, top = _mask(s, f, anchor)
-    canvas.paste(fill, (xy[0] + left, xy[1] + top), mask)
+    corner = (xy[0] + left, xy[1] + top)
+    if canvas.mode != "P":
+        canvas.paste(fill, corner, mask)
+        return
+    entry, under = _flat_under(canvas, (*corner, corner[0] + mask.width,
+                                        corner[1] + mask.height))
+    canvas.paste(_lettered(s, f, anchor, fill, entry) if entry >= 0 else
+                 _mix(under, fill, mask), corner)
 
 
 def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_H,
                size: int = 28) -> None:
     """The strip across the top: the hand and street on the left, the rules on the right."""
     draw = ImageDraw.Draw(canvas)
-    draw.rectangle((0, 0, canvas.width, height - 1), fill=theme.FELT_DARK)
-    draw.line((0, height - 1, canvas.width, height - 1), fill=theme.PANEL_EDGE, width=2)
+    draw.rectangle((0, 0, canvas.width, height - 1), fill=ink(canvas, theme.FELT_DARK))
+    draw.line((0, height - 1, canvas.width, height - 1), fill=ink(canvas, theme.PANEL_EDGE),
+              width=2)
     mid = height // 2
     margin = min(MARGIN, height // 3)
     right_w = text(canvas, (canvas.width - margin, mid), right, max(16, round(size * 0.72)),
@@ -152,16 +260,30 @@ def _units(s: str) -> list[tuple[str, str]]:
 
 def dim(canvas: Image.Image, box: tuple[int, int, int, int], amount: float = 0.55) -> None:
     """Fade a region into the felt (a seat sitting out)."""
-    region = canvas.crop(box)
-    canvas.paste(Image.blend(region, Image.new("RGB", region.size, theme.FELT), amount), box[:2])
+    region = canvas.crop(box).convert("RGB")
+    faded = Image.blend(region, Image.new("RGB", region.size, theme.FELT), amount)
+    canvas.paste(indexed(faded) if canvas.mode == "P" else faded, box[:2])
+
+
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I",
+                                                                    zlib.crc32(kind + data))
 
 
 def to_png(img: Image.Image, level: int = LEVEL) -> bytes:
-    """PNG bytes; the same image always gives the same bytes (no timestamp, no text chunk).
-    A higher zlib `level` makes a smaller file for more time."""
-    # Every pixel takes its nearest entry of the fixed palette (rendering/palette.py): no colour
-    # reduction per image, and the file is several times smaller and faster to write than RGB.
-    out = io.BytesIO()
-    img.quantize(palette=fixed(), dither=Image.Dither.NONE).save(out, "PNG",
-                                                                 compress_level=level)
-    return out.getvalue()
+    """PNG bytes in palette mode (an RGB image is mapped to the palette first); the same image
+    always gives the same bytes (no timestamp, no text chunk). A higher `level` (0-3) makes a
+    smaller file for more time."""
+    indices = img if img.mode == "P" else indexed(img)
+    width, height = indices.size
+    # Each row starts with its filter type, 0 (none): palette rows gain nothing from filters.
+    rows = Image.new("P", (width + 1, height), 0)
+    rows.paste(indices, (1, 0))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette
+    return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
+                     _chunk(b"PLTE", bytes(_entries())),
+                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level)),
+                     _chunk(b"IEND", b"")))
