@@ -8,13 +8,14 @@ draw on an RGB canvas too (the rarer images), which to_png maps to the palette a
 
 import struct
 import zlib
+from collections.abc import Callable
 from functools import cache, lru_cache
 
 from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
-from rendering.fonts import Style, fit, font, is_cjk, needs_cjk
+from rendering.fonts import Style, fit, font, is_cjk, length, needs_cjk
 from rendering.palette import fixed
 from rendering.theme import RGB
 
@@ -116,27 +117,32 @@ def _mix(under: Image.Image, fill: Image.Image | RGB, mask: Image.Image) -> Imag
     return indexed(rgb)
 
 
-def _flat_under(canvas: Image.Image, box: tuple[int, int, int, int]) -> tuple[int, Image.Image]:
-    """The entry filling `box` of a palette canvas (-1 unless it is one colour), and the box."""
-    under = canvas.crop(box)
-    low, high = under.getextrema()
-    assert isinstance(low, int)
-    return (low if low == high else -1), under
+def _place(canvas: Image.Image, box: tuple[int, int, int, int],
+           flat: Callable[[int], Image.Image],
+           mixed: Callable[[Image.Image], Image.Image]) -> None:
+    """Draw a part at `box` of a palette canvas: `flat(entry)` (kept from image to image) where
+    the canvas there is one entry, else `mixed(what is under it)`."""
+    # Through the images' core: Image.crop and Image.paste cost several times the work itself.
+    low, high = canvas.im.crop(box).getextrema()
+    part = flat(low) if low == high else mixed(canvas.crop(box))
+    canvas.im.paste(part.im, box)
 
 
 def put(canvas: Image.Image, img: Image.Image, xy: tuple[int, int]) -> None:
     """Paste an opaque part (a card, a panel)."""
-    canvas.paste(_kept(img, -1) if canvas.mode == "P" else img, xy)
+    if canvas.mode == "P":
+        canvas.im.paste(_kept(img, -1).im, (*xy, xy[0] + img.width, xy[1] + img.height))
+    else:
+        canvas.paste(img, xy)
 
 
 def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
     """Paste an RGBA part through its alpha."""
-    if canvas.mode != "P":
+    if canvas.mode == "P":
+        _place(canvas, (x, y, x + img.width, y + img.height), lambda entry: _kept(img, entry),
+               lambda under: _mix(under, img, img.getchannel("A")))
+    else:
         canvas.paste(img, (x, y), img)
-        return
-    entry, under = _flat_under(canvas, (x, y, x + img.width, y + img.height))
-    canvas.paste(_kept(img, entry) if entry >= 0 else _mix(under, img, img.getchannel("A")),
-                 (x, y))
 
 
 def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
@@ -152,7 +158,7 @@ def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int
 
 
 def pill_width(label: str, size: int = 18) -> int:
-    return round(font(size, "condensed_bold", label).getlength(label)) + 2 * round(size * 0.55)
+    return length(label, font(size, "condensed_bold", label)) + 2 * round(size * 0.55)
 
 
 def pill_height(size: int = 18) -> int:
@@ -168,7 +174,7 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
     else:
         f = font(size, style, s)
     _ink(canvas, xy, s, f, fill, anchor)
-    return round(f.getlength(s))
+    return length(s, f)
 
 
 @lru_cache(maxsize=4096)
@@ -194,13 +200,12 @@ def _ink(canvas: Image.Image, xy: tuple[int, int], s: str, f: ImageFont.FreeType
          fill: RGB, anchor: str) -> None:
     mask, left, top = _mask(s, f, anchor)
     corner = (xy[0] + left, xy[1] + top)
-    if canvas.mode != "P":
+    if canvas.mode == "P":
+        _place(canvas, (*corner, corner[0] + mask.width, corner[1] + mask.height),
+               lambda entry: _lettered(s, f, anchor, fill, entry),
+               lambda under: _mix(under, fill, mask))
+    else:
         canvas.paste(fill, corner, mask)
-        return
-    entry, under = _flat_under(canvas, (*corner, corner[0] + mask.width,
-                                        corner[1] + mask.height))
-    canvas.paste(_lettered(s, f, anchor, fill, entry) if entry >= 0 else
-                 _mix(under, fill, mask), corner)
 
 
 def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_H,

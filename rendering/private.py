@@ -32,7 +32,7 @@ from rendering.canvas import (
     text,
     to_png,
 )
-from rendering.fonts import font
+from rendering.fonts import font, length
 from rendering.hand import STATUS_GAP, STATUS_SIZE, draw_status, status
 from rendering.seat import Header, chips, dealer_button, fit_badges, seat_header
 from rendering.theme import RGB
@@ -133,7 +133,7 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, header: Header,
     room = right - stack_w - 10 - x
     smallest = max(12, size - 6)
     # The name keeps up to half the line at its smallest size; the badges get the rest.
-    name_w = round(font(smallest, "condensed_bold", name).getlength(name))
+    name_w = length(name, font(smallest, "condensed_bold", name))
     badges_shown = fit_badges(header.badges, room - 8 - min(name_w, room // 2),
                               max(11, round(size * 0.62)), 5)
     x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",

@@ -21,7 +21,7 @@ from rendering.canvas import (
     rounded,
     text,
 )
-from rendering.fonts import font
+from rendering.fonts import font, length
 from rendering.theme import RGB
 
 PAD = 14
@@ -120,7 +120,7 @@ def chips(canvas: Image.Image, x: int, mid: int, label: str, size: int = 24,
     """A chip icon then the amount `label`, ending at `x` (or starting there); returns the
     width."""
     d = round(size * 0.8)
-    width = d + 6 + round(font(size).getlength(label))
+    width = d + 6 + length(label, font(size))
     left = x - width if right_aligned else x
     paste(canvas, rounded(d, d, d // 2, theme.CHIP, theme.CHIP_EDGE, max(2, d // 7)), left,
           mid - d // 2)
