@@ -83,24 +83,34 @@ def ink(canvas: Image.Image, colour: RGB) -> RGB | int:
     return index(colour) if canvas.mode == "P" else colour
 
 
-# Parts pasted image after image, mapped once: keyed by the part's id and a background entry
-# (-1: opaque); the part is kept in the value so that its id cannot be reused meanwhile.
-_mapped: dict[tuple[int, int], tuple[Image.Image, Image.Image]] = {}
+class _Part:
+    """An image as a cache key: the same object, not an equal one (comparing pixels would cost
+    what the cache saves). The key keeps the image, so its id is not reused while cached."""
+
+    __slots__ = ("img",)
+
+    def __init__(self, img: Image.Image) -> None:
+        self.img = img
+
+    def __hash__(self) -> int:
+        return id(self.img)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Part) and other.img is self.img
 
 
 def _kept(img: Image.Image, background: int) -> Image.Image:
-    key = (id(img), background)
-    found = _mapped.get(key)
-    if found is not None and found[0] is img:
-        return found[1]
+    """A part pasted image after image, mapped once: opaque (`background` -1), or its alpha
+    mixed onto the entry `background`."""
+    return _mapped(_Part(img), background)
+
+
+@lru_cache(maxsize=KEPT)
+def _mapped(part: _Part, background: int) -> Image.Image:
+    img = part.img
     if background < 0:
-        out = indexed(img)
-    else:
-        out = _mix(_flat(img.size, background), img, img.getchannel("A"))
-    if len(_mapped) >= KEPT:
-        del _mapped[next(iter(_mapped))]
-    _mapped[key] = (img, out)
-    return out
+        return indexed(img)
+    return _mix(_flat(img.size, background), img, img.getchannel("A"))
 
 
 def _flat(size: tuple[int, int], entry: int) -> Image.Image:

@@ -89,13 +89,12 @@ def test_a_dimmed_seat_is_as_close_to_its_drawing_as_before(
     assert all(e <= b + 0.1 for e, b in zip(error, before, strict=True)), (error, before)
 
 
-def test_a_part_is_mapped_again_when_another_takes_its_id() -> None:
-    gold = Image.new("RGB", (4, 4), theme.GOLD)
-    stale = canvas.indexed(Image.new("RGB", (4, 4), theme.FOUL))
-    canvas._mapped[(id(gold), -1)] = (Image.new("RGB", (4, 4)), stale)
-    img = canvas.blank((4, 4))
-    canvas.put(img, gold, (0, 0))
-    assert set(img.tobytes()) == {canvas.index(theme.GOLD)}
+def test_a_part_is_not_taken_for_an_earlier_one() -> None:
+    """Parts are kept by identity: a new part (which may get a freed part's id) is mapped anew."""
+    for colour in (theme.GOLD, theme.FOUL, theme.DRAFT):
+        img = canvas.blank((4, 4))
+        canvas.put(img, Image.new("RGB", (4, 4), colour), (0, 0))
+        assert set(img.tobytes()) == {canvas.index(colour)}
 
 
 def test_the_png_holds_the_pixels_and_the_palette(mid_hand: Match) -> None:
