@@ -1,6 +1,6 @@
 """Drawing helpers every image shares: panels, pills, the header bar, PNG encoding.
 
-The images people see at every click (table, private, showdown) are drawn straight in palette
+The images people see at every click (table, private, showdown, score) are drawn straight in palette
 mode ("P", rendering/palette.py): each opaque part is mapped to the palette once and cached,
 and antialiased text and shapes are mixed once for each background colour they land on, so the
 finished image needs no mapping of its own (docs/maintainers/performance.md). The same helpers
@@ -53,11 +53,9 @@ def panel_base(width: int, height: int, edge: RGB | None = None) -> Image.Image:
     return out
 
 
-def blank(size: tuple[int, int], colour: RGB = theme.FELT) -> Image.Image:
-    """A new canvas in palette mode, filled with `colour`."""
-    img = Image.new("P", size, index(colour))
-    img.putpalette(_entries())
-    return img
+def blank(size: tuple[int, int]) -> Image.Image:
+    """A new canvas in palette mode, the felt all over."""
+    return _flat(size, index(theme.FELT))
 
 
 @cache
@@ -114,6 +112,7 @@ def _mapped(part: _Part, background: int) -> Image.Image:
 
 
 def _flat(size: tuple[int, int], entry: int) -> Image.Image:
+    """A palette image of one entry."""
     img = Image.new("P", size, entry)
     img.putpalette(_entries())
     return img
@@ -288,10 +287,9 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
                                                                     zlib.crc32(kind + data))
 
 
-def to_png(img: Image.Image, level: int = LEVEL) -> bytes:
+def to_png(img: Image.Image) -> bytes:
     """PNG bytes in palette mode (an RGB image is mapped to the palette first); the same image
-    always gives the same bytes (no timestamp, no text chunk). A higher `level` (0-3) makes a
-    smaller file for more time."""
+    always gives the same bytes (no timestamp, no text chunk)."""
     indices = img if img.mode == "P" else indexed(img)
     width, height = indices.size
     # Each row starts with its filter type, 0 (none): palette rows gain nothing from filters.
@@ -300,5 +298,5 @@ def to_png(img: Image.Image, level: int = LEVEL) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8 bits, palette
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
                      _chunk(b"PLTE", bytes(_entries())),
-                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), level)),
+                     _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), LEVEL)),
                      _chunk(b"IEND", b"")))
