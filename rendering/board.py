@@ -10,6 +10,7 @@ from bot.engine.cards import Card
 from bot.engine.ordering import joker_choices, sort_row
 from bot.engine.royalties import ROW_SIZES, ROWS
 from rendering import cards, theme
+from rendering.canvas import put
 from rendering.theme import RGB
 
 
@@ -60,7 +61,7 @@ def draw_board(canvas: Image.Image, x: int, y: int, width: int, rows: Rows,
         top = y + row_y(width, r) - pad
         for i in range(size):
             tile = rows[r][i] if i < len(rows[r]) else EMPTY
-            canvas.paste(tile.image(width, four_colour), (left + i * step, top))
+            put(canvas, tile.image(width, four_colour), (left + i * step, top))
 
 
 def face_tiles(row: Sequence[Card], marked: Collection[Card] = (),

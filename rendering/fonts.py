@@ -55,6 +55,12 @@ def font(size: int, style: Style = "bold", text: str = "") -> ImageFont.FreeType
     return _font(size, style, needs_cjk(text))
 
 
+@lru_cache(maxsize=4096)  # names, stacks and labels are measured image after image
+def length(text: str, f: ImageFont.FreeTypeFont) -> int:
+    """How far `text` advances in `f`, in whole pixels."""
+    return round(f.getlength(text))
+
+
 @lru_cache(maxsize=4096)
 def fit(text: str, max_width: int, size: int, style: Style = "bold",
         min_size: int = 0) -> tuple[str, ImageFont.FreeTypeFont]:

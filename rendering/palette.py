@@ -3,8 +3,8 @@
 Every image is drawn from the theme's colours, and antialiasing (text, rounded corners, scaled
 shapes) only mixes two of them at a time. So the palette holds each theme colour exactly (flat
 areas stay true) and, in the rest of its 256 entries, the mixes between every two theme colours
-reduced to their most useful steps. An image then needs no colour reduction of its own when it is
-encoded: each pixel just takes its nearest entry (canvas.to_png)."""
+reduced to their most useful steps. An image then needs no colour reduction of its own: each
+part drawn on it takes its nearest entries as it is drawn (rendering/canvas.py)."""
 
 from functools import cache
 from itertools import combinations

@@ -25,12 +25,14 @@ from bot.i18n import ENGLISH, Text, t
 from rendering import cards, strip, theme
 from rendering.board import Tile
 from rendering.canvas import (
+    blank,
     panel_base,
     pill_height,
+    put,
     text,
     to_png,
 )
-from rendering.fonts import font
+from rendering.fonts import font, length
 from rendering.hand import STATUS_GAP, STATUS_SIZE, draw_status, status
 from rendering.seat import Header, chips, dealer_button, fit_badges, seat_header
 from rendering.theme import RGB
@@ -97,7 +99,7 @@ def card_line(img: Image.Image, x: int, y: int, tiles: Sequence[tuple[Tile, str,
     for i, (tile, label, colour) in enumerate(tiles):
         cx = x + (i % per_line) * _step(width)
         cy = y + (i // per_line) * line_height(width, labelled)
-        img.paste(tile.image(width, four_colour), (cx, cy))
+        put(img, tile.image(width, four_colour), (cx, cy))
         if label:
             text(img, (cx + pad + width // 2, cy + cards.card_height(width) + 2 * pad + 2),
                  label, PLACE_SIZE, "condensed_bold", colour, "mt", max_width=width + 2 * pad,
@@ -131,7 +133,7 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, header: Header,
     room = right - stack_w - 10 - x
     smallest = max(12, size - 6)
     # The name keeps up to half the line at its smallest size; the badges get the rest.
-    name_w = round(font(smallest, "condensed_bold", name).getlength(name))
+    name_w = length(name, font(smallest, "condensed_bold", name))
     badges_shown = fit_badges(header.badges, room - 8 - min(name_w, room // 2),
                               max(11, round(size * 0.62)), 5)
     x += text(img, (x, y), name, size, "condensed_bold", theme.TEXT, "lm",
@@ -174,9 +176,9 @@ def _dealing_image(loc: str, view: PrivateView, draft: Draft, four_colour: bool)
     labelled = bool(draft)
     lines = -(-len(view.dealt) // _per_line(width, INNER))
     own_h = 2 * PAD + COMPACT_NAME + 10 + lines * line_height(width, labelled) - 6
-    img = Image.new("RGB", (WIDTH, EDGE + own_h + EDGE + _others_height(view)), theme.FELT)
+    img = blank((WIDTH, EDGE + own_h + EDGE + _others_height(view)))
     header = seat_header(loc, own, table.button, view.seat in table.to_act, you=True)
-    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, EDGE))
+    put(img, panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, EDGE))
     x, y = EDGE + PAD, EDGE + PAD
     _name_line(img, x, y + COMPACT_NAME // 2, WIDTH - EDGE - PAD, header, COMPACT_NAME)
     card_line(img, x, y + COMPACT_NAME + 10, _dealt_tiles(loc, view, draft), width, INNER,
@@ -215,9 +217,9 @@ def _compact_image(loc: str, view: PrivateView, draft: Draft,
     board_y = PAD + COMPACT_NAME + 10
     lower_y = board_y + strip.cards_height(OWN_INDEX) + (10 if lower else 0)
     own_h = lower_y + lower + pills + PAD
-    img = Image.new("RGB", (WIDTH, EDGE + own_h + EDGE + _others_height(view)), theme.FELT)
+    img = blank((WIDTH, EDGE + own_h + EDGE + _others_height(view)))
     header = seat_header(loc, own, table.button, view.seat in table.to_act, you=True)
-    img.paste(panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, EDGE))
+    put(img, panel_base(WIDTH - 2 * EDGE, own_h, header.highlight), (EDGE, EDGE))
     x, y = EDGE + PAD, EDGE
     _name_line(img, x, y + PAD + COMPACT_NAME // 2, WIDTH - EDGE - PAD, header, COMPACT_NAME)
     strip.draw_cards(img, x, y + board_y, _own_rows(view, own.new_cards, draft), four_colour,

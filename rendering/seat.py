@@ -10,8 +10,18 @@ from bot.i18n import number, t
 from bot.i18n.names import LEVELS, badged_name, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
-from rendering.canvas import dim, panel_base, paste, pill, pill_height, pill_width, rounded, text
-from rendering.fonts import font
+from rendering.canvas import (
+    dim,
+    panel_base,
+    paste,
+    pill,
+    pill_height,
+    pill_width,
+    put,
+    rounded,
+    text,
+)
+from rendering.fonts import font, length
 from rendering.theme import RGB
 
 PAD = 14
@@ -110,7 +120,7 @@ def chips(canvas: Image.Image, x: int, mid: int, label: str, size: int = 24,
     """A chip icon then the amount `label`, ending at `x` (or starting there); returns the
     width."""
     d = round(size * 0.8)
-    width = d + 6 + round(font(size).getlength(label))
+    width = d + 6 + length(label, font(size))
     left = x - width if right_aligned else x
     paste(canvas, rounded(d, d, d // 2, theme.CHIP, theme.CHIP_EDGE, max(2, d // 7)), left,
           mid - d // 2)
@@ -122,7 +132,7 @@ def draw_panel(canvas: Image.Image, x: int, y: int, card_width: int, header: Hea
                rows: Rows, four_colour: bool) -> None:
     """One seat's panel with its top-left corner at (x, y)."""
     w, h = panel_size(card_width)
-    canvas.paste(panel_base(w, h, header.highlight), (x, y))
+    put(canvas, panel_base(w, h, header.highlight), (x, y))
     mid = y + PAD + NAME_SIZE // 2 + 2
     left = x + PAD
     if header.button:

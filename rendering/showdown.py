@@ -17,10 +17,12 @@ from rendering.board import board_size, draw_board, row_y, shown_rows
 from rendering.canvas import (
     HEADER_H,
     MARGIN,
+    blank,
     header_bar,
     panel_base,
     paste,
     pill,
+    put,
     text,
     to_png,
 )
@@ -31,7 +33,6 @@ from rendering.seat import BADGE_SIZE, NAME_SIZE, PAD, chips, dealer_button
 
 CARD = 64
 INFO_W = 280
-JOKER_NOTE = (216, 180, 254)  # the joker colour, light enough to read on the panel
 CAPTION_W = 350
 BAND_GAP = 12
 
@@ -112,7 +113,7 @@ def _captions(loc: str, img: Image.Image, x: int, y: int, result: ShowdownSeat,
         if jokers:
             # R9: say what each joker stood for, under the hand it made.
             note = t(loc, "★ joker as {cards}", cards=", ".join(_card_text(c) for c in jokers))
-            text(img, (x, mid + 6), note, 19, "condensed_bold", JOKER_NOTE, "la",
+            text(img, (x, mid + 6), note, 19, "condensed_bold", theme.JOKER_NOTE, "la",
                  max_width=CAPTION_W)
             mid -= 12
         room = CAPTION_W
@@ -136,13 +137,13 @@ def showdown_image(view: TableView, four_colour: bool = False, stacks: bool = Tr
     header = HEADER_H if stacks else 0
     size = (2 * MARGIN + bw,
             header + MARGIN + len(results) * (bh + BAND_GAP) - BAND_GAP + MARGIN)
-    img = Image.new("RGB", size, theme.FELT)
+    img = blank(size)
     if stacks:
         header_bar(img, street_text(locale, view), rules_text(locale, view))
     board_w = board_size(CARD)[0]
     for i, result in enumerate(results):
         x, y = MARGIN, header + MARGIN + i * (bh + BAND_GAP)
-        img.paste(panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
+        put(img, panel_base(bw, bh, theme.FOUL if result.fouled else None), (x, y))
         _info(locale, img, x + PAD, y + PAD, by_seat[result.seat], result,
               stacks and result.seat == view.button, stacks)
         bx = x + 2 * PAD + INFO_W

@@ -11,7 +11,7 @@ from bot.engine.royalties import ROW_SIZES, ROWS
 from bot.engine.views import SeatView
 from rendering import cards, theme
 from rendering.board import EMPTY, Tile, public_rows
-from rendering.canvas import dim, panel_base, text
+from rendering.canvas import dim, panel_base, put, text
 from rendering.seat import chips, dealer_button, fit_badges, seat_header
 
 CARD = 28  # the narrowest index card whose rank stays 14 px tall at 550 px wide
@@ -46,7 +46,7 @@ def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: Sea
     """The strip `width` pixels wide with its top-left corner at (x, y), its words in `loc`."""
     header = seat_header(loc, seat, button, to_act)
     h = height()
-    img.paste(panel_base(width, h, header.highlight), (x, y))
+    put(img, panel_base(width, h, header.highlight), (x, y))
     row_x = x + width - PAD - 2 - cards_width()
     left, right = x + PAD + 6, row_x - 8
     first, second = y + h // 2 - NAME_SIZE // 2 - 2, y + h // 2 + NAME_SIZE // 2 + 2
@@ -73,7 +73,7 @@ def draw_cards(img: Image.Image, x: int, y: int, rows: Sequence[Sequence[Tile]],
     for name, row in zip(ROWS, rows, strict=True):
         for i in range(ROW_SIZES[name]):
             tile = row[i] if i < len(row) else EMPTY
-            img.paste(cards.index_tile(tile.kind, tile.card, card, four_colour, tile.ring),
-                      (x, y))
+            put(img, cards.index_tile(tile.kind, tile.card, card, four_colour, tile.ring),
+                (x, y))
             x += step
         x += ROW_GAP - CARD_GAP

@@ -4,9 +4,8 @@ from PIL import Image
 
 from bot.engine.views import TableView
 from bot.i18n import ENGLISH
-from rendering import theme
 from rendering.board import public_rows
-from rendering.canvas import COLUMN_GAP, HEADER_H, MARGIN, header_bar, to_png
+from rendering.canvas import COLUMN_GAP, HEADER_H, MARGIN, blank, header_bar, to_png
 from rendering.labels import rules_text, street_text
 from rendering.seat import draw_panel, panel_size, seat_header
 
@@ -26,7 +25,7 @@ def table_image(view: TableView, four_colour: bool = False,
     lines = -(-len(view.seats) // columns)
     size = (2 * MARGIN + columns * pw + (columns - 1) * COLUMN_GAP,
             HEADER_H + MARGIN + lines * ph + (lines - 1) * COLUMN_GAP + MARGIN)
-    img = Image.new("RGB", size, theme.FELT)
+    img = blank(size)
     header_bar(img, street_text(locale, view), rules_text(locale, view))
     for i, seat in enumerate(view.seats):
         x = MARGIN + (i % columns) * (pw + COLUMN_GAP)

@@ -27,6 +27,7 @@ BACK: RGB = (30, 64, 175)
 BACK_LINE: RGB = (96, 140, 230)
 JOKER: RGB = (126, 34, 206)
 JOKER_TINT: RGB = (236, 224, 255)  # a joker shown as the card it stands for
+JOKER_NOTE: RGB = (216, 180, 254)  # the joker colour, light enough to read on the panel
 
 _BLACK: RGB = (24, 24, 27)
 _RED: RGB = (206, 17, 38)

@@ -1,12 +1,15 @@
 """Seeded matches played by computer players, built once: tests copy them before changing."""
 
 import io
+from collections.abc import Callable, Iterator
 
 import pytest
 from PIL import Image
 
 from bot.engine.match import Match
-from rendering import samples
+from rendering import private, samples, showdown, table, theme
+
+Draw = Callable[[], Image.Image]
 
 
 def png(data: bytes) -> Image.Image:
@@ -34,3 +37,17 @@ def eventful_showdown() -> Match:
 @pytest.fixture(scope="session")
 def joker_showdown() -> Match:
     return samples.joker_showdown()
+
+
+@pytest.fixture
+def in_rgb(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Draw], Image.Image]]:
+    """Draws an image on an RGB canvas instead of a palette one: what the image was before the
+    palette mapped it."""
+
+    def rgb(draw: Draw) -> Image.Image:
+        with monkeypatch.context() as patched:
+            for module in (table, private, showdown):
+                patched.setattr(module, "blank", lambda size: Image.new("RGB", size, theme.FELT))
+            return draw()
+
+    yield rgb

@@ -12,7 +12,7 @@ from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView, SeatView, TableView
 from rendering import canvas, cards, private_png, samples, showdown_png, table_png, theme
 from rendering.private import private_image
-from rendering.showdown import JOKER_NOTE, showdown_image
+from rendering.showdown import showdown_image
 from rendering.table import table_image
 from tests.rendering.conftest import png
 
@@ -20,7 +20,8 @@ MAX_KB = 250
 
 
 def has(image: Image.Image, colour: tuple[int, int, int]) -> bool:
-    return any(c == colour for _, c in image.getcolors(image.width * image.height))
+    rgb = image.convert("RGB")  # the images are drawn in palette mode
+    return any(c == colour for _, c in rgb.getcolors(rgb.width * rgb.height))
 
 
 def check_png(data: bytes) -> Image.Image:
@@ -136,7 +137,7 @@ def test_fantasyland_earned_is_shown(eventful_showdown: Match) -> None:
 def test_jokers_show_what_they_stand_for(joker_showdown: Match) -> None:
     view = joker_showdown.public_view()
     image = showdown_image(view)
-    assert has(image, theme.JOKER_TINT) and has(image, JOKER_NOTE)
+    assert has(image, theme.JOKER_TINT) and has(image, theme.JOKER_NOTE)
     check_png(showdown_png(view))
 
 

@@ -1,13 +1,15 @@
 """Every image is encoded with the one palette known in advance: the theme's colours exactly and
 their mixes, close to what was drawn."""
 
+from collections.abc import Callable
+
 from PIL import Image, ImageChops, ImageStat
 
 from bot.engine.match import Match
 from rendering import palette, private_png, samples, showdown_png, table_png, theme
 from rendering.private import private_image
 from rendering.table import table_image
-from tests.rendering.conftest import png
+from tests.rendering.conftest import Draw, png
 
 
 def entries(image: Image.Image) -> list[tuple[int, int, int]]:
@@ -41,12 +43,14 @@ def test_flat_areas_keep_their_exact_colour(mid_hand: Match) -> None:
     assert image.getpixel((2, 2)) == theme.FELT_DARK
 
 
-def test_encoding_stays_close_to_the_drawing(mid_hand: Match) -> None:
+def test_encoding_stays_close_to_the_drawing(mid_hand: Match,
+                                            in_rgb: Callable[[Draw], Image.Image]) -> None:
     seat = mid_hand.pending()[0]
     view, private, draft = (mid_hand.public_view(), mid_hand.view_for(seat),
                             samples.choice(mid_hand, seat))
-    for drawn, data in ((table_image(view, True), table_png(view, True)),
-                        (private_image(private, draft), private_png(private, draft))):
+    for drawn, data in ((in_rgb(lambda: table_image(view, True)), table_png(view, True)),
+                        (in_rgb(lambda: private_image(private, draft)),
+                         private_png(private, draft))):
         error = ImageStat.Stat(ImageChops.difference(drawn, png(data).convert("RGB"))).mean
         # Antialiased edges move to the nearest mix; flat areas do not move at all.
         assert max(error) < 1.2, error
