@@ -47,10 +47,14 @@ SHAPES: dict[str, Shape] = {
         "button") is not None,
     "a match end naming its computers": lambda d: any(
         op["computers"] for op in _pending(d, "match_end")),
+    "a cancelled match's end": lambda d: any(op["cancelled"] for op in _pending(d, "match_end")),
     "a cash table's clock a street and its bank's refill": lambda d: d["rules"]["clock"] ==
     "per_street" and d["rules"]["time_bank_refill_seconds"] > 0 and d["match"] is not None,
     "a practice": lambda d: d["practice"] and d["match"] is not None,
-    "a table the house lent its stacks": lambda d: d["lent"] and d["match"] is not None,
+    "a table the house lent its stacks, where an away player stays": lambda d: d["lent"] and not
+    d["rules"]["sit_out_when_away"] and d["match"] is not None,
+    "hints and Fantasyland dealt last": lambda d: d["rules"]["hints"] == "on" and d["rules"][
+        "fantasy_deal"] == "last",
     "a closed table offering a rematch": lambda d: d["status"] == "closed" and d["rematch"],
 }
 
@@ -76,8 +80,8 @@ async def play_tables(storage: Storage) -> None:
     clock = FakeClock(1_700_000_000.0)
     service = TableService(storage, clock, QUICK_AI, FAST)
     try:
-        cash = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
-                                           seed=11)).table_id
+        cash = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                           {"format": "cash", "hints": "on"}, seed=11)).table_id
         await service.add_computer(cash, ALICE, "strong")
         await service.start(cash, ALICE)
         await service.idle()
@@ -97,10 +101,10 @@ async def play_tables(storage: Storage) -> None:
 
         practice = (await service.practice(GUILD, CHANNEL + 2, ALICE, "Alice",
                                            seed=13)).table_id
-        seat = service.private_view(practice, ALICE)
         await act(service, practice, ALICE)
 
-        lent = (await service.create_table(GUILD, CHANNEL + 3, BOB, "Bob", seed=14,
+        lent = (await service.create_table(GUILD, CHANNEL + 3, BOB, "Bob",
+                                           {"sit_out_when_away": False}, seed=14,
                                            lent=True)).table_id
         await service.add_computer(lent, BOB, "easy")
         await service.start(lent, BOB)
