@@ -49,7 +49,7 @@ def _with_pending(data: Snapshot, kind: str, **added: Any) -> Snapshot:
 
 def _match_end_says_cancelled(data: Snapshot) -> Snapshot:
     """2: a match's end says whether /ofc cancel ended it (/stats leaves those out). A stored
-    one was not cancelled: a cancelled match left no match end pending before this."""
+    one is recorded as the bot that wrote it would have: as finished (cancel did not say)."""
     return _with_pending(data, "match_end", cancelled=False)
 
 
