@@ -59,7 +59,7 @@ class ShowdownView:
     seats: tuple[ShowdownSeat, ...]
     pairs: tuple[PairScore, ...]  # R6 settlement order; a and b are seat numbers
     transfers: tuple[Transfer, ...]  # payer and payee are seat numbers
-    button: int | None = None  # the hand's dealer; None in JSON written before it was kept
+    button: int | None = None  # the hand's dealer; None: saved before it was kept
 
 
 @dataclass(frozen=True, slots=True)

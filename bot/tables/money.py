@@ -84,8 +84,8 @@ class MatchEnd(MoneyOp):
     with_snapshot = False
     match_id: int
     winners: tuple[int, ...]
-    cancelled: bool = False  # older snapshots' pending operations have no such key
-    # (seat id, level) of each computer, for the ratings; older snapshots' name none (easy)
+    cancelled: bool = False  # /ofc cancel: ended, left out of /stats
+    # (seat id, level) of each computer, for the ratings (snapshot step 10 gives older ones none)
     computers: tuple[tuple[int, str], ...] = ()
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:

@@ -16,9 +16,9 @@ from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
 from bot.engine.rules import RULES, TableRules
 from bot.tables import money
+from bot.tables.snapshot_versions import CURRENT, upgrade
+from bot.tables.snapshot_versions import BadSnapshot as BadSnapshot  # raised by loads
 from bot.tables.status import DmPrompt, LobbySeat, Status
-
-SERVICE_VERSION = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,23 +30,15 @@ class Draft:
     rows: Annotated[dict[Card, str], CARD_KEYS]  # dealt card -> "top" | "middle" | ...
 
 
-# How the snapshot writes what it holds (bot/engine/codec.py): lobby seats and drafts as
-# compact arrays, the match as its own JSON, money operations as {"op": kind, ...}.
+# How the snapshot writes what it holds (bot/engine/codec.py): lobby seats, drafts and DM
+# prompts ([channel, message, hand, street]) as compact arrays, the match as its own JSON,
+# money operations as {"op": kind, ...}.
 _SEAT = codec.as_array(LobbySeat)
 _DRAFT = codec.as_array(Draft)
+_DM = codec.as_array(DmPrompt)
 _MATCH = codec.Custom(Match.to_json, Match.from_json)
 _MONEY = codec.Custom(money.to_json, money.from_json)
 _ELSEWHERE = codec.SKIP  # kept in storage's own columns, not in the snapshot
-
-
-def _dm_prompt(ids: list[int]) -> DmPrompt:
-    """A snapshot from before prompts recorded their action holds only the message: hand 0
-    matches no action, so that message is closed and the action's prompt sent anew."""
-    channel_id, message_id, hand_no, street = (*ids, 0, 0)[:4]
-    return DmPrompt(int(channel_id), int(message_id), int(hand_no), int(street))
-
-
-_DM = codec.Custom(list, _dm_prompt)  # [channel, message, hand, street]
 
 
 def street_of(match: Match, seat: int) -> int:
@@ -55,10 +47,6 @@ def street_of(match: Match, seat: int) -> int:
     if hand is None or seat not in hand.seats:
         return 0
     return 0 if hand.seats[seat].fantasy else hand.street
-
-
-class BadSnapshot(ValueError):
-    """A snapshot this version cannot read (corrupt, or written by another version)."""
 
 
 @dataclass(slots=True)
@@ -81,7 +69,7 @@ class TableState:
     pending: list[Annotated[money.Op, _MONEY]] = field(default_factory=list)  # money to apply
     next_hand_at: float | None = None  # when the next hand is dealt (after a showdown)
     # The match ended with its standings: "Rematch" is offered (one click). Saved with the
-    # closing snapshot, so the offer outlives a restart; older snapshots offer none.
+    # closing snapshot, so the offer outlives a restart.
     rematch: bool = False
     practice: bool = False  # /ofc practice: play chips, no wallet moves (money.play_chips)
     lent: bool = False  # a tournament's table: the house lent the stacks (R13), no rematch
@@ -109,7 +97,7 @@ class TableState:
         return draft.rows
 
     def to_json(self) -> dict[str, Any]:
-        return {"service_version": SERVICE_VERSION, **codec.dump(self)}
+        return {"service_version": CURRENT, **codec.dump(self)}
 
     def dumps(self) -> str:
         data = self.to_json()
@@ -120,11 +108,10 @@ class TableState:
     def loads(text: str, *, table_id: int, guild_id: int, channel_id: int,
               thread_id: int | None = None, lobby_message_id: int | None = None,
               table_message_id: int | None = None) -> "TableState":
-        """Rebuild a table from its snapshot; BadSnapshot when it cannot be read."""
+        """Rebuild a table from its snapshot, of any version up to this code's (upgraded
+        first, snapshot_versions.py); BadSnapshot when it cannot be read."""
         try:
-            d = json.loads(text)
-            if d.get("service_version") != SERVICE_VERSION:
-                raise BadSnapshot(f"snapshot version {d.get('service_version')!r}")
+            d = upgrade(json.loads(text))
             return codec.load(
                 TableState, d, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
                 thread_id=thread_id, lobby_message_id=lobby_message_id,

@@ -1,75 +1,150 @@
-"""Snapshots written by earlier versions still load, and save again byte for byte but for the
-format's deliberate changes (named in `as_written_now`).
+"""Snapshots of every earlier version still load, and save as this version writes them.
 
-`data/snapshots.json` holds live-table snapshots (`state_json` in storage) as the service wrote
-them: lobbies, hands in play with drafts and DM messages, Fantasyland, simultaneous order,
-turbo, jokers, cash tables, money operations of every kind still pending, and (the last) a
-table closed by its match's end, offering a rematch. Any change to how
-a table, a match, a hand's history, an engine event or a money operation is written shows up
-here as a difference.
+`data/snapshots/v<N>.json` holds live-table snapshots (`state_json` in storage) as version N
+wrote them, never edited. Version 1's: lobbies, hands in play with drafts and DM messages,
+Fantasyland, simultaneous order, turbo, jokers, cash tables, money operations of every kind
+still pending, and (the last) a table closed by its match's end, offering a rematch. The
+current version's (`write_snapshots.py`): each field a change of shape added, with a value
+other than the one its upgrade fills in. `v<N>-now.json` holds each of version N's as the
+current version writes it, by the rules of the steps since (snapshot_versions.py), checked by
+hand: a change to how a table, a match, a hand's history, an engine event or a money operation
+is written shows up as a difference.
 """
 
+import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.tables.snapshot_versions import CURRENT, STEPS, BadSnapshot, upgrade
 from bot.tables.state import TableState
 
-SNAPSHOTS = json.loads((Path(__file__).parent / "data" / "snapshots.json").read_text())
+FOLDER = Path(__file__).parent / "data" / "snapshots"
+WRITTEN = {int(path.stem[1:]): json.loads(path.read_text())
+           for path in FOLDER.glob("v*.json") if not path.stem.endswith("-now")}
+NOW = {version: json.loads((FOLDER / f"v{version}-now.json").read_text())
+       for version in WRITTEN if version != CURRENT}
+STORED = [(version, text, NOW[version][i] if version in NOW else text)
+          for version, texts in sorted(WRITTEN.items()) for i, text in enumerate(texts)]
 
 
-def as_written_now(text: str) -> str:
-    """A stored snapshot as this version writes it: the stored text with only the format's
-    deliberate changes since, each named here. A DM prompt records the hand and street it
-    was sent for (a stored one has none: 0, 0, which matches no action); a match's end says
-    whether it was cancelled (/stats leaves those out); a table says whether its match over
-    offers a rematch (a stored one offers none); the table's and its match's rules say
-    whether hints are on (R10: off) and whether an away player sits out (R10; off at
-    tournament tables, R13) and, as the table played before these options, that Fantasyland
-    is dealt first, the clock runs a street at a time and the time bank never fills again
-    (R8, R10), while a hand's history keeps the state it recorded; a seated player says when
-    its time bank was last full (a stored one does not: null, set at the next deal) and a
-    hand's seat the seconds it spent acting (0: a stored hand's clock starts afresh); the table
-    says whether it is a practice (no) and whether the house lent its stacks (a
-    tournament's table; a stored one does not say, and is read as not lent); a match's last
-    showdown names its hand's dealer (a stored one does not: null, and the match's button is
-    shown); a match's end names its computers' levels for the ratings (a stored one names
-    none: they are rated as easy)."""
+def loads(text: str) -> TableState:
+    return TableState.loads(text, table_id=1, guild_id=10, channel_id=20)
+
+
+def test_every_version_but_the_current_one_says_how_it_is_written_now() -> None:
+    assert max(WRITTEN) == CURRENT  # a change of shape adds snapshots of its version
+    assert sorted(NOW) == sorted(WRITTEN)[:-1]
+    assert all(len(NOW[version]) == len(WRITTEN[version]) for version in NOW)
+
+
+@pytest.mark.parametrize(("version", "text", "now"), STORED,
+                         ids=[f"v{v}-{i}" for v, texts in sorted(WRITTEN.items())
+                              for i in range(len(texts))])
+def test_a_stored_snapshot_loads_and_saves_as_this_version_writes_it(
+        version: int, text: str, now: str) -> None:
+    state = loads(text)
+    assert state.dumps() == now
+    # The steps alone give every field: no default of the codec stands in for one.
+    assert upgrade(json.loads(text)) == json.loads(now)
+    assert loads(state.dumps()).dumps() == now
+
+
+@pytest.mark.parametrize("text", WRITTEN[CURRENT])
+def test_a_snapshot_written_before_versions_were_counted_passes_the_steps_unchanged(
+        text: str) -> None:
+    """Every snapshot written before the steps existed says version 1, whatever fields it
+    has: one holding all of them (as this version's do) keeps its values."""
     data = json.loads(text)
-    for holder in (data, data["match"] or {}):
-        if "rules" in holder:
-            holder["rules"]["hints"] = "off"
-            holder["rules"]["sit_out_when_away"] = True
-            holder["rules"].update(fantasy_deal="first", clock="per_street",
-                                   time_bank_refill_seconds=0)
-    if data["match"]:
-        for player in data["match"]["seats"]:
-            if player is not None:
-                player["bank_filled"] = None
-        for seat in (data["match"]["hand"] or {"seats": []})["seats"]:
-            seat["used"] = 0.0
-    data["dm"] = {player: [*ids, 0, 0] for player, ids in data["dm"].items()}
-    for op in data["pending"]:
-        if op["op"] == "match_end":
-            op["cancelled"] = False
-            op["computers"] = []
-    if data["match"] and data["match"].get("showdown"):
-        data["match"]["showdown"]["button"] = None
-    data.setdefault("rematch", False)
-    data["practice"] = False
-    data["lent"] = False
-    return json.dumps(data, separators=(",", ":"))
+    assert upgrade({**data, "service_version": 1}) == data
 
 
-@pytest.mark.parametrize("text", SNAPSHOTS, ids=range(len(SNAPSHOTS)))
-def test_a_stored_snapshot_loads_and_saves_unchanged(text: str) -> None:
-    state = TableState.loads(text, table_id=1, guild_id=10, channel_id=20)
-    assert state.dumps() == as_written_now(text)
-    again = TableState.loads(state.dumps(), table_id=1, guild_id=10, channel_id=20)
-    assert again.dumps() == state.dumps()
+def test_a_snapshot_from_a_newer_bot_is_refused() -> None:
+    text = WRITTEN[CURRENT][0].replace(f'"service_version":{CURRENT},',
+                                       f'"service_version":{CURRENT + 1},', 1)
+    with pytest.raises(BadSnapshot, match=f"version {CURRENT + 1} was written by a newer bot"):
+        loads(text)
+
+
+@pytest.mark.parametrize("version", [None, 0, "1", 1.0, True])
+def test_a_snapshot_without_a_version_is_refused(version: Any) -> None:
+    data = json.loads(WRITTEN[CURRENT][0])
+    data["service_version"] = version
+    with pytest.raises(BadSnapshot, match="is not a version"):
+        loads(json.dumps(data))
 
 
 def test_the_snapshots_cover_every_money_operation() -> None:
-    kinds = {op["op"] for text in SNAPSHOTS for op in json.loads(text)["pending"]}
+    kinds = {op["op"] for text in WRITTEN[1] for op in json.loads(text)["pending"]}
     assert kinds == {"buy_in", "settle", "cash_out", "match_end", "close", "refund"}
+
+
+def _rules(**options: Any) -> dict[str, Any]:
+    return {"variant": "pineapple", **options}
+
+
+# (version the step starts from, a snapshot of that version, the same at the next version):
+# the least each step reads, and what it must leave alone.
+STEP_CASES: list[tuple[int, dict[str, Any], dict[str, Any]]] = [
+    (1, {"pending": [{"op": "match_end", "match_id": 3, "winners": [101]},
+                     {"op": "match_end", "match_id": 4, "winners": [], "cancelled": True},
+                     {"op": "close"}]},
+     {"pending": [{"op": "match_end", "match_id": 3, "winners": [101], "cancelled": False},
+                  {"op": "match_end", "match_id": 4, "winners": [], "cancelled": True},
+                  {"op": "close"}]}),
+    (2, {"dm": {"101": [5, 6], "102": [7, 8, 2, 3]}},
+     {"dm": {"101": [5, 6, 0, 0], "102": [7, 8, 2, 3]}}),
+    (3, {"status": "closed"}, {"status": "closed", "rematch": False}),
+    (3, {"status": "closed", "rematch": True}, {"status": "closed", "rematch": True}),
+    (4, {"rules": _rules(), "match": None},
+     {"rules": _rules(hints="off"), "match": None, "practice": False}),
+    (4, {"rules": _rules(hints="on"), "practice": True,
+         "match": {"rules": _rules(), "history": {"before": {"rules": _rules()}}}},
+     {"rules": _rules(hints="on"), "practice": True,
+      "match": {"rules": _rules(hints="off"), "history": {"before": {"rules": _rules()}}}}),
+    (5, {"rules": _rules(), "match": {"rules": _rules(sit_out_when_away=False)}},
+     {"rules": _rules(sit_out_when_away=True),
+      "match": {"rules": _rules(sit_out_when_away=False)}}),
+    (6, {"match": {"showdown": {"seats": [], "transfers": []}}},
+     {"match": {"showdown": {"seats": [], "transfers": [], "button": None}}}),
+    (6, {"match": {"showdown": None}}, {"match": {"showdown": None}}),
+    (6, {"match": None}, {"match": None}),
+    (7, {"status": "lobby"}, {"status": "lobby", "lent": False}),
+    (8, {"rules": _rules(), "match": None},
+     {"rules": _rules(fantasy_deal="first", clock="per_street", time_bank_refill_seconds=0),
+      "match": None}),
+    (8, {"rules": _rules(clock="per_hand"),
+         "match": {"rules": _rules(), "seats": [{"player_id": 101}, None],
+                   "hand": {"seats": [{"seat": 0}, {"seat": 1, "used": 4.5}]}}},
+     {"rules": _rules(clock="per_hand", fantasy_deal="first", time_bank_refill_seconds=0),
+      "match": {"rules": _rules(fantasy_deal="first", clock="per_street",
+                                time_bank_refill_seconds=0),
+                "seats": [{"player_id": 101, "bank_filled": None}, None],
+                "hand": {"seats": [{"seat": 0, "used": 0.0}, {"seat": 1, "used": 4.5}]}}}),
+    (8, {"rules": _rules(), "match": {"rules": _rules(), "seats": [], "hand": None}},
+     {"rules": _rules(fantasy_deal="first", clock="per_street", time_bank_refill_seconds=0),
+      "match": {"rules": _rules(fantasy_deal="first", clock="per_street",
+                                time_bank_refill_seconds=0), "seats": [], "hand": None}}),
+    (9, {"pending": [{"op": "match_end", "match_id": 3, "winners": [], "cancelled": False},
+                     {"op": "settle", "hand_no": 1}]},
+     {"pending": [{"op": "match_end", "match_id": 3, "winners": [], "cancelled": False,
+                   "computers": []},
+                  {"op": "settle", "hand_no": 1}]}),
+]
+
+
+@pytest.mark.parametrize(("version", "before", "after"), STEP_CASES,
+                         ids=[f"{v}to{v + 1}-{i}" for i, (v, _, _) in enumerate(STEP_CASES)])
+def test_each_step_fills_what_its_change_added(
+        version: int, before: dict[str, Any], after: dict[str, Any]) -> None:
+    kept = copy.deepcopy(before)
+    upgraded = STEPS[version - 1](before)
+    assert upgraded == after
+    assert list(upgraded) == list(after)  # an added field comes after the others
+    assert before == kept  # a step changes nothing it is given
+
+
+def test_every_step_is_tested() -> None:
+    assert {version for version, _, _ in STEP_CASES} == set(range(1, CURRENT))
