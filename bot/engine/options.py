@@ -4,7 +4,7 @@
 Everything else about an option is read from its declaration: TableRules' checks and the
 defaults each seed gives, what a snapshot holds, the slash options and their help
 (cogs/common/options.py), the words of the rules paragraph and of `/ofc rules`, and the table
-of docs/players/options.md (`python -m bot.engine.options_table`).
+of docs/players/options.md (`python -m bot.cli.options_table`).
 """
 
 from collections.abc import Callable, Mapping
@@ -82,6 +82,13 @@ def _option(spec: "Field[Any]", hint: Any) -> Option:
                    choices=choices)
     _check(made)
     return made
+
+
+def written(values: Mapping[str, Any], options: Mapping[str, Option]) -> dict[str, Any]:
+    """A rule set's `values` as a snapshot holds them: a sparse option only when it is not
+    what a rule set stored without it means."""
+    return {name: value for name, value in values.items()
+            if not (options[name].sparse and value == options[name].stored)}
 
 
 def _check(o: Option) -> None:

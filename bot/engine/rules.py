@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from bot.engine import codec
 from bot.engine.errors import RuleError
-from bot.engine.options import Option, declared, option
+from bot.engine.options import Option, declared, option, written
 from bot.engine.text import Text, excerpt
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
@@ -236,7 +236,6 @@ def seed_defaults(variant: str, table_format: str) -> dict[str, Any]:
 
 # A rule set stored before an option existed keeps the behaviour it was created with.
 _STORED_BEFORE = {o.name: o.stored for o in OPTIONS.values() if o.has_stored}
-_SPARSE = {o.name: o.stored for o in OPTIONS.values() if o.sparse}
 
 
 def _stored(options: Mapping[str, Any]) -> TableRules:
@@ -274,10 +273,8 @@ def _parse_int(declared_as: Option, raw: Any) -> int:
 
 @lru_cache(maxsize=256)
 def _options(rules: TableRules) -> dict[str, Any]:
-    """The options as JSON, once per rule set (every snapshot carries them): a sparse option
-    only when it is not what a rule set stored without it means."""
-    return {name: value for name, value in rules.to_dict().items()
-            if name not in _SPARSE or value != _SPARSE[name]}
+    """The options as JSON, once per rule set (every snapshot carries them)."""
+    return written(rules.to_dict(), OPTIONS)
 
 
 # A rule set as a field of state JSON (bot/engine/codec.py): its options by name.
