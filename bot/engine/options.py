@@ -19,7 +19,7 @@ T = TypeVar("T")
 # (`/ofc-admin settings`: a house rule of every table of the server); or nobody by a command
 # (the bot sets it, as tournaments do).
 Place = Literal["table", "server", "fixed"]
-SeatedBy = Callable[[str, str], Any]  # (variant, format) -> the default of the table's seed
+SeededBy = Callable[[str, str], Any]  # (variant, format) -> the default of the table's seed
 _KEY = "option"  # the dataclass field's metadata key holding its declaration
 _NONE = object()  # no value: an option without `stored`
 
@@ -40,11 +40,12 @@ class Option:
     place: Place = "table"
     choices: tuple[str, ...] = ()
     bounds: tuple[int, int] | None = None  # a whole number's least and most, inclusive
-    # How a value reads to a player, where the rules paragraph and `/ofc rules` say it: a
-    # choice's words, or a flag's when on (a value without words is not mentioned).
+    # How a value reads to a player where the rules paragraph and `/ofc rules` say it (a
+    # choice's words; a flag's for the value worth saying): a value without words is not
+    # mentioned.
     words: Mapping[Any, Text] = field(default_factory=lambda: MappingProxyType({}))
-    seeded: SeatedBy | None = None  # a default that depends on the seed a table follows
-    # What a rule set stored before this option existed means. Such an option is written in
+    seeded: SeededBy | None = None  # a default that depends on the seed a table follows
+    # What a rule set stored before this option existed means. A sparse option is written in
     # a snapshot only when it is not that value, so the snapshots of every table that does
     # not use it stay as they were, byte for byte.
     stored: Any = _NONE
@@ -60,7 +61,7 @@ class Option:
 
 def option(default: T, section: str, *, doc: str, help: str = "", place: Place = "table",
            bounds: tuple[int, int] | None = None, words: Mapping[Any, Text] | None = None,
-           seeded: SeatedBy | None = None, stored: Any = _NONE, sparse: bool = False) -> T:
+           seeded: SeededBy | None = None, stored: Any = _NONE, sparse: bool = False) -> T:
     """A TableRules field declared as a table option (see `Option` for each argument; its
     name, type and choices are the field's, filled in by `declared`)."""
     declaration = Option("", object, default, section, help, doc, place, (), bounds,
