@@ -3,12 +3,12 @@ English when they sit down, as the table stores it, and shown in each reader's l
 
 import re
 
+from bot.engine.rules import OPTIONS
 from bot.engine.text import Text
 from bot.i18n.catalogue import t
 
 LEVELS = {"easy": Text("easy"), "strong": Text("strong")}
-VARIANTS = {"pineapple": Text("Pineapple"), "turbo": Text("Turbo"),
-            "lowball": Text("Lowball"), "joker": Text("Joker")}
+VARIANTS = OPTIONS["variant"].words
 _COMPUTER = re.compile(r"Computer (?P<n>[0-9]+) \((?P<level>[a-z]+)\)")
 
 

@@ -12,7 +12,7 @@ from bot.engine.cards import SUITS, Card, card_str, is_joker
 from bot.engine.deal import streets
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
-from bot.engine.rules import TableRules
+from bot.engine.rules import OPTIONS, TableRules
 from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
 from bot.i18n.names import VARIANTS
@@ -25,16 +25,17 @@ ROW_WORDS = {"top": Text("Top"), "middle": Text("Middle"), "bottom": Text("Botto
 FIELD_NAME, FIELD_VALUE = 256, 1024  # Discord's limits of one embed field, in characters
 EMBED_TOTAL, EMBED_FIELDS = 6000, 25  # Discord's limits of one embed
 ROOM_LEFT = 300  # kept free by `fits` for what is added after the fields (a footer, a note)
-# The table options' values as a player reads them (RULES.md's names in English).
-ROYALTIES = {"american": Text("american royalties"), "russian": Text("russian royalties"),
-             "off": Text("no royalties")}
-FANTASIES = {"standard": Text("standard Fantasyland"),
-             "progressive": Text("progressive Fantasyland"),
-             "ultimate": Text("ultimate Fantasyland"),
-             "tournament": Text("tournament Fantasyland"), "off": Text("no Fantasyland")}
-ORDERS = {"sequential": Text("sequential turns"), "simultaneous": Text("simultaneous turns")}
-FANTASY_DEALS = {"first": Text("set before the others play"),
-                 "last": Text("dealt once the others have played")}
+# The table options' values as a player reads them (their declarations' words).
+ROYALTIES = OPTIONS["royalties"].words
+FANTASIES = OPTIONS["fantasy"].words
+ORDERS = OPTIONS["order"].words
+FANTASY_DEALS = OPTIONS["fantasy_deal"].words
+# The options `rules_paragraph` words in its own sentence; any other is added in its
+# declaration's words when its value has some (hints on, a full house staying, ...).
+PARAGRAPH_SAYS = frozenset({
+    "variant", "seats", "format", "hands", "buy_in", "point_value", "scoring", "royalties",
+    "fantasy", "fantasy_deal", "order", "clock", "turn_seconds", "fantasy_turn_seconds",
+    "time_bank_seconds", "time_bank_refill_seconds"})
 
 
 def clock_words(rules: TableRules) -> Text:
@@ -139,7 +140,7 @@ def chips(loc: str, amount: int) -> str:
     return t(loc, "{n:,} chip", "{n:,} chips", n=amount)
 
 
-HINTS_ON = Text("**Hints on**: **Suggest** fills your cards with the strong computer's choice.")
+HINTS_ON = OPTIONS["hints"].words["on"]
 
 
 def sanction_reason(loc: str, reason: str) -> str:
@@ -157,9 +158,19 @@ def sanction_words(kind: str, points: int, excluded: bool) -> Text:
             if points else Text("warning"))
 
 
+def option_notes(rules: TableRules, says: frozenset[str]) -> list[tuple[str, Text]]:
+    """(RULES.md section, words) of the options a text does not word itself (`says`), for
+    the values that have words in their declarations, in the order the options are
+    declared."""
+    values = rules.to_dict()
+    return [(o.section, o.words[values[o.name]]) for o in OPTIONS.values()
+            if o.name not in says and values[o.name] in o.words]
+
+
 def rules_paragraph(loc: str, rules: TableRules) -> str:
     """The table's options in one short paragraph, for the lobby message: the facts of
-    `rules_line` and what a player about to sit down also wants to know."""
+    `rules_line` and what a player about to sit down also wants to know, then a line for
+    each other option its value has words for."""
     match_length = {
         "match": Text("one hand per player"),
         "hands": Text("{n} hand", "{n} hands", n=rules.hands),
@@ -176,7 +187,8 @@ def rules_paragraph(loc: str, rules: TableRules) -> str:
              per_point=chips(loc, rules.point_value), scoring=rules.scoring,
              royalties=ROYALTIES[rules.royalties], fantasy=fantasy, order=ORDERS[rules.order],
              clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds,
-             bank=bank_words(rules)) + ("\n" + t(loc, HINTS_ON) if rules.hints == "on" else "")
+             bank=bank_words(rules)) + "".join(
+        "\n" + t(loc, note) for _, note in option_notes(rules, PARAGRAPH_SAYS))
 
 
 def rules_line(loc: str, rules: TableRules) -> str:

@@ -1,10 +1,10 @@
-"""The table options of RULES.md as slash command options, defined once: their types, ranges,
-choices and help. `/ofc create`, `/ofc-admin settings`, `/ofc score` and `/ofc solve` take theirs
-with `@table_options(...)`.
+"""The table options of RULES.md as slash command options, read from their declarations
+(bot.engine.rules, `OPTIONS`): their types, ranges, choices and help. `/ofc create`,
+`/ofc-admin settings`, `/ofc score` and `/ofc solve` take theirs with `@table_options(...)`.
 
-Choices and ranges come from bot.engine.rules (CHOICES, BOUNDS), so a command offers exactly
-what the engine accepts; every value is still validated by TableRules, since a client may send
-anything.
+A command offers exactly what the engine accepts, and the bot checks each value against what
+the command publishes (cogs/common/bounds.py) before TableRules validates it again, since a
+client may send anything.
 """
 
 import functools
@@ -15,63 +15,33 @@ from typing import Any, Concatenate
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.engine.rules import BOUNDS, CHOICES, TableRules
+from bot.engine.options import Option
+from bot.engine.rules import OPTIONS, TableRules
 from bot.storage import Storage
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, storage_of
 
 # A choice named by a number ("1-6") reads the same in every language; the others translate.
 CHOICE: dict[str, list[app_commands.Choice[str]]] = {
-    name: [app_commands.Choice(name=app_commands.locale_str(value, fixed=value[0].isdigit()),
-                               value=value) for value in values]
-    for name, values in CHOICES.items()
+    o.name: [app_commands.Choice(name=app_commands.locale_str(value, fixed=value[0].isdigit()),
+                                 value=value) for value in o.choices]
+    for o in OPTIONS.values() if o.choices
 }
 
 
-def _whole(name: str) -> Any:
-    """A whole-number option as a slash command range (BOUNDS holds its limits)."""
-    low, high = BOUNDS[name]
+def _slash_type(declared: Option) -> Any:
+    """An option's type as a slash option: a whole number as a range of its bounds."""
+    if declared.bounds is None:
+        return declared.kind
+    low, high = declared.bounds
     return app_commands.Range[int, low, high]
 
 
-# Every table option: its type as a slash option and its help (a command string, translated
-# by cogs/common/translator.py), by RULES.md section. An option left out takes this server's
+# Every table option a command sets: its type as a slash option and its help (a command
+# string, translated by cogs/common/translator.py). An option left out takes this server's
 # default (`/ofc-admin settings`), else RULES.md's.
 TABLE_OPTIONS: dict[str, tuple[Any, locale_str]] = {
-    "variant": (str, locale_str(
-        "turbo: 5/4/4, 4 seats · lowball: 2-7 middle · joker: 2 wild")),
-    "seats": (_whole("seats"), locale_str("Players at the table: 2-3 (turbo 2-4)")),
-    "buy_in": (_whole("buy_in"), locale_str(
-        "chips each player brings from the wallet (default 200)")),
-    "point_value": (_whole("point_value"), locale_str("chips per point (default 1)")),
-    "scoring": (str, locale_str("1-6: 1 a row, 6 for all 3 · 2-4: 2, or 4 for all 3")),
-    "royalties": (str, locale_str(
-        "bonus for strong rows: american or russian table, or none")),
-    "fantasy": (str, locale_str(
-        "QQ+ on top: 14 cards; progressive: QQ 14 … trips 17")),
-    "fantasy_stay_full_house_middle": (
-        bool, locale_str("a full house in the middle also stays in Fantasyland")),
-    "button_moves_on_fantasy": (bool, locale_str("move the button before a Fantasyland hand")),
-    "order": (str, locale_str("sequential (one at a time) or simultaneous")),
-    "format": (str, locale_str(
-        "match (one hand per player), hands (a number of hands), cash")),
-    "hands": (_whole("hands"), locale_str("hands to play in the 'hands' format (default 20)")),
-    "turn_seconds": (_whole("turn_seconds"), locale_str("seconds for each street (default 60)")),
-    "fantasy_turn_seconds": (
-        _whole("fantasy_turn_seconds"),
-        locale_str("seconds for a Fantasyland hand (default 180)")),
-    "time_bank_seconds": (
-        _whole("time_bank_seconds"),
-        locale_str("extra seconds per match once a turn runs out (default 120)")),
-    "hints": (str, locale_str(
-        "on: a Suggest button fills your cards with the strong computer's choice")),
-    "fantasy_deal": (str, locale_str(
-        "first: Fantasyland is set before the others play; last: after, seeing their boards")),
-    "clock": (str, locale_str(
-        "per_street: turn_seconds for each street; per_hand: all of it for the whole hand")),
-    "time_bank_refill_seconds": (
-        _whole("time_bank_refill_seconds"),
-        locale_str("seconds after which a time bank is full again, 0 never (cash: 3600)")),
+    o.name: (_slash_type(o), locale_str(o.help)) for o in OPTIONS.values() if o.place != "fixed"
 }
 
 Callback = Callable[Concatenate[Interaction, ...], Coroutine[Any, Any, None]]
@@ -83,10 +53,11 @@ def given(**options: Any) -> dict[str, Any]:
 
 
 # What the server settles once for all its tables (`/ofc-admin settings`) rather than each
-# table's host: the seeds' house rules of timing and of the Fantasyland deal. Left off
-# `/ofc create`, they also keep `/ofc` inside Discord's size of one command.
-SERVER_ONLY = ("fantasy_deal", "clock", "time_bank_refill_seconds")
-AT_A_TABLE = tuple(name for name in TABLE_OPTIONS if name not in SERVER_ONLY)
+# table's host (declared `place="server"`): the seeds' house rules of timing and of the
+# Fantasyland deal. Left off `/ofc create`, they also keep `/ofc` inside Discord's size of
+# one command.
+SERVER_ONLY = tuple(o.name for o in OPTIONS.values() if o.place == "server")
+AT_A_TABLE = tuple(o.name for o in OPTIONS.values() if o.place == "table")
 
 
 def table_options(*names: str) -> Callable[[Callback], Callback]:

@@ -13,7 +13,7 @@ from bot.engine.fantasy import LOWBALL_CARDS, TURBO_CARDS, fantasy_cards
 from bot.engine.royalties import ROYALTY
 from bot.engine.rules import TableRules
 from bot.i18n import Text, t
-from cogs.common.format import chips, clock_words
+from cogs.common.format import chips, clock_words, option_notes
 
 # R4's paying hands, one example each, in the order RULES.md lists them.
 _BOTTOM_EXAMPLES = (
@@ -74,6 +74,13 @@ _FANTASY_DEALS = {
     "last": Text("Fantasyland is dealt once the others have played all their streets: its "
                  "player sees their boards while setting."),
 }
+# The options these sections word themselves; any other is added, in its declaration's
+# words, to the section that tells its part of RULES.md (`describe`).
+RULES_SAY = frozenset({
+    "variant", "seats", "order", "scoring", "point_value", "royalties", "fantasy",
+    "fantasy_stay_full_house_middle", "button_moves_on_fantasy", "fantasy_deal", "format",
+    "hands", "buy_in", "turn_seconds", "fantasy_turn_seconds", "time_bank_seconds",
+    "time_bank_refill_seconds", "clock", "hints"})
 _FANTASY_MODES = {"standard": Text("**Standard**"), "progressive": Text("**Progressive**"),
                   "ultimate": Text("**Ultimate**"), "tournament": Text("**Tournament**")}
 
@@ -194,13 +201,20 @@ def _table(loc: str, rules: TableRules) -> str:
                       "changed before Confirm.") if rules.hints == "on" else "")
 
 
+_SECTIONS: tuple[tuple[Text, frozenset[str], Callable[[str, TableRules], str]], ...] = (
+    # (title, the sections of RULES.md it tells, its words)
+    (Text("Game"), frozenset({"R1", "R2", "R7", "R9"}), _game),
+    (Text("Fouls"), frozenset({"R3"}), _fouls),
+    (Text("Scoring"), frozenset({"R5", "R6"}), _scoring),
+    (Text("Royalties"), frozenset({"R4"}), _royalties),
+    (Text("Fantasyland"), frozenset({"R8"}), _fantasy),
+    (Text("Table"), frozenset({"R10", "R11", "R12", "R13"}), _table),
+)
+
+
 def describe(loc: str, rules: TableRules) -> list[tuple[str, str]]:
     """(title, text) sections, in the order of RULES.md."""
-    return [
-        (t(loc, "Game"), _game(loc, rules)),
-        (t(loc, "Fouls"), _fouls(loc, rules)),
-        (t(loc, "Scoring"), _scoring(loc, rules)),
-        (t(loc, "Royalties"), _royalties(loc, rules)),
-        (t(loc, "Fantasyland"), _fantasy(loc, rules)),
-        (t(loc, "Table"), _table(loc, rules)),
-    ]
+    notes = option_notes(rules, RULES_SAY)
+    return [(t(loc, title), " ".join([words(loc, rules), *(
+        t(loc, note) for section, note in notes if section in sections)]))
+        for title, sections, words in _SECTIONS]
