@@ -15,14 +15,9 @@ from tests.e2e.discord_double import DiscordDouble, Member
 
 
 @pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
-              tmp_path: Path) -> AsyncIterator[OFCBot]:
+def extensions() -> tuple[str, ...]:
     """tests/cogs' bot with the tools too (`/ofc preferences`)."""
-    client = OFCBot(settings_for(double, tmp_path / "ofc.sqlite3"), clock=clock,
-                    extensions=(*EXTENSIONS, "cogs.tools"))
-    await double.start_client(client)
-    yield client
-    await double.stop_client(client)
+    return (*EXTENSIONS, "cogs.tools")
 
 
 async def test_preferences_are_shown_changed_and_kept(double: DiscordDouble, bot: OFCBot,
