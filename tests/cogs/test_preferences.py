@@ -1,16 +1,13 @@
 """`/ofc preferences`: a player's four-colour deck and their choice of "My hand"
 in the channel over DMs, kept per player and used for their images and prompts."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rendering
 from bot.app import OFCBot
-from bot.tables import FakeClock
-from tests.cogs.conftest import EXTENSIONS, buttons, settings_for, started
+from tests.cogs.conftest import EXTENSIONS, buttons, started
 from tests.e2e.discord_double import DiscordDouble, Member
 
 

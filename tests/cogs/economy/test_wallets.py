@@ -7,7 +7,6 @@ and the tests read the ledger rows themselves. A command's moment is its interac
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
 
