@@ -4,16 +4,13 @@ A component click acts only on a table of the server and channel it came from; a
 control is refused outside a Fantasyland hand; a forged Reset on the public table message never
 draws the clicker's cards there."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
 from bot.app import OFCBot
 from bot.engine.cards import INDEX
-from bot.tables import FakeClock
 from cogs.tables.ids import FantasyRowId, LobbyId, PlaceId, StepId, TableButtonId, Turn
-from tests.cogs.conftest import EXTENSIONS, lobby_message, settings_for, table_message
+from tests.cogs.conftest import lobby_message, table_message
 from tests.cogs.test_play import opening, seat_state, table_id
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 
@@ -32,13 +29,9 @@ def mallory(double: DiscordDouble) -> Member:
 
 
 @pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member, mallory: Member,
-              clock: FakeClock, tmp_path: Path) -> AsyncIterator[OFCBot]:
-    client = OFCBot(settings_for(double, tmp_path / "ofc.sqlite3"), clock=clock,
-                    extensions=EXTENSIONS)
-    await double.start_client(client)
-    yield client
-    await double.stop_client(client)
+def bot(mallory: Member, bot: OFCBot) -> OFCBot:
+    """tests/cogs' bot, started once mallory's server exists (its GUILD_CREATE carries it)."""
+    return bot
 
 
 async def her_message(double: DiscordDouble, mallory: Member) -> Message:

@@ -1,10 +1,15 @@
-"""What the bot needs in a table's channel (before a buy-in), and the double's permission model."""
+"""What the bot needs in a table's channel (before a buy-in), and the double's permission model:
+/ofc create names what is missing and takes no chips; a table restored where the bot lost a
+permission is closed and refunded by DM."""
+
+from typing import Any
 
 import discord
 import pytest
 
+from bot.app import OFCBot
 from cogs.common.permissions import MissingPermissions, missing, require_table_permissions
-from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.discord_double.model import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
 
 NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
@@ -41,3 +46,87 @@ async def test_the_double_applies_overwrites_as_discord_does(double: DiscordDoub
     await double.set_permissions(channel, member)  # removed
     assert guild.permissions_in(member.id, channel) & SEND_MESSAGES
     assert [o["type"] for o in channel.payload()["permission_overwrites"]] == [0, 0]
+
+
+async def test_create_names_a_missing_permission_and_takes_no_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    before = await bot.storage.wallet(double.guild.id, alice.id, now=0)  # 1,000 chips
+    (managed,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    await double.set_permissions(double.channel, managed, deny=ATTACH_FILES)
+
+    refused = await double.resolved(await alice.slash("ofc create", seats=2))
+    assert refused.ephemeral
+    text = refused.embed["description"]
+    assert "**Attach Files**" in text and "Send Messages" not in text
+    assert "Permissions" in text and "No chips were taken." in text
+    assert bot.tables.table_for_channel(double.channel.id) is None
+    after = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    assert after.balance == before.balance == 1000
+    assert not [m for m in double.messages() if m.embed and "OFC table" in m.embed["title"]]
+
+    # Granted again, the same command opens the table.
+    await double.set_permissions(double.channel, managed)
+    opened = await double.resolved(await alice.slash("ofc create", seats=2))
+    assert "Your table is open" in opened.content
+    assert bot.tables.table_for_channel(double.channel.id) is not None
+
+
+def the_bots_role(double: DiscordDouble) -> Any:
+    (role,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    return role
+
+
+async def restart(double: DiscordDouble, bot: OFCBot) -> OFCBot:
+    """A new bot on the same database (the old one stopped)."""
+    restarted = OFCBot(bot.settings)
+    await double.start_client(restarted)
+    return restarted
+
+
+async def closed_and_told(double: DiscordDouble, bot: OFCBot, player: Member) -> str:
+    """The DM telling `player` their table closed after the restart; the table is gone."""
+    told = await player.wait_for_dm(
+        lambda m: "was closed after the bot restarted" in (m.content or ""))
+    await double.wait_until(lambda: bot.tables.table_for_channel(double.channel.id) is None,
+                            what="the table closed")
+    return str(told.content)
+
+
+async def test_a_lobby_restored_where_the_bot_can_no_longer_see_is_refunded_by_dm(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    await double.resolved(await alice.slash("ofc create", seats=2))  # buy-in 200
+    table = bot.tables.table_for_channel(double.channel.id)
+    assert table is not None
+    await double.stop_client(bot)
+    await double.set_permissions(double.channel, the_bots_role(double), deny=VIEW_CHANNEL)
+    restarted = await restart(double, bot)
+    try:
+        told = await closed_and_told(double, restarted, alice)
+        assert f"<#{double.channel.id}>" in told and "200 chips" in told
+        wallet = await restarted.storage.wallet(double.guild.id, alice.id, now=0)
+        assert wallet.balance == 1000  # the buy-in came back
+    finally:
+        await double.stop_client(restarted)
+
+
+async def test_a_match_restored_where_the_bot_cannot_attach_images_is_settled_and_refunded(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    await double.resolved(await alice.slash("ofc create", seats=2, fantasy="off"))
+    table = bot.tables.table_for_channel(double.channel.id)
+    assert table is not None
+    lobby = await double.wait_for_message(
+        lambda m: m.embed is not None and m.embed["title"].startswith("OFC table"))
+    await alice.click(lobby, "Add computer (easy)")
+    await double.wait_until(lambda: len(bot.tables.seats(table)) == 2, what="a computer seated")
+    await double.resolved(await alice.slash("ofc start"))
+    await alice.wait_for_dm(lambda m: bool(m.components))  # her first street's prompt
+    await double.stop_client(bot)
+    await double.set_permissions(double.channel, the_bots_role(double), deny=ATTACH_FILES)
+    restarted = await restart(double, bot)
+    try:
+        told = await closed_and_told(double, restarted, alice)
+        assert "hand in play was completed and settled" in told
+        stacks = (await restarted.storage.table(table)).stacks
+        assert not any(stacks.values())  # every stack went back
+    finally:
+        await double.stop_client(restarted)

@@ -1,28 +1,20 @@
 """`/ofc preferences`: a player's four-colour deck and their choice of "My hand"
 in the channel over DMs, kept per player and used for their images and prompts."""
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import rendering
 from bot.app import OFCBot
-from bot.tables import FakeClock
-from tests.cogs.conftest import EXTENSIONS, buttons, settings_for, started
+from tests.cogs.conftest import EXTENSIONS, buttons, started
 from tests.e2e.discord_double import DiscordDouble, Member
 
 
 @pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
-              tmp_path: Path) -> AsyncIterator[OFCBot]:
+def extensions() -> tuple[str, ...]:
     """tests/cogs' bot with the tools too (`/ofc preferences`)."""
-    client = OFCBot(settings_for(double, tmp_path / "ofc.sqlite3"), clock=clock,
-                    extensions=(*EXTENSIONS, "cogs.tools"))
-    await double.start_client(client)
-    yield client
-    await double.stop_client(client)
+    return (*EXTENSIONS, "cogs.tools")
 
 
 async def test_preferences_are_shown_changed_and_kept(double: DiscordDouble, bot: OFCBot,

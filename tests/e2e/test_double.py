@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import time
 from typing import Any, Literal
 
 import aiohttp
@@ -544,6 +545,16 @@ def test_snowflakes_are_unique_increasing_and_carry_their_time() -> None:
     assert many == sorted(set(many))
     for snowflake in [*ids, *many[::997]]:
         assert discord.utils.snowflake_time(snowflake) == snowflake_time(snowflake)
+
+
+async def test_discords_clock_moves_forward_and_never_back(double: DiscordDouble) -> None:
+    later = time.time() + 20 * 3600
+    double.advance_to(later)
+    first = double.state.snowflakes.next()
+    assert snowflake_time(first).timestamp() >= later
+    double.advance_to(later - 3600)  # already past: no change
+    second = double.state.snowflakes.next()
+    assert second > first and snowflake_time(second).timestamp() < later + 3600
 
 
 def test_a_label_shared_by_several_rows_needs_its_row() -> None:

@@ -1,25 +1,28 @@
-"""`/ofc review` (the coach) through its command callback on real storage: the hand named or the
-latest, refused for another's hand, another server's or an unreplayable history, and the
-member's recent hands offered as they type."""
+"""`/ofc review` (the coach) as members run it, through the real bot and the local Discord
+double, on hands recorded in real storage: the hand named or the latest, refused for another's
+hand, another server's or an unreplayable history, and the member's recent hands offered as
+they type."""
 
 import json
 
 import pytest
 
 from bot.ai.players import Settings, decide
+from bot.app import OFCBot
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
-from bot.storage import Storage
 from cogs.common.answers import Refusal
-from cogs.economy.review import BAD_HAND, NO_HANDS, UNAVAILABLE, parse_hand, recent_hands, review
-from tests.cogs.economy.conftest import ALICE, BOB, CAROL, OTHER_GUILD, Invoke, run
+from cogs.economy.review import BAD_HAND, NO_HANDS, UNAVAILABLE, parse_hand
 from tests.cogs.economy.test_history_stats import line, record_match
+from tests.e2e.discord_double import DiscordDouble, Member
+
+OTHER_GUILD = 111_111_111_111_111_222
 
 
-def _history(seed: int) -> str:
+def _history(alice: Member, bob: Member, seed: int) -> str:
     """A finished heads-up hand of Alice and Bob, both playing as the easy player."""
-    match = Match.new(TableRules(seats=2), [PlayerSpec(ALICE.id, "Alice", 200),
-                                            PlayerSpec(BOB.id, "Bob", 200)], seed=seed)
+    match = Match.new(TableRules(seats=2), [PlayerSpec(alice.id, "Alice", 200),
+                                            PlayerSpec(bob.id, "Bob", 200)], seed=seed)
     match.start_hand(0.0)
     while match.phase == "playing":
         seat = match.pending()[0]
@@ -42,57 +45,59 @@ def test_anything_else_is_refused_with_the_way_to_write_it(text: str) -> None:
     assert str(refused.value) == str(BAD_HAND)
 
 
-async def test_the_latest_hand_by_default_and_another_named(storage: Storage,
-                                                            invoke: Invoke) -> None:
-    first = await record_match(storage, [[line(ALICE, 4, 4), line(BOB, -4, -4)]], [ALICE.id],
-                               history_json=_history(1))
-    second = await record_match(storage, [[line(ALICE, -2, -2), line(BOB, 2, 2)]], [BOB.id],
-                                start=1_700_000_500.0, history_json=_history(2))
-    latest = invoke(ALICE)
-    await run(review, latest)
-    assert latest.answer.ephemeral and latest.answer.embed is not None
-    assert latest.answer.embed.title == f"Review: match #{second}, hand 1"
-    assert "you scored **-2 points" in (latest.answer.embed.description or "")
-    named = invoke(BOB)
-    await run(review, named, hand=f"{first}-1")
-    assert named.answer.embed is not None
-    assert named.answer.embed.title == f"Review: match #{first}, hand 1"
-    streets = [f.name for f in named.answer.embed.fields if f.name.startswith("Street")]
+async def test_the_latest_hand_by_default_and_another_named(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    guild = double.guild.id
+    first = await record_match(bot.storage, [[line(alice, 4, 4), line(bob, -4, -4)]],
+                               [alice.id], guild=guild, history_json=_history(alice, bob, 1))
+    second = await record_match(bot.storage, [[line(alice, -2, -2), line(bob, 2, 2)]],
+                                [bob.id], guild=guild, start=1_700_000_500.0,
+                                history_json=_history(alice, bob, 2))
+    latest = await double.resolved(await alice.slash("ofc review"))
+    assert latest.ephemeral and latest.embed is not None
+    assert latest.embed["title"] == f"Review: match #{second}, hand 1"
+    assert "you scored **-2 points" in latest.embed.get("description", "")
+    named = await double.resolved(await bob.slash("ofc review", hand=f"{first}-1"))
+    assert named.embed is not None
+    assert named.embed["title"] == f"Review: match #{first}, hand 1"
+    streets = [f["name"] for f in named.embed["fields"] if f["name"].startswith("Street")]
     assert [name.split(":")[0] for name in streets] == [f"Street {n}" for n in range(1, 6)]
 
 
-@pytest.mark.parametrize("who, guild", [(CAROL, None), (ALICE, OTHER_GUILD)])
-async def test_a_hand_not_played_here_is_refused(storage: Storage, invoke: Invoke,
-                                                 who: object, guild: int | None) -> None:
-    match = await record_match(storage, [[line(ALICE, 4, 4), line(BOB, -4, -4)]], [ALICE.id],
-                               history_json=_history(1))
-    asked = invoke(who, **({"guild": guild} if guild else {}))  # type: ignore[arg-type]
-    await run(review, asked, hand=f"{match}-1")
-    assert asked.answer.ephemeral and asked.answer.embed is not None
-    assert asked.answer.embed.description == (
+@pytest.mark.parametrize("who, guild", [("carol", None), ("alice", OTHER_GUILD)])
+async def test_a_hand_not_played_here_is_refused(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
+        who: str, guild: int | None) -> None:
+    """Carol did not play it; Alice played it in another server (asked here)."""
+    match = await record_match(bot.storage, [[line(alice, 4, 4), line(bob, -4, -4)]],
+                               [alice.id], guild=guild or double.guild.id,
+                               history_json=_history(alice, bob, 1))
+    asker = {"alice": alice, "carol": carol}[who]
+    asked = await double.resolved(await asker.slash("ofc review", hand=f"{match}-1"))
+    assert asked.ephemeral and asked.embed is not None
+    assert asked.embed["description"] == (
         f"You did not play hand 1 of match #{match} in this server.")
 
 
-async def test_no_hand_yet_and_an_old_history_are_refused(storage: Storage,
-                                                          invoke: Invoke) -> None:
-    nothing = invoke(ALICE)
-    await run(review, nothing)
-    assert nothing.answer.embed is not None and nothing.answer.embed.description == str(NO_HANDS)
-    await record_match(storage, [[line(ALICE, 4, 4), line(BOB, -4, -4)]], [ALICE.id],
-                       history_json='{"version": 0}')
-    old = invoke(ALICE)
-    await run(review, old)
-    assert old.answer.embed is not None and old.answer.embed.description == str(UNAVAILABLE)
+async def test_no_hand_yet_and_an_old_history_are_refused(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    nothing = await double.resolved(await alice.slash("ofc review"))
+    assert nothing.embed is not None and nothing.embed["description"] == str(NO_HANDS)
+    await record_match(bot.storage, [[line(alice, 4, 4), line(bob, -4, -4)]], [alice.id],
+                       guild=double.guild.id, history_json='{"version": 0}')
+    old = await double.resolved(await alice.slash("ofc review"))
+    assert old.embed is not None and old.embed["description"] == str(UNAVAILABLE)
 
 
-async def test_recent_hands_are_offered_as_the_member_types(storage: Storage,
-                                                            invoke: Invoke) -> None:
-    match = await record_match(storage, [[line(ALICE, 4, 4), line(BOB, -4, -4)],
-                                         [line(ALICE, -1, -1), line(BOB, 1, 1)]], [ALICE.id])
-    offered = await recent_hands(invoke(ALICE), "")  # type: ignore[arg-type]
-    assert [(c.name, c.value) for c in offered] == [
+async def test_recent_hands_are_offered_as_the_member_types(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member) -> None:
+    match = await record_match(bot.storage, [[line(alice, 4, 4), line(bob, -4, -4)],
+                                             [line(alice, -1, -1), line(bob, 1, 1)]],
+                               [alice.id], guild=double.guild.id)
+    offered = await alice.autocomplete("ofc review", "hand", "")
+    assert [(c["name"], c["value"]) for c in offered] == [
         (f"Match #{match}, hand 2: -1 points", f"{match}-2"),
         (f"Match #{match}, hand 1: +4 points", f"{match}-1")]
-    assert [c.value for c in await recent_hands(invoke(ALICE), f"{match}-1")] == [  # type: ignore[arg-type]
-        f"{match}-1"]
-    assert await recent_hands(invoke(CAROL), "") == []  # type: ignore[arg-type]
+    typed = await alice.autocomplete("ofc review", "hand", f"{match}-1")
+    assert [c["value"] for c in typed] == [f"{match}-1"]
+    assert await carol.autocomplete("ofc review", "hand", "") == []

@@ -330,13 +330,13 @@ class DiscordDouble:
 
     def add_member(
         self, name: str, *, roles: tuple[Role, ...] = (), guild: Guild | None = None,
-        locale: str = "en-US",
+        locale: str = "en-US", bot: bool = False,
     ) -> Member:
         """A person in the guild (before the bot connects, or announced by GUILD_CREATE only
         on its next connect), whose Discord client is in `locale` (sent with each of their
-        interactions)."""
+        interactions); `bot=True`: another bot's account instead."""
         guild = guild or self.guild
-        user = self.state.add_user(name)
+        user = self.state.add_user(name, bot=bot)
         self.state.join(guild, user, roles)
         member = Member(self, user, guild, locale)
         self._members[user.id] = member
@@ -386,6 +386,14 @@ class DiscordDouble:
     def add_guild(self, name: str, *, shard: int = 0) -> Guild:
         """A guild whose id puts it on `shard` of `shard_count` (what Discord routes by)."""
         return self.state.add_guild(name, shard, self.shard_count)
+
+    def advance_to(self, epoch: float) -> None:
+        """Discord's clock reads `epoch` (Unix seconds) now, if that is ahead of it (it never
+        goes back): what is created from now on (interactions, messages) carries an id, and so
+        a creation time, from there on."""
+        flakes = self.state.snowflakes
+        ahead = math.ceil(epoch * 1000) - math.floor(time.time() * 1000)
+        flakes.ahead_ms = max(flakes.ahead_ms, ahead)
 
     def close_dms(self, member: Member) -> None:
         """From now on a DM to `member` fails with 403 / 50007, as with DMs closed."""

@@ -19,6 +19,7 @@ from .components import ComponentError
 from .model import DM, MEMBER_PERMISSIONS, Channel, Guild, Message, Role, User
 from .state import (
     APPLICATION_COMMAND,
+    AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     PATIENCE,
@@ -131,6 +132,39 @@ class Member:
         return await self._interact(
             APPLICATION_COMMAND, channel, data, None, f"/{command} by {self.name}", timeout
         )
+
+    async def autocomplete(
+        self,
+        command: str,
+        focused: str,
+        typed: str,
+        /,
+        *,
+        channel: Channel | None = None,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """Type `typed` into option `focused` of `/command` (other options as already filled
+        in): the choices the bot offers, as the client lists them under the field."""
+        channel = channel or self.home_channel()
+        path = command.removeprefix("/").split()
+        guild = self.double.state.guild_of(channel)
+        found = self._command(path[0], guild)
+        # As typed so far: required options may still be empty, the text is not checked yet.
+        data = self._command_data(found, path, {**options, focused: typed}, guild, raw={})
+        leaves = data["options"]
+        while leaves and leaves[0]["type"] in (SUBCOMMAND, SUBCOMMAND_GROUP):
+            leaves = leaves[0]["options"]
+        next(o for o in leaves if o["name"] == focused)["focused"] = True
+        asked = await self._interact(
+            AUTOCOMPLETE, channel, data, None, f"/{command} {focused}={typed!r} by {self.name}",
+            None,
+        )
+        return list(asked.choices or [])
+
+    async def redeliver(self, interaction: Interaction) -> None:
+        """Discord delivers `interaction` again, the same id and token (a resumed gateway
+        replays it); the bot's answer to the copy is in `double.requests`."""
+        await self.double.gateway.dispatch("INTERACTION_CREATE", self._payload(interaction), None)
 
     async def click(
         self,

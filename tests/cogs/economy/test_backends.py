@@ -1,41 +1,22 @@
-"""The economy and tool commands through the real bot (bot.app.OFCBot, real discord.py HTTP
-and gateway code) against the local Discord double of tests/e2e: synced commands, Discord's
-own permission gate on /ofc-admin, ephemeral answers, the /ofc history menus; the bot on an
-SQLite file and on PostgreSQL (`database`, tests/backends.py: OFC_DATABASE a postgresql:// URL)."""
+"""The economy commands on both databases: tests/cogs' bot on an SQLite file and on
+PostgreSQL (`database`, tests/backends.py: OFC_DATABASE a postgresql:// URL), against the
+local Discord double: synced commands, Discord's own permission gate on /ofc-admin, ephemeral
+answers, the /ofc history menus."""
 
 import time
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.app import OFCBot
-from bot.config import Settings
 from tests.backends import database as database  # each test on both backends
 from tests.cogs.economy.test_history_stats import line, record_match
 from tests.e2e.discord_double import ComponentError, DiscordDouble, Member
 from tests.e2e.discord_double.model import MANAGE_GUILD
 
 
-@pytest.fixture
-async def bot(double: DiscordDouble, alice: Member, bob: Member,
-              database: str) -> AsyncIterator[OFCBot]:
-    settings = Settings(token=double.token, database=database,
-                        dev_guild=double.guild.id, workers=0)
-    client = OFCBot(settings, extensions=("cogs.economy", "cogs.tools"))
-    await double.start_client(client)
-    yield client
-    await double.stop_client(client)
-
-
-@pytest.fixture
-def admin(double: DiscordDouble, bot: OFCBot) -> Member:
-    role = double.add_role("Croupier", MANAGE_GUILD)
-    return double.add_member("croupier", roles=(role,))
-
-
 async def test_daily_balance_and_a_grant_as_a_member_sees_them(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
-        admin: Member) -> None:
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        bob: Member) -> None:
     claimed = await double.resolved(await alice.slash("ofc daily"))
     assert claimed.ephemeral and claimed.embed["title"] == "Daily chips"
     assert "**+200 chips**" in claimed.embed["description"]
@@ -50,26 +31,11 @@ async def test_daily_balance_and_a_grant_as_a_member_sees_them(
         await bob.forge_slash("ofc-admin grant", member=alice, amount=100, reason="friends"))
     assert forged.ephemeral and "Manage Server" in forged.embed["description"]
     granted = await double.resolved(
-        await admin.slash("ofc-admin grant", member=alice, amount=300, reason="welcome"))
+        await croupier.slash("ofc-admin grant", member=alice, amount=300, reason="welcome"))
     assert not granted.ephemeral
     assert "1,500 chips" in granted.embed["description"]
     shown = await double.resolved(await alice.slash("ofc balance"))
     assert shown.ephemeral and "**1,500 chips**" in shown.embed["description"]
-
-
-async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,
-                                           alice: Member) -> None:
-    answer = await double.resolved(await alice.slash(
-        "ofc score", player1="A: Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
-        player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c", scoring="2-4"))
-    assert not answer.ephemeral
-    assert answer.embed_image().startswith(b"\x89PNG")  # the boards, as an image
-    fields = {f["name"]: f["value"] for f in answer.embed["fields"]}
-    assert "**+3 points**" in fields["A"] and "**-3 points**" in fields["B"]
-    typo = await double.resolved(await alice.slash(
-        "ofc score", player1="A: Qh Qd 2x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
-        player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"))
-    assert typo.ephemeral and typo.embed["description"] == "A: '2x' is not a card"
 
 
 async def test_history_menus_open_a_match_then_a_hand(

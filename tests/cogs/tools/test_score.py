@@ -1,6 +1,7 @@
-"""/ofc score on RULES.md's worked examples: the numbers, checked by hand against the rules,
-are the ones `ofc score` prints (run as a subprocess on JSON written here by hand) and the
-ones the command shows. Bad input is refused with the engine's message and changes nothing."""
+"""/ofc score on RULES.md's worked examples, typed by a member through the real bot and the
+local Discord double: the numbers, checked by hand against the rules, are the ones `ofc score`
+prints (run as a subprocess on JSON written here by hand) and the ones the command shows. Bad
+input is refused with the engine's message and changes nothing; any board fits Discord."""
 
 import json
 import subprocess
@@ -10,8 +11,12 @@ from typing import Any
 
 import pytest
 
-from cogs.tools.score import score
-from tests.cogs.economy.conftest import ALICE, Invoke, dump, run
+from bot.app import OFCBot
+from tests.cogs.conftest import dump
+from tests.e2e.discord_double import DiscordDouble, Member
+
+PNG = b"\x89PNG\r\n\x1a\n"
+ANSWERED, DEFERRED = 4, 5  # the interaction callback types: an answer, "thinking..."
 
 # Boards checked by hand (RULES.md R2-R5). X beats Y on every row; X ties W's top and wins
 # the rest; Z fouls (KK on top over a pair of jacks in the middle).
@@ -98,7 +103,8 @@ def cli_input(boards: dict[str, str], options: dict[str, Any]) -> dict[str, Any]
 
 @pytest.mark.parametrize("case", CASES)
 async def test_score_matches_ofc_score_on_the_worked_examples(
-        invoke: Invoke, cli_outputs: dict[str, dict[str, Any]], case: str) -> None:
+        double: DiscordDouble, bot: OFCBot, alice: Member,
+        cli_outputs: dict[str, dict[str, Any]], case: str) -> None:
     boards, options, points, fantasy, fouled = CASES[case]
     cli = cli_outputs[case]
     assert {p["name"]: p["points"] for p in cli["players"]} == points
@@ -106,15 +112,15 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
     assert {p["name"] for p in cli["players"] if p["fouled"]} == fouled
 
     typed = {f"player{n}": f"{name}: {text}" for n, (name, text) in enumerate(boards.items(), 1)}
-    interaction = invoke(ALICE)
-    await run(score, interaction, **typed, **options)
-    answer = interaction.answer
+    asked = await alice.slash("ofc score", **typed, **options)
+    answer = await double.resolved(asked)
     assert not answer.ephemeral  # the whole table reads it
-    assert interaction.response.deferred is False  # publicly, while the image renders
-    assert answer.file is not None and answer.file.filename == "showdown.png"
-    assert answer.file.fp.read(8) == b"\x89PNG\r\n\x1a\n"
-    assert answer.embed.image.url == "attachment://showdown.png"
-    fields = {f.name: f.value for f in answer.embed.fields}
+    assert asked.callback_type == DEFERRED  # publicly, while the image renders
+    assert [a.filename for a in answer.attachments] == ["showdown.png"]
+    assert answer.attachment("showdown.png").data[:8] == PNG
+    assert answer.embed_image() == answer.attachment("showdown.png").data  # the embed shows it
+    assert answer.embed is not None
+    fields = {f["name"]: f["value"] for f in answer.embed["fields"]}
     point_value = options.get("point_value", 1)
     for player in cli["players"]:
         name = player["name"]
@@ -143,12 +149,14 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
         assert (f"**{winner} +{abs(pair['points'])}**" if pair["points"] else "**even**") in text
 
 
-async def test_names_are_optional_and_rows_may_be_split_by_bars(invoke: Invoke) -> None:
-    interaction = invoke(ALICE)
-    await run(score, interaction, player1=X.replace("/", "|"), player2=f"  : {Y}")
-    names = [f.name for f in interaction.answer.embed.fields]
+async def test_names_are_optional_and_rows_may_be_split_by_bars(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    answer = await double.resolved(await alice.slash(
+        "ofc score", player1=X.replace("/", "|"), player2=f"  : {Y}"))
+    assert answer.embed is not None
+    names = [f["name"] for f in answer.embed["fields"]]
     assert names == ["Player 1", "Player 2", "Head to head"]
-    assert "**+6 points**" in interaction.answer.embed.fields[0].value
+    assert "**+6 points**" in answer.embed["fields"][0]["value"]
 
 
 @pytest.mark.parametrize(("players", "extra", "message"), [
@@ -168,18 +176,53 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(invoke: Invoke) 
      {"in_fantasy": "Alice", "fantasy": "ultimate"},
      "give the cards of Alice's Fantasyland hand, like 'Alice 15'"),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"variant": "joker", "point_value": 0},
-     "point_value must be from 1 to 1000000"),
+     "The option `point_value` takes a number from 1 to 1,000,000."),
     ({"player1": f"Alice: {X.replace('Kh', 'X')}", "player2": f"Bob: {B}"}, {},
      "Alice: 'X' is not a card"),
 ])
 async def test_bad_boards_are_refused_with_the_bad_card_named(
-        invoke: Invoke, db_path: Path, players: dict[str, str], extra: dict[str, Any],
-        message: str) -> None:
+        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path,
+        players: dict[str, str], extra: dict[str, Any], message: str) -> None:
+    """Typed by a member, or (a point value the client does not send) by a modified client."""
     before = dump(db_path)
-    interaction = invoke(ALICE)
-    await run(score, interaction, **players, **extra)
-    answer = interaction.answer
-    assert answer.ephemeral and answer.file is None
-    assert interaction.response.deferred is None  # refused at once, nothing rendered
-    assert message in answer.embed.description
+    asked = await alice.raw_slash("ofc score", {**players, **extra})
+    answer = await double.resolved(asked)
+    assert answer.ephemeral and not answer.attachments
+    assert asked.callback_type == ANSWERED  # refused at once, nothing rendered
+    assert answer.embed is not None and message in answer.embed["description"]
     assert dump(db_path) == before
+
+
+async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,
+                                           alice: Member) -> None:
+    answer = await double.resolved(await alice.slash(
+        "ofc score", player1="A: Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
+        player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c", scoring="2-4"))
+    assert not answer.ephemeral
+    assert answer.embed_image().startswith(b"\x89PNG")  # the boards, as an image
+    fields = {f["name"]: f["value"] for f in answer.embed["fields"]}
+    assert "**+3 points**" in fields["A"] and "**-3 points**" in fields["B"]
+    typo = await double.resolved(await alice.slash(
+        "ofc score", player1="A: Qh Qd 2x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
+        player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"))
+    assert typo.ephemeral and typo.embed["description"] == "A: '2x' is not a card"
+
+
+def long_name(letter: str) -> str:
+    return (letter * 32)[:32]  # MAX_NAME characters
+
+
+async def test_score_of_four_long_names_at_the_largest_point_value_fits_discord(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    boards = ("Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
+              "Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c",
+              "Kh Ks 4c / 6s 6d 8c 8h Qc / 2d 3d 4d 8d 9d",
+              "Jh Jd 5c / Th Tc 6h 6c 7s / 4s 8s 9s Js Qs")
+    players = {f"player{n}": f"{long_name('ABCD'[n - 1])}: {board}"
+               for n, board in enumerate(boards, start=1)}
+    answer = await double.resolved(await alice.slash(
+        "ofc score", variant="turbo", point_value=1_000_000, **players))
+    assert not answer.ephemeral and answer.embed is not None  # Discord took it (no 400)
+    text = str(answer.embed)
+    for letter in "ABCD":
+        assert long_name(letter) in text

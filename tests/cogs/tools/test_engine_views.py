@@ -7,7 +7,7 @@ from bot.engine.rules import TableRules
 from bot.engine.scoresheet import score_sheet
 from cogs.tools.engine_views import score_view
 from cogs.tools.score_input import score_input
-from tests.cogs.economy.test_score import CASES
+from tests.cogs.tools.test_score import CASES
 
 
 @pytest.mark.parametrize("case", CASES)

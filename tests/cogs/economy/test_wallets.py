@@ -1,0 +1,246 @@
+"""/ofc balance, /ofc daily, /ofc leaderboard and /ofc-admin grant as members run them, through
+the real bot and the local Discord double, on a real SQLite file. Chips move only through
+storage's ledger (R12): the bot fixture audits every wallet against its ledger after each test,
+and the tests read the ledger rows themselves. A command's moment is its interaction's
+(`created`); `double.advance_to` lets Discord's hours pass."""
+
+import asyncio
+import sqlite3
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bot.app import EXTENSIONS, OFCBot
+from bot.tables import FakeClock
+from tests.cogs.conftest import created, dump, ledger, settings_for, text
+from tests.e2e.discord_double import ComponentError, DiscordDouble, Member
+from tests.e2e.discord_double.model import MANAGE_GUILD
+
+HOUR = 3600.0
+CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+EPHEMERAL = 1 << 6
+
+
+@pytest.fixture
+def robot(double: DiscordDouble) -> Member:
+    """Another bot's account in the server (list it before `bot`)."""
+    return double.add_member("some-bot", bot=True)
+
+
+async def test_balance_opens_a_wallet_with_the_starting_chips_through_the_ledger(
+        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path) -> None:
+    shown = await double.resolved(await alice.slash("ofc balance"))
+    assert shown.ephemeral
+    assert f"{alice.mention} has **1,000 chips**" in text(shown)
+    assert "ready: use /ofc daily" in text(shown)
+    assert ledger(db_path, alice) == [("start", 1000, 1000)]
+
+
+async def test_balance_of_another_member_and_the_next_daily_of_ones_own(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    claim = await alice.slash("ofc daily")
+    await double.resolved(claim)
+    double.advance_to(created(claim) + HOUR)
+    shown = await double.resolved(await alice.slash("ofc balance"))
+    # The next claim is 20 hours after the last one, as a Discord timestamp.
+    assert f"<t:{int(created(claim) + 20 * HOUR)}:R>" in text(shown)
+    assert "**1,200 chips**" in text(shown)
+
+    other = await double.resolved(await alice.slash("ofc balance", member=bob))
+    assert f"{bob.mention} has **1,000 chips**" in text(other)
+    assert "Daily" not in text(other)  # someone else's claims are theirs
+
+
+async def test_balance_refuses_a_bot(double: DiscordDouble, robot: Member, bot: OFCBot,
+                                     alice: Member, db_path: Path) -> None:
+    before = dump(db_path)
+    refused = await double.resolved(await alice.slash("ofc balance", member=robot))
+    assert refused.ephemeral
+    assert "bots have no wallet" in text(refused)
+    assert dump(db_path) == before
+
+
+async def test_balance_outside_a_server_is_refused(double: DiscordDouble, alice: Member,
+                                                   clock: FakeClock, db_path: Path) -> None:
+    """Synced for every server (as `ofc-bot --sync` does), /ofc is offered in servers only;
+    a modified client that sends it from the bot's DMs is refused and nothing is written."""
+    settings = replace(settings_for(double, db_path), dev_guild=None)
+    client = OFCBot(settings, sync_global=True, clock=clock, extensions=EXTENSIONS)
+    await double.start_client(client)
+    try:
+        before = dump(db_path)
+        with pytest.raises(ComponentError, match="not offered"):
+            await alice.slash("ofc balance", channel=alice.open_dm())
+        in_dm = await double.resolved(
+            await alice.forge_slash("ofc balance", channel=alice.open_dm()))
+        assert in_dm.ephemeral and "works in a server" in text(in_dm)
+        assert dump(db_path) == before
+    finally:
+        await double.stop_client(client)
+
+
+async def test_daily_once_per_20_hours_with_the_time_left(
+        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path) -> None:
+    first = await alice.slash("ofc daily")
+    claimed = await double.resolved(first)
+    assert claimed.ephemeral
+    assert "**+200 chips**" in text(claimed) and "1,200 chips" in text(claimed)
+    due = created(first) + 20 * HOUR
+
+    before = dump(db_path)
+    double.advance_to(due - 90)
+    early = await double.resolved(await alice.slash("ofc daily"))
+    assert early.ephemeral
+    assert early.embed is not None and early.embed["color"] == 0xE74C3C  # discord's red
+    # 90 seconds left, rounded up to whole minutes; and the moment, in the reader's time zone.
+    assert "You can claim again in 2 min." in text(early)
+    assert f"<t:{int(due)}:t>" in text(early)
+    assert dump(db_path) == before
+
+    double.advance_to(due)
+    again = await double.resolved(await alice.slash("ofc daily"))
+    assert "1,400 chips" in text(again)
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("daily", 200, 1200),
+                                      ("daily", 200, 1400)]
+
+
+async def test_concurrent_daily_claims_pay_once(double: DiscordDouble, bot: OFCBot,
+                                                alice: Member, db_path: Path) -> None:
+    asked = await asyncio.gather(*(alice.slash("ofc daily") for _ in range(20)))
+    answers = [await double.resolved(a) for a in asked]
+    paid = [a for a in answers if a.embed and a.embed.get("title") == "Daily chips"]
+    refused = [a for a in answers if "You can claim again" in text(a)]
+    assert len(paid) == 1 and len(refused) == 19
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("daily", 200, 1200)]
+
+
+async def test_grant_needs_manage_server(double: DiscordDouble, bot: OFCBot, bob: Member,
+                                         db_path: Path) -> None:
+    # Discord hides /ofc-admin (and so its grant) from members without Manage Server...
+    (group,) = [c for c in double.state.commands[double.guild.id] if c["name"] == "ofc-admin"]
+    assert "grant" in {o["name"] for o in group["options"]}
+    assert int(group["default_member_permissions"]) == MANAGE_GUILD
+    await double.resolved(await bob.slash("ofc balance"))
+    before = dump(db_path)
+    with pytest.raises(ComponentError, match="hidden"):
+        await bob.slash("ofc-admin grant", member=bob, amount=500, reason="I deserve it")
+    # ...and the command refuses them anyway (a server may change who sees it).
+    refused = await double.resolved(await bob.forge_slash(
+        "ofc-admin grant", member=bob, amount=500, reason="I deserve it"))
+    assert refused.ephemeral
+    assert "Only members with the Manage Server permission" in text(refused)
+    assert dump(db_path) == before
+
+
+async def test_grant_is_public_and_written_in_the_ledger(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    granted = await double.resolved(await croupier.slash(
+        "ofc-admin grant", member=alice, amount=2500, reason="tournament prize"))
+    assert not granted.ephemeral
+    assert f"{croupier.mention} gave {alice.mention} **2,500 chips**" in text(granted)
+    assert "tournament prize" in text(granted) and "3,500 chips" in text(granted)
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("grant", 2500, 3500)]
+    storage = bot.storage
+    (row,) = [e for e in await storage.ledger(double.guild.id, alice.id) if e.kind == "grant"]
+    assert (row.actor_id, row.reason) == (croupier.id, "tournament prize")
+
+
+async def redelivered(double: DiscordDouble, member: Member, asked: object) -> dict[str, object]:
+    """Discord delivers `asked` again (a resumed gateway): the bot's answer to the copy.
+    Discord refuses a second answer to one interaction (the member keeps seeing the first), so
+    the answer is read from the bot's request."""
+    answered = len(double.requests_to("POST", CALLBACK))
+    await member.redeliver(asked)  # type: ignore[arg-type]
+    (repeat,) = await double.wait_until(lambda: double.requests_to("POST", CALLBACK)[answered:],
+                                        what="the bot's answer to the redelivery")
+    assert repeat.status == 400  # 40060: already acknowledged
+    return dict(repeat.json["data"])
+
+
+async def test_a_redelivered_grant_pays_once(double: DiscordDouble, croupier: Member,
+                                             bot: OFCBot, alice: Member, db_path: Path) -> None:
+    asked = await croupier.slash("ofc-admin grant", member=alice, amount=100, reason="bonus")
+    await double.resolved(asked)
+    repeat = await redelivered(double, croupier, asked)
+    assert int(repeat["flags"]) & EPHEMERAL  # type: ignore[call-overload]
+    assert "already made" in repeat["embeds"][0]["description"]  # type: ignore[index]
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("grant", 100, 1100)]
+
+
+AMOUNT = "The option `amount` takes a number from 1 to 1,000,000,000,000."
+
+
+@pytest.mark.parametrize(("who", "amount", "reason", "message"), [
+    ("alice", -50, "oops", AMOUNT),
+    ("alice", 0, "nothing", AMOUNT),
+    ("alice", 10**13, "too much", AMOUNT),
+    ("alice", 100, "   ", "A reason is required."),
+    ("robot", 100, "for the bot", "bots have no wallet"),
+])
+async def test_bad_grants_are_refused_and_change_nothing(
+        double: DiscordDouble, croupier: Member, robot: Member, bot: OFCBot, alice: Member,
+        db_path: Path, who: str, amount: int, reason: str, message: str) -> None:
+    """Sent as a modified client would, past the client's own checks of the options."""
+    await double.resolved(await alice.slash("ofc balance"))
+    before = dump(db_path)
+    member = {"alice": alice, "robot": robot}[who]
+    refused = await double.resolved(await croupier.raw_slash(
+        "ofc-admin grant", {"member": member, "amount": amount, "reason": reason}))
+    assert refused.ephemeral
+    assert message in text(refused)
+    assert dump(db_path) == before
+
+
+async def test_leaderboard_top_ten_and_the_callers_rank(double: DiscordDouble, bot: OFCBot,
+                                                        croupier: Member) -> None:
+    first = double.add_member("p0")  # in the server: the bot reads the interaction's member
+    ids = [first.id] + [400_000_000_000_000_000 + k for k in range(1, 12)]
+    guild, now = double.guild.id, time.time()
+    storage = bot.storage
+    for k, player in enumerate(ids):
+        await storage.grant(guild, player, 100 * (k + 1), reason="seed", actor_id=croupier.id,
+                            now=now)
+    # Chips at an open table still count: P0 (1,100) buys in for 1,000 and keeps its rank.
+    table = await storage.create_table(guild, double.channel.id + 1, "{}", now=now)
+    await storage.buy_in(table, first.id, 1000, key="t:p0", now=now)
+    board = await double.resolved(await first.slash("ofc leaderboard", by="chips"))
+    assert not board.ephemeral and board.embed is not None
+    lines = str(board.embed["description"]).splitlines()
+    assert len(lines) == 10
+    # P11 has 1,000 + 1,200; P2 has 1,000 + 300 = 1,300 and is the tenth.
+    assert lines[0] == f"**1.** <@{ids[11]}> 2,200 chips"
+    assert lines[9] == f"**10.** <@{ids[2]}> 1,300 chips"
+    assert "Your rank: #12 with 1,100 chips" in text(board)
+    cash_out = await storage.cash_out(table, first.id, key="t:p0:out", now=now)
+    assert cash_out.balance == 1100
+    await storage.close_table(table, now=now)
+
+
+def grants(path: Path, member: Member) -> list[tuple[int, int]]:
+    return [(amount, after) for _, amount, after in ledger(path, member, "grant")]
+
+
+async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_grants_once(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
+    other = sqlite3.connect(db_path, isolation_level=None)  # another process's writer
+    other.execute("BEGIN IMMEDIATE")
+    asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
+    try:
+        # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
+        asked = await croupier.slash("ofc-admin grant", member=alice, amount=250, reason="prize")
+        answer = await double.resolved(asked, timeout=10)
+    finally:
+        await asyncio.sleep(0)
+        other.close()
+    assert asked.callback_type == 5 and not answer.ephemeral  # deferred, then followed up
+    assert answer.embed is not None and answer.embed["title"] == "Chips granted"
+    assert grants(db_path, alice) == [(250, 1250)]
+
+    # Discord delivers the same interaction again (a resumed gateway): it grants once.
+    await redelivered(double, croupier, asked)
+    assert grants(db_path, alice) == [(250, 1250)]
