@@ -63,11 +63,11 @@ class GroupCommit:
         if len(batch) == 1:
             one = batch[0]
             try:
-                await self._storage.save_snapshot(one.table_id, one.text, now=one.now)
+                await self._storage.tables.save_snapshot(one.table_id, one.text, now=one.now)
             except Exception as error:
                 return [error]
             return [None]
-        found = await self._storage.save_snapshots(
+        found = await self._storage.tables.save_snapshots(
             [(s.table_id, s.text) for s in batch], now=max(s.now for s in batch))
         return list(found)
 

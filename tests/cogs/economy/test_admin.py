@@ -63,7 +63,7 @@ async def test_help_is_private_paged_and_lists_every_command(
 async def test_create_names_a_missing_permission_and_takes_no_chips(
         double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
     await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
-    before = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    before = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
     (managed,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
     await double.set_permissions(double.channel, managed, deny=ATTACH_FILES)
 
@@ -73,7 +73,7 @@ async def test_create_names_a_missing_permission_and_takes_no_chips(
     assert "**Attach Files**" in text and "Send Messages" not in text
     assert "Permissions" in text and "No chips were taken." in text
     assert bot.tables.table_for_channel(double.channel.id) is None
-    after = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
     assert after.balance == before.balance == 1000
     assert not [m for m in double.messages() if m.embed and "OFC table" in m.embed["title"]]
 
@@ -116,7 +116,7 @@ async def test_a_lobby_restored_where_the_bot_can_no_longer_see_is_refunded_by_d
     try:
         told = await closed_and_told(double, restarted, alice)
         assert f"<#{double.channel.id}>" in told and "200 chips" in told
-        wallet = await restarted.storage.wallet(double.guild.id, alice.id, now=0)
+        wallet = await restarted.storage.wallets.wallet(double.guild.id, alice.id, now=0)
         assert wallet.balance == 1000  # the buy-in came back
     finally:
         await double.stop_client(restarted)
@@ -139,7 +139,7 @@ async def test_a_match_restored_where_the_bot_cannot_attach_images_is_settled_an
     try:
         told = await closed_and_told(double, restarted, alice)
         assert "hand in play was completed and settled" in told
-        stacks = (await restarted.storage.table(table)).stacks
+        stacks = (await restarted.storage.tables.table(table)).stacks
         assert not any(stacks.values())  # every stack went back
     finally:
         await double.stop_client(restarted)

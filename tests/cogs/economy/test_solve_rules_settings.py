@@ -148,7 +148,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     assert "Changed: starting chips, daily chips, table options." in answer.text
     assert "Turbo · 1-6 · american royalties · standard Fantasyland · 2 chips a point" \
         in answer.text
-    audit = await storage.settings_audit(GUILD)
+    audit = await storage.settings.settings_audit(GUILD)
     assert {(c.field, c.actor_id) for c in audit} == {
         ("starting_chips", ADMIN.id), ("daily_chips", ADMIN.id), ("table_options", ADMIN.id)}
     (options,) = [c.new for c in audit if c.field == "table_options"]
@@ -166,7 +166,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     # Reset the table options, then set one: the others go back to RULES.md's defaults.
     again = invoke(ADMIN, manage_guild=True)
     await run(settings, again, reset="table_options", scoring="2-4")
-    assert (await storage.guild_settings(GUILD)).table_options == {"scoring": "2-4"}
+    assert (await storage.settings.guild_settings(GUILD)).table_options == {"scoring": "2-4"}
 
 
 @pytest.mark.parametrize(("options", "message"), [

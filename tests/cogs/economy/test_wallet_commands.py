@@ -43,7 +43,7 @@ async def test_balance_opens_a_wallet_with_the_starting_chips_through_the_ledger
 
 async def test_balance_of_another_member_and_the_next_daily_of_ones_own(
         invoke: Invoke, storage: Storage) -> None:
-    await storage.claim_daily(GUILD, ALICE.id, now=T0)
+    await storage.wallets.claim_daily(GUILD, ALICE.id, now=T0)
     interaction = invoke(ALICE, at_time=T0 + HOUR)
     await run(balance, interaction)
     # The next claim is 20 hours after the last one, as a Discord timestamp.
@@ -123,7 +123,7 @@ async def test_grant_is_public_and_written_in_the_ledger(invoke: Invoke, db_path
     assert f"{ADMIN.mention} gave {ALICE.mention} **2,500 chips**" in answer.text
     assert "tournament prize" in answer.text and "3,500 chips" in answer.text
     assert ledger(db_path, ALICE) == [("start", 1000, 1000), ("grant", 2500, 3500)]
-    (row,) = [e for e in await storage.ledger(GUILD, ALICE.id) if e.kind == "grant"]
+    (row,) = [e for e in await storage.wallets.ledger(GUILD, ALICE.id) if e.kind == "grant"]
     assert (row.actor_id, row.reason) == (ADMIN.id, "tournament prize")
 
 
@@ -158,11 +158,11 @@ async def test_bad_grants_are_refused_and_change_nothing(
 async def test_leaderboard_top_ten_and_the_callers_rank(invoke: Invoke, storage: Storage) -> None:
     players = [User(400_000_000_000_000_000 + k, f"P{k}") for k in range(12)]
     for k, player in enumerate(players):
-        await storage.grant(GUILD, player.id, 100 * (k + 1), reason="seed", actor_id=ADMIN.id,
-                            now=T0)
+        await storage.wallets.grant(GUILD, player.id, 100 * (k + 1), reason="seed",
+                                    actor_id=ADMIN.id, now=T0)
     # Chips at an open table still count: P0 (1,100) buys in for 1,000 and keeps its rank.
-    table = await storage.create_table(GUILD, CHANNEL, "{}", now=T0)
-    await storage.buy_in(table, players[0].id, 1000, key="t:p0", now=T0)
+    table = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=T0)
+    await storage.tables.buy_in(table, players[0].id, 1000, key="t:p0", now=T0)
     interaction = invoke(players[0])
     await run(leaderboard, interaction, by="chips")
     answer = interaction.answer
@@ -173,6 +173,6 @@ async def test_leaderboard_top_ten_and_the_callers_rank(invoke: Invoke, storage:
     assert lines[0] == f"**1.** <@{players[11].id}> 2,200 chips"
     assert lines[9] == f"**10.** <@{players[2].id}> 1,300 chips"
     assert "Your rank: #12 with 1,100 chips" in answer.text
-    cash_out = await storage.cash_out(table, players[0].id, key="t:p0:out", now=T0)
+    cash_out = await storage.tables.cash_out(table, players[0].id, key="t:p0:out", now=T0)
     assert cash_out.balance == 1100
-    await storage.close_table(table, now=T0)
+    await storage.tables.close_table(table, now=T0)
