@@ -100,7 +100,7 @@ async def _call(storage: Storage, table: int, op: tuple[Any, ...], key: str) -> 
         return (await storage.tables.cash_out(table, op[1], key=key, now=1.0)).applied
     if kind == "settle":
         return (await storage.tables.settle_hand(table, 1, op[1], key=key, now=1.0)).applied
-    call = storage.grant if kind == "grant" else storage.correct
+    call = storage.wallets.grant if kind == "grant" else storage.wallets.correct
     return (await call(GUILD, op[1], op[2], reason="model", actor_id=ADMIN, now=1.0,
                        key=key)).applied
 
