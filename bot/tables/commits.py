@@ -4,9 +4,9 @@ Most actions (a card put in a draft, a placement, a timer) save only the table's
 and each commit waits for its fsync (synchronous=FULL). `GroupCommit.save` queues the
 snapshot and waits: the saves arriving within one tick of the event loop, and all those
 arriving while a transaction is being written, go to storage together as one transaction
-(`Storage.save_snapshots`), so twenty busy tables pay one fsync, not twenty. Each caller
+(`storage.tables.save_snapshots`), so twenty busy tables pay one fsync, not twenty. Each caller
 still returns only once its snapshot is committed, so "saved before anyone hears of it"
-holds. A batch of one takes `Storage.save_snapshot`, as before.
+holds. A batch of one takes `save_snapshot`, as before.
 
 Chip movements never come here: each is applied in its own transaction with the snapshot
 that explains it (money.py), as durable as ever.

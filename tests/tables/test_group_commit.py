@@ -1,5 +1,5 @@
 """Group commit (fewer fsyncs): the snapshot-only saves of many tables share one transaction
-(bot/tables/commits.py, Storage.save_snapshots); chip movements keep their own."""
+(bot/tables/commits.py, storage.tables.save_snapshots); chip movements keep their own."""
 
 import asyncio
 import sqlite3
