@@ -12,12 +12,15 @@ the same API, the same migrations and the same guarantees on both (sqlite.py, po
 `Storage` (repository.py) owns the database and its transactions, and holds one part per
 topic, each a small class over the shared core (core.py): `storage.wallets`,
 `storage.tables`, `storage.history`, `storage.ratings`, `storage.settings`,
-`storage.preferences`, `storage.tournaments`, `storage.leases`. A caller takes the part it
-uses (`storage.wallets.wallet(guild, user, now=...)`); what concerns the whole database stays
-on `Storage`: `close()`, `audit()`, `copy_into(other)`, `fence_writes(...)`,
-`observe_transactions(...)`, `defaults`. An operation that spans topics is one transaction of
-the part that owns it: `storage.tables.settle_hand` records the hand's history with the chips
-and the snapshot, `storage.history.record_match_end` updates the ratings.
+`storage.preferences`, `storage.tournaments`, `storage.leases` (classes Wallets, Tables,
+History, Ratings, ServerSettings, PlayerPreferences, Tournaments, ShardLeases: a component
+that needs one topic takes that part, as the table service's group commit takes `Tables`).
+A caller takes the part it uses (`storage.wallets.wallet(guild, user, now=...)`); what
+concerns the whole database stays on `Storage`: `close()`, `audit()`, `copy_into(other)`,
+`fence_writes(...)`, `observe_transactions(...)`, `defaults`. An operation that spans topics
+is one transaction of the part that owns it: `storage.tables.settle_hand` records the hand's
+history with the chips and the snapshot, `storage.history.record_match_end` updates the
+ratings.
 
 Conventions
 - No discord import. Ids are plain ints: guild, channel, message and user ids are Discord
@@ -205,7 +208,12 @@ from bot.storage.errors import (
     WriteFenced,
     format_duration,
 )
+from bot.storage.guild_settings import ServerSettings
+from bot.storage.leases import ShardLeases
+from bot.storage.matches import History
 from bot.storage.migrations import LATEST as SCHEMA_VERSION
+from bot.storage.preferences import PlayerPreferences
+from bot.storage.ratings import Ratings
 from bot.storage.records import (
     DailyClaim,
     GuildSettings,
@@ -237,8 +245,10 @@ from bot.storage.records import (
     WalletMove,
 )
 from bot.storage.repository import Storage
-from bot.storage.tournaments import UnknownTournament
+from bot.storage.tables import Tables
+from bot.storage.tournaments import Tournaments, UnknownTournament
 from bot.storage.validate import MAX_CHIPS
+from bot.storage.wallets import Wallets
 
 __all__ = [
     "MAX_CHIPS",
@@ -256,6 +266,7 @@ __all__ = [
     "GuildSettings",
     "HandHistory",
     "HandRecord",
+    "History",
     "InsufficientChips",
     "InvalidInput",
     "KeyConflict",
@@ -268,26 +279,32 @@ __all__ = [
     "NotSeated",
     "PlayedHand",
     "PlayerHandResult",
+    "PlayerPreferences",
     "PlayerStats",
     "Preferences",
     "RatingChange",
     "RatingRow",
+    "Ratings",
     "Refund",
     "SanctionRecord",
     "SchemaTooNew",
     "Season",
+    "ServerSettings",
     "SettingsChange",
     "Settlement",
     "ShardLease",
+    "ShardLeases",
     "ShardsTaken",
     "StackMove",
     "Storage",
     "StorageError",
     "TableClosed",
     "TableNotEmpty",
+    "Tables",
     "TournamentMove",
     "TournamentRecord",
     "TournamentResult",
+    "Tournaments",
     "Transfer",
     "Unchanged",
     "UnknownHand",
@@ -296,6 +313,7 @@ __all__ = [
     "UnknownTournament",
     "Wallet",
     "WalletMove",
+    "Wallets",
     "WriteFenced",
     "describe",
     "format_duration",

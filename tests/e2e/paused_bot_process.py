@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.storage.tables import Tables
+from bot.storage import Tables
 from tests.e2e import bot_process
 
 

@@ -9,8 +9,7 @@ import pytest
 
 from bot.ai.players import Settings
 from bot.engine.tournament import Tournament, TournamentTable, draw
-from bot.storage import Storage
-from bot.storage.tournaments import Tournaments
+from bot.storage import Storage, Tournaments
 from bot.tables import FakeClock, TableService
 from bot.tables.match_runner import FAST
 from bot.tournaments import TournamentChanged, TournamentDirector, TournamentError
