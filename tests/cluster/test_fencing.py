@@ -152,7 +152,7 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
 
         async def slow_write() -> None:
             async with old._core.db.transaction() as conn:
-                await old._fenced(conn, guild)
+                await old._core.fenced(conn, guild)
                 checked.set()
                 await finish.wait()  # paused between its check and its commit
                 await conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
