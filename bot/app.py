@@ -233,7 +233,8 @@ class OFCBot(commands.Bot):
         guild = self._guilds_of_tables.get(table)
         if guild is None:
             try:
-                guild = self._guilds_of_tables[table] = (await self.storage.table(table)).guild_id
+                guild = (await self.storage.tables.table(table)).guild_id
+                self._guilds_of_tables[table] = guild
             except StorageError:
                 return None
         return guild
@@ -242,7 +243,7 @@ class OFCBot(commands.Bot):
         if fresh or shard not in self._relay_addresses:
             now = self.keeper.clock.now()
             self._relay_addresses.pop(shard, None)
-            for lease in await self.storage.shard_leases():
+            for lease in await self.storage.leases.shard_leases():
                 if lease.expires_at > now and lease.address and lease.owner != self.keeper.owner:
                     self._relay_addresses[lease.shard_id] = lease.address
         return self._relay_addresses.get(shard)

@@ -56,7 +56,7 @@ class ShardKeeper:
 
     async def claim(self) -> list[ShardLease]:
         """All the plan's shards, in one transaction (ShardsTaken: none was taken)."""
-        leases = await self.storage.claim_shards(
+        leases = await self.storage.leases.claim_shards(
             self.owner, self.plan.count, self.plan.ids, now=self.clock.now(),
             seconds=self.seconds, address=self.address)
         self.expires_at = min(lease.expires_at for lease in leases)
@@ -85,7 +85,7 @@ class ShardKeeper:
                 await on_lost(self.fenced)
                 return
             try:
-                self.expires_at = await self.storage.renew_shards(
+                self.expires_at = await self.storage.leases.renew_shards(
                     self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
                 self.renewals += 1
             except LeaseLost as error:
@@ -112,4 +112,4 @@ class ShardKeeper:
     async def release(self) -> None:
         """Give the shards up now (a clean stop): a replacement need not wait for expiry."""
         self.expires_at = 0.0
-        await self.storage.release_shards(self.owner)
+        await self.storage.leases.release_shards(self.owner)

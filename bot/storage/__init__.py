@@ -9,6 +9,19 @@ object.
 `target` is an SQLite file (a path, or `sqlite:PATH`) or a `postgresql://` URL (backend.py):
 the same API, the same migrations and the same guarantees on both (sqlite.py, postgres.py).
 
+`Storage` (repository.py) owns the database and its transactions, and holds one part per
+topic, each a small class over the shared core (core.py): `storage.wallets`,
+`storage.tables`, `storage.history`, `storage.ratings`, `storage.settings`,
+`storage.preferences`, `storage.tournaments`, `storage.leases` (classes Wallets, Tables,
+History, Ratings, ServerSettings, PlayerPreferences, Tournaments, ShardLeases: a component
+that needs one topic takes that part, as the table service's group commit takes `Tables`).
+A caller takes the part it uses (`storage.wallets.wallet(guild, user, now=...)`); what
+concerns the whole database stays on `Storage`: `close()`, `audit()`, `copy_into(other)`,
+`fence_writes(...)`, `observe_transactions(...)`, `defaults`. An operation that spans topics
+is one transaction of the part that owns it: `storage.tables.settle_hand` records the hand's
+history with the chips and the snapshot, `storage.history.record_match_end` updates the
+ratings.
+
 Conventions
 - No discord import. Ids are plain ints: guild, channel, message and user ids are Discord
   snowflakes (> 0). A computer player is a negative user id chosen by the caller; it has no
@@ -16,15 +29,15 @@ Conventions
 - Time is an argument (`now`, epoch seconds) wherever it is stored or compared, so the table
   service can run on a fake clock.
 - Snapshots (`state_json`), match options and hand histories are JSON strings, stored as given.
-- Every method is one transaction. Bad input or a refused operation raises a `StorageError`
-  subclass whose message a player or admin can read, and changes nothing.
+- Every method of a part is one transaction. Bad input or a refused operation raises a
+  `StorageError` subclass whose message a player or admin can read, and changes nothing.
 - SQLite: one connection is shared by every coroutine; a lock held from BEGIN to COMMIT keeps
   transactions whole (sqlite.SQLiteDatabase). WAL, foreign keys on, busy timeout 5 s,
   synchronous=FULL. PostgreSQL: a pool of connections; transactions run at once and every
   read-then-write holds its row lock (postgres.py). Numbered migrations run at open
   (migrations.py).
 
-Wallets (wallets.py)
+Wallets: `storage.wallets` (wallets.py)
 - `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
   with the starting chips (the guild's setting, else the default) and a 'start' ledger row.
 - `claim_daily(guild, user, now=)` -> DailyClaim(amount, balance, next_claim_at); raises
@@ -42,15 +55,16 @@ Start-up (sqlite.py, guard.py, postgres.py): on SQLite, `Storage.open` runs quic
 it holds `<database>.lock` until close (on PostgreSQL a session advisory lock), so a second
 bot on the database gets DatabaseInUse.
 
-Audit (audit.py): `audit()` -> AuditReport(problems, totals, rows): every wallet equals its
-ledger, every stack its moves, wallets + stacks + pools equal everything granted, no
-idempotency key used twice (`ofc audit`). Copy (copy.py): `copy_into(other)` -> CopyReport:
-every row into an empty database, committed only if both audit alike (`ofc-bot migrate-db`).
+Audit (audit.py): `storage.audit()` -> AuditReport(problems, totals, rows): every wallet
+equals its ledger, every stack its moves, wallets + stacks + pools equal everything granted,
+no idempotency key used twice (`ofc audit`). Copy (copy.py): `storage.copy_into(other)` ->
+CopyReport: every row into an empty database, committed only if both audit alike (`ofc-bot
+migrate-db`).
 Backup (backup.py): `backup(target, path)` -> Backup: a consistent copy of an SQLite file
 into a new file while the bot runs, through SQLite's online backup (`ofc-bot backup`); a
 PostgreSQL database is refused with the pg_dump line to run instead.
 
-Live tables and their chips (tables.py)
+Live tables and their chips: `storage.tables` (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
   table_message_id=, lent=)` -> table id (`lent`: its stacks are the house's, a
   tournament's). `save_snapshot(table_id, state_json, now=)`;
@@ -88,7 +102,7 @@ stay in the stacks, so at every commit:
     each stack == sum of its stack_moves rows,
     sum(wallets) + sum(stacks) == sum(ledger rows of kinds start, daily, grant, correction, house).
 
-History (history.py)
+History: `storage.history` (matches.py)
 - `record_match_start(table_id, options_json, players, now=, practice=False)` -> match id
   (the running match's id if the table has one); `current_match(table_id)` -> id | None. A
   practice match (/ofc practice, play chips) is in the history and left out of `stats`.
@@ -102,15 +116,20 @@ History (history.py)
 - `played_hands(guild, user, limit=25)` -> [PlayedHand] newest first; `played_hand(guild,
   user, match_id, hand_no)` -> (PlayedHand, history JSON), UnknownHand when the player did
   not play that hand in that guild (/ofc review).
+- `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table (a
+  tournament's standings).
 - `stats(guild, user)` -> PlayerStats over the finished matches (not running, not
-  cancelled, not practice): hands, net points/chips, matches and wins (win_rate), fouls (foul_rate),
-  Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays (fantasy_stay_rate,
-  per hand in FL), scoops, best_royalties.
+  cancelled, not practice): hands, net points/chips, matches and wins (win_rate), fouls
+  (foul_rate), Fantasyland entries (fantasy_entry_rate, per hand outside FL) and stays
+  (fantasy_stay_rate, per hand in FL), scoops, best_royalties. `server_stats(guild)`: every
+  person's hands of the server together; `recent_nets(guild, user, limit=30)`: the net
+  points of their latest finished matches, oldest first.
 
-Skill ratings by season (ratings.py, bot/ratings.py)
+Skill ratings by season: `storage.ratings` (ratings.py, bot/ratings.py)
 - A finished match (not cancelled, not practice, two or more players) updates its people's
-  ratings in its server's open season inside `record_match_end` (`computers`: {seat id:
-  level}, each at its level's fixed rating); a server's first rated match opens season 1.
+  ratings in its server's open season inside `storage.history.record_match_end`
+  (`computers`: {seat id: level}, each at its level's fixed rating), and a finished
+  tournament its people's by their places; a server's first rated match opens season 1.
 - `start_season(guild, name, now=)` -> Season: the open one closes, everyone starts again.
 - `seasons(guild)` -> [Season]; `rating_board(guild, season=None, limit=10)` -> (Season |
   None, [RatingRow]); `rating_of(guild, user, season=None)` -> (RatingRow | None, how many
@@ -118,20 +137,20 @@ Skill ratings by season (ratings.py, bot/ratings.py)
 - `rating_changes(match_id)` -> [RatingChange]; `season_results(season_id)` -> [(match id,
   [RatingChange])] in rating order, and `season_ratings(season_id)`: to recompute and check.
 
-Guild settings (settings.py)
+Guild settings: `storage.settings` (guild_settings.py)
 - `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options,
   language); `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
   table_options=, language=)` (None: back to default; validate options with TableRules
   first; language None: the server's preferred locale);
   `settings_audit(guild, limit=20)` -> [SettingsChange].
 
-Player preferences (preferences.py, the same in every server)
+Player preferences: `storage.preferences` (preferences.py, the same in every server)
 - `preferences(user)` -> Preferences(four_colour, controls "dm" | "channel", locale);
   `set_preferences(user, now=, four_colour=, controls=)` -> the new Preferences;
   `set_locales([(user, locale, now), ...])`: the language each last used the bot in, in
   one transaction.
 
-Tournaments (tournaments.py, RULES.md R13)
+Tournaments: `storage.tournaments` (tournaments.py, RULES.md R13)
 - `create_tournament(guild, channel, state_json, now=)` -> id; `save_tournament(id,
   state_json, now=, status=None)`; `tournament(id)` / `open_tournaments()` ->
   TournamentRecord (snapshot, pool, status).
@@ -142,24 +161,25 @@ Tournaments (tournaments.py, RULES.md R13)
   sum(external rows).
 - `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`,
   `member_sanctions(guild, user, limit=)` (a member's, newest first, for /ofc history).
-- `table_results(table_id)` -> {user: (points, chips)} over the hands played at a table.
 - `save_tournament(..., status="finished", results=[TournamentResult])` keeps each person's
   final place, prize and warnings; `member_tournaments(guild, user, limit=)` lists them
   (newest first); `last_tournament(channel, status=)` -> the channel's newest record of that
   status, or None.
 
-Shard leases (leases.py, for sharded processes): one owning process per gateway shard.
+Shard leases: `storage.leases` (leases.py, for sharded processes): one owning process per
+gateway shard.
 - `claim_shards(owner, shard_count, shard_ids, now=, seconds=, address=None)` -> [ShardLease]:
   all or none in one transaction; ShardsTaken when another owner's lease on one of them (or
   on a shard of another count) has not expired. `renew_shards(owner, ids, now=, seconds=)` ->
   the new expiry, LeaseLost when one passed to another owner; `release_shards(owner)`;
-  `shard_leases()`. `live_tables(shards=)` and `open_tournaments(shards=)` keep the rows of
-  the servers on a ShardPlan's shards (bot/sharding.py).
+  `shard_leases()`. `storage.tables.live_tables(shards=)` and
+  `storage.tournaments.open_tournaments(shards=)` keep the rows of the servers on a
+  ShardPlan's shards (bot/sharding.py).
 - Fencing (fencing.py): each claim's leases carry a token greater than every earlier
-  claim's (`ShardLease.token`). After `fence_writes(shard_count, token, refused)`, every write
-  of a table's state or chips (and a tournament's) checks in its transaction that its shard's
-  lease still carries that token, else raises WriteFenced (a LeaseLost; nothing written) and
-  tells `refused(reason)`.
+  claim's (`ShardLease.token`). After `storage.fence_writes(shard_count, token, refused)`,
+  every write of a table's state or chips (and a tournament's) checks in its transaction that
+  its shard's lease still carries that token, else raises WriteFenced (a LeaseLost; nothing
+  written) and tells `refused(reason)`.
 """
 
 from bot.storage.audit import AuditReport
@@ -188,7 +208,12 @@ from bot.storage.errors import (
     WriteFenced,
     format_duration,
 )
+from bot.storage.guild_settings import ServerSettings
+from bot.storage.leases import ShardLeases
+from bot.storage.matches import History
 from bot.storage.migrations import LATEST as SCHEMA_VERSION
+from bot.storage.preferences import PlayerPreferences
+from bot.storage.ratings import Ratings
 from bot.storage.records import (
     DailyClaim,
     GuildSettings,
@@ -220,8 +245,10 @@ from bot.storage.records import (
     WalletMove,
 )
 from bot.storage.repository import Storage
-from bot.storage.tournaments import UnknownTournament
+from bot.storage.tables import Tables
+from bot.storage.tournaments import Tournaments, UnknownTournament
 from bot.storage.validate import MAX_CHIPS
+from bot.storage.wallets import Wallets
 
 __all__ = [
     "MAX_CHIPS",
@@ -239,6 +266,7 @@ __all__ = [
     "GuildSettings",
     "HandHistory",
     "HandRecord",
+    "History",
     "InsufficientChips",
     "InvalidInput",
     "KeyConflict",
@@ -251,26 +279,32 @@ __all__ = [
     "NotSeated",
     "PlayedHand",
     "PlayerHandResult",
+    "PlayerPreferences",
     "PlayerStats",
     "Preferences",
     "RatingChange",
     "RatingRow",
+    "Ratings",
     "Refund",
     "SanctionRecord",
     "SchemaTooNew",
     "Season",
+    "ServerSettings",
     "SettingsChange",
     "Settlement",
     "ShardLease",
+    "ShardLeases",
     "ShardsTaken",
     "StackMove",
     "Storage",
     "StorageError",
     "TableClosed",
     "TableNotEmpty",
+    "Tables",
     "TournamentMove",
     "TournamentRecord",
     "TournamentResult",
+    "Tournaments",
     "Transfer",
     "Unchanged",
     "UnknownHand",
@@ -279,6 +313,7 @@ __all__ = [
     "UnknownTournament",
     "Wallet",
     "WalletMove",
+    "Wallets",
     "WriteFenced",
     "describe",
     "format_duration",

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from bot.storage.backend import Connection
 from bot.storage.catalog import tables
-from bot.storage.core import EXTERNAL_KINDS, StorageCore
+from bot.storage.core import EXTERNAL_KINDS
 
 _WALLETS = """
 SELECT w.guild_id, w.user_id, w.balance,
@@ -155,9 +155,3 @@ async def _house_nets(conn: Connection) -> list[str]:
                             f"{'gave' if net > 0 else 'took'} {abs(net)} chips in it")
     return problems
 
-
-class AuditMixin(StorageCore):
-    async def audit(self) -> AuditReport:
-        """Check the books (see the module's docstring) on one consistent snapshot."""
-        async with self._db.transaction(write=False) as conn:
-            return await audit_books(conn)

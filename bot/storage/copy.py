@@ -4,9 +4,8 @@ file into PostgreSQL), checked by the audit on both sides before anything is com
 from dataclasses import dataclass
 
 from bot.storage.audit import AuditReport, audit_books
-from bot.storage.backend import Connection
+from bot.storage.backend import Connection, Database
 from bot.storage.catalog import IDENTITIES, columns, tables
-from bot.storage.core import StorageCore
 from bot.storage.errors import StorageError
 
 
@@ -48,20 +47,19 @@ async def _copy_rows(source: Connection, destination: Connection) -> None:
                 "0) + 1, false)")
 
 
-class CopyMixin(StorageCore):
-    async def copy_into(self, destination: StorageCore) -> CopyReport:
-        """Copy every row of this database into `destination` (empty, at the same schema) in
-        one transaction, committed only when the audit of the copy (taken inside that
-        transaction) reports exactly what the audit of this database reports. CopyRefused,
-        with nothing written, otherwise."""
-        async with self._db.transaction(write=False) as source, \
-                destination._db.transaction() as target:
-            await _copy_rows(source, target)
-            before = await audit_books(source)
-            after = await audit_books(target)
-            if (before.problems, before.summary()) != (after.problems, after.summary()):
-                raise CopyRefused(
-                    "The copy does not audit as the original does (nothing was written): "
-                    f"original {before.summary()} {list(before.problems)}, copy "
-                    f"{after.summary()} {list(after.problems)}")
-        return CopyReport(before, after)
+async def copy_database(original: Database, destination: Database) -> CopyReport:
+    """Copy every row of `original` into `destination` (empty, at the same schema) in one
+    transaction, committed only when the audit of the copy (taken inside that transaction)
+    reports exactly what the audit of the original reports. CopyRefused, with nothing
+    written, otherwise."""
+    async with original.transaction(write=False) as source, \
+            destination.transaction() as target:
+        await _copy_rows(source, target)
+        before = await audit_books(source)
+        after = await audit_books(target)
+        if (before.problems, before.summary()) != (after.problems, after.summary()):
+            raise CopyRefused(
+                "The copy does not audit as the original does (nothing was written): "
+                f"original {before.summary()} {list(before.problems)}, copy "
+                f"{after.summary()} {list(after.problems)}")
+    return CopyReport(before, after)

@@ -1,11 +1,13 @@
-"""What every part of `Storage` shares: the database, the defaults, wallet movements, keys.
+"""What every part of `Storage` shares (`Core`): the database, the defaults, the fence, and
+the steps of a transaction that more than one topic takes: wallet movements and their ledger
+rows, idempotency keys, the fencing check.
 
-All `_` methods here run inside a transaction the caller holds (they take its connection).
+Every `Core` method taking a connection runs inside a transaction the caller holds; a part
+that owns an operation calls them (and other topics' module functions, such as
+matches.insert_hand) so the whole operation stays one transaction.
 """
 
 import enum
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -20,7 +22,6 @@ from bot.storage.errors import (
     TableClosed,
     UnknownTable,
 )
-from bot.storage.records import GuildSettings, Preferences
 
 LedgerKind = Literal[
     "start", "daily", "grant", "correction", "buy_in", "cash_out", "refund", "house"
@@ -97,32 +98,21 @@ class Moved(NamedTuple):
     ledger_id: int
 
 
-class StorageCore:
+class Core:
+    """The database and what every topic's transactions share; `Storage` holds the one."""
+
     def __init__(self, db: Database, defaults: Defaults) -> None:
-        self._db = db
+        self.db = db
         self.defaults = defaults
-        self._guild_settings: dict[int, GuildSettings] = {}  # read once (settings.py)
-        # user -> (when read, Preferences), kept a while (preferences.py)
-        self._preferences: dict[int, tuple[float, Preferences]] = {}
-        self._preference_writes = 0  # a read racing a write keeps nothing
-        self.monotonic: Callable[[], float] = time.monotonic  # a test holds this clock
-        self._fence: fencing.Fence | None = None  # this process's lease token (fencing.py)
+        self.fence: fencing.Fence | None = None  # this process's lease token (fencing.py)
 
-    async def close(self) -> None:
-        await self._db.close()
-
-    def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
-        """`observer(write, seconds)` after every committed transaction (None: stop)."""
-        self._db.observer = observer
-
-    async def _fenced(self, conn: Connection, guild_id: int) -> None:
+    async def fenced(self, conn: Connection, guild_id: int) -> None:
         """WriteFenced (the caller's transaction rolls back) when `guild_id`'s shard has a
         newer owner than this process; nothing to check without a fence."""
-        if self._fence is not None and await fencing.stale_guilds(conn, self._fence,
-                                                                  (guild_id,)):
-            raise fencing.refusal(self._fence, guild_id)
+        if self.fence is not None and await fencing.stale_guilds(conn, self.fence, (guild_id,)):
+            raise fencing.refusal(self.fence, guild_id)
 
-    async def _guild_amount(
+    async def guild_amount(
         self, conn: Connection, guild_id: int, column: str, default: int
     ) -> int:
         """A guild's override of `starting_chips` or `daily_chips`, else the bot's default."""
@@ -130,7 +120,7 @@ class StorageCore:
             f"SELECT {column} FROM guild_settings WHERE guild_id = ?", (guild_id,))
         return default if not rows or rows[0][0] is None else int(rows[0][0])
 
-    async def _ledger_row(
+    async def ledger_row(
         self,
         conn: Connection,
         guild_id: int,
@@ -152,7 +142,7 @@ class StorageCore:
         )
         return int(rows[0][0])
 
-    async def _ensure_wallet(
+    async def ensure_wallet(
         self, conn: Connection, guild_id: int, user_id: int, now: float
     ) -> int:
         """The wallet's balance, its row held by this transaction until it ends; a first touch
@@ -162,7 +152,7 @@ class StorageCore:
         rows = await conn.fetch(locked, (guild_id, user_id))
         if rows:
             return int(rows[0][0])
-        start = await self._guild_amount(
+        start = await self.guild_amount(
             conn, guild_id, "starting_chips", self.defaults.starting_chips
         )
         created = await conn.execute(
@@ -173,12 +163,12 @@ class StorageCore:
         if not created:  # another transaction created it meanwhile (PostgreSQL): take it
             rows = await conn.fetch(locked, (guild_id, user_id))
             return int(rows[0][0])
-        await self._ledger_row(
+        await self.ledger_row(
             conn, guild_id, user_id, start, start, Origin("start", "starting chips"), now
         )
         return start
 
-    async def _move_wallet(
+    async def move_wallet(
         self,
         conn: Connection,
         guild_id: int,
@@ -188,7 +178,7 @@ class StorageCore:
         now: float,
     ) -> Moved:
         """Add `amount` (negative: take) to a wallet with its ledger row."""
-        balance = await self._ensure_wallet(conn, guild_id, user_id, now)
+        balance = await self.ensure_wallet(conn, guild_id, user_id, now)
         if balance + amount < 0:
             raise InsufficientChips(
                 Text("Not enough chips: the wallet holds {balance}, this needs {needed}.",
@@ -201,10 +191,10 @@ class StorageCore:
             "UPDATE wallets SET balance = ? WHERE guild_id = ? AND user_id = ?",
             (after, guild_id, user_id),
         )
-        return Moved(after, await self._ledger_row(conn, guild_id, user_id, amount, after,
+        return Moved(after, await self.ledger_row(conn, guild_id, user_id, amount, after,
                                                    origin, now))
 
-    async def _claim_key(
+    async def claim_key(
         self,
         conn: Connection,
         key: str,
@@ -221,11 +211,11 @@ class StorageCore:
                                      (key, kind, table_id, now))
         if claimed == 1:
             return True
-        await self._repeated_key(conn, key, kind, table_id)
+        await self.repeated_key(conn, key, kind, table_id)
         return False
 
     @staticmethod
-    async def _repeated_key(conn: Connection, key: str, kind: str, table_id: int | None) -> None:
+    async def repeated_key(conn: Connection, key: str, kind: str, table_id: int | None) -> None:
         """A key already applied: KeyConflict unless by the same kind of operation at the same
         table (a replay, which then does nothing)."""
         rows = await conn.fetch("SELECT kind, table_id FROM operations WHERE key = ?", (key,))
@@ -234,3 +224,11 @@ class StorageCore:
                 f"Idempotency key {key!r} was already used by a {rows[0][0]} "
                 f"at table {rows[0][1]}, not a {kind} at table {table_id}."
             )
+
+
+class Part:
+    """One topic of `Storage` (its wallets, its tables, ...): its own methods, the shared core."""
+
+    def __init__(self, core: Core) -> None:
+        self._core = core
+        self._db = core.db

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import UNCHANGED, StorageCore, Unchanged
+from bot.storage.core import UNCHANGED, Core, Part, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.preferences import MAX_LOCALE
 from bot.storage.records import GuildSettings, SettingsChange
@@ -43,7 +43,13 @@ def _copy(kept: GuildSettings) -> GuildSettings:
     return replace(kept, table_options=dict(kept.table_options))
 
 
-class SettingsMixin(StorageCore):
+class ServerSettings(Part):
+    """A server's settings (`storage.settings`), kept in memory once read."""
+
+    def __init__(self, core: Core) -> None:
+        super().__init__(core)
+        self._guild_settings: dict[int, GuildSettings] = {}
+
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         """A guild's overrides (None / {} where it uses the bot's defaults).
 

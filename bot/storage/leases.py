@@ -22,13 +22,12 @@ has taken their shard (fencing.py).
 """
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import StorageCore
+from bot.storage.core import Part
 from bot.storage.errors import InvalidInput, LeaseLost, ShardsTaken
-from bot.storage.fencing import Fence
 from bot.storage.records import ShardLease
 
 _COLUMNS = "shard_id, shard_count, owner, address, acquired_at, expires_at, token"
@@ -66,7 +65,9 @@ async def _leases(conn: Connection) -> list[ShardLease]:
                        int(r[6])) for r in rows]
 
 
-class LeasesMixin(StorageCore):
+class ShardLeases(Part):
+    """The shard leases of the processes of a fleet (`storage.leases`)."""
+
     async def claim_shards(self, owner: str, shard_count: int, shard_ids: Sequence[int], *,
                            now: float, seconds: float,
                            address: str | None = None) -> list[ShardLease]:
@@ -129,13 +130,6 @@ class LeasesMixin(StorageCore):
                 f"UPDATE shard_leases SET expires_at = ? WHERE owner = ? AND shard_id IN "
                 f"({', '.join('?' * len(ids))})", (until, owner, *ids))
         return until
-
-    def fence_writes(self, shard_count: int, token: int,
-                     refused: Callable[[str], None]) -> None:
-        """From now on every write of a table's state or chips lands only while its shard's
-        lease (of `shard_count`) carries `token`, this process's claim's; `refused(reason)`
-        is told of each write refused (fencing.py)."""
-        self._fence = Fence(shard_count, token, refused)
 
     async def release_shards(self, owner: str) -> None:
         """Give up `owner`'s leases (a clean stop): a replacement may start at once."""

@@ -4,7 +4,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import StorageCore, open_table
+from bot.storage.core import Part, open_table
 from bot.storage.errors import InvalidInput, UnknownHand, UnknownMatch
 from bot.storage.ratings import rate_match
 from bot.storage.records import (
@@ -124,7 +124,9 @@ def _result(row: Sequence[int]) -> PlayerHandResult:
     )
 
 
-class HistoryMixin(StorageCore):
+class History(Part):
+    """Matches, their hands, and the figures read from them (`storage.history`)."""
+
     async def record_match_start(
         self, table_id: int, options_json: str, players: Sequence[int], *, now: float,
         practice: bool = False,
@@ -141,7 +143,7 @@ class HistoryMixin(StorageCore):
         seated = [validate.player(p) for p in players]
         async with self._db.transaction() as conn:
             guild_id = await open_table(conn, table_id)
-            await self._fenced(conn, guild_id)
+            await self._core.fenced(conn, guild_id)
             running = await conn.fetch(
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
@@ -173,7 +175,7 @@ class HistoryMixin(StorageCore):
         """Record a hand on its own (settle_hand can record it with the chips instead).
         False when that hand number of that match is already recorded."""
         async with self._db.transaction() as conn:
-            await self._fenced(conn, (await _match_row(conn, hand.match_id))[1])
+            await self._core.fenced(conn, (await _match_row(conn, hand.match_id))[1])
             return await insert_hand(conn, hand, now)
 
     async def record_match_end(
@@ -192,7 +194,7 @@ class HistoryMixin(StorageCore):
             raise InvalidInput("A cancelled match has no winners.")
         async with self._db.transaction() as conn:
             _, guild_id, ended_at = await _match_row(conn, match_id)
-            await self._fenced(conn, guild_id)
+            await self._core.fenced(conn, guild_id)
             if ended_at is not None:
                 return False
             rows = await conn.fetch(
@@ -214,6 +216,15 @@ class HistoryMixin(StorageCore):
             if not cancelled and not practice:
                 await rate_match(conn, match_id, int(guild_id), computers or {}, now)
         return True
+
+    async def table_results(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """Player -> (points, chips) over the hands played at a table (its history)."""
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT r.user_id, sum(r.points), sum(r.chips) FROM hand_results AS r "
+                "JOIN matches AS m ON m.id = r.match_id WHERE m.table_id = ? "
+                "GROUP BY r.user_id", (table_id,))
+        return {int(user): (int(points), int(chips)) for user, points, chips in rows}
 
     async def recent_matches(
         self, guild_id: int, user_id: int, limit: int = 10

@@ -1,11 +1,12 @@
 """Each player's preferences (`/ofc preferences`), kept across servers: one person everywhere."""
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import UNCHANGED, StorageCore, Unchanged
+from bot.storage.core import UNCHANGED, Core, Part, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.records import Preferences
 
@@ -27,7 +28,16 @@ async def _load(conn: Connection, user_id: int) -> Preferences:
     return Preferences(bool(four_colour), str(controls), locale)
 
 
-class PreferencesMixin(StorageCore):
+class PlayerPreferences(Part):
+    """Each player's preferences (`storage.preferences`), kept in memory a while."""
+
+    def __init__(self, core: Core) -> None:
+        super().__init__(core)
+        # user -> (when read, Preferences), kept a while
+        self._preferences: dict[int, tuple[float, Preferences]] = {}
+        self._preference_writes = 0  # a read racing a write keeps nothing
+        self.monotonic: Callable[[], float] = time.monotonic  # a test holds this clock
+
     async def preferences(self, user_id: int) -> Preferences:
         """A player's preferences (the defaults until they choose)."""
         user_id = validate.snowflake("user id", user_id)

@@ -14,7 +14,7 @@ from bot import ratings
 from bot.ratings import Rating
 from bot.storage import validate
 from bot.storage.backend import Connection, Row
-from bot.storage.core import StorageCore
+from bot.storage.core import Part
 from bot.storage.errors import InvalidInput
 from bot.storage.records import RatingChange, RatingRow, Season
 
@@ -122,7 +122,9 @@ def _board(rows: list[Row]) -> list[RatingRow]:
             for rank, (rating, user, matches) in zip(ratings.places(shown), lines, strict=True)]
 
 
-class RatingsMixin(StorageCore):
+class Ratings(Part):
+    """Skill ratings by season (`storage.ratings`)."""
+
     async def seasons(self, guild_id: int) -> list[Season]:
         """A server's seasons, the first first (none before its first rated match)."""
         guild_id = validate.snowflake("guild id", guild_id)

@@ -1,32 +1,46 @@
 """`Storage`: the one object the bot uses for everything kept on disk."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.storage import validate
-from bot.storage.audit import AuditMixin
-from bot.storage.backend import open_database
-from bot.storage.copy import CopyMixin
-from bot.storage.core import Defaults
+from bot.storage.audit import AuditReport, audit_books
+from bot.storage.backend import Database, open_database
+from bot.storage.copy import CopyReport, copy_database
+from bot.storage.core import Core, Defaults
 from bot.storage.errors import InvalidInput
-from bot.storage.guild_settings import SettingsMixin
-from bot.storage.leases import LeasesMixin
-from bot.storage.matches import HistoryMixin
-from bot.storage.preferences import PreferencesMixin
-from bot.storage.ratings import RatingsMixin
-from bot.storage.tables import TablesMixin
-from bot.storage.tournaments import TournamentsMixin
-from bot.storage.wallets import WalletsMixin
+from bot.storage.fencing import Fence
+from bot.storage.guild_settings import ServerSettings
+from bot.storage.leases import ShardLeases
+from bot.storage.matches import History
+from bot.storage.preferences import PlayerPreferences
+from bot.storage.ratings import Ratings
+from bot.storage.tables import Tables
+from bot.storage.tournaments import Tournaments
+from bot.storage.wallets import Wallets
 
 
-class Storage(WalletsMixin, TablesMixin, HistoryMixin, RatingsMixin, SettingsMixin,
-              PreferencesMixin, TournamentsMixin, LeasesMixin, AuditMixin, CopyMixin):
-    """Wallets and ledger, live tables and their chips, history, skill ratings, guild
-    settings, players' preferences, tournaments, shard leases; the audit of the books, and a
-    copy into another database.
+class Storage:
+    """The database and its transactions, and one part per topic: `wallets` (and the
+    ledger), `tables` (live tables and their chips), `history` (matches, hands, stats),
+    `ratings`, `settings` (a server's), `preferences` (a player's), `tournaments`, `leases`
+    (shards). What concerns the whole database is its own: the audit of the books, a copy into
+    another database, the fence on writes, the observer of transactions.
 
     Open with `await Storage.open(target)`: an SQLite file (a path, or `sqlite:PATH`) or a
     `postgresql://` URL; close with `await storage.close()`.
     """
+
+    def __init__(self, db: Database, defaults: Defaults) -> None:
+        self._core = core = Core(db, defaults)
+        self.wallets = Wallets(core)
+        self.tables = Tables(core)
+        self.history = History(core)
+        self.ratings = Ratings(core)
+        self.settings = ServerSettings(core)
+        self.preferences = PlayerPreferences(core)
+        self.tournaments = Tournaments(core)
+        self.leases = ShardLeases(core)
 
     @classmethod
     async def open(
@@ -58,3 +72,32 @@ class Storage(WalletsMixin, TablesMixin, HistoryMixin, RatingsMixin, SettingsMix
         )
         return cls(await open_database(str(target), exclusive=exclusive, shared=shared),
                    defaults)
+
+    @property
+    def defaults(self) -> Defaults:
+        """The bot's starting chips, daily chips and cooldown (a server may override chips)."""
+        return self._core.defaults
+
+    async def close(self) -> None:
+        await self._core.db.close()
+
+    def observe_transactions(self, observer: Callable[[bool, float], None] | None) -> None:
+        """`observer(write, seconds)` after every committed transaction (None: stop)."""
+        self._core.db.observer = observer
+
+    def fence_writes(self, shard_count: int, token: int,
+                     refused: Callable[[str], None]) -> None:
+        """From now on every write of a table's state or chips (and a tournament's) lands
+        only while its shard's lease (of `shard_count`) carries `token`, this process's
+        claim's; `refused(reason)` is told of each write refused (fencing.py)."""
+        self._core.fence = Fence(shard_count, token, refused)
+
+    async def audit(self) -> AuditReport:
+        """Check the books (audit.py) on one consistent snapshot."""
+        async with self._core.db.transaction(write=False) as conn:
+            return await audit_books(conn)
+
+    async def copy_into(self, destination: "Storage") -> CopyReport:
+        """Copy every row into `destination`, an empty database at the same schema, checked
+        by the audit on both sides before it is committed (copy.py)."""
+        return await copy_database(self._core.db, destination._core.db)

@@ -21,7 +21,7 @@ from bot.storage.core import (
     CLAIM_KEY,
     UNCHANGED,
     Origin,
-    StorageCore,
+    Part,
     Unchanged,
     on_shards,
     open_table,
@@ -170,7 +170,9 @@ async def _settle_writes(conn: Connection, table_id: int, rows: Sequence[StackMo
         await conn.execute(_SETTLE_PG + _SAVE_STATE, [*params, state, now, table_id])
 
 
-class TablesMixin(StorageCore):
+class Tables(Part):
+    """Live tables, their snapshots and their chips (`storage.tables`)."""
+
     async def create_table(
         self,
         guild_id: int,
@@ -201,7 +203,7 @@ class TablesMixin(StorageCore):
             now,
         ]
         async with self._db.transaction() as conn:
-            await self._fenced(conn, guild_id)
+            await self._core.fenced(conn, guild_id)
             rows = await conn.fetch(
                 "INSERT INTO live_tables (guild_id, channel_id, thread_id, lobby_message_id, "
                 "table_message_id, state_json, lent, created_at, updated_at) "
@@ -215,8 +217,8 @@ class TablesMixin(StorageCore):
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
-            if self._fence is not None:  # the bot's: first the lease of the table's shard
-                await self._fenced(conn, await open_table(conn, table_id))
+            if self._core.fence is not None:  # the bot's: first the lease of the table's shard
+                await self._core.fenced(conn, await open_table(conn, table_id))
             # One statement when the table is open (the most frequent write of all);
             # otherwise the next one says why nothing was saved.
             if not await conn.execute(f"{_SAVE_STATE} AND status = 'open'",
@@ -249,14 +251,14 @@ class TablesMixin(StorageCore):
                 f"({', '.join('?' * len(ids))}) ORDER BY id{conn.for_update}", ids) if ids else []
             status = {int(table_id): str(found) for table_id, found, _ in rows}
             guild = {int(table_id): int(guild_id) for table_id, _, guild_id in rows}
-            stale = set() if self._fence is None else await fencing.stale_guilds(
-                conn, self._fence, set(guild.values()))
+            stale = set() if self._core.fence is None else await fencing.stale_guilds(
+                conn, self._core.fence, set(guild.values()))
             saved = []
             for table_id, index, state in checked:
                 results[index] = refusal(table_id, status.get(table_id))
                 if results[index] is None and guild[table_id] in stale:
-                    assert self._fence is not None
-                    results[index] = fencing.refusal(self._fence, guild[table_id])
+                    assert self._core.fence is not None
+                    results[index] = fencing.refusal(self._core.fence, guild[table_id])
                 if results[index] is None:
                     saved.append((state, now, table_id))
             await conn.executemany(_SAVE_STATE, saved)
@@ -281,7 +283,7 @@ class TablesMixin(StorageCore):
             if value is not UNCHANGED
         }
         async with self._db.transaction() as conn:
-            await self._fenced(conn, await open_table(conn, table_id))
+            await self._core.fenced(conn, await open_table(conn, table_id))
             sets = "".join(f"{name} = ?, " for name in given)
             await conn.execute(
                 f"UPDATE live_tables SET {sets}updated_at = ? WHERE id = ?",
@@ -332,9 +334,9 @@ class TablesMixin(StorageCore):
         the house, recorded as a 'house' row of the chips entering play.
         """
         if user_id > 0:
-            return (await self._move_wallet(conn, guild_id, user_id, -amount, origin,
-                                            now)).balance
-        await self._ledger_row(
+            return (await self._core.move_wallet(conn, guild_id, user_id, -amount, origin,
+                                                  now)).balance
+        await self._core.ledger_row(
             conn, guild_id, user_id, amount, None, replace(origin, kind="house"), now
         )
         return None
@@ -350,12 +352,12 @@ class TablesMixin(StorageCore):
         if conn.dialect == "postgresql":
             money, claimed = await _money_and_claim(conn, table_id, key, kind, now)
             if not claimed:
-                await self._repeated_key(conn, key, kind, table_id)
+                await self._core.repeated_key(conn, key, kind, table_id)
         else:
             money, claimed = await conn.together(
-                _money(conn, table_id), self._claim_key(conn, key, kind, table_id, now)
+                _money(conn, table_id), self._core.claim_key(conn, key, kind, table_id, now)
             )
-        await self._fenced(conn, money.guild_id)
+        await self._core.fenced(conn, money.guild_id)
         if claimed and money.status != "open":
             raise TableClosed(table_id)
         return money, claimed
@@ -552,7 +554,7 @@ class TablesMixin(StorageCore):
         state = _optional_state(snapshot)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
-            await self._fenced(conn, money.guild_id)
+            await self._core.fenced(conn, money.guild_id)
             if money.status != "open":
                 return False
             holding = {u: s for u, s in money.stacks.items() if s}
@@ -577,7 +579,7 @@ class TablesMixin(StorageCore):
         reason = validate.text("reason", reason)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
-            await self._fenced(conn, money.guild_id)
+            await self._core.fenced(conn, money.guild_id)
             if money.status != "open":
                 return Refund(False, {})
             origin = Origin("refund", reason, table_id=table_id)

@@ -16,7 +16,7 @@ from typing import Literal
 from bot.sharding import ShardPlan
 from bot.storage import validate
 from bot.storage.backend import Connection
-from bot.storage.core import LedgerKind, Origin, StorageCore, on_shards
+from bot.storage.core import LedgerKind, Origin, Part, on_shards
 from bot.storage.errors import InvalidInput, StorageError
 from bot.storage.ratings import rate_tournament
 from bot.storage.records import (
@@ -75,13 +75,15 @@ async def _pool_move(conn: Connection, tournament_id: int, user_id: int, amount:
         (tournament_id, user_id, _POOL_SIGN[kind] * amount, kind, ledger_id, key, now))
 
 
-class TournamentsMixin(StorageCore):
+class Tournaments(Part):
+    """Tournaments, their prize pools and sanctions (`storage.tournaments`)."""
+
     async def create_tournament(self, guild_id: int, channel_id: int, state_json: str, *,
                                 now: float) -> int:
         values = (validate.snowflake("guild id", guild_id),
                   validate.snowflake("channel id", channel_id), _state(state_json), now, now)
         async with self._db.transaction() as conn:
-            await self._fenced(conn, values[0])
+            await self._core.fenced(conn, values[0])
             rows = await conn.fetch(
                 "INSERT INTO tournaments (guild_id, channel_id, state_json, created_at, "
                 "updated_at) VALUES (?, ?, ?, ?, ?) RETURNING id", values)
@@ -96,7 +98,7 @@ class TournamentsMixin(StorageCore):
         people once (ratings.py)."""
         async with self._db.transaction() as conn:
             guild_id, _ = await _guild_and_pool(conn, tournament_id)
-            await self._fenced(conn, guild_id)
+            await self._core.fenced(conn, guild_id)
             await _save(conn, tournament_id, _state(state_json), now, status)
             if status == "finished" and results:
                 await rate_tournament(conn, tournament_id, guild_id,
@@ -164,8 +166,8 @@ class TournamentsMixin(StorageCore):
         snapshot = None if snapshot is None else _state(snapshot)
         async with self._db.transaction() as conn:
             guild_id, pool = await _guild_and_pool(conn, tournament_id)
-            await self._fenced(conn, guild_id)
-            if not await self._claim_key(conn, key, f"tournament_{kind}", None, now):
+            await self._core.fenced(conn, guild_id)
+            if not await self._core.claim_key(conn, key, f"tournament_{kind}", None, now):
                 return TournamentMove(False, 0, pool)
             moved = await self._tournament_rows(conn, guild_id, tournament_id, user_id,
                                                 amount, kind, key, now)
@@ -186,39 +188,30 @@ class TournamentsMixin(StorageCore):
             if kind in ("stake", "unstake"):
                 return amount  # the table's house rows carry a computer's chips
             house = Origin("house", reason, op_key=key)
-            ledger_id = await self._ledger_row(conn, guild_id, user_id,
-                                               _POOL_SIGN[kind] * amount, None, house, now)
+            ledger_id = await self._core.ledger_row(conn, guild_id, user_id,
+                                                     _POOL_SIGN[kind] * amount, None, house, now)
             await _pool_move(conn, tournament_id, user_id, amount, kind, key, ledger_id, now)
             return amount
         origin = Origin(_LEDGER[kind], reason, op_key=key)
         if kind == "unstake":
-            balance = await self._ensure_wallet(conn, guild_id, user_id, now)
+            balance = await self._core.ensure_wallet(conn, guild_id, user_id, now)
             amount = min(amount, balance)
             if amount == 0:
                 return 0
         sign = -1 if kind in ("buy_in", "unstake") else 1
-        moved = await self._move_wallet(conn, guild_id, user_id, sign * amount, origin, now)
+        moved = await self._core.move_wallet(conn, guild_id, user_id, sign * amount, origin, now)
         if _POOL_SIGN[kind]:
             await _pool_move(conn, tournament_id, user_id, amount, kind, key, moved.ledger_id,
                              now)
         return amount
-
-    async def table_results(self, table_id: int) -> dict[int, tuple[int, int]]:
-        """Player -> (points, chips) over the hands played at a table (its history)."""
-        async with self._db.transaction(write=False) as conn:
-            rows = await conn.fetch(
-                "SELECT r.user_id, sum(r.points), sum(r.chips) FROM hand_results AS r "
-                "JOIN matches AS m ON m.id = r.match_id WHERE m.table_id = ? "
-                "GROUP BY r.user_id", (table_id,))
-        return {int(user): (int(points), int(chips)) for user, points, chips in rows}
 
     async def record_sanction(self, tournament_id: int, sanction: SanctionRecord, *,
                               key: str, now: float, snapshot: str) -> bool:
         """Record a warning or penalty with the snapshot it changed; False: a repeat."""
         key = validate.key(key)
         async with self._db.transaction() as conn:
-            await self._fenced(conn, (await _guild_and_pool(conn, tournament_id))[0])
-            if not await self._claim_key(conn, key, "tournament_sanction", None, now):
+            await self._core.fenced(conn, (await _guild_and_pool(conn, tournament_id))[0])
+            if not await self._core.claim_key(conn, key, "tournament_sanction", None, now):
                 return False
             await conn.execute(
                 "INSERT INTO tournament_sanctions (tournament_id, user_id, kind, points, "

@@ -1,7 +1,7 @@
 """Wallets: balances, daily claims, admin grants and corrections, the ledger, the leaderboard."""
 
 from bot.storage import validate
-from bot.storage.core import LedgerKind, Origin, StorageCore
+from bot.storage.core import LedgerKind, Origin, Part
 from bot.storage.errors import DailyNotReady, DailyOff
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
 
@@ -22,13 +22,15 @@ WHERE w.guild_id = ?
 """
 
 
-class WalletsMixin(StorageCore):
+class Wallets(Part):
+    """Wallets and their ledger (`storage.wallets`)."""
+
     async def wallet(self, guild_id: int, user_id: int, *, now: float) -> Wallet:
         """A player's wallet, created with the starting chips on first touch."""
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
         async with self._db.transaction() as conn:
-            await self._ensure_wallet(conn, guild_id, user_id, now)
+            await self._core.ensure_wallet(conn, guild_id, user_id, now)
             rows = await conn.fetch(
                 "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
@@ -40,9 +42,9 @@ class WalletsMixin(StorageCore):
         DailyOff when the server gives none."""
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
-        cooldown = self.defaults.daily_cooldown_seconds
+        cooldown = self._core.defaults.daily_cooldown_seconds
         async with self._db.transaction() as conn:
-            await self._ensure_wallet(conn, guild_id, user_id, now)
+            await self._core.ensure_wallet(conn, guild_id, user_id, now)
             rows = await conn.fetch(
                 "SELECT last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
                 (guild_id, user_id),
@@ -50,8 +52,8 @@ class WalletsMixin(StorageCore):
             last = rows[0][0]
             if last is not None and now < last + cooldown:
                 raise DailyNotReady(last + cooldown - now)
-            amount = await self._guild_amount(
-                conn, guild_id, "daily_chips", self.defaults.daily_chips
+            amount = await self._core.guild_amount(
+                conn, guild_id, "daily_chips", self._core.defaults.daily_chips
             )
             if amount == 0:
                 raise DailyOff()
@@ -59,7 +61,7 @@ class WalletsMixin(StorageCore):
                 "UPDATE wallets SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?",
                 (now, guild_id, user_id),
             )
-            balance = (await self._move_wallet(
+            balance = (await self._core.move_wallet(
                 conn, guild_id, user_id, amount, Origin("daily", "daily claim"), now
             )).balance
         return DailyClaim(amount, balance, now + cooldown)
@@ -116,10 +118,11 @@ class WalletsMixin(StorageCore):
             key = validate.key(key)
         origin = Origin(kind, reason, actor_id, op_key=key)
         async with self._db.transaction() as conn:
-            if key is not None and not await self._claim_key(conn, key, kind, None, now):
-                return WalletMove(False, await self._ensure_wallet(conn, guild_id, user_id, now))
-            balance = (await self._move_wallet(conn, guild_id, user_id, amount, origin,
-                                               now)).balance
+            if key is not None and not await self._core.claim_key(conn, key, kind, None, now):
+                return WalletMove(False,
+                                  await self._core.ensure_wallet(conn, guild_id, user_id, now))
+            balance = (await self._core.move_wallet(conn, guild_id, user_id, amount, origin,
+                                                    now)).balance
         return WalletMove(True, balance)
 
     async def ledger(self, guild_id: int, user_id: int, limit: int = 20) -> list[LedgerEntry]:

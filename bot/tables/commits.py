@@ -4,9 +4,9 @@ Most actions (a card put in a draft, a placement, a timer) save only the table's
 and each commit waits for its fsync (synchronous=FULL). `GroupCommit.save` queues the
 snapshot and waits: the saves arriving within one tick of the event loop, and all those
 arriving while a transaction is being written, go to storage together as one transaction
-(`Storage.save_snapshots`), so twenty busy tables pay one fsync, not twenty. Each caller
+(`storage.tables.save_snapshots`), so twenty busy tables pay one fsync, not twenty. Each caller
 still returns only once its snapshot is committed, so "saved before anyone hears of it"
-holds. A batch of one takes `Storage.save_snapshot`, as before.
+holds. A batch of one takes `save_snapshot`, as before.
 
 Chip movements never come here: each is applied in its own transaction with the snapshot
 that explains it (money.py), as durable as ever.
@@ -16,7 +16,7 @@ import asyncio
 from dataclasses import dataclass
 
 from bot.process.batches import Batches
-from bot.storage import Storage
+from bot.storage import Tables
 
 
 @dataclass(eq=False)
@@ -28,8 +28,8 @@ class _Save:
 
 
 class GroupCommit:
-    def __init__(self, storage: Storage) -> None:
-        self._storage = storage
+    def __init__(self, tables: Tables) -> None:
+        self._tables = tables  # storage's part for tables: snapshots are all it writes
         self._batches = Batches(self._write)
         self.transactions = 0  # for tests and figures: transactions written
 
@@ -63,11 +63,11 @@ class GroupCommit:
         if len(batch) == 1:
             one = batch[0]
             try:
-                await self._storage.save_snapshot(one.table_id, one.text, now=one.now)
+                await self._tables.save_snapshot(one.table_id, one.text, now=one.now)
             except Exception as error:
                 return [error]
             return [None]
-        found = await self._storage.save_snapshots(
+        found = await self._tables.save_snapshots(
             [(s.table_id, s.text) for s in batch], now=max(s.now for s in batch))
         return list(found)
 

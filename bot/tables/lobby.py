@@ -78,7 +78,7 @@ class Lobby:
 
     async def _stored(self, table_id: int) -> TableState | None:
         try:
-            row = await self._core.storage.table(table_id)
+            row = await self._core.storage.tables.table(table_id)
             return TableState.loads(row.state_json, table_id=row.id, guild_id=row.guild_id,
                                     channel_id=row.channel_id, thread_id=row.thread_id)
         except (UnknownTable, BadSnapshot, InvalidInput):  # InvalidInput: no table's id
@@ -124,7 +124,7 @@ class Lobby:
         for channel in (channel_id, thread_id):
             if channel is not None and core.by_channel.get(channel) is not None:
                 raise TableError(Text("This channel already has a table."))
-        defaults = (await core.storage.guild_settings(guild_id)).table_options
+        defaults = (await core.storage.settings.guild_settings(guild_id)).table_options
         try:
             rules = TableRules.from_mapping({**defaults, **(options or {})})
         except RuleError as error:
@@ -133,8 +133,8 @@ class Lobby:
         state = TableState(table_id=0, guild_id=guild_id, channel_id=channel_id,
                            host_id=host_id, rules=rules, created_at=now, last_activity=now,
                            seed=seed, thread_id=thread_id, practice=practice, lent=lent)
-        table_id = await core.storage.create_table(guild_id, channel_id, state.dumps(),
-                                                   now=now, thread_id=thread_id, lent=lent)
+        table_id = await core.storage.tables.create_table(guild_id, channel_id, state.dumps(),
+                                                          now=now, thread_id=thread_id, lent=lent)
         state.table_id = table_id
         live = Live(state, state.dumps())
         core.register(live)
@@ -146,7 +146,7 @@ class Lobby:
         except BaseException:
             core.tables.pop(table_id, None)
             core.forget_channel(state)
-            await core.storage.close_table(table_id, now=now)
+            await core.storage.tables.close_table(table_id, now=now)
             raise
 
     async def join(self, table_id: int, player_id: int, name: str) -> LobbyView:
@@ -234,7 +234,7 @@ class Lobby:
             match = Match.new(state.rules, specs, pick.randrange(max(1, len(specs))),
                               seed=state.seed)
             now = core.clock.now()
-            state.match_id = await core.storage.record_match_start(
+            state.match_id = await core.storage.history.record_match_start(
                 table_id, json.dumps(state.rules.to_dict()), [s.player_id for s in specs],
                 now=now, practice=state.practice)
             state.match, state.status = match, "playing"

@@ -34,7 +34,7 @@ class Messages:
         live = core.live(table_id)
         state = live.state
         with contextlib.suppress(TableClosed):  # a closed table's last messages: memory only
-            await core.storage.set_table_messages(
+            await core.storage.tables.set_table_messages(
                 table_id, now=core.clock.now(), thread_id=thread_id,
                 lobby_message_id=lobby_message_id, table_message_id=table_message_id)
         if not isinstance(thread_id, Unchanged):

@@ -45,8 +45,8 @@ class BuyIn(MoneyOp):
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str,
                     now: float) -> StackMove:
-        return await storage.buy_in(table_id, self.user, self.amount, key=self.key, now=now,
-                                    snapshot=snapshot)
+        return await storage.tables.buy_in(table_id, self.user, self.amount, key=self.key, now=now,
+                                           snapshot=snapshot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +57,8 @@ class CashOut(MoneyOp):
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str,
                     now: float) -> StackMove:
-        return await storage.cash_out(table_id, self.user, key=self.key, now=now,
-                                      snapshot=snapshot)
+        return await storage.tables.cash_out(table_id, self.user, key=self.key, now=now,
+                                             snapshot=snapshot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,9 +73,9 @@ class Settle(MoneyOp):
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str,
                     now: float) -> Settlement:
-        return await storage.settle_hand(table_id, self.hand_no, list(self.transfers),
-                                         key=self.key, now=now, snapshot=snapshot,
-                                         hand=self.hand)
+        return await storage.tables.settle_hand(table_id, self.hand_no, list(self.transfers),
+                                                key=self.key, now=now, snapshot=snapshot,
+                                                hand=self.hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +89,9 @@ class MatchEnd(MoneyOp):
     computers: tuple[tuple[int, str], ...] = ()
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:
-        return await storage.record_match_end(self.match_id, list(self.winners), now=now,
-                                              cancelled=self.cancelled,
-                                              computers=dict(self.computers))
+        return await storage.history.record_match_end(self.match_id, list(self.winners), now=now,
+                                                      cancelled=self.cancelled,
+                                                      computers=dict(self.computers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +100,7 @@ class Close(MoneyOp):
     terminal = True
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str, now: float) -> bool:
-        return await storage.close_table(table_id, now=now, snapshot=snapshot)
+        return await storage.tables.close_table(table_id, now=now, snapshot=snapshot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ class RefundTable(MoneyOp):
 
     async def apply(self, storage: Storage, table_id: int, snapshot: str,
                     now: float) -> Refund:
-        return await storage.refund_table(table_id, self.reason, now=now)
+        return await storage.tables.refund_table(table_id, self.reason, now=now)
 
 
 Op = BuyIn | CashOut | Settle | MatchEnd | Close | RefundTable

@@ -27,7 +27,7 @@ class Recovery:
     async def restore(self) -> list[int]:
         core = self._core
         restored = []
-        for row in await core.storage.live_tables(core.shards):  # this process's servers
+        for row in await core.storage.tables.live_tables(core.shards):  # this process's servers
             if row.id in core.tables:
                 continue
             try:
@@ -66,7 +66,7 @@ class Recovery:
                 await core.emit([out.TableClosed(table_id=state.table_id,
                                                  channel_id=state.home, reason="over")])
                 return False
-            stacks = (await core.storage.table(state.table_id)).stacks
+            stacks = (await core.storage.tables.table(state.table_id)).stacks
             if _nonzero(stacks) != _nonzero(_expected_stacks(state)):
                 raise BadSnapshot(f"stacks {stacks} do not match the snapshot")
             events: list[out.TableEvent] = [out.TableRestored(
@@ -83,8 +83,8 @@ class Recovery:
     async def _refund_unrestorable(self, table_id: int, channel_id: int) -> None:
         core = self._core
         try:
-            refund = await core.storage.refund_table(table_id, str(UNRESTORABLE),
-                                                     now=core.clock.now())
+            refund = await core.storage.tables.refund_table(table_id, str(UNRESTORABLE),
+                                                            now=core.clock.now())
         except Exception:  # the other tables still come back; this one stays for an admin
             log.exception("table %s could not be refunded", table_id)
             return

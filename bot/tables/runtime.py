@@ -68,7 +68,7 @@ class TableCore:
         self.settings = settings
         self.shards = shards  # the servers whose tables this process runs
         self.held = held  # is this process's lease on them still good?
-        self.saves = GroupCommit(storage)  # snapshot-only saves, many tables per transaction
+        self.saves = GroupCommit(storage.tables)  # snapshot-only saves, many tables per transaction
         self.tables: dict[int, Live] = {}
         self.by_channel: dict[int, int] = {}
         self.closing = False

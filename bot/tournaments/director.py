@@ -160,7 +160,7 @@ class TournamentDirector:
 
     async def last_finished(self, channel_id: int) -> Tournament | None:
         """The channel's last finished tournament: its final standings stay on show."""
-        record = await self._storage.last_tournament(channel_id, "finished")
+        record = await self._storage.tournaments.last_tournament(channel_id, "finished")
         return None if record is None else Tournament.from_json(record.state_json)
 
     def _cooldown(self, action: str, member: int, guild_id: int) -> int:
@@ -210,7 +210,7 @@ class TournamentDirector:
                       seats: int, hands: int, payouts: Sequence[int],
                       options: Mapping[str, Any] | None, window_seconds: float,
                       seed: int | None, clock_penalty: bool) -> Tournament:
-        options = {**(await self._storage.guild_settings(guild_id)).table_options,
+        options = {**(await self._storage.settings.guild_settings(guild_id)).table_options,
                    **SEED_001_OPTIONS, "buy_in": TABLE_STACK, **(options or {}),
                    "format": "hands", "hands": hands, "seats": seats, "hints": "off",
                    "point_value": 1}  # no help in competition
@@ -226,9 +226,10 @@ class TournamentDirector:
             raise TournamentError(error.text) from error
         state.options = dict(options)
         now = self._clock.now()
-        state.tournament_id = await self._storage.create_tournament(
+        state.tournament_id = await self._storage.tournaments.create_tournament(
             guild_id, channel_id, state.to_json(), now=now)
-        await self._storage.save_tournament(state.tournament_id, state.to_json(), now=now)
+        await self._storage.tournaments.save_tournament(state.tournament_id, state.to_json(),
+                                                        now=now)
         self._live[state.tournament_id] = state
         self._channels[state.tournament_id] = channel_id
         self._arm(state)
@@ -241,7 +242,7 @@ class TournamentDirector:
             self._rule(lambda: t.join(player_id, name, self._clock.now(), ai_level))
             try:
                 if ai_level is None:
-                    await self._storage.tournament_move(
+                    await self._storage.tournaments.tournament_move(
                         tournament_id, player_id, t.buy_in, "buy_in",
                         key=_key(t, "join", player_id, t.registrations),
                         now=self._clock.now(), snapshot=t.to_json())
@@ -285,7 +286,7 @@ class TournamentDirector:
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
         async with self._locked(tournament_id) as t:
             self._rule(lambda: t.leave(player_id, self._clock.now()))
-            await self._storage.tournament_move(
+            await self._storage.tournaments.tournament_move(
                 tournament_id, player_id, t.buy_in, "refund",
                 key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
                 snapshot=t.to_json())
@@ -409,7 +410,7 @@ class TournamentDirector:
         for player in players:
             if player < 0:
                 continue
-            await self._storage.tournament_move(
+            await self._storage.tournaments.tournament_move(
                 t.tournament_id, player, t.buy_in, "refund", key=_key(t, "refund", player),
                 now=self._clock.now())
         await self._save(t, "cancelled")
@@ -466,7 +467,7 @@ class TournamentDirector:
         """Load every tournament not over. Call before TableService.restore(): the tables
         it brings back report to this service. A table that was being opened when the bot
         stopped is opened again (its stakes are keyed, so nothing is paid twice)."""
-        for record in await self._storage.open_tournaments(self._tables.shards):
+        for record in await self._storage.tournaments.open_tournaments(self._tables.shards):
             t = Tournament.from_json(record.state_json)
             self._live[t.tournament_id] = t
             self._channels[t.tournament_id] = record.channel_id
@@ -491,7 +492,7 @@ class TournamentDirector:
         """A table whose match ended as the bot stopped, before this service heard of it:
         its result comes from the hands' history (computers are -1, -2, ... at the table, in
         the order they sat down)."""
-        record = await self._storage.table(table_id)
+        record = await self._storage.tables.table(table_id)
         if record.status == "open":
             return  # the table service brings it back
         results = await self._results(table, table_id)
@@ -509,7 +510,7 @@ class TournamentDirector:
             if player < 0:
                 computers += 1
             at_table[player] = player if player > 0 else -computers
-        results = await self._storage.table_results(table_id)
+        results = await self._storage.history.table_results(table_id)
         return {p: results.get(at_table[p], (0, 0)) for p in table.players}
 
     # ================================================================= tables
@@ -547,7 +548,7 @@ class TournamentDirector:
         channel = table.thread_id
         rules = _table_rules(t, table)
         for player in table.players:
-            await self._storage.tournament_move(
+            await self._storage.tournaments.tournament_move(
                 tournament_id, player, rules.buy_in, "stake",
                 key=_key(t, "L" + str(table.level), table.index, "stake", player),
                 now=self._clock.now())
@@ -627,7 +628,7 @@ class TournamentDirector:
         async with self._locked(tournament_id) as t:
             for player in table.players:
                 if player > 0:
-                    await self._storage.tournament_move(
+                    await self._storage.tournaments.tournament_move(
                         tournament_id, player, returned.get(player, 0), "unstake",
                         key=_key(t, "L" + str(table.level), table.index, "unstake", player),
                         now=self._clock.now())
@@ -658,10 +659,10 @@ class TournamentDirector:
         """A tournament registered before computers played for no one's chips holds their
         buy-ins, paid by the house: they go back to it (keyed), before any prize or refund,
         so the house's net over the tournament is zero."""
-        pool = (await self._storage.tournament(t.tournament_id)).pool
+        pool = (await self._storage.tournaments.tournament(t.tournament_id)).pool
         paid = (pool - t.pool) // t.buy_in if t.buy_in else 0
         for entry in t.computers[:max(0, paid)]:
-            await self._storage.tournament_move(
+            await self._storage.tournaments.tournament_move(
                 t.tournament_id, entry.player_id, t.buy_in, "refund",
                 key=_key(t, "house", entry.player_id), now=self._clock.now())
 
@@ -669,7 +670,7 @@ class TournamentDirector:
         await self._house_back(t)
         for placing in t.placings:
             if placing.prize:
-                await self._storage.tournament_move(
+                await self._storage.tournaments.tournament_move(
                     t.tournament_id, placing.player_id, placing.prize, "prize",
                     key=_key(t, "prize", placing.player_id), now=self._clock.now())
         results = [TournamentResult(p.player_id, p.place, len(t.placings), p.prize,
@@ -726,7 +727,7 @@ class TournamentDirector:
 
     async def _save(self, t: Tournament, status: str | None = None,
                     results: Sequence[TournamentResult] = ()) -> None:
-        await self._storage.save_tournament(
+        await self._storage.tournaments.save_tournament(
             t.tournament_id, t.to_json(), now=self._clock.now(),
             status="finished" if status == "finished" else
             "cancelled" if status == "cancelled" else None, results=results)
@@ -738,7 +739,7 @@ class TournamentDirector:
             record = SanctionRecord(sanction.player_id, sanction.kind, sanction.points,
                                     sanction.reason, sanction.level, sanction.by,
                                     sanction.excluded)
-            await self._storage.record_sanction(
+            await self._storage.tournaments.record_sanction(
                 t.tournament_id, record, key=_key(t, "sanction", number),
                 now=self._clock.now(), snapshot=t.to_json())
 

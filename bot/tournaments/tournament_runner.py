@@ -44,7 +44,7 @@ async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats
                     break
                 if not await clock.advance_to_next():
                     raise StuckTable(f"tournament {tid} has nothing due and is not over")
-            final = Tournament.from_json((await storage.tournament(tid)).state_json)
+            final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
         finally:
             await service.idle()
             await service.close()

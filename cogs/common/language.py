@@ -66,7 +66,7 @@ class LocaleWrites:
     async def _write(self, batch: list[tuple[int, str, float]]) -> None:
         latest = {user: (user, code, now) for user, code, now in batch}  # a member's last counts
         try:
-            await self.storage.set_locales(list(latest.values()))
+            await self.storage.preferences.set_locales(list(latest.values()))
         except Exception:  # best effort (a closing database): the memory has them
             log.warning("could not keep the locales of %s", sorted(latest), exc_info=True)
 
@@ -75,13 +75,13 @@ async def player_locale(bot: "OFCBot", user_id: int) -> str:
     """The language of a DM to `user_id`: the locale they last used the bot in."""
     code = _seen(bot).get(user_id)
     if code is None:
-        code = (await bot.storage.preferences(user_id)).locale
+        code = (await bot.storage.preferences.preferences(user_id)).locale
     return locale_of(code)
 
 
 async def server_locale(bot: "OFCBot", guild_id: int) -> str:
     """The language of a server's public table messages."""
-    chosen = (await bot.storage.guild_settings(guild_id)).language
+    chosen = (await bot.storage.settings.guild_settings(guild_id)).language
     if chosen is not None:
         return locale_of(chosen)
     guild = bot.get_guild(guild_id)

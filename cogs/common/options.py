@@ -93,7 +93,7 @@ def table_options(*names: str) -> Callable[[Callback], Callback]:
 
 async def server_rules(storage: Storage, guild_id: int) -> TableRules:
     """The server's default table rules (`/ofc-admin settings`), RULES.md's defaults elsewhere."""
-    settings = await storage.guild_settings(guild_id)
+    settings = await storage.settings.guild_settings(guild_id)
     return TableRules.from_mapping(settings.table_options)
 
 

@@ -42,7 +42,7 @@ def _picked(values: Sequence[str]) -> int:
 
 async def _recent_match(storage: Storage, guild_id: int, user_id: int,
                         match_id: int) -> MatchSummary:
-    for match in await storage.recent_matches(guild_id, user_id, limit=CHECK_DEPTH):
+    for match in await storage.history.recent_matches(guild_id, user_id, limit=CHECK_DEPTH):
         if match.match_id == match_id:
             return match
     raise Refusal(Text("Match #{n} is not among that member's matches in this server.",
@@ -78,7 +78,7 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
         guild_id = guild_id_of(interaction)
         summary = await _recent_match(storage, guild_id, self.user_id,
                                       _picked(self.item.values))
-        hands = await storage.match_hands(summary.match_id)
+        hands = await storage.history.match_hands(summary.match_id)
         view = discord.ui.View(timeout=None)
         if hands:
             view.add_item(HandPicker(self.user_id, summary.match_id, hands, lang(interaction)))
@@ -114,7 +114,7 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
         guild_id = guild_id_of(interaction)
         summary = await _recent_match(storage, guild_id, self.user_id, self.match_id)
         hand_no = _picked(self.item.values)
-        hand = next((h for h in await storage.match_hands(self.match_id)
+        hand = next((h for h in await storage.history.match_hands(self.match_id)
                      if h.hand_no == hand_no), None)
         if hand is None:
             raise Refusal(Text("Match #{n} has no hand {hand}.", n=self.match_id, hand=hand_no))
@@ -131,10 +131,11 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 async def history(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage = storage_of(interaction)
-    matches = await storage.recent_matches(guild_id, target.id, limit=RECENT_MATCHES)
-    sanctions = await storage.member_sanctions(guild_id, target.id, limit=RECENT_SANCTIONS)
-    tournaments = await storage.member_tournaments(guild_id, target.id,
-                                                   limit=RECENT_TOURNAMENTS)
+    matches = await storage.history.recent_matches(guild_id, target.id, limit=RECENT_MATCHES)
+    sanctions = await storage.tournaments.member_sanctions(guild_id, target.id,
+                                                           limit=RECENT_SANCTIONS)
+    tournaments = await storage.tournaments.member_tournaments(guild_id, target.id,
+                                                               limit=RECENT_TOURNAMENTS)
     view = discord.ui.View(timeout=None)
     if matches:
         view.add_item(MatchPicker(target.id, matches, lang(interaction)))
@@ -151,14 +152,14 @@ async def stats(interaction: Interaction, member: Member | None = None) -> None:
     (rendering/player_card.py) under it."""
     guild_id, target = about(interaction, member)
     storage, loc = storage_of(interaction), lang(interaction)
-    figures = await storage.stats(guild_id, target.id)
+    figures = await storage.history.stats(guild_id, target.id)
     if not figures.hands:
         await send(interaction, ephemeral=True, embed=embeds.stats(loc, target.mention, figures))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)  # the card takes a moment
-    server = await storage.server_stats(guild_id)
-    nets = await storage.recent_nets(guild_id, target.id, limit=FORM_MATCHES)
-    rating, rated = await storage.rating_of(guild_id, target.id)
+    server = await storage.history.server_stats(guild_id)
+    nets = await storage.history.recent_nets(guild_id, target.id, limit=FORM_MATCHES)
+    rating, rated = await storage.ratings.rating_of(guild_id, target.id)
     embed = embeds.stats(loc, target.mention, figures, server=server, nets=nets, rating=rating,
                          rated=rated)
     card = PlayerCard(

@@ -59,11 +59,11 @@ async def answer_review(interaction: Interaction, match_id: int | None,
     storage = storage_of(interaction)
     user = interaction.user.id
     if match_id is None or hand_no is None:
-        latest = await storage.played_hands(guild_id, user, limit=1)
+        latest = await storage.history.played_hands(guild_id, user, limit=1)
         if not latest:
             raise Refusal(NO_HANDS)
         match_id, hand_no = latest[0].match_id, latest[0].hand_no
-    played, history = await storage.played_hand(guild_id, user, match_id, hand_no)
+    played, history = await storage.history.played_hand(guild_id, user, match_id, hand_no)
     seed = zlib.crc32(f"{match_id}:{hand_no}".encode())  # the same review every time
     try:
         reviewed = await images.workers().run(
@@ -91,8 +91,8 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
     """The member's latest hands in this server, newest first, those matching what is typed."""
     if interaction.guild_id is None:
         return []
-    hands = await storage_of(interaction).played_hands(interaction.guild_id,
-                                                       interaction.user.id, limit=CHOICES)
+    hands = await storage_of(interaction).history.played_hands(interaction.guild_id,
+                                                               interaction.user.id, limit=CHOICES)
     loc = lang(interaction)
     choices = []
     for h in hands:

@@ -19,7 +19,7 @@ season = app_commands.Group(name="season", description="Rating seasons (Manage S
 @manage_server
 async def start(interaction: Interaction,
                 name: app_commands.Range[str, 1, MAX_NAME] | None = None) -> None:
-    started = await in_time(interaction, storage_of(interaction).start_season(
+    started = await in_time(interaction, storage_of(interaction).ratings.start_season(
         guild_id_of(interaction), name, now=now_of(interaction)), ephemeral=False)
     await send(interaction, ephemeral=False, embed=embeds.season_started(
         lang(interaction), started, interaction.user.mention))

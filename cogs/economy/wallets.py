@@ -35,9 +35,9 @@ MAX_SEASON = 10_000
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage, now = storage_of(interaction), now_of(interaction)
-    wallet = await in_time(interaction, storage.wallet(guild_id, target.id, now=now),
+    wallet = await in_time(interaction, storage.wallets.wallet(guild_id, target.id, now=now),
                            ephemeral=True)  # a first wallet is a write
-    line = await storage.rank_of(guild_id, target.id)
+    line = await storage.wallets.rank_of(guild_id, target.id)
     next_daily = None
     if target.id == interaction.user.id:
         last = wallet.last_daily_at
@@ -52,7 +52,7 @@ async def daily(interaction: Interaction) -> None:
     guild_id = guild_id_of(interaction)
     storage, now = storage_of(interaction), now_of(interaction)
     try:
-        claim = await in_time(interaction, storage.claim_daily(
+        claim = await in_time(interaction, storage.wallets.claim_daily(
             guild_id, interaction.user.id, now=now), ephemeral=True)
     except DailyOff as error:
         raise Refusal(error.text) from error
@@ -76,16 +76,16 @@ async def leaderboard(interaction: Interaction, by: str = "rating",
     if by == "chips":
         if season is not None:
             raise Refusal(Text("Seasons are for the rating board: chips have no seasons."))
-        rows = await storage.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
-        me = await storage.rank_of(guild_id, interaction.user.id)
+        rows = await storage.wallets.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
+        me = await storage.wallets.rank_of(guild_id, interaction.user.id)
         await send(interaction, ephemeral=False,
                    embed=embeds.leaderboard(lang(interaction), rows, me, name))
         return
-    shown, board = await storage.rating_board(guild_id, season, limit=LEADERBOARD_SIZE)
+    shown, board = await storage.ratings.rating_board(guild_id, season, limit=LEADERBOARD_SIZE)
     if season is not None and shown is None:
         raise Refusal(Text("This server has no season {number}.", number=season))
     mine = None if shown is None else \
-        (await storage.rating_of(guild_id, interaction.user.id, shown.number))[0]
+        (await storage.ratings.rating_of(guild_id, interaction.user.id, shown.number))[0]
     await send(interaction, ephemeral=False,
                embed=embeds.rating_board(lang(interaction), shown, board, mine, name))
 
@@ -100,7 +100,7 @@ async def grant(interaction: Interaction, member: Member,
     guild_id = guild_id_of(interaction)
     require_human(member)
     # The interaction id as idempotency key: a redelivered interaction grants once.
-    move = await in_time(interaction, storage_of(interaction).grant(
+    move = await in_time(interaction, storage_of(interaction).wallets.grant(
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
         now=now_of(interaction), key=f"grant:{interaction.id}"), ephemeral=False)
     if not move.applied:

@@ -128,7 +128,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = tables_of(interaction)
     state = service.private_view(table, interaction.user.id)
-    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     content = await prompt(lang(interaction), state,
                            where=where_of(interaction.client, service, table),
                            four_colour=prefs.four_colour)
@@ -162,7 +162,7 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     message = interaction.message
     fresh = message is None or play.shown.get(message.id) != key
     where = where_of(interaction.client, tables_of(interaction), state.table_id)
-    four_colour = fresh and (await storage_of(interaction).preferences(
+    four_colour = fresh and (await storage_of(interaction).preferences.preferences(
         interaction.user.id)).four_colour
     content = await prompt(loc, state, where=where, image=fresh, asking=asking,
                            four_colour=four_colour)

@@ -322,7 +322,8 @@ class TablePresenter(commands.Cog):
         /ofc practice, a tournament's table counts in its standings, a table of one's own
         chips offers a rematch."""
         loc = await self._locale(table, channel_id)
-        changes = [] if match_id is None else await self.bot.storage.rating_changes(match_id)
+        ratings = self.bot.storage.ratings
+        changes = [] if match_id is None else await ratings.rating_changes(match_id)
         rated = {c.user_id: (c.before.shown, c.after.shown) for c in changes if c.level is None}
         embed = standings_embed(loc, standings, practice=practice, tournament=tournament,
                                 ratings=rated)
@@ -497,7 +498,7 @@ class TablePresenter(commands.Cog):
         if embed is None:
             return
         changes = [] if match_over is None else \
-            await self.bot.storage.rating_changes(match_over)
+            await self.bot.storage.ratings.rating_changes(match_over)
         for change in (c for c in changes if c.user_id == player):
             embed.add_field(name=t(loc, "Your rating"), value=t(
                 loc, "{rating:,} ({change:+,}) after this match", rating=change.after.shown,
@@ -516,7 +517,8 @@ class TablePresenter(commands.Cog):
         loc = await player_locale(self.bot, state.player_id)
         key = image_key(loc, state)
         fresh = message_id is None or self.shown.get(message_id) != key
-        four_colour = fresh and (await self.bot.storage.preferences(state.player_id)).four_colour
+        four_colour = fresh and (
+            await self.bot.storage.preferences.preferences(state.player_id)).four_colour
         return await prompt(loc, state, note=note, where=self._where(table), image=fresh,
                             four_colour=four_colour)
 
@@ -541,7 +543,7 @@ class TablePresenter(commands.Cog):
             return
         if (table, player, hand) in self.no_dm:
             return
-        if (await self.bot.storage.preferences(player)).controls == "channel":
+        if (await self.bot.storage.preferences.preferences(player)).controls == "channel":
             await self._in_channel(table, player, hand)  # /ofc preferences: no DMs
             return
         if sent is not None:

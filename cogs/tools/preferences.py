@@ -40,9 +40,9 @@ async def preferences(interaction: Interaction, four_colour: bool | None = None,
     storage = storage_of(interaction)
     user = interaction.user.id
     if four_colour is None and controls is None:
-        prefs = await storage.preferences(user)
+        prefs = await storage.preferences.preferences(user)
     else:
-        prefs = await storage.set_preferences(
+        prefs = await storage.preferences.set_preferences(
             user, now=now_of(interaction),
             four_colour=UNCHANGED if four_colour is None else four_colour,
             controls=UNCHANGED if controls is None else controls)

@@ -45,7 +45,7 @@ async def score(interaction: Interaction, player1: Board, player2: Board,
     sheet = score_sheet(request)  # every refusal comes before this point
     boards = parse_boards(request["players"], rules)
     await interaction.response.defer(thinking=True)  # the image takes a moment
-    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     loc = lang(interaction)
     await send(interaction, ephemeral=False, embed=embeds.score(loc, rules, boards, sheet),
                file=await images.score_file(loc, score_view(rules, request, sheet),

@@ -51,7 +51,7 @@ async def settings(
 ) -> None:
     guild_id = guild_id_of(interaction)
     storage = storage_of(interaction)
-    before = await storage.guild_settings(guild_id)
+    before = await storage.settings.guild_settings(guild_id)
     if reset is not None and reset != "all" and reset not in RESET_FIELDS:
         raise Refusal(Text("'{reset}' is not a setting that can be reset.", reset=excerpt(reset)))
     if language is not None and language not in LOCALES:
@@ -71,7 +71,7 @@ async def settings(
         update["table_options"] = {name: getattr(checked, name) for name in merged}
     after = before
     if update:
-        after = await in_time(interaction, storage.update_guild_settings(
+        after = await in_time(interaction, storage.settings.update_guild_settings(
             guild_id, actor_id=interaction.user.id, now=now_of(interaction), **update),
             ephemeral=True)
     changed = [embeds.SETTINGS[name] for name in RESET_FIELDS
@@ -79,6 +79,7 @@ async def settings(
     defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
     server_default = await server_locale(interaction.client, guild_id) \
         if after.language is None else after.language
+    audit = await storage.settings.settings_audit(guild_id, limit=AUDIT_SHOWN)
     await send(interaction, ephemeral=True, embed=embeds.settings(
         lang(interaction), after, defaults, TableRules.from_mapping(after.table_options),
-        await storage.settings_audit(guild_id, limit=AUDIT_SHOWN), changed, server_default))
+        audit, changed, server_default))

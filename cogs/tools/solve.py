@@ -34,7 +34,7 @@ async def solve(interaction: Interaction, cards: app_commands.Range[str, 1, MAX_
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
     await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await images.workers().run(solve_fantasyland, hand, rules, priority=PERSON)
-    prefs = await storage_of(interaction).preferences(interaction.user.id)
+    prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     loc = lang(interaction)
     image = await images.solution_file(loc, solved.board, solved.discard, rules,
                                        prefs.four_colour)

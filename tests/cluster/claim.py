@@ -23,15 +23,15 @@ async def main(path: str, count: int, ids: str, seconds: float, hold: bool) -> i
     owner = new_owner()
     try:
         try:
-            leases = await storage.claim_shards(owner, plan.count, plan.ids, now=time.time(),
-                                                seconds=seconds)
+            leases = await storage.leases.claim_shards(owner, plan.count, plan.ids, now=time.time(),
+                                                       seconds=seconds)
         except ShardsTaken as error:
             print(f"refused: {error}", flush=True)
             return 2
         print(f"claimed {owner} {min(lease.expires_at for lease in leases)}", flush=True)
         if hold:
             await asyncio.to_thread(sys.stdin.read)
-            await storage.release_shards(owner)
+            await storage.leases.release_shards(owner)
             print("released", flush=True)
         return 0
     finally:

@@ -27,15 +27,16 @@ def books(database: str) -> dict[str, list[tuple[Any, ...]]]:
 
 async def test_every_claim_takes_a_greater_token_and_a_renewal_keeps_it(
         storage: Storage) -> None:
-    tokens = [(await storage.claim_shards("a", 2, [0, 1], now=T0, seconds=30))[0].token]
-    assert await storage.renew_shards("a", [0, 1], now=T0 + 10, seconds=30) == T0 + 40
-    assert {le.token for le in await storage.shard_leases()} == {tokens[0]}
-    tokens.append((await storage.claim_shards("b", 2, [1], now=T0 + 40, seconds=30))[0].token)
-    await storage.release_shards("b")  # the counter does not go back with the leases gone
-    tokens.append((await storage.claim_shards("c", 2, [1], now=T0 + 41, seconds=30))[0].token)
-    tokens.append((await storage.claim_shards("d", 3, [2], now=T0 + 80, seconds=30))[0].token)
+    tokens = [(await storage.leases.claim_shards("a", 2, [0, 1], now=T0, seconds=30))[0].token]
+    assert await storage.leases.renew_shards("a", [0, 1], now=T0 + 10, seconds=30) == T0 + 40
+    assert {le.token for le in await storage.leases.shard_leases()} == {tokens[0]}
+    leases = storage.leases
+    tokens.append((await leases.claim_shards("b", 2, [1], now=T0 + 40, seconds=30))[0].token)
+    await storage.leases.release_shards("b")  # the counter does not go back with the leases gone
+    tokens.append((await leases.claim_shards("c", 2, [1], now=T0 + 41, seconds=30))[0].token)
+    tokens.append((await leases.claim_shards("d", 3, [2], now=T0 + 80, seconds=30))[0].token)
     assert tokens == sorted(set(tokens)) and tokens[0] >= 1
-    assert {(le.shard_id, le.token) for le in await storage.shard_leases()} == {
+    assert {(le.shard_id, le.token) for le in await storage.leases.shard_leases()} == {
         (2, tokens[-1])}
 
 
@@ -45,45 +46,45 @@ async def test_once_a_shard_is_taken_over_the_old_owner_writes_nothing_of_its_ta
     told: list[str] = []
     guild, kept = guild_on(1, 2), guild_on(0, 2)  # shard 1 is taken over; shard 0 stays old's
     try:
-        lease = await old.claim_shards("old", 2, [0, 1], now=T0, seconds=30)
+        lease = await old.leases.claim_shards("old", 2, [0, 1], now=T0, seconds=30)
         old.fence_writes(2, lease[0].token, told.append)
-        table = await old.create_table(guild, 5, '{"v": 1}', now=T0)
-        other = await old.create_table(guild, 6, '{"v": 1}', now=T0)
-        mine = await old.create_table(kept, 7, '{"v": 1}', now=T0)
+        table = await old.tables.create_table(guild, 5, '{"v": 1}', now=T0)
+        other = await old.tables.create_table(guild, 6, '{"v": 1}', now=T0)
+        mine = await old.tables.create_table(kept, 7, '{"v": 1}', now=T0)
         for user in (11, 12):
-            await old.buy_in(table, user, 100, key=f"in:{user}", now=T0)
-        match = await old.record_match_start(table, "{}", [11, 12], now=T0)
-        tournament = await old.create_tournament(guild, 5, '{"t": 1}', now=T0)
-        await old.tournament_move(tournament, 11, 50, "buy_in", key="t:in", now=T0)
+            await old.tables.buy_in(table, user, 100, key=f"in:{user}", now=T0)
+        match = await old.history.record_match_start(table, "{}", [11, 12], now=T0)
+        tournament = await old.tournaments.create_tournament(guild, 5, '{"t": 1}', now=T0)
+        await old.tournaments.tournament_move(tournament, 11, 50, "buy_in", key="t:in", now=T0)
         assert told == []
 
         # old is paused past its lease; new claims shard 1 and plays on
-        taken = await new.claim_shards("new", 2, [1], now=T0 + 31, seconds=30)
+        taken = await new.leases.claim_shards("new", 2, [1], now=T0 + 31, seconds=30)
         assert taken[0].token > lease[0].token
         new.fence_writes(2, taken[0].token, told.append)
-        await new.settle_hand(table, 1, [(11, 12, 30)], key="settle:1", now=T0 + 32,
-                              snapshot='{"v": "new"}')
+        await new.tables.settle_hand(table, 1, [(11, 12, 30)], key="settle:1", now=T0 + 32,
+                                     snapshot='{"v": "new"}')
         before = books(database)
 
         refused = {
-            "create_table": old.create_table(guild, 8, "{}", now=T0 + 33),
-            "save_snapshot": old.save_snapshot(table, '{"v": "old"}', now=T0 + 33),
-            "set_table_messages": old.set_table_messages(table, now=T0 + 33,
-                                                         table_message_id=99),
-            "buy_in": old.buy_in(table, 13, 100, key="in:13", now=T0 + 33),
-            "cash_out": old.cash_out(table, 11, key="out:11", now=T0 + 33),
-            "settle_hand": old.settle_hand(table, 1, [(12, 11, 30)], key="settle:old",
-                                           now=T0 + 33),
-            "refund_table": old.refund_table(table, "old thinks so", now=T0 + 33),
-            "close_table": old.close_table(other, now=T0 + 33),
-            "record_match_start": old.record_match_start(other, "{}", [11], now=T0 + 33),
-            "record_match_end": old.record_match_end(match, [11], now=T0 + 33),
-            "record_hand": old.record_hand(HandRecord(match, 2, "{}", ()), now=T0 + 33),
-            "create_tournament": old.create_tournament(guild, 5, "{}", now=T0 + 33),
-            "save_tournament": old.save_tournament(tournament, '{"t": 2}', now=T0 + 33),
-            "tournament_move": old.tournament_move(tournament, 11, 50, "prize", key="t:out",
-                                                   now=T0 + 33),
-            "record_sanction": old.record_sanction(
+            "create_table": old.tables.create_table(guild, 8, "{}", now=T0 + 33),
+            "save_snapshot": old.tables.save_snapshot(table, '{"v": "old"}', now=T0 + 33),
+            "set_table_messages": old.tables.set_table_messages(table, now=T0 + 33,
+                                                                table_message_id=99),
+            "buy_in": old.tables.buy_in(table, 13, 100, key="in:13", now=T0 + 33),
+            "cash_out": old.tables.cash_out(table, 11, key="out:11", now=T0 + 33),
+            "settle_hand": old.tables.settle_hand(table, 1, [(12, 11, 30)], key="settle:old",
+                                                  now=T0 + 33),
+            "refund_table": old.tables.refund_table(table, "old thinks so", now=T0 + 33),
+            "close_table": old.tables.close_table(other, now=T0 + 33),
+            "record_match_start": old.history.record_match_start(other, "{}", [11], now=T0 + 33),
+            "record_match_end": old.history.record_match_end(match, [11], now=T0 + 33),
+            "record_hand": old.history.record_hand(HandRecord(match, 2, "{}", ()), now=T0 + 33),
+            "create_tournament": old.tournaments.create_tournament(guild, 5, "{}", now=T0 + 33),
+            "save_tournament": old.tournaments.save_tournament(tournament, '{"t": 2}', now=T0 + 33),
+            "tournament_move": old.tournaments.tournament_move(tournament, 11, 50, "prize",
+                                                               key="t:out", now=T0 + 33),
+            "record_sanction": old.tournaments.record_sanction(
                 tournament, SanctionRecord(11, "warning", 0, "late", 1, 12, False),
                 key="t:warn", now=T0 + 33, snapshot='{"t": 3}'),
         }
@@ -96,16 +97,16 @@ async def test_once_a_shard_is_taken_over_the_old_owner_writes_nothing_of_its_ta
         assert issubclass(WriteFenced, LeaseLost)  # the table service says: table moving
 
         # a group commit refuses the fenced entry only; old still runs shard 0's tables
-        results = await old.save_snapshots([(mine, '{"v": 2}'), (table, '{"v": "old"}')],
-                                           now=T0 + 34)
+        results = await old.tables.save_snapshots([(mine, '{"v": 2}'), (table, '{"v": "old"}')],
+                                                  now=T0 + 34)
         assert results[0] is None and isinstance(results[1], WriteFenced)
-        assert (await old.table(mine)).state_json == '{"v": 2}'
-        await old.save_snapshot(mine, '{"v": 3}', now=T0 + 34)
-        assert (await old.table(table)).state_json == '{"v": "new"}'
+        assert (await old.tables.table(mine)).state_json == '{"v": 2}'
+        await old.tables.save_snapshot(mine, '{"v": 3}', now=T0 + 34)
+        assert (await old.tables.table(table)).state_json == '{"v": "new"}'
         assert len(told) == len(refused) + 1
         # the new owner goes on writing
-        await new.save_snapshot(table, '{"v": "new 2"}', now=T0 + 35)
-        await new.cash_out(table, 11, key="out:11", now=T0 + 35)
+        await new.tables.save_snapshot(table, '{"v": "new 2"}', now=T0 + 35)
+        await new.tables.cash_out(table, 11, key="out:11", now=T0 + 35)
     finally:
         await old.close()
         await new.close()
@@ -117,19 +118,19 @@ async def test_a_released_or_resharded_lease_fences_its_old_owner_too(database: 
     told: list[str] = []
     guild = guild_on(0, 1)
     try:
-        lease = await storage.claim_shards("a", 1, [0], now=T0, seconds=30)
+        lease = await storage.leases.claim_shards("a", 1, [0], now=T0, seconds=30)
         storage.fence_writes(1, lease[0].token, told.append)
-        table = await storage.create_table(guild, 5, "{}", now=T0)
-        await storage.release_shards("a")  # nobody owns the shard: nobody may write it
+        table = await storage.tables.create_table(guild, 5, "{}", now=T0)
+        await storage.leases.release_shards("a")  # nobody owns the shard: nobody may write it
         with pytest.raises(WriteFenced):
-            await storage.save_snapshot(table, '{"v": 1}', now=T0 + 1)
-        lease = await storage.claim_shards("a", 1, [0], now=T0 + 2, seconds=30)
+            await storage.tables.save_snapshot(table, '{"v": 1}', now=T0 + 1)
+        lease = await storage.leases.claim_shards("a", 1, [0], now=T0 + 2, seconds=30)
         storage.fence_writes(1, lease[0].token, told.append)
-        await storage.save_snapshot(table, '{"v": 2}', now=T0 + 2)
-        await storage.claim_shards("b", 2, [0, 1], now=T0 + 40, seconds=30)  # a reshard
+        await storage.tables.save_snapshot(table, '{"v": 2}', now=T0 + 2)
+        await storage.leases.claim_shards("b", 2, [0, 1], now=T0 + 40, seconds=30)  # a reshard
         with pytest.raises(WriteFenced, match="Shard 0 of 1"):
-            await storage.save_snapshot(table, '{"v": 3}', now=T0 + 41)
-        assert (await storage.table(table)).state_json == '{"v": 2}' and len(told) == 2
+            await storage.tables.save_snapshot(table, '{"v": 3}', now=T0 + 41)
+        assert (await storage.tables.table(table)).state_json == '{"v": 2}' and len(told) == 2
     finally:
         await storage.close()
 
@@ -145,13 +146,13 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
     checked, finish = asyncio.Event(), asyncio.Event()
     tasks: list[asyncio.Task[Any]] = []
     try:
-        lease = await old.claim_shards("old", 1, [0], now=T0, seconds=30)
+        lease = await old.leases.claim_shards("old", 1, [0], now=T0, seconds=30)
         old.fence_writes(1, lease[0].token, lambda reason: None)
-        table = await old.create_table(guild, 5, "{}", now=T0)
+        table = await old.tables.create_table(guild, 5, "{}", now=T0)
 
         async def slow_write() -> None:
-            async with old._db.transaction() as conn:
-                await old._fenced(conn, guild)
+            async with old._core.db.transaction() as conn:
+                await old._core.fenced(conn, guild)
                 checked.set()
                 await finish.wait()  # paused between its check and its commit
                 await conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
@@ -159,7 +160,7 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
 
         writing = asyncio.create_task(slow_write())
         await checked.wait()
-        claim = asyncio.create_task(new.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
+        claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
         tasks += [writing, claim]
         watcher = await asyncpg.connect(database)
         try:
@@ -174,8 +175,8 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
         await writing
         assert (await claim)[0].owner == "new"
         with pytest.raises(WriteFenced):
-            await old.save_snapshot(table, '{"v": "old again"}', now=T0 + 32)
-        assert (await new.table(table)).state_json == '{"v": "old"}'
+            await old.tables.save_snapshot(table, '{"v": "old again"}', now=T0 + 32)
+        assert (await new.tables.table(table)).state_json == '{"v": "old"}'
     finally:
         finish.set()  # a failure above must not leave a connection held: close would wait
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -193,7 +194,7 @@ async def test_on_postgresql_a_frozen_transaction_of_a_sharded_process_does_not_
     shared, alone = await Storage.open(database, shared=True), await Storage.open(database)
     try:
         for storage, expected in ((shared, "10s"), (alone, "0")):
-            async with storage._db.transaction(write=False) as conn:
+            async with storage._core.db.transaction(write=False) as conn:
                 assert await conn.fetch("SHOW idle_in_transaction_session_timeout") == [
                     (expected,)]
     finally:

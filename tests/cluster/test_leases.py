@@ -24,72 +24,72 @@ def guild_on(shard: int, count: int, n: int = 1) -> int:
 
 
 async def test_a_claim_takes_every_shard_asked_until_its_expiry(storage: Storage) -> None:
-    leases = await storage.claim_shards("a", 4, [1, 2], now=T0, seconds=30, address="x:1")
+    leases = await storage.leases.claim_shards("a", 4, [1, 2], now=T0, seconds=30, address="x:1")
     assert [(le.shard_id, le.shard_count, le.owner, le.address, le.expires_at)
             for le in leases] == [(1, 4, "a", "x:1", T0 + 30), (2, 4, "a", "x:1", T0 + 30)]
-    assert await storage.shard_leases() == leases
+    assert await storage.leases.shard_leases() == leases
 
 
 async def test_a_second_owner_is_refused_any_shard_already_held_and_gets_none(
         storage: Storage) -> None:
-    await storage.claim_shards("a", 4, [0, 1], now=T0, seconds=30)
+    await storage.leases.claim_shards("a", 4, [0, 1], now=T0, seconds=30)
     with pytest.raises(ShardsTaken, match=r"Shard 1 of 4 is run by another ofc-bot \(a\)"):
-        await storage.claim_shards("b", 4, [1, 2], now=T0 + 29, seconds=30)
-    assert {le.shard_id: le.owner for le in await storage.shard_leases()} == {0: "a", 1: "a"}
+        await storage.leases.claim_shards("b", 4, [1, 2], now=T0 + 29, seconds=30)
+    assert {le.shard_id: le.owner for le in await storage.leases.shard_leases()} == {0: "a", 1: "a"}
     # the shards nobody holds are free
-    await storage.claim_shards("b", 4, [2, 3], now=T0 + 29, seconds=30)
-    assert {le.shard_id: le.owner for le in await storage.shard_leases()} == {
+    await storage.leases.claim_shards("b", 4, [2, 3], now=T0 + 29, seconds=30)
+    assert {le.shard_id: le.owner for le in await storage.leases.shard_leases()} == {
         0: "a", 1: "a", 2: "b", 3: "b"}
 
 
 async def test_processes_must_agree_on_the_shard_count(storage: Storage) -> None:
-    await storage.claim_shards("a", 2, [0], now=T0, seconds=30)
+    await storage.leases.claim_shards("a", 2, [0], now=T0, seconds=30)
     with pytest.raises(ShardsTaken, match="same --shard-count"):
-        await storage.claim_shards("b", 3, [2], now=T0 + 1, seconds=30)
+        await storage.leases.claim_shards("b", 3, [2], now=T0 + 1, seconds=30)
     # once a's lease expires, the new count starts clean: a's old row is gone
-    await storage.claim_shards("b", 3, [2], now=T0 + 30, seconds=30)
-    assert [(le.shard_id, le.shard_count, le.owner) for le in await storage.shard_leases()] \
+    await storage.leases.claim_shards("b", 3, [2], now=T0 + 30, seconds=30)
+    assert [(le.shard_id, le.shard_count, le.owner) for le in await storage.leases.shard_leases()] \
         == [(2, 3, "b")]
 
 
 async def test_an_expired_lease_is_taken_over_and_its_old_owner_cannot_renew(
         storage: Storage) -> None:
-    await storage.claim_shards("a", 2, [0, 1], now=T0, seconds=30)
-    assert await storage.renew_shards("a", [0, 1], now=T0 + 10, seconds=30) == T0 + 40
+    await storage.leases.claim_shards("a", 2, [0, 1], now=T0, seconds=30)
+    assert await storage.leases.renew_shards("a", [0, 1], now=T0 + 10, seconds=30) == T0 + 40
     with pytest.raises(ShardsTaken):
-        await storage.claim_shards("b", 2, [1], now=T0 + 39.9, seconds=30)
-    await storage.claim_shards("b", 2, [1], now=T0 + 40, seconds=30)
+        await storage.leases.claim_shards("b", 2, [1], now=T0 + 39.9, seconds=30)
+    await storage.leases.claim_shards("b", 2, [1], now=T0 + 40, seconds=30)
     with pytest.raises(LeaseLost, match=r"shard 1 passed to another ofc-bot \(b\)"):
-        await storage.renew_shards("a", [0, 1], now=T0 + 41, seconds=30)
+        await storage.leases.renew_shards("a", [0, 1], now=T0 + 41, seconds=30)
     # a refused renewal renews nothing, not even the shard still a's
-    assert {le.shard_id: le.expires_at for le in await storage.shard_leases()} == {
+    assert {le.shard_id: le.expires_at for le in await storage.leases.shard_leases()} == {
         0: T0 + 40, 1: T0 + 70}
 
 
 async def test_an_owner_whose_lease_ran_out_unclaimed_may_renew_it(storage: Storage) -> None:
-    await storage.claim_shards("a", 1, [0], now=T0, seconds=30)
-    assert await storage.renew_shards("a", [0], now=T0 + 100, seconds=30) == T0 + 130
+    await storage.leases.claim_shards("a", 1, [0], now=T0, seconds=30)
+    assert await storage.leases.renew_shards("a", [0], now=T0 + 100, seconds=30) == T0 + 130
 
 
 async def test_a_released_lease_is_free_at_once(storage: Storage) -> None:
-    await storage.claim_shards("a", 2, [0, 1], now=T0, seconds=30)
-    await storage.release_shards("a")
-    assert await storage.shard_leases() == []
-    await storage.claim_shards("b", 2, [0, 1], now=T0 + 1, seconds=30)
+    await storage.leases.claim_shards("a", 2, [0, 1], now=T0, seconds=30)
+    await storage.leases.release_shards("a")
+    assert await storage.leases.shard_leases() == []
+    await storage.leases.claim_shards("b", 2, [0, 1], now=T0 + 1, seconds=30)
     with pytest.raises(LeaseLost, match="passed to another"):
-        await storage.renew_shards("a", [0], now=T0 + 2, seconds=30)
+        await storage.leases.renew_shards("a", [0], now=T0 + 2, seconds=30)
 
 
 async def test_bad_claims_are_refused_with_a_reason(storage: Storage) -> None:
     for args, message in (((2, [2]), "does not exist"), ((2, []), "at least one"),
                           ((0, [0]), "at least one")):
         with pytest.raises(InvalidInput, match=message):
-            await storage.claim_shards("a", *args, now=T0, seconds=30)
+            await storage.leases.claim_shards("a", *args, now=T0, seconds=30)
     with pytest.raises(InvalidInput, match="positive number of seconds"):
-        await storage.claim_shards("a", 1, [0], now=T0, seconds=0)
+        await storage.leases.claim_shards("a", 1, [0], now=T0, seconds=0)
     with pytest.raises(InvalidInput, match="owner"):
-        await storage.claim_shards("", 1, [0], now=T0, seconds=30)
-    assert await storage.shard_leases() == []
+        await storage.leases.claim_shards("", 1, [0], now=T0, seconds=30)
+    assert await storage.leases.shard_leases() == []
 
 
 async def test_a_database_held_alone_takes_a_dead_process_lease_over_at_once(
@@ -97,12 +97,12 @@ async def test_a_database_held_alone_takes_a_dead_process_lease_over_at_once(
     """A bot holding the database alone (SQLite's lock file, PostgreSQL's exclusive lock):
     any other lease there is a crashed process's."""
     shared = await Storage.open(database)
-    await shared.claim_shards("crashed", 1, [0], now=T0, seconds=30)
+    await shared.leases.claim_shards("crashed", 1, [0], now=T0, seconds=30)
     await shared.close()
     alone = await Storage.open(database, exclusive=True)
     try:
-        await alone.claim_shards("restarted", 1, [0], now=T0 + 1, seconds=30)
-        assert [le.owner for le in await alone.shard_leases()] == ["restarted"]
+        await alone.leases.claim_shards("restarted", 1, [0], now=T0 + 1, seconds=30)
+        assert [le.owner for le in await alone.leases.shard_leases()] == ["restarted"]
     finally:
         await alone.close()
 
@@ -112,16 +112,17 @@ async def test_tables_and_tournaments_are_read_by_shard(storage: Storage) -> Non
     for shard in range(3):
         for n in (1, 2):
             guild = guild_on(shard, 3, n)
-            ids[guild] = await storage.create_table(guild, 7 + n, '{"s": 1}', now=T0)
-            await storage.create_tournament(guild, 9 + n, '{"s": 1}', now=T0)
+            ids[guild] = await storage.tables.create_table(guild, 7 + n, '{"s": 1}', now=T0)
+            await storage.tournaments.create_tournament(guild, 9 + n, '{"s": 1}', now=T0)
     plan = ShardPlan(3, (0, 2))
-    tables = await storage.live_tables(plan)
+    tables = await storage.tables.live_tables(plan)
     assert sorted(t.guild_id for t in tables) == sorted(g for g in ids if plan.owns(g))
     assert len(tables) == 4
-    tournaments = await storage.open_tournaments(plan)
+    tournaments = await storage.tournaments.open_tournaments(plan)
     assert sorted(t.guild_id for t in tournaments) == sorted(g for g in ids if plan.owns(g))
     every = ShardPlan(3, (0, 1, 2))
-    assert len(await storage.live_tables()) == len(await storage.live_tables(every)) == 6
+    tables = storage.tables
+    assert len(await tables.live_tables()) == len(await tables.live_tables(every)) == 6
 
 
 # ------------------------------------------------------------------ two real processes

@@ -60,7 +60,7 @@ async def test_a_lobby_click_from_another_server_changes_nothing(
     after = bot.tables.lobby(table)
     assert after.seats == before.seats and after.status == "lobby"
     assert mallory.mention not in str(lobby.embed)
-    assert await bot.storage.ledger(double.guild.id, mallory.id) == []  # no wallet here
+    assert await bot.storage.wallets.ledger(double.guild.id, mallory.id) == []  # no wallet here
 
 
 async def test_a_table_click_from_another_channel_of_the_same_server_is_refused(

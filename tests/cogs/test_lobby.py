@@ -9,7 +9,7 @@ STARTING = 1000  # OFC_STARTING_CHIPS default
 
 
 async def wallet(bot: OFCBot, double: DiscordDouble, member: Member) -> int:
-    return (await bot.storage.wallet(double.guild.id, member.id, now=0)).balance
+    return (await bot.storage.wallets.wallet(double.guild.id, member.id, now=0)).balance
 
 
 async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: Member,

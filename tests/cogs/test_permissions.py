@@ -50,7 +50,7 @@ async def test_the_double_applies_overwrites_as_discord_does(double: DiscordDoub
 
 async def test_create_names_a_missing_permission_and_takes_no_chips(
         double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
-    before = await bot.storage.wallet(double.guild.id, alice.id, now=0)  # 1,000 chips
+    before = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)  # 1,000 chips
     (managed,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
     await double.set_permissions(double.channel, managed, deny=ATTACH_FILES)
 
@@ -60,7 +60,7 @@ async def test_create_names_a_missing_permission_and_takes_no_chips(
     assert "**Attach Files**" in text and "Send Messages" not in text
     assert "Permissions" in text and "No chips were taken." in text
     assert bot.tables.table_for_channel(double.channel.id) is None
-    after = await bot.storage.wallet(double.guild.id, alice.id, now=0)
+    after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
     assert after.balance == before.balance == 1000
     assert not [m for m in double.messages() if m.embed and "OFC table" in m.embed["title"]]
 
@@ -103,7 +103,7 @@ async def test_a_lobby_restored_where_the_bot_can_no_longer_see_is_refunded_by_d
     try:
         told = await closed_and_told(double, restarted, alice)
         assert f"<#{double.channel.id}>" in told and "200 chips" in told
-        wallet = await restarted.storage.wallet(double.guild.id, alice.id, now=0)
+        wallet = await restarted.storage.wallets.wallet(double.guild.id, alice.id, now=0)
         assert wallet.balance == 1000  # the buy-in came back
     finally:
         await double.stop_client(restarted)
@@ -126,7 +126,7 @@ async def test_a_match_restored_where_the_bot_cannot_attach_images_is_settled_an
     try:
         told = await closed_and_told(double, restarted, alice)
         assert "hand in play was completed and settled" in told
-        stacks = (await restarted.storage.table(table)).stacks
+        stacks = (await restarted.storage.tables.table(table)).stacks
         assert not any(stacks.values())  # every stack went back
     finally:
         await double.stop_client(restarted)

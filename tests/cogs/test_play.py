@@ -274,7 +274,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     over = await double.wait_for_message(lambda m: m.embed is not None
                                          and m.embed["title"] == "Match over")
     lines = over.embed["description"].splitlines()  # type: ignore[index]
-    wallets = {m.name: (await bot.storage.wallet(double.guild.id, m.id, now=0)).balance
+    wallets = {m.name: (await bot.storage.wallets.wallet(double.guild.id, m.id, now=0)).balance
                for m in (alice, bob)}
     # Each standing line "n. Name: stack chips (net)": stacks went back (R11, R12).
     for line in lines[:2]:
@@ -291,7 +291,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     await bob.click(over, "Rematch")
     await double.wait_until(lambda: bob.mention in str(lobby.embed), what="bob seated")
     for member in (alice, bob):
-        wallet = await bot.storage.wallet(double.guild.id, member.id, now=0)
+        wallet = await bot.storage.wallets.wallet(double.guild.id, member.id, now=0)
         assert wallet.balance == wallets[member.name] - 200
     final = await double.wait_for_message(  # the table message, edited a last time
         lambda m: m.embed is not None and m.embed["title"] == "Hand 1 of 1: showdown"
@@ -367,7 +367,7 @@ async def test_a_table_that_cannot_be_restored_refunds_and_says_so(
         notice = await double.wait_for_message(lambda m: "could not be restored" in m.content)
         assert alice.mention in notice.content and bob.mention in notice.content
         for member in (alice, bob):  # the buy-ins came back (R12)
-            wallet = await restarted.storage.wallet(double.guild.id, member.id, now=0)
+            wallet = await restarted.storage.wallets.wallet(double.guild.id, member.id, now=0)
             assert wallet.balance == 1000
         assert restarted.tables.table_for_channel(double.channel.id) is None
         logged = [r.getMessage() for r in double.errors.records]
@@ -384,7 +384,7 @@ async def test_a_rematch_offer_outlives_restarts(
     await play_hand(bot, table, (alice, bob), auto)
     over = await double.wait_for_message(lambda m: m.embed is not None
                                          and m.embed["title"] == "Match over")
-    wallets = {m.id: (await bot.storage.wallet(double.guild.id, m.id, now=0)).balance
+    wallets = {m.id: (await bot.storage.wallets.wallet(double.guild.id, m.id, now=0)).balance
                for m in (alice, bob)}
     await double.stop_client(bot)
 
@@ -420,7 +420,7 @@ async def test_a_rematch_offer_outlives_restarts(
         await double.wait_until(lambda: again.tables.lobby(rematch).seated(bob.id),
                                 what="bob seated at the rematch")
         for member in (alice, bob):  # each buy-in taken once more (R12)
-            wallet = await again.storage.wallet(double.guild.id, member.id, now=0)
+            wallet = await again.storage.wallets.wallet(double.guild.id, member.id, now=0)
             assert wallet.balance == wallets[member.id] - 200
     finally:
         await double.stop_client(again)

@@ -25,7 +25,7 @@ async def test_preferences_are_shown_changed_and_kept(double: DiscordDouble, bot
         "ofc preferences", four_colour=True, controls="channel"))
     text = changed.embed["description"]  # type: ignore[index]
     assert "four colours" in text and "My hand" in text
-    prefs = await bot.storage.preferences(alice.id)
+    prefs = await bot.storage.preferences.preferences(alice.id)
     assert prefs.four_colour and prefs.controls == "channel"
 
 

@@ -17,12 +17,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.storage import Storage
+from bot.storage import Tables
 from tests.e2e import bot_process
 
 
 def pause_before(write: Callable[..., Awaitable[Any]], flag: Path) -> Callable[..., Any]:
-    async def paused(self: Storage, *args: Any, **options: Any) -> Any:
+    async def paused(self: Tables, *args: Any, **options: Any) -> Any:
         if flag.exists():
             flag.unlink()
             os.kill(os.getpid(), signal.SIGSTOP)
@@ -34,6 +34,6 @@ def pause_before(write: Callable[..., Awaitable[Any]], flag: Path) -> Callable[.
 if __name__ == "__main__":
     flag = Path(os.environ["OFC_TEST_PAUSE_FILE"])
     # a batch of one snapshot takes the first, several the second (bot/tables/commits.py)
-    Storage.save_snapshot = pause_before(Storage.save_snapshot, flag)  # type: ignore[method-assign]
-    Storage.save_snapshots = pause_before(Storage.save_snapshots, flag)  # type: ignore[method-assign]
+    Tables.save_snapshot = pause_before(Tables.save_snapshot, flag)  # type: ignore[method-assign]
+    Tables.save_snapshots = pause_before(Tables.save_snapshots, flag)  # type: ignore[method-assign]
     sys.exit(bot_process.main(sys.argv[1:]))

@@ -102,9 +102,9 @@ class DeadOwner:
     async def _renew(self, seconds: float) -> None:
         storage = await Storage.open(self.database, shared=True)
         try:
-            lease = next(lease for lease in await storage.shard_leases()
+            lease = next(lease for lease in await storage.leases.shard_leases()
                          if lease.shard_id == 1)
-            await storage.renew_shards(lease.owner, [1], now=time.time(), seconds=seconds)
+            await storage.leases.renew_shards(lease.owner, [1], now=time.time(), seconds=seconds)
         finally:
             await storage.close()
 

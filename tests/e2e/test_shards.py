@@ -183,12 +183,12 @@ async def test_a_bot_whose_lease_was_taken_stops_itself(
     await double.start_client(bot)
     thief = await Storage.open(database)  # another process took the shard (its lease ran out)
     try:
-        async with thief._db.transaction() as conn:
+        async with thief._core.db.transaction() as conn:
             await conn.execute("UPDATE shard_leases SET owner = 'thief'")
         await double.wait_until(bot.is_closed, timeout=TIMEOUT, what="the bot to stop")
         assert bot.lease_lost == ("The lease of shard 1 passed to another ofc-bot (thief): "
                                   "this process no longer runs its tables")
-        assert [lease.owner for lease in await thief.shard_leases()] == ["thief"]
+        assert [lease.owner for lease in await thief.leases.shard_leases()] == ["thief"]
     finally:
         await double.stop_client(bot)
         await thief.close()

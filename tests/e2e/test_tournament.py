@@ -30,7 +30,7 @@ async def audited_bot(double: DiscordDouble,
     bot.tournaments.limits = replace(UNLIMITED, min_hands=1)  # short tables, no cooldowns
     # Quick turns for the tables' timeouts: the server's settings, which a tournament's
     # tables take (its create offers only variant, scoring, royalties and fantasy).
-    await bot.storage.update_guild_settings(
+    await bot.storage.settings.update_guild_settings(
         double.guild.id, actor_id=1, now=clock.now(),
         table_options={"turn_seconds": 10, "time_bank_seconds": 0})
     try:
@@ -131,7 +131,7 @@ async def test_four_players_two_heads_up_tables_then_a_final(
         looked_up = await double.resolved(await alice.slash("ofc history", member=carol))
         assert "time (10 s)" in str(looked_up.embed)
         await play_out(bot, clock)
-        final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
+        final = Tournament.from_json((await bot.storage.tournaments.tournament(tid)).state_json)
         assert final.status == "finished" and final.level == 2
         assert [p.prize for p in final.placings if not p.computer] == [98, 52, 0]
         for placing in final.placings:  # /ofc history keeps where each person finished
@@ -173,11 +173,11 @@ async def test_ofc_cancel_at_a_tournament_table_decides_it_and_the_tournament_go
         decided = bot.tournaments.tournament(tid).table(1, table.index)
         assert decided.status == "done" and decided.early and decided.winner is not None
         await play_out(bot, clock)
-        final = Tournament.from_json((await bot.storage.tournament(tid)).state_json)
+        final = Tournament.from_json((await bot.storage.tournaments.tournament(tid)).state_json)
         assert final.status == "finished" and final.level == 2
         assert decided.winner in final.tables[-1].players
-        assert (await bot.storage.tournament(tid)).pool == 0
-        wallet = await bot.storage.wallet(double.guild.id, bob.id, now=clock.now())
+        assert (await bot.storage.tournaments.tournament(tid)).pool == 0
+        wallet = await bot.storage.wallets.wallet(double.guild.id, bob.id, now=clock.now())
         prize = next(p.prize for p in final.placings if p.player_id == bob.id)
         assert prize == 0 and wallet.balance == 1000  # free; the lent table chips went back
 
@@ -199,7 +199,7 @@ async def test_start_says_which_thread_permission_is_missing_and_changes_nothing
             assert now.status == "registering" and now.tables == [] and now.pool == 100
             assert len(double.state.channels) == before  # no thread opened
             assert bot.tables.live_tables() == []
-            stored = await bot.storage.tournament(t.tournament_id)
+            stored = await bot.storage.tournaments.tournament(t.tournament_id)
             assert stored.pool == 100
             assert Tournament.from_json(stored.state_json).status == "registering"
         created = await double.resolved(await bob.slash("ofc tournament create", buy_in=5))
@@ -231,7 +231,7 @@ async def test_a_level_whose_thread_cannot_open_waits_and_the_directors_start_op
         await double.wait_until(lambda: bot.tournaments.tournament(tid).current_tables[0]
                                 .status == "playing", what="the final playing")
         await play_out(bot, clock)
-        assert (await bot.storage.tournament(tid)).status == "finished"
+        assert (await bot.storage.tournaments.tournament(tid)).status == "finished"
 
 
 async def test_refusals_are_private_and_a_channel_holds_one_tournament(

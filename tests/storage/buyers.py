@@ -14,7 +14,8 @@ async def _buy(target: str, table: int, user: int, count: int, name: str,
     try:
         start.wait()  # the other process is ready too: they go at once
         results = await asyncio.gather(
-            *(store.buy_in(table, user, 10, key=f"{name}:{n}", now=1.0) for n in range(count)),
+            *(store.tables.buy_in(table, user, 10, key=f"{name}:{n}", now=1.0)
+              for n in range(count)),
             return_exceptions=True)
     finally:
         await store.close()

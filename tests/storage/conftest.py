@@ -16,4 +16,4 @@ BOT = -1  # a computer seat
 
 @pytest.fixture
 async def table(storage: Storage) -> int:
-    return await storage.create_table(GUILD, CHANNEL, '{"hand": 0}', now=0.0)
+    return await storage.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=0.0)

@@ -56,7 +56,7 @@ def entries(journal: Path) -> list[dict[str, Any]]:
 
 async def plan(store: Storage, rng: random.Random, key: str) -> dict[str, Any]:
     """The next operation, as a journal entry."""
-    tables = await store.live_tables()
+    tables = await store.tables.live_tables()
     if not tables:
         return {"op": "create"}
     table = tables[0]
@@ -92,24 +92,26 @@ async def apply(store: Storage, op: dict[str, Any], now: float) -> bool:
     try:
         match op["op"]:
             case "create":
-                await store.create_table(GUILD, CHANNEL, snapshot({}), now=now)
+                await store.tables.create_table(GUILD, CHANNEL, snapshot({}), now=now)
             case "buy_in":
-                return (await store.buy_in(op["table"], op["user"], op["amount"], key=op["key"],
-                                           now=now, snapshot=op["snapshot"])).applied
+                return (await store.tables.buy_in(op["table"], op["user"], op["amount"],
+                                                  key=op["key"], now=now,
+                                                  snapshot=op["snapshot"])).applied
             case "settle":
                 transfers = [Transfer(*t) for t in op["transfers"]]
-                return (await store.settle_hand(op["table"], 1, transfers, key=op["key"],
-                                                now=now, snapshot=op["snapshot"])).applied
+                return (await store.tables.settle_hand(op["table"], 1, transfers, key=op["key"],
+                                                       now=now, snapshot=op["snapshot"])).applied
             case "cash_out":
-                return (await store.cash_out(op["table"], op["user"], key=op["key"], now=now,
-                                             snapshot=op["snapshot"])).applied
+                return (await store.tables.cash_out(op["table"], op["user"], key=op["key"], now=now,
+                                                    snapshot=op["snapshot"])).applied
             case "daily":
-                await store.claim_daily(GUILD, op["user"], now=now)
+                await store.wallets.claim_daily(GUILD, op["user"], now=now)
             case "grant":
-                return (await store.grant(GUILD, op["user"], op["amount"], reason="crash test",
-                                          actor_id=99, now=now, key=op["key"])).applied
+                return (await store.wallets.grant(GUILD, op["user"], op["amount"],
+                                                  reason="crash test", actor_id=99, now=now,
+                                                  key=op["key"])).applied
             case "refund":
-                await store.refund_table(op["table"], "crash test refund", now=now)
+                await store.tables.refund_table(op["table"], "crash test refund", now=now)
     except StorageError:
         return False
     return True

@@ -19,10 +19,10 @@ TAMPERING = {
 @pytest.mark.parametrize("what", TAMPERING)
 async def test_the_audit_finds_tampering(database: str, what: str) -> None:
     storage = await Storage.open(database)
-    table = await storage.create_table(GUILD, CHANNEL, "{}", now=0.0)
+    table = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
     for user in (ALICE, BOB, BOT):
-        await storage.buy_in(table, user, 100, key=f"in:{user}", now=0.0)
-    await storage.settle_hand(table, 1, [(ALICE, BOB, 10), (BOT, BOB, 5)], key="s", now=1.0)
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=0.0)
+    await storage.tables.settle_hand(table, 1, [(ALICE, BOB, 10), (BOT, BOB, 5)], key="s", now=1.0)
     await storage.close()
     assert audit(database) == []
     with Reader(database) as query:

@@ -87,9 +87,9 @@ async def test_backups_taken_while_a_table_plays_restore_into_a_fresh_bot(
             else:
                 assert status == "closed", backup
             await resumed.close()
-            assert (await copy.table(table)).status == "closed"
+            assert (await copy.tables.table(table)).status == "closed"
             alice = next(s.net for s in final if s.player_id == ALICE)
-            balance = (await copy.wallet(GUILD, ALICE, now=later.now())).balance
+            balance = (await copy.wallets.wallet(GUILD, ALICE, now=later.now())).balance
             assert balance == START + alice, backup
         finally:
             await copy.close()

@@ -121,7 +121,8 @@ def test_migrate_db_copies_everything_and_the_live_table_resumes(
             assert await service.restore() == [live]
             await play(service, clock, live, [ALICE, 103])
             await service.close()
-            await storage.wallet(GUILD, 104, now=clock.now())  # new rows: numbering moved on
+            # new rows: numbering moved on
+            await storage.wallets.wallet(GUILD, 104, now=clock.now())
         finally:
             await storage.close()
 

@@ -21,10 +21,11 @@ from tests.storage.conftest import ADMIN, ALICE, BOB, CHANNEL, GUILD
 async def test_200_concurrent_buy_ins_and_claims_never_overdraw_nor_lose_a_chip(
     storage: Storage, table: int
 ) -> None:
-    calls = [storage.buy_in(table, ALICE, 10, key=f"in:{i}", now=1.0) for i in range(150)]
-    calls += [storage.claim_daily(GUILD, ALICE, now=1.0) for _ in range(40)]
+    calls = [storage.tables.buy_in(table, ALICE, 10, key=f"in:{i}", now=1.0) for i in range(150)]
+    calls += [storage.wallets.claim_daily(GUILD, ALICE, now=1.0) for _ in range(40)]
     calls += [
-        storage.grant(GUILD, ALICE, 5, reason="bonus", actor_id=ADMIN, now=1.0, key=f"g:{i}")
+        storage.wallets.grant(GUILD, ALICE, 5, reason="bonus", actor_id=ADMIN, now=1.0,
+                              key=f"g:{i}")
         for i in range(10)
     ]
     random.Random(4).shuffle(calls)
@@ -36,11 +37,11 @@ async def test_200_concurrent_buy_ins_and_claims_never_overdraw_nor_lose_a_chip(
     assert sum(isinstance(e, DailyNotReady) for e in errors) == 39  # one claim per cooldown
     bought = 150 - sum(isinstance(e, InsufficientChips) for e in errors)
     # 1000 start + 200 daily + 10 x 5 granted = 1250 chips, 10 per buy-in: at most 125 fit
-    balance = (await storage.wallet(GUILD, ALICE, now=2.0)).balance
-    stack = (await storage.table(table)).stacks.get(ALICE, 0)
+    balance = (await storage.wallets.wallet(GUILD, ALICE, now=2.0)).balance
+    stack = (await storage.tables.table(table)).stacks.get(ALICE, 0)
     assert stack == 10 * bought
     assert balance + stack == 1250
-    entries = await storage.ledger(GUILD, ALICE, limit=1000)
+    entries = await storage.wallets.ledger(GUILD, ALICE, limit=1000)
     assert sum(e.amount for e in entries) == balance
     assert len(entries) == 1 + 1 + 10 + bought
 
@@ -49,10 +50,10 @@ async def test_two_concurrent_settlements_of_one_hand_pay_once(
     storage: Storage, table: int
 ) -> None:
     for user in (ALICE, BOB):
-        await storage.buy_in(table, user, 100, key=f"in:{user}", now=0.0)
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=0.0)
     first, second = await asyncio.gather(
-        storage.settle_hand(table, 1, [(BOB, ALICE, 60)], key=f"{table}:1:settle", now=1.0),
-        storage.settle_hand(table, 1, [(BOB, ALICE, 60)], key=f"{table}:1:settle", now=1.0),
+        storage.tables.settle_hand(table, 1, [(BOB, ALICE, 60)], key=f"{table}:1:settle", now=1.0),
+        storage.tables.settle_hand(table, 1, [(BOB, ALICE, 60)], key=f"{table}:1:settle", now=1.0),
     )
     assert sorted([first.applied, second.applied]) == [False, True]
     assert first.stacks == second.stacks == {ALICE: 160, BOB: 40}
@@ -62,17 +63,17 @@ async def test_two_storages_on_one_database_never_overdraw(database: str) -> Non
     one = await Storage.open(database)
     two = await Storage.open(database)
     try:
-        table = await one.create_table(GUILD, CHANNEL, "{}", now=0.0)
+        table = await one.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
         calls = [
-            store.buy_in(table, ALICE, 25, key=f"in:{i}", now=1.0)
+            store.tables.buy_in(table, ALICE, 25, key=f"in:{i}", now=1.0)
             for i, store in enumerate([one, two] * 30)
         ]
         results = await asyncio.gather(*calls, return_exceptions=True)
         errors = [r for r in results if isinstance(r, BaseException)]
         assert all(isinstance(e, InsufficientChips) for e in errors), errors
         assert len(errors) == 20  # 1000 chips pay exactly 40 buy-ins of 25
-        assert (await two.wallet(GUILD, ALICE, now=2.0)).balance == 0
-        assert (await one.table(table)).stacks == {ALICE: 1000}
+        assert (await two.wallets.wallet(GUILD, ALICE, now=2.0)).balance == 0
+        assert (await one.tables.table(table)).stacks == {ALICE: 1000}
     finally:
         await one.close()
         await two.close()
@@ -83,7 +84,7 @@ def test_200_buy_ins_from_two_processes_at_once_never_overdraw(database: str) ->
     async def opened() -> int:
         store = await Storage.open(database)
         try:
-            return await store.create_table(GUILD, CHANNEL, "{}", now=0.0)
+            return await store.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
         finally:
             await store.close()
 
@@ -108,9 +109,9 @@ def test_200_buy_ins_from_two_processes_at_once_never_overdraw(database: str) ->
     async def figures() -> tuple[int, dict[int, int], int]:
         store = await Storage.open(database)
         try:
-            entries = await store.ledger(GUILD, ALICE, limit=1000)
-            return ((await store.wallet(GUILD, ALICE, now=2.0)).balance,
-                    (await store.table(table)).stacks, len(entries))
+            entries = await store.wallets.ledger(GUILD, ALICE, limit=1000)
+            return ((await store.wallets.wallet(GUILD, ALICE, now=2.0)).balance,
+                    (await store.tables.table(table)).stacks, len(entries))
         finally:
             await store.close()
 

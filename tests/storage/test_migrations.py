@@ -39,7 +39,7 @@ async def _money_survives(target: str, version: int) -> None:
     store = await Storage.open(target)
     try:
         expected = 1234 if version >= 1 else 1000
-        assert (await store.wallet(GUILD, ALICE, now=1.0)).balance == expected
+        assert (await store.wallets.wallet(GUILD, ALICE, now=1.0)).balance == expected
     finally:
         await store.close()
 
@@ -60,7 +60,7 @@ async def test_an_empty_file_reaches_the_newest_schema(tmp_path: Path) -> None:
 async def test_the_connection_enforces_foreign_keys(tmp_path: Path) -> None:
     store = await Storage.open(tmp_path / "fk.sqlite3")
     try:
-        async with store._db.transaction() as conn:
+        async with store._core.db.transaction() as conn:
             pragmas = [
                 (await conn.fetch(f"PRAGMA {name}"))[0][0]
                 for name in ("foreign_keys", "busy_timeout", "synchronous")

@@ -95,12 +95,12 @@ class Model:
 async def _call(storage: Storage, table: int, op: tuple[Any, ...], key: str) -> bool:
     kind = op[0]
     if kind == "buy_in":
-        return (await storage.buy_in(table, op[1], op[2], key=key, now=1.0)).applied
+        return (await storage.tables.buy_in(table, op[1], op[2], key=key, now=1.0)).applied
     if kind == "cash_out":
-        return (await storage.cash_out(table, op[1], key=key, now=1.0)).applied
+        return (await storage.tables.cash_out(table, op[1], key=key, now=1.0)).applied
     if kind == "settle":
-        return (await storage.settle_hand(table, 1, op[1], key=key, now=1.0)).applied
-    call = storage.grant if kind == "grant" else storage.correct
+        return (await storage.tables.settle_hand(table, 1, op[1], key=key, now=1.0)).applied
+    call = storage.wallets.grant if kind == "grant" else storage.wallets.correct
     return (await call(GUILD, op[1], op[2], reason="model", actor_id=ADMIN, now=1.0,
                        key=key)).applied
 
@@ -108,7 +108,7 @@ async def _call(storage: Storage, table: int, op: tuple[Any, ...], key: str) -> 
 async def _run(path: str, ops: list[tuple[Any, ...]]) -> None:
     storage = await Storage.open(path)
     try:
-        table = await storage.create_table(GUILD, CHANNEL, "{}", now=0.0)
+        table = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
         model = Model()
         applied: list[tuple[tuple[Any, ...], str]] = []
         for number, op in enumerate(ops):
@@ -129,9 +129,9 @@ async def _run(path: str, ops: list[tuple[Any, ...]]) -> None:
                         assert type(refused) is error, (op, refused)
                     else:
                         raise AssertionError(f"{op} should raise {error.__name__}")
-            assert (await storage.table(table)).stacks == model.stacks
+            assert (await storage.tables.table(table)).stacks == model.stacks
             for user in HUMANS:
-                row = await storage.rank_of(GUILD, user)
+                row = await storage.wallets.rank_of(GUILD, user)
                 assert (row and row.balance) == model.wallets.get(user), (op, user)
     finally:
         await storage.close()

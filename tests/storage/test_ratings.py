@@ -22,25 +22,25 @@ OPTIONS = '{"format": "match"}'
 async def _match(storage: Storage, points: dict[int, int], *, now: float,
                  practice: bool = False, cancelled: bool = False,
                  computers: dict[int, str] | None = None) -> int:
-    table = await storage.create_table(GUILD, CHANNEL + int(now), '{"hand": 0}', now=now)
-    match = await storage.record_match_start(table, OPTIONS, list(points), now=now,
-                                             practice=practice)
-    await storage.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
+    table = await storage.tables.create_table(GUILD, CHANNEL + int(now), '{"hand": 0}', now=now)
+    match = await storage.history.record_match_start(table, OPTIONS, list(points), now=now,
+                                                     practice=practice)
+    await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
         R(player, p, p) for player, p in points.items())), now=now + 1)
-    await storage.record_match_end(match, [], now=now + 2, cancelled=cancelled,
-                                   computers=computers)
+    await storage.history.record_match_end(match, [], now=now + 2, cancelled=cancelled,
+                                           computers=computers)
     return match
 
 
 async def test_a_finished_match_rates_its_people_by_points(storage: Storage) -> None:
     match = await _match(storage, {ALICE: 6, BOB: -2, CAROL: -4}, now=10.0)
     expected = ratings.rate([DEFAULT] * 3, [1, 2, 3])
-    season, board = await storage.rating_board(GUILD)
+    season, board = await storage.ratings.rating_board(GUILD)
     assert season is not None and (season.number, season.name) == (1, "Season 1")
     assert [(row.rank, row.user_id, row.matches) for row in board] == \
         [(1, ALICE, 1), (2, BOB, 1), (3, CAROL, 1)]
     assert [Rating(row.mu, row.sigma) for row in board] == expected
-    changes = await storage.rating_changes(match)
+    changes = await storage.ratings.rating_changes(match)
     assert {c.user_id: (c.place, c.before, c.after) for c in changes} == {
         ALICE: (1, DEFAULT, expected[0]), BOB: (2, DEFAULT, expected[1]),
         CAROL: (3, DEFAULT, expected[2])}
@@ -49,22 +49,22 @@ async def test_a_finished_match_rates_its_people_by_points(storage: Storage) -> 
 async def test_practice_and_cancelled_matches_change_nothing(storage: Storage) -> None:
     practice = await _match(storage, {ALICE: 6, BOT: -6}, now=10.0, practice=True)
     cancelled = await _match(storage, {ALICE: 6, BOB: -6}, now=20.0, cancelled=True)
-    assert await storage.rating_changes(practice) == []
-    assert await storage.rating_changes(cancelled) == []
-    assert await storage.rating_board(GUILD) == (None, [])
-    assert await storage.rating_of(GUILD, ALICE) == (None, 0)
+    assert await storage.ratings.rating_changes(practice) == []
+    assert await storage.ratings.rating_changes(cancelled) == []
+    assert await storage.ratings.rating_board(GUILD) == (None, [])
+    assert await storage.ratings.rating_of(GUILD, ALICE) == (None, 0)
 
 
 async def test_a_computer_plays_at_its_levels_fixed_rating(storage: Storage) -> None:
     await _match(storage, {ALICE: 5, BOT: -5}, now=10.0, computers={BOT: "strong"})
     await _match(storage, {BOB: 5, BOT - 1: -5}, now=20.0, computers={BOT - 1: "easy"})
-    (alice, rated), (bob, _) = (await storage.rating_of(GUILD, ALICE),
-                                await storage.rating_of(GUILD, BOB))
+    (alice, rated), (bob, _) = (await storage.ratings.rating_of(GUILD, ALICE),
+                                await storage.ratings.rating_of(GUILD, BOB))
     assert alice is not None and bob is not None and rated == 2
     assert alice.mu > bob.mu > DEFAULT.mu  # a beaten strong computer counts more
-    assert [row.user_id for row in (await storage.rating_board(GUILD))[1]] == [ALICE, BOB]
-    season = (await storage.seasons(GUILD))[0]
-    for changes in await storage.season_results(season.id):
+    assert [row.user_id for row in (await storage.ratings.rating_board(GUILD))[1]] == [ALICE, BOB]
+    season = (await storage.ratings.seasons(GUILD))[0]
+    for changes in await storage.ratings.season_results(season.id):
         computer = next(c for c in changes if c.user_id < 0)
         assert computer.before == ratings.COMPUTERS[computer.level or ""]
 
@@ -72,25 +72,25 @@ async def test_a_computer_plays_at_its_levels_fixed_rating(storage: Storage) -> 
 async def test_a_new_season_starts_everyone_again_and_keeps_the_old_board(
         storage: Storage) -> None:
     await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
-    _, first = await storage.rating_board(GUILD)
-    started = await storage.start_season(GUILD, "Winter", now=100.0)
+    _, first = await storage.ratings.rating_board(GUILD)
+    started = await storage.ratings.start_season(GUILD, "Winter", now=100.0)
     assert (started.number, started.name, started.ended_at) == (2, "Winter", None)
-    assert await storage.rating_board(GUILD) == (started, [])
+    assert await storage.ratings.rating_board(GUILD) == (started, [])
     await _match(storage, {BOB: 6, ALICE: -6}, now=200.0)
-    _, second = await storage.rating_board(GUILD)
+    _, second = await storage.ratings.rating_board(GUILD)
     assert [row.user_id for row in second] == [BOB, ALICE]
     assert second[0].matches == 1 and Rating(second[0].mu, second[0].sigma) == \
         ratings.rate([DEFAULT, DEFAULT], [1, 2])[0]  # from the default again
-    old, board = await storage.rating_board(GUILD, season=1)
+    old, board = await storage.ratings.rating_board(GUILD, season=1)
     assert old is not None and old.ended_at == 100.0 and board == first
-    assert await storage.rating_board(GUILD, season=3) == (None, [])
+    assert await storage.ratings.rating_board(GUILD, season=3) == (None, [])
     for bad in ("", " ", "x" * 61):
         try:
-            await storage.start_season(GUILD, bad, now=300.0)
+            await storage.ratings.start_season(GUILD, bad, now=300.0)
         except InvalidInput:
             continue
         raise AssertionError(f"{bad!r} was taken as a season's name")
-    assert len(await storage.seasons(GUILD)) == 2  # the refusals changed nothing
+    assert len(await storage.ratings.seasons(GUILD)) == 2  # the refusals changed nothing
 
 
 async def test_every_rating_recomputes_from_the_recorded_results(storage: Storage) -> None:
@@ -98,10 +98,10 @@ async def test_every_rating_recomputes_from_the_recorded_results(storage: Storag
                {CAROL: 9, ALICE: -9, BOT: 0}, {ALICE: 1, BOB: 1, CAROL: -2}]
     for number, points in enumerate(results):
         await _match(storage, points, now=10.0 * (number + 1), computers={BOT: "strong"})
-    season = (await storage.seasons(GUILD))[0]
+    season = (await storage.ratings.seasons(GUILD))[0]
     recomputed: dict[int, Rating] = {}
     played: dict[int, int] = {}
-    recorded = await storage.season_results(season.id)
+    recorded = await storage.ratings.season_results(season.id)
     assert len(recorded) == len(results)
     for changes, points in zip(recorded, results, strict=True):
         assert {c.user_id for c in changes} == set(points)
@@ -116,7 +116,7 @@ async def test_every_rating_recomputes_from_the_recorded_results(storage: Storag
             if change.user_id > 0:
                 recomputed[change.user_id] = rating
                 played[change.user_id] = played.get(change.user_id, 0) + 1
-    stored = await storage.season_ratings(season.id)
+    stored = await storage.ratings.season_ratings(season.id)
     assert {user: (Rating(row.mu, row.sigma), row.matches) for user, row in stored.items()} \
         == {user: (rating, played[user]) for user, rating in recomputed.items()}
 
@@ -127,19 +127,19 @@ async def test_matches_ending_at_once_rate_one_after_the_other(storage: Storage)
     matches = []
     for number, points in enumerate(({ALICE: 4, BOB: -4}, {ALICE: -2, CAROL: 2},
                                      {BOB: 1, CAROL: -1})):
-        table = await storage.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=1.0)
-        match = await storage.record_match_start(table, OPTIONS, list(points), now=1.0)
-        await storage.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
+        table = await storage.tables.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=1.0)
+        match = await storage.history.record_match_start(table, OPTIONS, list(points), now=1.0)
+        await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', tuple(
             R(player, p, p) for player, p in points.items())), now=2.0)
         matches.append(match)
-    await asyncio.gather(*(storage.record_match_end(m, [], now=3.0) for m in matches))
-    (season,) = await storage.seasons(GUILD)
+    await asyncio.gather(*(storage.history.record_match_end(m, [], now=3.0) for m in matches))
+    (season,) = await storage.ratings.seasons(GUILD)
     latest: dict[int, Rating] = {}
-    for changes in await storage.season_results(season.id):
+    for changes in await storage.ratings.season_results(season.id):
         for change in changes:
             assert change.before == latest.get(change.user_id, DEFAULT)
             latest[change.user_id] = change.after
-    stored = await storage.season_ratings(season.id)
+    stored = await storage.ratings.season_ratings(season.id)
     assert {user: Rating(row.mu, row.sigma) for user, row in stored.items()} == latest
     assert {row.matches for row in stored.values()} == {2}
 
@@ -147,21 +147,24 @@ async def test_matches_ending_at_once_rate_one_after_the_other(storage: Storage)
 async def test_a_finished_tournament_rates_its_people_once_by_their_places(
         storage: Storage) -> None:
     await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)  # Alice and Bob already rated
-    held = {r.user_id: Rating(r.mu, r.sigma) for r in (await storage.rating_board(GUILD))[1]}
-    tournament = await storage.create_tournament(GUILD, CHANNEL, "{}", now=20.0)
+    _, board = await storage.ratings.rating_board(GUILD)
+    held = {r.user_id: Rating(r.mu, r.sigma) for r in board}
+    tournament = await storage.tournaments.create_tournament(GUILD, CHANNEL, "{}", now=20.0)
     places = {ALICE: 3, BOB: 1, CAROL: 2}
     results = [TournamentResult(user, place, 3, 0, 0, False) for user, place in places.items()]
-    await storage.save_tournament(tournament, "{}", now=21.0, results=results)  # not over yet
-    assert len(await storage.season_results((await storage.seasons(GUILD))[0].id)) == 1
+    # not over yet
+    await storage.tournaments.save_tournament(tournament, "{}", now=21.0, results=results)
+    season = (await storage.ratings.seasons(GUILD))[0].id
+    assert len(await storage.ratings.season_results(season)) == 1
     for _ in range(2):  # a repeat (a restart writes the results again) rates it once
-        await storage.save_tournament(tournament, "{}", now=30.0, status="finished",
-                                      results=results)
-    season = (await storage.seasons(GUILD))[0]
-    match, rated = await storage.season_results(season.id)
+        await storage.tournaments.save_tournament(tournament, "{}", now=30.0, status="finished",
+                                                  results=results)
+    season = (await storage.ratings.seasons(GUILD))[0]
+    match, rated = await storage.ratings.season_results(season.id)
     people = sorted(places)  # rated by id, each at its final place
     after = ratings.rate([held.get(p, DEFAULT) for p in people], [places[p] for p in people])
     assert [(c.user_id, c.place, c.after) for c in rated] == \
         [(p, places[p], a) for p, a in zip(people, after, strict=True)]
-    assert {row.user_id: row.matches for row in (await storage.rating_board(GUILD))[1]} == \
+    assert {row.user_id: row.matches for row in (await storage.ratings.rating_board(GUILD))[1]} == \
         {ALICE: 2, BOB: 2, CAROL: 1}
     assert len(match) == 2

@@ -15,7 +15,7 @@ async def test_a_settlement_is_three_statements_on_postgresql(
         storage: Storage, table: int, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Its rows are checked on both databases; SQLite's statements cost one thread hop together.
     for user in (ALICE, BOB, BOT):
-        await storage.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
     sent: list[str] = []
     for name in ("execute", "executemany", "fetch"):
         original = getattr(PostgresConnection, name)
@@ -27,14 +27,14 @@ async def test_a_settlement_is_three_statements_on_postgresql(
 
         monkeypatch.setattr(PostgresConnection, name, counted)
     transfers = [Transfer(ALICE, BOB, 7), Transfer(BOB, BOT, 3), Transfer(BOT, ALICE, 2)]
-    done = await storage.settle_hand(table, 1, transfers, key="s1", now=2.0,
-                                     snapshot='{"hand": 1}')
+    done = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=2.0,
+                                            snapshot='{"hand": 1}')
     # The table's row locked; its stacks read and the key claimed; every write.
     assert len(sent) == 3 or not is_postgres(database), sent
     assert done.applied and done.stacks == {ALICE: 95, BOB: 104, BOT: 101}
     monkeypatch.undo()
-    assert (await storage.table(table)).state_json == '{"hand": 1}'
-    async with storage._db.transaction(write=False) as conn:
+    assert (await storage.tables.table(table)).state_json == '{"hand": 1}'
+    async with storage._core.db.transaction(write=False) as conn:
         moves = await conn.fetch(
             "SELECT user_id, amount, stack_after, counterparty, hand_no, op_key, created_at "
             "FROM stack_moves WHERE kind = 'settle' ORDER BY id")
@@ -42,5 +42,5 @@ async def test_a_settlement_is_three_statements_on_postgresql(
         (ALICE, -7, 93, BOB, 1, "s1", 2.0), (BOB, 7, 107, ALICE, 1, "s1", 2.0),
         (BOB, -3, 104, BOT, 1, "s1", 2.0), (BOT, 3, 103, BOB, 1, "s1", 2.0),
         (BOT, -2, 101, ALICE, 1, "s1", 2.0), (ALICE, 2, 95, BOT, 1, "s1", 2.0)]
-    again = await storage.settle_hand(table, 1, transfers, key="s1", now=3.0)
+    again = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=3.0)
     assert not again.applied and again.stacks == done.stacks

@@ -26,8 +26,8 @@ async def filled(path: Path) -> None:
     store = await Storage.open(path)
     try:
         for number in range(40):
-            await store.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=0.0)
-            await store.grant(GUILD, ALICE + number, 5, reason="test", actor_id=1, now=1.0)
+            await store.tables.create_table(GUILD, CHANNEL + number, '{"hand": 0}', now=0.0)
+            await store.wallets.grant(GUILD, ALICE + number, 5, reason="test", actor_id=1, now=1.0)
     finally:
         await store.close()
 
@@ -53,7 +53,7 @@ async def test_a_second_exclusive_open_of_the_file_is_refused(db_path: Path) -> 
         assert str(refused.value) == (
             f"Database {db_path} is in use by another ofc-bot (pid {os.getpid()}): run one "
             f"bot per database (lock file {os.path.realpath(db_path)}.lock)")
-        await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
+        await first.wallets.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         alias = db_path.with_name("alias.sqlite3")
         alias.symlink_to(db_path)  # the same file by another name: the same lock
         with pytest.raises(DatabaseInUse):
@@ -73,7 +73,7 @@ async def test_a_second_exclusive_open_of_a_postgres_database_is_refused(
                            match=r"is in use by another ofc-bot: run one bot per database, "
                                  r"or sharded processes \(--shard-count\) only$"):
             await Storage.open(url, exclusive=True)
-        await first.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
+        await first.wallets.wallet(GUILD, ALICE, now=0.0)  # the first one is untouched
         await (await Storage.open(url)).close()  # a tool (ofc audit) may still open it
     finally:
         await first.close()

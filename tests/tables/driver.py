@@ -124,22 +124,24 @@ async def populated(database: str) -> int:
         await act(service, live, first)
         await service.close()
         now = clock.now()
-        await storage.claim_daily(GUILD, BOB, now=now)
-        await storage.grant(GUILD, CAROL, 50, reason="welcome", actor_id=ALICE, now=now,
-                            key="grant:carol")
-        await storage.update_guild_settings(GUILD, actor_id=ALICE, now=now, daily_chips=300)
-        await storage.set_preferences(BOB, now=now, four_colour=True)
-        tournament = await storage.create_tournament(GUILD, CHANNEL + 2, "{}", now=now)
-        await storage.tournament_move(tournament, BOB, 100, "buy_in", key="t:bob", now=now)
-        await storage.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
-                                                                 ALICE, False, now),
-                                      key="t:warn", now=now, snapshot="{}")
-        over = await storage.create_tournament(GUILD, CHANNEL + 3, '{"tables": []}', now=now)
-        await storage.tournament_move(over, CAROL, 10, "buy_in", key=f"T{over}:in", now=now)
-        await storage.tournament_move(over, CAROL, 10, "prize", key=f"T{over}:prize", now=now)
-        await storage.save_tournament(over, '{"tables": []}', now=now, status="finished",
-                                      results=[TournamentResult(CAROL, 1, 1, 10, 0, False)])
-        await storage.claim_shards("crashed-bot", 1, [0], now=now, seconds=30)
+        await storage.wallets.claim_daily(GUILD, BOB, now=now)
+        await storage.wallets.grant(GUILD, CAROL, 50, reason="welcome", actor_id=ALICE, now=now,
+                                    key="grant:carol")
+        await storage.settings.update_guild_settings(GUILD, actor_id=ALICE, now=now,
+                                                     daily_chips=300)
+        await storage.preferences.set_preferences(BOB, now=now, four_colour=True)
+        tournaments = storage.tournaments
+        tournament = await tournaments.create_tournament(GUILD, CHANNEL + 2, "{}", now=now)
+        await tournaments.tournament_move(tournament, BOB, 100, "buy_in", key="t:bob", now=now)
+        await tournaments.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
+                                                                     ALICE, False, now),
+                                          key="t:warn", now=now, snapshot="{}")
+        over = await tournaments.create_tournament(GUILD, CHANNEL + 3, '{"tables": []}', now=now)
+        await tournaments.tournament_move(over, CAROL, 10, "buy_in", key=f"T{over}:in", now=now)
+        await tournaments.tournament_move(over, CAROL, 10, "prize", key=f"T{over}:prize", now=now)
+        await tournaments.save_tournament(over, '{"tables": []}', now=now, status="finished",
+                                          results=[TournamentResult(CAROL, 1, 1, 10, 0, False)])
+        await storage.leases.claim_shards("crashed-bot", 1, [0], now=now, seconds=30)
     finally:
         await storage.close()
     return live

@@ -58,7 +58,7 @@ async def test_a_fantasyland_hand_with_best_arrangement(
     assert len(recorder.of(ShowdownDone)) == 2 and recorder.of(MatchOver)
     board = next(r for r in recorder.of(ShowdownDone)[1].view.seats if r.seat == seat)
     assert len(board.board.cards) == 13
-    stats = await storage.stats(GUILD, ALICE)
+    stats = await storage.history.stats(GUILD, ALICE)
     assert (stats.hands, stats.fantasy_entries, stats.fantasy_hands) == (2, 1, 1)
     assert audit(database) == []
 
@@ -75,7 +75,7 @@ async def test_a_cash_table_takes_joiners_and_leavers(
     await act(service, table, ALICE)  # hand 1 in play: Bob sits down for the next one
     await service.join(table, BOB, "Bob")
     assert recorder.of(LobbyChanged)[-1].reason == "joined"
-    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
     assert BOB not in {e.private_to for e in recorder.of(Dealt)}
     await service.leave(table, ALICE)  # gets up once this hand is over (R11)
     while not recorder.of(ShowdownDone):
@@ -83,7 +83,7 @@ async def test_a_cash_table_takes_joiners_and_leavers(
         await service.idle()
     left = recorder.of(PlayerLeft)
     assert [(e.player_id, e.reason) for e in left] == [(ALICE, "left")]
-    assert (await storage.wallet(GUILD, ALICE, now=clock.now())).balance == (
+    assert (await storage.wallets.wallet(GUILD, ALICE, now=clock.now())).balance == (
         START - 200 + left[0].returned)
     await clock.advance(5)  # the next deal: Bob is in it, Alice is not
     await service.idle()
@@ -97,7 +97,7 @@ async def test_a_cash_table_takes_joiners_and_leavers(
     assert ALICE not in {s.player_id for s in standings}
     assert sum(s.net for s in standings) + left[0].returned - 200 == 0  # R6: chips conserved
     bob = next(s for s in standings if s.player_id == BOB)
-    assert (await storage.wallet(GUILD, BOB, now=clock.now())).balance == START + bob.net
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == START + bob.net
     assert service.table_for_channel(CHANNEL) is None
     assert audit(database) == []
     await service.close()
@@ -109,7 +109,7 @@ async def test_a_simulated_match_of_computers(storage: Storage, database: str) -
     assert len(result.showdowns) >= 2
     assert {s.player_id for s in result.standings} == {-1, -2}
     assert sum(s.net for s in result.standings) == 0
-    assert (await storage.table(result.table_id)).status == "closed"
+    assert (await storage.tables.table(result.table_id)).status == "closed"
     assert FAST.ai_delay_seconds == 0
     assert audit(database) == []
 
@@ -147,9 +147,9 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     loser = await until_bust()
     hand = recorder.of(ShowdownDone)[-1].hand_no
     assert table in service.live_tables() and not recorder.of(MatchOver)
-    before = (await storage.wallet(GUILD, loser, now=clock.now())).balance
+    before = (await storage.wallets.wallet(GUILD, loser, now=clock.now())).balance
     await service.join(table, loser, "again")  # buys in again (R12)
-    assert (await storage.wallet(GUILD, loser, now=clock.now())).balance == before - 1
+    assert (await storage.wallets.wallet(GUILD, loser, now=clock.now())).balance == before - 1
     await clock.advance(5)
     await service.idle()
     assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == hand + 1} == {ALICE, BOB}
@@ -163,7 +163,7 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     await service.idle()
     assert recorder.of(MatchOver) and recorder.of(TableClosed)[-1].reason == "over"
     assert service.table_for_channel(CHANNEL) is None
-    wallets = {pid: (await storage.wallet(GUILD, pid, now=clock.now())).balance
+    wallets = {pid: (await storage.wallets.wallet(GUILD, pid, now=clock.now())).balance
                for pid in (ALICE, BOB)}
     assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
     assert audit(database) == []

@@ -1,5 +1,5 @@
 """Group commit (fewer fsyncs): the snapshot-only saves of many tables share one transaction
-(bot/tables/commits.py, Storage.save_snapshots); chip movements keep their own."""
+(bot/tables/commits.py, storage.tables.save_snapshots); chip movements keep their own."""
 
 import asyncio
 import sqlite3
@@ -39,14 +39,14 @@ async def draft_all(service: TableService, tables: list[tuple[int, int]]) -> lis
 
 async def test_save_snapshots_saves_several_in_one_go_and_names_the_refused(
         storage: Storage) -> None:
-    tables = [await storage.create_table(GUILD, 700 + n, "{}", now=1.0) for n in range(3)]
-    await storage.close_table(tables[1], now=2.0)
-    found = await storage.save_snapshots(
+    tables = [await storage.tables.create_table(GUILD, 700 + n, "{}", now=1.0) for n in range(3)]
+    await storage.tables.close_table(tables[1], now=2.0)
+    found = await storage.tables.save_snapshots(
         [(tables[0], '{"a": 1}'), (tables[1], '{"b": 2}'), (tables[2], '{"c": 3}'),
          (tables[2] + 99, '{"d": 4}')], now=3.0)
     assert found[0] is None and found[2] is None
     assert isinstance(found[1], TableClosed) and found[3] is not None
-    assert [(await storage.table(t)).state_json for t in (tables[0], tables[2])] == [
+    assert [(await storage.tables.table(t)).state_json for t in (tables[0], tables[2])] == [
         '{"a": 1}', '{"c": 3}']
 
 
@@ -60,7 +60,7 @@ async def test_tables_acting_together_share_a_transaction_and_every_snapshot_is_
     assert not [r for r in results if isinstance(r, BaseException)]
     assert saves.transactions - before < TABLES  # grouped (1 or 2 on any machine)
     for table, _ in tables:  # what storage holds is what each table holds in memory
-        assert (await storage.table(table)).state_json == service._core.tables[table].saved
+        assert (await storage.tables.table(table)).state_json == service._core.tables[table].saved
         assert service._core.tables[table].state.drafts
     await service.close()
 
@@ -70,15 +70,15 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
     service, _, _ = fresh_service(storage, clock.now())
     tables = await started(service)
     lobby = (await service.create_table(GUILD, 999, 600, "host")).table_id
-    snapshots = {t: (await storage.table(t)).state_json for t, _ in tables}
-    Flaky(storage, "save_snapshots")  # the grouped transaction dies (a crash, a disk error)
+    snapshots = {t: (await storage.tables.table(t)).state_json for t, _ in tables}
+    Flaky(storage.tables, "save_snapshots")  # the grouped transaction dies (a crash, a disk error)
 
     drafts, joined = await asyncio.gather(draft_all(service, tables),
                                           service.join(lobby, 601, "buyer"))
     assert all(isinstance(r, sqlite3.OperationalError) for r in drafts)
     assert [s.player_id for s in joined.seats] == [600, 601]  # its own transaction
     for table, _ in tables:  # the drafts rolled back, in memory as on disk
-        assert (await storage.table(table)).state_json == snapshots[table]
+        assert (await storage.tables.table(table)).state_json == snapshots[table]
         assert not service._core.tables[table].state.drafts
     await service.close()
     assert audit(database) == []
@@ -88,7 +88,7 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
         service, _, _ = fresh_service(again, clock.now())
         assert lobby in await service.restore()
         assert [s.player_id for s in service.lobby(lobby).seats] == [600, 601]
-        buyer = await again.wallet(GUILD, 601, now=clock.now())
+        buyer = await again.wallets.wallet(GUILD, 601, now=clock.now())
         assert buyer.balance < 1000  # the buy-in left the wallet
         await service.close()
     finally:

@@ -73,7 +73,7 @@ async def _heads_up(service: TableService, hints: str) -> tuple[int, int, int]:
 
 
 async def _snapshot(storage: Storage, table: int) -> str:
-    return (await storage.table(table)).state_json
+    return (await storage.tables.table(table)).state_json
 
 
 async def test_hints_off_refuses_suggest_and_changes_nothing(
@@ -151,12 +151,12 @@ async def test_a_practice_match_moves_no_chips_and_stays_out_of_stats(
         counts = [query(f"SELECT count(*) FROM {name}")[0][0]
                   for name in ("ledger", "stack_moves", "wallets")]
     assert counts == [0, 0, 0]  # play chips: nothing touched a wallet
-    assert await storage.leaderboard(GUILD) == []
-    stats = await storage.stats(GUILD, ALICE)
+    assert await storage.wallets.leaderboard(GUILD) == []
+    stats = await storage.history.stats(GUILD, ALICE)
     assert (stats.hands, stats.matches) == (0, 0)
-    (match,) = await storage.recent_matches(GUILD, ALICE)
+    (match,) = await storage.history.recent_matches(GUILD, ALICE)
     assert match.practice and match.ended_at is not None and match.hands == len(showdowns)
-    hands = await storage.played_hands(GUILD, ALICE)
+    hands = await storage.history.played_hands(GUILD, ALICE)
     assert len(hands) == len(showdowns) and all(h.practice for h in hands)
     assert audit(database) == []
 
@@ -174,12 +174,12 @@ async def test_a_practice_table_comes_back_after_a_restart(
         await play(again, clock, lobby.table_id, [ALICE])
     finally:
         await again.close()
-    assert (await storage.wallet(GUILD, ALICE, now=clock.now())).balance == 1000
-    assert (await storage.stats(GUILD, ALICE)).hands == 0
+    assert (await storage.wallets.wallet(GUILD, ALICE, now=clock.now())).balance == 1000
+    assert (await storage.history.stats(GUILD, ALICE)).hands == 0
 
 
 async def test_practice_with_an_unknown_level_opens_nothing(
         service: TableService, storage: Storage) -> None:
     with pytest.raises(TableError, match="not a computer level"):
         await service.practice(GUILD, CHANNEL, ALICE, "Alice", "godlike")
-    assert service.live_tables() == [] and await storage.live_tables() == []
+    assert service.live_tables() == [] and await storage.tables.live_tables() == []

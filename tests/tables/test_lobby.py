@@ -21,7 +21,7 @@ BUY_IN = 200  # RULES.md default buy_in
 
 
 async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
-    return (await storage.wallet(GUILD, user, now=clock.now())).balance
+    return (await storage.wallets.wallet(GUILD, user, now=clock.now())).balance
 
 
 async def test_create_seats_the_host_with_the_buy_in(
@@ -31,7 +31,7 @@ async def test_create_seats_the_host_with_the_buy_in(
     assert [(s.player_id, s.stack) for s in lobby.seats] == [(ALICE, BUY_IN)]
     assert lobby.host_id == ALICE and lobby.status == "lobby"
     assert await wallet(storage, ALICE, clock) == START - BUY_IN
-    assert (await storage.table(lobby.table_id)).stacks == {ALICE: BUY_IN}
+    assert (await storage.tables.table(lobby.table_id)).stacks == {ALICE: BUY_IN}
     assert [e.reason for e in recorder.of(LobbyChanged)] == ["created"]
 
 
@@ -46,7 +46,7 @@ async def test_bad_option_names_it_and_creates_nothing(
     with pytest.raises(TableError, match="variant"):
         await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"variant": "omaha"})
     assert service.table_for_channel(CHANNEL) is None
-    assert await storage.live_tables() == []
+    assert await storage.tables.live_tables() == []
     assert await wallet(storage, ALICE, clock) == START
 
 
@@ -55,7 +55,7 @@ async def test_a_host_who_cannot_pay_gets_no_table(
     with pytest.raises(TableError, match="Not enough chips"):
         await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"buy_in": START + 1})
     assert service.table_for_channel(CHANNEL) is None
-    assert await storage.live_tables() == []
+    assert await storage.tables.live_tables() == []
     assert await wallet(storage, ALICE, clock) == START
 
 
@@ -77,12 +77,12 @@ async def test_join_and_leave_move_the_buy_in_both_ways(
 async def test_join_without_chips_changes_nothing(
         service: TableService, storage: Storage, clock: FakeClock) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"buy_in": 600}))
-    await storage.correct(GUILD, BOB, -500, reason="test", actor_id=ALICE, now=clock.now())
-    before = (await storage.table(table.table_id)).state_json
+    await storage.wallets.correct(GUILD, BOB, -500, reason="test", actor_id=ALICE, now=clock.now())
+    before = (await storage.tables.table(table.table_id)).state_json
     with pytest.raises(TableError, match="Not enough chips"):
         await service.join(table.table_id, BOB, "Bob")
     assert service.lobby(table.table_id).seats == table.seats
-    assert (await storage.table(table.table_id)).state_json == before
+    assert (await storage.tables.table(table.table_id)).state_json == before
     assert await wallet(storage, BOB, clock) == START - 500
 
 
@@ -143,7 +143,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
     assert refunded.refunds == {ALICE: BUY_IN, BOB: BUY_IN, computer: BUY_IN}
     assert recorder.of(TableClosed)[-1].reason == "cancelled"
     assert service.table_for_channel(CHANNEL) is None
-    assert (await storage.table(table)).status == "refunded"
+    assert (await storage.tables.table(table)).status == "refunded"
     wallets, stacks, external = chips(database)
     assert stacks == {} and sum(wallets.values()) == external
 

@@ -66,7 +66,7 @@ def to_act(service: TableService, table: int, people: list[int]) -> list[int]:
 
 
 async def wallet(storage: Storage, user: int, clock: FakeClock) -> int:
-    return (await storage.wallet(GUILD, user, now=clock.now())).balance
+    return (await storage.wallets.wallet(GUILD, user, now=clock.now())).balance
 
 
 async def test_a_whole_match_of_people_and_a_computer(
@@ -89,7 +89,7 @@ async def test_a_whole_match_of_people_and_a_computer(
     computer_net = sum(s.net for pid, s in standings.items() if pid < 0)
     assert stacks == {} and sum(wallets.values()) == external == 2 * START - computer_net
     assert audit(database) == []
-    history = await storage.recent_matches(GUILD, ALICE)
+    history = await storage.history.recent_matches(GUILD, ALICE)
     assert len(history) == 1 and history[0].hands == len(showdowns)
     assert history[0].player(ALICE).net_chips == standings[ALICE].net
     assert service.table_for_channel(CHANNEL) is None
@@ -153,7 +153,7 @@ async def test_away_players_who_stay_are_dealt_the_next_hand_due_at_the_same_ins
         assert await clock.advance_to_next(), "the table has nothing due and is not over"
         await service.idle()
     assert len(recorder.of(ShowdownDone)) == 2 and not recorder.of(PlayerLeft)
-    (match,) = await storage.recent_matches(GUILD, ALICE, limit=1)
+    (match,) = await storage.history.recent_matches(GUILD, ALICE, limit=1)
     assert match.hands == 2
 
 
@@ -186,7 +186,7 @@ async def test_refused_actions_change_nothing(service: TableService, storage: St
     other = BOB if first == ALICE else ALICE
     me = service.private_view(table, first)
     theirs = service.private_view(table, other)
-    snapshot = (await storage.table(table)).state_json
+    snapshot = (await storage.tables.table(table)).state_json
     where = {"hand_no": me.hand_no, "street": me.street}
     card = me.view.dealt[0]
     refused = [
@@ -211,7 +211,7 @@ async def test_refused_actions_change_nothing(service: TableService, storage: St
     for error, call in refused:
         with pytest.raises(error):
             await call
-        assert (await storage.table(table)).state_json == snapshot
+        assert (await storage.tables.table(table)).state_json == snapshot
         assert service.private_view(table, first).draft == {}
     # the top row holds 3: a 4th draft is refused, the three stay
     for c in me.view.dealt[:3]:
@@ -364,7 +364,7 @@ async def test_cancel_completes_and_settles_the_hand_in_play(
         assert await wallet(storage, pid, clock) == START + seat.chips
     assert recorder.of(TableClosed)[-1].reason == "cancelled"
     assert not recorder.of(PlayerAway)  # nobody ran out of time
-    assert (await storage.stats(GUILD, ALICE)).hands == 0  # a cancelled match is no stat
+    assert (await storage.history.stats(GUILD, ALICE)).hands == 0  # a cancelled match is no stat
     wallets, stacks, external = chips(database)
     assert stacks == {} and sum(wallets.values()) == external
     assert audit(database) == []

@@ -25,8 +25,9 @@ from tests.storage.audit import audit
 
 from .driver import ALICE, BOB, CHANNEL, GUILD, START, Recorder, fresh_service, play
 
-WRITES = ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table", "refund_table",
-          "record_match_end")
+WRITES = {"tables": ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table",
+                     "refund_table"),
+          "history": ("record_match_end",)}
 
 
 class Copies:
@@ -46,15 +47,17 @@ class Copies:
 
 def recording(storage: Storage, copies: Copies) -> None:
     """Make every writing storage call take a copy once it has committed."""
-    for name in WRITES:
-        method = getattr(storage, name)
+    for topic, names in WRITES.items():
+        part = getattr(storage, topic)
+        for name in names:
+            method = getattr(part, name)
 
-        async def write(*args: object, _method=method, **kwargs: object) -> object:
-            result = await _method(*args, **kwargs)
-            copies.take()
-            return result
+            async def write(*args: object, _method=method, **kwargs: object) -> object:
+                result = await _method(*args, **kwargs)
+                copies.take()
+                return result
 
-        setattr(storage, name, write)
+            setattr(part, name, write)
 
 
 async def start_match(service: TableService) -> int:
@@ -96,12 +99,12 @@ async def test_every_saved_state_resumes_to_the_same_end(
         with_pending += bool(state["pending"])
         restored, events, _, copy = await finish(path, now)
         try:
-            status = (await copy.table(table)).status
+            status = (await copy.tables.table(table)).status
             assert status == "closed", path
             if restored:
                 assert events.of(TableRestored)[0].table_id == table
                 assert events.of(MatchOver)[0].standings == final, path
-            assert (await copy.wallet(GUILD, ALICE, now=now)).balance == START + alice_net
+            assert (await copy.wallets.wallet(GUILD, ALICE, now=now)).balance == START + alice_net
         finally:
             await copy.close()
         assert audit(path) == [], path
@@ -152,7 +155,7 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     await later.advance(1)
     await resumed.idle()
     assert recorder.of(TableClosed)[0].reason == "expired"
-    assert (await storage.wallet(GUILD, ALICE, now=later.now())).balance == START
+    assert (await storage.wallets.wallet(GUILD, ALICE, now=later.now())).balance == START
     await resumed.close()
 
 
@@ -217,19 +220,20 @@ async def test_a_table_that_cannot_be_restored_is_refunded(
     assert recorder.of(TableClosed)[0].reason == "refunded"
     assert resumed.table_for_channel(CHANNEL) is None
     for pid in (ALICE, BOB):
-        assert (await storage.wallet(GUILD, pid, now=clock.now())).balance == START
-    assert (await storage.table(table)).status == "refunded"
+        assert (await storage.wallets.wallet(GUILD, pid, now=clock.now())).balance == START
+    assert (await storage.tables.table(table)).status == "refunded"
     assert audit(database) == []
     await resumed.close()
 
 
 class Flaky:
-    """Makes one storage method fail its next `times` calls (a disk or lock error)."""
+    """Makes one method of a part of storage fail its next `times` calls (a disk or lock
+    error)."""
 
-    def __init__(self, storage: Storage, name: str, times: int = 1) -> None:
-        self.real = getattr(storage, name)
+    def __init__(self, part: object, name: str, times: int = 1) -> None:
+        self.real = getattr(part, name)
         self.times = times
-        setattr(storage, name, self)
+        setattr(part, name, self)
 
     async def __call__(self, *args: object, **kwargs: object) -> object:
         if self.times:
@@ -246,14 +250,14 @@ async def test_a_failed_save_changes_nothing_and_timers_retry(
     await service.start(table, ALICE)
     first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
     state = service.private_view(table, first)
-    snapshot = (await storage.table(table)).state_json
-    Flaky(storage, "save_snapshot")
+    snapshot = (await storage.tables.table(table)).state_json
+    Flaky(storage.tables, "save_snapshot")
     with pytest.raises(sqlite3.OperationalError):
         await service.place(table, first, {c: "bottom" for c in state.view.dealt},
                             hand_no=state.hand_no, street=state.street)
     assert service.private_view(table, first) == state  # memory as storage has it
-    assert (await storage.table(table)).state_json == snapshot
-    Flaky(storage, "save_snapshot")
+    assert (await storage.tables.table(table)).state_json == snapshot
+    Flaky(storage.tables, "save_snapshot")
     await clock.advance(state.deadline - clock.now())  # R10 timeout, whose save fails
     await service.idle()
     assert "retrying" in caplog.text

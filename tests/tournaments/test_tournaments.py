@@ -9,7 +9,7 @@ import pytest
 
 from bot.ai.players import Settings
 from bot.engine.tournament import Tournament, TournamentTable, draw
-from bot.storage import Storage
+from bot.storage import Storage, Tournaments
 from bot.tables import FakeClock, TableService
 from bot.tables.match_runner import FAST
 from bot.tournaments import TournamentChanged, TournamentDirector, TournamentError
@@ -112,12 +112,13 @@ async def create(bot: Bot, players: list[int], computers: int = 0, *, seats: int
 
 
 async def balance(storage: Storage, user: int) -> int:
-    return (await storage.wallet(GUILD, user, now=0.0)).balance
+    return (await storage.wallets.wallet(GUILD, user, now=0.0)).balance
 
 
 async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB], computers=1)
-    assert (await storage.tournament(t.tournament_id)).pool == 100  # a computer pays none
+    # a computer pays none
+    assert (await storage.tournaments.tournament(t.tournament_id)).pool == 100
     assert await balance(storage, ALICE) == START - 50
     with pytest.raises(TournamentError, match="already registered"):
         await bot.service.join(t.tournament_id, ALICE, "again")
@@ -141,7 +142,7 @@ async def test_leaving_and_coming_back_pays_and_refunds_every_time(bot: Bot,
         else:
             await bot.service.leave(tid, player)
         registered = {e.player_id for e in bot.service.tournament(tid).entries}
-        assert (await storage.tournament(tid)).pool == 50 * len(registered)
+        assert (await storage.tournaments.tournament(tid)).pool == 50 * len(registered)
         for who in (ALICE, BOB, CAROL):
             assert await balance(storage, who) == START - 50 * (who in registered)
     assert registered == {ALICE, BOB}
@@ -167,7 +168,7 @@ async def test_registration_closes_by_itself_when_its_window_ends(
     await bot.service.idle()
     assert bot.service.tournament(tid).status == "closed"
     assert bot.reasons()[-1] == "closed"
-    stored = Tournament.from_json((await storage.tournament(tid)).state_json)
+    stored = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert stored.status == "closed"
     with pytest.raises(TournamentError, match="Registration is closed"):
         await bot.service.join(tid, CAROL, "late")
@@ -176,7 +177,7 @@ async def test_registration_closes_by_itself_when_its_window_ends(
     assert await balance(storage, CAROL) == START and await balance(storage, BOB) == START - 50
     await bot.service.start(tid, DIRECTOR)  # the director starts it
     await bot.run(tid)
-    assert (await storage.tournament(tid)).status == "finished"
+    assert (await storage.tournaments.tournament(tid)).status == "finished"
 
 
 async def test_a_window_that_ends_with_one_player_cancels_and_refunds(
@@ -187,7 +188,7 @@ async def test_a_window_that_ends_with_one_player_cancels_and_refunds(
     assert bot.service.live() == []
     assert bot.reasons()[-1] == "cancelled"
     assert await balance(storage, ALICE) == START
-    record = await storage.tournament(t.tournament_id)
+    record = await storage.tournaments.tournament(t.tournament_id)
     assert (record.pool, record.status) == (0, "cancelled")
 
 
@@ -206,16 +207,16 @@ async def test_a_whole_tournament_seated_by_lot_heads_up_when_odd(bot: Bot,
               for s in bot.tables.lobby(table.table_id).seats if s.ai_level is not None]
     assert sorted(seated) == sorted(names.values())  # computers named as in the standings
     for person in (ALICE, BOB):  # at a table on chips the house lent: ranked by the wallet
-        row = await storage.rank_of(GUILD, person)
+        row = await storage.wallets.rank_of(GUILD, person)
         assert row is not None and (row.balance, row.at_tables) == (START - 50, 0)
     await bot.run(tid)
-    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert len(final.current_tables) == 1 and len(final.current_tables[0].players) == 2
     people = [p for p in final.placings if not p.computer]
     assert [p.prize for p in people] == [130, 70, 0, 0]  # 65/35 of the people's 200
     assert len(final.placings) == 5  # the computer is placed too
-    record = await storage.tournament(tid)
+    record = await storage.tournaments.tournament(tid)
     assert (record.pool, record.status) == (0, "finished")
     assert [c.reason for c in bot.changes].count("finished") == 1
     for person in (ALICE, BOB, CAROL, DAVE):  # the stakes went back: buy-in and prize moved
@@ -237,11 +238,11 @@ async def test_warnings_penalties_and_exclusion(bot: Bot, storage: Storage) -> N
     standing = bot.service.tournament(tid)
     assert standing.entry(BOB).status == "excluded"  # type: ignore[union-attr]
     assert standing.penalty_points(ALICE) == 10 and standing.warnings(BOB) == 3
-    recorded = await storage.sanctions(tid)
+    recorded = await storage.tournaments.sanctions(tid)
     assert [(s.kind, s.user_id, s.points) for s in recorded] == [
         ("penalty", ALICE, 10), ("warning", BOB, 0), ("warning", BOB, 25), ("warning", BOB, 0)]
     await bot.run(tid)
-    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.placings[0].player_id != BOB and final.placings[-1].player_id == BOB
 
 
@@ -258,7 +259,7 @@ async def test_cancel_refunds_everyone_still_in(bot: Bot, storage: Storage) -> N
     for person in (ALICE, BOB, CAROL):
         assert await balance(storage, person) == START
     assert await balance(storage, DAVE) == START - 50  # excluded: no refund
-    record = await storage.tournament(tid)
+    record = await storage.tournaments.tournament(tid)
     assert (record.pool, record.status) == (50, "cancelled")
 
 
@@ -292,7 +293,7 @@ async def test_a_restart_resumes_where_it_was(storage: Storage, clock: FakeClock
         assert second.service.tournament(tid).level == (1 if stage == "level 1" else 2)
     await second.run(tid)
     await second.close()
-    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.status == "finished"
     assert sum(p.prize for p in final.placings) == final.pool
 
@@ -322,7 +323,7 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
     await second.tables.restore()
     await second.run(tid)
     await second.close()
-    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert all(table.winner is not None for table in final.tables)
 
@@ -330,8 +331,8 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
 async def test_tournament_tables_have_no_hints_even_where_the_server_has_them(
         bot: Bot, storage: Storage) -> None:
     """Hints (R10) are help; a shootout (R13) is played without them."""
-    await storage.update_guild_settings(GUILD, actor_id=DIRECTOR, now=0.0,
-                                        table_options={"hints": "on"})
+    await storage.settings.update_guild_settings(GUILD, actor_id=DIRECTOR, now=0.0,
+                                                 table_options={"hints": "on"})
     t = await create(bot, [ALICE, BOB])
     assert t.options["hints"] == "off"
 
@@ -342,7 +343,7 @@ async def test_a_window_that_ended_while_the_bot_was_off_closes_at_the_restart(
     t = await create(first, [ALICE])
     await first.close()  # its timer stops with it
     await clock.advance(3600)  # nobody sleeps: only the time moves
-    assert (await storage.tournament(t.tournament_id)).status == "open"
+    assert (await storage.tournaments.tournament(t.tournament_id)).status == "open"
 
     second = Bot(storage, clock)
     await second.service.restore()
@@ -357,9 +358,9 @@ async def test_an_away_player_stays_and_every_table_plays_all_its_hands(
     t = await create(bot, [ALICE, BOB], seats=2)  # nobody acts: placed for (R10), away
     await bot.service.start(t.tournament_id, DIRECTOR)
     await bot.run(t.tournament_id)
-    (match,) = await storage.recent_matches(GUILD, ALICE, limit=5)
+    (match,) = await storage.history.recent_matches(GUILD, ALICE, limit=5)
     assert match.hands >= 2  # 2 hands a table (3 with a Fantasyland hand); nobody sat out
-    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id)).state_json)
     assert final.status == "finished"
 
 
@@ -378,17 +379,17 @@ async def test_a_table_cancelled_with_ofc_cancel_is_decided_on_its_hands(
     assert "table closed early" in bot.reasons()
     # The hand in play was completed and settled (the table service's cancel): its points
     # are the table's, zero-sum (R5), and the better player goes on.
-    (match,) = await storage.recent_matches(GUILD, cut.players[0], limit=5)
+    (match,) = await storage.history.recent_matches(GUILD, cut.players[0], limit=5)
     assert match.hands == 1
     assert sum(cut.points.values()) == 0
     assert {p: match.player(p).net_points for p in cut.players} == cut.points
     low, high = sorted(cut.players, key=lambda p: cut.points[p])
     assert cut.winner == high or cut.points[low] == cut.points[high]  # a tie: the lot
     await bot.run(tid)
-    final = Tournament.from_json((await storage.tournament(tid)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.status == "finished" and final.level == 2
     assert cut.winner in final.tables[-1].players
-    record = await storage.tournament(tid)
+    record = await storage.tournaments.tournament(tid)
     assert (record.pool, record.status) == (0, "finished")
     for placing in final.placings:  # only the buy-in and the prize touched a wallet
         assert await balance(storage, placing.player_id) == START - 50 + placing.prize
@@ -401,10 +402,11 @@ async def test_a_start_whose_threads_cannot_open_changes_nothing(
     with pytest.raises(TournamentError, match="no threads"):
         await bot.service.start(t.tournament_id, DIRECTOR)
     assert bot.service.tournament(t.tournament_id).status == "registering"
-    stored = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    record = await storage.tournaments.tournament(t.tournament_id)
+    stored = Tournament.from_json(record.state_json)
     assert stored.status == "registering" and stored.tables == []
     assert bot.tables.live_tables() == [] and "started" not in bot.reasons()
-    assert (await storage.tournament(t.tournament_id)).pool == 100
+    assert (await storage.tournaments.tournament(t.tournament_id)).pool == 100
     bot.refuse = False
     await bot.service.start(t.tournament_id, DIRECTOR)
     await bot.run(t.tournament_id)
@@ -433,21 +435,21 @@ async def test_a_level_that_cannot_open_waits_for_the_directors_start(
     with pytest.raises(TournamentError, match="already started"):
         await bot.service.start(tid, DIRECTOR)
     await bot.run(tid)
-    assert (await storage.tournament(tid)).status == "finished"
+    assert (await storage.tournaments.tournament(tid)).status == "finished"
 
 
 async def test_closing_registration_is_tried_again_after_a_storage_failure(
         bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
     t = await create(bot, [ALICE, BOB])
-    real = Storage.save_tournament
+    real = Tournaments.save_tournament
     failures = [RuntimeError("disk full")]
 
-    async def flaky(self: Storage, *args: object, **kwargs: object) -> None:
+    async def flaky(self: Tournaments, *args: object, **kwargs: object) -> None:
         if failures:
             raise failures.pop()
         await real(self, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Storage, "save_tournament", flaky)
+    monkeypatch.setattr(Tournaments, "save_tournament", flaky)
     await bot.clock.advance(600)
     await bot.service.idle()
     assert bot.service.tournament(t.tournament_id).status == "registering"  # as saved
@@ -455,7 +457,8 @@ async def test_closing_registration_is_tried_again_after_a_storage_failure(
     await bot.clock.advance(5)
     await bot.service.idle()
     assert bot.service.tournament(t.tournament_id).status == "closed"
-    stored = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    record = await storage.tournaments.tournament(t.tournament_id)
+    stored = Tournament.from_json(record.state_json)
     assert stored.status == "closed"
 
 
@@ -476,7 +479,7 @@ async def test_ties_at_a_table_go_to_the_lot_drawn_from_the_seed(storage: Storag
         await bot.run(t.tournament_id)
         await bot.close()
         (table,) = Tournament.from_json(
-            (await storage.tournament(t.tournament_id)).state_json).tables
+            (await storage.tournaments.tournament(t.tournament_id)).state_json).tables
         if table.points[ALICE] == table.points[BOB]:
             ties += 1
             assert table.winner == draw([ALICE, BOB], seed, 1, "tie0")[0]
@@ -514,10 +517,10 @@ async def test_the_mint_yields_nothing(bot: Bot, storage: Storage) -> None:
         await bot.service.add_computer(tid, DIRECTOR, "easy")
         with pytest.raises(TournamentError, match="only fill the people's tables"):
             await bot.service.add_computer(tid, DIRECTOR, "easy")
-        assert (await storage.tournament(tid)).pool == 50
+        assert (await storage.tournaments.tournament(tid)).pool == 50
         await bot.service.start(tid, DIRECTOR)
         await bot.play(tid, [ALICE])
-        final = Tournament.from_json((await storage.tournament(tid)).state_json)
+        final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
         assert final.status == "finished" and len(final.placings) == 3
         assert [p.prize for p in final.placings if not p.computer] == [50]
         assert await balance(storage, ALICE) == START
@@ -535,7 +538,7 @@ async def test_a_free_tournament_of_computers_plays_one_computer_table_at_a_time
     await bot.service.start(t.tournament_id, DIRECTOR)
     await bot.run(t.tournament_id)
     await bot.close()
-    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id)).state_json)
     level1 = [table for table in final.tables if table.level == 1]
     assert [table.by_lot for table in level1] == [False, True, True]
     assert all(table.winner is not None for table in final.tables)
@@ -615,11 +618,11 @@ async def test_a_timeout_at_a_tournament_table_is_a_called_clock(
         await bot.service.join(t.tournament_id, player, f"P{player}")
     await bot.service.start(t.tournament_id, DIRECTOR)
     await bot.run(t.tournament_id)
-    recorded = await storage.sanctions(t.tournament_id)
+    recorded = await storage.tournaments.sanctions(t.tournament_id)
     expected = [("penalty", 10, 1), ("warning", 0, 1)] if called else []
     for player in (ALICE, BOB):
         assert [(s.kind, s.points, s.level) for s in recorded if s.user_id == player] == expected
-    final = Tournament.from_json((await storage.tournament(t.tournament_id)).state_json)
+    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id)).state_json)
     assert final.warnings(ALICE) == (1 if called else 0)
     assert "time" in bot.reasons() if called else "time" not in bot.reasons()
 
@@ -629,7 +632,7 @@ async def test_the_directors_time_penalty_is_ten_points_and_a_warning(bot: Bot,
     t = await create(bot, [ALICE, BOB])
     given = await bot.service.time_penalty(t.tournament_id, DIRECTOR, ALICE)
     assert [(s.kind, s.points) for s in given] == [("penalty", 10), ("warning", 0)]
-    assert [(s.kind, s.points) for s in await storage.sanctions(t.tournament_id)] == [
+    assert [(s.kind, s.points) for s in await storage.tournaments.sanctions(t.tournament_id)] == [
         ("penalty", 10), ("warning", 0)]
     with pytest.raises(TournamentError, match="director"):
         await bot.service.time_penalty(t.tournament_id, BOB, ALICE)
@@ -647,12 +650,12 @@ async def test_the_last_finished_tournament_and_each_players_result_stay(
     assert last is not None and last.tournament_id == t.tournament_id
     assert [p.prize for p in last.placings] == [98, 52, 0]
     for placing in last.placings:
-        (result,) = await storage.member_tournaments(GUILD, placing.player_id)
+        (result,) = await storage.tournaments.member_tournaments(GUILD, placing.player_id)
         assert (result.tournament_id, result.place, result.prize, result.entrants) == (
             t.tournament_id, placing.place, placing.prize, 3)
         assert result.warnings == last.warnings(placing.player_id)
-    assert (await storage.member_tournaments(GUILD, CAROL))[0].warnings >= 1
-    assert await storage.member_tournaments(GUILD + 1, ALICE) == []
+    assert (await storage.tournaments.member_tournaments(GUILD, CAROL))[0].warnings >= 1
+    assert await storage.tournaments.member_tournaments(GUILD + 1, ALICE) == []
 
 
 @pytest.mark.parametrize("ending", ["final", "cancel"])
@@ -662,13 +665,13 @@ async def test_a_computers_buy_in_the_house_paid_before_goes_back_to_it(
     goes back to the house at the end, and the people's pool to the people."""
     t = await create(bot, [ALICE, BOB], computers=1)
     computer = t.computers[0].player_id
-    await storage.tournament_move(t.tournament_id, computer, 50, "buy_in",
-                                  key=f"T{t.tournament_id}:join:{computer}:3", now=0.0)
-    assert (await storage.tournament(t.tournament_id)).pool == 150
+    await storage.tournaments.tournament_move(t.tournament_id, computer, 50, "buy_in",
+                                              key=f"T{t.tournament_id}:join:{computer}:3", now=0.0)
+    assert (await storage.tournaments.tournament(t.tournament_id)).pool == 150
     await bot.service.start(t.tournament_id, DIRECTOR)
     if ending == "cancel":
         await bot.service.cancel(t.tournament_id, DIRECTOR)
     await bot.run(t.tournament_id)
-    assert (await storage.tournament(t.tournament_id)).pool == 0
+    assert (await storage.tournaments.tournament(t.tournament_id)).pool == 0
     report = await storage.audit()
     assert report.ok, report.problems

@@ -26,9 +26,9 @@ class _Bench:
     @classmethod
     async def open(cls, target: str) -> "_Bench":
         storage = await Storage.open(target, starting_chips=10**9)
-        table = await storage.create_table(GUILD, CHANNEL, SNAPSHOT, now=0.0)
+        table = await storage.tables.create_table(GUILD, CHANNEL, SNAPSHOT, now=0.0)
         for user in PLAYERS:
-            await storage.buy_in(table, user, 10**6, key=f"in:{user}", now=0.0)
+            await storage.tables.buy_in(table, user, 10**6, key=f"in:{user}", now=0.0)
         return cls(storage, table)
 
     async def round(self, seconds: float) -> None:
@@ -37,9 +37,9 @@ class _Bench:
         done, start = 0, time.perf_counter()
         while time.perf_counter() - start < seconds:
             self.hand += 1
-            await self.storage.settle_hand(self.table, self.hand, transfers,
-                                           key=f"{self.table}:{self.hand}:settle",
-                                           now=float(self.hand), snapshot=SNAPSHOT)
+            await self.storage.tables.settle_hand(self.table, self.hand, transfers,
+                                                  key=f"{self.table}:{self.hand}:settle",
+                                                  now=float(self.hand), snapshot=SNAPSHOT)
             done += 1
         self.best = max(self.best, done / (time.perf_counter() - start))
 

@@ -68,6 +68,6 @@ async def test_commands_live_under_the_bots_own_groups(
         await bob.slash("ofc-admin settings")
     forged = await double.resolved(await bob.forge_slash("ofc-admin settings", daily_chips=5))
     assert forged.ephemeral and "Manage Server" in forged.embed["description"]
-    assert (await bot.storage.guild_settings(double.guild.id)).daily_chips is None
+    assert (await bot.storage.settings.guild_settings(double.guild.id)).daily_chips is None
     board = await double.resolved(await bob.slash("ofc leaderboard"))
     assert not board.ephemeral

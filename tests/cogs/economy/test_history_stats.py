@@ -31,16 +31,16 @@ async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResu
                        options: dict[str, object] | None = None,
                        history_json: str = "{}") -> int:
     """A finished match as the table service records it: options, hands, winners."""
-    table = await storage.create_table(guild, CHANNEL, "{}", now=start)
+    table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start)
     rules = TableRules.from_mapping(options or {})
     players = sorted({r.user_id for hand in hands for r in hand})
-    match_id = await storage.record_match_start(
+    match_id = await storage.history.record_match_start(
         table, json.dumps(rules.to_dict()), players, now=start)
     for number, results in enumerate(hands, start=1):
-        await storage.record_hand(HandRecord(match_id, number, history_json, tuple(results)),
-                                  now=start + number)
-    await storage.record_match_end(match_id, winners, now=start + 100)
-    await storage.close_table(table, now=start + 100)
+        await storage.history.record_hand(
+            HandRecord(match_id, number, history_json, tuple(results)), now=start + number)
+    await storage.history.record_match_end(match_id, winners, now=start + 100)
+    await storage.tables.close_table(table, now=start + 100)
     return match_id
 
 

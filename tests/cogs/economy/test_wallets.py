@@ -144,7 +144,8 @@ async def test_grant_is_public_and_written_in_the_ledger(
     assert "tournament prize" in text(granted) and "3,500 chips" in text(granted)
     assert ledger(db_path, alice) == [("start", 1000, 1000), ("grant", 2500, 3500)]
     storage = bot.storage
-    (row,) = [e for e in await storage.ledger(double.guild.id, alice.id) if e.kind == "grant"]
+    entries = await storage.wallets.ledger(double.guild.id, alice.id)
+    (row,) = [e for e in entries if e.kind == "grant"]
     assert (row.actor_id, row.reason) == (croupier.id, "tournament prize")
 
 
@@ -201,11 +202,11 @@ async def test_leaderboard_top_ten_and_the_callers_rank(double: DiscordDouble, b
     guild, now = double.guild.id, time.time()
     storage = bot.storage
     for k, player in enumerate(ids):
-        await storage.grant(guild, player, 100 * (k + 1), reason="seed", actor_id=croupier.id,
-                            now=now)
+        await storage.wallets.grant(guild, player, 100 * (k + 1), reason="seed",
+                                    actor_id=croupier.id, now=now)
     # Chips at an open table still count: P0 (1,100) buys in for 1,000 and keeps its rank.
-    table = await storage.create_table(guild, double.channel.id + 1, "{}", now=now)
-    await storage.buy_in(table, first.id, 1000, key="t:p0", now=now)
+    table = await storage.tables.create_table(guild, double.channel.id + 1, "{}", now=now)
+    await storage.tables.buy_in(table, first.id, 1000, key="t:p0", now=now)
     board = await double.resolved(await first.slash("ofc leaderboard", by="chips"))
     assert not board.ephemeral and board.embed is not None
     lines = str(board.embed["description"]).splitlines()
@@ -214,9 +215,9 @@ async def test_leaderboard_top_ten_and_the_callers_rank(double: DiscordDouble, b
     assert lines[0] == f"**1.** <@{ids[11]}> 2,200 chips"
     assert lines[9] == f"**10.** <@{ids[2]}> 1,300 chips"
     assert "Your rank: #12 with 1,100 chips" in text(board)
-    cash_out = await storage.cash_out(table, first.id, key="t:p0:out", now=now)
+    cash_out = await storage.tables.cash_out(table, first.id, key="t:p0:out", now=now)
     assert cash_out.balance == 1100
-    await storage.close_table(table, now=now)
+    await storage.tables.close_table(table, now=now)
 
 
 def grants(path: Path, member: Member) -> list[tuple[int, int]]:

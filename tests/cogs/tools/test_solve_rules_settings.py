@@ -155,7 +155,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     assert "Turbo · 1-6 · american royalties · standard Fantasyland · 2 chips a point" \
         in text(changed)
     guild, storage = double.guild.id, bot.storage
-    audit = await storage.settings_audit(guild)
+    audit = await storage.settings.settings_audit(guild)
     assert {(c.field, c.actor_id) for c in audit} == {
         ("starting_chips", croupier.id), ("daily_chips", croupier.id),
         ("table_options", croupier.id)}
@@ -172,7 +172,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
     # Reset the table options, then set one: the others go back to RULES.md's defaults.
     await double.resolved(await croupier.slash("ofc-admin settings", reset="table_options",
                                                scoring="2-4"))
-    assert (await storage.guild_settings(guild)).table_options == {"scoring": "2-4"}
+    assert (await storage.settings.guild_settings(guild)).table_options == {"scoring": "2-4"}
 
 
 @pytest.mark.parametrize(("options", "message"), [

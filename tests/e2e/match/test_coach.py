@@ -78,8 +78,8 @@ async def test_practice_with_suggest_then_review_the_hand(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
         watch: PrivacyWatch) -> None:
     # The server plays without Fantasyland: the practice is its one hand (R11).
-    await bot.storage.update_guild_settings(double.guild.id, actor_id=alice.id, now=0.0,
-                                            table_options={"fantasy": "off"})
+    await bot.storage.settings.update_guild_settings(double.guild.id, actor_id=alice.id, now=0.0,
+                                                     table_options={"fantasy": "off"})
     thread = await _practice_thread(double, alice)
     table = await double.wait_for_message(lambda m: "My hand" in m.labels(), channel=thread,
                                           timeout=LONG)

@@ -67,7 +67,7 @@ async def test_a_russian_member_reads_russian_in_their_dm(
             await act(double, alice, prompt)  # alice plays first when she is left of the button
         assert title(prompt) == "Раздача 1 из 2 · улица 1 из 5"
         assert "**Ваш ход.** ⏱" in description(prompt)
-        assert (await bot.storage.preferences(ivan.id)).locale == "ru"
+        assert (await bot.storage.preferences.preferences(ivan.id)).locale == "ru"
         (image,) = [a for a in prompt.attachments if a.content_type.startswith("image/")]
         assert watch.rendered_from(image).locale == "ru"  # its words drawn in Russian
 

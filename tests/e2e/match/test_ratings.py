@@ -18,7 +18,7 @@ async def test_two_matches_a_new_season_and_both_boards(
         table = await open_table(double, alice, bob, channel=double.add_text_channel(name),
                                  format="hands", hands=1, fantasy="off")
         over = await play_out(double, table, seats_of((alice, bob)))
-        (match,) = await bot.storage.recent_matches(double.guild.id, alice.id, limit=1)
+        (match,) = await bot.storage.history.recent_matches(double.guild.id, alice.id, limit=1)
         players = sorted(match.players, key=lambda p: p.user_id)  # as storage rates them
         after = ratings.rate([expected[p.user_id] for p in players],
                              ratings.places([p.net_points for p in players]))
@@ -66,4 +66,5 @@ async def test_two_matches_a_new_season_and_both_boards(
     assert missing.ephemeral and description(missing) == "This server has no season 7."
     forged = await double.resolved(await bob.forge_slash("ofc-admin season start"))
     assert forged.ephemeral and "Manage Server" in description(forged)
-    assert len(await bot.storage.seasons(double.guild.id)) == 2  # the refusals changed nothing
+    # the refusals changed nothing
+    assert len(await bot.storage.ratings.seasons(double.guild.id)) == 2
