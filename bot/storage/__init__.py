@@ -132,8 +132,8 @@ Skill ratings by season: `storage.ratings` (ratings.py, bot/ratings.py)
   tournament its people's by their places; a server's first rated match opens season 1.
 - `start_season(guild, name, now=)` -> Season: the open one closes, everyone starts again.
 - `seasons(guild)` -> [Season]; `rating_board(guild, season=None, limit=10)` -> (Season |
-  None, [RatingRow]); `rating_of(guild, user, season=None)` -> (RatingRow | None, how many
-  are rated).
+  None, [RatingRow]) (`limit=None`: every line); `rating_of(guild, user, season=None)` ->
+  (RatingRow | None, how many are rated).
 - `rating_changes(match_id)` -> [RatingChange]; `season_results(season_id)` -> [(match id,
   [RatingChange])] in rating order, and `season_ratings(season_id)`: to recompute and check.
 

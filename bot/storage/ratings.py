@@ -20,7 +20,6 @@ from bot.storage.records import RatingChange, RatingRow, Season
 
 _SEASON = "id, guild_id, number, name, started_at, ended_at"
 _NAME_LENGTH = 60
-_WHOLE = 1 << 31  # every line of a board
 _BOARD = "SELECT user_id, mu, sigma, matches FROM ratings WHERE season_id = ?"
 
 
@@ -148,11 +147,12 @@ class Ratings(Part):
             return await _open_season(conn, guild_id, now)
 
     async def rating_board(self, guild_id: int, season: int | None = None,
-                           limit: int = 10) -> tuple[Season | None, list[RatingRow]]:
-        """A season's board (`season`: its number; None: the open or last one), best first;
-        (None, []) when the server has no such season."""
+                           limit: int | None = 10) -> tuple[Season | None, list[RatingRow]]:
+        """A season's board (`season`: its number; None: the open or last one), best first,
+        its first `limit` lines (None: every line); (None, []) when the server has no such
+        season."""
         guild_id = validate.snowflake("guild id", guild_id)
-        limit = validate.count("limit", limit)
+        limit = None if limit is None else validate.count("limit", limit)
         async with self._db.transaction(write=False) as conn:
             chosen = await self._season_of(conn, guild_id, season)
             if chosen is None:
@@ -165,7 +165,7 @@ class Ratings(Part):
         """A person's line on a season's board (None: the open or last one), None before
         their first rated match of it; and how many are on that board."""
         user_id = validate.human(user_id)
-        _, board = await self.rating_board(guild_id, season, limit=_WHOLE)
+        _, board = await self.rating_board(guild_id, season, limit=None)
         return next((row for row in board if row.user_id == user_id), None), len(board)
 
     async def rating_changes(self, match_id: int) -> list[RatingChange]:

@@ -81,13 +81,14 @@ async def leaderboard(interaction: Interaction, by: str = "rating",
         await send(interaction, ephemeral=False,
                    embed=embeds.leaderboard(lang(interaction), rows, me, name))
         return
-    shown, board = await storage.ratings.rating_board(guild_id, season, limit=LEADERBOARD_SIZE)
+    # the whole board in one read: its top lines, and the member's own line wherever it is
+    shown, board = await storage.ratings.rating_board(guild_id, season, limit=None)
     if season is not None and shown is None:
         raise Refusal(Text("This server has no season {number}.", number=season))
-    mine = None if shown is None else \
-        (await storage.ratings.rating_of(guild_id, interaction.user.id, shown.number))[0]
+    mine = next((row for row in board if row.user_id == interaction.user.id), None)
     await send(interaction, ephemeral=False,
-               embed=embeds.rating_board(lang(interaction), shown, board, mine, name))
+               embed=embeds.rating_board(lang(interaction), shown, board[:LEADERBOARD_SIZE],
+                                         mine, name))
 
 
 @app_commands.command(name="grant", description="Give chips to a member (Manage Server)")

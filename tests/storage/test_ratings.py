@@ -46,6 +46,15 @@ async def test_a_finished_match_rates_its_people_by_points(storage: Storage) -> 
         CAROL: (3, DEFAULT, expected[2])}
 
 
+async def test_a_board_gives_its_first_lines_or_every_line(storage: Storage) -> None:
+    await _match(storage, {ALICE: 6, BOB: -2, CAROL: -4}, now=10.0)
+    _, top = await storage.ratings.rating_board(GUILD, limit=2)
+    _, whole = await storage.ratings.rating_board(GUILD, limit=None)
+    assert [row.user_id for row in top] == [ALICE, BOB]
+    assert [row.user_id for row in whole] == [ALICE, BOB, CAROL]
+    assert await storage.ratings.rating_of(GUILD, CAROL) == (whole[2], 3)
+
+
 async def test_practice_and_cancelled_matches_change_nothing(storage: Storage) -> None:
     practice = await _match(storage, {ALICE: 6, BOT: -6}, now=10.0, practice=True)
     cancelled = await _match(storage, {ALICE: 6, BOB: -6}, now=20.0, cancelled=True)
