@@ -29,7 +29,7 @@ async def deciding(service: TableService,
                                         {"format": "hands", "hands": 1}, seed=3)).table_id
     await service.add_computer(table, ALICE, "strong")
     await service.start(table, ALICE)
-    for _ in range(3000):
+    while True:  # however long the worker takes to start (pytest-timeout guards a hang)
         if service.private_view(table, ALICE).to_act:
             await act(service, table, ALICE)  # sequential order: Alice may be first
         if workers.running() and workers.pids():
@@ -53,9 +53,9 @@ async def test_a_worker_killed_mid_decision_is_replaced_and_the_computer_still_a
         for pid in pids:
             os.kill(pid, signal.SIGKILL)
         gate.touch()  # the retried decision may now finish
-        await asyncio.wait_for(service.idle(), 60)
+        await service.idle()
         assert computer_placed(recorder) == 1 and workers.replaced == 1
-        await asyncio.wait_for(play(service, clock, table, [ALICE]), 120)
+        await play(service, clock, table, [ALICE])
         assert computer_placed(recorder) == 5  # R7: five streets
     finally:
         await service.close()
@@ -71,12 +71,12 @@ async def test_the_pool_shut_down_mid_hand_places_the_computer_by_r10(
                            workers)
     try:
         table, recorder, _ = await deciding(service, workers)
-        await asyncio.wait_for(workers.close(), 30)  # while the decision waits at its gate
+        await workers.close()  # while the decision waits at its gate
         gate.touch()
-        await asyncio.wait_for(service.idle(), 30)  # answered with an error, not hung
+        await service.idle()  # answered with an error, not hung
         assert computer_placed(recorder) == 1
         assert "placing by R10" in caplog.text
-        await asyncio.wait_for(play(service, clock, table, [ALICE]), 60)
+        await play(service, clock, table, [ALICE])
         assert computer_placed(recorder) == 5
         assert table not in service.live_tables()  # the hand settled, the match ended
     finally:
