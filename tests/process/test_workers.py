@@ -3,6 +3,8 @@ priorities."""
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -252,3 +254,22 @@ async def test_computers_never_take_the_last_process(tmp_path: Path) -> None:
         await asyncio.gather(computer.task, waiting)
     finally:
         await workers.close()
+
+
+def test_the_bots_workers_start_with_their_first_image_already_drawn() -> None:
+    """The fork server draws it once (cogs.common.warm), and every worker forked from it
+    inherits the caches: a new fork server in a new process, as the bot starts it."""
+    script = ("import asyncio\n"
+              "from bot.app import WORKER_MODULES\n"
+              "from bot.process.workers import Workers\n"
+              "from tests.process import tasks\n"
+              "async def main():\n"
+              "    workers = Workers(1, preload=WORKER_MODULES)\n"
+              "    try:\n"
+              "        print(await workers.run(tasks.palette_built))\n"
+              "    finally:\n"
+              "        await workers.close()\n"
+              "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.stdout.split() == ["True"], done.stderr[-2000:]
