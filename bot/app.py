@@ -49,8 +49,9 @@ log = logging.getLogger("bot")
 # The extensions to load, by name (this module imports nothing of cogs/): each package of
 # cogs/ has a `setup(bot)` that adds its commands, components and error handler.
 EXTENSIONS = ("cogs.tables", "cogs.economy", "cogs.tools", "cogs.tournaments")
-# What a worker process runs: imported once by the fork server, so new workers start warm.
-WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering")
+# What a worker process runs: imported once by the fork server, so new workers start warm
+# (cogs.common.warm also draws a first image there: the caches it builds are shared).
+WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering", "cogs.common.warm")
 # Gateway events: servers and their channels only (`where_of` names them); slash commands
 # and clicks arrive whatever the intents.
 INTENTS = discord.Intents(guilds=True)

@@ -59,8 +59,9 @@ class Settings:
     next_hand_seconds: float = 8.0  # OFC_NEXT_HAND_SECONDS: pause after a showdown
     lobby_idle_minutes: float = 15.0  # OFC_LOBBY_IDLE_MINUTES: an untouched lobby then expires
     table_edit_seconds: float = 1.5  # OFC_TABLE_EDIT_SECONDS: at most one table edit this often
-    # OFC_WORKERS: worker processes for computer decisions, solves and images; None: cores
-    # minus one (at least 1); 0: none, that work runs in the bot's process on a thread
+    # OFC_WORKERS: worker processes for computer decisions, solves and images; None: the cores
+    # this process may use, from 2 to 32; 0: none, that work runs in the bot's process on a
+    # thread
     workers: int | None = None
     # OFC_SHARD_LEASE_SECONDS: a shard's lease lasts this long unless renewed (every third of
     # it); a process that died holds its shards this long before a replacement may take them
@@ -80,7 +81,7 @@ class Settings:
 
     @property
     def worker_count(self) -> int:
-        """OFC_WORKERS, or its default: cores minus one, at least 1."""
+        """OFC_WORKERS, or its default (`default_workers`)."""
         return default_workers() if self.workers is None else self.workers
 
     @property
@@ -152,9 +153,25 @@ def load_settings(environ: Mapping[str, str] | None = None,
     return settings
 
 
+MIN_WORKERS, MAX_WORKERS = 2, 32  # the default's bounds
+
+
 def default_workers() -> int:
-    """Cores minus one (the event loop keeps one), at least 1."""
-    return max(1, (os.cpu_count() or 1) - 1)
+    """One worker process per core this process may use (its CPU affinity, as a container's
+    cpuset sets it), from 2 to 32. Images come in bursts (tables dealing and showing down
+    together) while the event loop mostly waits on the network, so the workers may use every
+    core; at least 2, so that one keeps drawing people's prompts while a computer thinks in
+    the other (bot/process/workers.py); at most 32, where the one event loop feeding them is
+    long saturated."""
+    return max(MIN_WORKERS, min(MAX_WORKERS, usable_cores()))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (all of the machine's where affinity is unknown)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _text(name: str, raw: str) -> str:

@@ -11,6 +11,12 @@ processes and awaits its result.
   watches (CHANNEL: the table and the showdown, whose message is edited at most every 1.5 s
   anyway), then a computer's decision (COMPUTER), each first come first served. When tables
   end their hands together, their showdown images no longer hold up the players' prompts.
+- A process kept for people: with two processes or more, computers' decisions (up to a second
+  of playouts each) never take the last one, so a click's image waits at most for an image,
+  never for a computer thinking.
+- The newest state: `run_newest` reads its arguments when a process takes the task up, not
+  when it is asked for. A table image waits behind people's prompts; the states the table
+  went through meanwhile are never drawn, only the one it is in when a process is free.
 - Deadlines: a task given a `budget` (seconds of wall time from the moment it is asked for)
   is called with `seconds=` the time left when a process takes it up, so queueing counts
   against the budget and the caller never waits much longer than it.
@@ -78,6 +84,7 @@ class _Task:
     args: tuple[Any, ...] = field(compare=False)
     deadline: float | None = field(compare=False)  # time.monotonic() the budget ends
     future: asyncio.Future[Any] = field(compare=False)
+    read: Callable[[], tuple[Any, ...]] | None = field(compare=False, default=None)
 
     def kwargs(self) -> dict[str, float]:
         if self.deadline is None:
@@ -98,11 +105,17 @@ class Workers:
         self._queue: list[_Task] = []
         self._numbers = itertools.count()
         self._running = 0
+        self._computers = 0  # of them, computers' decisions
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Task[ProcessPoolExecutor] | None = None  # the current pool's
         self._runners: set[asyncio.Task[None]] = set()
         self._closed = False
         self.replaced = 0  # pools replaced after a worker died (for tests and logs)
+
+    @property
+    def _computer_room(self) -> int:
+        """Processes computers' decisions may hold at once: all but one kept for people."""
+        return max(1, self.size - 1)
 
     @property
     def inline(self) -> bool:
@@ -124,6 +137,21 @@ class Workers:
         task = _Task(priority, next(self._numbers), fn, args, deadline, loop.create_future())
         if self.inline:
             return await asyncio.to_thread(fn, *args, **task.kwargs())
+        heapq.heappush(self._queue, task)
+        self._pump()
+        result: T = await task.future
+        return result
+
+    async def run_newest(self, fn: Callable[..., T], read: Callable[[], tuple[Any, ...]], *,
+                         priority: int = CHANNEL) -> T:
+        """`fn(*read())`, with `read()` called (on the event loop) when a process takes the
+        task up: what changed while it was queued is drawn once, as it is then."""
+        if self._closed:
+            raise WorkerError("The worker processes are shut down.")
+        if self.inline:
+            return await asyncio.to_thread(fn, *read())
+        task = _Task(priority, next(self._numbers), fn, (), None,
+                     asyncio.get_running_loop().create_future(), read)
         heapq.heappush(self._queue, task)
         self._pump()
         result: T = await task.future
@@ -163,10 +191,19 @@ class Workers:
     # ------------------------------------------------------------------ inside
     def _pump(self) -> None:
         while self._queue and self._running < self.size and not self._closed:
+            if self._queue[0].priority == COMPUTER and self._computers >= self._computer_room:
+                return  # the first queued is a computer's, so all are: they wait
             task = heapq.heappop(self._queue)
             if task.future.done():  # its caller gave up (cancelled) while it waited
                 continue
+            if task.read is not None:
+                try:
+                    task.args = task.read()
+                except Exception as error:
+                    task.future.set_exception(error)
+                    continue
             self._running += 1
+            self._computers += task.priority == COMPUTER
             runner = asyncio.get_running_loop().create_task(self._execute(task))
             self._runners.add(runner)
             runner.add_done_callback(self._runners.discard)
@@ -184,6 +221,7 @@ class Workers:
                 task.future.set_result(result)
         finally:
             self._running -= 1
+            self._computers -= task.priority == COMPUTER
             if not self._closed:
                 self._pump()
 

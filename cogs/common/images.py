@@ -4,11 +4,13 @@ Rendering is CPU work of tens of milliseconds: it runs in the bot's worker proce
 (bot/process/workers.py) ahead of computers' decisions, a player's own prompt ahead of the
 images the channel watches, so the event loop keeps answering other clicks meanwhile. The bot
 hands its pool over at start-up (`use`); until then (and with OFC_WORKERS=0) images are drawn
-in this process on a thread.
+in this process on a thread. The table message's image waits behind people's prompts and is
+drawn from the table's state when a process takes it up (`newest_table_file`): the states it
+went through while the image waited are never drawn.
 """
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -53,13 +55,21 @@ async def render(kind: str, *args: Any, priority: int = PERSON) -> bytes:
     return await _workers.run(rendering.png, kind, *args, priority=priority)
 
 
+async def render_newest(kind: str, read: Callable[[], tuple[Any, ...]], *,
+                        priority: int = CHANNEL) -> bytes:
+    """`render(kind, *read())`, with `read()` called when a worker process is free for it."""
+    return await _workers.run_newest(rendering.png, lambda: (kind, *read()), priority=priority)
+
+
 async def _file(kind: str, filename: str, *args: Any, priority: int = PERSON) -> discord.File:
     return discord.File(io.BytesIO(await render(kind, *args, priority=priority)),
                         filename=filename)
 
 
-async def table_file(loc: str, view: TableView) -> discord.File:
-    return await _file("table", TABLE_IMAGE, view, False, loc, priority=CHANNEL)
+async def newest_table_file(loc: str, read: Callable[[], TableView]) -> discord.File:
+    """The table image of `read()`'s view as it is when a worker process is free for it."""
+    png = await render_newest("table", lambda: (read(), False, loc))
+    return discord.File(io.BytesIO(png), filename=TABLE_IMAGE)
 
 
 async def private_file(loc: str, view: PrivateView, draft: Mapping[Card, str],

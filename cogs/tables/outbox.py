@@ -5,6 +5,9 @@ The service calls its listener under the table's lock, so the listener only queu
 (the lobby and table messages) are coalesced per key: the first runs at once, then at most
 one every `interval` seconds, and a job reads the table's state when it runs, so the latest
 state wins and a busy table never trips Discord's per-channel rate limit (5 edits / 5 s).
+A running refresh job that reads the state afresh (the table image, drawn once a worker is
+free) calls `caught_up(key)`: the changes queued until then are in what it shows, so the
+refresh they asked for is dropped rather than drawn again.
 """
 
 import asyncio
@@ -34,6 +37,11 @@ class Outbox:
         self._wanted[key] = job
         if key not in self._refreshers:
             self._refreshers[key] = asyncio.create_task(self._run_refresh(key))
+
+    def caught_up(self, key: str) -> None:
+        """The running `key` job now shows the state as it is: forget the refresh wanted."""
+        if key in self._refreshers:
+            self._wanted.pop(key, None)
 
     async def _run_posts(self) -> None:
         while self._posts:

@@ -454,17 +454,31 @@ class TablePresenter(commands.Cog):
         view = self.tables.public_view(table)
         if view is None:
             return
-        lobby = self.tables.lobby(table)
-        playing = lobby.status == "playing"
+        shown = [(view, self.tables.lobby(table))]
         loc = await self._locale(table)
+        sent = self.tables.messages(table).table_message_id
+
+        def newest() -> TableView:
+            """The table as it is when a worker is free to draw it (the image waits behind
+            people's prompts): every change so far is in it, so the refresh they queued is
+            not needed."""
+            latest = self.tables.public_view(table) if self._known(table) else None
+            if latest is None:
+                return view
+            shown.append((latest, self.tables.lobby(table)))
+            box = self.outboxes.get(table)
+            if box is not None and self.tables.messages(table).table_message_id == sent:
+                box.caught_up("table")  # (a repost meanwhile still gets its new message)
+            return latest
 
         async def draw() -> Content:
-            return Content(table_embed(loc, view, lobby.practice, lobby.lent),
-                           hand_view(loc, table) if playing else discord.ui.View(),
-                           await images.table_file(loc, view))
+            file = await images.newest_table_file(loc, newest)
+            drawn, lobby = shown[-1]
+            return Content(table_embed(loc, drawn, lobby.practice, lobby.lent),
+                           hand_view(loc, table) if lobby.status == "playing"
+                           else discord.ui.View(), file)
 
-        new = await self._show_in_channel(table, self.tables.messages(table).table_message_id,
-                                          draw, main=True)
+        new = await self._show_in_channel(table, sent, draw, main=True)
         if new is not None:
             await self.tables.set_messages(table, table_message_id=new)
 

@@ -87,12 +87,15 @@ def test_bad_values_are_named(name: str, value: str, message: str) -> None:
         load_settings({name: value}, dotenv=None)
 
 
-def test_workers_default_to_cores_minus_one_and_zero_means_none(
+def test_workers_default_to_the_usable_cores_from_2_to_32_and_zero_means_none(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("os.cpu_count", lambda: 8)
-    assert load_settings({}, dotenv=None).worker_count == 7
-    monkeypatch.setattr("os.cpu_count", lambda: 1)
-    assert load_settings({}, dotenv=None).worker_count == 1
+    monkeypatch.setattr("os.cpu_count", lambda: 64)  # the machine's; the process may use fewer
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(6)), raising=False)
+    assert load_settings({}, dotenv=None).worker_count == 6
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0}, raising=False)
+    assert load_settings({}, dotenv=None).worker_count == 2
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(48)), raising=False)
+    assert load_settings({}, dotenv=None).worker_count == 32
     assert load_settings({"OFC_WORKERS": "0"}, dotenv=None).worker_count == 0
     assert load_settings({"OFC_WORKERS": "3"}, dotenv=None).worker_count == 3
 

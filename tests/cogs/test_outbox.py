@@ -56,3 +56,28 @@ async def test_posts_run_in_order_and_a_failure_is_logged_not_fatal(
         await box.drain()
     assert sent == ["dm", "showdown", "standings"]
     assert [r.getMessage() for r in caplog.records] == ["sending a table message failed"]
+
+
+async def test_a_refresh_caught_up_by_the_running_job_is_not_run_again() -> None:
+    """The table image reads the table's state when a worker is free to draw it: the
+    refreshes asked for before then are in what it shows."""
+    box = Outbox(interval=0)
+    gate = asyncio.Event()
+    ran: list[str] = []
+
+    async def edit(label: str, catch_up: bool) -> None:
+        ran.append(label)
+        await gate.wait()
+        if catch_up:
+            box.caught_up("table")  # the image is drawn from the state as it is now
+
+    box.refresh("table", lambda: edit("first", True))
+    await asyncio.sleep(0)  # under way, its image waiting
+    box.refresh("table", lambda: edit("second", False))  # a newer state meanwhile
+    gate.set()
+    await box.drain()
+    assert ran == ["first"]  # the newer state was drawn by the first job
+    box.caught_up("table")  # nothing running: nothing to forget
+    box.refresh("table", lambda: edit("third", False))
+    await box.drain()
+    assert ran == ["first", "third"]

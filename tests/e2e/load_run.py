@@ -282,7 +282,7 @@ def serve_bot(api_url: str, gateway_url: str, token: str, guild_id: int, databas
         async def stub(*args: object, **options: object) -> bytes:  # no worker draws it
             return png
 
-        images.render = stub
+        images.render = images.render_newest = stub
     print("real" if real and not stub_rendering else "stub", flush=True)
     Route.BASE = api_url
     DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)

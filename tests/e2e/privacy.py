@@ -5,8 +5,9 @@
   the class, so a restarted bot is watched too): each view is registered with what each seat
   may show at that very moment, read from every seat's private view: its own placed board,
   nothing of a Fantasyland board in play, never a dealt (or drafted) or discarded card;
-- wraps the bot's one way to an image, `cogs.common.images.render(kind, view, ...)`, with a
-  recorder in this process: the real image (drawn by the bot's worker processes, or on a
+- wraps the bot's ways to an image, `cogs.common.images.render(kind, view, ...)` and
+  `render_newest(kind, read)` (whose view is recorded as `read()` gives it), with a recorder in
+  this process: the real image (drawn by the bot's worker processes, or on a
   thread with OFC_WORKERS=0), with a PNG text chunk carrying the number of the view it was
   drawn from, so every image Discord shows can be traced back to that exact view.
 
@@ -24,7 +25,7 @@ import re
 import struct
 import threading
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,6 +117,7 @@ class PrivacyWatch:
         monkeypatch.setattr(Match, "public_view", watched_public)
         monkeypatch.setattr(Match, "view_for", watched_private)
         monkeypatch.setattr(images, "render", self._recorder(images.render))
+        monkeypatch.setattr(images, "render_newest", self._newest_recorder(images.render_newest))
 
     def _register(self, view: Any, secrets: Secrets) -> None:
         # The view itself is kept too, so its id() is never reused for another object.
@@ -124,13 +126,34 @@ class PrivacyWatch:
     def _recorder(self, real: Callable[..., Awaitable[bytes]]) -> Callable[..., Awaitable[bytes]]:
         async def record(kind: str, view: Any, *args: Any, **options: Any) -> bytes:
             """On the event loop, before the view goes to a worker (a copy of it does)."""
-            known = self._registered.get(id(view))
-            number = next(self._numbers)
-            locale = args[-1] if args and isinstance(args[-1], str) else None
-            self.rendered[number] = Rendered(kind, view, known[1] if known else None, locale)
+            number = self._record(kind, view, args)
             return _numbered(await real(kind, view, *args, **options), number)
 
         return record
+
+    def _newest_recorder(self, real: Callable[..., Awaitable[bytes]]
+                         ) -> Callable[..., Awaitable[bytes]]:
+        async def record(kind: str, read: Callable[[], tuple[Any, ...]],
+                         **options: Any) -> bytes:
+            numbers: list[int] = []
+
+            def recorded() -> tuple[Any, ...]:
+                view, *args = read()
+                numbers.append(self._record(kind, view, args))
+                return (view, *args)
+
+            png = await real(kind, recorded, **options)
+            return _numbered(png, numbers[-1])
+
+        return record
+
+    def _record(self, kind: str, view: Any, args: Sequence[Any]) -> int:
+        """Number the rendering of `view` and keep what it could show."""
+        known = self._registered.get(id(view))
+        number = next(self._numbers)
+        locale = args[-1] if args and isinstance(args[-1], str) else None
+        self.rendered[number] = Rendered(kind, view, known[1] if known else None, locale)
+        return number
 
     # ------------------------------------------------------------------ reading Discord
     def rendered_from(self, attachment: Attachment) -> Rendered:

@@ -41,3 +41,10 @@ def log_order(path: str, label: str) -> str:
     with open(path, "a") as out:
         out.write(label + "\n")
     return label
+
+
+def palette_built() -> bool:
+    """Whether this process found the images' palette already built (nothing drawn here)."""
+    from rendering import palette
+
+    return palette.fixed.cache_info().currsize == 1

@@ -3,6 +3,8 @@ priorities."""
 
 import asyncio
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -20,10 +22,10 @@ from tests.process import tasks
 class Hold:
     """A task that keeps a worker busy until `release()`: its marker file names the pid."""
 
-    def __init__(self, workers: Workers, folder: Path) -> None:
+    def __init__(self, workers: Workers, folder: Path, priority: int = PERSON) -> None:
         self.marker, self.gate = folder / "started", folder / "release"
         self.task = asyncio.ensure_future(workers.run(tasks.held, str(self.marker),
-                                                      str(self.gate)))
+                                                      str(self.gate), priority=priority))
 
     async def started(self) -> int:
         return int(await wait_for_file(self.marker))
@@ -203,3 +205,71 @@ async def test_a_real_render_for_a_person_goes_ahead_of_real_computer_decisions(
         await hold.task
     finally:
         await workers.close()
+
+
+async def test_a_queued_table_image_draws_the_newest_state_only(tmp_path: Path) -> None:
+    """A channel image waits behind people's prompts; the states the table goes through
+    meanwhile replace the one it was asked for, and only the newest is drawn."""
+    workers = Workers(1)
+    order = tmp_path / "order"
+    try:
+        hold = Hold(workers, tmp_path)
+        await hold.started()  # the one process is busy: the image queues
+        state = ["street 1"]
+        read: list[str] = []
+
+        def newest() -> tuple[str, str]:
+            read.append(state[0])
+            return str(order), state[0]
+
+        image = asyncio.ensure_future(workers.run_newest(tasks.log_order, newest))
+        await asyncio.sleep(0)
+        person = asyncio.ensure_future(workers.run(tasks.log_order, str(order), "person"))
+        await asyncio.sleep(0)
+        state[0] = "street 2"
+        state[0] = "street 3"
+        assert workers.queued() == 2 and read == []  # nothing read while it waits
+        hold.release()
+        assert await image == "street 3"
+        await asyncio.gather(hold.task, person)
+        assert order.read_text().split("\n")[:-1] == ["person", "street 3"]  # person first
+        assert read == ["street 3"]  # the older states were never drawn
+    finally:
+        await workers.close()
+
+
+async def test_computers_never_take_the_last_process(tmp_path: Path) -> None:
+    """With two processes, a person's prompt is drawn at once while computers think: they
+    queue for the one process they may use, not for the person's."""
+    workers = Workers(2)
+    try:
+        computer = Hold(workers, tmp_path, COMPUTER)  # a computer thinking until released
+        await computer.started()
+        waiting = asyncio.ensure_future(workers.run(tasks.pid, priority=COMPUTER))
+        await asyncio.sleep(0)
+        assert workers.running() == 1 and workers.queued() == 1  # one process kept free
+        assert await workers.run(tasks.nap, 0, "prompt") == "prompt"  # while it thinks
+        assert not waiting.done()
+        computer.release()
+        await asyncio.gather(computer.task, waiting)
+    finally:
+        await workers.close()
+
+
+def test_the_bots_workers_start_with_their_first_image_already_drawn() -> None:
+    """The fork server draws it once (cogs.common.warm), and every worker forked from it
+    inherits the caches: a new fork server in a new process, as the bot starts it."""
+    script = ("import asyncio\n"
+              "from bot.app import WORKER_MODULES\n"
+              "from bot.process.workers import Workers\n"
+              "from tests.process import tasks\n"
+              "async def main():\n"
+              "    workers = Workers(1, preload=WORKER_MODULES)\n"
+              "    try:\n"
+              "        print(await workers.run(tasks.palette_built))\n"
+              "    finally:\n"
+              "        await workers.close()\n"
+              "asyncio.run(main())\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.stdout.split() == ["True"], done.stderr[-2000:]
