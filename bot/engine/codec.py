@@ -12,20 +12,35 @@ Reading checks the shape (a missing field without a default raises KeyError, a w
 container or a plain value of the wrong type TypeError) and converts nothing: a value read is
 written back the same. A field with a default may be missing (JSON written before it was
 added): it takes its default.
+
+`dumps` writes the compact JSON text of `dump(value)`, byte for byte, at the cost of what
+changed since the last time: a part that cannot change is written as text once and put in as
+it is. Those parts are
+- an immutable record: a frozen dataclass or a NamedTuple whose fields' hints are all
+  immutable (plain values, `Literal`, tuples and such records, `T | None` of them), written
+  by its fields or by a `Custom` (whose `dump` depends on the value alone). Its text is kept
+  by identity, with the object, in a small bounded memory (`MEMO_SIZE` a writer). The
+  invariant: such an object is never changed once made (never `object.__setattr__`);
+  anything holding a list, a dict or `Any` is written afresh every time;
+- a value whose `Custom` has a `text`: its own compact JSON text, which it keeps up to date
+  itself (a hand's history, which only grows).
 """
 
 import dataclasses
+import json
+import threading
 import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from operator import attrgetter
 from typing import Annotated, Any, TypeVar, Union, get_args, get_origin
 
 T = TypeVar("T")
 Fn = Callable[[Any], Any]
 
-__all__ = ["SKIP", "Custom", "as_array", "dump", "load"]
+__all__ = ["MEMO_SIZE", "SKIP", "Custom", "as_array", "compact", "dump", "dumps", "load"]
 
 SKIP = {"json": False}  # dataclasses.field(metadata=SKIP): a field JSON does not hold
 
@@ -36,17 +51,14 @@ class Custom:
 
     dump: Fn
     load: Fn
+    text: Fn | None = None  # the value's compact JSON text, as `dumps` would write `dump`'s
 
 
 def as_array(cls: type) -> Custom:
     """A record written as an array of its fields (a compact shape), read back by position."""
     layout = _layout(typing.cast(Any, cls))
-    names = [name for name, _ in layout[0]]
-    writers = [w for _, w in layout[0]]
+    write = _values(layout[0])
     readers = [r for _, r, _ in layout[1]]
-
-    def write(value: Any) -> list[Any]:
-        return [w(getattr(value, n)) for n, w in zip(names, writers, strict=True)]
 
     def read(data: Any) -> Any:
         return cls(*(r(v) for r, v in zip(readers, _array(data), strict=True)))
@@ -56,7 +68,25 @@ def as_array(cls: type) -> Custom:
 
 def dump(value: Any) -> Any:
     """`value` as plain JSON values (see the module's docstring)."""
-    return _writer(typing.cast(Any, type(value)))(value)
+    return _unspliced(_writer(typing.cast(Any, type(value))), value)
+
+
+def dumps(value: Any) -> str:
+    """`json.dumps(dump(value), separators=(",", ":"))`, the same text, with the parts that
+    cannot change written once (see the module's docstring)."""
+    write = _writer(typing.cast(Any, type(value)))
+    state = _state
+    kept, pieces = state.pieces, list[str]()
+    state.pieces = pieces
+    try:
+        data = write(value)
+    finally:
+        state.pieces = kept
+    text = compact(data)
+    if not pieces:
+        return text
+    spliced = _splice(text, pieces)
+    return spliced if spliced is not None else compact(dump(value))
 
 
 def load(type_: type[T], data: Any, **skipped: Any) -> T:
@@ -65,6 +95,124 @@ def load(type_: type[T], data: Any, **skipped: Any) -> T:
         return typing.cast(T, _record_reader(typing.cast(Any, type_), tuple(skipped))(
             data, skipped))
     return typing.cast(T, _reader(typing.cast(Any, type_))(data))
+
+
+# ----------------------------------------------------------------- text written once
+MEMO_SIZE = 1024  # texts kept by each memoising writer: a live table's records, many tables
+
+
+class _Splicing(threading.local):
+    pieces: list[str] | None = None  # while `dumps` writes: the texts its marks stand for
+
+
+_state = _Splicing()
+# While `dumps` writes, a part written as text is a mark in its place: a string a player can
+# not type (its NUL characters are written as escapes). `_splice` puts the texts in, and
+# checks that it found every mark once, in order: a text holding a mark's writing is refused.
+_MARK = "\x00ofc:"
+_MARK_TEXT = json.dumps(_MARK)[:-1]  # how a string starting with the mark is written
+
+
+def _encoder() -> Callable[[Any], str]:
+    """`json.dumps(data, separators=(",", ":"))`, its encoder made once rather than at each
+    call (most of the cost of a small text). State has no cycles: none is looked for."""
+    made = getattr(json.encoder, "c_make_encoder", None)
+    if made is None:  # a Python without the C accelerator
+        return json.JSONEncoder(separators=(",", ":")).encode
+    plain = json.JSONEncoder()
+    encode = made(None, plain.default, json.encoder.encode_basestring_ascii, None, ":", ",",
+                  False, False, True)
+    return lambda data: "".join(encode(data, 0))
+
+
+compact = _encoder()  # plain JSON values as compact JSON text
+
+
+def _unspliced(fn: Fn, value: Any) -> Any:
+    """`fn(value)` writing plain JSON values, even inside `dumps` (a hook may keep them)."""
+    state = _state
+    kept = state.pieces
+    if kept is None:
+        return fn(value)
+    state.pieces = None
+    try:
+        return fn(value)
+    finally:
+        state.pieces = kept
+
+
+def _splice(text: str, pieces: list[str]) -> str | None:
+    """`text` with each mark replaced by its piece; None if a mark is missing or extra."""
+    found = text.split(_MARK_TEXT)
+    if len(found) != len(pieces) + 1:
+        return None
+    out = [found[0]]
+    for number, (piece, rest) in enumerate(zip(pieces, found[1:], strict=True)):
+        end = f"{number}\\u0000\""
+        if not rest.startswith(end):
+            return None
+        out += (piece, rest[len(end):])
+    return "".join(out)
+
+
+def _mark(pieces: list[str], text: str) -> str:
+    """The mark standing for `text`, the next of `pieces`."""
+    pieces.append(text)
+    return f"{_MARK}{len(pieces) - 1}\x00"
+
+
+def _text_writer(write: Fn, text: Fn) -> Fn:
+    """`write`, but inside `dumps` the value's `text` goes in as a mark."""
+    def spliced(value: Any) -> Any:
+        pieces = _state.pieces
+        if pieces is None:
+            return write(value)
+        return _mark(pieces, _unspliced(text, value))
+    return spliced
+
+
+def _memo_writer(write: Fn) -> Fn:
+    """`write`, but inside `dumps` the compact text of `write(value)` goes in as a mark, kept
+    by the value's identity (with the value, so that identity is not reused): for immutable
+    records only."""
+    kept: dict[int, tuple[Any, str]] = {}
+
+    def spliced(value: Any) -> Any:
+        pieces = _state.pieces
+        if pieces is None:
+            return write(value)
+        hit = kept.get(id(value))
+        if hit is None:
+            if len(kept) >= MEMO_SIZE:
+                del kept[next(iter(kept))]  # the oldest
+            hit = kept[id(value)] = (value, compact(_unspliced(write, value)))
+        return _mark(pieces, hit[1])
+    return spliced
+
+
+@cache
+def _immutable(hint: Any) -> bool:
+    """Whether a value of this hint can never change: plain values, `Literal`, tuples and
+    frozen records of them (a NamedTuple is frozen)."""
+    if get_origin(hint) is Annotated:
+        return _immutable(get_args(hint)[0])
+    if get_origin(hint) in (Union, types.UnionType, tuple):
+        return all(a is Ellipsis or _immutable(a) for a in get_args(hint))
+    if get_origin(hint) is typing.Literal or hint in (int, str, bool, float, type(None)):
+        return True
+    return _is_record(hint) and _frozen(hint) and all(
+        _immutable(h) for h in typing.get_type_hints(hint, include_extras=True).values())
+
+
+def _frozen(cls: Any) -> bool:
+    if dataclasses.is_dataclass(cls):
+        return bool(typing.cast(Any, cls).__dataclass_params__.frozen)
+    return True  # a NamedTuple
+
+
+def _memoised(hint: Any, write: Fn) -> Fn:
+    """`write`, memoised inside `dumps` when the hint is an immutable record."""
+    return _memo_writer(write) if _is_record(hint) and _immutable(hint) else write
 
 
 # ----------------------------------------------------------------- records
@@ -91,9 +239,30 @@ def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn, 
 
 
 def _record_writer(cls: Any) -> Fn:
+    made: list[tuple[tuple[str, ...], Callable[[Any], list[Any]]]] = []
+
     def write(value: Any) -> dict[str, Any]:
-        return {name: w(getattr(value, name)) for name, w in _layout(cls)[0]}
+        if not made:  # at the first write: a field may name a record defined later
+            fields = _layout(cls)[0]
+            made.append((tuple(name for name, _ in fields), _values(fields)))
+        names, values = made[0]
+        return dict(zip(names, values(value), strict=True))
     return write
+
+
+def _values(fields: tuple[tuple[str, Fn], ...]) -> Callable[[Any], list[Any]]:
+    """The written values of a record's fields, in order. The fields written as they are
+    (most) are read together, and only the others go through their writers."""
+    names = [name for name, _ in fields]
+    written = [(at, w) for at, (_, w) in enumerate(fields) if w is not _same]
+    get = attrgetter(*names) if len(names) > 1 else None  # one name: not a tuple
+
+    def values(value: Any) -> list[Any]:
+        out = list(get(value)) if get is not None else [getattr(value, n) for n in names]
+        for at, w in written:
+            out[at] = w(out[at])
+        return out
+    return values
 
 
 @cache
@@ -140,22 +309,24 @@ def _pair(hint: Any) -> tuple[Fn, Fn]:
     """How a value of the hinted type is written, and how it is read."""
     hook = _hook(hint)
     if hook is not None:
-        return hook.dump, hook.load
+        if hook.text is not None:
+            return _text_writer(hook.dump, hook.text), hook.load
+        return _memoised(get_args(hint)[0], hook.dump), hook.load
     if get_origin(hint) is Annotated:
         return _pair(get_args(hint)[0])
     inner = _optional(hint)
     if inner is not None:
         write, read = _pair(inner)
-        return (lambda v: None if v is None else write(v)), (
+        return (_same if write is _same else lambda v: None if v is None else write(v)), (
             lambda d: None if d is None else read(d))
     if _is_record(hint):
-        return _record_writer(hint), _record_reader(hint)
+        return _memoised(hint, _record_writer(hint)), _record_reader(hint)
     origin, args = get_origin(hint) or hint, get_args(hint)
     if origin in (list, tuple):
         make = list if origin is list else tuple
         if args and (len(args) == 1 or args[1] is Ellipsis):
             write, read = _pair(args[0])
-            return (lambda v: [write(x) for x in v]), (
+            return (list if write is _same else lambda v: [write(x) for x in v]), (
                 lambda d: make([read(x) for x in _array(d)]))
         if args:
             pairs = [_pair(a) for a in args]
