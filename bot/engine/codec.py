@@ -184,7 +184,7 @@ def _memo_writer(write: Fn) -> Fn:
         hit = kept.get(id(value))
         if hit is None:
             if len(kept) >= MEMO_SIZE:
-                del kept[next(iter(kept))]  # the oldest
+                kept.pop(next(iter(kept), None), None)  # the oldest
             hit = kept[id(value)] = (value, compact(_unspliced(write, value)))
         return _mark(pieces, hit[1])
     return spliced
