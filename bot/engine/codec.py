@@ -184,7 +184,7 @@ def _memo_writer(write: Fn) -> Fn:
         hit = kept.get(id(value))
         if hit is None:
             if len(kept) >= MEMO_SIZE:
-                kept.pop(next(iter(kept), None), None)  # the oldest
+                kept.pop(next(iter(kept), 0), None)  # the oldest (0: no id)
             hit = kept[id(value)] = (value, compact(_unspliced(write, value)))
         return _mark(pieces, hit[1])
     return spliced
