@@ -28,7 +28,6 @@ it is. Those parts are
 
 import dataclasses
 import json
-import threading
 import types
 import typing
 from collections.abc import Callable
@@ -57,8 +56,12 @@ class Custom:
 def as_array(cls: type) -> Custom:
     """A record written as an array of its fields (a compact shape), read back by position."""
     layout = _layout(typing.cast(Any, cls))
-    write = _values(layout[0])
+    names = [name for name, _ in layout[0]]
+    writers = [w for _, w in layout[0]]
     readers = [r for _, r, _ in layout[1]]
+
+    def write(value: Any) -> list[Any]:
+        return [w(getattr(value, n)) for n, w in zip(names, writers, strict=True)]
 
     def read(data: Any) -> Any:
         return cls(*(r(v) for r, v in zip(readers, _array(data), strict=True)))
@@ -68,21 +71,14 @@ def as_array(cls: type) -> Custom:
 
 def dump(value: Any) -> Any:
     """`value` as plain JSON values (see the module's docstring)."""
-    return _unspliced(_writer(typing.cast(Any, type(value))), value)
+    return _writer(typing.cast(Any, type(value)))(value)
 
 
 def dumps(value: Any) -> str:
     """`json.dumps(dump(value), separators=(",", ":"))`, the same text, with the parts that
     cannot change written once (see the module's docstring)."""
-    write = _writer(typing.cast(Any, type(value)))
-    state = _state
-    kept, pieces = state.pieces, list[str]()
-    state.pieces = pieces
-    try:
-        data = write(value)
-    finally:
-        state.pieces = kept
-    text = compact(data)
+    pieces: list[str] = []
+    text = compact(_spliced(typing.cast(Any, type(value)))(value, pieces))
     if not pieces:
         return text
     spliced = _splice(text, pieces)
@@ -100,15 +96,13 @@ def load(type_: type[T], data: Any, **skipped: Any) -> T:
 # ----------------------------------------------------------------- text written once
 MEMO_SIZE = 1024  # texts kept by each memoising writer: a live table's records, many tables
 
+# How `dumps` writes a value: as its plain writer does, but each part written once goes in as
+# a mark, its text added to the pieces.
+Spliced = Callable[[Any, list[str]], Any]
 
-class _Splicing(threading.local):
-    pieces: list[str] | None = None  # while `dumps` writes: the texts its marks stand for
-
-
-_state = _Splicing()
-# While `dumps` writes, a part written as text is a mark in its place: a string a player can
-# not type (its NUL characters are written as escapes). `_splice` puts the texts in, and
-# checks that it found every mark once, in order: a text holding a mark's writing is refused.
+# A mark is a string a player can not type (its NUL characters are written as escapes).
+# `_splice` puts the texts in, and checks that it found every mark once, in order: a text
+# holding a mark's writing is refused.
 _MARK = "\x00ofc:"
 _MARK_TEXT = json.dumps(_MARK)[:-1]  # how a string starting with the mark is written
 
@@ -126,19 +120,6 @@ def _encoder() -> Callable[[Any], str]:
 
 
 compact = _encoder()  # plain JSON values as compact JSON text
-
-
-def _unspliced(fn: Fn, value: Any) -> Any:
-    """`fn(value)` writing plain JSON values, even inside `dumps` (a hook may keep them)."""
-    state = _state
-    kept = state.pieces
-    if kept is None:
-        return fn(value)
-    state.pieces = None
-    try:
-        return fn(value)
-    finally:
-        state.pieces = kept
 
 
 def _splice(text: str, pieces: list[str]) -> str | None:
@@ -161,33 +142,85 @@ def _mark(pieces: list[str], text: str) -> str:
     return f"{_MARK}{len(pieces) - 1}\x00"
 
 
-def _text_writer(write: Fn, text: Fn) -> Fn:
-    """`write`, but inside `dumps` the value's `text` goes in as a mark."""
-    def spliced(value: Any) -> Any:
-        pieces = _state.pieces
-        if pieces is None:
-            return write(value)
-        return _mark(pieces, _unspliced(text, value))
-    return spliced
-
-
-def _memo_writer(write: Fn) -> Fn:
-    """`write`, but inside `dumps` the compact text of `write(value)` goes in as a mark, kept
-    by the value's identity (with the value, so that identity is not reused): for immutable
-    records only."""
+def _memo_text(write: Fn) -> Fn:
+    """The compact text of `write(value)`, kept by the value's identity (with the value, so
+    that identity is not reused): for immutable records only."""
     kept: dict[int, tuple[Any, str]] = {}
 
-    def spliced(value: Any) -> Any:
-        pieces = _state.pieces
-        if pieces is None:
-            return write(value)
+    def text(value: Any) -> str:
         hit = kept.get(id(value))
         if hit is None:
             if len(kept) >= MEMO_SIZE:
                 kept.pop(next(iter(kept), 0), None)  # the oldest (0: no id)
-            hit = kept[id(value)] = (value, compact(_unspliced(write, value)))
-        return _mark(pieces, hit[1])
-    return spliced
+            hit = kept[id(value)] = (value, compact(write(value)))
+        return hit[1]
+    return text
+
+
+@cache
+def _spliced(hint: Any) -> Spliced:
+    """How `dumps` writes a value of the hinted type."""
+    write = _writer(hint)
+    if not _has_parts(hint):
+        return lambda value, pieces: write(value)
+    hook = _hook(hint)
+    if hook is not None:
+        text = hook.text if hook.text is not None else _memo_text(hook.dump)
+        return lambda value, pieces: _mark(pieces, text(value))
+    if get_origin(hint) is Annotated:
+        return _spliced(get_args(hint)[0])
+    inner = _optional(hint)
+    if inner is not None:
+        part = _spliced(inner)
+        return lambda value, pieces: None if value is None else part(value, pieces)
+    if _is_record(hint):
+        if _immutable(hint):
+            memo = _memo_text(write)
+            return lambda value, pieces: _mark(pieces, memo(value))
+        return _spliced_record(hint)
+    origin, args = get_origin(hint) or hint, get_args(hint)
+    if origin is dict:
+        part = _spliced(args[1])
+        return lambda value, pieces: {(k if type(k) is str else str(k)): part(x, pieces)
+                                      for k, x in value.items()}
+    if len(args) == 1 or args[1] is Ellipsis:  # a list or tuple of one type
+        part = _spliced(args[0])
+        return lambda value, pieces: [part(x, pieces) for x in value]
+    parts = [_spliced(a) for a in args]  # a fixed tuple
+    return lambda value, pieces: [p(x, pieces) for p, x in zip(parts, value, strict=True)]
+
+
+@cache
+def _has_parts(hint: Any) -> bool:
+    """Whether `dumps` writes some part of a value of this hint once."""
+    hook = _hook(hint)
+    if hook is not None:
+        held = get_args(hint)[0]
+        return hook.text is not None or (_is_record(held) and _immutable(held))
+    if get_origin(hint) is Annotated:
+        return _has_parts(get_args(hint)[0])
+    if _is_record(hint):
+        return _immutable(hint) or any(_has_parts(h) for h in _hints(hint).values())
+    return any(_has_parts(a) for a in get_args(hint) if a is not Ellipsis)
+
+
+def _spliced_record(cls: Any) -> Spliced:
+    made: list[tuple[tuple[str, ...], Callable[[Any], list[Any]], list[tuple[int, Spliced]]]]
+    made = []
+
+    def write(value: Any, pieces: list[str]) -> dict[str, Any]:
+        if not made:  # at the first write: a field may name a record defined later
+            names = tuple(name for name, _ in _layout(cls)[0])
+            hints = _hints(cls)
+            made.append((names, _getter(names), [
+                (at, _spliced(hints[name])) for at, (name, w) in enumerate(_layout(cls)[0])
+                if w is not _same]))
+        names, get, written = made[0]
+        out = get(value)
+        for at, w in written:
+            out[at] = w(out[at], pieces)
+        return dict(zip(names, out, strict=True))
+    return write
 
 
 @cache
@@ -201,7 +234,7 @@ def _immutable(hint: Any) -> bool:
     if get_origin(hint) is typing.Literal or hint in (int, str, bool, float, type(None)):
         return True
     return _is_record(hint) and _frozen(hint) and all(
-        _immutable(h) for h in typing.get_type_hints(hint, include_extras=True).values())
+        _immutable(h) for h in _hints(hint).values())
 
 
 def _frozen(cls: Any) -> bool:
@@ -210,9 +243,8 @@ def _frozen(cls: Any) -> bool:
     return True  # a NamedTuple
 
 
-def _memoised(hint: Any, write: Fn) -> Fn:
-    """`write`, memoised inside `dumps` when the hint is an immutable record."""
-    return _memo_writer(write) if _is_record(hint) and _immutable(hint) else write
+def _hints(cls: Any) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
 
 
 # ----------------------------------------------------------------- records
@@ -225,7 +257,7 @@ def _is_record(hint: Any) -> bool:
 def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn, bool], ...]]:
     """The (name, writer) of each field JSON holds, and the (name, reader, has a default) of
     each of them the constructor takes (a derived field is written, for people, not read)."""
-    hints = typing.get_type_hints(cls, include_extras=True)
+    hints = _hints(cls)
     if dataclasses.is_dataclass(cls):
         held = [f for f in dataclasses.fields(cls) if f.metadata.get("json", True)]
         names = [f.name for f in held]
@@ -239,30 +271,31 @@ def _layout(cls: Any) -> tuple[tuple[tuple[str, Fn], ...], tuple[tuple[str, Fn, 
 
 
 def _record_writer(cls: Any) -> Fn:
-    made: list[tuple[tuple[str, ...], Callable[[Any], list[Any]]]] = []
+    made: list[Fn] = []
 
     def write(value: Any) -> dict[str, Any]:
         if not made:  # at the first write: a field may name a record defined later
-            fields = _layout(cls)[0]
-            made.append((tuple(name for name, _ in fields), _values(fields)))
-        names, values = made[0]
-        return dict(zip(names, values(value), strict=True))
+            made.append(_fields_writer(_layout(cls)[0]))
+        return typing.cast(dict[str, Any], made[0](value))
     return write
 
 
-def _values(fields: tuple[tuple[str, Fn], ...]) -> Callable[[Any], list[Any]]:
-    """The written values of a record's fields, in order. The fields written as they are
-    (most) are read together, and only the others go through their writers."""
-    names = [name for name, _ in fields]
-    written = [(at, w) for at, (_, w) in enumerate(fields) if w is not _same]
-    get = attrgetter(*names) if len(names) > 1 else None  # one name: not a tuple
+def _fields_writer(fields: tuple[tuple[str, Fn], ...]) -> Fn:
+    """A record as an object of its fields. When they are all written as they are (most
+    records), they are read together."""
+    names = tuple(name for name, _ in fields)
+    if any(w is not _same for _, w in fields):
+        return lambda value: {name: w(getattr(value, name)) for name, w in fields}
+    get = _getter(names)
+    return lambda value: dict(zip(names, get(value), strict=True))
 
-    def values(value: Any) -> list[Any]:
-        out = list(get(value)) if get is not None else [getattr(value, n) for n in names]
-        for at, w in written:
-            out[at] = w(out[at])
-        return out
-    return values
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], list[Any]]:
+    """A record's values of these fields, read together."""
+    if len(names) > 1:
+        get = attrgetter(*names)
+        return lambda value: list(get(value))
+    return lambda value: [getattr(value, name) for name in names]
 
 
 @cache
@@ -309,9 +342,7 @@ def _pair(hint: Any) -> tuple[Fn, Fn]:
     """How a value of the hinted type is written, and how it is read."""
     hook = _hook(hint)
     if hook is not None:
-        if hook.text is not None:
-            return _text_writer(hook.dump, hook.text), hook.load
-        return _memoised(get_args(hint)[0], hook.dump), hook.load
+        return hook.dump, hook.load
     if get_origin(hint) is Annotated:
         return _pair(get_args(hint)[0])
     inner = _optional(hint)
@@ -320,7 +351,7 @@ def _pair(hint: Any) -> tuple[Fn, Fn]:
         return (_same if write is _same else lambda v: None if v is None else write(v)), (
             lambda d: None if d is None else read(d))
     if _is_record(hint):
-        return _memoised(hint, _record_writer(hint)), _record_reader(hint)
+        return _record_writer(hint), _record_reader(hint)
     origin, args = get_origin(hint) or hint, get_args(hint)
     if origin in (list, tuple):
         make = list if origin is list else tuple
