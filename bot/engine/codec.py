@@ -13,9 +13,9 @@ container or a plain value of the wrong type TypeError) and converts nothing: a 
 written back the same. A field with a default may be missing (JSON written before it was
 added): it takes its default.
 
-`dumps` writes the compact JSON text of `dump(value)`, byte for byte, at the cost of what
-changed since the last time: a part that cannot change is written as text once and put in as
-it is. Those parts are
+`dumps` writes the compact JSON text of `dump(value)`, byte for byte, without writing again
+what cannot have changed: such a part is written as text once and put in as it is. Those
+parts are
 - an immutable record: a frozen dataclass or a NamedTuple whose fields' hints are all
   immutable (plain values, `Literal`, tuples and such records, `T | None` of them), written
   by its fields or by a `Custom` (whose `dump` depends on the value alone). Its text is kept
