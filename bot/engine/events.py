@@ -9,7 +9,6 @@ In JSON (a hand's history) an event is `{"kind", "seat", "private", "data"}`, `d
 its other fields in order (bot/engine/codec.py); `Event.from_json` reads any kind back.
 """
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -43,7 +42,7 @@ class Event:
     private: ClassVar[bool] = False  # True: only that seat's player may see it
     seat: int | None = None
     # Its JSON (and JSON text) once written: a hand's history is saved with every action,
-    # and its events, never changed once made, are most of that snapshot (history.dumps).
+    # and its events, never changed once made, are most of that snapshot (HandLog.text).
     written: dict[str, Any] | None = field(default=None, init=False, repr=False,
                                            compare=False, metadata=codec.SKIP)
     written_text: str | None = field(default=None, init=False, repr=False, compare=False,
@@ -66,7 +65,7 @@ class Event:
     def text(self) -> str:
         """`to_json()` as compact JSON text (the same text each time)."""
         if self.written_text is None:
-            self.written_text = json.dumps(self.to_json(), separators=(",", ":"))
+            self.written_text = codec.compact(self.to_json())
         return self.written_text
 
     @staticmethod

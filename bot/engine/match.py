@@ -705,17 +705,28 @@ class Match:
         """The state before a deal, for the history: the last hand is not needed to replay."""
         return self._json(hand=None, showdown=None, history=None)
 
+    def _state(self, hand: HandJson | None, showdown: ShowdownView | None,
+                history: HandLog | None) -> MatchJson:
+        return MatchJson(STATE_VERSION, self.rules, self.seed, self.seats, self.button,
+                         self.hand_no, self.phase, self.hands_total, hand, showdown, history)
+
     def _json(self, hand: HandJson | None, showdown: ShowdownView | None,
               history: HandLog | None) -> dict[str, Any]:
-        data: dict[str, Any] = codec.dump(MatchJson(
-            STATE_VERSION, self.rules, self.seed, self.seats, self.button, self.hand_no,
-            self.phase, self.hands_total, hand, showdown, history))
+        data: dict[str, Any] = codec.dump(self._state(hand, showdown, history))
         return data
+
+    def _whole(self) -> MatchJson:
+        hand = self.hand.json_record() if self.hand is not None else None
+        return self._state(hand, self.showdown, self.log)
 
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON (cards as text); `from_json` restores it exactly."""
-        hand = self.hand.json_record() if self.hand is not None else None
-        return self._json(hand, self.showdown, self.log)
+        data: dict[str, Any] = codec.dump(self._whole())
+        return data
+
+    def text(self) -> str:
+        """`to_json()` as compact JSON text (the same text), at the cost of what changed."""
+        return codec.dumps(self._whole())
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Match":

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from bot.engine import codec, history
+from bot.engine import codec
 from bot.engine.cards import Card
 from bot.engine.deal import CARD_KEYS
 from bot.engine.match import Match
@@ -36,7 +36,7 @@ class Draft:
 _SEAT = codec.as_array(LobbySeat)
 _DRAFT = codec.as_array(Draft)
 _DM = codec.as_array(DmPrompt)
-_MATCH = codec.Custom(Match.to_json, Match.from_json)
+_MATCH = codec.Custom(Match.to_json, Match.from_json, Match.text)
 _MONEY = codec.Custom(money.to_json, money.from_json)
 _ELSEWHERE = codec.SKIP  # kept in storage's own columns, not in the snapshot
 
@@ -100,9 +100,8 @@ class TableState:
         return {"service_version": CURRENT, **codec.dump(self)}
 
     def dumps(self) -> str:
-        data = self.to_json()
-        log = self.match.log if self.match is not None else None
-        return history.dumps(data, data["match"]["history"] if log is not None else None, log)
+        """`to_json()` as compact JSON text (the same text), at the cost of what changed."""
+        return f'{{"service_version":{CURRENT},{codec.dumps(self)[1:]}'
 
     @staticmethod
     def loads(text: str, *, table_id: int, guild_id: int, channel_id: int,

@@ -3,7 +3,6 @@
 from dataclasses import dataclass, field
 
 from bot.engine import events as ev
-from bot.engine import history
 from bot.engine.events import Event
 from bot.engine.match import Match
 from bot.engine.views import ShowdownView
@@ -119,10 +118,9 @@ def _settlement(state: TableState, match: Match, view: ShowdownView) -> money.Op
             royalties=sum(r.royalties), in_fantasy=in_fantasy,
             fantasy_entered=bool(r.fantasy_next) and not in_fantasy,
             fantasy_stayed=bool(r.fantasy_next) and in_fantasy, scoops=scoops))
-    written = match.history()
-    assert written is not None  # the hand just shown down
-    record = HandRecord(state.match_id, match.hand_no,
-                        history.dumps(written, written, match.log), tuple(results))
+    log = match.log
+    assert log is not None  # the hand just shown down
+    record = HandRecord(state.match_id, match.hand_no, log.text(), tuple(results))
     return money.Settle(match.hand_no, tuple(transfers), state.op_key("settle"), record)
 
 

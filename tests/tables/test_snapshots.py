@@ -18,8 +18,15 @@ from typing import Any
 
 import pytest
 
+from bot.engine.events import KINDS
+from bot.storage import Storage
+from bot.tables import FakeClock, TableService
+from bot.tables.match_runner import FAST
 from bot.tables.snapshot_versions import CURRENT, STEPS, BadSnapshot, upgrade
 from bot.tables.state import TableState
+
+from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, act
+from .write_snapshots import play_tables
 
 FOLDER = Path(__file__).parent / "data" / "snapshots"
 WRITTEN = {int(path.stem[1:]): json.loads(path.read_text())
@@ -148,3 +155,78 @@ def test_each_step_fills_what_its_change_added(
 
 def test_every_step_is_tested() -> None:
     assert {version for version, _, _ in STEP_CASES} == set(range(1, CURRENT))
+
+
+async def test_every_snapshot_saved_is_the_json_of_its_table(
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A snapshot writes the parts that cannot change as text once (codec.dumps) and the
+    # hand's history from what it wrote before (HandLog.text): over tables played through
+    # the service, every snapshot must be the very text json writes from the table's state.
+    saved: list[str] = []
+    dumps = TableState.dumps
+
+    def compared(state: TableState) -> str:
+        text = dumps(state)
+        assert text == json.dumps(state.to_json(), separators=(",", ":"))
+        saved.append(text)
+        return text
+
+    monkeypatch.setattr(TableState, "dumps", compared)
+    await play_tables(storage)
+    await _come_and_go(storage)
+    kinds = {event["kind"] for text in saved if (match := json.loads(text)["match"])
+             for event in (match["history"] or {"events": []})["events"]}
+    assert kinds == set(KINDS), sorted(set(KINDS) - kinds)
+
+
+async def _come_and_go(storage: Storage) -> None:
+    """Cash tables where people sit down, get up, bust, time out and come back: the events
+    the tables of `play_tables` do not show."""
+    clock = FakeClock(1_700_000_000.0)
+    service = TableService(storage, clock, QUICK_AI, FAST)
+    try:
+        small = (await service.create_table(GUILD, CHANNEL + 9, ALICE, "Alice",
+                                            {"format": "cash", "buy_in": 1}, seed=3)).table_id
+        await service.add_computer(small, ALICE, "easy")
+        await service.start(small, ALICE)
+        await service.idle()
+        await act(service, small, ALICE)
+        await service.join(small, BOB, "Bob")
+        await service.leave(small, ALICE)  # gets up once the hand is over
+        await _run(service, clock, small, [ALICE, BOB], until_back=False)
+        away = (await service.create_table(GUILD, CHANNEL + 10, ALICE, "Alice",
+                                           {"format": "cash"}, seed=4)).table_id
+        await service.join(away, BOB, "Bob")
+        await service.start(away, ALICE)
+        await _run(service, clock, away, [ALICE], until_back=True)
+        gone = (await service.create_table(GUILD, CHANNEL + 11, ALICE, "Alice",
+                                           {"format": "cash"}, seed=5)).table_id
+        await service.join(gone, BOB, "Bob")
+        await service.add_computer(gone, ALICE, "easy")
+        await service.start(gone, ALICE)
+        await _run(service, clock, gone, [ALICE], until_back=False, steps=60)  # Bob sits out
+    finally:
+        await service.close()
+
+
+async def _run(service: TableService, clock: FakeClock, table: int, people: list[int],
+               until_back: bool, steps: int = 300) -> None:
+    """Play the table: `people` act when it is their turn; with `until_back`, Bob does not
+    act until he is away, then comes back and plays a few turns."""
+    came_back = 0
+    for _ in range(steps):
+        await service.idle()
+        if table not in service.live_tables() or came_back > 5:
+            return
+        seats = service.seats(table).values()
+        if until_back and BOB in seats and service.private_view(table, BOB).away:
+            await service.back(table, BOB)
+            came_back = 1
+        elif came_back and BOB in seats and service.private_view(table, BOB).to_act:
+            await act(service, table, BOB)
+            came_back += 1
+        elif any(pid in seats and service.private_view(table, pid).to_act for pid in people):
+            await act(service, table, next(pid for pid in people if pid in seats and
+                                           service.private_view(table, pid).to_act))
+        elif not await clock.advance_to_next():
+            return
