@@ -2,13 +2,15 @@
 while a batch is being written go together in the next one, a single transaction."""
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any, cast
 
 from cogs.common.language import LocaleWrites
 
 
-class GatedStorage:
-    """Records each batch and holds it until `gate` opens, as a slow commit would."""
+class GatedPreferences:
+    """Storage's preferences part: records each batch and holds it until `gate` opens, as a
+    slow commit would."""
 
     def __init__(self) -> None:
         self.batches: list[list[tuple[int, str, float]]] = []
@@ -20,11 +22,13 @@ class GatedStorage:
 
 
 async def test_members_seen_together_are_one_write_and_those_seen_meanwhile_the_next() -> None:
-    storage = GatedStorage()
-    writes = LocaleWrites(cast(Any, storage))
+    storage = GatedPreferences()
+    writes = LocaleWrites(cast(Any, SimpleNamespace(preferences=storage)))
     for user in (3, 1, 2):
         writes.add(user, "ru", 1.0)
-    while not storage.batches:
+    for _ in range(20):  # the batch starts within a few turns of the loop, or never
+        if storage.batches:
+            break
         await asyncio.sleep(0)
     assert storage.batches == [[(1, "ru", 1.0), (2, "ru", 1.0), (3, "ru", 1.0)]]
     writes.add(4, "sv-SE", 2.0)  # while the first batch is being written
