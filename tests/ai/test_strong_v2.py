@@ -104,8 +104,8 @@ def _search(charge: bool) -> Search:
     rules = view.table.rules
     worth = fantasy_worth(rules, None)
     return Search(Policy(rules, worth), Scorer(rules, worth),
-                  seat(view.board.rows, future_streets(rules, 5)), view.dealt, 0, [], 0, view.unseen(),
-                  random.Random(1), charge_fouls=charge)
+                  seat(view.board.rows, future_streets(rules, 5)), view.dealt, 0, [], 0,
+                  view.unseen(), random.Random(1), charge_fouls=charge)
 
 
 @pytest.mark.parametrize(("played", "charge"), [
@@ -125,7 +125,7 @@ def test_the_foul_charge_rises_between_its_ends() -> None:
     for played in (FOUL_LOW + 1, 400, 800, 1600, FOUL_HIGH - 1):
         search.played = played
         charges.append(search.foul_charge())
-    assert 0.0 < charges[0] and charges == sorted(charges) and charges[-1] < FOUL_COST
+    assert charges[0] > 0.0 and charges == sorted(charges) and charges[-1] < FOUL_COST
     # log-even: 200 -> 632 playouts (the square root of ten times 200) is half the way
     search.played = round(FOUL_LOW * 10 ** 0.5)
     assert search.foul_charge() == pytest.approx(FOUL_COST / 2, abs=0.01)
