@@ -246,10 +246,10 @@ class Search:
                 keys = options[i][1]
                 free = self._free(options[i][0])
                 for cards, theirs in zip(futures, rivals, strict=True):
-                    mine = self._play(keys, free, cards)
-                    totals[i] += self._value(mine, theirs)
-                    if self.charge_fouls:
-                        fouls[i] += self.scorer.final(mine).fouled
+                    board = self._play(keys, free, cards)
+                    mine = self.scorer.final(board)
+                    totals[i] += self._points(mine, board, theirs)
+                    fouls[i] += mine.fouled
                     counts[i] += 1
                     self.played += 1
                     if deadline is not None and time.perf_counter() > deadline:
@@ -292,8 +292,11 @@ class Search:
 
     def _value(self, keys: Keys, rivals: list[Final]) -> float:
         """Points of a finished board against the opponents, and its Fantasyland."""
+        return self._points(self.scorer.final(keys), keys, rivals)
+
+    def _points(self, mine: Final, keys: Keys, rivals: list[Final]) -> float:
+        """`_value` of a board already scored as `mine`."""
         scorer = self.scorer
-        mine = scorer.final(keys)
         value = mine.fantasy * self.opponents
         for theirs in rivals:
             value += scorer.pair(mine, theirs)
