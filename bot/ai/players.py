@@ -29,7 +29,8 @@ from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
 
-LEVELS = ("easy", "strong", "strong-v1")
+LEVELS = ("easy", "strong", "strong-v2", "strong-v1")
+_ROW_KEY_LEVELS = ("strong", "strong-v2")  # the levels that search on row keys (search.py)
 _REMEMBERED = 500_000  # worths a policy keeps (about 100 MB) before it starts afresh
 
 
@@ -63,7 +64,7 @@ def decide_counted(view: PrivateView,
     if not view.dealt:
         raise RuleError("You have no cards to place")
     rules = view.table.rules
-    new = settings.level == "strong" and not rules.jokers
+    new = settings.level in _ROW_KEY_LEVELS and not rules.jokers
     if len(view.dealt) >= BOARD_CARDS:  # a Fantasyland hand (R8)
         stay = (fantasy_worth(rules, settings.fantasy_value).of(14) * _opponents(view) if new
                 else _old_value(settings))
@@ -119,7 +120,8 @@ def _search(view: PrivateView, settings: Settings) -> Search:
             rivals.append(seat(other.board.rows,
                                future_streets(rules, len(other.board.cards))))
     return Search(policy, scorer, me, view.dealt, view.discard_count, rivals, blind,
-                  view.unseen(), decision_rng(view, settings.seed))
+                  view.unseen(), decision_rng(view, settings.seed),
+                  charge_fouls=settings.level == "strong")
 
 
 def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int]:

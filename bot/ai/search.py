@@ -10,7 +10,11 @@ outcome.py's table. Candidates share the same dealt futures (paired comparison),
 opponents' play does not depend on this seat's candidate, each future's opponent boards are
 played out once and scored against every candidate. Estimates start from the policy's score as a
 prior, and successive halving gives the better half twice the playouts each round, within a
-budget of playouts and/or seconds. On the first street a top that already earns Fantasyland
+budget of playouts and/or seconds. The `strong` player (not `strong-v2`) also counts each
+candidate's fouled playouts and charges each one a cost that grows with the playouts made (none
+up to FOUL_LOW, FOUL_COST from FOUL_HIGH on): with a larger budget the search finishes its own
+boards more boldly than the policy that finishes its playouts, so its boards foul more often
+than its playouts do. On the first street a top that already earns Fantasyland
 is credited FIRST_FANTASY points. When nothing is left to deal, every candidate is scored
 exactly.
 """
@@ -40,6 +44,15 @@ PRIOR = 3.0  # the policy's score counts as this many playouts
 # on the deals screened (docs/computer-players.md, "The measured constants").
 FIRST_FANTASY = 6.0
 WIDTH = 16  # candidates kept for playouts, the policy's best
+# Points charged to a fouled playout of a candidate (`strong`; `strong-v2`: none), over what the
+# foul itself costs, by the playouts made so far: none up to FOUL_LOW, rising with their
+# logarithm to FOUL_COST at FOUL_HIGH. On the same deals `strong-v2` fouled 11.1% of its boards
+# at 2,000 playouts and 8.4% at 200; at 2,000 against `strong-v2` at 2,000 this charge fouled
+# 8.9% against 10.7% and scored +0.06 (-0.21, +0.34), while at 200 playouts a charge of 3 cost
+# 0.44 a hand (docs/computer-players.md, "The measured constants").
+FOUL_COST = 3.0
+FOUL_LOW = 200
+FOUL_HIGH = 2000
 _MARGIN = 0.01  # seconds kept from a time budget to answer in
 _SHARE = 0.9  # of the time left that a round plans to spend (the rest: choosing, answering)
 
@@ -130,7 +143,7 @@ class Search:
 
     def __init__(self, policy: Policy, scorer: Scorer, me: Seat, dealt: Sequence[Card],
                  discards: int, rivals: Sequence[Seat], blind: int, unseen: Sequence[Card],
-                 rng: random.Random) -> None:
+                 rng: random.Random, charge_fouls: bool = False) -> None:
         self.policy = policy
         self.scorer = scorer
         self.me = me  # the board before this street; its streets are those after it
@@ -144,6 +157,7 @@ class Search:
         self.mine_need = sum(s.cards for s in me.streets)
         self.need = self.mine_need + sum(s.cards for r in rivals for s in r.streets)
         self.played = 0  # playouts made (one candidate, one future)
+        self.charge_fouls = charge_fouls  # `strong`: foul_charge; `strong-v2`: none
 
     def candidates(self) -> list[tuple[Choice, Keys]]:
         sums = subset_sums(self.dealt)
@@ -212,6 +226,7 @@ class Search:
         pool = list(range(len(options)))
         totals = [PRIOR * p for p in priors]
         counts = [0] * len(options)
+        fouls = [0] * len(options)  # playouts whose board ended fouled
         while len(pool) > 1:
             timing = deadline is not None and not self.played
             rounds_left = max(1, math.ceil(math.log2(len(pool))))
@@ -231,7 +246,10 @@ class Search:
                 keys = options[i][1]
                 free = self._free(options[i][0])
                 for cards, theirs in zip(futures, rivals, strict=True):
-                    totals[i] += self._value(self._play(keys, free, cards), theirs)
+                    board = self._play(keys, free, cards)
+                    mine = self.scorer.final(board)
+                    totals[i] += self._points(mine, board, theirs)
+                    fouls[i] += mine.fouled
                     counts[i] += 1
                     self.played += 1
                     if deadline is not None and time.perf_counter() > deadline:
@@ -240,12 +258,21 @@ class Search:
                 if out_of_time:
                     break
             tried = [i for i in pool if counts[i]]
-            tried.sort(key=lambda i: totals[i] / (counts[i] + PRIOR) + credits[i], reverse=True)
+            charge = self.foul_charge()
+            tried.sort(key=lambda i: (totals[i] - charge * fouls[i]) / (counts[i] + PRIOR)
+                       + credits[i], reverse=True)
             if out_of_time or (playouts is not None and self.played >= playouts):
                 return tried[0]
             if not timing:
                 pool = tried[:max(1, len(tried) // 2)]
         return pool[0]
+
+    def foul_charge(self) -> float:
+        """What each fouled playout of a candidate is charged, by the playouts made so far."""
+        if not self.charge_fouls or self.played <= FOUL_LOW:
+            return 0.0
+        share = math.log(self.played / FOUL_LOW) / math.log(FOUL_HIGH / FOUL_LOW)
+        return FOUL_COST * min(1.0, share)
 
     def _play(self, keys: Keys, free: tuple[int, int, int], cards: Sequence[Card]) -> Keys:
         """This seat's board after the policy plays `cards` street by street."""
@@ -265,8 +292,11 @@ class Search:
 
     def _value(self, keys: Keys, rivals: list[Final]) -> float:
         """Points of a finished board against the opponents, and its Fantasyland."""
+        return self._points(self.scorer.final(keys), keys, rivals)
+
+    def _points(self, mine: Final, keys: Keys, rivals: list[Final]) -> float:
+        """`_value` of a board already scored as `mine`."""
         scorer = self.scorer
-        mine = scorer.final(keys)
         value = mine.fantasy * self.opponents
         for theirs in rivals:
             value += scorer.pair(mine, theirs)

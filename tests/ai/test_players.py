@@ -103,7 +103,7 @@ def test_seeded_decisions_repeat() -> None:
                               PlayerSpec(-2, "b", 100, "strong")], seed=5)
     match.start_hand(0.0)
     view = match.view_for(match.pending()[0])
-    for level in ("strong", "strong-v1"):
+    for level in ("strong", "strong-v2", "strong-v1"):
         settings_ = Settings(level=level, seed=9, seconds=None, playouts=60)
         assert len({tuple(sorted(decide(view, settings_).items())) for _ in range(3)}) == 1
 
