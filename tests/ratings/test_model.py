@@ -44,3 +44,10 @@ def test_beating_a_strong_computer_counts_more_than_beating_an_easy_one() -> Non
 
 def test_an_unknown_level_counts_as_easy() -> None:
     assert ratings.computer(None) == ratings.computer("nonsense") == ratings.COMPUTERS["easy"]
+
+
+def test_every_computer_level_has_its_own_rating() -> None:
+    # a level missing here would silently be rated as easy (see the test above)
+    from bot.ai.players import LEVELS
+
+    assert set(ratings.COMPUTERS) == set(LEVELS)
