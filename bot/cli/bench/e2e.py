@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TABLES = 50  # tables with an easy computer seat
 STRONG_TABLES = 20  # tables with a strong computer seat
 EASY_KEYS = {"interaction_p50_ms", "interaction_p99_ms", "interaction_done_p99_ms"}
