@@ -229,11 +229,18 @@ class Workers:
         for attempt in range(1, TRIES + 1):
             if self._closed:
                 raise WorkerError("The worker processes are shut down.")
-            pool = None
+            pool = submitted = None
             try:
                 pool = await self._current_pool()
-                return await asyncio.wrap_future(pool.submit(task.fn, *task.args,
-                                                             **task.kwargs()))
+                submitted = pool.submit(task.fn, *task.args, **task.kwargs())
+                return await asyncio.wrap_future(submitted)
+            except asyncio.CancelledError:
+                # A pool stopped or let go cancels the tasks still queued in it: that is a
+                # failure the caller must hear of, not the caller's own cancellation.
+                if submitted is None or not submitted.cancelled() or _cancelling():
+                    raise
+                if self._closed:
+                    raise WorkerError("The worker processes are shut down.") from None
             except BrokenProcessPool:  # a worker died, or a new pool's first one did
                 if self._closed:
                     raise WorkerError("The worker processes are shut down.") from None
@@ -282,6 +289,12 @@ def _started(pool: ProcessPoolExecutor, size: int) -> None:
     server is up.)"""
     for done in [pool.submit(_nothing) for _ in range(size)]:
         done.result()
+
+
+def _cancelling() -> bool:
+    """Whether the running asyncio task is being cancelled."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 def _nothing() -> None:
