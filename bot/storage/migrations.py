@@ -383,9 +383,6 @@ async def migrate(conn: Connection, target: int | None = None) -> int:
     target = LATEST if target is None else target
     postgres = conn.dialect == "postgresql"
     if postgres:
-        # A migration may rightly run long, and wait long for another process's: the
-        # sharded processes' limit on a statement's time is meant for a frozen process.
-        await conn.execute("SET LOCAL statement_timeout = 0")
         # SQLite's BEGIN IMMEDIATE already keeps a second process out.
         await conn.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
     await conn.execute(postgres_ddl(_SCHEMA_VERSION) if postgres else _SCHEMA_VERSION)

@@ -31,12 +31,8 @@ CONNECT_TIMEOUT_S = 10.0
 # machine) would hold its row locks, its lease's among them (fencing.py), until it resumed:
 # the process taking its shards over would wait for it. PostgreSQL ends such a transaction
 # once it has waited this long on the process instead, far above any wait of the bot's own
-# transactions between two statements. Frozen between two messages of one statement (asyncpg
-# prepares with Parse and Flush, then binds), the session counts as running that statement,
-# not as idle, so the same limit is set on a statement's time (migrations lift it).
-FROZEN_LIMIT_MS = 10_000
-_FROZEN_LIMITS = {"idle_in_transaction_session_timeout": str(FROZEN_LIMIT_MS),
-                  "statement_timeout": str(FROZEN_LIMIT_MS)}
+# transactions between two statements.
+IDLE_IN_TRANSACTION_MS = 10_000
 # Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
 _BOT_LOCK = 0x0FC_B07
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
@@ -147,7 +143,8 @@ class PostgresDatabase:
                         "database, or sharded processes (--shard-count) only")
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S, reset=_as_it_is,
-                server_settings=_FROZEN_LIMITS if shared else None)
+                server_settings={"idle_in_transaction_session_timeout":
+                                 str(IDLE_IN_TRANSACTION_MS)} if shared else None)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             if holder is not None:
                 await holder.close()

@@ -4,9 +4,8 @@ The first process runs both shards of two. In the middle of the first hand it st
 just before saving the table's state: it has already found its lease held
 (tests/e2e/paused_bot_process.py). The test then ends that lease in the database, as time
 passing would (nothing here waits for a lease to run out, so nothing depends on the machine's
-speed; if the pause caught another coroutine of it mid-transaction, even between two protocol
-messages of one statement, PostgreSQL ends that transaction after 10 s and the update goes
-through then: bot/storage/postgres.py), and starts a second process,
+speed; if the pause caught another coroutine of it mid-transaction, PostgreSQL ends that
+transaction after 10 s idle and the update goes through then), and starts a second process,
 which takes the shards over, restores the table and plays on with the members: the first hand is
 settled, the second dealt. Then the first process resumes (SIGCONT) and goes on with its save,
 believing its lease held: the fence refuses it, nothing of it lands (every row of the books is
