@@ -50,8 +50,9 @@ class Connection(Protocol):
         run (the caller's transaction then rolls back)."""
 
     async def lock_table(self, table: str) -> None:
-        """Until this transaction ends, no other transaction writes `table` or passes this
-        call for it (SQLite: every write transaction is alone already)."""
+        """Until this transaction ends, no other transaction writes `table`, holds a row
+        of it locked, or passes this call for it (SQLite: every write transaction is alone
+        already)."""
 
 
 class Database(Protocol):

@@ -31,8 +31,21 @@ CONNECT_TIMEOUT_S = 10.0
 # machine) would hold its row locks, its lease's among them (fencing.py), until it resumed:
 # the process taking its shards over would wait for it. PostgreSQL ends such a transaction
 # once it has waited this long on the process instead, far above any wait of the bot's own
-# transactions between two statements.
+# transactions between two statements. Frozen between two messages of one statement (asyncpg
+# streams an executemany's rows), the session is running that statement, not idle, and no
+# server setting ends it (a statement timeout is not acted on while the server reads from
+# the client): a table lock ends such sessions itself (`past_frozen`).
 IDLE_IN_TRANSACTION_MS = 10_000
+# How long one try at a table lock waits before looking for frozen sessions in its way.
+LOCK_TRY_MS = 1_000
+# Sharded processes' sessions go by this name, so that only theirs are ever ended.
+APPLICATION_NAME = "ofc-bot"
+_FROZEN = """
+    SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE datname = current_database() AND usename = current_user
+      AND application_name = $1 AND pid <> pg_backend_pid() AND state = 'active'
+      AND wait_event IN ('ClientRead', 'ClientWrite')
+      AND state_change < clock_timestamp() - make_interval(secs => $2)"""
 # Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
 _BOT_LOCK = 0x0FC_B07
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
@@ -107,7 +120,27 @@ class PostgresConnection:
         return results
 
     async def lock_table(self, table: str) -> None:
-        await self.raw.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+        # EXCLUSIVE: also waits for the transactions holding a row of it FOR SHARE (a
+        # claim of shards waits for the fenced writes under way), and stops new ones.
+        await past_frozen(self.raw, f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+
+
+async def past_frozen(raw: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]",
+                      statement: str) -> list[asyncpg.Record]:
+    """Run `statement`, inside the caller's transaction, waiting for its locks a try at a
+    time; between tries, end the sharded processes' sessions that have been frozen in the
+    middle of a statement for as long as an idle transaction may last (their transactions
+    roll back, nothing of them is written), which would otherwise hold those locks forever.
+    A claim of the shards of a frozen process gets through this way."""
+    while True:
+        try:
+            async with raw.transaction():  # a savepoint: a try that times out undoes itself
+                await raw.execute(f"SET LOCAL lock_timeout = {LOCK_TRY_MS}")
+                rows = await raw.fetch(statement)
+                await raw.execute("SET LOCAL lock_timeout = DEFAULT")
+                return rows
+        except asyncpg.LockNotAvailableError:
+            await raw.execute(_FROZEN, APPLICATION_NAME, IDLE_IN_TRANSACTION_MS / 1000)
 
 
 class PostgresDatabase:
@@ -144,7 +177,8 @@ class PostgresDatabase:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=POOL_SIZE, timeout=CONNECT_TIMEOUT_S, reset=_as_it_is,
                 server_settings={"idle_in_transaction_session_timeout":
-                                 str(IDLE_IN_TRANSACTION_MS)} if shared else None)
+                                 str(IDLE_IN_TRANSACTION_MS),
+                                 "application_name": APPLICATION_NAME} if shared else None)
         except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
             if holder is not None:
                 await holder.close()

@@ -4,12 +4,14 @@ every write of its tables' state or chips by the old owner is refused and writes
 while the new owner's writes, and the old owner's on the shards it still holds, land."""
 
 import asyncio
+import struct
+import urllib.parse
 from typing import Any
 
 import asyncpg
 import pytest
 
-from bot.storage import HandRecord, LeaseLost, SanctionRecord, Storage, WriteFenced
+from bot.storage import HandRecord, LeaseLost, SanctionRecord, Storage, WriteFenced, postgres
 from tests.backends import Reader, is_postgres
 from tests.cluster.test_leases import T0, guild_on
 from tests.storage.audit import audit
@@ -164,9 +166,9 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
         tasks += [writing, claim]
         watcher = await asyncpg.connect(database)
         try:
-            while not await watcher.fetchval(  # the claim waits on the lease row's lock
+            while not await watcher.fetchval(  # the claim waits for the write's lock
                     "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND query LIKE 'INSERT INTO shard_leases%'"):
+                    "AND query LIKE 'LOCK TABLE shard_leases%'"):
                 assert not claim.done(), claim
                 await asyncio.sleep(0.01)
         finally:
@@ -200,3 +202,81 @@ async def test_on_postgresql_a_frozen_transaction_of_a_sharded_process_does_not_
     finally:
         await shared.close()
         await alone.close()
+
+
+class FrozenSession:
+    """A sharded process's PostgreSQL session frozen in the middle of a statement, spoken in
+    the wire protocol itself so that it stops exactly there: its transaction holds its lease
+    row FOR SHARE (as every fenced write does), then a Parse comes without a Sync, and the
+    server waits for the rest, the statement running, not idle (no server timeout ends it)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, database: str, application: str) -> "FrozenSession":
+        url = urllib.parse.urlsplit(database)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        socket = f"{query['host']}/.s.PGSQL.{query['port']}"
+        session = cls(*await asyncio.open_unix_connection(socket))
+        names = {"user": url.username or "", "database": url.path.lstrip("/"),
+                 "application_name": application}
+        body = b"".join(f"{k}\0{v}\0".encode() for k, v in names.items()) + b"\0"
+        session.writer.write(struct.pack("!ii", 8 + len(body), 196608) + body)
+        await session.until(b"Z")
+        return session
+
+    def send(self, kind: bytes, body: bytes = b"") -> None:
+        self.writer.write(kind + struct.pack("!i", 4 + len(body)) + body)
+
+    async def until(self, wanted: bytes) -> None:
+        """Read the server's messages up to one of kind `wanted`; ConnectionError with the
+        server's words at an error."""
+        while True:
+            kind, size = struct.unpack("!ci", await self.reader.readexactly(5))
+            body = await self.reader.readexactly(size - 4)
+            if kind == b"E":
+                raise ConnectionError(body.decode(errors="replace"))
+            if kind == wanted:
+                return
+
+    async def freeze_holding_lease(self, shard: int) -> None:
+        self.send(b"Q", f"BEGIN; SELECT token FROM shard_leases WHERE shard_id = {shard} "
+                        "FOR SHARE; UPDATE wallets SET balance = balance + 1;\0".encode())
+        await self.until(b"Z")
+        self.send(b"P", b"\0SELECT 1\0\0\0")  # Parse, unnamed, no parameter types
+        self.send(b"H")  # Flush: the reply now, and the statement goes on waiting for a Bind
+        await self.until(b"1")  # ParseComplete
+
+
+async def test_on_postgresql_a_claim_ends_a_session_frozen_in_the_middle_of_a_statement(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process frozen between two protocol messages of one statement holds its lease row
+    locked beyond any server timeout: the claim of its shards ends that session once it has
+    been frozen as long as an idle transaction may be (here 1 s), and goes through; the
+    frozen transaction's writes roll back. A session of another program is never ended."""
+    if not is_postgres(database):
+        pytest.skip("SQLite: a frozen process's transaction holds the file's lock until the "
+                    "process is killed, and one file is run by one process in any case")
+    monkeypatch.setattr(postgres, "IDLE_IN_TRANSACTION_MS", 1_000)
+    old, new = await Storage.open(database, shared=True), await Storage.open(database,
+                                                                            shared=True)
+    try:
+        await old.leases.claim_shards("old", 2, [0, 1], now=T0, seconds=30)
+        await old.wallets.grant(guild_on(0, 2), 11, 100, reason="test", actor_id=1, now=T0)
+        wallets = books(database)["wallets"]
+        other = await FrozenSession.open(database, "psql")
+        frozen = await FrozenSession.open(database, postgres.APPLICATION_NAME)
+        await frozen.freeze_holding_lease(0)
+        async with asyncio.timeout(60):  # a deadline for what does come, never measured
+            leases = await new.leases.claim_shards("new", 2, [0, 1], now=T0 + 31, seconds=30)
+            assert {lease.owner for lease in leases} == {"new"}
+            with pytest.raises(ConnectionError, match="terminating connection due to "
+                               "administrator command"):
+                await frozen.until(b"Z")
+        assert books(database)["wallets"] == wallets
+        other.send(b"Q", b"SELECT 1\0")
+        await other.until(b"Z")  # still connected
+    finally:
+        await old.close()
+        await new.close()

@@ -4,8 +4,9 @@ The first process runs both shards of two. In the middle of the first hand it st
 just before saving the table's state: it has already found its lease held
 (tests/e2e/paused_bot_process.py). The test then ends that lease in the database, as time
 passing would (nothing here waits for a lease to run out, so nothing depends on the machine's
-speed; if the pause caught another coroutine of it mid-transaction, PostgreSQL ends that
-transaction after 10 s idle and the update goes through then), and starts a second process,
+speed; if the pause caught another coroutine of it mid-transaction, its session is ended after
+10 s, by PostgreSQL if idle, else as a claim of its shards would end it: `past_frozen` in
+bot/storage/postgres.py), and starts a second process,
 which takes the shards over, restores the table and plays on with the members: the first hand is
 settled, the second dealt. Then the first process resumes (SIGCONT) and goes on with its save,
 believing its lease held: the fence refuses it, nothing of it lands (every row of the books is
@@ -28,6 +29,7 @@ import asyncpg
 import pytest
 
 from bot.sharding import shard_of
+from bot.storage.postgres import past_frozen
 from cogs.tables.ids import parse_step
 from tests.backends import Reader, postgres_of
 from tests.cluster.test_fencing import books
@@ -188,7 +190,10 @@ async def test_a_process_paused_past_its_lease_writes_nothing_once_resumed(
 
             conn = await asyncpg.connect(database)  # the lease ends, as time would end it
             try:
-                ended = await conn.fetch("UPDATE shard_leases SET expires_at = 0 RETURNING token")
+                async with conn.transaction():  # past any session of it frozen mid-statement
+                    await past_frozen(conn, "LOCK TABLE shard_leases IN EXCLUSIVE MODE")
+                    ended = await conn.fetch(
+                        "UPDATE shard_leases SET expires_at = 0 RETURNING token")
             finally:
                 await conn.close()
 
