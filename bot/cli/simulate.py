@@ -322,13 +322,17 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.set_defaults(run=simulate_command)
 
 
+def _run_budget(args: argparse.Namespace) -> dict[str, Any]:
+    """The budget of a strong player whose entry gives none: --seconds, else --playouts."""
+    return {"playouts": None if args.seconds is not None else args.playouts,
+            "seconds": args.seconds}
+
+
 def _entries(args: argparse.Namespace, seats: int) -> list[Entry]:
     """--ai's entries, a plain level within the run's budget (checked first)."""
     if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
         raise RuleError("the strong player needs a positive budget")
-    return parse_entries(args.ai, seats,
-                         playouts=None if args.seconds is not None else args.playouts,
-                         seconds=args.seconds)
+    return parse_entries(args.ai, seats, **_run_budget(args))
 
 
 def _refused(error: RuleError) -> int:
@@ -346,9 +350,7 @@ def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | N
 
 
 def _computer_players(args: argparse.Namespace) -> AIPlayers:
-    return AIPlayers(seconds=args.seconds,
-                     playouts=None if args.seconds is not None else args.playouts,
-                     fantasy_value=args.stay_value)
+    return AIPlayers(**_run_budget(args), fantasy_value=args.stay_value)
 
 
 def simulate_command(args: argparse.Namespace) -> int:
