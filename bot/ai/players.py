@@ -185,10 +185,15 @@ class AIPlayers:
                seconds: float | None = None) -> dict[Card, str]:
         """`seconds`: the time left for this decision (wall time, waiting included), which
         shortens the time budget; a playout budget alone (reproducible) ignores it."""
+        return self.decide_counted(view, level, seed, seconds=seconds)[0]
+
+    def decide_counted(self, view: PrivateView, level: str, seed: int | None, *,
+                       seconds: float | None = None) -> tuple[dict[Card, str], int]:
+        """`decide`, and how many playouts it made."""
         settings = self.settings(level, seed)
         if seconds is not None and settings.seconds is not None:
             settings = replace(settings, seconds=min(settings.seconds, seconds))
-        return decide(view, settings)
+        return decide_counted(view, settings)
 
     def suggest(self, view: PrivateView) -> dict[Card, str]:
         return decide(view, self.settings("strong", None))

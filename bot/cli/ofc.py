@@ -49,6 +49,7 @@ examples:
     "simulate": f"""examples:
   {TRY_OFFLINE}
   ofc simulate --hands 200 --ai strong,strong-v1 --workers 2 --json
+  ofc simulate --hands 100 --ai strong@1s,strong@200 --json
   ofc simulate --hands 10 --rules variant=turbo --images showdowns/
   ofc simulate --tournament --players 6 --payouts 65/35""",
     "fantasy-value": """examples:

@@ -7,6 +7,7 @@ added as earned, R11); each group, over all its seatings, is one sample of a pla
 per hand, from which the 95% interval is taken. Stacks are deep enough that nobody busts, so
 points are what R5 scores, not what table stakes (R6) let through. The report ends with the last
 hand played, every board as text (`--images`: every showdown as the players see it).
+An entry of `--ai` may carry a budget of its own (ai_entries.py): its rows are labelled by it.
 """
 
 import argparse
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.ai.commands import USAGE_ERROR, board_lines, parse_options
-from bot.ai.players import LEVELS, AIPlayers
+from bot.ai.players import AIPlayers
+from bot.cli.ai_entries import Entry, parse_entries
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -48,7 +50,7 @@ MAX_WORKERS = 64
 class Tally:
     """One player's (one entry of --ai) results."""
 
-    level: str
+    entry: Entry
     samples: list[float] = field(default_factory=list)  # points per hand of each group
     hands: int = 0
     points: int = 0
@@ -60,13 +62,14 @@ class Tally:
     stays: int = 0
     fantasy_points: int = 0  # points scored in its Fantasyland hands
     decisions: list[float] = field(default_factory=list)  # seconds
+    playouts: int = 0  # made in all its decisions (one candidate, one future)
 
     def add(self, other: "Tally") -> None:
         """Fold in another tally of the same entry (a match played elsewhere)."""
         self.samples += other.samples
         self.decisions += other.decisions
         for name in ("hands", "points", "fouls", "royalties", "normal_hands", "entries",
-                     "fantasy_hands", "stays", "fantasy_points"):
+                     "fantasy_hands", "stays", "fantasy_points", "playouts"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_dict(self) -> dict[str, Any]:
@@ -74,7 +77,10 @@ class Tally:
         half = (Z95 * statistics.stdev(self.samples) / math.sqrt(len(self.samples))
                 if len(self.samples) > 1 else 0.0)
         return {
-            "ai": self.level,
+            "ai": self.entry.label,
+            "level": self.entry.level,
+            "playouts": self.entry.playouts,
+            "seconds": self.entry.seconds,
             "points_per_hand": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "foul_rate": _rate(self.fouls, self.hands),
@@ -84,6 +90,8 @@ class Tally:
             "decision_ms": round(1000 * statistics.fmean(self.decisions), 1)
             if self.decisions else 0.0,
             "decision_max_ms": round(1000 * max(self.decisions), 1) if self.decisions else 0.0,
+            "decisions": len(self.decisions),
+            "playouts_per_decision": _rate(self.playouts, len(self.decisions)),
             "hands": self.hands,
             "fantasy_hands": self.fantasy_hands,
             "fantasy_hand_points": _rate(self.fantasy_points, self.fantasy_hands),
@@ -95,21 +103,25 @@ def _rate(count: float, total: int) -> float:
 
 
 class _Timed:
-    """The computer players, timing each decision for the entry seated there."""
+    """The computer players, each seat's within the budget of the entry seated there, timing
+    each decision for that entry."""
 
-    def __init__(self, players: AIPlayers, seats: Sequence[Tally]) -> None:
-        self.players = players
+    def __init__(self, seats: Sequence[Tally], fantasy_value: float | None) -> None:
         self.seats = seats
+        self.players = [tally.entry.players(fantasy_value) for tally in seats]
 
     def decide(self, view: PrivateView, level: str, seed: int | None, *,
                seconds: float | None = None) -> dict[Card, str]:
         start = time.perf_counter()
-        choice = self.players.decide(view, level, seed, seconds=seconds)
-        self.seats[view.seat].decisions.append(time.perf_counter() - start)
+        choice, played = self.players[view.seat].decide_counted(view, level, seed,
+                                                                seconds=seconds)
+        tally = self.seats[view.seat]
+        tally.decisions.append(time.perf_counter() - start)
+        tally.playouts += played
         return choice
 
     def suggest(self, view: PrivateView) -> dict[Card, str]:
-        return self.players.suggest(view)
+        return self.players[view.seat].suggest(view)
 
 
 def _count(showdowns: Sequence[ShowdownDone], seats: Sequence[Tally]) -> list[tuple[int, int]]:
@@ -147,8 +159,8 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
-def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, folder: Path,
-                 prefix: str) -> None:
+def _save_images(result: MatchResult, entries: Sequence[Entry], rules: TableRules,
+                 folder: Path, prefix: str) -> None:
     """Each showdown of a match as the showdown image players see (rendering), one PNG each."""
     from rendering import showdown_png
 
@@ -160,9 +172,9 @@ def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, 
             hand = started[event.hand_no]
             seats = tuple(
                 SeatView(seat=s.seat, player_id=event.player_ids[s.seat],
-                         name=f"{levels[s.seat]} {s.seat + 1}", stack=s.stack_after,
+                         name=f"{entries[s.seat].label} {s.seat + 1}", stack=s.stack_after,
                          board=s.board, in_fantasy=s.seat in hand.fantasy, is_ai=True,
-                         ai_level=levels[s.seat])
+                         ai_level=entries[s.seat].level)
                 for s in event.view.seats)
             plan = len(streets(rules))
             view = TableView(rules=rules, hand_no=event.hand_no, phase="showdown", street=plan,
@@ -171,18 +183,19 @@ def _save_images(result: MatchResult, levels: Sequence[str], rules: TableRules, 
             (folder / f"{prefix}-hand{event.hand_no:03d}.png").write_bytes(showdown_png(view))
 
 
-async def simulate(levels: Sequence[str], hands: int, seed: int,
-                   options: dict[str, Any], players: AIPlayers, progress: bool = True,
-                   images: Path | None = None, workers: int = 1,
+async def simulate(entries: Sequence[Entry], hands: int, seed: int,
+                   options: dict[str, Any], fantasy_value: float | None = None,
+                   progress: bool = True, images: Path | None = None, workers: int = 1,
                    database: str | None = None) -> dict[str, Any]:
-    """Play `hands` deals (each in every seating when the players differ) and tally them;
-    with `images`, save every showdown's image there; on `database` (else a throwaway SQLite
-    file per match). With `workers` > 1 the matches are shared among that many processes;
-    every match has its own seed, so the tallies are the same."""
+    """Play `hands` deals (each in every seating when the entries differ) and tally them;
+    `fantasy_value`: what a Fantasyland hand is worth to the players (None: their own); with
+    `images`, save every showdown's image there; on `database` (else a throwaway SQLite file
+    per match). With `workers` > 1 the matches are shared among that many processes; every
+    match has its own seed, so the tallies are the same."""
     groups = math.ceil(hands / GROUP_HANDS)
-    tallies = [Tally(level) for level in levels]
-    work = [(levels, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
-             players, images, database) for group in range(groups)]
+    tallies = [Tally(entry) for entry in entries]
+    work = [(entries, group, min(GROUP_HANDS, hands - group * GROUP_HANDS), seed, options,
+             fantasy_value, images, database) for group in range(groups)]
     if workers <= 1:
         done: list[Played] = []
         for index, job in enumerate(work):
@@ -215,12 +228,12 @@ def _play_group_in_process(job: tuple[Any, ...]) -> Played:
     return asyncio.run(_play_group(*job))
 
 
-def _last_hand(result: MatchResult, levels: Sequence[str], match: int,
+def _last_hand(result: MatchResult, entries: Sequence[Entry], match: int,
                seating: int) -> dict[str, Any]:
     """A match's last showdown as plain data: every board as placed, with its result."""
     event = result.showdowns[-1]
     return {"match": match, "seating": seating, "hand": event.hand_no, "seats": [
-        {"seat": s.seat + 1, "ai": levels[s.seat], **s.board.text(), "rows": list(s.names),
+        {"seat": s.seat + 1, "ai": entries[s.seat].label, **s.board.text(), "rows": list(s.names),
          "royalties": list(s.royalties), "fouled": s.fouled, "points": s.points,
          "fantasy_next": s.fantasy_next} for s in event.view.seats]}
 
@@ -240,15 +253,15 @@ def last_hand_lines(hand: dict[str, Any]) -> list[str]:
     return lines
 
 
-async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
-                      options: dict[str, Any], players: AIPlayers,
+async def _play_group(entries: Sequence[Entry], group: int, deals: int, seed: int,
+                      options: dict[str, Any], fantasy_value: float | None,
                       images: Path | None, database: str | None) -> Played:
-    """One match of `deals` deals in every seating (one when the players are the same), on
+    """One match of `deals` deals in every seating (one when the entries are the same), on
     `database` (else a throwaway SQLite file); one tally per entry, with this group's points per
     hand as a sample, and the last hand of its last seating."""
-    tallies = [Tally(level) for level in levels]
-    count = len(levels)
-    seatings = [0] if len(set(levels)) == 1 else list(range(count))
+    tallies = [Tally(entry) for entry in entries]
+    count = len(entries)
+    seatings = [0] if len(set(entries)) == 1 else list(range(count))
     rules = {**options, "seats": count, "buy_in": DEEP_STACK, "format": "hands",
              "hands": deals}
     totals = [(0, 0)] * count
@@ -259,11 +272,11 @@ async def _play_group(levels: Sequence[str], group: int, deals: int, seed: int,
             order = [(s + shift) % count for s in range(count)]
             seated = [tallies[i] for i in order]
             result = await play_computer_match(
-                storage, [t.level for t in seated], rules, seed=seed * 100_003 + group,
-                ai=_Timed(players, seated))
-            last = _last_hand(result, [t.level for t in seated], group + 1, shift + 1)
+                storage, [t.entry.level for t in seated], rules, seed=seed * 100_003 + group,
+                ai=_Timed(seated, fantasy_value))
+            last = _last_hand(result, [t.entry for t in seated], group + 1, shift + 1)
             if images is not None:
-                _save_images(result, [t.level for t in seated],
+                _save_images(result, [t.entry for t in seated],
                              TableRules.from_mapping(rules), images,
                              f"match{group + 1:04d}-seating{shift + 1}")
             for s, (points, played) in enumerate(_count(result.showdowns, seated)):
@@ -286,13 +299,16 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
-                   help="levels, one per seat or one for all: easy, strong, strong-v2, strong-v1")
+                   help="levels, one per seat or one for all: easy, strong, strong-v2, "
+                        "strong-v1; a strong level may take a budget of its own: strong@200 "
+                        "(playouts per decision), strong@1s (seconds per decision)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=turbo")
     p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
-                   help=f"strong player's playouts per decision (default {DEFAULT_PLAYOUTS})")
+                   help="strong players' playouts per decision, where --ai gives none "
+                        f"(default {DEFAULT_PLAYOUTS})")
     p.add_argument("--seconds", type=float, default=None,
-                   help="strong player's time per decision instead (not reproducible)")
+                   help="strong players' time per decision instead (not reproducible)")
     p.add_argument("--stay-value", type=float, default=None,
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")
@@ -306,16 +322,17 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.set_defaults(run=simulate_command)
 
 
-def _levels(text: str, players: int) -> list[str]:
-    levels = [w.strip() for w in text.split(",") if w.strip()]
-    for level in levels:
-        if level not in LEVELS:
-            raise RuleError(f"'{level}' is not a computer level (choose {', '.join(LEVELS)})")
-    if len(levels) == 1:
-        return levels * players
-    if len(levels) != players:
-        raise RuleError(f"--ai names {len(levels)} players but --players is {players}")
-    return levels
+def _run_budget(args: argparse.Namespace) -> dict[str, Any]:
+    """The budget of a strong player whose entry gives none: --seconds, else --playouts."""
+    return {"playouts": None if args.seconds is not None else args.playouts,
+            "seconds": args.seconds}
+
+
+def _entries(args: argparse.Namespace, seats: int) -> list[Entry]:
+    """--ai's entries, a plain level within the run's budget (checked first)."""
+    if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
+        raise RuleError("the strong player needs a positive budget")
+    return parse_entries(args.ai, seats, **_run_budget(args))
 
 
 def _refused(error: RuleError) -> int:
@@ -333,9 +350,7 @@ def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | N
 
 
 def _computer_players(args: argparse.Namespace) -> AIPlayers:
-    return AIPlayers(seconds=args.seconds,
-                     playouts=None if args.seconds is not None else args.playouts,
-                     fantasy_value=args.stay_value)
+    return AIPlayers(**_run_budget(args), fantasy_value=args.stay_value)
 
 
 def simulate_command(args: argparse.Namespace) -> int:
@@ -347,11 +362,9 @@ def simulate_command(args: argparse.Namespace) -> int:
         rules = TableRules.from_mapping(options)
         if not 2 <= args.players <= rules.max_seats:
             raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
-        levels = _levels(args.ai, args.players)
+        entries = _entries(args, args.players)
         if args.hands < 1:
             raise RuleError("--hands must be at least 1")
-        if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
-            raise RuleError("the strong player needs a positive budget")
         if args.stay_value is not None and args.stay_value < 0:
             raise RuleError("the stay value cannot be negative")
         if not 1 <= args.workers <= MAX_WORKERS:
@@ -363,8 +376,7 @@ def simulate_command(args: argparse.Namespace) -> int:
             raise RuleError(f"{args.images} is not a folder")
     except RuleError as error:
         return _refused(error)
-    players = _computer_players(args)
-    report = _on_database(simulate(levels, args.hands, args.seed, options, players,
+    report = _on_database(simulate(entries, args.hands, args.seed, options, args.stay_value,
                                    images=images, workers=args.workers,
                                    database=args.database))
     if report is None:
@@ -373,11 +385,12 @@ def simulate_command(args: argparse.Namespace) -> int:
         print(json.dumps(report))
         return 0
     print(f"{report['hands']} deals per seating")
-    print(f"{'ai':8}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
+    width = max(8, *(len(p["ai"]) + 1 for p in report["players"]))
+    print(f"{'ai':{width}}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
           f"{'FL stay':>9}{'royalties':>11}{'ms/decision':>13}")
     for p in report["players"]:
         low, high = p["ci95"]
-        print(f"{p['ai']:8}{p['points_per_hand']:>12.2f}{f'[{low:.2f}, {high:.2f}]':>20}"
+        print(f"{p['ai']:{width}}{p['points_per_hand']:>12.2f}{f'[{low:.2f}, {high:.2f}]':>20}"
               f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
               f"{p['fantasy_stay_rate']:>9.1%}{p['avg_royalties']:>11.2f}"
               f"{p['decision_ms']:>13.1f}")
@@ -397,7 +410,10 @@ def tournament_command(args: argparse.Namespace) -> int:
         TableRules.from_mapping(options)
         if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
             raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
-        levels = _levels(args.ai, len(args.ai.split(",")))  # one level, or one per entry
+        entries = _entries(args, len(args.ai.split(",")))  # one level, or one per entry
+        if any(entry.label != entry.level for entry in entries):
+            raise RuleError("--tournament seats levels without a budget of their own: give "
+                            "--playouts or --seconds")
         if args.seats not in (2, 3) or not 1 <= hands <= 1000:
             raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
         if args.workers != 1 or args.images:
@@ -406,7 +422,7 @@ def tournament_command(args: argparse.Namespace) -> int:
     except RuleError as error:
         return _refused(error)
     players = _computer_players(args)
-    seated = [levels[i % len(levels)] for i in range(args.players)]
+    seated = [entries[i % len(entries)].level for i in range(args.players)]
     deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
     report = _on_database(play_tournament(seated, seed=args.seed, hands=hands,
                                           seats=args.seats, options=deep, ai=players,
