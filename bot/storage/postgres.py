@@ -39,22 +39,35 @@ _FROZEN_LIMITS = {"idle_in_transaction_session_timeout": str(FROZEN_LIMIT_MS),
                   "statement_timeout": str(FROZEN_LIMIT_MS)}
 # Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
 _BOT_LOCK = 0x0FC_B07
+_BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
 
 @functools.lru_cache(maxsize=1024)
+def _pieces(sql: str) -> tuple[str, ...]:
+    """The text around each `?` placeholder (none is inside a quoted string)."""
+    pieces, start = [], 0
+    for match in _PLACEHOLDER.finditer(sql):
+        if match.group() == "?":
+            pieces.append(sql[start:match.start()])
+            start = match.end()
+    return (*pieces, sql[start:])
+
+
+@functools.lru_cache(maxsize=1024)
 def numbered(sql: str) -> str:
-    """`?` placeholders as PostgreSQL's `$1, $2, ...` (none is inside a quoted string)."""
-    count = 0
+    """`?` placeholders as PostgreSQL's `$1, $2, ...`."""
+    first, *rest = _pieces(sql)
+    return first + "".join(f"${number}{piece}" for number, piece in enumerate(rest, 1))
 
-    def number(match: re.Match[str]) -> str:
-        nonlocal count
-        if match.group() != "?":
-            return match.group()
-        count += 1
-        return f"${count}"
 
-    return _PLACEHOLDER.sub(number, sql)
+def _inlined(sql: str, params: Sequence[int]) -> str:
+    """The statement with its whole-number parameters written in (bracketed: `- (-1)` is not
+    a comment): one that can travel as text, with the BEGIN before it."""
+    first, *rest = _pieces(sql)
+    return first + "".join(f"({value:d}){piece}" for value, piece in zip(params, rest,
+                                                                        strict=True))
 
 
 def _plain(value: object) -> object:
@@ -76,24 +89,50 @@ async def _as_it_is(conn: object) -> None:
 
 
 class PostgresConnection:
-    """`backend.Connection` over one asyncpg connection inside a transaction."""
+    """`backend.Connection` over one asyncpg connection inside a transaction.
+
+    The transaction's BEGIN (`begin`, when not sent yet) waits for its first statement, and
+    travels with it in one round trip when that statement can go as text: a simple query has
+    no parameters and returns only its row count, so this is for a statement whose parameters
+    are all whole numbers and whose rows are not wanted, such as the table's row lock that
+    starts every money operation. Any other first statement sends the BEGIN on its own first.
+    """
 
     dialect: Dialect = "postgresql"
     for_update = " FOR NO KEY UPDATE"
     for_share = " FOR SHARE"
 
-    def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]") -> None:
+    def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]",
+                 begin: str = "") -> None:
         self.raw = conn
+        self._begin = begin
+
+    @property
+    def begun(self) -> bool:
+        """Whether the transaction has reached the server (a statement was sent)."""
+        return not self._begin
+
+    async def _send_begin(self) -> None:
+        if self._begin:
+            begin, self._begin = self._begin, ""
+            await self.raw.execute(begin)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        whole = [value for value in params if type(value) is int]  # not bool: True is 1
+        if self._begin and len(whole) == len(params):
+            begin, self._begin = self._begin, ""
+            return _changed(await self.raw.execute(f"{begin}; {_inlined(sql, whole)}"))
+        await self._send_begin()
         return _changed(await self.raw.execute(numbered(sql), *params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         batch = list(rows)
         if batch:
+            await self._send_begin()
             await self.raw.executemany(numbered(sql), batch)
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        await self._send_begin()
         records = await self.raw.fetch(numbered(sql), *params)
         return [tuple(_plain(value) for value in record) for record in records]
 
@@ -111,7 +150,7 @@ class PostgresConnection:
         return results
 
     async def lock_table(self, table: str) -> None:
-        await self.raw.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+        await self.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
 
 
 class PostgresDatabase:
@@ -170,10 +209,21 @@ class PostgresDatabase:
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[PostgresConnection]:
+        """BEGIN (sent with the first statement), COMMIT on success, ROLLBACK on any
+        exception; a transaction that sent nothing costs no round trip."""
         async with self._pool.acquire() as raw:
             began = time.perf_counter()
-            async with raw.transaction(isolation="read_committed" if write else "repeatable_read",
-                                       readonly=not write):
-                yield PostgresConnection(raw)
+            conn = PostgresConnection(raw, _BEGIN_WRITE if write else _BEGIN_READ)
+            try:
+                yield conn
+            except BaseException:
+                if raw.is_in_transaction():
+                    # Keep the error that ended the transaction: the pool's reset rolls back
+                    # whatever this could not (a statement cancelled mid-flight).
+                    with contextlib.suppress(Exception):
+                        await raw.execute("ROLLBACK")
+                raise
+            if conn.begun:
+                await raw.execute("COMMIT")
             if self.observer is not None:
                 self.observer(write, time.perf_counter() - began)

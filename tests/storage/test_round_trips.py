@@ -3,34 +3,34 @@ trip there (SQLite's run in one thread hop already)."""
 
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.storage import Storage, Transfer
-from bot.storage.postgres import PostgresConnection
 from tests.backends import is_postgres
 from tests.storage.conftest import ALICE, BOB, BOT
 
 
-async def test_a_settlement_is_three_statements_on_postgresql(
+async def test_a_settlement_is_four_round_trips_on_postgresql(
         storage: Storage, table: int, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # Its rows are checked on both databases; SQLite's statements cost one thread hop together.
     for user in (ALICE, BOB, BOT):
         await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
-    sent: list[str] = []
-    for name in ("execute", "executemany", "fetch"):
-        original = getattr(PostgresConnection, name)
+    sent: list[str] = []  # what went to the server, one request (and its answer) each
+    for name in ("execute", "executemany", "fetch", "fetchval", "fetchrow"):
+        original = getattr(asyncpg.Connection, name)
 
-        async def counted(self: PostgresConnection, sql: str, *args: Any,
-                          _original: Any = original) -> Any:
+        async def counted(self: asyncpg.Connection, sql: str, *args: Any,
+                          _original: Any = original, **options: Any) -> Any:
             sent.append(sql)
-            return await _original(self, sql, *args)
+            return await _original(self, sql, *args, **options)
 
-        monkeypatch.setattr(PostgresConnection, name, counted)
+        monkeypatch.setattr(asyncpg.Connection, name, counted)
     transfers = [Transfer(ALICE, BOB, 7), Transfer(BOB, BOT, 3), Transfer(BOT, ALICE, 2)]
     done = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=2.0,
                                             snapshot='{"hand": 1}')
-    # The table's row locked; its stacks read and the key claimed; every write.
-    assert len(sent) == 3 or not is_postgres(database), sent
+    # BEGIN with the table's row lock; its stacks read and the key claimed; every write; COMMIT.
+    assert len(sent) == 4 or not is_postgres(database), sent
     assert done.applied and done.stacks == {ALICE: 95, BOB: 104, BOT: 101}
     monkeypatch.undo()
     assert (await storage.tables.table(table)).state_json == '{"hand": 1}'
@@ -44,3 +44,19 @@ async def test_a_settlement_is_three_statements_on_postgresql(
         (BOT, -2, 101, ALICE, 1, "s1", 2.0), (ALICE, 2, 95, BOT, 1, "s1", 2.0)]
     again = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=3.0)
     assert not again.applied and again.stacks == done.stacks
+
+
+async def test_a_transaction_that_sends_nothing_costs_no_round_trip(
+        storage: Storage, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[str] = []
+    original = asyncpg.Connection.execute
+
+    async def counted(self: asyncpg.Connection, sql: str, *args: Any, **options: Any) -> Any:
+        sent.append(sql)
+        return await original(self, sql, *args, **options)
+
+    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+    for write in (True, False):
+        async with storage._core.db.transaction(write=write):
+            pass
+    assert sent == []
