@@ -11,12 +11,9 @@ from tests.backends import is_postgres
 from tests.storage.conftest import ALICE, BOB, BOT
 
 
-async def test_a_settlement_is_four_round_trips_on_postgresql(
-        storage: Storage, table: int, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Its rows are checked on both databases; SQLite's statements cost one thread hop together.
-    for user in (ALICE, BOB, BOT):
-        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
-    sent: list[str] = []  # what went to the server, one request (and its answer) each
+def _requests(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What goes to a PostgreSQL server from now on, one request (and its answer) each."""
+    sent: list[str] = []
     for name in ("execute", "executemany", "fetch", "fetchval", "fetchrow"):
         original = getattr(asyncpg.Connection, name)
 
@@ -26,6 +23,20 @@ async def test_a_settlement_is_four_round_trips_on_postgresql(
             return await _original(self, sql, *args, **options)
 
         monkeypatch.setattr(asyncpg.Connection, name, counted)
+    return sent
+
+
+@pytest.mark.parametrize("fenced", [False, True], ids=["alone", "fenced"])
+async def test_a_settlement_is_four_round_trips_on_postgresql(
+        storage: Storage, table: int, database: str, monkeypatch: pytest.MonkeyPatch,
+        fenced: bool) -> None:
+    # Its rows are checked on both databases; SQLite's statements cost one thread hop together.
+    for user in (ALICE, BOB, BOT):
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
+    if fenced:  # a sharded process: its lease is checked in the statement reading the stacks
+        lease = await storage.leases.claim_shards("me", 1, [0], now=1.0, seconds=30)
+        storage.fence_writes(1, lease[0].token, lambda reason: None)
+    sent = _requests(monkeypatch)
     transfers = [Transfer(ALICE, BOB, 7), Transfer(BOB, BOT, 3), Transfer(BOT, ALICE, 2)]
     done = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=2.0,
                                             snapshot='{"hand": 1}')
@@ -47,15 +58,8 @@ async def test_a_settlement_is_four_round_trips_on_postgresql(
 
 
 async def test_a_transaction_that_sends_nothing_costs_no_round_trip(
-        storage: Storage, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: list[str] = []
-    original = asyncpg.Connection.execute
-
-    async def counted(self: asyncpg.Connection, sql: str, *args: Any, **options: Any) -> Any:
-        sent.append(sql)
-        return await original(self, sql, *args, **options)
-
-    monkeypatch.setattr(asyncpg.Connection, "execute", counted)
+        storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    sent = _requests(monkeypatch)
     for write in (True, False):
         async with storage._core.db.transaction(write=write):
             pass
