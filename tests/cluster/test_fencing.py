@@ -136,6 +136,19 @@ async def test_a_released_or_resharded_lease_fences_its_old_owner_too(database: 
         await storage.close()
 
 
+async def _waits_on_the_lease(database: str, claim: "asyncio.Task[Any]") -> None:
+    """Return once `claim` waits on the lease row's lock (it must not finish before)."""
+    watcher = await asyncpg.connect(database)
+    try:
+        while not await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE 'INSERT INTO shard_leases%'"):
+            assert not claim.done(), claim
+            await asyncio.sleep(0.01)
+    finally:
+        await watcher.close()
+
+
 async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence(
         database: str) -> None:
     """The lease is read FOR SHARE: a claim cannot commit between a write's check and its
@@ -163,15 +176,7 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
         await checked.wait()
         claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
         tasks += [writing, claim]
-        watcher = await asyncpg.connect(database)
-        try:
-            while not await watcher.fetchval(  # the claim waits on the lease row's lock
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND query LIKE 'INSERT INTO shard_leases%'"):
-                assert not claim.done(), claim
-                await asyncio.sleep(0.01)
-        finally:
-            await watcher.close()
+        await _waits_on_the_lease(database, claim)
         finish.set()
         await writing
         assert (await claim)[0].owner == "new"
@@ -216,15 +221,7 @@ async def test_on_postgresql_a_takeover_waits_for_a_settlement_past_the_fence(
         await checked.wait()
         claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
         tasks += [writing, claim]
-        watcher = await asyncpg.connect(database)
-        try:
-            while not await watcher.fetchval(  # the claim waits on the lease row's lock
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND query LIKE 'INSERT INTO shard_leases%'"):
-                assert not claim.done(), claim
-                await asyncio.sleep(0.01)
-        finally:
-            await watcher.close()
+        await _waits_on_the_lease(database, claim)
         finish.set()
         assert (await writing).applied
         assert (await claim)[0].owner == "new"
