@@ -6,7 +6,7 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import Storage, Transfer
+from bot.storage import HandRecord, PlayerHandResult, Storage, Transfer
 from tests.backends import is_postgres
 from tests.storage.conftest import ALICE, BOB, BOT
 
@@ -55,6 +55,24 @@ async def test_a_settlement_is_four_round_trips_on_postgresql(
         (BOT, -2, 101, ALICE, 1, "s1", 2.0), (ALICE, 2, 95, BOT, 1, "s1", 2.0)]
     again = await storage.tables.settle_hand(table, 1, transfers, key="s1", now=3.0)
     assert not again.applied and again.stacks == done.stacks
+
+
+async def test_a_hand_record_adds_three_round_trips_on_postgresql(
+        storage: Storage, table: int, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    for user in (ALICE, BOB):
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
+    match = await storage.history.record_match_start(table, "{}", [ALICE, BOB], now=1.0)
+    results = (PlayerHandResult(ALICE, -4, -4), PlayerHandResult(BOB, 4, 4))
+    sent = _requests(monkeypatch)
+    done = await storage.tables.settle_hand(table, 1, [Transfer(ALICE, BOB, 4)], key="s1",
+                                            now=2.0, hand=HandRecord(match, 1, "{}", results))
+    # The settlement's four; the hand (its match's row checked and held), its players, its
+    # results.
+    assert len(sent) == 4 + 3 or not is_postgres(database), sent
+    monkeypatch.undo()
+    assert done.applied
+    assert [(h.hand_no, h.results) for h in await storage.history.match_hands(match)] == [
+        (1, results)]
 
 
 async def test_a_transaction_that_sends_nothing_costs_no_round_trip(
