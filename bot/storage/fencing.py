@@ -53,13 +53,13 @@ async def stale_guilds(conn: Connection, fence: Fence, guild_ids: Collection[int
     return {guild for guild in guild_ids if shard_of(guild, fence.shard_count) not in ours}
 
 
-def table_lease(fence: Fence, for_share: str) -> tuple[str, tuple[int, ...]]:
-    """A query of the lease of one table's shard (the table's id is its last parameter, left
-    to the caller), held like stale_guilds' (`for_share`): one row while that lease carries
-    the fence's token, none when stale_guilds would name the table's server. For a
-    statement that reads the table's server anyway (one round trip instead of two)."""
+def table_lease(fence: Fence, table_id: int, for_share: str) -> tuple[str, tuple[int, ...]]:
+    """A query (and its parameters) of the lease of a table's shard, held like stale_guilds'
+    (`for_share`): one row while that lease carries the fence's token, none when stale_guilds
+    would name the table's server. For a statement that reads the table anyway (one round
+    trip instead of two)."""
     return (f"{_OURS}= (SELECT {SHARD_OF_GUILD} FROM live_tables WHERE id = ?){for_share}",
-            (fence.shard_count, fence.token, fence.shard_count))
+            (fence.shard_count, fence.token, fence.shard_count, table_id))
 
 
 def refusal(fence: Fence, guild_id: int) -> WriteFenced:

@@ -104,12 +104,12 @@ async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str,
     if not await _lock_table_row(conn, table_id):
         raise UnknownTable(table_id)  # before the key, which must name a table
     lease, lease_params = ("SELECT 1", ()) if fence is None else fencing.table_lease(
-        fence, conn.for_share)
+        fence, table_id, conn.for_share)
     rows = await conn.fetch(
         f"WITH claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1), "
         f"lease AS ({lease}) "
         + _MONEY.format(claimed=", (SELECT count(*) FROM claim), (SELECT count(*) FROM lease)"),
-        (key, kind, table_id, now, *lease_params, *((table_id,) if fence else ()), table_id))
+        (key, kind, table_id, now, *lease_params, table_id))
     return _read_money(table_id, rows), bool(rows[0][4]), bool(rows[0][5])
 
 
