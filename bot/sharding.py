@@ -23,6 +23,10 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
+# shard_of in SQL, the same in SQLite and PostgreSQL (bigint): its parameter the shard count.
+SHARD_OF_GUILD = "(guild_id >> 22) % ?"
+
+
 @dataclass(frozen=True, slots=True)
 class ShardPlan:
     """`count` shards in all; this process runs `ids` (sorted, distinct)."""

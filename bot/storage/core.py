@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from bot.engine.text import Text
-from bot.sharding import ShardPlan
+from bot.sharding import SHARD_OF_GUILD, ShardPlan
 from bot.storage import fencing
 from bot.storage.backend import Connection, Database
 from bot.storage.errors import (
@@ -80,12 +80,11 @@ async def open_table(conn: Connection, table_id: int) -> int:
 
 def on_shards(plan: ShardPlan | None) -> tuple[str, tuple[int, ...]]:
     """A WHERE condition (and its parameters) keeping the rows whose `guild_id` is on the
-    plan's shards (Discord's rule, bot/sharding.py); every row for None or every shard.
-    `>>` and `%` read the same in SQLite and PostgreSQL (bigint)."""
+    plan's shards (Discord's rule, bot/sharding.py); every row for None or every shard."""
     if plan is None or plan.every:
         return "1 = 1", ()
     marks = ", ".join("?" * len(plan.ids))
-    return f"(guild_id >> 22) % ? IN ({marks})", (plan.count, *plan.ids)
+    return f"{SHARD_OF_GUILD} IN ({marks})", (plan.count, *plan.ids)
 
 
 CLAIM_KEY = "INSERT INTO operations (key, kind, table_id, created_at) VALUES (?, ?, ?, ?)"

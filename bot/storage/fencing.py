@@ -21,7 +21,7 @@ storage) writes unchecked.
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
-from bot.sharding import shard_of
+from bot.sharding import SHARD_OF_GUILD, shard_of
 from bot.storage.backend import Connection
 from bot.storage.errors import WriteFenced
 
@@ -36,6 +36,10 @@ class Fence:
     refused: Callable[[str], None]
 
 
+# The leases of the fence's shard count that still carry its token.
+_OURS = "SELECT shard_id FROM shard_leases WHERE shard_count = ? AND token = ? AND shard_id "
+
+
 async def stale_guilds(conn: Connection, fence: Fence, guild_ids: Collection[int]) -> set[int]:
     """The servers among `guild_ids` whose shard's lease no longer carries the fence's
     token; the leases that still do are held (FOR SHARE) until the transaction ends."""
@@ -43,11 +47,19 @@ async def stale_guilds(conn: Connection, fence: Fence, guild_ids: Collection[int
     if not shards:
         return set()
     rows = await conn.fetch(
-        f"SELECT shard_id FROM shard_leases WHERE shard_count = ? AND token = ? AND shard_id "
-        f"IN ({', '.join('?' * len(shards))}) ORDER BY shard_id{conn.for_share}",
+        f"{_OURS}IN ({', '.join('?' * len(shards))}) ORDER BY shard_id{conn.for_share}",
         (fence.shard_count, fence.token, *shards))
     ours = {int(shard) for (shard,) in rows}
     return {guild for guild in guild_ids if shard_of(guild, fence.shard_count) not in ours}
+
+
+def table_lease(fence: Fence, table_id: int, for_share: str) -> tuple[str, tuple[int, ...]]:
+    """A query (and its parameters) of the lease of a table's shard, held like stale_guilds'
+    (`for_share`): one row while that lease carries the fence's token, none when stale_guilds
+    would name the table's server. For a statement that reads the table anyway (one round
+    trip instead of two)."""
+    return (f"{_OURS}= (SELECT {SHARD_OF_GUILD} FROM live_tables WHERE id = ?){for_share}",
+            (fence.shard_count, fence.token, fence.shard_count, table_id))
 
 
 def refusal(fence: Fence, guild_id: int) -> WriteFenced:

@@ -78,17 +78,23 @@ async def insert_hand(
     With `table_id`, the match must be that table's (settle_hand passes it).
     """
     hand = _checked_hand(hand)
-    match_table, _, ended_at = await _match_row(conn, hand.match_id)
-    if table_id is not None and match_table != table_id:
-        raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
-    if ended_at is not None:
-        raise InvalidInput(f"Match #{hand.match_id} is over: it takes no more hands.")
+    # One statement when the match takes the hand, its row held as _match_row holds it (a
+    # statement each is a round trip on PostgreSQL); when nothing was inserted, the match's
+    # row says why, or the hand was recorded already.
+    at_table = "" if table_id is None else " AND table_id = ?"
     inserted = await conn.execute(
-        "INSERT INTO hands (match_id, hand_no, history_json, played_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT DO NOTHING",
-        (hand.match_id, hand.hand_no, hand.history_json, now),
+        "INSERT INTO hands (match_id, hand_no, history_json, played_at) "
+        f"SELECT id, ?, ?, ? FROM matches WHERE id = ? AND ended_at IS NULL{at_table}"
+        f"{conn.for_update} ON CONFLICT DO NOTHING",
+        (hand.hand_no, hand.history_json, now, hand.match_id,
+         *(() if table_id is None else (table_id,))),
     )
     if not inserted:
+        match_table, _, ended_at = await _match_row(conn, hand.match_id)
+        if table_id is not None and match_table != table_id:
+            raise InvalidInput(f"Match #{hand.match_id} is not played at table #{table_id}.")
+        if ended_at is not None:
+            raise InvalidInput(f"Match #{hand.match_id} is over: it takes no more hands.")
         return False
     # Players who join a running match (format=cash) become participants with their first hand.
     await conn.executemany(

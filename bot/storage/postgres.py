@@ -34,7 +34,7 @@ CONNECT_TIMEOUT_S = 10.0
 # transactions between two statements. Frozen between two messages of one statement (asyncpg
 # streams an executemany's rows), the session is running that statement, not idle, and no
 # server setting ends it (a statement timeout is not acted on while the server reads from
-# the client): a table lock ends such sessions itself (`past_frozen`).
+# the client): a table lock ends such sessions itself (`PostgresConnection.past_frozen`).
 IDLE_IN_TRANSACTION_MS = 10_000
 # How long one try at a table lock waits before looking for frozen sessions in its way.
 LOCK_TRY_MS = 1_000
@@ -43,27 +43,40 @@ APPLICATION_NAME = "ofc-bot"
 _FROZEN = """
     SELECT pg_terminate_backend(pid) FROM pg_stat_activity
     WHERE datname = current_database() AND usename = current_user
-      AND application_name = $1 AND pid <> pg_backend_pid() AND state = 'active'
+      AND application_name = ? AND pid <> pg_backend_pid() AND state = 'active'
       AND wait_event IN ('ClientRead', 'ClientWrite')
-      AND state_change < clock_timestamp() - make_interval(secs => $2)"""
+      AND state_change < clock_timestamp() - make_interval(secs => ?)"""
 # Any fixed number: the lock a bot holds on its database for its whole life (`exclusive`).
 _BOT_LOCK = 0x0FC_B07
+_BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
+_BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
 
 
 @functools.lru_cache(maxsize=1024)
+def _pieces(sql: str) -> tuple[str, ...]:
+    """The text around each `?` placeholder (none is inside a quoted string)."""
+    pieces, start = [], 0
+    for match in _PLACEHOLDER.finditer(sql):
+        if match.group() == "?":
+            pieces.append(sql[start:match.start()])
+            start = match.end()
+    return (*pieces, sql[start:])
+
+
+@functools.lru_cache(maxsize=1024)
 def numbered(sql: str) -> str:
-    """`?` placeholders as PostgreSQL's `$1, $2, ...` (none is inside a quoted string)."""
-    count = 0
+    """`?` placeholders as PostgreSQL's `$1, $2, ...`."""
+    first, *rest = _pieces(sql)
+    return first + "".join(f"${number}{piece}" for number, piece in enumerate(rest, 1))
 
-    def number(match: re.Match[str]) -> str:
-        nonlocal count
-        if match.group() != "?":
-            return match.group()
-        count += 1
-        return f"${count}"
 
-    return _PLACEHOLDER.sub(number, sql)
+def _inlined(sql: str, params: Sequence[int]) -> str:
+    """The statement with its whole-number parameters written in (bracketed: `- (-1)` is not
+    a comment): one that can travel as text, with the BEGIN before it."""
+    first, *rest = _pieces(sql)
+    return first + "".join(f"({value:d}){piece}" for value, piece in zip(params, rest,
+                                                                        strict=True))
 
 
 def _plain(value: object) -> object:
@@ -85,24 +98,50 @@ async def _as_it_is(conn: object) -> None:
 
 
 class PostgresConnection:
-    """`backend.Connection` over one asyncpg connection inside a transaction."""
+    """`backend.Connection` over one asyncpg connection inside a transaction.
+
+    The transaction's BEGIN (`begin`, when not sent yet) waits for its first statement, and
+    travels with it in one round trip when that statement can go as text: a simple query has
+    no parameters and returns only its row count, so this is for a statement whose parameters
+    are all whole numbers and whose rows are not wanted, such as the table's row lock that
+    starts every money operation. Any other first statement sends the BEGIN on its own first.
+    """
 
     dialect: Dialect = "postgresql"
     for_update = " FOR NO KEY UPDATE"
     for_share = " FOR SHARE"
 
-    def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]") -> None:
+    def __init__(self, conn: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]",
+                 begin: str = "") -> None:
         self.raw = conn
+        self._begin = begin
+
+    @property
+    def begun(self) -> bool:
+        """Whether the transaction has reached the server (a statement was sent)."""
+        return not self._begin
+
+    async def _send_begin(self) -> None:
+        if self._begin:
+            begin, self._begin = self._begin, ""
+            await self.raw.execute(begin)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
+        whole = [value for value in params if type(value) is int]  # not bool: True is 1
+        if self._begin and len(whole) == len(params):
+            begin, self._begin = self._begin, ""
+            return _changed(await self.raw.execute(f"{begin}; {_inlined(sql, whole)}"))
+        await self._send_begin()
         return _changed(await self.raw.execute(numbered(sql), *params))
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[object]]) -> None:
         batch = list(rows)
         if batch:
+            await self._send_begin()
             await self.raw.executemany(numbered(sql), batch)
 
     async def fetch(self, sql: str, params: Sequence[object] = ()) -> list[Row]:
+        await self._send_begin()
         records = await self.raw.fetch(numbered(sql), *params)
         return [tuple(_plain(value) for value in record) for record in records]
 
@@ -122,25 +161,25 @@ class PostgresConnection:
     async def lock_table(self, table: str) -> None:
         # EXCLUSIVE: also waits for the transactions holding a row of it FOR SHARE (a
         # claim of shards waits for the fenced writes under way), and stops new ones.
-        await past_frozen(self.raw, f"LOCK TABLE {table} IN EXCLUSIVE MODE")
+        await self.past_frozen(f"LOCK TABLE {table} IN EXCLUSIVE MODE")
 
-
-async def past_frozen(raw: "asyncpg.Connection[Any] | PoolConnectionProxy[Any]",
-                      statement: str) -> list[asyncpg.Record]:
-    """Run `statement`, inside the caller's transaction, waiting for its locks a try at a
-    time; between tries, end the sharded processes' sessions that have been frozen in the
-    middle of a statement for as long as an idle transaction may last (their transactions
-    roll back, nothing of them is written), which would otherwise hold those locks forever.
-    A claim of the shards of a frozen process gets through this way."""
-    while True:
-        try:
-            async with raw.transaction():  # a savepoint: a try that times out undoes itself
-                await raw.execute(f"SET LOCAL lock_timeout = {LOCK_TRY_MS}")
-                rows = await raw.fetch(statement)
-                await raw.execute("SET LOCAL lock_timeout = DEFAULT")
-                return rows
-        except asyncpg.LockNotAvailableError:
-            await raw.execute(_FROZEN, APPLICATION_NAME, IDLE_IN_TRANSACTION_MS / 1000)
+    async def past_frozen(self, statement: str) -> None:
+        """Run `statement` (no parameters), waiting for its locks a try at a time; between
+        tries, end the sharded processes' sessions that have been frozen in the middle of a
+        statement for as long as an idle transaction may last (their transactions roll back,
+        nothing of them is written), which would otherwise hold those locks forever. A claim
+        of the shards of a frozen process gets through this way."""
+        while True:
+            # A savepoint: a try that times out undoes itself, its lock timeout with it.
+            await self.execute(f"SAVEPOINT frozen; SET LOCAL lock_timeout = {LOCK_TRY_MS}")
+            try:
+                await self.execute(statement)
+            except asyncpg.LockNotAvailableError:
+                await self.execute("ROLLBACK TO SAVEPOINT frozen")
+                await self.execute(_FROZEN, (APPLICATION_NAME, IDLE_IN_TRANSACTION_MS / 1000))
+                continue
+            await self.execute("SET LOCAL lock_timeout = DEFAULT; RELEASE SAVEPOINT frozen")
+            return
 
 
 class PostgresDatabase:
@@ -201,10 +240,21 @@ class PostgresDatabase:
 
     @contextlib.asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[PostgresConnection]:
+        """BEGIN (sent with the first statement), COMMIT on success, ROLLBACK on any
+        exception; a transaction that sent nothing costs no round trip."""
         async with self._pool.acquire() as raw:
             began = time.perf_counter()
-            async with raw.transaction(isolation="read_committed" if write else "repeatable_read",
-                                       readonly=not write):
-                yield PostgresConnection(raw)
+            conn = PostgresConnection(raw, _BEGIN_WRITE if write else _BEGIN_READ)
+            try:
+                yield conn
+            except BaseException:
+                if raw.is_in_transaction():
+                    # Keep the error that ended the transaction: the pool's reset rolls back
+                    # whatever this could not (a statement cancelled mid-flight).
+                    with contextlib.suppress(Exception):
+                        await raw.execute("ROLLBACK")
+                raise
+            if conn.begun:
+                await raw.execute("COMMIT")
             if self.observer is not None:
                 self.observer(write, time.perf_counter() - began)

@@ -95,17 +95,22 @@ async def _money(conn: Connection, table_id: int, *, lock: bool = True) -> _Mone
     return _read_money(table_id, await conn.fetch(_MONEY.format(claimed=""), (table_id,)))
 
 
-async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str,
-                           now: float) -> tuple[_Money, bool]:
-    """PostgreSQL: the table's row locked, then its money read and `key` claimed in one
-    statement (one round trip less than a statement each)."""
+async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str, now: float,
+                           fence: fencing.Fence | None) -> tuple[_Money, bool, bool]:
+    """PostgreSQL: the table's row locked, then in one statement its money read, `key`
+    claimed and, with a fence, the lease of its shard checked and held (one round trip instead
+    of a statement each). Returns the money, whether the key is new, and whether the lease
+    still carries the fence's token (True without a fence)."""
     if not await _lock_table_row(conn, table_id):
         raise UnknownTable(table_id)  # before the key, which must name a table
+    lease, lease_params = ("SELECT 1", ()) if fence is None else fencing.table_lease(
+        fence, table_id, conn.for_share)
     rows = await conn.fetch(
-        f"WITH claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1) "
-        + _MONEY.format(claimed=", (SELECT count(*) FROM claim)"),
-        (key, kind, table_id, now, table_id))
-    return _read_money(table_id, rows), bool(rows and rows[0][4])
+        f"WITH claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1), "
+        f"lease AS ({lease}) "
+        + _MONEY.format(claimed=", (SELECT count(*) FROM claim), (SELECT count(*) FROM lease)"),
+        (key, kind, table_id, now, *lease_params, table_id))
+    return _read_money(table_id, rows), bool(rows[0][4]), bool(rows[0][5])
 
 
 async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) -> None:
@@ -345,19 +350,23 @@ class Tables(Part):
         self, conn: Connection, table_id: int, key: str, kind: str, now: float
     ) -> tuple[_Money, bool]:
         """A money operation's first step: the table's money, and whether `key` is new (now
-        claimed): on SQLite both statements queued together, one thread round trip; on
-        PostgreSQL the lock, then one statement. A new key on a table that is not open raises
-        TableClosed; a repeat stays a quiet no-op.
+        claimed), its shard's lease checked against the fence: on SQLite both statements
+        queued together, one thread round trip, then the fence's; on PostgreSQL the lock, then
+        one statement for all three. A new key on a table that is not open raises TableClosed;
+        a repeat stays a quiet no-op.
         """
+        fence = self._core.fence
         if conn.dialect == "postgresql":
-            money, claimed = await _money_and_claim(conn, table_id, key, kind, now)
+            money, claimed, held = await _money_and_claim(conn, table_id, key, kind, now, fence)
             if not claimed:
                 await self._core.repeated_key(conn, key, kind, table_id)
+            if fence is not None and not held:
+                raise fencing.refusal(fence, money.guild_id)
         else:
             money, claimed = await conn.together(
                 _money(conn, table_id), self._core.claim_key(conn, key, kind, table_id, now)
             )
-        await self._core.fenced(conn, money.guild_id)
+            await self._core.fenced(conn, money.guild_id)
         if claimed and money.status != "open":
             raise TableClosed(table_id)
         return money, claimed

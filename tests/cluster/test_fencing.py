@@ -11,7 +11,15 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import HandRecord, LeaseLost, SanctionRecord, Storage, WriteFenced, postgres
+from bot.storage import (
+    HandRecord,
+    LeaseLost,
+    SanctionRecord,
+    Storage,
+    WriteFenced,
+    postgres,
+    tables,
+)
 from tests.backends import Reader, is_postgres
 from tests.cluster.test_leases import T0, guild_on
 from tests.storage.audit import audit
@@ -137,6 +145,19 @@ async def test_a_released_or_resharded_lease_fences_its_old_owner_too(database: 
         await storage.close()
 
 
+async def _waits_on_the_lease(database: str, claim: "asyncio.Task[Any]") -> None:
+    """Return once `claim` waits for the lease table's lock (it must not finish before)."""
+    watcher = await asyncpg.connect(database)
+    try:
+        while not await watcher.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE 'LOCK TABLE shard_leases%'"):
+            assert not claim.done(), claim
+            await asyncio.sleep(0.01)
+    finally:
+        await watcher.close()
+
+
 async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence(
         database: str) -> None:
     """The lease is read FOR SHARE: a claim cannot commit between a write's check and its
@@ -164,21 +185,56 @@ async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence
         await checked.wait()
         claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
         tasks += [writing, claim]
-        watcher = await asyncpg.connect(database)
-        try:
-            while not await watcher.fetchval(  # the claim waits for the write's lock
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND query LIKE 'LOCK TABLE shard_leases%'"):
-                assert not claim.done(), claim
-                await asyncio.sleep(0.01)
-        finally:
-            await watcher.close()
+        await _waits_on_the_lease(database, claim)
         finish.set()
         await writing
         assert (await claim)[0].owner == "new"
         with pytest.raises(WriteFenced):
             await old.tables.save_snapshot(table, '{"v": "old again"}', now=T0 + 32)
         assert (await new.tables.table(table)).state_json == '{"v": "old"}'
+    finally:
+        finish.set()  # a failure above must not leave a connection held: close would wait
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await old.close()
+        await new.close()
+
+
+async def test_on_postgresql_a_takeover_waits_for_a_settlement_past_the_fence(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settlement checks its lease in the statement that reads its stacks: the lease is
+    held from there to its commit all the same."""
+    if not is_postgres(database):
+        pytest.skip("SQLite runs one write transaction at a time: nothing can come between")
+    old, new = await Storage.open(database), await Storage.open(database)
+    guild = guild_on(0, 1)
+    checked, finish = asyncio.Event(), asyncio.Event()
+    tasks: list[asyncio.Task[Any]] = []
+    try:
+        lease = await old.leases.claim_shards("old", 1, [0], now=T0, seconds=30)
+        old.fence_writes(1, lease[0].token, lambda reason: None)
+        table = await old.tables.create_table(guild, 5, "{}", now=T0)
+        for user in (11, 12):
+            await old.tables.buy_in(table, user, 100, key=f"in:{user}", now=T0)
+        match = await old.history.record_match_start(table, "{}", [11, 12], now=T0)
+        real = tables.insert_hand
+
+        async def slow_hand(*args: Any, **options: Any) -> bool:
+            checked.set()
+            await finish.wait()  # paused between its check and its commit
+            return await real(*args, **options)
+
+        monkeypatch.setattr(tables, "insert_hand", slow_hand)
+        writing = asyncio.create_task(old.tables.settle_hand(
+            table, 1, [(11, 12, 30)], key="settle:1", now=T0 + 1, snapshot='{"v": "old"}',
+            hand=HandRecord(match, 1, "{}", ())))
+        await checked.wait()
+        claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
+        tasks += [writing, claim]
+        await _waits_on_the_lease(database, claim)
+        finish.set()
+        assert (await writing).applied
+        assert (await claim)[0].owner == "new"
+        assert (await new.tables.table(table)).stacks == {11: 70, 12: 130}
     finally:
         finish.set()  # a failure above must not leave a connection held: close would wait
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -5,8 +5,8 @@ just before saving the table's state: it has already found its lease held
 (tests/e2e/paused_bot_process.py). The test then ends that lease in the database, as time
 passing would (nothing here waits for a lease to run out, so nothing depends on the machine's
 speed; if the pause caught another coroutine of it mid-transaction, its session is ended after
-10 s, by PostgreSQL if idle, else as a claim of its shards would end it: `past_frozen` in
-bot/storage/postgres.py), and starts a second process,
+10 s, by PostgreSQL if idle, else by the lease table's lock, as a claim of its shards would
+end it: bot/storage/postgres.py), and starts a second process,
 which takes the shards over, restores the table and plays on with the members: the first hand is
 settled, the second dealt. Then the first process resumes (SIGCONT) and goes on with its save,
 believing its lease held: the fence refuses it, nothing of it lands (every row of the books is
@@ -25,11 +25,10 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from bot.sharding import shard_of
-from bot.storage.postgres import past_frozen
+from bot.storage.postgres import PostgresDatabase
 from cogs.tables.ids import parse_step
 from tests.backends import Reader, postgres_of
 from tests.cluster.test_fencing import books
@@ -188,14 +187,14 @@ async def test_a_process_paused_past_its_lease_writes_nothing_once_resumed(
             playing.cancel()  # the click being handled waits on the paused process
             await asyncio.gather(playing, return_exceptions=True)
 
-            conn = await asyncpg.connect(database)  # the lease ends, as time would end it
+            books_of = await PostgresDatabase.open(database)  # the lease ends, as time would
             try:
-                async with conn.transaction():  # past any session of it frozen mid-statement
-                    await past_frozen(conn, "LOCK TABLE shard_leases IN EXCLUSIVE MODE")
+                async with books_of.transaction() as conn:
+                    await conn.lock_table("shard_leases")  # as a claim does: past frozen sessions
                     ended = await conn.fetch(
                         "UPDATE shard_leases SET expires_at = 0 RETURNING token")
             finally:
-                await conn.close()
+                await books_of.close()
 
             stale = versions(members)
             await second.start()  # claims both shards, restores the table mid-hand
