@@ -92,9 +92,10 @@ def _changed(status: str) -> int:
 
 
 async def _as_it_is(conn: object) -> None:
-    """A connection going back to the pool: asyncpg has already ended any transaction it was
-    in, and storage sets no session state (no SET, LISTEN or session lock), so asyncpg's reset
-    query, a round trip per transaction, has nothing to undo."""
+    """A connection going back to the pool: `transaction` has already ended its transaction
+    (asyncpg's own clean-up before this rolls back one left open by a cancelled statement), and
+    storage sets no session state (no SET, LISTEN or session lock), so asyncpg's reset query, a
+    round trip per transaction, has nothing to undo."""
 
 
 class PostgresConnection:
