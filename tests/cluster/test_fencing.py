@@ -4,8 +4,11 @@ every write of its tables' state or chips by the old owner is refused and writes
 while the new owner's writes, and the old owner's on the shards it still holds, land."""
 
 import asyncio
+import contextlib
 import struct
 import urllib.parse
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
@@ -15,6 +18,7 @@ from bot.storage import (
     HandRecord,
     LeaseLost,
     SanctionRecord,
+    ShardLease,
     Storage,
     WriteFenced,
     postgres,
@@ -145,101 +149,103 @@ async def test_a_released_or_resharded_lease_fences_its_old_owner_too(database: 
         await storage.close()
 
 
-async def _waits_on_the_lease(database: str, claim: "asyncio.Task[Any]") -> None:
-    """Return once `claim` waits for the lease table's lock (it must not finish before)."""
-    watcher = await asyncpg.connect(database)
+@dataclass
+class Takeover:
+    """An old owner of shard 0 of 1, fencing its writes, with a table there; a new process
+    about to claim the shard while a write of the old owner is past its check."""
+
+    database: str
+    old: Storage
+    new: Storage
+    table: int = 0
+    checked: asyncio.Event = field(default_factory=asyncio.Event)  # the write is past it
+    finish: asyncio.Event = field(default_factory=asyncio.Event)  # the write may commit
+    tasks: list["asyncio.Task[Any]"] = field(default_factory=list)
+
+    async def claim_during(self, writing: "asyncio.Task[Any]") -> list[ShardLease]:
+        """Claim the shard once `writing` is past its check; return the claim's leases once
+        it has waited for the lease table's lock (it must not get it before) and the write
+        was let go."""
+        await self.checked.wait()
+        claim = asyncio.create_task(
+            self.new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
+        self.tasks += [writing, claim]
+        watcher = await asyncpg.connect(self.database)
+        try:
+            while not await watcher.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND query LIKE 'LOCK TABLE shard_leases%'"):
+                assert not claim.done(), claim
+                await asyncio.sleep(0.01)
+        finally:
+            await watcher.close()
+        self.finish.set()
+        return await claim
+
+
+@contextlib.asynccontextmanager
+async def takeover(database: str) -> AsyncIterator[Takeover]:
+    if not is_postgres(database):
+        pytest.skip("SQLite runs one write transaction at a time: nothing can come between")
+    taking = Takeover(database, await Storage.open(database), await Storage.open(database))
     try:
-        while not await watcher.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                "AND query LIKE 'LOCK TABLE shard_leases%'"):
-            assert not claim.done(), claim
-            await asyncio.sleep(0.01)
+        lease = await taking.old.leases.claim_shards("old", 1, [0], now=T0, seconds=30)
+        taking.old.fence_writes(1, lease[0].token, lambda reason: None)
+        taking.table = await taking.old.tables.create_table(guild_on(0, 1), 5, "{}", now=T0)
+        yield taking
     finally:
-        await watcher.close()
+        taking.finish.set()  # a failure must not leave a connection held: close would wait
+        await asyncio.gather(*taking.tasks, return_exceptions=True)
+        await taking.old.close()
+        await taking.new.close()
 
 
 async def test_on_postgresql_a_takeover_waits_for_a_write_already_past_the_fence(
         database: str) -> None:
     """The lease is read FOR SHARE: a claim cannot commit between a write's check and its
     commit, so what a process wrote before losing its shard was written while it owned it."""
-    if not is_postgres(database):
-        pytest.skip("SQLite runs one write transaction at a time: nothing can come between")
-    old, new = await Storage.open(database), await Storage.open(database)
-    guild = guild_on(0, 1)
-    checked, finish = asyncio.Event(), asyncio.Event()
-    tasks: list[asyncio.Task[Any]] = []
-    try:
-        lease = await old.leases.claim_shards("old", 1, [0], now=T0, seconds=30)
-        old.fence_writes(1, lease[0].token, lambda reason: None)
-        table = await old.tables.create_table(guild, 5, "{}", now=T0)
+    async with takeover(database) as taking:
+        old = taking.old
 
         async def slow_write() -> None:
             async with old._core.db.transaction() as conn:
-                await old._core.fenced(conn, guild)
-                checked.set()
-                await finish.wait()  # paused between its check and its commit
+                await old._core.fenced(conn, guild_on(0, 1))
+                taking.checked.set()
+                await taking.finish.wait()  # paused between its check and its commit
                 await conn.execute("UPDATE live_tables SET state_json = ? WHERE id = ?",
-                                   ('{"v": "old"}', table))
+                                   ('{"v": "old"}', taking.table))
 
         writing = asyncio.create_task(slow_write())
-        await checked.wait()
-        claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
-        tasks += [writing, claim]
-        await _waits_on_the_lease(database, claim)
-        finish.set()
+        assert (await taking.claim_during(writing))[0].owner == "new"
         await writing
-        assert (await claim)[0].owner == "new"
         with pytest.raises(WriteFenced):
-            await old.tables.save_snapshot(table, '{"v": "old again"}', now=T0 + 32)
-        assert (await new.tables.table(table)).state_json == '{"v": "old"}'
-    finally:
-        finish.set()  # a failure above must not leave a connection held: close would wait
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await old.close()
-        await new.close()
+            await old.tables.save_snapshot(taking.table, '{"v": "old again"}', now=T0 + 32)
+        assert (await taking.new.tables.table(taking.table)).state_json == '{"v": "old"}'
 
 
 async def test_on_postgresql_a_takeover_waits_for_a_settlement_past_the_fence(
         database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A settlement checks its lease in the statement that reads its stacks: the lease is
     held from there to its commit all the same."""
-    if not is_postgres(database):
-        pytest.skip("SQLite runs one write transaction at a time: nothing can come between")
-    old, new = await Storage.open(database), await Storage.open(database)
-    guild = guild_on(0, 1)
-    checked, finish = asyncio.Event(), asyncio.Event()
-    tasks: list[asyncio.Task[Any]] = []
-    try:
-        lease = await old.leases.claim_shards("old", 1, [0], now=T0, seconds=30)
-        old.fence_writes(1, lease[0].token, lambda reason: None)
-        table = await old.tables.create_table(guild, 5, "{}", now=T0)
+    async with takeover(database) as taking:
+        old, table = taking.old, taking.table
         for user in (11, 12):
             await old.tables.buy_in(table, user, 100, key=f"in:{user}", now=T0)
         match = await old.history.record_match_start(table, "{}", [11, 12], now=T0)
         real = tables.insert_hand
 
         async def slow_hand(*args: Any, **options: Any) -> bool:
-            checked.set()
-            await finish.wait()  # paused between its check and its commit
+            taking.checked.set()
+            await taking.finish.wait()  # paused between its check and its commit
             return await real(*args, **options)
 
         monkeypatch.setattr(tables, "insert_hand", slow_hand)
         writing = asyncio.create_task(old.tables.settle_hand(
             table, 1, [(11, 12, 30)], key="settle:1", now=T0 + 1, snapshot='{"v": "old"}',
             hand=HandRecord(match, 1, "{}", ())))
-        await checked.wait()
-        claim = asyncio.create_task(new.leases.claim_shards("new", 1, [0], now=T0 + 31, seconds=30))
-        tasks += [writing, claim]
-        await _waits_on_the_lease(database, claim)
-        finish.set()
+        assert (await taking.claim_during(writing))[0].owner == "new"
         assert (await writing).applied
-        assert (await claim)[0].owner == "new"
-        assert (await new.tables.table(table)).stacks == {11: 70, 12: 130}
-    finally:
-        finish.set()  # a failure above must not leave a connection held: close would wait
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await old.close()
-        await new.close()
+        assert (await taking.new.tables.table(table)).stacks == {11: 70, 12: 130}
 
 
 async def test_on_postgresql_a_frozen_transaction_of_a_sharded_process_does_not_hold_on(
