@@ -8,6 +8,10 @@ state wins and a busy table never trips Discord's per-channel rate limit (5 edit
 A running refresh job that reads the state afresh (the table image, drawn once a worker is
 free) calls `caught_up(key)`: the changes queued until then are in what it shows, so the
 refresh they asked for is dropped rather than drawn again.
+
+A job runs only while `may_send()` says so (the process's lease on its shards, by its own
+clock): a process paused past its lease, then resumed, does not send what it had queued from
+its stale state before it learns its shards were taken over and stops.
 """
 
 import asyncio
@@ -21,8 +25,10 @@ Job = Callable[[], Awaitable[object]]  # what a job returns is not used
 
 
 class Outbox:
-    def __init__(self, interval: float) -> None:
+    def __init__(self, interval: float, may_send: Callable[[], bool]) -> None:
         self.interval = interval
+        self.may_send = may_send
+        self._withheld = False  # told the log once
         self._posts: deque[Job] = deque()
         self._poster: asyncio.Task[None] | None = None
         self._wanted: dict[str, Job] = {}  # refresh key -> its job, while one is due
@@ -45,12 +51,12 @@ class Outbox:
 
     async def _run_posts(self) -> None:
         while self._posts:
-            await _run(self._posts.popleft())
+            await self._run(self._posts.popleft())
         self._poster = None
 
     async def _run_refresh(self, key: str) -> None:
         while key in self._wanted:
-            await _run(self._wanted.pop(key))
+            await self._run(self._wanted.pop(key))
             await asyncio.sleep(self.interval)
         del self._refreshers[key]
 
@@ -69,12 +75,17 @@ class Outbox:
             if task is not None:
                 task.cancel()
 
-
-async def _run(job: Job) -> None:
-    # One failed message (a deleted channel, a network error) must not stop the table's others.
-    try:
-        await job()
-    except asyncio.CancelledError:
-        raise
-    except Exception:
-        log.exception("sending a table message failed")
+    async def _run(self, job: Job) -> None:
+        if not self.may_send():
+            if not self._withheld:
+                self._withheld = True
+                log.warning("not sending a table's messages: this process's lease on its "
+                            "shards has run out")
+            return
+        # One failed message (a deleted channel, a network error) must not stop the others.
+        try:
+            await job()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("sending a table message failed")

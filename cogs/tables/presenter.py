@@ -187,7 +187,8 @@ class TablePresenter(commands.Cog):
 
     def _outbox(self, table: int) -> Outbox:
         if table not in self.outboxes:
-            self.outboxes[table] = Outbox(self.bot.settings.table_edit_seconds)
+            self.outboxes[table] = Outbox(self.bot.settings.table_edit_seconds,
+                                          self.bot.keeper.held)
         return self.outboxes[table]
 
     def _present(self, event: TableEvent) -> None:

@@ -20,7 +20,7 @@ async def test_refreshes_while_one_runs_collapse_into_one_with_the_latest_job(
         await real_sleep(0)
 
     monkeypatch.setattr(outbox.asyncio, "sleep", pause)
-    box = Outbox(interval=1.5)
+    box = Outbox(interval=1.5, may_send=lambda: True)
     gate = asyncio.Event()
     ran: list[int] = []
 
@@ -42,7 +42,7 @@ async def test_refreshes_while_one_runs_collapse_into_one_with_the_latest_job(
 
 async def test_posts_run_in_order_and_a_failure_is_logged_not_fatal(
         caplog: pytest.LogCaptureFixture) -> None:
-    box = Outbox(interval=0)
+    box = Outbox(interval=0, may_send=lambda: True)
     sent: list[str] = []
 
     async def send(text: str) -> None:
@@ -61,7 +61,7 @@ async def test_posts_run_in_order_and_a_failure_is_logged_not_fatal(
 async def test_a_refresh_caught_up_by_the_running_job_is_not_run_again() -> None:
     """The table image reads the table's state when a worker is free to draw it: the
     refreshes asked for before then are in what it shows."""
-    box = Outbox(interval=0)
+    box = Outbox(interval=0, may_send=lambda: True)
     gate = asyncio.Event()
     ran: list[str] = []
 
@@ -81,3 +81,31 @@ async def test_a_refresh_caught_up_by_the_running_job_is_not_run_again() -> None
     box.refresh("table", lambda: edit("third", False))
     await box.drain()
     assert ran == ["first", "third"]
+
+
+async def test_nothing_is_sent_once_the_lease_has_run_out(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A process paused past its lease resumes with its stale messages queued: they stay
+    unsent, and the log says why once."""
+    held = [True]
+    box = Outbox(interval=0, may_send=lambda: held[0])
+    gate = asyncio.Event()
+    sent: list[str] = []
+
+    async def send(text: str) -> None:
+        sent.append(text)
+        if text == "first":
+            await gate.wait()
+
+    box.post(lambda: send("first"))
+    await asyncio.sleep(0)  # under way when the process is paused
+    box.post(lambda: send("stale prompt"))
+    box.refresh("table", lambda: send("stale image"))
+    box.post(lambda: send("stale showdown"))
+    held[0] = False  # resumed past its lease
+    gate.set()
+    with caplog.at_level(logging.WARNING, logger="cogs.tables.outbox"):
+        await box.drain()
+    assert sent == ["first"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "not sending a table's messages: this process's lease on its shards has run out"]
