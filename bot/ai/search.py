@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from bot.ai.learned import LearnedValue
 from bot.ai.outcome import Outcome
 from bot.ai.policy import Choice, FantasyWorth, Free, Keys, Policy, plan, subset_sums
 from bot.ai.rowkey import row_key, value3, value5
@@ -143,7 +144,8 @@ class Search:
 
     def __init__(self, policy: Policy, scorer: Scorer, me: Seat, dealt: Sequence[Card],
                  discards: int, rivals: Sequence[Seat], blind: int, unseen: Sequence[Card],
-                 rng: random.Random, charge_fouls: bool = False) -> None:
+                 rng: random.Random, charge_fouls: bool = False,
+                 learned: LearnedValue | None = None) -> None:
         self.policy = policy
         self.scorer = scorer
         self.me = me  # the board before this street; its streets are those after it
@@ -158,6 +160,7 @@ class Search:
         self.need = self.mine_need + sum(s.cards for r in rivals for s in r.streets)
         self.played = 0  # playouts made (one candidate, one future)
         self.charge_fouls = charge_fouls  # `strong`: foul_charge; `strong-v2`: none
+        self.learned = learned  # `strong-learned`: the prior; the others: the policy's score
 
     def candidates(self) -> list[tuple[Choice, Keys]]:
         sums = subset_sums(self.dealt)
@@ -183,9 +186,21 @@ class Search:
         order = sorted(range(len(options)), key=lambda i: priors[i] + credits[i],
                        reverse=True)[:WIDTH]
         kept = [options[i] for i in order]
-        winner = self._halving(kept, [priors[i] for i in order], [credits[i] for i in order],
+        winner = self._halving(kept, self.priors(kept, [priors[i] for i in order], left),
+                               [credits[i] for i in order],
                                playouts, deadline)
         return kept[winner][0]
+
+    def priors(self, kept: Sequence[tuple[Choice, Keys]], scores: list[float],
+               left: int) -> list[float]:
+        """What the kept candidates' boards are worth before any playout: the policy's
+        `scores`, or the learned value (points against one opponent, times the opponents). The
+        policy still picks which candidates are kept: the learned value was fitted on boards
+        the strong player chose, not on the street's every placement."""
+        if self.learned is None:
+            return scores
+        return [self.learned.value(self.policy, keys, left) * self.opponents
+                for _, keys in kept]
 
     def credits(self, options: Sequence[tuple[Choice, Keys]]) -> list[float]:
         """Points added to each option's estimate: FIRST_FANTASY, on the first street, to a top
