@@ -4,8 +4,8 @@
 - `strong`: a Monte Carlo search over the street's placements (search.py) whose playouts are
   played by a policy that goes for Fantasyland when it pays (policy.py), Fantasyland valued at
   its measured worth (fantasy_value.py).
-- `strong-learned` (experimental): `strong` with its candidates' prior from a learned
-  evaluation of the board (learned.py) instead of the policy's score.
+- `strong-learned` (experimental): `strong` whose search keeps and starts its candidates by a
+  learned evaluation of the board (learned.py) instead of the policy's score.
 - `strong-v1`: the strong player before it played for Fantasyland (v1.py), kept for comparisons.
 - All set a Fantasyland hand with the exact solver (solver.py).
 

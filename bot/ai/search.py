@@ -2,7 +2,8 @@
 
 Every legal placement of the street is a candidate. The policy (policy.py) scores each as it
 stands, and only the best `WIDTH` go on (the rest are placements the policy is sure about
-losing, mostly on the first street's 200-odd). Each is then valued by playouts: the rest of the
+losing, mostly on the first street's 200-odd; `strong-learned` scores them by the learned value
+of learned.py instead). Each is then valued by playouts: the rest of the
 hand is dealt from the cards this seat cannot see to its board and to every opponent's visible
 board, all are played out by the policy, and the finished boards are scored as R5 does, plus the
 Fantasyland each earns (R8) at its measured worth; a hidden Fantasyland board is valued from
@@ -176,31 +177,28 @@ class Search:
         if len(options) == 1:
             return options[0][0]
         left = len(self.me.streets)
-        priors = [self.policy.score(k, left) for _, k in options]
         if not self.need:  # nothing left to deal to anyone: every board is final
             rivals = self._rivals(())
             values = [self._value(k, rivals) for _, k in options]
             self.played = len(options)
             return options[values.index(max(values))][0]
+        priors = self.priors(options, left)
         credits = self.credits(options)
         order = sorted(range(len(options)), key=lambda i: priors[i] + credits[i],
                        reverse=True)[:WIDTH]
         kept = [options[i] for i in order]
-        winner = self._halving(kept, self.priors(kept, [priors[i] for i in order], left),
-                               [credits[i] for i in order],
+        winner = self._halving(kept, [priors[i] for i in order], [credits[i] for i in order],
                                playouts, deadline)
         return kept[winner][0]
 
-    def priors(self, kept: Sequence[tuple[Choice, Keys]], scores: list[float],
-               left: int) -> list[float]:
-        """What the kept candidates' boards are worth before any playout: the policy's
-        `scores`, or the learned value (points against one opponent, times the opponents). The
-        policy still picks which candidates are kept: the learned value was fitted on boards
-        the strong player chose, not on the street's every placement."""
-        if self.learned is None:
-            return scores
-        return [self.learned.value(self.policy, keys, left) * self.opponents
-                for _, keys in kept]
+    def priors(self, options: Sequence[tuple[Choice, Keys]], left: int) -> list[float]:
+        """What the candidates' boards are worth before any playout: the policy's score, or for
+        `strong-learned` the learned value (points against one opponent, times the opponents).
+        The search keeps the best WIDTH by it and starts their estimates from it."""
+        learned = self.learned
+        if learned is None:
+            return [self.policy.score(keys, left) for _, keys in options]
+        return [learned.value(self.policy, keys, left) * self.opponents for _, keys in options]
 
     def credits(self, options: Sequence[tuple[Choice, Keys]]) -> list[float]:
         """Points added to each option's estimate: FIRST_FANTASY, on the first street, to a top

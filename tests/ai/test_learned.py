@@ -13,10 +13,10 @@ from bot.ai.fantasy_value import fantasy_worth
 from bot.ai.learned import FEATURES, SHIPPED, LearnedValue, applies, features, load
 from bot.ai.players import Settings, decide
 from bot.ai.policy import Keys, Policy, shape3, shape5
-from bot.ai.search import Scorer, Search, seat
+from bot.ai.search import WIDTH, Scorer, Search, seat
 from bot.ai.training import fit, selfplay
 from bot.ai.turn import future_streets
-from bot.engine.cards import parse_cards
+from bot.engine.cards import DECK, parse_cards
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from tests.ai.test_players import play
@@ -113,23 +113,39 @@ def test_the_shipped_weights_load_for_every_street() -> None:
     assert json.loads(SHIPPED.read_text())["command"]
 
 
-def test_the_search_prior_is_the_learned_value_times_the_opponents(tmp_path: Path) -> None:
-    """Two opponents: the prior of each kept candidate is twice its learned value; without a
-    learned value the policy's scores pass unchanged."""
-    model = load(_tiny(tmp_path))
+def _first_street(model: LearnedValue | None, opponents: int) -> Search:
     dealt = parse_cards("7s 7d 7c 2c 3d")
     me = seat(((), (), ()), future_streets(RULES, 5))
     rival = seat(((), (), ()), future_streets(RULES, 0))
+    unseen = [c for c in DECK if c not in dealt]
+    return Search(POLICY, Scorer(RULES, fantasy_worth(RULES, None)), me, dealt, 0,
+                  [rival] * opponents, 0, unseen, random.Random(1), learned=model)
+
+
+def test_the_search_prior_is_the_learned_value_times_the_opponents(tmp_path: Path) -> None:
+    """Two opponents: each candidate's prior is twice its learned value; without a learned
+    value it is the policy's score."""
+    search = _first_street(load(_tiny(tmp_path)), 2)
     kept = [((0, 0, 0, 5, 5), keys("7s 7d 7c", "2c 3d", "")),
             ((0, 0, 0, 5, 5), keys("", "7s 7d 7c 2c 3d", ""))]
-    learned = Search(POLICY, Scorer(RULES, fantasy_worth(RULES, None)), me, dealt, 0,
-                     [rival, rival], 0, [], random.Random(1), learned=model)
     # top trips, three middle places free; then no trips on top, nothing free in the middle
-    assert learned.priors(kept, [9.0, 9.0], 4) == pytest.approx(
-        [2 * (-1 + 5 * 3 / 5 + 3), 2 * -1.0])
-    plain = Search(POLICY, Scorer(RULES, fantasy_worth(RULES, None)), me, dealt, 0,
-                   [rival, rival], 0, [], random.Random(1))
-    assert plain.priors(kept, [9.0, 4.0], 4) == [9.0, 4.0]
+    assert search.priors(kept, 4) == pytest.approx([2 * (-1 + 5 * 3 / 5 + 3), 2 * -1.0])
+    plain = _first_street(None, 2)
+    assert plain.priors(kept, 4) == [POLICY.score(k, 4) for _, k in kept]
+
+
+def test_strong_learned_keeps_the_candidates_its_learned_value_ranks_first(
+        tmp_path: Path) -> None:
+    """A weight file that prizes a full top above all: on a budget of one playout each (the
+    prior outweighs it) the search fills the top, which none of the policy's best sixteen
+    placements of these cards does."""
+    index = {name: i for i, name in enumerate(FEATURES)}
+    weights = [[0.0] * len(FEATURES) for _ in range(fit.STREETS)]
+    weights[4][index["top free"]] = -1000.0
+    path = tmp_path / "full_top.json"
+    path.write_text(json.dumps({"features": list(FEATURES), "weights": weights}))
+    assert _first_street(load(path), 1).choose(WIDTH, None)[0].bit_count() == 3
+    assert _first_street(None, 1).choose(WIDTH, None)[0].bit_count() < 3
 
 
 def test_least_squares_recovers_a_known_line_and_solves_by_hand() -> None:
