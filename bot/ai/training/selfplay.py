@@ -1,10 +1,11 @@
 """Self-play data for the learned evaluation: `python -m bot.ai.training.selfplay`.
 
-Heads-up hands under the default rules, both seats played by the `strong` player at a playout
-budget, each hand seeded from (seed, deal) so a run replays exactly. After every placement of
-either seat the board it made is recorded, as row keys with the streets still to come, and when
-the hand ends each record gets the points its seat ended with: R5 against the other seat plus
-the Fantasyland its board earned at its measured worth (what the search maximises, search.py's
+Heads-up hands under the default rules, both seats played by one computer level (`strong`, or
+`strong-learned` to fit the learned value again on its own play) at a playout budget, each hand
+seeded from (seed, deal) so a run replays exactly. After every placement of either seat the
+board it made is recorded, as row keys with the streets still to come, and when the hand ends
+each record gets the points its seat ended with: R5 against the other seat plus the Fantasyland
+its board earned at its measured worth (what the search maximises, search.py's
 Scorer). One JSON object a line: {"deal", "seat", "left", "keys", "value"}.
 """
 
@@ -26,14 +27,15 @@ from bot.engine.rules import TableRules
 LEVEL = "strong"
 
 
-def deal_records(deal: int, seed: int, playouts: int) -> list[dict[str, Any]]:
+def deal_records(deal: int, seed: int, playouts: int,
+                 level: str = LEVEL) -> list[dict[str, Any]]:
     """One hand's records (see the module docstring), seeded from (seed, deal)."""
     rules = TableRules(format="hands", hands=1, seats=2)
     hand_seed = seed * 1_000_003 + deal
-    match = Match.new(rules, [PlayerSpec(-1, "a", 100, LEVEL), PlayerSpec(-2, "b", 100, LEVEL)],
+    match = Match.new(rules, [PlayerSpec(-1, "a", 100, level), PlayerSpec(-2, "b", 100, level)],
                       seed=hand_seed)
     match.start_hand(0.0)
-    settings = Settings(level=LEVEL, seed=hand_seed, seconds=None, playouts=playouts)
+    settings = Settings(level=level, seed=hand_seed, seconds=None, playouts=playouts)
     boards: dict[int, Keys] = {}
     records: list[tuple[int, int, Keys]] = []
     while match.pending():
@@ -56,9 +58,10 @@ def deal_records(deal: int, seed: int, playouts: int) -> list[dict[str, Any]]:
             for seat, left, keys in records]
 
 
-def records(deals: int, seed: int, playouts: int, start: int = 0) -> Iterator[dict[str, Any]]:
+def records(deals: int, seed: int, playouts: int, start: int = 0,
+            level: str = LEVEL) -> Iterator[dict[str, Any]]:
     for deal in range(start, start + deals):
-        yield from deal_records(deal, seed, playouts)
+        yield from deal_records(deal, seed, playouts, level)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=200, help="the players' budget")
     parser.add_argument("--start", type=int, default=0,
                         help="first deal number (to split a run among processes)")
+    parser.add_argument("--level", choices=("strong", "strong-learned"), default=LEVEL,
+                        help="the level that plays both seats")
     parser.add_argument("--out", required=True, help="JSON-lines file to write")
     args = parser.parse_args(argv)
     if args.deals < 1 or args.playouts < 1 or args.start < 0:
@@ -76,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     with Path(args.out).open("w", encoding="utf-8") as out:
-        for record in records(args.deals, args.seed, args.playouts, args.start):
+        for record in records(args.deals, args.seed, args.playouts, args.start, args.level):
             out.write(json.dumps(record) + "\n")
     return 0
 
