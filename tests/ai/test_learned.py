@@ -161,6 +161,9 @@ def test_self_play_and_the_fit_are_reproducible(tmp_path: Path) -> None:
     assert first == list(selfplay.records(3, seed=5, playouts=8))
     assert len(first) == 3 * 2 * 5  # three deals, two seats, five streets (R7)
     assert {r["left"] for r in first} == {0, 1, 2, 3, 4}
+    own = list(selfplay.records(2, seed=5, playouts=8, level="strong-learned"))
+    assert own == list(selfplay.records(2, seed=5, playouts=8, level="strong-learned"))
+    assert own != first[:20]  # its own play, not strong's
     data = tmp_path / "selfplay.jsonl"
     assert selfplay.main(["--deals", "3", "--seed", "5", "--playouts", "8",
                           "--out", str(data)]) == 0
