@@ -176,6 +176,7 @@ def test_self_play_and_the_fit_are_reproducible(tmp_path: Path) -> None:
     assert outs[0] == outs[1]
     model = json.loads(outs[0])
     assert model["deals"] == 3 and model["records"] == 30 and model["seed"] == 2
+    assert model["held_out_deal_numbers"] == 1  # a fifth of three, rounded
     LearnedValue.from_json(model)
 
 

@@ -5,7 +5,8 @@ such as the free places of a complete board, leaves the system solvable), one we
 number of streets still to come, solved in plain Python (sixteen unknowns). Deals are split at
 random (seeded) into a fitting set and a held-out fifth; the report compares, on the held-out
 deals, the learned value's squared error with that of the policy's own score (scaled by its own
-least-squares fit), street by street. Deterministic: the same records and seed give the same
+least-squares fit), street by street. The split is by deal number: the hands of one number in
+every file given go to the same side. Deterministic: the same records and seed give the same
 file, byte for byte.
 """
 
@@ -101,15 +102,16 @@ def fit(records: Iterable[dict[str, Any]], seed: int) -> dict[str, Any]:
                        "mse_learned": round(_mse(learned, test_rows, test_targets), 3),
                        "mse_policy_score": round(_mse(baseline, test_scores, test_targets), 3)})
     return {"features": list(FEATURES), "weights": weights, "seed": seed,
-            "deals": len(deals), "records": len(data), "held_out_deals": len(held),
+            "deals": len({(r.get("file", 0), r["deal"]) for r in data}), "records": len(data),
+            "held_out_deal_numbers": len(held),
             "report": report}
 
 
 def read(paths: Iterable[Path]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for path in paths:
+    for number, path in enumerate(paths):
         with path.open(encoding="utf-8") as lines:
-            out.extend(json.loads(line) for line in lines if line.strip())
+            out.extend({**json.loads(line), "file": number} for line in lines if line.strip())
     return out
 
 
