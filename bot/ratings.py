@@ -33,12 +33,14 @@ DEFAULT = Rating(_MODEL.mu, _MODEL.sigma)
 # A computer's fixed rating: the strength a person must show to gain from beating it. Strong
 # beats easy by about 2.8 points a hand, and strong-v1 loses to strong by about 2.3: the gaps
 # are of the order of a beginner's spread. strong-v2 plays as strong does up to 200 playouts
-# and measured level with it at larger budgets. Unknown levels count as easy.
+# and measured level with it at larger budgets; strong-learned (an experimental level) is
+# rated as strong. Unknown levels count as easy.
 COMPUTERS: Mapping[str, Rating] = {
     "easy": Rating(20.0, 1.0),
     "strong-v1": Rating(28.0, 1.0),
     "strong-v2": Rating(30.0, 1.0),
     "strong": Rating(30.0, 1.0),
+    "strong-learned": Rating(30.0, 1.0),
 }
 
 

@@ -4,6 +4,8 @@
 - `strong`: a Monte Carlo search over the street's placements (search.py) whose playouts are
   played by a policy that goes for Fantasyland when it pays (policy.py), Fantasyland valued at
   its measured worth (fantasy_value.py).
+- `strong-learned` (experimental): `strong` whose search keeps and starts its candidates by a
+  learned evaluation of the board (learned.py) instead of the policy's score.
 - `strong-v1`: the strong player before it played for Fantasyland (v1.py), kept for comparisons.
 - All set a Fantasyland hand with the exact solver (solver.py).
 
@@ -17,6 +19,7 @@ from functools import lru_cache
 
 from bot.ai.fantasy_value import V1_FANTASY_VALUE, fantasy_worth
 from bot.ai.heuristic import Heuristic
+from bot.ai.learned import applies, load
 from bot.ai.policy import Policy
 from bot.ai.search import Scorer, Search, seat
 from bot.ai.solver import solve
@@ -29,8 +32,9 @@ from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
 
-LEVELS = ("easy", "strong", "strong-v2", "strong-v1")
-_ROW_KEY_LEVELS = ("strong", "strong-v2")  # the levels that search on row keys (search.py)
+LEVELS = ("easy", "strong", "strong-v2", "strong-v1", "strong-learned")
+# the levels that search on row keys (search.py)
+_ROW_KEY_LEVELS = ("strong", "strong-v2", "strong-learned")
 _REMEMBERED = 500_000  # worths a policy keeps (about 100 MB) before it starts afresh
 
 
@@ -119,9 +123,10 @@ def _search(view: PrivateView, settings: Settings) -> Search:
         else:
             rivals.append(seat(other.board.rows,
                                future_streets(rules, len(other.board.cards))))
+    learned = load() if settings.level == "strong-learned" and applies(rules) else None
     return Search(policy, scorer, me, view.dealt, view.discard_count, rivals, blind,
                   view.unseen(), decision_rng(view, settings.seed),
-                  charge_fouls=settings.level == "strong")
+                  charge_fouls=settings.level in ("strong", "strong-learned"), learned=learned)
 
 
 def _strong(view: PrivateView, settings: Settings) -> tuple[dict[Card, str], int]:

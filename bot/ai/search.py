@@ -2,7 +2,8 @@
 
 Every legal placement of the street is a candidate. The policy (policy.py) scores each as it
 stands, and only the best `WIDTH` go on (the rest are placements the policy is sure about
-losing, mostly on the first street's 200-odd). Each is then valued by playouts: the rest of the
+losing, mostly on the first street's 200-odd; `strong-learned` scores them by the learned value
+of learned.py instead). Each is then valued by playouts: the rest of the
 hand is dealt from the cards this seat cannot see to its board and to every opponent's visible
 board, all are played out by the policy, and the finished boards are scored as R5 does, plus the
 Fantasyland each earns (R8) at its measured worth; a hidden Fantasyland board is valued from
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from bot.ai.learned import LearnedValue
 from bot.ai.outcome import Outcome
 from bot.ai.policy import Choice, FantasyWorth, Free, Keys, Policy, plan, subset_sums
 from bot.ai.rowkey import row_key, value3, value5
@@ -143,7 +145,8 @@ class Search:
 
     def __init__(self, policy: Policy, scorer: Scorer, me: Seat, dealt: Sequence[Card],
                  discards: int, rivals: Sequence[Seat], blind: int, unseen: Sequence[Card],
-                 rng: random.Random, charge_fouls: bool = False) -> None:
+                 rng: random.Random, charge_fouls: bool = False,
+                 learned: LearnedValue | None = None) -> None:
         self.policy = policy
         self.scorer = scorer
         self.me = me  # the board before this street; its streets are those after it
@@ -158,6 +161,7 @@ class Search:
         self.need = self.mine_need + sum(s.cards for r in rivals for s in r.streets)
         self.played = 0  # playouts made (one candidate, one future)
         self.charge_fouls = charge_fouls  # `strong`: foul_charge; `strong-v2`: none
+        self.learned = learned  # `strong-learned`: the prior; the others: the policy's score
 
     def candidates(self) -> list[tuple[Choice, Keys]]:
         sums = subset_sums(self.dealt)
@@ -173,12 +177,12 @@ class Search:
         if len(options) == 1:
             return options[0][0]
         left = len(self.me.streets)
-        priors = [self.policy.score(k, left) for _, k in options]
         if not self.need:  # nothing left to deal to anyone: every board is final
             rivals = self._rivals(())
             values = [self._value(k, rivals) for _, k in options]
             self.played = len(options)
             return options[values.index(max(values))][0]
+        priors = self.priors(options, left)
         credits = self.credits(options)
         order = sorted(range(len(options)), key=lambda i: priors[i] + credits[i],
                        reverse=True)[:WIDTH]
@@ -186,6 +190,15 @@ class Search:
         winner = self._halving(kept, [priors[i] for i in order], [credits[i] for i in order],
                                playouts, deadline)
         return kept[winner][0]
+
+    def priors(self, options: Sequence[tuple[Choice, Keys]], left: int) -> list[float]:
+        """What the candidates' boards are worth before any playout: the policy's score, or for
+        `strong-learned` the learned value (points against one opponent, times the opponents).
+        The search keeps the best WIDTH by it and starts their estimates from it."""
+        learned = self.learned
+        if learned is None:
+            return [self.policy.score(keys, left) for _, keys in options]
+        return [learned.value(self.policy, keys, left) * self.opponents for _, keys in options]
 
     def credits(self, options: Sequence[tuple[Choice, Keys]]) -> list[float]:
         """Points added to each option's estimate: FIRST_FANTASY, on the first street, to a top

@@ -300,8 +300,9 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
                    help="levels, one per seat or one for all: easy, strong, strong-v2, "
-                        "strong-v1; a strong level may take a budget of its own: strong@200 "
-                        "(playouts per decision), strong@1s (seconds per decision)")
+                        "strong-v1, strong-learned; a strong level may take a budget of its "
+                        "own: strong@200 (playouts per decision), strong@1s (seconds per "
+                        "decision)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=turbo")
     p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
