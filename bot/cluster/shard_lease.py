@@ -79,8 +79,12 @@ class ShardKeeper:
         """Renew until cancelled; when the lease is lost (taken over, or not renewed in time)
         await `on_lost(reason)` and return."""
         interval = self.seconds / RENEWALS_PER_LEASE
+        due = self.clock.now()
         while True:
-            if await self._fenced_within(interval):
+            # On a cadence kept from the start, not restarted after each renewal: the wait
+            # ends at the same time however long the renewal took to come back.
+            due = max(due + interval, self.clock.now())
+            if await self._fenced_by(due):
                 assert self.fenced is not None
                 await on_lost(self.fenced)
                 return
@@ -98,9 +102,9 @@ class ShardKeeper:
                                   "could be renewed: this process no longer runs its tables")
                     return
 
-    async def _fenced_within(self, seconds: float) -> bool:
-        """Wait `seconds` on the clock, or less if a write is refused meanwhile (True)."""
-        waits = [asyncio.ensure_future(self.clock.sleep(seconds)),
+    async def _fenced_by(self, due: float) -> bool:
+        """Wait until `due` on the clock, or less if a write is refused meanwhile (True)."""
+        waits = [asyncio.ensure_future(self._until(due)),
                  asyncio.ensure_future(self._fenced.wait())]
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
@@ -108,6 +112,9 @@ class ShardKeeper:
             for wait in waits:
                 wait.cancel()
         return self.fenced is not None
+
+    async def _until(self, due: float) -> None:
+        await self.clock.sleep(due - self.clock.now())  # now: when the wait begins
 
     async def release(self) -> None:
         """Give the shards up now (a clean stop): a replacement need not wait for expiry."""

@@ -5,6 +5,7 @@ finishes its tables, chips conserved (the storage fixture audits the file)."""
 
 import asyncio
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -124,3 +125,36 @@ async def test_a_process_whose_lease_was_taken_is_told_and_stops(
         await asyncio.sleep(0.01)
     assert one.lost == ["The lease of shard 1 passed to another ofc-bot "
                         f"({replacement.keeper.owner}): this process no longer runs its tables"]
+
+
+async def test_the_heartbeat_keeps_its_cadence_when_the_clock_moves_during_a_renewal(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Renewals come every third of the lease from the start, however long each one takes
+    to come back: time that passes while one is under way does not push the next later."""
+    keeper = ShardKeeper(storage, ShardPlan(1, (0,)), clock, seconds=LEASE)
+    await keeper.claim()
+    renew = storage.leases.renew_shards
+
+    async def slow_renewal(*args: Any, **options: Any) -> float:
+        until = await renew(*args, **options)
+        await clock.advance(1.0)  # the clock moves on before the renewal is back
+        return until
+
+    async def renewed(count: int) -> None:
+        async with asyncio.timeout(60):  # a deadline for what does come, never measured
+            while keeper.renewals < count:
+                await asyncio.sleep(0.01)
+
+    monkeypatch.setattr(storage.leases, "renew_shards", slow_renewal)
+    start = clock.now()
+    heartbeat = asyncio.create_task(keeper.keep(lambda reason: asyncio.sleep(0)))
+    try:
+        await asyncio.sleep(0)  # the heartbeat's first wait has begun
+        await clock.advance(LEASE / 3)
+        await renewed(1)
+        await clock.advance(start + 2 * LEASE / 3 - clock.now())  # its second beat, no later
+        await renewed(2)
+        assert keeper.expires_at == start + 2 * LEASE / 3 + LEASE
+    finally:
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
