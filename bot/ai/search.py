@@ -3,21 +3,21 @@
 Every legal placement of the street is a candidate. The policy (policy.py) scores each as it
 stands, and only the best `WIDTH` go on (the rest are placements the policy is sure about
 losing, mostly on the first street's 200-odd; `strong-learned` scores them by the learned value
-of learned.py instead). Each is then valued by playouts: the rest of the
-hand is dealt from the cards this seat cannot see to its board and to every opponent's visible
-board, all are played out by the policy, and the finished boards are scored as R5 does, plus the
-Fantasyland each earns (R8) at its measured worth; a hidden Fantasyland board is valued from
-outcome.py's table. Candidates share the same dealt futures (paired comparison), and as the
-opponents' play does not depend on this seat's candidate, each future's opponent boards are
-played out once and scored against every candidate. Estimates start from the policy's score as a
-prior, and successive halving gives the better half twice the playouts each round, within a
-budget of playouts and/or seconds. The `strong` player (not `strong-v2`) also counts each
-candidate's fouled playouts and charges each one a cost that grows with the playouts made (none
-up to FOUL_LOW, FOUL_COST from FOUL_HIGH on): with a larger budget the search finishes its own
-boards more boldly than the policy that finishes its playouts, so its boards foul more often
-than its playouts do. On the first street a top that already earns Fantasyland
-is credited FIRST_FANTASY points. When nothing is left to deal, every candidate is scored
-exactly.
+of learned.py instead, and keeps none the policy counts nearly sure to foul). Each is then
+valued by playouts: the rest of the hand is dealt from the cards this seat cannot see to its
+board and to every opponent's visible board, all are played out by the policy, and the finished
+boards are scored as R5 does, plus the Fantasyland each earns (R8) at its measured worth; a
+hidden Fantasyland board is valued from outcome.py's table. Candidates share the same dealt
+futures (paired comparison), and as the opponents' play does not depend on this seat's
+candidate, each future's opponent boards are played out once and scored against every
+candidate. Estimates start from the policy's score as a prior, and successive halving gives the
+better half twice the playouts each round, within a budget of playouts and/or seconds. The
+`strong` player (not `strong-v2`) also counts each candidate's fouled playouts and charges each
+one a cost that grows with the playouts made (none up to FOUL_LOW, FOUL_COST from FOUL_HIGH
+on): with a larger budget the search finishes its own boards more boldly than the policy that
+finishes its playouts, so its boards foul more often than its playouts do. On the first street
+a top that already earns Fantasyland is credited FIRST_FANTASY points. When nothing is left to
+deal, every candidate is scored exactly.
 """
 
 import math
@@ -55,6 +55,12 @@ WIDTH = 16  # candidates kept for playouts, the policy's best
 FOUL_COST = 3.0
 FOUL_LOW = 200
 FOUL_HIGH = 2000
+# `strong-learned` keeps no candidate whose board the policy counts more likely to foul than
+# this (unless none is below it: then those as likely as the least): its learned value prizes
+# tops that earn Fantasyland at nearly any risk, and without a cap its boards fouled one in
+# five. Of 0.25, 0.5, 0.6, 0.7 and 0.85, only 0.85 kept its points against `strong`; the
+# lower caps fouled less than `strong` and lost to it (docs/computer-players.md).
+LEARNED_FOUL_CAP = 0.85
 _MARGIN = 0.01  # seconds kept from a time budget to answer in
 _SHARE = 0.9  # of the time left that a round plans to spend (the rest: choosing, answering)
 
@@ -184,7 +190,7 @@ class Search:
             return options[values.index(max(values))][0]
         priors = self.priors(options, left)
         credits = self.credits(options)
-        order = sorted(range(len(options)), key=lambda i: priors[i] + credits[i],
+        order = sorted(self.admitted(options, left), key=lambda i: priors[i] + credits[i],
                        reverse=True)[:WIDTH]
         kept = [options[i] for i in order]
         winner = self._halving(kept, [priors[i] for i in order], [credits[i] for i in order],
@@ -199,6 +205,15 @@ class Search:
         if learned is None:
             return [self.policy.score(keys, left) for _, keys in options]
         return [learned.value(self.policy, keys, left) * self.opponents for _, keys in options]
+
+    def admitted(self, options: Sequence[tuple[Choice, Keys]], left: int) -> list[int]:
+        """The candidates the search may keep: all, or for `strong-learned` those whose foul
+        chance, as the policy counts it, is at most LEARNED_FOUL_CAP (or the least of all)."""
+        if self.learned is None:
+            return list(range(len(options)))
+        fouls = [self.policy.foul_chance(keys, left) for _, keys in options]
+        cap = max(LEARNED_FOUL_CAP, min(fouls))
+        return [i for i, foul in enumerate(fouls) if foul <= cap]
 
     def credits(self, options: Sequence[tuple[Choice, Keys]]) -> list[float]:
         """Points added to each option's estimate: FIRST_FANTASY, on the first street, to a top

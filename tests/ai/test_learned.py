@@ -13,7 +13,7 @@ from bot.ai.fantasy_value import fantasy_worth
 from bot.ai.learned import FEATURES, SHIPPED, LearnedValue, applies, features, load
 from bot.ai.players import Settings, decide
 from bot.ai.policy import Keys, Policy, shape3, shape5
-from bot.ai.search import WIDTH, Scorer, Search, seat
+from bot.ai.search import LEARNED_FOUL_CAP, WIDTH, Scorer, Search, seat
 from bot.ai.training import fit, selfplay
 from bot.ai.turn import future_streets
 from bot.engine.cards import DECK, parse_cards
@@ -146,6 +146,56 @@ def test_strong_learned_keeps_the_candidates_its_learned_value_ranks_first(
     path.write_text(json.dumps({"features": list(FEATURES), "weights": weights}))
     assert _first_street(load(path), 1).choose(WIDTH, None)[0].bit_count() == 3
     assert _first_street(None, 1).choose(WIDTH, None)[0].bit_count() < 3
+
+
+def _prizing(tmp_path: Path, feature: str) -> LearnedValue:
+    """A weight file that values a board by one feature alone, 1,000 points per unit."""
+    index = {name: i for i, name in enumerate(FEATURES)}
+    weights = [[0.0] * len(FEATURES) for _ in range(fit.STREETS)]
+    for w in weights:
+        w[index[feature]] = 1000.0
+    path = tmp_path / f"{feature}.json"
+    path.write_text(json.dumps({"features": list(FEATURES), "weights": weights}))
+    return load(path)
+
+
+def test_strong_learned_keeps_no_board_the_policy_counts_likely_to_foul(tmp_path: Path) -> None:
+    """A weight file that prizes the foul chance itself: the search still keeps only boards
+    whose foul chance (as the policy counts it) is at most the cap, and so chooses one, where
+    without the cap it would choose the placement most likely to foul (trips on top above an
+    empty middle: a foul unless the middle makes trips or better)."""
+    search = _first_street(_prizing(tmp_path, "foul chance"), 1)
+    options = search.candidates()
+    fouls = [POLICY.foul_chance(k, 4) for _, k in options]
+    assert max(fouls) > LEARNED_FOUL_CAP >= min(fouls)
+    kept = search.admitted(options, 4)
+    assert kept and all(fouls[i] <= LEARNED_FOUL_CAP for i in kept)
+    assert len(kept) < len(options)
+    chosen = search.choose(WIDTH, None)
+    board = next(k for c, k in options if c == chosen)
+    assert POLICY.foul_chance(board, 4) <= LEARNED_FOUL_CAP
+    # the policy's own search keeps every candidate
+    assert _first_street(None, 1).admitted(options, 4) == list(range(len(options)))
+
+
+def test_when_every_board_is_likely_to_foul_the_least_likely_are_kept(tmp_path: Path) -> None:
+    """Queens on top above a middle of three low cards, on the fourth street: every placement
+    risks the foul (the middle must still pair queens or better), so the cap keeps those the
+    policy counts least likely to."""
+    me = seat((parse_cards("Qs Qd"), parse_cards("2c 3d 4h"), parse_cards("Kc Kd Jh Js")),
+              future_streets(RULES, 11))
+    dealt = parse_cards("7c 8d 9h")
+    rival = seat(((), (), ()), future_streets(RULES, 0))
+    unseen = [c for c in DECK if c not in dealt and c not in parse_cards(
+        "Qs Qd 2c 3d 4h Kc Kd Jh Js")]
+    search = Search(POLICY, Scorer(RULES, fantasy_worth(RULES, None)), me, dealt, 1, [rival],
+                    0, unseen, random.Random(1), learned=_prizing(tmp_path, "bias"))
+    options = search.candidates()
+    left = len(me.streets)
+    fouls = [POLICY.foul_chance(k, left) for _, k in options]
+    least = min(fouls)
+    assert least > LEARNED_FOUL_CAP
+    assert search.admitted(options, left) == [i for i, f in enumerate(fouls) if f == least]
 
 
 def test_least_squares_recovers_a_known_line_and_solves_by_hand() -> None:
