@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from bot.ai.policy import Keys, Policy, shape3, shape5
+from bot.ai.policy import Keys, Policy
 from bot.ai.rowkey import SUITS
 from bot.engine.cards import SUIT_MASK
 from bot.engine.evaluation import PAIR, TRIPS
@@ -53,8 +53,7 @@ def applies(rules: TableRules) -> bool:
 def features(policy: Policy, keys: Keys, left: int) -> list[float]:
     """The board's features (FEATURES, in order) as the policy sees it, `left` streets to
     come."""
-    tops, middles, bottoms = policy.rows(left)
-    top, middle, bottom = tops[shape3(keys[0])], middles[shape5(keys[1])], bottoms[shape5(keys[2])]
+    top, middle, bottom = policy.rows_of(keys, left)
     worth = top[1] + middle[1] + bottom[1]
     foul = policy.foul(top, middle, bottom, left)
     earns = float(policy.earns_fantasy(keys[0]))

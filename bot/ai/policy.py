@@ -453,13 +453,14 @@ class Policy:
 
     def score(self, keys: Keys, left: int) -> float:
         """The worth of a board as it stands, `left` streets to come."""
-        return self.combine(*self._rows_of(keys, left), left)
+        return self.combine(*self.rows_of(keys, left), left)
 
     def foul_chance(self, keys: Keys, left: int) -> float:
         """The chance the policy counts that a board as it stands ends fouled."""
-        return self.foul(*self._rows_of(keys, left), left)
+        return self.foul(*self.rows_of(keys, left), left)
 
-    def _rows_of(self, keys: Keys, left: int) -> tuple[Row, Row, Row]:
+    def rows_of(self, keys: Keys, left: int) -> tuple[Row, Row, Row]:
+        """What the policy knows of the board's three rows, `left` streets to come."""
         tops, middles, bottoms = self.rows(left)
         return tops[shape3(keys[0])], middles[shape5(keys[1])], bottoms[shape5(keys[2])]
 
