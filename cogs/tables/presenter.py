@@ -550,9 +550,15 @@ class TablePresenter(commands.Cog):
             state = self.tables.private_view(table, player)
         except TableError:
             return  # the player got up (or the table closed) before this job ran
-        if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
-            return  # placed (or timed out) meanwhile: nothing to ask
         sent = self.tables.messages(table).dm.get(player)
+        if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
+            # Placed (or timed out) meanwhile: nothing to ask. When the DMs fell behind the
+            # play, the prompt on record may be of an action over since: it closes now, not
+            # when the next action's prompt comes (the next hand's, if this was the last).
+            if sent is not None and ((sent.hand_no, sent.street) != (state.hand_no, state.street)
+                                     or not state.view.dealt):
+                await self._redraw_prompt(table, player, sent)
+            return
         if sent is not None and (sent.hand_no, sent.street) == (hand, street):
             await self._redraw_prompt(table, player, sent)
             return

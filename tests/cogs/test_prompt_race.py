@@ -19,6 +19,7 @@ from tests.cogs.test_play import (
     play_hand,
     seat_state,
     table_id,
+    to_act,
     toward_fantasy,
 )
 from tests.e2e.discord_double import DiscordDouble, Member, Message
@@ -105,6 +106,34 @@ async def test_a_prompt_placed_elsewhere_is_closed_and_the_next_street_comes_new
         assert old.components == [], "the superseded prompt still offers its buttons"
         assert actions_shown(old) == {(1, "street 1")}
         assert actions_shown(latest) == {(1, "street 2")} and "Confirm" in buttons(latest)
+
+
+async def test_a_prompt_whose_action_ended_while_the_dms_lagged_closes_when_they_catch_up(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    await started(double, alice, bob)
+    table = table_id(bot, double)
+    first, second = to_act(bot, table, alice, bob)
+    prompt = await first.wait_for_dm()
+    await second.wait_for_dm()
+    assert second.dm_channel is not None
+    # Discord stalls on the second player's DMs, and the table's DM jobs queue behind them
+    # while the first player places streets 1 to 5 through the service (the hand goes on).
+    holds = [double.hold(method, route, channel_id=second.dm_channel.id)
+             for method, route in (("POST", POST), ("PATCH", PATCH))]
+    while not ((state := seat_state(bot, table, first)).street == 5 and not state.view.dealt):
+        acting, _ = to_act(bot, table, alice, bob)
+        now = seat_state(bot, table, acting)
+        await bot.tables.place(table, acting.id, auto(acting, now), hand_no=1, street=now.street)
+    await double.wait_until(lambda: sum(h.held for h in holds) > 0, what="a held DM")
+    for hold in holds:
+        hold.release()
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+
+    # Every job for the first player's streets 2-5 came after its street was placed: none
+    # sends a prompt, and the first one closes street 1's, though no next deal comes yet.
+    assert seat_state(bot, table, second).street == 5
+    assert first.dms() == [prompt] and actions_shown(prompt) == {(1, "street 1")}
+    assert prompt.components == []
 
 
 async def test_after_a_restart_the_open_prompt_is_redrawn_not_sent_again(
