@@ -551,12 +551,11 @@ class TablePresenter(commands.Cog):
         except TableError:
             return  # the player got up (or the table closed) before this job ran
         sent = self.tables.messages(table).dm.get(player)
-        if (state.hand_no, state.street) != (hand, street) or not state.view.dealt:
+        if not _asks(state, hand, street):
             # Placed (or timed out) meanwhile: nothing to ask. When the DMs fell behind the
             # play, the prompt on record may be of an action over since: it closes now, not
             # when the next action's prompt comes (the next hand's, if this was the last).
-            if sent is not None and ((sent.hand_no, sent.street) != (state.hand_no, state.street)
-                                     or not state.view.dealt):
+            if sent is not None and not _asks(state, sent.hand_no, sent.street):
                 await self._redraw_prompt(table, player, sent)
             return
         if sent is not None and (sent.hand_no, sent.street) == (hand, street):
@@ -639,8 +638,7 @@ class TablePresenter(commands.Cog):
                 self.closed.discard((table, sent.message_id))
                 await self.tables.set_dm_message(
                     table, player, sent._replace(hand_no=state.hand_no, street=state.street))
-            elif (sent.hand_no, sent.street) == (state.hand_no, state.street) \
-                    and state.view.dealt:
+            elif _asks(state, sent.hand_no, sent.street):
                 await message.edit(**(await self._prompt(table, sent.message_id, state,
                                                          note)).to_edit())
                 self.shown[sent.message_id] = image_key(
@@ -706,6 +704,11 @@ class TablePresenter(commands.Cog):
         self.turn_shown[table, message.id] = state.to_act
         await self.tables.set_dm_message(
             table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
+
+
+def _asks(state: SeatState, hand: int, street: int) -> bool:
+    """Whether the seat's action now is that of `hand` and `street`, with cards to place."""
+    return (state.hand_no, state.street) == (hand, street) and bool(state.view.dealt)
 
 
 def _gone(error: discord.HTTPException) -> bool:
