@@ -128,10 +128,11 @@ class PostgresConnection:
             await self.raw.execute(begin)
 
     async def execute(self, sql: str, params: Sequence[object] = ()) -> int:
-        whole = [value for value in params if type(value) is int]  # not bool: True is 1
-        if self._begin and len(whole) == len(params):
-            begin, self._begin = self._begin, ""
-            return _changed(await self.raw.execute(f"{begin}; {_inlined(sql, whole)}"))
+        if self._begin:  # only a transaction's first statement can carry its BEGIN
+            whole = [value for value in params if type(value) is int]  # not bool: True is 1
+            if len(whole) == len(params):
+                begin, self._begin = self._begin, ""
+                return _changed(await self.raw.execute(f"{begin}; {_inlined(sql, whole)}"))
         await self._send_begin()
         return _changed(await self.raw.execute(numbered(sql), *params))
 
