@@ -89,6 +89,7 @@ class Player:
     time_bank: float  # R10, seconds left for the match
     status: Status = "playing"  # joining: dealt from the next hand (cash); out: left the match
     away: bool = False  # R10
+    absences: int = 0  # times R10 marked the player away in this match (tournaments call each)
     fantasy: int = 0  # cards of the Fantasyland hand owed next hand (R8)
     leaving: bool = False  # cash: gets up once it owes no Fantasyland hand
     cashed_out: int = 0  # chips returned to the wallet on sitting out (then stack is 0)
@@ -389,6 +390,7 @@ class Match:
         assert player is not None
         if not player.away:
             player.away = True
+            player.absences += 1
             events.append(Away(seat=seat, player_id=player.player_id))
 
     def _auto(self, seat: int, now: float, events: list[Event]) -> list[int]:
@@ -645,6 +647,7 @@ class Match:
                 hidden_cards=hidden_cards, new_cards=new_cards,
                 in_fantasy=bool(sh is not None and sh.fantasy),
                 fantasy_size=sh.fantasy if sh is not None else 0, away=p.away,
+                absences=p.absences,
                 sitting_out=p.status != "playing" or (playing and sh is None),
                 out=p.status == "out",
                 acted=bool(playing and sh is not None and sh.acted),

@@ -67,6 +67,7 @@ class Sanction:
     at: float
     by: int
     excluded: bool = False
+    absence: int = 0  # a called clock's absence at its table (R10's n-th time away there)
 
 
 @dataclass(slots=True)
@@ -311,22 +312,30 @@ class Tournament:
         return sanction
 
     def penalty(self, player_id: int, points: int, reason: str, by: int,
-                now: float) -> Sanction:
+                now: float, absence: int = 0) -> Sanction:
         if points <= 0:
             raise RuleError(Text("A penalty takes at least 1 point."))
         reason = _reason(reason)
         self._playing(player_id)
         sanction = Sanction("penalty", player_id, points, reason,
-                            self.sanction_level(player_id), now, by)
+                            self.sanction_level(player_id), now, by, absence=absence)
         self.sanctions.append(sanction)
         return sanction
 
-    def time_penalty(self, player_id: int, by: int, now: float,
-                     reason: str = TIME_REASON) -> tuple[Sanction, Sanction]:
+    def time_penalty(self, player_id: int, by: int, now: float, reason: str = TIME_REASON,
+                     absence: int = 0) -> tuple[Sanction, Sanction]:
         """Seed 001's time rule: 10 points off the current standing and a warning (whose
-        own consequences follow: the second costs 25 more, the third excludes)."""
-        return (self.penalty(player_id, TIME_PENALTY_POINTS, reason, by, now),
+        own consequences follow: the second costs 25 more, the third excludes). `absence`:
+        the player's absence at its table whose clock this calls (0: a person gave it)."""
+        return (self.penalty(player_id, TIME_PENALTY_POINTS, reason, by, now, absence),
                 self.warn(player_id, reason, by, now))
+
+    def uncalled(self, player_id: int, level: int, absences: int) -> list[int]:
+        """Of the player's absences at its table of `level` (R10 marked it away there
+        `absences` times), those whose clock was not called yet, in order."""
+        called = {s.absence for s in self.sanctions
+                  if s.player_id == player_id and s.level == level and s.kind == "penalty"}
+        return [n for n in range(1, absences + 1) if n not in called]
 
     def sanction_level(self, player_id: int) -> int:
         """The level a sanction counts at: the player's current standing (seed 001, "från

@@ -159,7 +159,8 @@ Tournaments: `storage.tournaments` (tournaments.py, RULES.md R13)
   table's chips lent by the house and taken back); computers through 'house' rows. Each pool
   change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
   sum(external rows).
-- `record_sanction(id, SanctionRecord, key=, now=, snapshot=)`, `sanctions(id)`,
+- `record_sanctions(id, [(key, SanctionRecord)], now=, snapshot=)` (those given together,
+  in one transaction), `sanctions(id)`,
   `member_sanctions(guild, user, limit=)` (a member's, newest first, for /ofc history).
 - `save_tournament(..., status="finished", results=[TournamentResult])` keeps each person's
   final place, prize and warnings; `member_tournaments(guild, user, limit=)` lists them

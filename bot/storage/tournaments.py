@@ -205,23 +205,30 @@ class Tournaments(Part):
                              now)
         return amount
 
-    async def record_sanction(self, tournament_id: int, sanction: SanctionRecord, *,
-                              key: str, now: float, snapshot: str) -> bool:
-        """Record a warning or penalty with the snapshot it changed; False: a repeat."""
-        key = validate.key(key)
+    async def record_sanctions(self, tournament_id: int,
+                               sanctions: Sequence[tuple[str, SanctionRecord]], *, now: float,
+                               snapshot: str) -> int:
+        """Record warnings and penalties given together (a time penalty's points and
+        warning), each under its key, with the snapshot they changed, in one transaction.
+        Returns how many were new: a repeated key records nothing again."""
+        keys = [validate.key(key) for key, _ in sanctions]
+        recorded = 0
         async with self._db.transaction() as conn:
             await self._core.fenced(conn, (await _guild_and_pool(conn, tournament_id))[0])
-            if not await self._core.claim_key(conn, key, "tournament_sanction", None, now):
-                return False
-            await conn.execute(
-                "INSERT INTO tournament_sanctions (tournament_id, user_id, kind, points, "
-                "reason, level, actor_id, excluded, op_key, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (tournament_id, sanction.user_id, sanction.kind, sanction.points,
-                 validate.text("reason", sanction.reason), sanction.level, sanction.actor_id,
-                 int(sanction.excluded), key, now))
-            await _save(conn, tournament_id, _state(snapshot), now)
-        return True
+            for key, (_, sanction) in zip(keys, sanctions, strict=True):
+                if not await self._core.claim_key(conn, key, "tournament_sanction", None, now):
+                    continue
+                await conn.execute(
+                    "INSERT INTO tournament_sanctions (tournament_id, user_id, kind, points, "
+                    "reason, level, actor_id, excluded, op_key, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (tournament_id, sanction.user_id, sanction.kind, sanction.points,
+                     validate.text("reason", sanction.reason), sanction.level,
+                     sanction.actor_id, int(sanction.excluded), key, now))
+                recorded += 1
+            if recorded:
+                await _save(conn, tournament_id, _state(snapshot), now)
+        return recorded
 
     async def sanctions(self, tournament_id: int) -> list[SanctionRecord]:
         return await self._sanctions("s.tournament_id = ? ORDER BY s.id", (tournament_id,))

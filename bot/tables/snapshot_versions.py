@@ -6,10 +6,9 @@ the shape of version N + 1, filling what that change added with the value that k
 table playing as it did. `upgrade` runs the steps a snapshot lacks, in order, before
 `TableState.loads` reads it; a snapshot from a newer bot is refused (`BadSnapshot`).
 
-Every snapshot written before versions were counted says version 1, whatever it holds: the
-steps up to version 10 therefore fill a field only where it is missing, so a snapshot
-written after some of those changes passes through them unchanged. Later steps may take
-exactly the shape of their version.
+Every snapshot written before versions were counted says version 1, whatever it holds: every
+step therefore fills a field only where it is missing, so a snapshot written after some of
+those changes passes through them unchanged.
 
 A step copies only what it changes (the rest is shared with its argument, never modified): an
 old snapshot is upgraded once, at its next load, and saved in the current shape after that.
@@ -118,6 +117,17 @@ def _match_end_names_computers(data: Snapshot) -> Snapshot:
     return _with_pending(data, "match_end", computers=[])
 
 
+def _players_count_absences(data: Snapshot) -> Snapshot:
+    """11: a match's player counts the times R10 marked it away, so that a tournament calls
+    each absence's clock once, even across a restart. A stored one counts from 0: its earlier
+    absences were called by the bot that saw them."""
+    match = data["match"]
+    if match is None:
+        return data
+    seats = [None if player is None else _fill(player, absences=0) for player in match["seats"]]
+    return {**data, "match": {**match, "seats": seats}}
+
+
 # STEPS[n - 1] takes a snapshot of version n to version n + 1, in the order the shapes
 # changed on the main line.
 STEPS: tuple[Step, ...] = (
@@ -130,6 +140,7 @@ STEPS: tuple[Step, ...] = (
     _table_says_lent,
     _dealing_and_clock,
     _match_end_names_computers,
+    _players_count_absences,
 )
 CURRENT = len(STEPS) + 1  # the version this code writes
 

@@ -365,26 +365,33 @@ class TournamentDirector:
             self.check_director(t, actor_id, is_admin)
             return await self._time_penalty(t, player_id, actor_id)
 
-    async def _time_penalty(self, t: Tournament, player_id: int,
-                            by: int) -> tuple[Sanction, ...]:
-        given = self._rule(lambda: t.time_penalty(player_id, by, self._clock.now()))
+    async def _time_penalty(self, t: Tournament, player_id: int, by: int,
+                            absence: int = 0) -> tuple[Sanction, ...]:
+        given = self._rule(lambda: t.time_penalty(player_id, by, self._clock.now(),
+                                                  absence=absence))
         await self._record(t, *given)
         await self._emit(t, "time", sanctions=given)
         return given
 
-    async def _called_clock(self, tournament_id: int, table_id: int, player_id: int) -> None:
-        """A person's time ran out at a tournament table (R10): a called clock, unless the
-        director turned that off; nothing for a player already excluded, or once the
-        tournament is over."""
+    async def _called_clocks(self, tournament_id: int, table_id: int) -> None:
+        """A person's time ran out at a tournament table (R10): a called clock for each time
+        the table marked them away, unless the director turned that off; nothing for a player
+        excluded, or once the table is over. The table counts the absences and each clock
+        records the one it called, so each is called once: one a stop cut off is called
+        when the table is restored."""
         if tournament_id not in self._live:
             return
+        absences = await self._tables.absences(table_id)
         async with self._locked(tournament_id) as t:
             table = t.table_of(table_id)
-            entry = t.entry(player_id)
-            if (not t.clock_penalty or table is None or table.status != "playing"
-                    or entry is None or entry.status == "excluded"):
+            if not t.clock_penalty or table is None or table.status != "playing":
                 return
-            await self._time_penalty(t, player_id, THE_CLOCK)
+            for player_id, count in absences.items():
+                for absence in t.uncalled(player_id, table.level, count):
+                    entry = t.entry(player_id)
+                    if player_id < 0 or entry is None or entry.status == "excluded":
+                        break
+                    await self._time_penalty(t, player_id, THE_CLOCK, absence)
 
     async def cancel(self, tournament_id: int, actor_id: int, *,
                      is_admin: bool = False) -> Tournament:
@@ -596,10 +603,10 @@ class TournamentDirector:
 
     async def _on_table_events(self, events: Sequence[out.TableEvent]) -> None:
         for event in events:
-            if isinstance(event, out.PlayerAway) and event.player_id > 0:
+            if isinstance(event, out.PlayerAway | out.TableRestored):
                 found = self._table_of(event.table_id)
                 if found is not None:
-                    self._spawn(self._called_clock(found[0], event.table_id, event.player_id))
+                    self._spawn(self._called_clocks(found[0], event.table_id))
             if isinstance(event, out.MatchOver | out.TableRefunded):
                 found = self._table_of(event.table_id)
                 # (a table cancelled while it was being opened is opened again: no unstake)
@@ -733,15 +740,15 @@ class TournamentDirector:
             "cancelled" if status == "cancelled" else None, results=results)
 
     async def _record(self, t: Tournament, *sanctions: Sanction) -> None:
-        """The sanctions just given (the last of `t.sanctions`), each keyed by its number."""
+        """The sanctions just given (the last of `t.sanctions`), each keyed by its number,
+        in one transaction with the snapshot holding them all."""
         first = len(t.sanctions) - len(sanctions) + 1
-        for number, sanction in enumerate(sanctions, start=first):
-            record = SanctionRecord(sanction.player_id, sanction.kind, sanction.points,
-                                    sanction.reason, sanction.level, sanction.by,
-                                    sanction.excluded)
-            await self._storage.tournaments.record_sanction(
-                t.tournament_id, record, key=_key(t, "sanction", number),
-                now=self._clock.now(), snapshot=t.to_json())
+        records = [(_key(t, "sanction", number),
+                    SanctionRecord(s.player_id, s.kind, s.points, s.reason, s.level, s.by,
+                                   s.excluded))
+                   for number, s in enumerate(sanctions, start=first)]
+        await self._storage.tournaments.record_sanctions(
+            t.tournament_id, records, now=self._clock.now(), snapshot=t.to_json())
 
     async def _emit(self, t: Tournament, reason: str, detail: Text | None = None,
                     sanctions: tuple[Sanction, ...] = ()) -> None:

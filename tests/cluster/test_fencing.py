@@ -98,9 +98,9 @@ async def test_once_a_shard_is_taken_over_the_old_owner_writes_nothing_of_its_ta
             "save_tournament": old.tournaments.save_tournament(tournament, '{"t": 2}', now=T0 + 33),
             "tournament_move": old.tournaments.tournament_move(tournament, 11, 50, "prize",
                                                                key="t:out", now=T0 + 33),
-            "record_sanction": old.tournaments.record_sanction(
-                tournament, SanctionRecord(11, "warning", 0, "late", 1, 12, False),
-                key="t:warn", now=T0 + 33, snapshot='{"t": 3}'),
+            "record_sanctions": old.tournaments.record_sanctions(
+                tournament, [("t:warn", SanctionRecord(11, "warning", 0, "late", 1, 12, False))],
+                now=T0 + 33, snapshot='{"t": 3}'),
         }
         for name, write in refused.items():
             with pytest.raises(WriteFenced, match=r"Shard 1 of 2 was taken over by another "

@@ -288,6 +288,20 @@ def test_the_time_penalty_is_ten_points_and_a_warning() -> None:
     assert t.entry(1).status == "excluded"  # type: ignore[union-attr]
 
 
+def test_each_absence_at_a_table_is_called_once() -> None:
+    t = make(4, seats=2)
+    t.start()
+    assert t.uncalled(1, 1, 0) == [] and t.uncalled(1, 1, 2) == [1, 2]
+    t.time_penalty(1, by=99, now=1.0)  # the director's: calls no absence
+    assert t.uncalled(1, 1, 2) == [1, 2]
+    penalty, _ = t.time_penalty(1, by=0, now=2.0, absence=2)
+    assert penalty.absence == 2
+    assert t.uncalled(1, 1, 2) == [1] and t.uncalled(2, 1, 2) == [1, 2]  # another player's
+    assert t.uncalled(1, 2, 2) == [1, 2]  # the player's table of the next level
+    restored = Tournament.from_json(t.to_json())
+    assert restored.uncalled(1, 1, 3) == [1, 3]
+
+
 def test_a_table_plays_at_least_twenty_hands() -> None:
     with pytest.raises(RuleError, match="at least 20"):
         Tournament.new(1, 1, 1, buy_in=1, seats=3, hands=19, payouts=(100,), seed=1,

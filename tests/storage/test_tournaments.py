@@ -46,12 +46,20 @@ async def test_buy_ins_prizes_refunds_and_stakes_keep_every_chip(database: str) 
 async def test_sanctions_are_recorded_once_with_the_snapshot(storage: Storage) -> None:
     tid = await storage.tournaments.create_tournament(GUILD, CHANNEL, "{}", now=0.0)
     warning = SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False)
+    penalty = SanctionRecord(ALICE, "penalty", 10, "time", 1, 0, False)
     tournaments = storage.tournaments
-    assert await tournaments.record_sanction(tid, warning, key="w1", now=1.0, snapshot='{"w": 1}')
-    assert not await tournaments.record_sanction(tid, warning, key="w1", now=1.0, snapshot="{}")
-    assert await storage.tournaments.sanctions(tid) == [
-        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0, tid)]
+    assert await tournaments.record_sanctions(tid, [("w1", warning)], now=1.0,
+                                              snapshot='{"w": 1}') == 1
+    assert await tournaments.record_sanctions(tid, [("w1", warning)], now=1.0,
+                                              snapshot="{}") == 0
     assert (await storage.tournaments.tournament(tid)).state_json == '{"w": 1}'
+    # Given together (a time penalty): both rows and their snapshot, a repeat left out.
+    assert await tournaments.record_sanctions(tid, [("p2", penalty), ("w1", warning)], now=2.0,
+                                              snapshot='{"w": 2}') == 1
+    assert await storage.tournaments.sanctions(tid) == [
+        SanctionRecord(ALICE, "warning", 25, "slow play", 1, BOB, False, 1.0, tid),
+        SanctionRecord(ALICE, "penalty", 10, "time", 1, 0, False, 2.0, tid)]
+    assert (await storage.tournaments.tournament(tid)).state_json == '{"w": 2}'
     with pytest.raises(UnknownTournament):
         await storage.tournaments.tournament(tid + 1)
 
@@ -73,8 +81,8 @@ async def test_a_members_sanctions_in_this_server_newest_first(storage: Storage)
              (elsewhere, ALICE, "warning", 0, "other server"), (here, ALICE, "warning", 0,
                                                                "mucked open")]
     for n, (tid, user, kind, points, reason) in enumerate(given):
-        await storage.tournaments.record_sanction(
-            tid, SanctionRecord(user, kind, points, reason, 1, BOB, False), key=f"s{n}",
+        await storage.tournaments.record_sanctions(
+            tid, [(f"s{n}", SanctionRecord(user, kind, points, reason, 1, BOB, False))],
             now=float(n), snapshot="{}")
     mine = await storage.tournaments.member_sanctions(GUILD, ALICE)
     assert [(s.tournament_id, s.kind, s.points, s.reason, s.created_at) for s in mine] == [

@@ -133,9 +133,9 @@ async def populated(database: str) -> int:
         tournaments = storage.tournaments
         tournament = await tournaments.create_tournament(GUILD, CHANNEL + 2, "{}", now=now)
         await tournaments.tournament_move(tournament, BOB, 100, "buy_in", key="t:bob", now=now)
-        await tournaments.record_sanction(tournament, SanctionRecord(BOB, "warning", 0, "late", 1,
-                                                                     ALICE, False, now),
-                                          key="t:warn", now=now, snapshot="{}")
+        await tournaments.record_sanctions(
+            tournament, [("t:warn", SanctionRecord(BOB, "warning", 0, "late", 1, ALICE, False,
+                                                   now))], now=now, snapshot="{}")
         over = await tournaments.create_tournament(GUILD, CHANNEL + 3, '{"tables": []}', now=now)
         await tournaments.tournament_move(over, CAROL, 10, "buy_in", key=f"T{over}:in", now=now)
         await tournaments.tournament_move(over, CAROL, 10, "prize", key=f"T{over}:prize", now=now)

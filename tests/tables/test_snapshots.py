@@ -139,6 +139,10 @@ STEP_CASES: list[tuple[int, dict[str, Any], dict[str, Any]]] = [
      {"pending": [{"op": "match_end", "match_id": 3, "winners": [], "cancelled": False,
                    "computers": []},
                   {"op": "settle", "hand_no": 1}]}),
+    (10, {"match": None}, {"match": None}),
+    (10, {"match": {"seats": [{"player_id": 101, "away": True}, None], "hand": None}},
+     {"match": {"seats": [{"player_id": 101, "away": True, "absences": 0}, None],
+                "hand": None}}),
 ]
 
 

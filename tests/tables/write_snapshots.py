@@ -53,6 +53,8 @@ SHAPES: dict[str, Shape] = {
     "a practice": lambda d: d["practice"] and d["match"] is not None,
     "a table the house lent its stacks, where an away player stays": lambda d: d["lent"] and not
     d["rules"]["sit_out_when_away"] and d["match"] is not None,
+    "a player the clock marked away": lambda d: any(
+        p is not None and p["absences"] > 0 for p in _match(d).get("seats", [])),
     "hints and Fantasyland dealt last": lambda d: d["rules"]["hints"] == "on" and d["rules"][
         "fantasy_deal"] == "last",
     "a closed table offering a rematch": lambda d: d["status"] == "closed" and d["rematch"],
@@ -61,14 +63,16 @@ SHAPES: dict[str, Shape] = {
 
 def keep_snapshots(storage: Storage, kept: list[str]) -> None:
     """Keep every snapshot text storage is given to write."""
+    tables = storage.tables
+
     def wrap(name: str, texts: Callable[[tuple[Any, ...], dict[str, Any]], list[str]]) -> None:
-        method = getattr(storage, name)
+        method = getattr(tables, name)
 
         async def write(*args: Any, **kwargs: Any) -> Any:
             kept.extend(t for t in texts(args, kwargs) if t)
             return await method(*args, **kwargs)
 
-        setattr(storage, name, write)
+        setattr(tables, name, write)
 
     wrap("save_snapshot", lambda args, kwargs: [args[1]])
     wrap("save_snapshots", lambda args, kwargs: [text for _, text in args[0]])
@@ -108,6 +112,8 @@ async def play_tables(storage: Storage) -> None:
                                            lent=True)).table_id
         await service.add_computer(lent, BOB, "easy")
         await service.start(lent, BOB)
+        await service.idle()
+        await clock.advance(3600)  # Bob's turn and time bank run out: away (R10)
         await service.idle()
     finally:
         await service.close()

@@ -627,6 +627,44 @@ async def test_a_timeout_at_a_tournament_table_is_a_called_clock(
     assert "time" in bot.reasons() if called else "time" not in bot.reasons()
 
 
+async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def stopped(self: TournamentDirector, tournament_id: int, table_id: int) -> None:
+        return None  # the bot stops after the timeout's save, before its called clock
+
+    monkeypatch.setattr(TournamentDirector, "_called_clocks", stopped)
+    first = Bot(storage, clock)
+    t = await first.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=2,
+                                   options=OPTIONS, seed=3)
+    tid = t.tournament_id
+    for player in (ALICE, BOB):
+        await first.service.join(tid, player, f"P{player}")
+    await first.service.start(tid, DIRECTOR)
+    await first.service.idle()
+    (table,) = first.service.tournament(tid).current_tables
+    assert table.table_id is not None
+    await clock.advance(OPTIONS["turn_seconds"])  # the first to act runs out of time
+    await first.service.idle()
+    absences = await first.tables.absences(table.table_id)
+    (late,) = [p for p, n in absences.items() if n == 1]
+    assert sorted(absences.values()) == [0, 1]
+    await first.close()
+    assert await storage.tournaments.sanctions(tid) == []
+    monkeypatch.undo()
+
+    for restart in range(2):  # called at the first restart, and not again at the next
+        again = Bot(storage, clock)
+        await again.service.restore()
+        await again.tables.restore()
+        await again.service.idle()
+        recorded = await storage.tournaments.sanctions(tid)
+        assert [(s.user_id, s.kind, s.points, s.level) for s in recorded] == [
+            (late, "penalty", 10, 1), (late, "warning", 0, 1)]
+        assert again.service.tournament(tid).warnings(late) == 1
+        assert again.reasons() == (["time"] if restart == 0 else [])
+        await again.close()
+
+
 async def test_the_directors_time_penalty_is_ten_points_and_a_warning(bot: Bot,
                                                                       storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB])

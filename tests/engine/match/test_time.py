@@ -132,14 +132,22 @@ def test_away_player_plays_its_fantasyland_before_sitting_out() -> None:
     assert match.phase == "over"  # both away: both sit out; fewer than two players left
 
 
-def test_back_clears_away() -> None:
-    match = new_match(2, button=1)
+def test_back_clears_away_and_each_time_away_counts_once() -> None:
+    match = new_match(2, button=1, format="hands", hands=5, sit_out_when_away=False)
     match.start_hand(0.0)
     match.timeout(match.deadline(0))  # type: ignore[arg-type]
+    assert match.public_view().seats[0].absences == 1
     events = match.back(0, 200.0)
     assert kinds(events) == [BACK] and not match.seats[0].away  # type: ignore[union-attr]
     match.place(1, match.random_assignment(1, random.Random(2)), 201.0)
     assert match.pending() == (0,)  # waited for again on street 2
+    match.timeout(match.deadline(0))  # type: ignore[arg-type]  # away again: a second absence
+    rng = random.Random(3)
+    while match.phase == "playing":  # seat 0 is placed for at once: only seat 1 is waited for
+        match.place(1, match.random_assignment(1, rng), 400.0)
+    match.start_hand(500.0)  # still away: placed for at once, not a new absence
+    assert [s.absences for s in match.public_view().seats] == [2, 0]
+    check_replay(match)
 
 
 
