@@ -89,17 +89,14 @@ class TableService:
     def private_view(self, table_id: int, player_id: int) -> SeatState:
         return self._play.private_view(table_id, player_id)
 
-    async def absences(self, table_id: int) -> dict[int, int]:
-        """Player id -> the times R10 marked the player away in the table's match, as saved:
-        read once the action in progress, if any, has been saved or undone. Empty when the
-        table is not live here or has no match."""
+    def absences(self, table_id: int) -> dict[int, int]:
+        """Player id -> the times R10 marked the player away in the table's match. Read by a
+        listener of the table's events, it is what those events were saved with. Empty when
+        the table is not live here or has no match."""
         live = self._core.tables.get(table_id)
-        if live is None:
-            return {}
-        async with live.lock:
-            match = live.state.match
-            return {} if match is None else {p.player_id: p.absences for p in match.seats
-                                             if p is not None}
+        match = None if live is None else live.state.match
+        return {} if match is None else {p.player_id: p.absences for p in match.seats
+                                         if p is not None}
 
     def seats(self, table_id: int) -> dict[int, int]:
         """Seat -> player id: the match's seats once started, else lobby order."""

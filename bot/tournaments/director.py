@@ -373,15 +373,15 @@ class TournamentDirector:
         await self._emit(t, "time", sanctions=given)
         return given
 
-    async def _called_clocks(self, tournament_id: int, table_id: int) -> None:
+    async def _called_clocks(self, tournament_id: int, table_id: int,
+                             absences: dict[int, int]) -> None:
         """A person's time ran out at a tournament table (R10): a called clock for each time
-        the table marked them away, unless the director turned that off; nothing for a player
-        excluded, or once the table is over. The table counts the absences and each clock
-        records the one it called, so each is called once: one a stop cut off is called
+        the table marked them away (`absences`, as the table saved them), unless the director
+        turned that off; nothing for a player excluded, or once the table is over. Each clock
+        records the absence it called, so each is called once: one a stop cut off is called
         when the table is restored."""
         if tournament_id not in self._live:
             return
-        absences = await self._tables.absences(table_id)
         async with self._locked(tournament_id) as t:
             table = t.table_of(table_id)
             if not t.clock_penalty or table is None or table.status != "playing":
@@ -605,8 +605,9 @@ class TournamentDirector:
         for event in events:
             if isinstance(event, out.PlayerAway | out.TableRestored):
                 found = self._table_of(event.table_id)
-                if found is not None:
-                    self._spawn(self._called_clocks(found[0], event.table_id))
+                if found is not None:  # (read now: the state these events were saved with)
+                    self._spawn(self._called_clocks(found[0], event.table_id,
+                                                    self._tables.absences(event.table_id)))
             if isinstance(event, out.MatchOver | out.TableRefunded):
                 found = self._table_of(event.table_id)
                 # (a table cancelled while it was being opened is opened again: no unstake)

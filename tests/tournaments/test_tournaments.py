@@ -629,7 +629,8 @@ async def test_a_timeout_at_a_tournament_table_is_a_called_clock(
 
 async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
         storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    async def stopped(self: TournamentDirector, tournament_id: int, table_id: int) -> None:
+    async def stopped(self: TournamentDirector, tournament_id: int, table_id: int,
+                      absences: dict[int, int]) -> None:
         return None  # the bot stops after the timeout's save, before its called clock
 
     monkeypatch.setattr(TournamentDirector, "_called_clocks", stopped)
@@ -645,7 +646,7 @@ async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
     assert table.table_id is not None
     await clock.advance(OPTIONS["turn_seconds"])  # the first to act runs out of time
     await first.service.idle()
-    absences = await first.tables.absences(table.table_id)
+    absences = first.tables.absences(table.table_id)
     (late,) = [p for p, n in absences.items() if n == 1]
     assert sorted(absences.values()) == [0, 1]
     await first.close()
@@ -663,6 +664,35 @@ async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
         assert again.service.tournament(tid).warnings(late) == 1
         assert again.reasons() == (["time"] if restart == 0 else [])
         await again.close()
+
+
+async def test_a_timeout_that_ends_the_tables_match_is_still_a_called_clock(
+        bot: Bot, storage: Storage, clock: FakeClock) -> None:
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
+                                 options=OPTIONS, seed=3)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    assert table.table_id is not None
+    for _ in range(20):  # both act, all but the hand's last action
+        view = bot.tables.public_view(table.table_id)
+        assert view is not None
+        (seat,) = view.to_act
+        late = view.seats[seat].player_id
+        if all(len(s.board.cards) == 13 for s in view.seats if s.seat != seat) and len(
+                view.seats[seat].board.cards) == 11:
+            break
+        await act(bot.tables, table.table_id, late)
+        await bot.service.idle()
+    await clock.advance(OPTIONS["turn_seconds"])  # its timeout ends the hand and the match
+    await bot.run(t.tournament_id)
+    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id)).state_json)
+    assert final.status == "finished" and final.warnings(late) == 1
+    recorded = await storage.tournaments.sanctions(t.tournament_id)
+    assert [(s.user_id, s.kind, s.points) for s in recorded] == [
+        (late, "penalty", 10), (late, "warning", 0)]
 
 
 async def test_the_directors_time_penalty_is_ten_points_and_a_warning(bot: Bot,
