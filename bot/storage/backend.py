@@ -55,10 +55,20 @@ class Connection(Protocol):
         already)."""
 
 
+# Runs one statement as its own transaction; False when the statement refused itself (see
+# PostgresDatabase.at_once), nothing of it written.
+AtOnce = Callable[[str, Sequence[object]], Awaitable[bool]]
+
+
 class Database(Protocol):
     dialect: Dialect
     # Told (write?, seconds) after every committed transaction: operators' metrics.
     observer: Callable[[bool, float], None] | None
+
+    @property
+    def at_once(self) -> AtOnce | None:
+        """PostgreSQL's one-statement transactions (one round trip instead of three); None
+        on SQLite, whose whole transaction is one thread hop already."""
 
     @property
     def single_process(self) -> bool:

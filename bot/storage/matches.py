@@ -70,6 +70,11 @@ async def _match_row(conn: Connection, match_id: int, *,
     return int(rows[0][0]), int(rows[0][1]), rows[0][2]
 
 
+# A hand, inserted only while its match (`id = ?`) takes hands.
+_INSERT_HAND = ("INSERT INTO hands (match_id, hand_no, history_json, played_at) "
+                "SELECT id, ?, ?, ? FROM matches WHERE id = ? AND ended_at IS NULL")
+
+
 async def insert_hand(
     conn: Connection, hand: HandRecord, now: float, *, table_id: int | None = None
 ) -> bool:
@@ -83,9 +88,7 @@ async def insert_hand(
     # row says why, or the hand was recorded already.
     at_table = "" if table_id is None else " AND table_id = ?"
     inserted = await conn.execute(
-        "INSERT INTO hands (match_id, hand_no, history_json, played_at) "
-        f"SELECT id, ?, ?, ? FROM matches WHERE id = ? AND ended_at IS NULL{at_table}"
-        f"{conn.for_update} ON CONFLICT DO NOTHING",
+        f"{_INSERT_HAND}{at_table}{conn.for_update} ON CONFLICT DO NOTHING",
         (hand.hand_no, hand.history_json, now, hand.match_id,
          *(() if table_id is None else (table_id,))),
     )
@@ -111,6 +114,28 @@ async def insert_hand(
         ],
     )
     return True
+
+
+def hand_at_once(hand: HandRecord, table_id: int, now: float) -> tuple[str, list[object]]:
+    """PostgreSQL: `insert_hand`'s writes as parts of one statement's WITH (`hand`, `players`,
+    `results`) and their parameters, for a statement that checks `hand` inserted one row
+    (none: the match is over, is another table's, or has the hand already) and otherwise undoes
+    itself. Its players and results are written only with the hand, so that a repeat raises
+    nothing but that check."""
+    hand = _checked_hand(hand)
+    columns = [[int(getattr(r, name)) for r in hand.results]
+               for name in _RESULT_COLUMNS.split(", ")]  # user_id first
+    sql = (f"hand AS ({_INSERT_HAND} AND table_id = ? FOR NO KEY UPDATE "
+           "ON CONFLICT DO NOTHING RETURNING 1), "
+           "players AS (INSERT INTO match_players (match_id, user_id) "
+           "SELECT ?, u FROM unnest(?::bigint[]) AS u WHERE EXISTS (SELECT 1 FROM hand) "
+           "ON CONFLICT DO NOTHING), "
+           f"results AS (INSERT INTO hand_results (match_id, hand_no, {_RESULT_COLUMNS}) "
+           "SELECT ?, ?, r.* FROM unnest(" + ", ".join(["?::bigint[]"] * len(columns)) + ") "
+           f"AS r ({_RESULT_COLUMNS}) WHERE EXISTS (SELECT 1 FROM hand))")
+    params: list[object] = [hand.hand_no, hand.history_json, now, hand.match_id, table_id,
+                            hand.match_id, columns[0], hand.match_id, hand.hand_no, *columns]
+    return sql, params
 
 
 # A match /stats counts: ended, not by /ofc cancel, and not a practice (play chips).

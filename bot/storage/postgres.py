@@ -240,6 +240,21 @@ class PostgresDatabase:
             await self._holder.close()
             self._holder = None
 
+    async def at_once(self, sql: str, params: Sequence[object]) -> bool:
+        """Run one statement as its own transaction: the server commits it as it ends, one
+        round trip where BEGIN, the statement and COMMIT take three. False when it refused
+        itself, by dividing by zero (SQL's one way to undo all of a statement: it raises
+        nothing else), or lost a deadlock: nothing of it was written."""
+        async with self._pool.acquire() as raw:
+            began = time.perf_counter()
+            try:
+                await raw.execute(numbered(sql), *params)
+            except (asyncpg.DivisionByZeroError, asyncpg.DeadlockDetectedError):
+                return False
+            if self.observer is not None:
+                self.observer(True, time.perf_counter() - began)
+        return True
+
     @contextlib.asynccontextmanager
     async def transaction(self, *, write: bool = True) -> AsyncIterator[PostgresConnection]:
         """BEGIN (sent with the first statement), COMMIT on success, ROLLBACK on any

@@ -12,7 +12,7 @@ from typing import IO, Any
 import aiosqlite
 
 from bot.storage import guard
-from bot.storage.backend import Dialect, Row, closed_on_failure
+from bot.storage.backend import AtOnce, Dialect, Row, closed_on_failure
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrate
 
@@ -64,6 +64,7 @@ class SQLiteDatabase:
     """
 
     dialect: Dialect = "sqlite"
+    at_once: AtOnce | None = None  # a transaction is one thread hop already
 
     def __init__(self, conn: aiosqlite.Connection, lock: IO[str] | None = None) -> None:
         self._conn = SQLiteConnection(conn)

@@ -20,6 +20,7 @@ from bot.storage.backend import Connection, Row
 from bot.storage.core import (
     CLAIM_KEY,
     UNCHANGED,
+    Core,
     Origin,
     Part,
     Unchanged,
@@ -36,7 +37,7 @@ from bot.storage.errors import (
     TableNotEmpty,
     UnknownTable,
 )
-from bot.storage.matches import insert_hand
+from bot.storage.matches import hand_at_once, insert_hand
 from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, StackMove, Transfer
 
 _TABLE_COLUMNS = (
@@ -131,18 +132,29 @@ async def _save_state(
         await conn.execute(_SAVE_STATE, (state_json, now, table_id))
 
 
-# PostgreSQL: a settlement's writes as one statement, the rows passed as arrays.
-_SETTLE_PG = (
-    "WITH seats AS (UPDATE table_seats AS s SET stack = v.stack "
-    "FROM unnest(?::bigint[], ?::bigint[]) AS v (user_id, stack) "
-    "WHERE s.table_id = ? AND s.user_id = v.user_id), "
+# PostgreSQL: a settlement's stack movements as one part of a statement's WITH, the rows
+# passed as arrays (`_moves_params`), inserted in the order paid.
+_MOVES_PG = (
     "moves AS (INSERT INTO stack_moves (table_id, user_id, amount, stack_after, kind, "
     "counterparty, hand_no, op_key, created_at) "
     "SELECT ?::bigint, m.user_id, m.amount, m.stack_after, 'settle', m.counterparty, "
     "?::bigint, ?::text, ?::float8 "
     "FROM unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) WITH ORDINALITY "
-    "AS m (user_id, amount, stack_after, counterparty, n) ORDER BY m.n) "
+    "AS m (user_id, amount, stack_after, counterparty, n) ORDER BY m.n)"
 )
+# ... and with the new stacks, a settlement's writes as one statement.
+_SETTLE_PG = (
+    "WITH seats AS (UPDATE table_seats AS s SET stack = v.stack "
+    "FROM unnest(?::bigint[], ?::bigint[]) AS v (user_id, stack) "
+    "WHERE s.table_id = ? AND s.user_id = v.user_id), " + _MOVES_PG + " "
+)
+
+
+def _moves_params(table_id: int, rows: Sequence[StackMoveRow]) -> list[object]:
+    hand_no, key, now = rows[0][6], rows[0][7], rows[0][8]
+    return [table_id, hand_no, key, now,
+            *(list(column) for column in zip(*((r[1], r[2], r[3], r[5]) for r in rows),
+                                             strict=True))]
 
 
 async def _settle_writes(conn: Connection, table_id: int, rows: Sequence[StackMoveRow],
@@ -164,19 +176,73 @@ async def _settle_writes(conn: Connection, table_id: int, rows: Sequence[StackMo
     if not rows:
         await _save_state(conn, table_id, state, now)
         return
-    hand_no, key = rows[0][6], rows[0][7]
-    params: list[object] = [
-        moved, [stacks[user] for user in moved], table_id, table_id, hand_no, key, now,
-        *(list(column) for column in zip(*((r[1], r[2], r[3], r[5]) for r in rows), strict=True)),
-    ]
+    params: list[object] = [moved, [stacks[user] for user in moved], table_id,
+                            *_moves_params(table_id, rows)]
     if state is None:
         await conn.execute(_SETTLE_PG + "SELECT 1", params)
     else:
         await conn.execute(_SETTLE_PG + _SAVE_STATE, [*params, state, now, table_id])
 
 
+def _settle_at_once(table_id: int, key: str, now: float, known: dict[int, int],
+                    stacks: dict[int, int], rows: Sequence[StackMoveRow], state: str | None,
+                    hand: HandRecord | None,
+                    fence: fencing.Fence | None) -> tuple[str, list[object]]:
+    """PostgreSQL: a whole settlement as one statement, for a table whose stacks before it are
+    taken to be `known` (and after it `stacks`). It claims the key, checks the lease, writes
+    the stacks where they still are `known`, the stack movements, the snapshot and the hand,
+    then checks that each did what it must: the key new, the lease held, the table open, every
+    seat of the table at its `known` stack, the hand taken. If any did not, it divides by
+    zero, which undoes the whole statement."""
+    users = sorted(known)
+    params: list[object] = [key, "settle", table_id, now]
+    parts = [f"claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1)"]
+    checks = ["(SELECT count(*) FROM claim) = 1"]
+    if fence is not None:
+        lease, lease_params = fencing.table_lease(fence, table_id, " FOR SHARE")
+        parts.append(f"lease AS ({lease})")
+        params += lease_params
+        checks.append("(SELECT count(*) FROM lease) = 1")
+    if state is None:  # held as the statements below write, as a settlement's lock holds it
+        parts.append("tab AS (SELECT 1 FROM live_tables WHERE id = ? AND status = 'open' "
+                     "FOR NO KEY UPDATE)")
+        params.append(table_id)
+    else:
+        parts.append("tab AS (UPDATE live_tables SET state_json = ?, updated_at = ? "
+                     "WHERE id = ? AND status = 'open' RETURNING 1)")
+        params += [state, now, table_id]
+    checks.append("(SELECT count(*) FROM tab) = 1")
+    # The table's row first (the order every money operation takes its locks in), then the
+    # seats: each written only where its stack is still the one known.
+    parts.append("seats AS (UPDATE table_seats AS s SET stack = v.stack "
+                 "FROM unnest(?::bigint[], ?::bigint[], ?::bigint[]) AS v (user_id, known, stack) "
+                 "WHERE s.table_id = ? AND s.user_id = v.user_id AND s.stack = v.known "
+                 "AND EXISTS (SELECT 1 FROM tab) RETURNING 1)")
+    params += [users, [known[u] for u in users], [stacks[u] for u in users], table_id]
+    checks += ["(SELECT count(*) FROM seats) = ?",
+               "(SELECT count(*) FROM table_seats WHERE table_id = ?) = ?"]
+    if rows:
+        parts.append(_MOVES_PG)
+        params += _moves_params(table_id, rows)
+    if hand is not None:
+        hand_sql, hand_params = hand_at_once(hand, table_id, now)
+        parts.append(hand_sql)
+        params += hand_params
+        checks.append("(SELECT count(*) FROM hand) = 1")
+    params += [len(users), table_id, len(users)]
+    return ("WITH " + ", ".join(parts) + " SELECT 1 / (" + " AND ".join(checks) + ")::int",
+            params)
+
+
 class Tables(Part):
     """Live tables, their snapshots and their chips (`storage.tables`)."""
+
+    def __init__(self, core: Core) -> None:
+        super().__init__(core)
+        # Each table's stacks as this process last settled them. PostgreSQL: the next
+        # settlement there is written in one statement that checks them, and reads them first
+        # only when they are stale (another operation since, or a restart).
+        self._known: dict[int, dict[int, int]] = {}
 
     async def create_table(
         self,
@@ -355,6 +421,7 @@ class Tables(Part):
         one statement for all three. A new key on a table that is not open raises TableClosed;
         a repeat stays a quiet no-op.
         """
+        self._known.pop(table_id, None)  # its stacks change, or are read afresh
         fence = self._core.fence
         if conn.dialect == "postgresql":
             money, claimed, held = await _money_and_claim(conn, table_id, key, kind, now, fence)
@@ -508,16 +575,41 @@ class Tables(Part):
             raise InvalidInput(f"The hand record is hand {hand.hand_no}, not hand {hand_no}.")
         key = validate.key(key)
         state = _optional_state(snapshot)
+        if await self._settled_at_once(table_id, hand_no, moves, key, now, state, hand):
+            return Settlement(True, dict(self._known[table_id]))
         async with self._db.transaction() as conn:
             money, claimed = await self._start_operation(conn, table_id, key, "settle", now)
-            if not claimed:
-                return Settlement(False, money.stacks)
             stacks = money.stacks
+            if claimed:  # (a repeat changes nothing)
+                rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
+                await _settle_writes(conn, table_id, rows, stacks, state, now)
+                if hand is not None:
+                    await insert_hand(conn, hand, now, table_id=table_id)
+        self._known[table_id] = dict(stacks)
+        return Settlement(claimed, stacks)
+
+    async def _settled_at_once(self, table_id: int, hand_no: int, moves: Sequence[Transfer],
+                               key: str, now: float, state: str | None,
+                               hand: HandRecord | None) -> bool:
+        """PostgreSQL, a table this process settled last: the settlement in one statement
+        (one round trip where the transaction takes four, or seven with the hand), judged on
+        the stacks it left. False when it was not written: the stacks are not known, or
+        anything that statement checks is not as known (the settlement then reads the
+        table, and says why if it refuses)."""
+        known = self._known.pop(table_id, None)
+        if self._db.at_once is None or known is None:
+            return False
+        stacks = dict(known)
+        try:  # a refusal is judged on stacks read afresh, not on these
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
-            await _settle_writes(conn, table_id, rows, stacks, state, now)
-            if hand is not None:
-                await insert_hand(conn, hand, now, table_id=table_id)
-        return Settlement(True, stacks)
+        except StorageError:
+            return False
+        sql, params = _settle_at_once(table_id, key, now, known, stacks, rows, state, hand,
+                                      self._core.fence)
+        if not await self._db.at_once(sql, params):
+            return False
+        self._known[table_id] = stacks
+        return True
 
     @staticmethod
     def _settlement_rows(
@@ -561,6 +653,7 @@ class Tables(Part):
         """
         table_id = validate.snowflake("table id", table_id)
         state = _optional_state(snapshot)
+        self._known.pop(table_id, None)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
             await self._core.fenced(conn, money.guild_id)
@@ -586,6 +679,7 @@ class Tables(Part):
         """
         table_id = validate.snowflake("table id", table_id)
         reason = validate.text("reason", reason)
+        self._known.pop(table_id, None)
         async with self._db.transaction() as conn:
             money = await _money(conn, table_id)
             await self._core.fenced(conn, money.guild_id)
