@@ -192,7 +192,7 @@ class Tournament:
             raise RuleError(Text("The tournament has already started."))
         # People who left after computers filled their tables: the last computers go too.
         surplus = max(0, -self.computer_room()) if self.buy_in else 0
-        if len(self.entries) - surplus < 2:
+        if sum(e.status == "in" for e in self.entries) - surplus < 2:  # the excluded play not
             raise RuleError(Text("A tournament needs at least 2 players."))
         for entry in self.computers[len(self.computers) - surplus:]:
             self.entries.remove(entry)
@@ -248,7 +248,9 @@ class Tournament:
 
     def _next_level(self) -> list[TournamentTable]:
         tables = self.current_tables
-        winners = {t.winner for t in tables if t.winner is not None}
+        # A winner excluded once the table was decided does not go on, and nobody in its place.
+        winners = {t.winner for t in tables
+                   if t.winner is not None and self._entry(t.winner).status != "excluded"}
         for table in tables:
             for player in table.players:
                 entry = self._entry(player)
@@ -263,9 +265,11 @@ class Tournament:
         """The final standings: the final table's ranking, then those who went out, the
         later first (at one level: their points there less its penalties), the excluded
         last. The pool is paid to people only, by their rank among people (not excluded)."""
-        order: list[int] = []
-        for table in tables:  # the final table's ranking first
-            order.extend(self.rank_table(table))
+        # The final table's ranking first; when a level ends with one winner left (the others
+        # excluded), that winner.
+        order = (self.rank_table(tables[0]) if len(tables) == 1 else
+                 [t.winner for t in tables if t.winner is not None
+                  and self._entry(t.winner).status != "excluded"])
         out = sorted((e for e in self.entries if e.player_id not in order),
                      key=lambda e: (e.status == "excluded", -e.level_out,
                                     -self._last_points(e)))
@@ -372,12 +376,12 @@ class Tournament:
 
     # ================================================================= end
     def cancel(self) -> list[int]:
-        """Cancel: returns the players to refund (everyone still in; an excluded player's
-        buy-in is not refunded, seed 001)."""
+        """Cancel: returns the players to refund (everyone registered, those already out
+        included; an excluded player's buy-in is not refunded, seed 001)."""
         if self.status in ("finished", "cancelled"):
             raise RuleError(Text("The tournament is already over."))
         self.status = "cancelled"
-        return [e.player_id for e in self.entries if e.status == "in"]
+        return [e.player_id for e in self.entries if e.status != "excluded"]
 
     @property
     def pool(self) -> int:

@@ -264,10 +264,11 @@ class TournamentDirector:
             raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
                                        level=level, levels=", ".join(LEVELS)))
         self._check_computer(t, actor_id)
-        self._cooldowns.done("computer", actor_id, t.guild_id, self._clock.now())
         player_id = min([0, *(e.player_id for e in t.entries)]) - 1
-        return await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
-                               level)
+        joined = await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
+                                 level)
+        self._cooldowns.done("computer", actor_id, t.guild_id, self._clock.now())  # a success
+        return joined
 
     def _check_computer(self, t: Tournament, actor_id: int) -> None:
         """The caps and cooldowns on computers (a buy-in's own cap is the engine's)."""
