@@ -10,6 +10,7 @@ One live table per channel. Each part fits in one's head and holds the shared co
 Every action is saved before anyone hears of it; chips move in the same transaction (money.py).
 """
 
+import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -49,6 +50,7 @@ class TableService:
         core.rearm = self._scheduler.schedule
         self._recovery = Recovery(core, self._lobby)
         self._messages = Messages(core)
+        self._restored = asyncio.Event()
 
     # ================================================================= running
     def add_listener(self, listener: Listener) -> None:
@@ -214,4 +216,11 @@ class TableService:
         """Load every live table from storage, finish chip movements a crash interrupted,
         re-arm timers with the time left, and tell the cog to re-send prompts. A table that
         cannot be restored is refunded. Returns the ids of the tables restored."""
-        return await self._recovery.restore()
+        try:
+            return await self._recovery.restore()
+        finally:
+            self._restored.set()
+
+    async def restored(self) -> None:
+        """Wait until `restore` has run: what was live before a restart is known here."""
+        await self._restored.wait()

@@ -489,7 +489,7 @@ class TournamentDirector:
                 continue
             waiting = [table for table in t.current_tables if table.status == "waiting"]
             if t.status == "running" and waiting:
-                self._spawn(self._open_tables(t.tournament_id, waiting))
+                self._spawn(self._open_again(t.tournament_id, waiting))
             for table in t.current_tables:
                 if table.status == "playing" and table.table_id is not None:
                     await self._ended_unheard(t, table, table.table_id)
@@ -522,6 +522,14 @@ class TournamentDirector:
         return {p: results.get(at_table[p], (0, 0)) for p in table.players}
 
     # ================================================================= tables
+    async def _open_again(self, tournament_id: int,
+                          tables: Sequence[TournamentTable]) -> None:
+        """After a restart, the tables that were being opened: once the table service has
+        restored its tables, so that a table already made for one is seen, and closed,
+        rather than left to play unheard beside a new one."""
+        await self._tables.restored()
+        await self._open_tables(tournament_id, tables)
+
     async def _open_tables(self, tournament_id: int,
                            tables: Sequence[TournamentTable]) -> None:
         for table in tables:
