@@ -20,6 +20,7 @@ through `to_json()` / `Tournament.from_json()`.
 
 import json
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -333,6 +334,17 @@ class Tournament:
         the player's absence at its table whose clock this calls (0: a person gave it)."""
         return (self.penalty(player_id, TIME_PENALTY_POINTS, reason, by, now, absence),
                 self.warn(player_id, reason, by, now))
+
+    def withdraw(self, sanctions: Sequence[Sanction],
+                 before: Mapping[int, tuple[EntryStatus, int]]) -> None:
+        """Take back the sanctions just given (the last of the tournament's), as if never given:
+        their record could not be stored. `before`: each sanctioned player's status and level
+        out before them, which an exclusion changed."""
+        assert tuple(self.sanctions[len(self.sanctions) - len(sanctions):]) == tuple(sanctions)
+        del self.sanctions[len(self.sanctions) - len(sanctions):]
+        for player_id, (status, level_out) in before.items():
+            entry = self._entry(player_id)
+            entry.status, entry.level_out = status, level_out
 
     def uncalled(self, player_id: int, level: int, absences: int) -> list[int]:
         """Of the player's absences at its table of `level` (R10 marked it away there

@@ -343,20 +343,16 @@ class TournamentDirector:
                    is_admin: bool = False) -> Sanction:
         async with self._locked(tournament_id) as t:
             self.check_director(t, actor_id, is_admin)
-            sanction = self._rule(lambda: t.warn(player_id, reason, actor_id,
-                                                 self._clock.now()))
-            await self._record(t, sanction)
-            await self._emit(t, "warning", sanctions=(sanction,))
+            (sanction,) = await self._give(t, player_id, "warning", lambda: (
+                t.warn(player_id, reason, actor_id, self._clock.now()),))
             return sanction
 
     async def penalty(self, tournament_id: int, actor_id: int, player_id: int, points: int,
                       reason: str, *, is_admin: bool = False) -> Sanction:
         async with self._locked(tournament_id) as t:
             self.check_director(t, actor_id, is_admin)
-            sanction = self._rule(lambda: t.penalty(player_id, points, reason, actor_id,
-                                                    self._clock.now()))
-            await self._record(t, sanction)
-            await self._emit(t, "penalty", sanctions=(sanction,))
+            (sanction,) = await self._give(t, player_id, "penalty", lambda: (
+                t.penalty(player_id, points, reason, actor_id, self._clock.now()),))
             return sanction
 
     async def time_penalty(self, tournament_id: int, actor_id: int, player_id: int, *,
@@ -368,10 +364,22 @@ class TournamentDirector:
 
     async def _time_penalty(self, t: Tournament, player_id: int, by: int,
                             absence: int = 0) -> tuple[Sanction, ...]:
-        given = self._rule(lambda: t.time_penalty(player_id, by, self._clock.now(),
-                                                  absence=absence))
-        await self._record(t, *given)
-        await self._emit(t, "time", sanctions=given)
+        return await self._give(t, player_id, "time", lambda: t.time_penalty(
+            player_id, by, self._clock.now(), absence=absence))
+
+    async def _give(self, t: Tournament, player_id: int, reason: str,
+                    give: Callable[[], tuple[Sanction, ...]]) -> tuple[Sanction, ...]:
+        """Give sanctions to a player, record them, tell the listeners. A sanction counts only
+        once recorded: if the record fails, the tournament takes them back."""
+        entry = t.entry(player_id)
+        before = {} if entry is None else {player_id: (entry.status, entry.level_out)}
+        given = self._rule(give)
+        try:
+            await self._record(t, *given)
+        except BaseException:
+            t.withdraw(given, before)
+            raise
+        await self._emit(t, reason, sanctions=given)
         return given
 
     async def _called_clocks(self, tournament_id: int, table_id: int,

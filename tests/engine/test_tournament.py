@@ -302,6 +302,20 @@ def test_each_absence_at_a_table_is_called_once() -> None:
     assert restored.uncalled(1, 1, 3) == [1, 3]
 
 
+def test_sanctions_not_recorded_are_taken_back_with_their_exclusion() -> None:
+    t = make(4, seats=2)
+    t.start()
+    for reason in ("a", "b"):
+        t.warn(1, reason, by=99, now=1.0)
+    entry = t.entry(1)
+    assert entry is not None
+    given = t.time_penalty(1, by=0, now=2.0, absence=1)  # the third warning: excluded
+    assert entry.status == "excluded" and t.uncalled(1, 1, 1) == []
+    t.withdraw(given, {1: ("in", 0)})
+    assert (entry.status, entry.level_out) == ("in", 0)
+    assert t.warnings(1) == 2 and t.penalty_points(1) == 25 and t.uncalled(1, 1, 1) == [1]
+
+
 def test_a_table_plays_at_least_twenty_hands() -> None:
     with pytest.raises(RuleError, match="at least 20"):
         Tournament.new(1, 1, 1, buy_in=1, seats=3, hands=19, payouts=(100,), seed=1,
