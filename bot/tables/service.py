@@ -27,6 +27,8 @@ from bot.tables.recovery import Recovery
 from bot.tables.runtime import Listener, TableCore
 from bot.tables.scheduling import Scheduler
 from bot.tables.seating import ComputerPlayers, default_players
+from bot.tables.snapshot_versions import BadSnapshot
+from bot.tables.state import TableState
 from bot.tables.status import DmPrompt, LobbyView, SeatState, TableMessages
 from bot.tables.tunables import ServiceSettings
 
@@ -96,9 +98,18 @@ class TableService:
         listener of the table's events, it is what those events were saved with. Empty when
         the table is not live here or has no match."""
         live = self._core.tables.get(table_id)
-        match = None if live is None else live.state.match
-        return {} if match is None else {p.player_id: p.absences for p in match.seats
-                                         if p is not None}
+        return {} if live is None else _absences(live.state)
+
+    async def saved_absences(self, table_id: int) -> dict[int, int]:
+        """`absences` from the table's last snapshot in storage: for a table that ended while
+        no process ran it (empty when its snapshot cannot be read)."""
+        record = await self._core.storage.tables.table(table_id)
+        try:
+            state = TableState.loads(record.state_json, table_id=record.id,
+                                     guild_id=record.guild_id, channel_id=record.channel_id)
+        except BadSnapshot:
+            return {}
+        return _absences(state)
 
     def seats(self, table_id: int) -> dict[int, int]:
         """Seat -> player id: the match's seats once started, else lobby order."""
@@ -224,3 +235,9 @@ class TableService:
     async def restored(self) -> None:
         """Wait until `restore` has run: what was live before a restart is known here."""
         await self._restored.wait()
+
+
+def _absences(state: TableState) -> dict[int, int]:
+    match = state.match
+    return {} if match is None else {p.player_id: p.absences for p in match.seats
+                                     if p is not None}

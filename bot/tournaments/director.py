@@ -514,8 +514,14 @@ class TournamentDirector:
         results = await self._results(table, table_id)
         stake = _table_rules(t, table).buy_in
         returned = {p: stake + chips for p, (_, chips) in results.items()}
-        self._spawn(self._table_over(t.tournament_id, table, table_id, returned,
-                                     early=record.status != "closed"))
+        absences = await self._tables.saved_absences(table_id)
+
+        async def decide() -> None:  # its last timeouts' clocks first, while it still plays
+            await self._called_clocks(t.tournament_id, table_id, absences)
+            await self._table_over(t.tournament_id, table, table_id, returned,
+                                   early=record.status != "closed")
+
+        self._spawn(decide())
 
     async def _results(self, table: TournamentTable,
                        table_id: int) -> dict[int, tuple[int, int]]:

@@ -1,0 +1,359 @@
+"""Audit findings on tournaments (RULES.md R13, seed 001, docs/players/tournaments.md),
+through the real table service on a fake clock. Each failing test's docstring says what is
+wrong and what the rules say; the passing ones cover the called clock (a timeout at a
+tournament table: 10 points and a warning, once per absence)."""
+
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from bot.engine.tournament import Tournament
+from bot.storage import Storage, Tournaments
+from bot.tables import FakeClock, TableService
+from bot.tournaments import TournamentDirector, TournamentError
+from bot.tournaments.limits import TournamentLimits
+from tests.tables.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, act
+from tests.tournaments.test_tournaments import DAVE, DIRECTOR, OPTIONS, Bot, balance, create
+from tests.tournaments.test_tournaments import bot as bot
+
+NO_FANTASY = {**OPTIONS, "fantasy": "off"}
+
+
+async def stored(storage: Storage, tid: int) -> Tournament:
+    return Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
+
+
+async def heads_up(bot: Bot, hands: int) -> int:
+    """ALICE and BOB at one heads-up table (the final), started."""
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=hands,
+                                 options=NO_FANTASY, seed=3)
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    return t.tournament_id
+
+
+async def alice_keeps_timing_out(bot: Bot, tid: int, backs: int,
+                                 heard: Callable[[int], Awaitable[bool]]) -> None:
+    """BOB acts at once; ALICE never acts, and presses Back after each of her first `backs`
+    absences, so each next timeout is a new absence. `heard(n)` runs once her n-th absence
+    is saved; it returns True to stop there."""
+    (table,) = bot.service.tournament(tid).current_tables
+    assert table.table_id is not None
+    tab, seen = table.table_id, 0
+    for _ in range(5000):
+        await bot.service.idle()
+        if tid not in {x.tournament_id for x in bot.service.live()}:
+            return
+        if tab in bot.tables.live_tables():
+            absences = bot.tables.absences(tab).get(ALICE, 0)
+            if absences > seen:
+                seen = absences
+                if await heard(absences):
+                    return
+            if bot.tables.private_view(tab, ALICE).away and absences <= backs:
+                await bot.tables.back(tab, ALICE)
+                continue
+            if bot.tables.private_view(tab, BOB).to_act:
+                await act(bot.tables, tab, BOB)
+                continue
+        assert await bot.clock.advance_to_next()
+    raise AssertionError("the tournament did not end")
+
+
+async def nothing(absences: int) -> bool:
+    return False
+
+
+# ------------------------------------------------------------------ findings (failing)
+async def test_a_clock_whose_timeout_ended_the_table_is_called_after_a_stop(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The docs (tournaments.md, "A timeout is a called clock"): "a bot stopped between the
+    timeout and its penalty gives the penalty when it comes back". When the timeout is the
+    table's last action (it ends the match) and the bot stops before hearing of it, the
+    restart decides the table from its history (`_ended_unheard`) and never calls the clock:
+    no 10 points, no warning. The clocks are only given from a live table's PlayerAway and
+    TableRestored events; a table closed before the stop sends neither (nor does one
+    refunded at restore as unrestorable)."""
+    stopped = False
+    hear = TournamentDirector._on_table_events
+
+    async def until_stopped(self: TournamentDirector, events: object) -> None:
+        if not stopped:
+            await hear(self, events)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TournamentDirector, "_on_table_events", until_stopped)
+    first = Bot(storage, clock)
+    tid = await heads_up(first, 1)
+    (table,) = first.service.tournament(tid).current_tables
+    assert table.table_id is not None
+    for _ in range(20):  # both act, all but the hand's last action
+        view = first.tables.public_view(table.table_id)
+        assert view is not None
+        (seat,) = view.to_act
+        late = view.seats[seat].player_id
+        if all(len(s.board.cards) == 13 for s in view.seats if s.seat != seat) and len(
+                view.seats[seat].board.cards) == 11:
+            break
+        await act(first.tables, table.table_id, late)
+        await first.service.idle()
+    stopped = True  # the timeout is saved (the match over); the bot stops before hearing it
+    await clock.advance(OPTIONS["turn_seconds"])
+    await first.tables.idle()
+    assert table.table_id not in first.tables.live_tables()
+    await first.close()
+    monkeypatch.undo()
+
+    second = Bot(storage, clock)
+    await second.service.restore()
+    await second.tables.restore()
+    await second.run(tid)
+    await second.close()
+    assert (await stored(storage, tid)).status == "finished"
+    recorded = await storage.tournaments.sanctions(tid)
+    assert [(s.user_id, s.kind, s.points) for s in recorded] == [
+        (late, "penalty", 10), (late, "warning", 0)]
+
+
+async def test_an_excluded_winner_of_a_decided_table_leaves_no_table_of_one(
+        bot: Bot, storage: Storage) -> None:
+    """R13: a sanction to a table's winner whose table is decided counts at the next level;
+    a third warning excludes (no prize). Four players at two heads-up tables: the first
+    table's winner is excluded while the second still plays. Expected: the second table's
+    winner is the only one left, so wins the tournament and the pool (200). Actual: level 2
+    seats the one player left at a table of one, which cannot open ("seats must be from 2
+    to 4", logged), and the tournament is stuck running with the buy-ins in its pool, at
+    every restart too. Cause: `Tournament._next_level` counts `winners` with the excluded
+    one (`len(winners) <= 1` is false), and `split` makes a one-player table."""
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
+                                 options=NO_FANTASY, seed=3, clock_penalty=False)
+    tid = t.tournament_id
+    for player in (ALICE, BOB, CAROL, DAVE):
+        await bot.service.join(tid, player, f"P{player}")
+    await bot.service.start(tid, DIRECTOR)
+    await bot.service.idle()
+    first, second = bot.service.tournament(tid).current_tables
+    assert first.table_id is not None
+    for _ in range(100):  # the first table's players act at once; the second's wait
+        await bot.service.idle()
+        if first.status == "done":
+            break
+        for player in first.players:
+            if bot.tables.private_view(first.table_id, player).to_act:
+                await act(bot.tables, first.table_id, player)
+    assert first.status == "done" and second.status == "playing"
+    assert first.winner is not None
+    for reason in ("slow", "rude", "again"):
+        await bot.service.warn(tid, DIRECTOR, first.winner, reason)
+    await bot.run(tid)
+    final = await stored(storage, tid)
+    assert final.status == "finished"
+    assert (final.placings[0].player_id, final.placings[0].prize) == (second.winner, 200)
+
+
+async def test_a_start_after_an_exclusion_in_registration_is_refused(
+        bot: Bot, storage: Storage) -> None:
+    """R13: a tournament needs 2 players; a third warning excludes a player from the
+    tournament (sanctions before the start count at level 1). ALICE and BOB registered, BOB
+    excluded: start must be refused ("needs at least 2 players") and change nothing.
+    Actual: the start is announced, the tournament is saved running with a table of ALICE
+    alone that can never open, and the director gets an unexpected RuleError ("seats must
+    be from 2 to 4"), not a TournamentError. Cause: `Tournament.start` counts
+    `len(self.entries)` with the excluded; `_draw` then seats only the players "in"."""
+    t = await create(bot, [ALICE, BOB])
+    tid = t.tournament_id
+    for reason in ("slow", "rude", "again"):
+        await bot.service.warn(tid, DIRECTOR, BOB, reason)
+    with pytest.raises(TournamentError, match="at least 2 players"):
+        await bot.service.start(tid, DIRECTOR)
+    await bot.service.idle()
+    assert bot.service.tournament(tid).status == "registering"
+    assert (await stored(storage, tid)).tables == []
+    assert "started" not in bot.reasons()
+
+
+async def test_a_sanction_whose_record_failed_does_not_count(
+        bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Helpers' rule: a refused action changes nothing; tournaments.md: every warning and
+    penalty is recorded and shown in the standings and the player's history. When
+    `record_sanctions` fails (storage trouble), the director's warn raises, yet the warning
+    stays in the live tournament: it counts in the standings (and towards the 25-point
+    second warning and the exclusion), the next save writes it into the snapshot, and it is
+    never in the sanctions table (`/ofc history`). Cause: `Tournament.warn` / `penalty` /
+    `time_penalty` append to `t.sanctions` before `TournamentDirector._record`, which has no
+    undo on failure. The same holds for a called clock: its absence then reads as called
+    (`Tournament.uncalled`), so it is not tried again, and once a later save writes the
+    snapshot (the table's end) it is never recorded at all."""
+    t = await create(bot, [ALICE, BOB])
+    tid = t.tournament_id
+    real = Tournaments.record_sanctions
+    failures = [RuntimeError("disk full")]
+
+    async def flaky(self: Tournaments, *args: object, **kwargs: object) -> int:
+        if failures:
+            raise failures.pop()
+        return await real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Tournaments, "record_sanctions", flaky)
+    with pytest.raises(RuntimeError):
+        await bot.service.warn(tid, DIRECTOR, ALICE, "slow")
+    await bot.service.penalty(tid, DIRECTOR, ALICE, 5, "late")
+    recorded = await storage.tournaments.sanctions(tid)
+    assert [(s.kind, s.points) for s in recorded] == [("penalty", 5)]
+    assert [(s.kind, s.points) for s in bot.service.tournament(tid).sanctions] == [
+        ("penalty", 5)]
+    assert [(s.kind, s.points) for s in (await stored(storage, tid)).sanctions] == [
+        ("penalty", 5)]
+
+
+async def test_a_cancel_during_the_final_leaves_no_buy_in_in_the_pool(
+        bot: Bot, storage: Storage) -> None:
+    """R13: "A cancelled tournament refunds every person still in it (not the excluded)"
+    (tournaments.md: cancel "refunds every person still in"). Cancelled during the final,
+    the two players out at level 1 get nothing back and their 100 chips stay in the
+    cancelled tournament's pool, where no one can ever get them (chips lost). The rule's
+    "(not the excluded)" reads "still in it" as registered; if it meant not yet out, the
+    rules must say where those buy-ins go. Cause: `Tournament.cancel` refunds only entries
+    whose status is "in"."""
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], seats=2)
+    tid = t.tournament_id
+    await bot.service.start(tid, DIRECTOR)
+    await bot.run(tid, until=2)
+    await bot.service.cancel(tid, DIRECTOR)
+    await bot.service.idle()
+    assert (await storage.tournaments.tournament(tid)).pool == 0
+    for person in (ALICE, BOB, CAROL, DAVE):
+        assert await balance(storage, person) == START
+
+
+async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tournaments.md: "A restart resumes every tournament where it was ...; a table that
+    was being opened is opened again". The bot stops while a table opens, after its table
+    was created in the thread (its id saved) and its match started, before the tournament
+    saved it as playing. At the restart the tournament is stuck: `restore()` spawns
+    `_open_tables` before the table service's restore brings the old table back, so
+    `_open_table` does not see it live, does not cancel it, and `create_table` in the same
+    thread is refused ("This channel already has a table.", logged); the old table then
+    plays to its end unheard (its events name a table that is not "playing"), so the stakes
+    the house lent are never taken back: each wallet keeps them (chips created)."""
+    real = TableService.start
+
+    async def stop_after(self: TableService, *args: object, **kwargs: object) -> object:
+        await real(self, *args, **kwargs)  # type: ignore[arg-type]
+        raise RuntimeError("the bot stops here")
+
+    monkeypatch.setattr(TableService, "start", stop_after)
+    first = Bot(storage, clock)
+    with pytest.raises(RuntimeError):
+        await heads_up(first, 2)
+    (t,) = first.service.live()
+    await first.close()
+    monkeypatch.undo()
+    (table,) = (await stored(storage, t.tournament_id)).tables
+    assert table.status == "waiting" and table.table_id is not None
+
+    second = Bot(storage, clock)
+    await second.service.restore()
+    await second.tables.restore()
+    await second.run(t.tournament_id)
+    await second.close()
+    final = await stored(storage, t.tournament_id)
+    assert final.status == "finished"
+    for placing in final.placings:
+        assert await balance(storage, placing.player_id) == START - 50 + placing.prize
+
+
+async def test_a_refused_computer_starts_no_cooldown(storage: Storage,
+                                                     clock: FakeClock) -> None:
+    """Helpers' rule: a refusal changes nothing; tournaments.md: cooldowns count "from the
+    last success". A computer the engine refuses (with a buy-in, computers only fill the
+    people's tables) still starts the director's 3 s cooldown: asking again at once says
+    "Wait 3 s" instead of the reason. Cause: `TournamentDirector.add_computer` calls
+    `self._cooldowns.done` before `join`, which is where the engine refuses."""
+    limits = TournamentLimits(min_hands=1)  # the bot's cooldowns
+    bot = Bot(storage, clock, limits)
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1)
+    await bot.service.join(t.tournament_id, ALICE, "Alice")
+    await bot.service.add_computer(t.tournament_id, DIRECTOR)  # fills Alice's table
+    await clock.advance(limits.computer_member_seconds)
+    for _ in range(2):
+        with pytest.raises(TournamentError, match="only fill the people's tables"):
+            await bot.service.add_computer(t.tournament_id, DIRECTOR)
+    await bot.close()
+
+
+# ------------------------------------------------------------------ called clocks (passing)
+async def test_three_absences_are_three_called_clocks_and_the_third_excludes(
+        bot: Bot, storage: Storage) -> None:
+    """Back, then away again: each absence is one called clock (10 points and a warning);
+    the second warning costs 25 more, the third excludes; a fourth absence, excluded, is
+    not called. The excluded player takes no prize."""
+    tid = await heads_up(bot, 6)
+    await alice_keeps_timing_out(bot, tid, 3, nothing)
+    recorded = await storage.tournaments.sanctions(tid)
+    assert [(s.user_id, s.kind, s.points, s.excluded, s.actor_id) for s in recorded] == [
+        (ALICE, "penalty", 10, False, 0), (ALICE, "warning", 0, False, 0),
+        (ALICE, "penalty", 10, False, 0), (ALICE, "warning", 25, False, 0),
+        (ALICE, "penalty", 10, False, 0), (ALICE, "warning", 0, True, 0)]
+    final = await stored(storage, tid)
+    assert [(p.player_id, p.prize, p.excluded) for p in final.placings] == [
+        (BOB, 100, False), (ALICE, 0, True)]
+    assert await balance(storage, ALICE) == START - 50
+
+
+async def test_the_directors_time_penalty_uses_up_no_absence(bot: Bot,
+                                                             storage: Storage) -> None:
+    """The director's /ofc tournament time after a called clock is a warning of its own (the
+    second: 25 more): the next absence is still called, and it is the third warning."""
+    tid = await heads_up(bot, 6)
+
+    async def director_calls_time(absences: int) -> bool:
+        if absences == 1:
+            await bot.service.time_penalty(tid, DIRECTOR, ALICE)
+        return False
+
+    await alice_keeps_timing_out(bot, tid, 1, director_calls_time)
+    recorded = await storage.tournaments.sanctions(tid)
+    assert [(s.kind, s.points, s.actor_id, s.excluded) for s in recorded] == [
+        ("penalty", 10, 0, False), ("warning", 0, 0, False),
+        ("penalty", 10, DIRECTOR, False), ("warning", 25, DIRECTOR, False),
+        ("penalty", 10, 0, False), ("warning", 0, 0, True)]
+
+
+async def test_a_second_absence_a_stop_cut_off_is_called_once_at_the_restarts(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first absence is called before the stop, the second's clock is cut off by it:
+    the restart calls the second (the second warning, 25 more), and a later restart calls
+    nothing again."""
+    call = TournamentDirector._called_clocks
+
+    async def cut_off_at_the_second(self: TournamentDirector, tournament_id: int,
+                                    table_id: int, absences: dict[int, int]) -> None:
+        if absences.get(ALICE, 0) < 2:
+            await call(self, tournament_id, table_id, absences)
+
+    monkeypatch.setattr(TournamentDirector, "_called_clocks", cut_off_at_the_second)
+    first = Bot(storage, clock)
+    tid = await heads_up(first, 6)
+
+    async def stop_at_the_second(absences: int) -> bool:
+        return absences == 2
+
+    await alice_keeps_timing_out(first, tid, 1, stop_at_the_second)
+    await first.close()
+    monkeypatch.undo()
+    assert [(s.kind, s.points) for s in await storage.tournaments.sanctions(tid)] == [
+        ("penalty", 10), ("warning", 0)]
+    for restart in range(2):
+        again = Bot(storage, clock)
+        await again.service.restore()
+        await again.tables.restore()
+        await again.service.idle()
+        recorded = await storage.tournaments.sanctions(tid)
+        assert [(s.kind, s.points) for s in recorded] == [
+            ("penalty", 10), ("warning", 0), ("penalty", 10), ("warning", 25)]
+        assert again.service.tournament(tid).warnings(ALICE) == 2
+        assert again.reasons() == (["time"] if restart == 0 else [])
+        await again.close()
