@@ -1,7 +1,7 @@
-"""Audit findings on tournaments (RULES.md R13, seed 001, docs/players/tournaments.md),
-through the real table service on a fake clock. Each failing test's docstring says what is
-wrong and what the rules say; the passing ones cover the called clock (a timeout at a
-tournament table: 10 points and a warning, once per absence)."""
+"""Tournaments where they went wrong once (RULES.md R13, seed 001,
+docs/players/tournaments.md), through the real table service on a fake clock: stops at the
+wrong moment, exclusions, a cancel during the final, a failed record; and called clocks (a
+timeout at a tournament table: 10 points and a warning, once per absence)."""
 
 from collections.abc import Awaitable, Callable
 
@@ -66,16 +66,13 @@ async def nothing(absences: int) -> bool:
     return False
 
 
-# ------------------------------------------------------------------ findings (failing)
+# ------------------------------------------------------------------ where it went wrong
 async def test_a_clock_whose_timeout_ended_the_table_is_called_after_a_stop(
         storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The docs (tournaments.md, "A timeout is a called clock"): "a bot stopped between the
-    timeout and its penalty gives the penalty when it comes back". When the timeout is the
-    table's last action (it ends the match) and the bot stops before hearing of it, the
-    restart decides the table from its history (`_ended_unheard`) and never calls the clock:
-    no 10 points, no warning. The clocks are only given from a live table's PlayerAway and
-    TableRestored events; a table closed before the stop sends neither (nor does one
-    refunded at restore as unrestorable)."""
+    """A timeout that is the table's last action (it ends the match), the bot stopped before
+    hearing of the table's end: the restart decides the table from its history and calls the
+    timeout's clock first, from the table's last snapshot (tournaments.md: a bot stopped
+    between the timeout and its penalty gives the penalty when it comes back)."""
     stopped = False
     hear = TournamentDirector._on_table_events
 
@@ -120,12 +117,8 @@ async def test_an_excluded_winner_of_a_decided_table_leaves_no_table_of_one(
         bot: Bot, storage: Storage) -> None:
     """R13: a sanction to a table's winner whose table is decided counts at the next level;
     a third warning excludes (no prize). Four players at two heads-up tables: the first
-    table's winner is excluded while the second still plays. Expected: the second table's
-    winner is the only one left, so wins the tournament and the pool (200). Actual: level 2
-    seats the one player left at a table of one, which cannot open ("seats must be from 2
-    to 4", logged), and the tournament is stuck running with the buy-ins in its pool, at
-    every restart too. Cause: `Tournament._next_level` counts `winners` with the excluded
-    one (`len(winners) <= 1` is false), and `split` makes a one-player table."""
+    table's winner is excluded while the second still plays. The second table's winner is
+    the only one left: it wins the tournament and the pool (200), with no table of one."""
     t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
                                  options=NO_FANTASY, seed=3, clock_penalty=False)
     tid = t.tournament_id
@@ -156,11 +149,7 @@ async def test_a_start_after_an_exclusion_in_registration_is_refused(
         bot: Bot, storage: Storage) -> None:
     """R13: a tournament needs 2 players; a third warning excludes a player from the
     tournament (sanctions before the start count at level 1). ALICE and BOB registered, BOB
-    excluded: start must be refused ("needs at least 2 players") and change nothing.
-    Actual: the start is announced, the tournament is saved running with a table of ALICE
-    alone that can never open, and the director gets an unexpected RuleError ("seats must
-    be from 2 to 4"), not a TournamentError. Cause: `Tournament.start` counts
-    `len(self.entries)` with the excluded; `_draw` then seats only the players "in"."""
+    excluded: the start is refused and changes nothing (no table of ALICE alone)."""
     t = await create(bot, [ALICE, BOB])
     tid = t.tournament_id
     for reason in ("slow", "rude", "again"):
@@ -175,16 +164,10 @@ async def test_a_start_after_an_exclusion_in_registration_is_refused(
 
 async def test_a_sanction_whose_record_failed_does_not_count(
         bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Helpers' rule: a refused action changes nothing; tournaments.md: every warning and
-    penalty is recorded and shown in the standings and the player's history. When
-    `record_sanctions` fails (storage trouble), the director's warn raises, yet the warning
-    stays in the live tournament: it counts in the standings (and towards the 25-point
-    second warning and the exclusion), the next save writes it into the snapshot, and it is
-    never in the sanctions table (`/ofc history`). Cause: `Tournament.warn` / `penalty` /
-    `time_penalty` append to `t.sanctions` before `TournamentDirector._record`, which has no
-    undo on failure. The same holds for a called clock: its absence then reads as called
-    (`Tournament.uncalled`), so it is not tried again, and once a later save writes the
-    snapshot (the table's end) it is never recorded at all."""
+    """A refused action changes nothing; tournaments.md: every warning and penalty is
+    recorded and shown in the standings and the player's history. A warning whose record
+    fails (storage trouble) is taken back: it counts nowhere, and a later save does not
+    write it into the snapshot."""
     t = await create(bot, [ALICE, BOB])
     tid = t.tournament_id
     real = Tournaments.record_sanctions
@@ -209,13 +192,9 @@ async def test_a_sanction_whose_record_failed_does_not_count(
 
 async def test_a_cancel_during_the_final_leaves_no_buy_in_in_the_pool(
         bot: Bot, storage: Storage) -> None:
-    """R13: "A cancelled tournament refunds every person still in it (not the excluded)"
-    (tournaments.md: cancel "refunds every person still in"). Cancelled during the final,
-    the two players out at level 1 get nothing back and their 100 chips stay in the
-    cancelled tournament's pool, where no one can ever get them (chips lost). The rule's
-    "(not the excluded)" reads "still in it" as registered; if it meant not yet out, the
-    rules must say where those buy-ins go. Cause: `Tournament.cancel` refunds only entries
-    whose status is "in"."""
+    """R13: a cancelled tournament refunds every person registered, those already out
+    included (not the excluded). Cancelled during the final: the two players out at level 1
+    get their buy-ins back too, and the pool is empty."""
     t = await create(bot, [ALICE, BOB, CAROL, DAVE], seats=2)
     tid = t.tournament_id
     await bot.service.start(tid, DIRECTOR)
@@ -229,15 +208,11 @@ async def test_a_cancel_during_the_final_leaves_no_buy_in_in_the_pool(
 
 async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(
         storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
-    """tournaments.md: "A restart resumes every tournament where it was ...; a table that
-    was being opened is opened again". The bot stops while a table opens, after its table
-    was created in the thread (its id saved) and its match started, before the tournament
-    saved it as playing. At the restart the tournament is stuck: `restore()` spawns
-    `_open_tables` before the table service's restore brings the old table back, so
-    `_open_table` does not see it live, does not cancel it, and `create_table` in the same
-    thread is refused ("This channel already has a table.", logged); the old table then
-    plays to its end unheard (its events name a table that is not "playing"), so the stakes
-    the house lent are never taken back: each wallet keeps them (chips created)."""
+    """tournaments.md: "a table that was being opened is opened again". The bot stops while a
+    table opens, after its table was created in the thread (its id saved) and its match
+    started, before the tournament saved it as playing. The restart opens it again once the
+    table service has restored its tables, closing the old one: the tournament ends, and the
+    stakes the house lent are all taken back."""
     real = TableService.start
 
     async def stop_after(self: TableService, *args: object, **kwargs: object) -> object:
@@ -267,11 +242,9 @@ async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(
 
 async def test_a_refused_computer_starts_no_cooldown(storage: Storage,
                                                      clock: FakeClock) -> None:
-    """Helpers' rule: a refusal changes nothing; tournaments.md: cooldowns count "from the
-    last success". A computer the engine refuses (with a buy-in, computers only fill the
-    people's tables) still starts the director's 3 s cooldown: asking again at once says
-    "Wait 3 s" instead of the reason. Cause: `TournamentDirector.add_computer` calls
-    `self._cooldowns.done` before `join`, which is where the engine refuses."""
+    """A refusal changes nothing; tournaments.md: cooldowns count "from the last success". A
+    computer the engine refuses (with a buy-in, computers only fill the people's tables)
+    starts no cooldown: asking again at once gives the same reason, not "Wait 3 s"."""
     limits = TournamentLimits(min_hands=1)  # the bot's cooldowns
     bot = Bot(storage, clock, limits)
     t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1)
@@ -284,7 +257,7 @@ async def test_a_refused_computer_starts_no_cooldown(storage: Storage,
     await bot.close()
 
 
-# ------------------------------------------------------------------ called clocks (passing)
+# ------------------------------------------------------------------ called clocks
 async def test_three_absences_are_three_called_clocks_and_the_third_excludes(
         bot: Bot, storage: Storage) -> None:
     """Back, then away again: each absence is one called clock (10 points and a warning);
