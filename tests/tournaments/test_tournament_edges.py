@@ -13,7 +13,17 @@ from bot.tables import FakeClock, TableService
 from bot.tournaments import TournamentDirector, TournamentError
 from bot.tournaments.limits import TournamentLimits
 from tests.tables.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, act
-from tests.tournaments.test_tournaments import DAVE, DIRECTOR, OPTIONS, Bot, balance, create
+from tests.tournaments.test_tournaments import (
+    DAVE,
+    DIRECTOR,
+    OPTIONS,
+    Bot,
+    all_but_the_last_action,
+    balance,
+    create,
+    heads_up,
+    restarted,
+)
 from tests.tournaments.test_tournaments import bot as bot
 
 NO_FANTASY = {**OPTIONS, "fantasy": "off"}
@@ -21,17 +31,6 @@ NO_FANTASY = {**OPTIONS, "fantasy": "off"}
 
 async def stored(storage: Storage, tid: int) -> Tournament:
     return Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
-
-
-async def heads_up(bot: Bot, hands: int) -> int:
-    """ALICE and BOB at one heads-up table (the final), started."""
-    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=hands,
-                                 options=NO_FANTASY, seed=3)
-    for player in (ALICE, BOB):
-        await bot.service.join(t.tournament_id, player, f"P{player}")
-    await bot.service.start(t.tournament_id, DIRECTOR)
-    await bot.service.idle()
-    return t.tournament_id
 
 
 async def alice_keeps_timing_out(bot: Bot, tid: int, backs: int,
@@ -82,19 +81,10 @@ async def test_a_clock_whose_timeout_ended_the_table_is_called_after_a_stop(
 
     monkeypatch.setattr(TournamentDirector, "_on_table_events", until_stopped)
     first = Bot(storage, clock)
-    tid = await heads_up(first, 1)
+    tid = await heads_up(first, 1, NO_FANTASY)
     (table,) = first.service.tournament(tid).current_tables
     assert table.table_id is not None
-    for _ in range(20):  # both act, all but the hand's last action
-        view = first.tables.public_view(table.table_id)
-        assert view is not None
-        (seat,) = view.to_act
-        late = view.seats[seat].player_id
-        if all(len(s.board.cards) == 13 for s in view.seats if s.seat != seat) and len(
-                view.seats[seat].board.cards) == 11:
-            break
-        await act(first.tables, table.table_id, late)
-        await first.service.idle()
+    late = await all_but_the_last_action(first, table.table_id)
     stopped = True  # the timeout is saved (the match over); the bot stops before hearing it
     await clock.advance(OPTIONS["turn_seconds"])
     await first.tables.idle()
@@ -102,9 +92,7 @@ async def test_a_clock_whose_timeout_ended_the_table_is_called_after_a_stop(
     await first.close()
     monkeypatch.undo()
 
-    second = Bot(storage, clock)
-    await second.service.restore()
-    await second.tables.restore()
+    second = await restarted(storage, clock)
     await second.run(tid)
     await second.close()
     assert (await stored(storage, tid)).status == "finished"
@@ -222,16 +210,14 @@ async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(
     monkeypatch.setattr(TableService, "start", stop_after)
     first = Bot(storage, clock)
     with pytest.raises(RuntimeError):
-        await heads_up(first, 2)
+        await heads_up(first, 2, NO_FANTASY)
     (t,) = first.service.live()
     await first.close()
     monkeypatch.undo()
     (table,) = (await stored(storage, t.tournament_id)).tables
     assert table.status == "waiting" and table.table_id is not None
 
-    second = Bot(storage, clock)
-    await second.service.restore()
-    await second.tables.restore()
+    second = await restarted(storage, clock)
     await second.run(t.tournament_id)
     await second.close()
     final = await stored(storage, t.tournament_id)
@@ -263,7 +249,7 @@ async def test_three_absences_are_three_called_clocks_and_the_third_excludes(
     """Back, then away again: each absence is one called clock (10 points and a warning);
     the second warning costs 25 more, the third excludes; a fourth absence, excluded, is
     not called. The excluded player takes no prize."""
-    tid = await heads_up(bot, 6)
+    tid = await heads_up(bot, 6, NO_FANTASY)
     await alice_keeps_timing_out(bot, tid, 3, nothing)
     recorded = await storage.tournaments.sanctions(tid)
     assert [(s.user_id, s.kind, s.points, s.excluded, s.actor_id) for s in recorded] == [
@@ -280,7 +266,7 @@ async def test_the_directors_time_penalty_uses_up_no_absence(bot: Bot,
                                                              storage: Storage) -> None:
     """The director's /ofc tournament time after a called clock is a warning of its own (the
     second: 25 more): the next absence is still called, and it is the third warning."""
-    tid = await heads_up(bot, 6)
+    tid = await heads_up(bot, 6, NO_FANTASY)
 
     async def director_calls_time(absences: int) -> bool:
         if absences == 1:
@@ -309,7 +295,7 @@ async def test_a_second_absence_a_stop_cut_off_is_called_once_at_the_restarts(
 
     monkeypatch.setattr(TournamentDirector, "_called_clocks", cut_off_at_the_second)
     first = Bot(storage, clock)
-    tid = await heads_up(first, 6)
+    tid = await heads_up(first, 6, NO_FANTASY)
 
     async def stop_at_the_second(absences: int) -> bool:
         return absences == 2
@@ -320,9 +306,7 @@ async def test_a_second_absence_a_stop_cut_off_is_called_once_at_the_restarts(
     assert [(s.kind, s.points) for s in await storage.tournaments.sanctions(tid)] == [
         ("penalty", 10), ("warning", 0)]
     for restart in range(2):
-        again = Bot(storage, clock)
-        await again.service.restore()
-        await again.tables.restore()
+        again = await restarted(storage, clock)
         await again.service.idle()
         recorded = await storage.tournaments.sanctions(tid)
         assert [(s.kind, s.points) for s in recorded] == [

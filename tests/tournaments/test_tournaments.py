@@ -115,6 +115,43 @@ async def balance(storage: Storage, user: int) -> int:
     return (await storage.wallets.wallet(GUILD, user, now=0.0)).balance
 
 
+async def restarted(storage: Storage, clock: FakeClock) -> Bot:
+    """A new bot on the same storage after a stop: its tournaments, then its tables, restored
+    in the order the bot restores them."""
+    bot = Bot(storage, clock)
+    await bot.service.restore()
+    await bot.tables.restore()
+    return bot
+
+
+async def heads_up(bot: Bot, hands: int, options: dict[str, object] = OPTIONS,
+                   **create: object) -> int:
+    """ALICE and BOB at one heads-up table (the final), started: the tournament's id."""
+    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=hands,
+                                 options=options, seed=3, **create)  # type: ignore[arg-type]
+    for player in (ALICE, BOB):
+        await bot.service.join(t.tournament_id, player, f"P{player}")
+    await bot.service.start(t.tournament_id, DIRECTOR)
+    await bot.service.idle()
+    return t.tournament_id
+
+
+async def all_but_the_last_action(bot: Bot, table_id: int) -> int:
+    """Both seats of a heads-up table act, the easy computer's way, every action of its hand
+    but the last: the player whose action that is."""
+    for _ in range(20):
+        view = bot.tables.public_view(table_id)
+        assert view is not None
+        (seat,) = view.to_act
+        late = view.seats[seat].player_id
+        if all(len(s.board.cards) == 13 for s in view.seats if s.seat != seat) and len(
+                view.seats[seat].board.cards) == 11:
+            return late
+        await act(bot.tables, table_id, late)
+        await bot.service.idle()
+    raise AssertionError("the hand did not come to its last action")
+
+
 async def test_registration_moves_buy_ins_into_the_pool(bot: Bot, storage: Storage) -> None:
     t = await create(bot, [ALICE, BOB], computers=1)
     # a computer pays none
@@ -318,9 +355,7 @@ async def test_tables_that_ended_unheard_before_a_restart_count(
     await first.close()
     monkeypatch.undo()
 
-    second = Bot(storage, clock)
-    await second.service.restore()
-    await second.tables.restore()
+    second = await restarted(storage, clock)
     await second.run(tid)
     await second.close()
     final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
@@ -489,17 +524,10 @@ async def test_ties_at_a_table_go_to_the_lot_drawn_from_the_seed(storage: Storag
 
 
 async def test_tables_play_at_point_value_one_and_keep_away_players(bot: Bot) -> None:
-    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=2,
-                                 options={**OPTIONS, "point_value": 500}, seed=3)
-    for player in (ALICE, BOB):
-        await bot.service.join(t.tournament_id, player, f"P{player}")
-    await bot.service.start(t.tournament_id, DIRECTOR)
-    await bot.service.idle()
-    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    tid = await heads_up(bot, 2, {**OPTIONS, "point_value": 500})
+    (table,) = bot.service.tournament(tid).current_tables
     assert table.table_id is not None
     assert bot.tables.lobby(table.table_id).rules.hints == "off"
-
-
     rules = bot.tables.lobby(table.table_id).rules
     assert (rules.point_value, rules.sit_out_when_away) == (1, False)
 
@@ -654,9 +682,7 @@ async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
     monkeypatch.undo()
 
     for restart in range(2):  # called at the first restart, and not again at the next
-        again = Bot(storage, clock)
-        await again.service.restore()
-        await again.tables.restore()
+        again = await restarted(storage, clock)
         await again.service.idle()
         recorded = await storage.tournaments.sanctions(tid)
         assert [(s.user_id, s.kind, s.points, s.level) for s in recorded] == [
@@ -668,29 +694,15 @@ async def test_a_called_clock_a_stop_cut_off_is_called_once_at_the_restart(
 
 async def test_a_timeout_that_ends_the_tables_match_is_still_a_called_clock(
         bot: Bot, storage: Storage, clock: FakeClock) -> None:
-    t = await bot.service.create(GUILD, CHANNEL, DIRECTOR, buy_in=50, seats=2, hands=1,
-                                 options=OPTIONS, seed=3)
-    for player in (ALICE, BOB):
-        await bot.service.join(t.tournament_id, player, f"P{player}")
-    await bot.service.start(t.tournament_id, DIRECTOR)
-    await bot.service.idle()
-    (table,) = bot.service.tournament(t.tournament_id).current_tables
+    tid = await heads_up(bot, 1)
+    (table,) = bot.service.tournament(tid).current_tables
     assert table.table_id is not None
-    for _ in range(20):  # both act, all but the hand's last action
-        view = bot.tables.public_view(table.table_id)
-        assert view is not None
-        (seat,) = view.to_act
-        late = view.seats[seat].player_id
-        if all(len(s.board.cards) == 13 for s in view.seats if s.seat != seat) and len(
-                view.seats[seat].board.cards) == 11:
-            break
-        await act(bot.tables, table.table_id, late)
-        await bot.service.idle()
+    late = await all_but_the_last_action(bot, table.table_id)
     await clock.advance(OPTIONS["turn_seconds"])  # its timeout ends the hand and the match
-    await bot.run(t.tournament_id)
-    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id)).state_json)
+    await bot.run(tid)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.status == "finished" and final.warnings(late) == 1
-    recorded = await storage.tournaments.sanctions(t.tournament_id)
+    recorded = await storage.tournaments.sanctions(tid)
     assert [(s.user_id, s.kind, s.points) for s in recorded] == [
         (late, "penalty", 10), (late, "warning", 0)]
 
