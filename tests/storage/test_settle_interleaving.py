@@ -1,19 +1,20 @@
 """Two processes (two `Storage` opened on one database) take turns, at random, at the money
 of two tables: buy-ins, cash-outs, settlements (some too large for a stack, some with their
 hand's record), repeats of earlier keys, keys reused elsewhere, matches started and ended by
-either, and now and then one operation from each at the same time. A model in plain Python
-computes from the rules what every call must return and what the stacks must then be
-(RULES.md R6 and R12: transfers in order, a stack never below zero or nothing moves, a
-repeated key changes nothing). On PostgreSQL a process settles a table in one statement on
-the stacks its last settlement there left (`Tables._settled_at_once`): the other process's
-operations in between must make that statement write nothing and the settlement read the
-table, so both ways are counted and must both occur."""
+either, one process's operation between two settlements of the table's process, and now and
+then one operation from each at the same time. A model in plain Python computes from the
+rules what every call must return and what the stacks must then be (RULES.md R6 and R12:
+transfers in order, a stack never below zero or nothing moves, a repeated key changes
+nothing). On PostgreSQL a process settles a table in one statement on the stacks its last
+settlement there left (`Tables._settled_at_once`): the other process's operations in between
+must make that statement write nothing and the settlement read the table, so both ways are
+counted and must both occur. The draws are seeded: every run is the same run."""
 
 import asyncio
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -182,6 +183,9 @@ class Run:
         self.now += 1.0
         return self.now
 
+    def _other(self, table: int) -> int:
+        return self.tables[1 - self.tables.index(table)]
+
     def _store(self, table: int) -> Storage:
         """Mostly the process that runs the table (as a bot process does), else the other."""
         home = self.tables.index(table)
@@ -202,7 +206,15 @@ class Run:
             return Op(kind, table, self._key(kind), user=user)
         return self._settlement(table)
 
+    def _empty_settlement(self, table: int) -> Op:
+        """A settlement that moves nothing: it tells its process the table's stacks."""
+        self.hand_no[table] += 1
+        return Op("settle", table, self._key("settle"), hand_no=self.hand_no[table])
+
     def _settlement(self, table: int) -> Op:
+        """Random transfers among the seated (now and then someone not seated), some more than
+        the payer holds by then; often with the hand's record: of the table's newest match
+        (running or over), now and then of the other table's, or a hand recorded already."""
         rng, stacks = self.rng, self.model.stacks[table]
         seated = sorted(stacks) if len(stacks) >= 2 and rng.random() < 0.95 else list(PLAYERS)
         left = dict(stacks)
@@ -222,7 +234,7 @@ class Run:
         if matches and rng.random() < 0.6:
             match = matches[-1]
             if rng.random() < 0.1:  # a hand of the other table's match
-                other = self.model.matches[next(t for t in self.tables if t != table)]
+                other = self.model.matches[self._other(table)]
                 match = other[-1] if other else match
             recorded = sorted(self.model.hands[match])
             if recorded and rng.random() < 0.15:  # that hand was recorded already
@@ -245,8 +257,7 @@ class Run:
         op = self.model.keys[self.rng.choice(sorted(self.model.keys))]
         if self.rng.random() < 0.8:
             return op
-        other = next(t for t in self.tables if t != op.table)
-        return Op("settle", other, op.key, transfers=(), hand_no=1)
+        return Op("settle", self._other(op.table), op.key, transfers=(), hand_no=1)
 
     async def one(self, op: Op, store: Storage | None = None) -> None:
         expected = self.model.apply(op)
@@ -313,12 +324,36 @@ class Run:
                 self.model.hands[match] = {}
             assert match == self.model.running[table]
             return
-        # The match ends (by either process, or again: the second time does nothing).
-        assert await store.history.record_match_end(running, [], now=self._clock(),
-                                                    cancelled=True)
+        # The match ends, by the process that does not run the table, just after the one that
+        # does settled there (so it knows the stacks); ending it again does nothing. A hand of
+        # it that then comes to the table is refused: nothing moves, nothing is recorded.
+        home = self.tables.index(table)
+        await self.one(self._empty_settlement(table), self.stores[home])
+        assert await self.stores[1 - home].history.record_match_end(
+            running, [], now=self._clock(), cancelled=True)
         assert not await store.history.record_match_end(running, [], now=self._clock(),
                                                         cancelled=True)
         del self.model.running[table]
+        self.hand_no[table] += 1
+        late = HandRecord(running, self.hand_no[table], "{}", ())
+        await self.one(Op("settle", table, self._key("settle"), hand_no=late.hand_no,
+                          hand=late), self.stores[home])
+
+    async def intrusion(self) -> None:
+        """The process that runs a table settles there, the other moves the table's chips
+        (often seating a player), and the first settles again: on stacks that are no longer
+        the ones it knows."""
+        rng, table = self.rng, self.rng.choice(self.tables)
+        if table in self.model.closed:
+            return
+        home = self.tables.index(table)
+        await self.one(self._settlement(table), self.stores[home])
+        unseated = [user for user in PLAYERS if user not in self.model.stacks[table]]
+        op = (Op("buy_in", table, self._key("buy_in"), user=rng.choice(unseated),
+                 amount=rng.randint(1, 100))
+              if unseated and rng.random() < 0.5 else self.new_op(table))
+        await self.one(op, self.stores[1 - home])
+        await self.one(self._settlement(table), self.stores[home])
 
     async def step(self) -> None:
         roll = self.rng.random()
@@ -328,8 +363,10 @@ class Run:
                 await self.one(op)
         elif roll < 0.16:
             await self.match_step()
-        elif roll < 0.3:
+        elif roll < 0.28:
             await self.two_at_once()
+        elif roll < 0.38:
+            await self.intrusion()
         else:
             await self.one(self.new_op())
         await self.check()
@@ -341,20 +378,22 @@ class Run:
                 assert live.stacks == self.model.stacks[table], (table, live.stacks)
                 assert live.state_json == self.model.states[table], table
 
-    async def close(self, table: int) -> None:
-        """One process empties and closes a table the other settled last."""
+    async def close(self, table: int, snapshot: str | None) -> None:
+        """The other process empties and closes a table whose process knows its stacks (none:
+        it settled there once the seats were empty); that one's next settlement is refused,
+        and repeats there change nothing, quietly."""
         first, second = self.stores
-        await self.one(Op("settle", table, self._key("settle"), hand_no=1), first)
+        await self.one(self._empty_settlement(table), first)
         for user in sorted(self.model.stacks[table]):
             await self.one(Op("cash_out", table, self._key("out"), user=user), second)
+        await self.one(self._empty_settlement(table), first)
         assert await second.tables.close_table(table, now=self._clock())
         self.model.closed.add(table)
         await self.check()
-        settle = Op("settle", table, self._key("settle"), hand_no=self.hand_no[table] + 1)
-        assert await _outcome(first, settle, self._clock()) is TableClosed
-        repeats = [op for op in self.model.keys.values() if op.table == table]
-        for op in repeats[-3:]:  # repeats at a closed table change nothing, quietly
-            assert await _outcome(first, op, self._clock()) == self.model.apply(op)
+        late = replace(self._empty_settlement(table), snapshot=snapshot)
+        assert await _outcome(first, late, self._clock()) is TableClosed
+        for op in [op for op in self.model.keys.values() if op.table == table][-3:]:
+            await self.one(op, first)
         await self.check()
 
     async def check_rows(self) -> None:
@@ -396,7 +435,8 @@ async def test_two_processes_interleaving_a_tables_money_agree_with_the_model(
         run = Run([storage, other], tables)
         for _ in range(STEPS):
             await run.step()
-        await run.close(tables[0])
+        await run.close(tables[0], None)
+        await run.close(tables[1], '{"closed": true}')
         await run.check_rows()
         for store in (storage, other):
             assert (await store.audit()).ok
