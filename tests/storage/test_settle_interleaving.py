@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+import asyncpg
 import pytest
 
 from bot.storage import (
@@ -32,6 +33,8 @@ from bot.storage import (
     TableClosed,
     Transfer,
 )
+from bot.storage import tables as tables_module
+from bot.storage.backend import Connection
 from bot.storage.postgres import PostgresDatabase
 from tests.backends import is_postgres
 from tests.storage.conftest import ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
@@ -445,3 +448,45 @@ async def test_two_processes_interleaving_a_tables_money_agree_with_the_model(
     assert run.concurrent >= 10  # the draws found pairs to run at the same time
     if is_postgres(database):  # the one statement both wrote settlements and undid itself
         assert True in at_once_outcomes and False in at_once_outcomes, at_once_outcomes
+
+
+async def test_a_seat_taken_while_the_one_statement_waits_is_in_the_stacks_returned(
+        storage: Storage, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process seats a player while this one's one-statement settlement waits for the
+    table's row: the settlement, ordered after that buy-in, returns every seat's stack."""
+    if not is_postgres(database):
+        pytest.skip("SQLite runs one writer at a time: no statement waits inside another")
+    table = await storage.tables.create_table(GUILD, CHANNEL, FIRST_STATE, now=0.0)
+    for user in (ALICE, BOB):
+        await storage.tables.buy_in(table, user, 100, key=f"in:{user}", now=1.0)
+    await storage.tables.settle_hand(table, 1, [Transfer(ALICE, BOB, 4)], key="s1", now=2.0)
+    other = await Storage.open(database)
+    watcher = await asyncpg.connect(database)
+    seated, resume = asyncio.Event(), asyncio.Event()
+    save_state = tables_module._save_state
+
+    async def paused(conn: Connection, table_id: int, state: str | None, now: float) -> None:
+        seated.set()  # the buy-in's last write: its seat is inserted, not yet committed
+        await resume.wait()
+        await save_state(conn, table_id, state, now)
+
+    try:
+        monkeypatch.setattr(tables_module, "_save_state", paused)
+        buy_in = asyncio.create_task(
+            other.tables.buy_in(table, CAROL, 50, key="in:carol", now=3.0))
+        await seated.wait()
+        settle = asyncio.create_task(
+            storage.tables.settle_hand(table, 2, [Transfer(BOB, ALICE, 10)], key="s2", now=4.0))
+        while not await watcher.fetchval(  # the statement waits for the buy-in's lock
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"):
+            await asyncio.sleep(0.01)
+        resume.set()
+        await buy_in
+        done = await settle
+    finally:
+        await watcher.close()
+        await other.close()
+    assert done.applied
+    assert (await storage.tables.table(table)).stacks == {ALICE: 106, BOB: 94, CAROL: 50}
+    assert done.stacks == {ALICE: 106, BOB: 94, CAROL: 50}
