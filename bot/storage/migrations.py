@@ -338,9 +338,18 @@ CREATE TABLE lease_tokens (
 );
 """
 
+# 14: a count of the changes to a table's money. PostgreSQL: every money operation of a table
+# adds one as it takes the table's row; the one-statement settlement (tables.py) writes only
+# where the count is still the one its process knows, so a buy-in or cash-out of another
+# process, even one it waited for, makes it write nothing.
+_MONEY_VERSION = """
+ALTER TABLE live_tables ADD COLUMN money_version INTEGER NOT NULL DEFAULT 0;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
-                               _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS, _FENCING)
+                               _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS, _FENCING,
+                               _MONEY_VERSION)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

@@ -67,24 +67,29 @@ class _Money(NamedTuple):
     guild_id: int
     status: str
     stacks: dict[int, int]  # user -> stack, in user id order
+    version: int  # live_tables.money_version (PostgreSQL: counts the money operations)
 
 
-_MONEY = ("SELECT t.guild_id, t.status, s.user_id, s.stack{claimed} FROM live_tables AS t "
+_MONEY = ("SELECT t.guild_id, t.status, s.user_id, s.stack{claimed}, t.money_version "
+          "FROM live_tables AS t "
           "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id")
 
 
 async def _lock_table_row(conn: Connection, table_id: int) -> bool:
-    """Whether the table exists. First, on its own: a statement that waited for the lock reads
-    the rows it joins as they were when it began, so the stacks are read by the next one."""
-    return bool(await conn.execute(f"SELECT 1 FROM live_tables WHERE id = ?{conn.for_update}",
-                                   (table_id,)))
+    """PostgreSQL: whether the table exists, its row held and its money's version counted up
+    (a money operation is under way: a one-statement settlement of another process, on the
+    stacks it knew, writes nothing after it). First, on its own: a statement that waited for
+    the lock reads the rows it joins as they were when it began, so the stacks are read by the
+    next one."""
+    return bool(await conn.execute(
+        "UPDATE live_tables SET money_version = money_version + 1 WHERE id = ?", (table_id,)))
 
 
 def _read_money(table_id: int, rows: list[Row]) -> _Money:
     if not rows:
         raise UnknownTable(table_id)
     stacks = {int(user): int(stack) for _, _, user, stack, *_ in rows if user is not None}
-    return _Money(int(rows[0][0]), str(rows[0][1]), stacks)
+    return _Money(int(rows[0][0]), str(rows[0][1]), stacks, int(rows[0][-1]))
 
 
 async def _money(conn: Connection, table_id: int, *, lock: bool = True) -> _Money:
@@ -184,16 +189,18 @@ async def _settle_writes(conn: Connection, table_id: int, rows: Sequence[StackMo
         await conn.execute(_SETTLE_PG + _SAVE_STATE, [*params, state, now, table_id])
 
 
-def _settle_at_once(table_id: int, key: str, now: float, known: dict[int, int],
+def _settle_at_once(table_id: int, key: str, now: float, version: int, known: dict[int, int],
                     stacks: dict[int, int], rows: Sequence[StackMoveRow], state: str | None,
                     hand: HandRecord | None,
                     fence: fencing.Fence | None) -> tuple[str, list[object]]:
-    """PostgreSQL: a whole settlement as one statement, for a table whose stacks before it are
-    taken to be `known` (and after it `stacks`). It claims the key, checks the lease, writes
+    """PostgreSQL: a whole settlement as one statement, for a table whose money is taken to
+    be at `version` with the stacks `known` (and after it `stacks`). It claims the key, checks
+    the lease, counts the table's money version up where it is still `version` (the table's
+    row is checked again after any wait for it, unlike rows another transaction inserted), writes
     the stacks where they still are `known`, the stack movements, the snapshot and the hand,
-    then checks that each did what it must: the key new, the lease held, the table open, every
-    seat of the table at its `known` stack, the hand taken. If any did not, it divides by
-    zero, which undoes the whole statement."""
+    then checks that each did what it must: the key new, the lease held, the table open at
+    that version, every seat of the table at its `known` stack, the hand taken. If any did
+    not, it divides by zero, which undoes the whole statement."""
     users = sorted(known)
     params: list[object] = [key, "settle", table_id, now]
     parts = [f"claim AS ({CLAIM_KEY} ON CONFLICT (key) DO NOTHING RETURNING 1)"]
@@ -203,14 +210,15 @@ def _settle_at_once(table_id: int, key: str, now: float, known: dict[int, int],
         parts.append(f"lease AS ({lease})")
         params += lease_params
         checks.append("(SELECT count(*) FROM lease) = 1")
-    if state is None:  # held as the statements below write, as a settlement's lock holds it
-        parts.append("tab AS (SELECT 1 FROM live_tables WHERE id = ? AND status = 'open' "
-                     "FOR NO KEY UPDATE)")
-        params.append(table_id)
+    if state is None:
+        parts.append("tab AS (UPDATE live_tables SET money_version = money_version + 1 "
+                     "WHERE id = ? AND status = 'open' AND money_version = ? RETURNING 1)")
+        params += [table_id, version]
     else:
-        parts.append("tab AS (UPDATE live_tables SET state_json = ?, updated_at = ? "
-                     "WHERE id = ? AND status = 'open' RETURNING 1)")
-        params += [state, now, table_id]
+        parts.append("tab AS (UPDATE live_tables SET state_json = ?, updated_at = ?, "
+                     "money_version = money_version + 1 "
+                     "WHERE id = ? AND status = 'open' AND money_version = ? RETURNING 1)")
+        params += [state, now, table_id, version]
     checks.append("(SELECT count(*) FROM tab) = 1")
     # The table's row first (the order every money operation takes its locks in), then the
     # seats: each written only where its stack is still the one known.
@@ -239,10 +247,11 @@ class Tables(Part):
 
     def __init__(self, core: Core) -> None:
         super().__init__(core)
-        # Each table's stacks as this process last settled them. PostgreSQL: the next
-        # settlement there is written in one statement that checks them, and reads them first
-        # only when they are stale (another operation since, or a restart).
-        self._known: dict[int, dict[int, int]] = {}
+        # Each table's money version and stacks as this process last settled them.
+        # PostgreSQL: the next settlement there is written in one statement that checks them,
+        # and reads them first only when they are stale (another operation since, or a
+        # restart).
+        self._known: dict[int, tuple[int, dict[int, int]]] = {}
 
     async def create_table(
         self,
@@ -576,7 +585,7 @@ class Tables(Part):
         key = validate.key(key)
         state = _optional_state(snapshot)
         if await self._settled_at_once(table_id, hand_no, moves, key, now, state, hand):
-            return Settlement(True, dict(self._known[table_id]))
+            return Settlement(True, dict(self._known[table_id][1]))
         async with self._db.transaction() as conn:
             money, claimed = await self._start_operation(conn, table_id, key, "settle", now)
             stacks = money.stacks
@@ -585,7 +594,7 @@ class Tables(Part):
                 await _settle_writes(conn, table_id, rows, stacks, state, now)
                 if hand is not None:
                     await insert_hand(conn, hand, now, table_id=table_id)
-        self._known[table_id] = dict(stacks)
+        self._known[table_id] = (money.version, dict(stacks))
         return Settlement(claimed, stacks)
 
     async def _settled_at_once(self, table_id: int, hand_no: int, moves: Sequence[Transfer],
@@ -596,19 +605,20 @@ class Tables(Part):
         the stacks it left. False when it was not written: the stacks are not known, or
         anything that statement checks is not as known (the settlement then reads the
         table, and says why if it refuses)."""
-        known = self._known.pop(table_id, None)
-        if self._db.at_once is None or known is None:
+        last = self._known.pop(table_id, None)
+        if self._db.at_once is None or last is None:
             return False
+        version, known = last
         stacks = dict(known)
         try:  # a refusal is judged on stacks read afresh, not on these
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
         except StorageError:
             return False
-        sql, params = _settle_at_once(table_id, key, now, known, stacks, rows, state, hand,
-                                      self._core.fence)
+        sql, params = _settle_at_once(table_id, key, now, version, known, stacks, rows, state,
+                                      hand, self._core.fence)
         if not await self._db.at_once(sql, params):
             return False
-        self._known[table_id] = stacks
+        self._known[table_id] = (version + 1, stacks)
         return True
 
     @staticmethod
