@@ -20,7 +20,7 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
   person's final standing is kept (/ofc history);
 - cooldowns and caps (limits.py) keep a member, and a server, from taking the machine;
 - cancelling closes the tables (their stacks back to the wallets, then the stakes back to
-  the house) and refunds every player still in.
+  the house) and refunds every person registered but the excluded.
 A restart (`restore()`, before the table service's) brings every tournament back where it
 was; its tables come back with the table service.
 """
@@ -405,7 +405,7 @@ class TournamentDirector:
     async def cancel(self, tournament_id: int, actor_id: int, *,
                      is_admin: bool = False) -> Tournament:
         """Close every table (stacks back to wallets, stakes back to the house) and refund
-        every player still in."""
+        every person registered but the excluded."""
         async with self._locked(tournament_id) as t:
             self.check_director(t, actor_id, is_admin)
             players = self._rule(t.cancel)

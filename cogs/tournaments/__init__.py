@@ -29,7 +29,7 @@ ANNOUNCED = {"created": Text("Registration is open: {cmd}", cmd=Slash("ofc tourn
              "table closed early": Text("A table was closed before its last hand: the hands it "
                                         "played decide who goes on (RULES.md R13)."),
              "finished": Text("The final is over: prizes paid."),
-             "cancelled": Text("Cancelled: every player still in was refunded.")}
+             "cancelled": Text("Cancelled: everyone but the excluded got the buy-in back.")}
 
 
 def opener_for(bot: "OFCBot") -> TableOpener:

@@ -189,8 +189,8 @@ async def standings(interaction: Interaction) -> None:
     await send(interaction, ephemeral=True, embed=embeds.standings(lang(interaction), found))
 
 
-@tournament.command(name="cancel", description="Cancel: every player still in is refunded "
-                                               "(director)")
+@tournament.command(name="cancel", description="Cancel: everyone but the excluded gets the "
+                                               "buy-in back (director)")
 async def cancel(interaction: Interaction) -> None:
     t = here(interaction)
     service_of(interaction).check_director(t, interaction.user.id, manages_server(interaction))
