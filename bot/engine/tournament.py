@@ -249,9 +249,7 @@ class Tournament:
 
     def _next_level(self) -> list[TournamentTable]:
         tables = self.current_tables
-        # A winner excluded once the table was decided does not go on, and nobody in its place.
-        winners = {t.winner for t in tables
-                   if t.winner is not None and self._entry(t.winner).status != "excluded"}
+        winners = set(self._going_on(tables))
         for table in tables:
             for player in table.players:
                 entry = self._entry(player)
@@ -262,15 +260,19 @@ class Tournament:
             return []
         return self._draw()
 
+    def _going_on(self, tables: list[TournamentTable]) -> list[int]:
+        """The tables' winners, in table order. A winner excluded once its table was decided
+        does not go on, and nobody in its place."""
+        return [t.winner for t in tables
+                if t.winner is not None and self._entry(t.winner).status != "excluded"]
+
     def _finish(self, tables: list[TournamentTable]) -> None:
         """The final standings: the final table's ranking, then those who went out, the
         later first (at one level: their points there less its penalties), the excluded
         last. The pool is paid to people only, by their rank among people (not excluded)."""
         # The final table's ranking first; when a level ends with one winner left (the others
         # excluded), that winner.
-        order = (self.rank_table(tables[0]) if len(tables) == 1 else
-                 [t.winner for t in tables if t.winner is not None
-                  and self._entry(t.winner).status != "excluded"])
+        order = self.rank_table(tables[0]) if len(tables) == 1 else self._going_on(tables)
         out = sorted((e for e in self.entries if e.player_id not in order),
                      key=lambda e: (e.status == "excluded", -e.level_out,
                                     -self._last_points(e)))
