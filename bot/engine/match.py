@@ -647,7 +647,6 @@ class Match:
                 hidden_cards=hidden_cards, new_cards=new_cards,
                 in_fantasy=bool(sh is not None and sh.fantasy),
                 fantasy_size=sh.fantasy if sh is not None else 0, away=p.away,
-                absences=p.absences,
                 sitting_out=p.status != "playing" or (playing and sh is None),
                 out=p.status == "out",
                 acted=bool(playing and sh is not None and sh.acted),

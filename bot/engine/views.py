@@ -29,7 +29,6 @@ class SeatView:
     in_fantasy: bool = False
     fantasy_size: int = 0  # cards dealt to this seat's Fantasyland hand, 0 when not in FL
     away: bool = False  # R10
-    absences: int = 0  # times marked away in this match (R10)
     sitting_out: bool = False  # not dealt in this hand (away, busted, or waiting to join)
     out: bool = False  # busted or got up: out of the match, its stack gone (R6, R10, R11)
     acted: bool = False  # confirmed the current street (or the whole FL arrangement)
