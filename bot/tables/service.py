@@ -18,7 +18,7 @@ from bot.engine.cards import Card
 from bot.engine.views import TableView
 from bot.process.workers import Workers
 from bot.sharding import ShardPlan
-from bot.storage import UNCHANGED, Storage, Unchanged
+from bot.storage import UNCHANGED, LiveTable, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
 from bot.tables.lobby import Lobby
 from bot.tables.messages import Messages
@@ -100,10 +100,10 @@ class TableService:
         live = self._core.tables.get(table_id)
         return {} if live is None else _absences(live.state)
 
-    async def saved_absences(self, table_id: int) -> dict[int, int]:
-        """`absences` from the table's last snapshot in storage: for a table that ended while
-        no process ran it (empty when its snapshot cannot be read)."""
-        record = await self._core.storage.tables.table(table_id)
+    @staticmethod
+    def saved_absences(record: LiveTable) -> dict[int, int]:
+        """`absences` from a table's last snapshot, as storage holds it: for a table that ended
+        while no process ran it (empty when its snapshot cannot be read)."""
         try:
             state = TableState.loads(record.state_json, table_id=record.id,
                                      guild_id=record.guild_id, channel_id=record.channel_id)

@@ -514,7 +514,7 @@ class TournamentDirector:
         results = await self._results(table, table_id)
         stake = _table_rules(t, table).buy_in
         returned = {p: stake + chips for p, (_, chips) in results.items()}
-        absences = await self._tables.saved_absences(table_id)
+        absences = self._tables.saved_absences(record)
 
         async def decide() -> None:  # its last timeouts' clocks first, while it still plays
             await self._called_clocks(t.tournament_id, table_id, absences)
