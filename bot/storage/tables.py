@@ -584,8 +584,9 @@ class Tables(Part):
             raise InvalidInput(f"The hand record is hand {hand.hand_no}, not hand {hand_no}.")
         key = validate.key(key)
         state = _optional_state(snapshot)
-        if await self._settled_at_once(table_id, hand_no, moves, key, now, state, hand):
-            return Settlement(True, dict(self._known[table_id][1]))
+        settled = await self._settled_at_once(table_id, hand_no, moves, key, now, state, hand)
+        if settled is not None:
+            return Settlement(True, settled)
         async with self._db.transaction() as conn:
             money, claimed = await self._start_operation(conn, table_id, key, "settle", now)
             stacks = money.stacks
@@ -594,32 +595,33 @@ class Tables(Part):
                 await _settle_writes(conn, table_id, rows, stacks, state, now)
                 if hand is not None:
                     await insert_hand(conn, hand, now, table_id=table_id)
-        self._known[table_id] = (money.version, dict(stacks))
+        if self._db.at_once is not None:  # (SQLite's settlement is one thread hop already)
+            self._known[table_id] = (money.version, dict(stacks))
         return Settlement(claimed, stacks)
 
     async def _settled_at_once(self, table_id: int, hand_no: int, moves: Sequence[Transfer],
                                key: str, now: float, state: str | None,
-                               hand: HandRecord | None) -> bool:
+                               hand: HandRecord | None) -> dict[int, int] | None:
         """PostgreSQL, a table this process settled last: the settlement in one statement
         (one round trip where the transaction takes four, or seven with the hand), judged on
-        the stacks it left. False when it was not written: the stacks are not known, or
-        anything that statement checks is not as known (the settlement then reads the
-        table, and says why if it refuses)."""
+        the stacks it left; the stacks after it. None when it was not written: the stacks are
+        not known, or anything that statement checks is not as known (the settlement then
+        reads the table, and says why if it refuses)."""
         last = self._known.pop(table_id, None)
         if self._db.at_once is None or last is None:
-            return False
+            return None
         version, known = last
         stacks = dict(known)
         try:  # a refusal is judged on stacks read afresh, not on these
             rows = self._settlement_rows(table_id, hand_no, moves, stacks, key, now)
         except StorageError:
-            return False
+            return None
         sql, params = _settle_at_once(table_id, key, now, version, known, stacks, rows, state,
                                       hand, self._core.fence)
         if not await self._db.at_once(sql, params):
-            return False
-        self._known[table_id] = (version + 1, stacks)
-        return True
+            return None
+        self._known[table_id] = (version + 1, dict(stacks))
+        return stacks
 
     @staticmethod
     def _settlement_rows(
