@@ -99,8 +99,13 @@ def _table_rules(t: Tournament, table: TournamentTable) -> TableRules:
 
 class TournamentDirector:
     def __init__(self, storage: Storage, tables: TableService, clock: Clock,
-                 opener: TableOpener, limits: TournamentLimits | None = None) -> None:
+                 opener: TableOpener, limits: TournamentLimits | None = None, *,
+                 seeded_tables: bool = False) -> None:
+        """`seeded_tables`: each table deals from the tournament's seed, so that simulations
+        and tests replay exactly; the bot's tables deal unpredictably (R1), whatever the
+        seed, which is kept in the tournament's record for the seating lots."""
         self.limits = limits or TournamentLimits()
+        self._seeded_tables = seeded_tables
         self._cooldowns = Cooldowns()
         self._storage = storage
         self._tables = tables
@@ -583,7 +588,8 @@ class TournamentDirector:
                 key=_key(t, "L" + str(table.level), table.index, "stake", player),
                 now=self._clock.now())
         director = t.director_id
-        seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62)
+        seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62) \
+            if self._seeded_tables else None
         lobby = await self._tables.create_table(
             t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed,
             lent=True)

@@ -30,7 +30,8 @@ async def play_tournament(levels: Sequence[str], *, seed: int, hands: int, seats
         async def opener(t: Tournament, table: TournamentTable) -> int:
             return next(threads)
 
-        service = TournamentDirector(storage, tables, clock, opener, UNLIMITED)
+        service = TournamentDirector(storage, tables, clock, opener, UNLIMITED,
+                                     seeded_tables=True)  # the same seed, the same report
         try:  # computers play for no one's chips: a free tournament
             t = await service.create(GUILD, CHANNEL, SIMULATION_HOST, buy_in=0,
                                      seats=seats, hands=hands, options=options, seed=seed)

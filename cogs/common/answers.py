@@ -143,7 +143,8 @@ async def answer_error(interaction: Interaction, error: BaseException) -> None:
     loc = lang(interaction)
     if isinstance(error, REFUSALS):
         if isinstance(error, BadId):
-            log.info("refused component id %r from %s", error.custom_id, interaction.user.id)
+            log.info("refused component id %r from %s", _logged_id(error.custom_id),
+                     interaction.user.id)
         content = {"embed": discord.Embed(description=reason(loc, error), colour=REFUSED)}
     else:
         log.error("%s failed", _what(interaction), exc_info=error)
@@ -168,12 +169,23 @@ def reason(loc: str, error: BaseException) -> str:
     return str(error)
 
 
+# The card in a component id (cogs/tables/ids.py): a placement's, or the greyed button naming
+# a dealt card.
+_CARD_IN_ID = re.compile(r"^(ofc:(?:place:(?:[0-9]+:){4}|row:card))[0-9]+")
+
+
+def _logged_id(custom_id: str) -> str:
+    """A component id as the logs show it: without its card, which is its player's alone
+    (R7: dealt, or about to be discarded); the logs are the operator's, often shared."""
+    return _CARD_IN_ID.sub(r"\1...", custom_id)
+
+
 def _what(interaction: Interaction) -> str:
     command = interaction.command
     if command is not None:
         return f"command {command.qualified_name!r}"
     data: Any = interaction.data or {}
-    return f"component {data.get('custom_id', '')!r}"
+    return f"component {_logged_id(str(data.get('custom_id', '')))!r}"
 
 
 class PersistentItem:

@@ -3,8 +3,10 @@
 `PrivacyWatch.install(monkeypatch)`:
 - wraps the engine's `Match.public_view` and `Match.view_for`, where every view comes from (on
   the class, so a restarted bot is watched too): each view is registered with what each seat
-  may show at that very moment, read from every seat's private view: its own placed board,
-  nothing of a Fantasyland board in play, never a dealt (or drafted) or discarded card;
+  may show at that very moment, read from every seat's private view (and the hand's record of
+  a simultaneous street's placements not yet shown): its own placed board, nothing of a
+  Fantasyland board in play nor of the one board laid out face down beside them, never a
+  dealt (or drafted) or discarded card;
 - wraps the bot's ways to an image, `cogs.common.images.render(kind, view, ...)` and
   `render_newest(kind, read)` (whose view is recorded as `read()` gives it), with a recorder in
   this process: the real image (drawn by the bot's worker processes, or on a
@@ -14,7 +16,9 @@
 `problems(double, channel)` then reads what people saw (every version of every message) and
 names each leak: a public image drawn from anything but a registered public TableView or
 showing a card it may not, a private image in someone else's DM or ephemeral message, a card
-written in a public message other than a showdown, a discard written in a showdown.
+written in a public message other than a showdown, a discard written in a showdown, and a
+card written in a member's DM or ephemeral message about a hand ("Hand N ...") that was
+neither theirs in that hand nor face up on a board (placed, or shown down).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message
 
 PNG_KEY = "ofc-view"  # the PNG text chunk holding a recorded view's number
 CARD_TEXT = re.compile(r"[2-9TJQKA][♠♥♦♣]|Joker")
+HAND_TITLE = re.compile(r"Hand (\d+)\b")  # a prompt's, its record's, a result's title
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,9 @@ class Rendered:
 class PrivacyWatch:
     rendered: dict[int, Rendered] = field(default_factory=dict)  # by the number in the PNG
     discards: dict[int, set[Card]] = field(default_factory=dict)  # hand -> every discard seen
+    # (hand, player) -> the cards that player held in that hand (dealt, placed or discarded)
+    owned: dict[tuple[int, int], set[Card]] = field(default_factory=dict)
+    face_up: dict[int, set[Card]] = field(default_factory=dict)  # hand -> cards seen face up
     _registered: dict[int, tuple[Any, Secrets]] = field(default_factory=dict)
     _numbers: Iterator[int] = field(default_factory=itertools.count)
 
@@ -80,18 +88,30 @@ class PrivacyWatch:
             hidden: set[Card] = set()
             discards: set[Card] = set()
             fantasy = False
+            playing = match.hand.seats if match.hand and view.phase == "playing" else {}
+            # R8 (seeds 000, 003): the one player outside Fantasyland while all the others
+            # dealt in are in it lays out face down too.
+            outside = [s for s, sh in playing.items() if not sh.fantasy]
+            alone = set(outside) if len(outside) == 1 and len(playing) > 1 else set()
             for seat in view.seats:
                 own = view_for(match, seat.seat)
                 hidden.update(own.dealt, own.discards)
                 discards.update(own.discards)
                 board = frozenset(own.board.cards)
-                if view.phase == "playing" and seat.in_fantasy:
+                self.owned.setdefault((view.hand_no, seat.player_id), set()).update(
+                    own.dealt, own.discards, board)
+                if seat.seat in playing and (seat.in_fantasy or seat.seat in alone):
                     allowed[seat.seat] = frozenset()  # R8: face down until showdown
                     hidden.update(board)
-                    fantasy = fantasy or bool(board)
+                    fantasy = fantasy or (seat.in_fantasy and bool(board))
                 else:
-                    allowed[seat.seat] = board
+                    # R7, simultaneous: a street's placements show when the street ends
+                    unshown = frozenset(playing[seat.seat].hidden) if seat.seat in playing \
+                        else frozenset()
+                    allowed[seat.seat] = board - unshown
+                    hidden.update(unshown)
             self.discards.setdefault(view.hand_no, set()).update(discards)
+            self.face_up.setdefault(view.hand_no, set()).update(*allowed.values())
             return Secrets(view.hand_no, allowed, frozenset(hidden), frozenset(discards),
                            fantasy, owner)
 
@@ -174,11 +194,13 @@ class PrivacyWatch:
                         found += self._public_image(self.rendered_from(image), where)
                 else:
                     found += self._private_images(version, message.visible_to, where)
+                    found += self._private_text(version, message.visible_to, where)
         for member in members:
             for message in member.dms():
                 for version in _versions(message):
-                    found += self._private_images(version, member.id,
-                                                  f"DM {message.id} to {member.name}")
+                    where = f"DM {message.id} to {member.name}"
+                    found += self._private_images(version, member.id, where)
+                    found += self._private_text(version, member.id, where)
         return found
 
     def _public_text(self, version: Snapshot | Message, where: str) -> list[str]:
@@ -190,6 +212,19 @@ class PrivacyWatch:
         discarded = {card_label("en-US", c) for c in self.discards.get(int(heading[1]), ())}
         leaked = shown & discarded
         return [f"{where} writes discards {sorted(leaked)}"] if leaked else []
+
+    def _private_text(self, version: Snapshot | Message, reader: int, where: str) -> list[str]:
+        """The cards a message about a hand writes to `reader`: their own in that hand, or
+        seen face up on a board in it (placed, or shown down)."""
+        heading = HAND_TITLE.match(_title(version))
+        if heading is None:
+            return []
+        hand = int(heading[1])
+        text = "\n".join([version.content, *map(str, version.embeds),
+                          *map(str, version.components)])
+        seen = self.owned.get((hand, reader), set()) | self.face_up.get(hand, set())
+        leaked = set(CARD_TEXT.findall(text)) - {card_label("en-US", c) for c in seen}
+        return [f"{where} writes {sorted(leaked)} to {reader}"] if leaked else []
 
     def _public_image(self, rendered: Rendered, where: str) -> list[str]:
         if rendered.kind == "private" or not isinstance(rendered.view, TableView):

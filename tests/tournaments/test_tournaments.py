@@ -8,6 +8,9 @@ from itertools import count
 import pytest
 
 from bot.ai.players import Settings
+from bot.engine.cards import Card
+from bot.engine.deal import shuffled_deck
+from bot.engine.rules import TableRules
 from bot.engine.tournament import Tournament, TournamentTable, draw
 from bot.storage import Storage, Tournaments
 from bot.tables import FakeClock, TableService
@@ -41,7 +44,8 @@ class Bot:
             self.opened.append((t.tournament_id, table.level, table.index))
             return next(threads)
 
-        self.service = TournamentDirector(storage, self.tables, clock, opener, limits)
+        self.service = TournamentDirector(storage, self.tables, clock, opener, limits,
+                                          seeded_tables=True)
         self.changes: list[TournamentChanged] = []
 
         async def listen(changed: TournamentChanged) -> None:
@@ -634,6 +638,41 @@ async def test_tournament_tables_follow_seed_001_by_default(bot: Bot, storage: S
     assert made.hands == 20
     await seeded.service.cancel(made.tournament_id, DIRECTOR)
     await seeded.close()
+
+
+async def test_a_live_tournament_deals_its_tables_unpredictably(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R1: a tournament as the bot runs it (the director made as the bot makes it, no seed
+    chosen) shuffles every table's hands from the system's unpredictable source. Its recorded
+    seed draws the seating lots and is kept with the tournament: whoever reads that record
+    must not be able to compute the cards still to come."""
+    shuffles: list[int | None] = []
+
+    def recorded(rules: TableRules, seed: int | None, hand_no: int) -> list[Card]:
+        shuffles.append(seed)
+        return shuffled_deck(rules, seed, hand_no)
+
+    monkeypatch.setattr("bot.engine.match.shuffled_deck", recorded)
+    tables = TableService(storage, clock, QUICK_AI, FAST)
+    threads = count(7000)
+
+    async def opener(t: Tournament, table: TournamentTable) -> int:
+        return next(threads)
+
+    service = TournamentDirector(storage, tables, clock, opener, SHORT)
+    try:
+        t = await service.create(GUILD, CHANNEL, DIRECTOR, buy_in=0, seats=2, hands=1,
+                                 options=OPTIONS)
+        for player in (ALICE, BOB, CAROL, DAVE):
+            await service.join(t.tournament_id, player, f"P{player}")
+        await service.start(t.tournament_id, DIRECTOR)
+        await service.idle()
+        assert len(service.tournament(t.tournament_id).current_tables) == 2
+        assert shuffles == [None, None]  # each table's first hand
+    finally:
+        await service.idle()
+        await service.close()
+        await tables.close()
 
 
 @pytest.mark.parametrize("called", [True, False])
