@@ -86,7 +86,7 @@ async def test_join_without_chips_changes_nothing(
     assert await wallet(storage, BOB, clock) == START - 500
 
 
-async def test_computers_come_from_the_house_and_only_the_host_adds_them(
+async def test_computers_come_from_the_house_and_only_an_admin_adds_them(
         service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     with pytest.raises(NotAllowed):
@@ -106,9 +106,31 @@ async def test_computers_come_from_the_house_and_only_the_host_adds_them(
     assert sum(wallets.values()) + sum(stacks.values()) == external
 
 
+async def test_only_a_member_with_manage_server_seats_a_computer_for_the_houses_chips(
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+    """R12: a computer's stack comes from the house, so what people win from it the house pays.
+    Any host could seat easy computers at a table of high stakes, with hints on (Suggest plays
+    the strong computer for them), and draw chips out of the house hand after hand. Only a
+    member with Manage Server, who may grant chips, lets the house back a computer; a host's
+    try is refused and changes nothing. A practice table's computer plays for play chips."""
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"hints": "on", "point_value": 1000})).table_id
+    before = (await storage.tables.table(table)).state_json
+    with pytest.raises(NotAllowed, match="Manage Server"):
+        await service.add_computer(table, ALICE, "easy")
+    assert [s.player_id for s in service.lobby(table).seats] == [ALICE]
+    assert (await storage.tables.table(table)).state_json == before
+    assert chips(database) == ({ALICE: START - BUY_IN}, {ALICE: BUY_IN}, START)  # no house row
+    computer = (await service.add_computer(table, BOB, "easy", is_admin=True)).seats[-1]
+    assert computer.ai_level == "easy" and chips(database)[2] == START + BUY_IN
+    practice = await service.practice(GUILD, CHANNEL + 1, CAROL, "Carol", "easy")
+    assert [s.ai_level for s in practice.seats] == [None, "easy"]
+    assert chips(database)[2] == START + BUY_IN  # Carol has no wallet yet: nothing moved
+
+
 async def test_the_table_is_full_at_its_seats(service: TableService) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"seats": 2})).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     with pytest.raises(TableError, match="full"):
         await service.join(table, BOB, "Bob")
 
@@ -133,7 +155,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
                                        database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     await service.join(table, BOB, "Bob")
-    computer = (await service.add_computer(table, ALICE)).seats[-1].player_id
+    computer = (await service.add_computer(table, ALICE, is_admin=True)).seats[-1].player_id
     with pytest.raises(NotAllowed):
         await service.cancel(table, BOB)
     await service.cancel(table, ALICE)
@@ -151,7 +173,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
 async def test_the_host_leaving_hands_over_or_cancels(service: TableService,
                                                       recorder: Recorder) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     await service.join(table, BOB, "Bob")
     lobby = await service.leave(table, ALICE)
     assert lobby.host_id == BOB
