@@ -590,7 +590,7 @@ class TournamentDirector:
             entry = t.entry(player)
             assert entry is not None
             if entry.ai_level is None:
-                await self._tables.join(lobby.table_id, player, entry.name)
+                await self._tables.join(lobby.table_id, player, entry.name, by_tournament=True)
             else:
                 await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
                                                 is_admin=True, name=entry.name)
