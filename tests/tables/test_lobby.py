@@ -1,5 +1,6 @@
 """The lobby: buy-ins from wallets (R12), refunds, host rights, expiry."""
 
+import asyncio
 
 import pytest
 
@@ -126,6 +127,39 @@ async def test_only_a_member_with_manage_server_seats_a_computer_for_the_houses_
     practice = await service.practice(GUILD, CHANNEL + 1, CAROL, "Carol", "easy")
     assert [s.ai_level for s in practice.seats] == [None, "easy"]
     assert chips(database)[2] == START + BUY_IN  # Carol has no wallet yet: nothing moved
+
+
+async def test_double_clicks_and_two_tables_at_once_move_each_chip_once(
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+    """R12 under clicks that arrive together: Bob joins twice at once, then two tables at once
+    with chips for one; gets up twice at once; the host cancels twice at once. Each buy-in,
+    cash-out and refund moves its chips once, a refused one moves none, and wallets plus
+    stacks stay what was granted (the storage fixture's audit, after)."""
+    one = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                      {"buy_in": 400})).table_id
+    two = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol",
+                                      {"buy_in": 700})).table_id
+    twice = await asyncio.gather(service.join(one, BOB, "Bob"), service.join(one, BOB, "Bob"),
+                                 return_exceptions=True)
+    assert sum(isinstance(r, TableError) for r in twice) == 1  # (the wallet pays two)
+    assert await wallet(storage, BOB, clock) == START - 400
+    await service.leave(one, BOB)
+    both = await asyncio.gather(service.join(one, BOB, "Bob"), service.join(two, BOB, "Bob"),
+                                return_exceptions=True)
+    assert [isinstance(r, TableError) for r in both] == [False, True]  # 1,000 < 400 + 700
+    assert "Not enough chips" in str(both[1])
+    assert await wallet(storage, BOB, clock) == START - 400
+    assert [s.player_id for s in service.lobby(two).seats] == [CAROL]
+    up = await asyncio.gather(service.leave(one, BOB), service.leave(one, BOB),
+                              return_exceptions=True)
+    assert sum(isinstance(r, NotYourSeat) for r in up) == 1
+    assert await wallet(storage, BOB, clock) == START
+    closing = await asyncio.gather(service.cancel(one, ALICE), service.cancel(one, ALICE),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, TableError) for r in closing) == 1
+    assert await wallet(storage, ALICE, clock) == START
+    assert chips(database) == ({ALICE: START, BOB: START, CAROL: START - 700}, {CAROL: 700},
+                               3 * START)
 
 
 async def test_the_table_is_full_at_its_seats(service: TableService) -> None:
