@@ -120,13 +120,15 @@ async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str,
     return _read_money(table_id, rows), bool(rows[0][5]), bool(rows[0][6])
 
 
-async def _lent_to(conn: Connection, table_id: int | None, user_id: int) -> bool:
-    """Whether the house lent this person's stack at the table (its 'grant' row there); a
-    seat bought from the wallet before the house lent stacks itself goes back to the wallet,
-    and the tournament takes its stake back from there, as it did then."""
+async def _lent_to(conn: Connection, guild_id: int, user_id: int,
+                   table_id: int | None) -> bool:
+    """Whether the house lent this person's stack at the table (its 'grant' row there, found
+    through the wallet's index); a seat bought from the wallet before the house lent stacks
+    itself goes back to the wallet, and the tournament takes its stake back from there, as it
+    did then."""
     rows = await conn.fetch(
-        "SELECT 1 FROM ledger WHERE table_id = ? AND user_id = ? AND kind = 'grant' LIMIT 1",
-        (table_id, user_id))
+        "SELECT 1 FROM ledger WHERE guild_id = ? AND user_id = ? AND table_id = ? "
+        "AND kind = 'grant' LIMIT 1", (guild_id, user_id, table_id))
     return bool(rows)
 
 
@@ -439,7 +441,8 @@ class Tables(Part):
         if money.lent and amount > 0:
             await self._core.move_wallet(conn, guild_id, user_id, amount, lend, now)
         moved = await self._core.move_wallet(conn, guild_id, user_id, -amount, origin, now)
-        if money.lent and amount < 0 and await _lent_to(conn, origin.table_id, user_id):
+        if money.lent and amount < 0 and await _lent_to(conn, guild_id, user_id,
+                                                        origin.table_id):
             back = replace(lend, kind="correction", reason="back to the house")
             moved = await self._core.move_wallet(conn, guild_id, user_id, amount, back, now)
         return moved.balance
