@@ -12,6 +12,7 @@ from bot.storage import (
     Storage,
     format_duration,
 )
+from tests.backends import Reader
 from tests.storage.conftest import ADMIN, ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
 
 HOUR = 3600.0
@@ -187,3 +188,19 @@ async def test_chips_the_house_lent_for_a_table_are_nobodys_own(storage: Storage
         (ALICE, 0, 1500), (BOB, 0, 1200)]
     back = await storage.tables.cash_out(lent, BOB, key="bob-back", now=1.0)
     assert (back.amount, back.balance) == (100_000, 1200)
+
+
+async def test_a_seat_an_older_bot_bought_from_the_wallet_at_a_lent_table_goes_back_there(
+        storage: Storage, database: str) -> None:
+    # Before the house lent a tournament table's stacks in the buy-in itself, the tournament
+    # granted the stake into the wallet and the seat was bought from it. Such a seat, still at
+    # its table after an upgrade, cashes out into the wallet as then: the tournament takes the
+    # stake back from there (keyed 'unstake'); a 'correction' here would take it twice.
+    table = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
+    await storage.wallets.grant(GUILD, BOB, 100, reason="tournament 1 stake", actor_id=ADMIN,
+                                now=0.0)
+    await storage.tables.buy_in(table, BOB, 100, key="bob-in", now=0.0)
+    with Reader(database) as db:  # the table the older bot opened, lent
+        db.write("UPDATE live_tables SET lent = 1 WHERE id = ?", (table,))
+    back = await storage.tables.cash_out(table, BOB, key="bob-out", now=1.0)
+    assert (back.amount, back.balance) == (100, 1100)
