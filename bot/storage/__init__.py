@@ -67,7 +67,9 @@ PostgreSQL database is refused with the pg_dump line to run instead.
 Live tables and their chips: `storage.tables` (tables.py)
 - `create_table(guild, channel, state_json, now=, thread_id=, lobby_message_id=,
   table_message_id=, lent=)` -> table id (`lent`: its stacks are the house's, a
-  tournament's). `save_snapshot(table_id, state_json, now=)`;
+  tournament's: a person's buy-in there is a 'grant' row then the 'buy_in' row, its cash-out
+  or refund that row then a 'correction' row, in the one transaction, so the wallet never
+  holds them). `save_snapshot(table_id, state_json, now=)`;
   `save_snapshots([(table_id, state_json), ...], now=)` saves several in one transaction
   (one fsync) and returns each entry's refusal or None.
   `set_table_messages(table_id, now=, thread_id=, lobby_message_id=, table_message_id=)`
@@ -156,7 +158,8 @@ Tournaments: `storage.tournaments` (tournaments.py, RULES.md R13)
   TournamentRecord (snapshot, pool, status).
 - `tournament_move(id, user, amount, kind, key=, now=, snapshot=None)` -> TournamentMove:
   'buy_in' (wallet -> pool), 'prize' and 'refund' (pool -> wallet), 'stake' / 'unstake' (a
-  table's chips lent by the house and taken back); computers through 'house' rows. Each pool
+  table's chips lent through the wallet by an older bot, and taken back); computers through
+  'house' rows. `moved(key)`: whether a movement's key was applied. Each pool
   change is a pool_moves row naming its ledger row; sum(wallets) + sum(stacks) + sum(open pools) ==
   sum(external rows).
 - `record_sanctions(id, [(key, SanctionRecord)], now=, snapshot=)` (those given together,

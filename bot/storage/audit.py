@@ -9,8 +9,8 @@ Five checks, each naming every row that breaks it:
   and every prize pool equals its moves;
 - `house`: over every tournament that is over, the house gave nothing and took nothing: the
   chips it lent (the stakes) came back, the computers' chips at its tables with them, and no
-  buy-in or prize came from it (its external rows keyed to the tournament plus the house rows
-  of its tables sum to zero);
+  buy-in or prize came from it (its external rows keyed to the tournament plus the external
+  rows of its tables sum to zero);
 - `key`: no idempotency key is used twice: a key moves one wallet at most once, and the
   stacks of one table in one operation (a buy-in or cash-out: one move; a settlement: the
   moves of one hand), and every key its rows name was recorded as an operation of that table.
@@ -63,8 +63,10 @@ SELECT t.id, t.state_json, coalesce((SELECT sum(l.amount) FROM ledger AS l
     AND l.kind IN ({_EXTERNAL})), 0)
 FROM tournaments AS t WHERE t.status <> 'open' ORDER BY t.id
 """
-_TABLE_HOUSE = """
-SELECT table_id, sum(amount) FROM ledger WHERE kind = 'house' AND table_id IS NOT NULL
+# What the house gave at each table: its computers' chips, and the people's stacks it lent
+# at a tournament's table (only a table's own movements name it).
+_TABLE_HOUSE = f"""
+SELECT table_id, sum(amount) FROM ledger WHERE kind IN ({_EXTERNAL}) AND table_id IS NOT NULL
 GROUP BY table_id
 """
 _KEYS = {

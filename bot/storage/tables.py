@@ -68,9 +68,10 @@ class _Money(NamedTuple):
     status: str
     stacks: dict[int, int]  # user -> stack, in user id order
     version: int  # live_tables.money_version (PostgreSQL: counts the money operations)
+    lent: bool  # a tournament's table: the house lends the people's stacks
 
 
-_MONEY = ("SELECT t.guild_id, t.status, s.user_id, s.stack{claimed}, t.money_version "
+_MONEY = ("SELECT t.guild_id, t.status, t.lent, s.user_id, s.stack{claimed}, t.money_version "
           "FROM live_tables AS t "
           "LEFT JOIN table_seats AS s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.user_id")
 
@@ -88,8 +89,8 @@ async def _lock_table_row(conn: Connection, table_id: int) -> bool:
 def _read_money(table_id: int, rows: list[Row]) -> _Money:
     if not rows:
         raise UnknownTable(table_id)
-    stacks = {int(user): int(stack) for _, _, user, stack, *_ in rows if user is not None}
-    return _Money(int(rows[0][0]), str(rows[0][1]), stacks, int(rows[0][-1]))
+    stacks = {int(user): int(stack) for _, _, _, user, stack, *_ in rows if user is not None}
+    return _Money(int(rows[0][0]), str(rows[0][1]), stacks, int(rows[0][-1]), bool(rows[0][2]))
 
 
 async def _money(conn: Connection, table_id: int, *, lock: bool = True) -> _Money:
@@ -116,7 +117,19 @@ async def _money_and_claim(conn: Connection, table_id: int, key: str, kind: str,
         f"lease AS ({lease}) "
         + _MONEY.format(claimed=", (SELECT count(*) FROM claim), (SELECT count(*) FROM lease)"),
         (key, kind, table_id, now, *lease_params, table_id))
-    return _read_money(table_id, rows), bool(rows[0][4]), bool(rows[0][5])
+    return _read_money(table_id, rows), bool(rows[0][5]), bool(rows[0][6])
+
+
+async def _lent_to(conn: Connection, guild_id: int, user_id: int,
+                   table_id: int | None) -> bool:
+    """Whether the house lent this person's stack at the table (its 'grant' row there, found
+    through the wallet's index); a seat bought from the wallet before the house lent stacks
+    itself goes back to the wallet, and the tournament takes its stake back from there, as it
+    did then."""
+    rows = await conn.fetch(
+        "SELECT 1 FROM ledger WHERE guild_id = ? AND user_id = ? AND table_id = ? "
+        "AND kind = 'grant' LIMIT 1", (guild_id, user_id, table_id))
+    return bool(rows)
 
 
 async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) -> None:
@@ -402,7 +415,7 @@ class Tables(Part):
     async def _owner_pays(
         self,
         conn: Connection,
-        guild_id: int,
+        money: _Money,
         user_id: int,
         amount: int,
         origin: Origin,
@@ -411,15 +424,28 @@ class Tables(Part):
         """Move `amount` from a seat's owner to the table (negative: back to the owner).
 
         A human's wallet pays (and its balance is returned); a computer's chips come from
-        the house, recorded as a 'house' row of the chips entering play.
+        the house, recorded as a 'house' row of the chips entering play. At a table whose
+        stacks the house lends (a tournament's, R13) a person's chips come from the house and
+        go back to it in this same transaction: a 'grant' row before the buy-in, a
+        'correction' row after the cash-out or refund. The wallet never holds them between
+        two transactions, so they can never be spent anywhere else.
         """
-        if user_id > 0:
-            return (await self._core.move_wallet(conn, guild_id, user_id, -amount, origin,
-                                                  now)).balance
-        await self._core.ledger_row(
-            conn, guild_id, user_id, amount, None, replace(origin, kind="house"), now
-        )
-        return None
+        guild_id = money.guild_id
+        if user_id < 0:
+            await self._core.ledger_row(
+                conn, guild_id, user_id, amount, None, replace(origin, kind="house"), now
+            )
+            return None
+        lend = Origin("grant", "lent by the house", table_id=origin.table_id,
+                      hand_no=origin.hand_no)
+        if money.lent and amount > 0:
+            await self._core.move_wallet(conn, guild_id, user_id, amount, lend, now)
+        moved = await self._core.move_wallet(conn, guild_id, user_id, -amount, origin, now)
+        if money.lent and amount < 0 and await _lent_to(conn, guild_id, user_id,
+                                                        origin.table_id):
+            back = replace(lend, kind="correction", reason="back to the house")
+            moved = await self._core.move_wallet(conn, guild_id, user_id, amount, back, now)
+        return moved.balance
 
     async def _start_operation(
         self, conn: Connection, table_id: int, key: str, kind: str, now: float
@@ -484,7 +510,7 @@ class Tables(Part):
             if not claimed:
                 return await self._position(conn, money, user_id)
             origin = Origin("buy_in", "buy-in", table_id=table_id, hand_no=hand, op_key=key)
-            balance = await self._owner_pays(conn, money.guild_id, user_id, amount, origin, now)
+            balance = await self._owner_pays(conn, money, user_id, amount, origin, now)
             stack = money.stacks.get(user_id, 0) + amount
             await conn.execute(
                 "INSERT INTO table_seats (table_id, user_id, stack) VALUES (?, ?, ?) "
@@ -522,7 +548,7 @@ class Tables(Part):
             if stack is None:
                 raise NotSeated(table_id, user_id)
             balance = await self._return_stack(
-                conn, table_id, money.guild_id, user_id, stack,
+                conn, table_id, money, user_id, stack,
                 Origin("cash_out", "cash-out", table_id=table_id, hand_no=hand, op_key=key), now,
             )
             await _save_state(conn, table_id, state, now)
@@ -532,13 +558,14 @@ class Tables(Part):
         self,
         conn: Connection,
         table_id: int,
-        guild_id: int,
+        money: _Money,
         user_id: int,
         stack: int,
         origin: Origin,
         now: float,
     ) -> int | None:
         """Empty one seat back to its owner (cash-out or refund); return the wallet balance."""
+        guild_id = money.guild_id
         await conn.execute(
             "DELETE FROM table_seats WHERE table_id = ? AND user_id = ?", (table_id, user_id)
         )
@@ -553,7 +580,7 @@ class Tables(Part):
             [(table_id, user_id, -stack, 0, origin.kind, None, origin.hand_no, origin.op_key,
               now)],
         )
-        return await self._owner_pays(conn, guild_id, user_id, -stack, origin, now)
+        return await self._owner_pays(conn, money, user_id, -stack, origin, now)
 
     async def settle_hand(
         self,
@@ -699,9 +726,7 @@ class Tables(Part):
                 return Refund(False, {})
             origin = Origin("refund", reason, table_id=table_id)
             for user_id, stack in money.stacks.items():
-                await self._return_stack(
-                    conn, table_id, money.guild_id, user_id, stack, origin, now
-                )
+                await self._return_stack(conn, table_id, money, user_id, stack, origin, now)
             await conn.execute(
                 "UPDATE live_tables SET status = 'refunded', close_reason = ?, updated_at = ? "
                 "WHERE id = ?",

@@ -4,9 +4,10 @@ The pool moves only with pool_moves rows, each naming its ledger row, in one tra
 the tournament's snapshot and an idempotency key (a replay after a crash never pays twice):
 - 'buy_in': wallet -> pool (a computer entry: a 'house' row, chips entering play);
 - 'prize' and 'refund': pool -> wallet (a computer: back to the house);
-- 'stake' and 'unstake': the chips a player takes to a tournament table come from the house
-  and go back to it when the table is over ('grant' / 'correction' rows, external kinds, so
-  the economy's sum holds); a computer's table chips already come from the house.
+- 'stake' and 'unstake': a table opened before the house lent its stacks itself took each
+  person's stake from the house into the wallet and back ('grant' / 'correction' rows,
+  external kinds, so the economy's sum holds); a table's own buy-in and cash-out now do it
+  in their transaction (storage/tables.py), and a computer's chips come from the house.
 Hence at every commit: sum(wallets) + sum(stacks) + sum(open pools) == sum(external rows).
 """
 
@@ -176,6 +177,13 @@ class Tournaments(Part):
                                (pool, now, tournament_id))
             await _save(conn, tournament_id, snapshot, now)
         return TournamentMove(True, moved, pool)
+
+    async def moved(self, key: str) -> bool:
+        """Whether the movement of `key` was applied (a table's stake, lent through the
+        wallet as it was before the table lent it itself: its unstake is still owed)."""
+        key = validate.key(key)
+        async with self._db.transaction(write=False) as conn:
+            return bool(await conn.fetch("SELECT 1 FROM operations WHERE key = ?", (key,)))
 
     async def _tournament_rows(self, conn: Connection, guild_id: int,
                                tournament_id: int, user_id: int, amount: int, kind: MoveKind,

@@ -14,6 +14,7 @@ from bot.engine.errors import RuleError
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
+from bot.i18n import Slash
 from bot.i18n.names import computer_name
 from bot.storage import InvalidInput, UnknownTable
 from bot.tables import money
@@ -31,6 +32,15 @@ EXPIRED = Text("The lobby expired: every stack went back to its owner.")
 # A practice table (/ofc practice): heads-up, hints on; the rest is the server's defaults.
 PRACTICE_OPTIONS: dict[str, Any] = {"seats": 2, "hints": "on"}
 OTHER_SHARD = Text("This server is served by another process of the bot; nothing was changed.")
+# R12: a computer's stack comes from the house, so what people win from it is chips the house
+# pays; only a member who may grant chips (Manage Server) lets the house do that.
+# R13: a tournament's table seats the players its draw put there, with stacks the house
+# lends them; nobody else sits down there, nor gets up before its match ends.
+TOURNAMENT_SEATS = Text("This is a tournament's table: the tournament seats its players, "
+                        "and they play it to the end.")
+HOUSE_CHIPS = Text("A computer plays with the house's chips, so at a table with chips at stake "
+                   "only a member with Manage Server can seat one. Play the computer for play "
+                   "chips with {practice}.", practice=Slash("ofc practice"))
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -149,12 +159,15 @@ class Lobby:
             await core.storage.tables.close_table(table_id, now=now)
             raise
 
-    async def join(self, table_id: int, player_id: int, name: str) -> LobbyView:
+    async def join(self, table_id: int, player_id: int, name: str,
+                   by_tournament: bool = False) -> LobbyView:
         core = self._core
         async with core.locked(table_id) as live:
             state = live.state
             if not is_person(player_id):
                 raise TableError(Text("Only people can join; add computers with Add computer."))
+            if state.lent and not by_tournament:
+                raise NotAllowed(TOURNAMENT_SEATS)
             if state.match is None:
                 if any(s.player_id == player_id for s in state.seats):
                     raise TableError(Text("You are already at this table."))
@@ -177,6 +190,8 @@ class Lobby:
         core = self._core
         async with core.locked(table_id) as live:
             state = live.state
+            if state.lent:
+                raise NotAllowed(TOURNAMENT_SEATS)
             if state.match is None:
                 lobby_seat = self._lobby_seat(state, player_id)
                 state.seats.remove(lobby_seat)
@@ -209,6 +224,8 @@ class Lobby:
             if level not in LEVELS:
                 raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
                                       level=level, levels=", ".join(LEVELS)))
+            if not (is_admin or state.practice or state.lent):
+                raise NotAllowed(HOUSE_CHIPS)
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
             player_id = min([0, *(s.player_id for s in state.seats)]) - 1
             op = self._seat(state, player_id, name or str(computer_name(number, level)), level)

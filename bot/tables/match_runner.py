@@ -78,7 +78,7 @@ async def play_computer_match(storage: Storage, levels: Sequence[str],
         lobby = await service.create_table(guild_id, channel_id, SIMULATION_HOST, "simulation",
                                            options, sit=False, seed=seed)
         for level in levels:
-            await service.add_computer(lobby.table_id, SIMULATION_HOST, level)
+            await service.add_computer(lobby.table_id, SIMULATION_HOST, level, is_admin=True)
         await service.start(lobby.table_id, SIMULATION_HOST)
         await run_until_done(service, clock, lobby.table_id)
     finally:

@@ -159,12 +159,16 @@ class TableService:
         return await self._lobby.practice(guild_id, channel_id, player_id, name, level,
                                           options, seed)
 
-    async def join(self, table_id: int, player_id: int, name: str) -> LobbyView:
-        """Sit down and buy in: in the lobby, or at a running cash table (R11)."""
-        return await self._lobby.join(table_id, player_id, name)
+    async def join(self, table_id: int, player_id: int, name: str, *,
+                   by_tournament: bool = False) -> LobbyView:
+        """Sit down and buy in: in the lobby, or at a running cash table (R11). At a
+        tournament's table (its stacks lent) only the tournament seats its players
+        (`by_tournament`)."""
+        return await self._lobby.join(table_id, player_id, name, by_tournament)
 
     async def leave(self, table_id: int, player_id: int) -> LobbyView:
-        """Get up: the stack goes back to the wallet (cash tables: after the hand in play)."""
+        """Get up: the stack goes back to the wallet (cash tables: after the hand in play);
+        not at a tournament's table, whose players the tournament seated."""
         return await self._lobby.leave(table_id, player_id)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str = "easy", *,

@@ -8,8 +8,9 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
   tournament of fewer than 2 players is then cancelled;
 - each level, every table is a TableService table (format "hands") opened where the
   `TableOpener` says (the Discord layer: a thread of its own). The chips a player sits down
-  with are lent by the house ('stake') and taken back when the table is over ('unstake');
-  what counts is the points (chips won or lost at point value 1);
+  with are lent by the house and taken back when the table is over, each in the table's own
+  buy-in and cash-out (they never rest in a wallet); what counts is the points (chips won or
+  lost at point value 1);
 - a table's points are its hands' history (R5 points); when its match is over its winner
   advances (tie rule R13). A table closed early (`/ofc cancel`, or a table that could not be
   restored) is decided on the hands it played, the one in play completed (R13); an away
@@ -19,8 +20,8 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
 - the final's ranking is paid from the pool by the payout table, to people only, and each
   person's final standing is kept (/ofc history);
 - cooldowns and caps (limits.py) keep a member, and a server, from taking the machine;
-- cancelling closes the tables (their stacks back to the wallets, then the stakes back to
-  the house) and refunds every person registered but the excluded.
+- cancelling closes the tables (their stacks back to the house) and refunds every person
+  registered but the excluded.
 A restart (`restore()`, before the table service's) brings every tournament back where it
 was; its tables come back with the table service.
 """
@@ -582,11 +583,7 @@ class TournamentDirector:
             await self._save(t)
         channel = table.thread_id
         rules = _table_rules(t, table)
-        for player in table.players:
-            await self._storage.tournaments.tournament_move(
-                tournament_id, player, rules.buy_in, "stake",
-                key=_key(t, "L" + str(table.level), table.index, "stake", player),
-                now=self._clock.now())
+        await self._unstake_wallets(t, table, {p: rules.buy_in for p in table.players})
         director = t.director_id
         seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62) \
             if self._seeded_tables else None
@@ -599,7 +596,7 @@ class TournamentDirector:
             entry = t.entry(player)
             assert entry is not None
             if entry.ai_level is None:
-                await self._tables.join(lobby.table_id, player, entry.name)
+                await self._tables.join(lobby.table_id, player, entry.name, by_tournament=True)
             else:
                 await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
                                                 is_admin=True, name=entry.name)
@@ -659,16 +656,12 @@ class TournamentDirector:
 
     async def _table_over(self, tournament_id: int, table: TournamentTable, table_id: int,
                           returned: dict[int, int], *, early: bool) -> None:
-        """The chips `returned` to each wallet go back to the house (the stakes); the points
-        of the hands played advance the table's winner (`early`: closed before its last
-        hand, R13)."""
+        """The points of the hands played advance the table's winner (`early`: closed before
+        its last hand, R13). The stacks went back to the house with the table's cash-outs;
+        a table opened when its stakes were lent through the wallets takes the chips
+        `returned` there back to the house."""
         async with self._locked(tournament_id) as t:
-            for player in table.players:
-                if player > 0:
-                    await self._storage.tournaments.tournament_move(
-                        tournament_id, player, returned.get(player, 0), "unstake",
-                        key=_key(t, "L" + str(table.level), table.index, "unstake", player),
-                        now=self._clock.now())
+            await self._unstake_wallets(t, table, returned)
             if t.status != "running" or table.status != "playing":
                 return
             points = {p: result[0] for p, result in
@@ -676,6 +669,19 @@ class TournamentDirector:
             following = await self._decided(t, table, points, early=early)
         if following:
             await self._open_tables(tournament_id, following)
+
+    async def _unstake_wallets(self, t: Tournament, table: TournamentTable,
+                               returned: dict[int, int]) -> None:
+        """A table whose stakes an older bot lent through the wallets (keyed 'stake'): the
+        chips `returned` there go back to the house (keyed 'unstake', once). Stakes the
+        table's buy-ins lent themselves never reach a wallet: nothing to do for them."""
+        level = "L" + str(table.level)
+        for player in table.players:
+            if player > 0 and await self._storage.tournaments.moved(
+                    _key(t, level, table.index, "stake", player)):
+                await self._storage.tournaments.tournament_move(
+                    t.tournament_id, player, returned.get(player, 0), "unstake",
+                    key=_key(t, level, table.index, "unstake", player), now=self._clock.now())
 
     async def _decided(self, t: Tournament, table: TournamentTable, points: dict[int, int],
                        *, early: bool) -> list[TournamentTable]:

@@ -32,7 +32,8 @@ PLAY = (
     Text("1. {create} in a channel opens a table (options left out take the server's "
          "defaults) and seats you: your buy-in leaves your wallet.",
          create=Slash("ofc create")),
-    Text("2. Others press **Join** (or {join}); **Add computer** fills a seat.",
+    Text("2. Others press **Join** (or {join}); a member with Manage Server can fill a seat "
+         "with **Add computer** (it plays with the house's chips).",
          join=Slash("ofc join")),
     Text("3. The host presses **Start**."),
     Text("4. Your cards come by DM: click where each card goes (**Top**, **Middle**, "

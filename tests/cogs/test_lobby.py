@@ -51,8 +51,9 @@ async def test_create_join_and_start(double: DiscordDouble, bot: OFCBot, alice: 
         assert len(placements(dm)) == 5 * 3 and "Confirm" in buttons(dm) and dm.embed_image()
 
 
-async def test_leave_refunds_and_computers_fill_seats(double: DiscordDouble, bot: OFCBot,
-                                                      alice: Member, bob: Member) -> None:
+async def test_leave_refunds_and_computers_fill_seats(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        bob: Member) -> None:
     await double.resolved(await alice.slash("ofc create", seats=3))
     lobby = await lobby_message(double)
     await bob.click(lobby, "Join")
@@ -64,14 +65,21 @@ async def test_leave_refunds_and_computers_fill_seats(double: DiscordDouble, bot
 
     await bob.click(lobby, "Add computer (easy)")  # the host's call
     await bob.wait_for_ephemeral(lambda m: m.embed is not None and "host" in str(m.embed))
-    assert "Computer" not in str(lobby.embed)
+    # ... and the house's: a computer plays with its chips (R12), so the host needs Manage
+    # Server too at a table with chips at stake, and is pointed to /ofc practice.
     await alice.click(lobby, "Add computer (strong)")
+    await alice.wait_for_ephemeral(lambda m: m.embed is not None
+                                   and "house's chips" in str(m.embed)
+                                   and "/ofc practice" in str(m.embed))
+    assert "Computer" not in str(lobby.embed)
+    assert await wallet(bot, double, alice) == STARTING - 200
+    await croupier.click(lobby, "Add computer (strong)")
     await double.wait_until(lambda: "Computer 1 (strong): " in str(lobby.embed))
     assert enabled(lobby, "Start")
     assert "(computer" not in str(lobby.embed)  # named once (short lines on a phone)
 
     # A button takes the computer away again (the host's call too).
-    await alice.click(lobby, "Add computer (easy)")
+    await croupier.click(lobby, "Add computer (easy)")
     await double.wait_until(lambda: "Computer 2 (easy): " in str(lobby.embed))
     await alice.click(lobby, "Remove computer")
     await double.wait_until(lambda: "Computer 2" not in str(lobby.embed))

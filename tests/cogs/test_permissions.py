@@ -110,13 +110,13 @@ async def test_a_lobby_restored_where_the_bot_can_no_longer_see_is_refunded_by_d
 
 
 async def test_a_match_restored_where_the_bot_cannot_attach_images_is_settled_and_refunded(
-        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member) -> None:
     await double.resolved(await alice.slash("ofc create", seats=2, fantasy="off"))
     table = bot.tables.table_for_channel(double.channel.id)
     assert table is not None
     lobby = await double.wait_for_message(
         lambda m: m.embed is not None and m.embed["title"].startswith("OFC table"))
-    await alice.click(lobby, "Add computer (easy)")
+    await croupier.click(lobby, "Add computer (easy)")
     await double.wait_until(lambda: len(bot.tables.seats(table)) == 2, what="a computer seated")
     await double.resolved(await alice.slash("ofc start"))
     await alice.wait_for_dm(lambda m: bool(m.components))  # her first street's prompt

@@ -86,9 +86,11 @@ def is_lobby(message: Message) -> bool:
 
 async def open_table(double: DiscordDouble, host: Member, *guests: Member,
                      channel: Channel | None = None, computers: Sequence[str] = (),
-                     timeout: float = PATIENCE, **options: Any) -> Message:
-    """`host` runs /ofc create with `options`, each guest presses Join, the host adds a
-    computer of each level in `computers` and presses Start: returns the table message."""
+                     seater: Member | None = None, timeout: float = PATIENCE,
+                     **options: Any) -> Message:
+    """`host` runs /ofc create with `options`, each guest presses Join, `seater` (a member
+    with Manage Server: the house backs computers, R12) adds a computer of each level in
+    `computers`, and the host presses Start: returns the table message."""
     channel = channel or double.channel
     await double.resolved(await host.slash("ofc create", channel=channel, **options),
                           timeout=timeout)
@@ -98,7 +100,8 @@ async def open_table(double: DiscordDouble, host: Member, *guests: Member,
         await double.wait_until(lambda g=guest: g.mention in str(lobby.embed),
                                 timeout=timeout, what=f"{guest.name} seated")
     for number, level in enumerate(computers, start=1):
-        await host.click(lobby, f"Add computer ({level})")
+        assert seater is not None, "computers are seated by a member with Manage Server"
+        await seater.click(lobby, f"Add computer ({level})")
         await double.wait_until(lambda n=number: len(COMPUTER.findall(str(lobby.embed))) == n,
                                 timeout=timeout, what=f"a computer ({level}) seated")
     await double.wait_until(lambda: enabled(lobby, "Start"), timeout=timeout,

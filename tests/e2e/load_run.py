@@ -88,13 +88,16 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                    stub_rendering: bool = False, computer: str = "easy") -> LoadReport:
     """Start the double and the bot process, play `tables` tables at once, report."""
     from tests.e2e.discord_double import DiscordDouble
+    from tests.e2e.discord_double.model import MANAGE_GUILD
     from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
 
     async with DiscordDouble() as double:
         double.reaction_time = think
         channels = [double.add_text_channel(f"table-{n + 1}") for n in range(tables)]
-        pairs = [(double.add_member(f"host{n + 1}"), double.add_member(f"guest{n + 1}"))
-                 for n in range(tables)]
+        # Each host has Manage Server: computers play with the house's chips (R12).
+        croupier = double.add_role("Croupier", MANAGE_GUILD)
+        pairs = [(double.add_member(f"host{n + 1}", roles=(croupier,)),
+                  double.add_member(f"guest{n + 1}")) for n in range(tables)]
         answered = _record_answers(double)
         with tempfile.TemporaryDirectory() as folder:
             bot = await _start_bot(double, Path(folder) / "load.sqlite3", ai_delay,
@@ -110,7 +113,8 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
                 async def play(number: int) -> None:
                     host, guest = pairs[number]
                     table = await open_table(double, host, guest, channel=channels[number],
-                                             computers=(computer,), timeout=30.0, seats=3,
+                                             computers=(computer,), seater=host,
+                                             timeout=30.0, seats=3,
                                              format="hands", hands=1, fantasy="off")
                     await play_out(double, table, seats_of((host, guest)), timeout=60.0)
 

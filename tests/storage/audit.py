@@ -125,12 +125,14 @@ def _problems(query: Reader) -> list[str]:
 def _house_nets(query: Reader) -> list[str]:
     """Over every tournament that is over, the house gave and took nothing: the external
     rows keyed to it ('T<id>:...': stakes, their return, any buy-in or prize of the house)
-    and the house rows of its tables (its computers' chips) sum to zero."""
+    and the external rows of its tables (its computers' chips, the stacks it lent people)
+    sum to zero."""
     external = query(f"SELECT op_key, amount FROM ledger WHERE op_key IS NOT NULL AND kind IN "
                      f"({', '.join('?' for _ in EXTERNAL)})", EXTERNAL)
     at_tables: dict[int, int] = {}
-    for table, amount in query("SELECT table_id, amount FROM ledger WHERE kind = 'house' "
-                               "AND table_id IS NOT NULL"):
+    for table, amount in query(f"SELECT table_id, amount FROM ledger WHERE kind IN "
+                               f"({', '.join('?' for _ in EXTERNAL)}) AND table_id IS NOT NULL",
+                               EXTERNAL):
         at_tables[table] = at_tables.get(table, 0) + amount
     problems = []
     for tournament, state in query("SELECT id, state_json FROM tournaments "

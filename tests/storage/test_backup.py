@@ -56,7 +56,7 @@ async def test_backups_taken_while_a_table_plays_restore_into_a_fresh_bot(
                                         {"format": "hands", "hands": HANDS,
                                          "fantasy": "off"}, seed=7)).table_id
     await service.join(table, BOB, "Bob")
-    await service.add_computer(table, ALICE, "easy")
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
     await service.start(table, ALICE)
     await play(service, clock, table, [ALICE, BOB])
     assert await asyncio.gather(*running) == [0] * HANDS

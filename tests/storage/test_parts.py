@@ -24,7 +24,7 @@ TOPICS = {
     "preferences": {"preferences", "set_preferences", "set_locales", "monotonic"},
     "tournaments": {"create_tournament", "save_tournament", "member_tournaments",
                     "last_tournament", "tournament", "open_tournaments", "tournament_move",
-                    "record_sanctions", "sanctions", "member_sanctions"},
+                    "record_sanctions", "sanctions", "member_sanctions", "moved"},
     "leases": {"claim_shards", "renew_shards", "release_shards", "shard_leases"},
 }
 WHOLE_DATABASE = {"open", "close", "defaults", "observe_transactions", "fence_writes", "audit",

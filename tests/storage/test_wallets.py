@@ -12,6 +12,7 @@ from bot.storage import (
     Storage,
     format_duration,
 )
+from tests.backends import Reader
 from tests.storage.conftest import ADMIN, ALICE, BOB, BOT, CAROL, CHANNEL, GUILD
 
 HOUR = 3600.0
@@ -175,13 +176,31 @@ async def test_leaderboard_counts_chips_at_open_tables_and_shares_ties(
 
 
 async def test_chips_the_house_lent_for_a_table_are_nobodys_own(storage: Storage) -> None:
-    # A tournament's table (R13): the house grants Bob his 100,000-chip stack and takes it back
-    # when the table is over; meanwhile it is not his, so he keeps his rank by his wallet.
+    # A tournament's table (R13): the house lends Bob his 100,000-chip stack with the buy-in
+    # and takes it back with the cash-out; it is never his, so he keeps his rank and wallet.
     for user, amount in ((ALICE, 500), (BOB, 200)):
         await storage.wallets.grant(GUILD, user, amount, reason="seed", actor_id=ADMIN, now=0.0)
     lent = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=0.0, lent=True)
-    await storage.wallets.grant(GUILD, BOB, 100_000, reason="stake", actor_id=ADMIN, now=0.0)
-    await storage.tables.buy_in(lent, BOB, 100_000, key="bob-staked", now=0.0)
+    seated = await storage.tables.buy_in(lent, BOB, 100_000, key="bob-staked", now=0.0)
+    assert (seated.stack, seated.balance) == (100_000, 1200)
     board = await storage.wallets.leaderboard(GUILD)
     assert [(row.user_id, row.at_tables, row.total) for row in board] == [
         (ALICE, 0, 1500), (BOB, 0, 1200)]
+    back = await storage.tables.cash_out(lent, BOB, key="bob-back", now=1.0)
+    assert (back.amount, back.balance) == (100_000, 1200)
+
+
+async def test_a_seat_an_older_bot_bought_from_the_wallet_at_a_lent_table_goes_back_there(
+        storage: Storage, database: str) -> None:
+    # Before the house lent a tournament table's stacks in the buy-in itself, the tournament
+    # granted the stake into the wallet and the seat was bought from it. Such a seat, still at
+    # its table after an upgrade, cashes out into the wallet as then: the tournament takes the
+    # stake back from there (keyed 'unstake'); a 'correction' here would take it twice.
+    table = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=0.0)
+    await storage.wallets.grant(GUILD, BOB, 100, reason="tournament 1 stake", actor_id=ADMIN,
+                                now=0.0)
+    await storage.tables.buy_in(table, BOB, 100, key="bob-in", now=0.0)
+    with Reader(database) as db:  # the table the older bot opened, lent
+        db.write("UPDATE live_tables SET lent = 1 WHERE id = ?", (table,))
+    back = await storage.tables.cash_out(table, BOB, key="bob-out", now=1.0)
+    assert (back.amount, back.balance) == (100, 1100)

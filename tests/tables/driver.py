@@ -113,7 +113,7 @@ async def populated(database: str) -> int:
         done = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                            {"format": "hands", "hands": 2}, seed=3)).table_id
         await service.join(done, BOB, "Bob")
-        await service.add_computer(done, ALICE, "easy")
+        await service.add_computer(done, ALICE, "easy", is_admin=True)
         await service.start(done, ALICE)
         await play(service, clock, done, [ALICE, BOB])
         live = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol",

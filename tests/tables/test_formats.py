@@ -29,7 +29,7 @@ async def test_a_fantasyland_hand_with_best_arrangement(
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 1},
                                         seed=FANTASY_SEED)).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     await service.start(table, ALICE)
     await service.idle()
     while not recorder.of(ShowdownDone):
@@ -69,7 +69,7 @@ async def test_a_cash_table_takes_joiners_and_leavers(
     service, clock, recorder = fresh_service(storage, clock.now(), settings)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
                                         seed=3)).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     await service.start(table, ALICE)
     await service.idle()
     await act(service, table, ALICE)  # hand 1 in play: Bob sits down for the next one

@@ -1,5 +1,6 @@
 """The lobby: buy-ins from wallets (R12), refunds, host rights, expiry."""
 
+import asyncio
 
 import pytest
 
@@ -86,7 +87,7 @@ async def test_join_without_chips_changes_nothing(
     assert await wallet(storage, BOB, clock) == START - 500
 
 
-async def test_computers_come_from_the_house_and_only_the_host_adds_them(
+async def test_computers_come_from_the_house_and_only_an_admin_adds_them(
         service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     with pytest.raises(NotAllowed):
@@ -106,9 +107,64 @@ async def test_computers_come_from_the_house_and_only_the_host_adds_them(
     assert sum(wallets.values()) + sum(stacks.values()) == external
 
 
+async def test_only_a_member_with_manage_server_seats_a_computer_for_the_houses_chips(
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+    """R12: a computer's stack comes from the house, so what people win from it the house pays.
+    Any host could seat easy computers at a table of high stakes, with hints on (Suggest plays
+    the strong computer for them), and draw chips out of the house hand after hand. Only a
+    member with Manage Server, who may grant chips, lets the house back a computer; a host's
+    try is refused and changes nothing. A practice table's computer plays for play chips."""
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"hints": "on", "point_value": 1000})).table_id
+    before = (await storage.tables.table(table)).state_json
+    with pytest.raises(NotAllowed, match="Manage Server"):
+        await service.add_computer(table, ALICE, "easy")
+    assert [s.player_id for s in service.lobby(table).seats] == [ALICE]
+    assert (await storage.tables.table(table)).state_json == before
+    assert chips(database) == ({ALICE: START - BUY_IN}, {ALICE: BUY_IN}, START)  # no house row
+    computer = (await service.add_computer(table, BOB, "easy", is_admin=True)).seats[-1]
+    assert computer.ai_level == "easy" and chips(database)[2] == START + BUY_IN
+    practice = await service.practice(GUILD, CHANNEL + 1, CAROL, "Carol", "easy")
+    assert [s.ai_level for s in practice.seats] == [None, "easy"]
+    assert chips(database)[2] == START + BUY_IN  # Carol has no wallet yet: nothing moved
+
+
+async def test_double_clicks_and_two_tables_at_once_move_each_chip_once(
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+    """R12 under clicks that arrive together: Bob joins twice at once, then two tables at once
+    with chips for one; gets up twice at once; the host cancels twice at once. Each buy-in,
+    cash-out and refund moves its chips once, a refused one moves none, and wallets plus
+    stacks stay what was granted (the storage fixture's audit, after)."""
+    one = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                      {"buy_in": 400})).table_id
+    two = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol",
+                                      {"buy_in": 700})).table_id
+    twice = await asyncio.gather(service.join(one, BOB, "Bob"), service.join(one, BOB, "Bob"),
+                                 return_exceptions=True)
+    assert sum(isinstance(r, TableError) for r in twice) == 1  # (the wallet pays two)
+    assert await wallet(storage, BOB, clock) == START - 400
+    await service.leave(one, BOB)
+    both = await asyncio.gather(service.join(one, BOB, "Bob"), service.join(two, BOB, "Bob"),
+                                return_exceptions=True)
+    assert [isinstance(r, TableError) for r in both] == [False, True]  # 1,000 < 400 + 700
+    assert "Not enough chips" in str(both[1])
+    assert await wallet(storage, BOB, clock) == START - 400
+    assert [s.player_id for s in service.lobby(two).seats] == [CAROL]
+    up = await asyncio.gather(service.leave(one, BOB), service.leave(one, BOB),
+                              return_exceptions=True)
+    assert sum(isinstance(r, NotYourSeat) for r in up) == 1
+    assert await wallet(storage, BOB, clock) == START
+    closing = await asyncio.gather(service.cancel(one, ALICE), service.cancel(one, ALICE),
+                                   return_exceptions=True)
+    assert sum(isinstance(r, TableError) for r in closing) == 1
+    assert await wallet(storage, ALICE, clock) == START
+    assert chips(database) == ({ALICE: START, BOB: START, CAROL: START - 700}, {CAROL: 700},
+                               3 * START)
+
+
 async def test_the_table_is_full_at_its_seats(service: TableService) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"seats": 2})).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     with pytest.raises(TableError, match="full"):
         await service.join(table, BOB, "Bob")
 
@@ -133,7 +189,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
                                        database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
     await service.join(table, BOB, "Bob")
-    computer = (await service.add_computer(table, ALICE)).seats[-1].player_id
+    computer = (await service.add_computer(table, ALICE, is_admin=True)).seats[-1].player_id
     with pytest.raises(NotAllowed):
         await service.cancel(table, BOB)
     await service.cancel(table, ALICE)
@@ -151,7 +207,7 @@ async def test_cancel_refunds_everyone(service: TableService, storage: Storage,
 async def test_the_host_leaving_hands_over_or_cancels(service: TableService,
                                                       recorder: Recorder) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     await service.join(table, BOB, "Bob")
     lobby = await service.leave(table, ALICE)
     assert lobby.host_id == BOB

@@ -55,7 +55,7 @@ async def new_table(service: TableService, people: list[int], computers: Sequenc
     for i, pid in enumerate(people[1:], 1):
         await service.join(table, pid, f"p{i}")
     for level in computers:
-        await service.add_computer(table, people[0], level)
+        await service.add_computer(table, people[0], level, is_admin=True)
     await service.start(table, people[0])
     await service.idle()
     return table
@@ -304,7 +304,7 @@ async def test_listeners_cannot_deadlock_and_cannot_break_the_game(
         raise ValueError("a listener bug")
 
     service.add_listener(rude)
-    await service.add_computer(table, ALICE)
+    await service.add_computer(table, ALICE, is_admin=True)
     await service.idle()
     assert len(failures) == 1 and "listener" in str(failures[0])
     assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]  # no Bob

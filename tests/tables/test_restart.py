@@ -63,7 +63,7 @@ def recording(storage: Storage, copies: Copies) -> None:
 async def start_match(service: TableService) -> int:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 1}, seed=5)).table_id
-    await service.add_computer(table, ALICE, "easy")
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
     await service.start(table, ALICE)
     return table
 
@@ -168,7 +168,7 @@ async def test_a_rematch_offer_is_saved_with_the_closed_table(
     assert (offer.guild_id, offer.channel_id, offer.rules.hands) == (GUILD, CHANNEL, 1)
     # A cancelled table offers none; nor does an open lobby, or no table at all.
     cancelled = (await service.create_table(GUILD, CHANNEL + 1, BOB, "Bob", seed=5)).table_id
-    await service.add_computer(cancelled, BOB, "easy")
+    await service.add_computer(cancelled, BOB, "easy", is_admin=True)
     await service.start(cancelled, BOB)
     playing = (await service.create_table(GUILD, CHANNEL + 2, ALICE, "Alice")).table_id
     await service.cancel(cancelled, BOB)

@@ -191,7 +191,7 @@ async def _come_and_go(storage: Storage) -> None:
     try:
         small = (await service.create_table(GUILD, CHANNEL + 9, ALICE, "Alice",
                                             {"format": "cash", "buy_in": 1}, seed=3)).table_id
-        await service.add_computer(small, ALICE, "easy")
+        await service.add_computer(small, ALICE, "easy", is_admin=True)
         await service.start(small, ALICE)
         await service.idle()
         await act(service, small, ALICE)
@@ -206,7 +206,7 @@ async def _come_and_go(storage: Storage) -> None:
         gone = (await service.create_table(GUILD, CHANNEL + 11, ALICE, "Alice",
                                            {"format": "cash"}, seed=5)).table_id
         await service.join(gone, BOB, "Bob")
-        await service.add_computer(gone, ALICE, "easy")
+        await service.add_computer(gone, ALICE, "easy", is_admin=True)
         await service.start(gone, ALICE)
         await _run(service, clock, gone, [ALICE], until_back=False, steps=60)  # Bob sits out
     finally:

@@ -27,7 +27,7 @@ async def deciding(service: TableService,
     service.add_listener(recorder)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 1}, seed=3)).table_id
-    await service.add_computer(table, ALICE, "strong")
+    await service.add_computer(table, ALICE, "strong", is_admin=True)
     await service.start(table, ALICE)
     while True:  # however long the worker takes to start (pytest-timeout guards a hang)
         if service.private_view(table, ALICE).to_act:

@@ -86,7 +86,7 @@ async def play_tables(storage: Storage) -> None:
     try:
         cash = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                            {"format": "cash", "hints": "on"}, seed=11)).table_id
-        await service.add_computer(cash, ALICE, "strong")
+        await service.add_computer(cash, ALICE, "strong", is_admin=True)
         await service.start(cash, ALICE)
         await service.idle()
         seat = service.private_view(cash, ALICE)
@@ -99,7 +99,7 @@ async def play_tables(storage: Storage) -> None:
 
         match = (await service.create_table(GUILD, CHANNEL + 1, BOB, "Bob",
                                             {"format": "hands", "hands": 2}, seed=12)).table_id
-        await service.add_computer(match, BOB, "easy")
+        await service.add_computer(match, BOB, "easy", is_admin=True)
         await service.start(match, BOB)
         await play(service, clock, match, [BOB])
 
@@ -110,7 +110,7 @@ async def play_tables(storage: Storage) -> None:
         lent = (await service.create_table(GUILD, CHANNEL + 3, BOB, "Bob",
                                            {"sit_out_when_away": False}, seed=14,
                                            lent=True)).table_id
-        await service.add_computer(lent, BOB, "easy")
+        await service.add_computer(lent, BOB, "easy", is_admin=True)
         await service.start(lent, BOB)
         await service.idle()
         await clock.advance(3600)  # Bob's turn and time bank run out: away (R10)

@@ -3,13 +3,22 @@ docs/players/tournaments.md), through the real table service on a fake clock: st
 wrong moment, exclusions, a cancel during the final, a failed record; and called clocks (a
 timeout at a tournament table: 10 points and a warning, once per absence)."""
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bot.engine.tournament import Tournament
 from bot.storage import Storage, Tournaments
-from bot.tables import FakeClock, TableService
+from bot.tables import (
+    FakeClock,
+    LobbyChanged,
+    LobbyView,
+    MatchOver,
+    NotAllowed,
+    TableEvent,
+    TableService,
+)
 from bot.tournaments import TournamentDirector, TournamentError
 from bot.tournaments.limits import TournamentLimits
 from tests.tables.driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, act
@@ -192,6 +201,58 @@ async def test_a_cancel_during_the_final_leaves_no_buy_in_in_the_pool(
     assert (await storage.tournaments.tournament(tid)).pool == 0
     for person in (ALICE, BOB, CAROL, DAVE):
         assert await balance(storage, person) == START
+
+
+async def test_the_chips_the_house_lends_a_table_never_rest_in_a_wallet(
+        bot: Bot, storage: Storage) -> None:
+    """tournaments.md: the chips a player sits down with are lent by the house and taken back
+    when the table is over; only buy-ins and prizes touch a wallet. A member who spends their
+    whole wallet elsewhere the moment the final's match is over (before anything else runs)
+    spends only their own chips: the house's net over the tournament is zero (the storage
+    fixture's audit), and the wallet never showed the 100-chip stack."""
+    seen: dict[int, int] = {}
+
+    async def spend_at_once(events: list[TableEvent]) -> None:
+        if any(isinstance(e, MatchOver) for e in events) and not seen:
+            seen.update({p: await balance(storage, p) for p in (ALICE, BOB)})
+            await bot.tables.create_table(GUILD, CHANNEL + 50, ALICE, "Alice",
+                                          {"buy_in": seen[ALICE]})
+
+    bot.tables.add_listener(spend_at_once)
+    tid = await heads_up(bot, 1)
+    assert await balance(storage, ALICE) == START - 50  # seated: the stack is not hers
+    await bot.run(tid)
+    assert seen == {ALICE: START - 50, BOB: START - 50}
+    (winner,) = [p for p in (await stored(storage, tid)).placings if p.prize]
+    assert winner.prize == 100
+    assert await balance(storage, ALICE) == (100 if winner.player_id == ALICE else 0)
+    assert await balance(storage, BOB) == START - 50 + (100 if winner.player_id == BOB else 0)
+
+
+async def test_nobody_but_the_tournament_sits_down_at_its_table(bot: Bot,
+                                                               storage: Storage) -> None:
+    """R13: a tournament's table seats the players its draw put there, with stacks the house
+    lends. A member who is not one of them presses Join the moment the table is created,
+    before the tournament seats its own: refused (a lent stack is nobody's to take, and the
+    seat is a registered player's), and the table opens with its two players."""
+    tries: list[asyncio.Future[LobbyView]] = []
+
+    async def sneak_in(events: list[TableEvent]) -> None:
+        for event in events:
+            if isinstance(event, LobbyChanged) and event.reason == "created" and event.lobby.lent:
+                tries.append(asyncio.ensure_future(
+                    bot.tables.join(event.table_id, CAROL, "Carol")))
+
+    bot.tables.add_listener(sneak_in)
+    tid = await heads_up(bot, 1)
+    (table,) = (await stored(storage, tid)).tables
+    assert table.status == "playing" and set(table.players) == {ALICE, BOB}
+    (tried,) = tries
+    assert isinstance(tried.exception(), NotAllowed)
+    with pytest.raises(NotAllowed):
+        await bot.tables.leave(table.table_id, ALICE)
+    await bot.run(tid)
+    assert await balance(storage, CAROL) == START
 
 
 async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(

@@ -12,6 +12,7 @@ import pytest
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double.model import MANAGE_GUILD
 from tests.e2e.flows import start_bot
 from tests.e2e.privacy import PrivacyWatch
 
@@ -31,6 +32,13 @@ def watch(monkeypatch: pytest.MonkeyPatch) -> PrivacyWatch:
     recorder = PrivacyWatch()
     recorder.install(monkeypatch)
     return recorder
+
+
+@pytest.fixture
+def croupier(double: DiscordDouble) -> Member:
+    """A member with Manage Server, who seats computers (added before the bot connects: list
+    it before `bot`)."""
+    return double.add_member("croupier", roles=(double.add_role("Croupier", MANAGE_GUILD),))
 
 
 @pytest.fixture

@@ -120,9 +120,10 @@ async def test_practice_with_suggest_then_review_the_hand(
 
 
 async def test_no_suggest_where_hints_are_off_and_a_forged_one_is_refused(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    table = await open_table(double, alice, computers=("easy",), seats=2, format="hands",
-                             hands=1, fantasy="off")
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        bob: Member) -> None:
+    table = await open_table(double, alice, computers=("easy",), seater=croupier, seats=2,
+                             format="hands", hands=1, fantasy="off")
     assert "Hints on" not in description(table)
     seat = Seat(alice)
     prompt = await double.wait_until(lambda: p if ready(p := seat.prompt()) else None,

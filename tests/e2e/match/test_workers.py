@@ -18,15 +18,15 @@ WORKERS = 2
 
 
 async def test_a_hand_against_a_strong_computer_with_worker_processes(
-        double: DiscordDouble, alice: Member, bob: Member, clock: FakeClock,
-        database: Path, watch: PrivacyWatch) -> None:
+        double: DiscordDouble, croupier: Member, alice: Member, bob: Member,
+        clock: FakeClock, database: Path, watch: PrivacyWatch) -> None:
     bot = OFCBot(settings_for(double, database, workers=WORKERS), clock=clock)
     await double.start_client(bot)
     try:
         started = bot.workers.pids()  # at start-up, not at the first table's first image
         assert 1 <= len(started) <= WORKERS and all(alive(pid) for pid in started)
-        table = await open_table(double, alice, bob, computers=("strong",), seats=3,
-                                 format="hands", hands=1, fantasy="off")
+        table = await open_table(double, alice, bob, computers=("strong",), seater=croupier,
+                                 seats=3, format="hands", hands=1, fantasy="off")
         await play_out(double, table, seats_of((alice, bob)))
         pids = bot.workers.pids()
         assert pids and os.getpid() not in pids and len(pids) <= WORKERS
