@@ -1,6 +1,12 @@
 """Recovery after a restart: every live table of this process's shards comes back from its
 snapshot with its timers and prompts; a table that cannot is refunded and says so in its
-channel."""
+channel.
+
+The players' clocks (R10) stood still while no bot ran: a hand in play resumes with the time
+each pending action had left when the bot stopped. The stop is the latest save of any of
+these tables (the bot is known to have run until then; a clean stop saves every table in
+play as it stops, runtime.py), so a crash charges a player the time up to the bot's last sign
+of life, never the time the bot was down."""
 
 import logging
 from collections.abc import Mapping
@@ -27,7 +33,9 @@ class Recovery:
     async def restore(self) -> list[int]:
         core = self._core
         restored = []
-        for row in await core.storage.tables.live_tables(core.shards):  # this process's servers
+        rows = await core.storage.tables.live_tables(core.shards)  # this process's servers
+        stopped = max((row.updated_at for row in rows), default=0.0)
+        for row in rows:
             if row.id in core.tables:
                 continue
             try:
@@ -43,7 +51,7 @@ class Recovery:
             live = Live(state, row.state_json)
             core.register(live)
             try:
-                if not await self._resume(live):
+                if not await self._resume(live, stopped):
                     continue
             except Exception:
                 log.exception("table %s cannot be resumed", row.id)
@@ -54,12 +62,18 @@ class Recovery:
             restored.append(row.id)
         return restored
 
-    async def _resume(self, live: Live) -> bool:
-        """Bring a loaded table back to life; False when it turned out to be closing."""
+    async def _resume(self, live: Live, stopped: float) -> bool:
+        """Bring a loaded table back to life, its clocks on from `stopped`; False when it
+        turned out to be closing."""
         core = self._core
         async with live.lock:
             state = live.state
-            if state.pending:
+            match = state.match
+            gap = core.clock.now() - stopped
+            paused = match is not None and bool(match.pending()) and gap > 0
+            if match is not None and paused:
+                match.pause(gap)  # saved below, so that a second restart counts it once
+            if state.pending or paused:
                 await core.flush(live)
             if state.status == "closed":  # the crash came as it closed: finish closing
                 core.rearm(live)
@@ -71,7 +85,6 @@ class Recovery:
                 raise BadSnapshot(f"stacks {stacks} do not match the snapshot")
             events: list[out.TableEvent] = [out.TableRestored(
                 table_id=state.table_id, channel_id=state.home, lobby=self._lobby.view(state))]
-            match = state.match
             if match is not None and match.phase == "playing":
                 events += [dealt_event(state, s) for s, p in enumerate(match.seats)
                            if p is not None and is_person(p.player_id) and match.dealt_to(s)]

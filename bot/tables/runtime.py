@@ -132,13 +132,27 @@ class TableCore:
             await self._settled.wait()
 
     async def close(self) -> None:
-        """Stop timers and computer turns (every state is already saved)."""
+        """Stop timers and computer turns (every state is already saved), then mark the stop
+        on every hand in play: a restart resumes its clocks from that moment (recovery.py)."""
         self.closing = True
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.held():  # else another process runs these tables now
+            playing = [live for live in self.tables.values() if live.state.status != "closed"
+                       and live.state.match is not None and live.state.match.phase == "playing"]
+            for failed in await asyncio.gather(*map(self._mark_stop, playing),
+                                               return_exceptions=True):
+                if failed is not None:  # the restart counts from the table's last save
+                    log.warning("the stop could not be marked on a table: %r", failed)
         await self.saves.close()
+
+    async def _mark_stop(self, live: Live) -> None:
+        """Save the table's last snapshot again, at the time of the stop (its lock: after the
+        action in progress, whose snapshot is then the last one)."""
+        async with live.lock:
+            await self.saves.save(live.state.table_id, live.saved, self.clock.now())
 
     # ----------------------------------------------------------------- tables
     def live(self, table_id: int) -> Live:

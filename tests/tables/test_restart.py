@@ -14,6 +14,7 @@ from bot.tables import (
     FakeClock,
     MatchOver,
     Placed,
+    PlayerAway,
     TableClosed,
     TableRefunded,
     TableRestored,
@@ -23,7 +24,7 @@ from bot.tables import (
 from tests.backends import Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, START, Recorder, fresh_service, play
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, fresh_service, play
 
 WRITES = {"tables": ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table",
                      "refund_table"),
@@ -138,6 +139,72 @@ async def test_timers_resume_with_the_time_left(
     await resumed.idle()
     placed = recorder.of(Placed)
     assert [(e.player_id, e.auto) for e in placed] == [(first, True)]
+    await resumed.close()
+
+
+def bank(service: TableService, table: int, player: int) -> float:
+    return next(s.time_bank for s in service.public_view(table).seats if s.player_id == player)
+
+
+async def test_the_time_the_bot_was_off_does_not_count(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # R10 times what a player can act on: a bot off for an hour neither places for the
+    # player whose turn it was nor takes its time bank; its clock goes on from where it
+    # stopped (docs/admins/service.md: "with the time left on its clocks").
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    await clock.advance(40)  # thinking, no click: the last save was the deal
+    left = service.private_view(table, first).deadline - clock.now()
+    banked = bank(service, table, first)
+    await service.close()  # a clean stop (an upgrade, systemd's stop)
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert await resumed.restore() == [table]
+    await resumed.idle()
+    assert not recorder.of(Placed) and not recorder.of(PlayerAway)
+    mine = resumed.private_view(table, first)
+    assert mine.to_act and mine.deadline == later.now() + left
+    assert recorder.of(Turn)[-1].deadline == mine.deadline
+    assert bank(resumed, table, first) == banked
+    await resumed.close()
+
+    again, latest, recorder = fresh_service(storage, later.now())  # counted once, not twice
+    assert await again.restore() == [table]
+    assert again.private_view(table, first).deadline == latest.now() + left
+    await latest.advance(left - 1)
+    await again.idle()
+    assert not recorder.of(Placed)
+    await latest.advance(1)  # then its time runs out as usual
+    await again.idle()
+    assert [(e.player_id, e.auto) for e in recorder.of(Placed)] == [(first, True)]
+    await again.close()
+
+
+async def test_after_a_crash_the_clock_counts_from_the_last_sign_of_life(
+        storage: Storage, database: str) -> None:
+    # A bot that dies saves nothing more: the latest save of any of its tables is the last
+    # moment it is known to have run, so a player who was thinking loses that time, not the
+    # time the bot was down.
+    doomed = await Storage.open(database)  # the crashed bot's own connection
+    service, clock, _ = fresh_service(doomed, 1000.0)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    deadline = service.private_view(table, first).deadline
+    await clock.advance(40)
+    busy = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol")).table_id
+    left = deadline - clock.now()  # the other table's save: the bot ran until then
+    await doomed.close()  # it dies with its connection: nothing more is saved
+    await service.close()
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert sorted(await resumed.restore()) == [table, busy]
+    await resumed.idle()
+    assert not recorder.of(Placed)
+    assert resumed.private_view(table, first).deadline == later.now() + left
     await resumed.close()
 
 
