@@ -208,6 +208,36 @@ async def test_after_a_crash_the_clock_counts_from_the_last_sign_of_life(
     await resumed.close()
 
 
+async def test_a_start_the_bot_stopped_in_counts_only_who_plays(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # The match is recorded (its own transaction) before the dealt table is saved: a bot
+    # stopped between the two comes back to the lobby, where seats may change before the
+    # start is made again. The match is then played by the new seats, and only they have
+    # played it (history, /ofc stats, ratings).
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    Flaky(storage.tables, "save_snapshot")  # the deal's save is lost with the bot
+    with pytest.raises(sqlite3.OperationalError):
+        await service.start(table, ALICE)
+    await service.close()
+
+    resumed, later, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    assert resumed.lobby(table).status == "lobby"
+    await resumed.leave(table, BOB)
+    await resumed.join(table, CAROL, "Carol")
+    await resumed.start(table, ALICE)
+    await play(resumed, later, table, [ALICE, CAROL])
+    await resumed.close()
+    now = later.now()
+    assert (await storage.history.stats(GUILD, BOB)).matches == 0
+    assert await storage.history.recent_matches(GUILD, BOB) == []
+    (played,) = await storage.history.recent_matches(GUILD, CAROL)
+    assert sorted(p.user_id for p in played.players) == [ALICE, CAROL]
+    assert (await storage.wallets.wallet(GUILD, BOB, now=now)).balance == START
+
+
 async def test_an_idle_lobby_still_expires_after_a_restart(
         service: TableService, storage: Storage, clock: FakeClock) -> None:
     lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
