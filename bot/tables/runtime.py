@@ -149,9 +149,12 @@ class TableCore:
         await self.saves.close()
 
     async def _mark_stop(self, live: Live) -> None:
-        """Save the table's last snapshot again, at the time of the stop (its lock: after the
-        action in progress, whose snapshot is then the last one)."""
-        async with live.lock:
+        """Save the table's last snapshot again, at the time of the stop. An action in
+        progress saves at its own moment: the stop does not wait for it (a click's
+        announcement may be waiting on Discord)."""
+        if live.lock.locked():
+            return
+        async with live.lock:  # taken at once: nothing runs between the test and here
             await self.saves.save(live.state.table_id, live.saved, self.clock.now())
 
     # ----------------------------------------------------------------- tables
