@@ -77,6 +77,7 @@ class TableCore:
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parked: set[asyncio.Task[Any]] = set()  # tasks asleep on the clock
+        self._finishing: set[asyncio.Task[Any]] = set()  # saves the stop waits for
         self._settled = asyncio.Event()  # set when a task parks or ends (for idle())
 
     # ----------------------------------------------------------------- listeners, tasks
@@ -94,14 +95,20 @@ class TableCore:
             except Exception:  # the game goes on whatever a listener does
                 log.exception("table event listener failed")
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None], *,
+              finish: bool = False) -> asyncio.Task[None]:
+        """Run `coro` in the background; `finish`: a save the stop waits for rather than
+        cancels (what it records would be lost with it)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
+        if finish:
+            self._finishing.add(task)
         task.add_done_callback(self._task_done)
         return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
+        self._finishing.discard(task)
         self._parked.discard(task)
         self._settled.set()
         if not task.cancelled() and task.exception() is not None:
@@ -132,13 +139,15 @@ class TableCore:
             await self._settled.wait()
 
     async def close(self) -> None:
-        """Stop timers and computer turns (every state is already saved), then mark the stop
-        on every hand in play: a restart resumes its clocks from that moment (recovery.py)."""
+        """Stop timers and computer turns (every state is already saved), let the saves of
+        DM messages finish, then mark the stop on every hand in play: a restart resumes its
+        clocks from that moment (recovery.py)."""
         self.closing = True
-        tasks = list(self._tasks)
+        tasks = [task for task in self._tasks if task not in self._finishing]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*self._finishing, return_exceptions=True)
         if self.held():  # else another process runs these tables now
             playing = [live for live in self.tables.values() if live.state.status != "closed"
                        and live.state.match is not None and live.state.match.phase == "playing"]

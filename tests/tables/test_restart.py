@@ -16,6 +16,7 @@ from bot.tables import (
     Placed,
     PlayerAway,
     TableClosed,
+    TableEvent,
     TableRefunded,
     TableRestored,
     TableService,
@@ -236,6 +237,33 @@ async def test_a_start_the_bot_stopped_in_counts_only_who_plays(
     (played,) = await storage.history.recent_matches(GUILD, CAROL)
     assert sorted(p.user_id for p in played.players) == [ALICE, CAROL]
     assert (await storage.wallets.wallet(GUILD, BOB, now=now)).balance == START
+
+
+async def test_dm_prompts_recorded_as_the_bot_stops_outlive_it(
+        storage: Storage, clock: FakeClock) -> None:
+    # The presenter records each DM prompt it sends from its listener; that save runs once
+    # the action is over. A stop right after a deal still keeps them, so the restarted bot
+    # redraws those prompts instead of sending each player a second one.
+    service, clock, _ = fresh_service(storage, clock.now())
+    sent: dict[int, DmPrompt] = {}
+
+    async def presenter(events: list[TableEvent]) -> None:
+        for e in events:
+            if isinstance(e, Dealt) and e.private_to is not None:
+                sent[e.private_to] = DmPrompt(8000, 9000 + e.private_to, e.hand_no, e.street)
+                await service.set_dm_message(e.table_id, e.private_to, sent[e.private_to])
+
+    service.add_listener(presenter)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.close()  # at once: the saves of the prompts still wait for their turn
+    assert sorted(sent) == [ALICE, BOB]
+
+    resumed, _, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    assert resumed.messages(table).dm == sent
+    await resumed.close()
 
 
 async def test_an_idle_lobby_still_expires_after_a_restart(
