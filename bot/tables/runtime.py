@@ -142,13 +142,14 @@ class TableCore:
         """Stop timers and computer turns (every state is already saved), let the saves of
         DM messages finish, then mark the stop on every hand in play: a restart resumes its
         clocks from that moment (recovery.py)."""
+        first = not self.closing  # a second close marks nothing: the tables may be run anew
         self.closing = True
         tasks = [task for task in self._tasks if task not in self._finishing]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*self._finishing, return_exceptions=True)
-        if self.held():  # else another process runs these tables now
+        if first and self.held():  # else another process runs these tables now
             playing = [live for live in self.tables.values() if live.state.status != "closed"
                        and live.state.match is not None and live.state.match.phase == "playing"]
             for failed in await asyncio.gather(*map(self._mark_stop, playing),

@@ -25,7 +25,18 @@ from bot.tables import (
 from tests.backends import Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, fresh_service, play
+from .driver import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    START,
+    Recorder,
+    act,
+    fresh_service,
+    play,
+)
 
 WRITES = {"tables": ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table",
                      "refund_table"),
@@ -237,6 +248,24 @@ async def test_a_start_the_bot_stopped_in_counts_only_who_plays(
     (played,) = await storage.history.recent_matches(GUILD, CAROL)
     assert sorted(p.user_id for p in played.players) == [ALICE, CAROL]
     assert (await storage.wallets.wallet(GUILD, BOB, now=now)).balance == START
+
+
+async def test_a_second_close_writes_nothing(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # Only the stop itself is marked: closed again later (after another bot has played on),
+    # a service must not write its last snapshot back over the newer one.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.close()
+    resumed, _, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    first = next(p for p in (ALICE, BOB) if resumed.private_view(table, p).to_act)
+    await act(resumed, table, first)
+    newer = (await storage.tables.table(table)).state_json
+    await resumed.close()
+    await service.close()
+    assert (await storage.tables.table(table)).state_json == newer
 
 
 async def test_dm_prompts_recorded_as_the_bot_stops_outlive_it(
