@@ -13,8 +13,9 @@ import pytest
 
 from bot.ai.players import Settings, decide
 from bot.storage import Storage
-from bot.tables import MatchOver, ShowdownDone, TableService
+from bot.tables import MatchOver, ServiceSettings, ShowdownDone, TableService
 from bot.tables.clock import FakeClock
+from bot.tables.match_runner import FAST, SIMULATION_HOST
 from bot.tables.state import TableState
 
 from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, fresh_service
@@ -67,7 +68,7 @@ class Run:
     seen: list[Any] = field(default_factory=list)  # results: showdowns, then the standings
     resumed: int = 0
 
-    async def restart(self, table: int) -> None:
+    async def restart(self, table: int, settings: ServiceSettings = FAST) -> None:
         if not self.restarts:
             return
         await self.service.idle()
@@ -76,8 +77,8 @@ class Run:
         text = (await self.storage.tables.table(table)).state_json
         state = TableState.loads(text, table_id=table, guild_id=GUILD, channel_id=CHANNEL)
         assert state.dumps() == text  # the snapshot holds the whole state, exactly
-        self.service, self.clock, self.recorder = fresh_service(self.storage,
-                                                                self.clock.now() + DOWN)
+        self.service, self.clock, self.recorder = fresh_service(
+            self.storage, self.clock.now() + DOWN, settings)
         await self.service.restore()
         self.resumed += 1
 
@@ -146,3 +147,43 @@ async def test_a_restart_after_every_click_changes_nothing(
     assert restarted.seen == expected.seen
     earned = [e[3] for e in expected.seen[:-1] if e[3]]
     assert bool(earned) == spec.fantasy  # then its Fantasyland hands restarted through too
+
+
+# Computers that take a second each, so that every computer's action is a step of the clock.
+STEPPED = ServiceSettings(ai_delay_seconds=1.0, next_hand_seconds=2.0, ai_in_thread=False)
+TWO_IN_FANTASYLAND = 12  # strong computers: hand 2 deals Fantasyland to two of them
+
+
+async def computers_only(storage: Storage, restarts: bool) -> Run:
+    """Three strong computers play six hands; with `restarts`, a stop after every step."""
+    service, clock, recorder = fresh_service(storage, 1000.0, STEPPED)
+    run = Run(storage, restarts, service, clock, recorder)
+    table = (await service.create_table(GUILD, CHANNEL, SIMULATION_HOST, "host",
+                                        {"format": "hands", "hands": 6}, sit=False,
+                                        seed=TWO_IN_FANTASYLAND)).table_id
+    for _ in range(3):
+        await service.add_computer(table, SIMULATION_HOST, "strong")
+    await service.start(table, SIMULATION_HOST)
+    while run.live(table):
+        await run.service.idle()  # the restored computers' turns wait on the clock
+        assert await run.clock.advance_to_next(), "the table is stuck"
+        await run.service.idle()
+        if run.live(table):
+            await run.restart(table, STEPPED)
+    run.keep()
+    await run.service.close()
+    return run
+
+
+async def test_two_players_in_fantasyland_resume_exactly(storage: Storage,
+                                                         tmp_path: Path) -> None:
+    alone = await Storage.open(tmp_path / "uninterrupted.sqlite3")
+    try:
+        expected = await computers_only(alone, restarts=False)
+    finally:
+        await alone.close()
+    restarted = await computers_only(storage, restarts=True)
+    assert restarted.resumed > 50
+    assert restarted.seen == expected.seen
+    assert any(len(e[3]) == 2 for e in expected.seen[:-1])  # two earned it in one hand
+
