@@ -15,6 +15,7 @@ from bot.tables import (
     MatchOver,
     Placed,
     PlayerAway,
+    ShowdownDone,
     TableClosed,
     TableEvent,
     TableRefunded,
@@ -122,6 +123,50 @@ async def test_every_saved_state_resumes_to_the_same_end(
             await copy.close()
         assert audit(path) == [], path
     assert with_pending  # some copies were taken between two chip movements of one action
+
+
+async def test_every_saved_state_of_fantasyland_hands_resumes_after_a_long_stop(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    # Three people (the seed of tests/tables/test_table_options.py): hand 1 earns Fantasyland,
+    # hand 2 plays it (set first, then the others' streets) and earns another, hand 3 plays
+    # that. A copy of the database after every write of hand 2 up to hand 3's deal, each
+    # restored ten minutes later and played out: the same standings, each hand's history
+    # written once, chips audited.
+    postgres = postgres_of(request) if is_postgres(database) else None
+    people = [ALICE, BOB, CAROL]
+    copies = Copies(database, tmp_path, clock)
+    recording(storage, copies)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=2)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.join(table, CAROL, "Carol")
+    await service.start(table, ALICE)
+    for hands in (1, 2):
+        while len(recorder.of(ShowdownDone)) < hands:
+            await act(service, table, next(p for p in people
+                                           if service.private_view(table, p).to_act))
+            await service.idle()
+        copies.on = hands == 1
+    await play(service, clock, table, people)
+    shown = recorder.of(ShowdownDone)
+    assert [len(e.fantasy_next) for e in shown] == [1, 1, 0]
+    final = recorder.of(MatchOver)[0].standings
+    for taken, now in copies.taken:
+        path = await usable(taken, postgres)
+        copy = await Storage.open(path)
+        try:
+            resumed, later, events = fresh_service(copy, now + 600)
+            for restored in await resumed.restore():
+                await play(resumed, later, restored, people)
+            await resumed.close()
+            assert [e.standings for e in events.of(MatchOver)] in ([], [final]), path
+            assert (await copy.tables.table(table)).status == "closed", path
+            match = (await copy.history.recent_matches(GUILD, ALICE))[0].match_id
+            assert [h.hand_no for h in await copy.history.match_hands(match)] == [1, 2, 3]
+        finally:
+            await copy.close()
+        assert audit(path) == [], path
 
 
 async def test_timers_resume_with_the_time_left(
