@@ -2,11 +2,12 @@
 snapshot with its timers and prompts; a table that cannot is refunded and says so in its
 channel.
 
-The players' clocks (R10) stood still while no bot ran: a hand in play resumes with the time
-each pending action had left when the bot stopped. The stop is the latest save of any of
-these tables (the bot is known to have run until then; a clean stop saves every table in
-play as it stops, runtime.py), so a crash charges a player the time up to the bot's last sign
-of life, never the time the bot was down."""
+Every timer of a table stood still while no bot ran: a hand in play resumes with the time
+each pending action had left when the bot stopped (R10), and a lobby's idle time, the pause
+before the next deal and a cash table's wait for players go on from where they were. The stop
+is the latest save of any of these tables (the bot is known to have run until then; a clean
+stop saves every open table again as it stops, runtime.py), so a crash counts the time up to
+the bot's last sign of life, never the time the bot was down."""
 
 import logging
 from collections.abc import Mapping
@@ -63,17 +64,15 @@ class Recovery:
         return restored
 
     async def _resume(self, live: Live, stopped: float) -> bool:
-        """Bring a loaded table back to life, its clocks on from `stopped`; False when it
+        """Bring a loaded table back to life, its timers on from `stopped`; False when it
         turned out to be closing."""
         core = self._core
         async with live.lock:
             state = live.state
-            match = state.match
             gap = core.clock.now() - stopped
-            paused = match is not None and bool(match.pending()) and gap > 0
-            if match is not None and paused:
-                match.pause(gap)  # saved below, so that a second restart counts it once
-            if state.pending or paused:
+            if gap > 0:
+                _stand_still(state, gap)  # saved below, so that a second restart counts it once
+            if state.pending or gap > 0:
                 await core.flush(live)
             if state.status == "closed":  # the crash came as it closed: finish closing
                 core.rearm(live)
@@ -85,6 +84,7 @@ class Recovery:
                 raise BadSnapshot(f"stacks {stacks} do not match the snapshot")
             events: list[out.TableEvent] = [out.TableRestored(
                 table_id=state.table_id, channel_id=state.home, lobby=self._lobby.view(state))]
+            match = state.match
             if match is not None and match.phase == "playing":
                 events += [dealt_event(state, s) for s, p in enumerate(match.seats)
                            if p is not None and is_person(p.player_id) and match.dealt_to(s)]
@@ -104,6 +104,17 @@ class Recovery:
         base = {"table_id": table_id, "channel_id": channel_id}
         await core.emit([out.TableRefunded(**base, reason=UNRESTORABLE, refunds=refund.refunds),
                          out.TableClosed(**base, reason="refunded")])
+
+
+def _stand_still(state: TableState, seconds: float) -> None:
+    """Every timer of the table moved on by the `seconds` no bot ran: the players' clocks
+    (R10), a lobby's idle time, the pause before the next deal, a cash table's wait for
+    players (R11)."""
+    state.last_activity += seconds
+    if state.next_hand_at is not None:
+        state.next_hand_at += seconds
+    if state.match is not None:
+        state.match.pause(seconds)
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:

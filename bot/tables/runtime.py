@@ -140,8 +140,8 @@ class TableCore:
 
     async def close(self) -> None:
         """Stop timers and computer turns (every state is already saved), let the saves of
-        DM messages finish, then mark the stop on every hand in play: a restart resumes its
-        clocks from that moment (recovery.py)."""
+        DM messages finish, then mark the stop on every open table: a restart resumes its
+        timers from that moment (recovery.py)."""
         first = not self.closing  # a second close marks nothing: the tables may be run anew
         self.closing = True
         tasks = [task for task in self._tasks if task not in self._finishing]
@@ -150,9 +150,8 @@ class TableCore:
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.gather(*self._finishing, return_exceptions=True)
         if first and self.held():  # else another process runs these tables now
-            playing = [live for live in self.tables.values() if live.state.status != "closed"
-                       and live.state.match is not None and live.state.match.phase == "playing"]
-            for failed in await asyncio.gather(*map(self._mark_stop, playing),
+            open_ = [live for live in self.tables.values() if live.state.status != "closed"]
+            for failed in await asyncio.gather(*map(self._mark_stop, open_),
                                                return_exceptions=True):
                 if failed is not None:  # the restart counts from the table's last save
                     log.warning("the stop could not be marked on a table: %r", failed)

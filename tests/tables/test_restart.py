@@ -342,12 +342,15 @@ async def test_dm_prompts_recorded_as_the_bot_stops_outlive_it(
 
 async def test_an_idle_lobby_still_expires_after_a_restart(
         service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # 800 of its 900 idle seconds pass while the bot runs; the hour it is off does not count
+    # (like the players' clocks, every timer of a table stands still while no bot runs).
     lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
     await clock.advance(800)
     await service.close()
-    resumed, later, recorder = fresh_service(storage, clock.now())
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
     assert await resumed.restore() == [lobby.table_id]
-    assert recorder.of(TableRestored)[0].lobby.seats == lobby.seats
+    restored = recorder.of(TableRestored)[0].lobby
+    assert restored.seats == lobby.seats and restored.expires_at == later.now() + 100
     await later.advance(99)
     await resumed.idle()
     assert not recorder.of(TableClosed)
@@ -355,6 +358,37 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     await resumed.idle()
     assert recorder.of(TableClosed)[0].reason == "expired"
     assert (await storage.wallets.wallet(GUILD, ALICE, now=later.now())).balance == START
+    await resumed.close()
+
+
+async def test_a_cash_table_waiting_for_players_waits_its_time_left_after_a_restart(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # R11: with fewer than two players a cash table waits the lobby's idle time from its last
+    # hand, then closes. A stop of an hour in that wait neither ends it nor lengthens it.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
+                                        seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.leave(table, BOB)  # gets up after the hand in play
+    while BOB in service.seats(table).values():
+        await act(service, table, next(p for p in (ALICE, BOB)
+                                       if service.private_view(table, p).to_act))
+        await service.idle()
+    waited_from = clock.now()  # the last hand's end: the wait starts
+    await clock.advance(300)
+    await service.idle()
+    assert table in service.live_tables()
+    await service.close()
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert await resumed.restore() == [table]
+    left = waited_from + 900 - clock.now()
+    await later.advance(left - 1)
+    await resumed.idle()
+    assert not recorder.of(MatchOver)
+    await later.advance(1)
+    await resumed.idle()
+    assert recorder.of(MatchOver) and table not in resumed.live_tables()
     await resumed.close()
 
 
