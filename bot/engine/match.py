@@ -342,6 +342,18 @@ class Match:
             self._record({"do": "timeout", "now": now}, events)
         return events
 
+    def pause(self, seconds: float) -> list[Event]:
+        """The table stood still `seconds` (the bot was stopped): every pending action's
+        clock goes on from where it stopped, since R10 times only what a player can act on.
+        No event: the deadlines simply move."""
+        if self.phase != "playing" or self.hand is None or seconds <= 0:
+            return []
+        for sh in self.hand.seats.values():
+            if sh.since is not None:
+                sh.since += seconds
+        self._record({"do": "pause", "seconds": seconds}, [])
+        return []
+
     def complete_hand(self, now: float) -> list[Event]:
         """Play the hand in progress to its end at once (the table is closing): every action
         still owed is placed by R10's rule, streets dealt as usual, then the hand is shown

@@ -41,6 +41,8 @@ def _apply(match: Match, action: dict[str, Any], deck: list[Card]) -> None:
         match.timeout(action["now"])
     elif do == "complete":
         match.complete_hand(action["now"])
+    elif do == "pause":
+        match.pause(action["seconds"])
     elif do == "back":
         match.back(action["seat"], action["now"])
     elif do == "join":

@@ -166,7 +166,10 @@ class History(Part):
         is kept in the history but left out of `stats`.
 
         A table runs one match at a time: while its match is unfinished this returns that
-        match's id (so a restart that replays the start does not open a second one).
+        match's id (so a restart that replays the start does not open a second one). Until
+        that match has a hand, `players` replace its players: a bot stopped before the deal
+        was saved comes back to the lobby, whose seats may change before the start is made
+        again, and only who is dealt in has played the match.
         """
         table_id = validate.snowflake("table id", table_id)
         if not isinstance(options_json, str) or not options_json:
@@ -179,13 +182,20 @@ class History(Part):
                 "SELECT id FROM matches WHERE table_id = ? AND ended_at IS NULL", (table_id,)
             )
             if running:
-                return int(running[0][0])
-            rows = await conn.fetch(
-                "INSERT INTO matches (table_id, guild_id, options_json, started_at, practice) "
-                "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                (table_id, guild_id, options_json, now, int(validate.flag("practice", practice))),
-            )
-            match_id = int(rows[0][0])
+                match_id = int(running[0][0])
+                if await conn.fetch("SELECT 1 FROM hands WHERE match_id = ? LIMIT 1", (match_id,)):
+                    return match_id
+                await conn.execute("DELETE FROM match_players WHERE match_id = ?", (match_id,))
+                await conn.execute("UPDATE matches SET started_at = ? WHERE id = ?",
+                                   (now, match_id))
+            else:
+                rows = await conn.fetch(
+                    "INSERT INTO matches (table_id, guild_id, options_json, started_at, "
+                    "practice) VALUES (?, ?, ?, ?, ?) RETURNING id",
+                    (table_id, guild_id, options_json, now,
+                     int(validate.flag("practice", practice))),
+                )
+                match_id = int(rows[0][0])
             await conn.executemany(
                 "INSERT INTO match_players (match_id, user_id) VALUES (?, ?) "
                 "ON CONFLICT DO NOTHING",

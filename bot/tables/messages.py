@@ -54,7 +54,8 @@ class Messages:
         live = self._core.live(table_id)
         if live.owner is asyncio.current_task():
             self._set_dm(live.state, player_id, prompt)
-            self._core.spawn(self._save_dm(table_id, player_id, prompt))
+            # finished even by a stop: else a restart sends the prompt again, a second DM
+            self._core.spawn(self._save_dm(table_id, player_id, prompt), finish=True)
             return
         await self._save_dm(table_id, player_id, prompt)
 

@@ -1,6 +1,13 @@
 """Recovery after a restart: every live table of this process's shards comes back from its
 snapshot with its timers and prompts; a table that cannot is refunded and says so in its
-channel."""
+channel.
+
+Every timer of a table stood still while no bot ran: a hand in play resumes with the time
+each pending action had left when the bot stopped (R10), and a lobby's idle time, the pause
+before the next deal and a cash table's wait for players go on from where they were. The stop
+is the latest save of any of these tables (the bot is known to have run until then; a clean
+stop saves every open table again as it stops, runtime.py), so a crash counts the time up to
+the bot's last sign of life, never the time the bot was down."""
 
 import logging
 from collections.abc import Mapping
@@ -27,7 +34,9 @@ class Recovery:
     async def restore(self) -> list[int]:
         core = self._core
         restored = []
-        for row in await core.storage.tables.live_tables(core.shards):  # this process's servers
+        rows = await core.storage.tables.live_tables(core.shards)  # this process's servers
+        stopped = max((row.updated_at for row in rows), default=0.0)
+        for row in rows:
             if row.id in core.tables:
                 continue
             try:
@@ -43,7 +52,7 @@ class Recovery:
             live = Live(state, row.state_json)
             core.register(live)
             try:
-                if not await self._resume(live):
+                if not await self._resume(live, stopped):
                     continue
             except Exception:
                 log.exception("table %s cannot be resumed", row.id)
@@ -54,12 +63,16 @@ class Recovery:
             restored.append(row.id)
         return restored
 
-    async def _resume(self, live: Live) -> bool:
-        """Bring a loaded table back to life; False when it turned out to be closing."""
+    async def _resume(self, live: Live, stopped: float) -> bool:
+        """Bring a loaded table back to life, its timers on from `stopped`; False when it
+        turned out to be closing."""
         core = self._core
         async with live.lock:
             state = live.state
-            if state.pending:
+            gap = core.clock.now() - stopped
+            if gap > 0:
+                _stand_still(state, gap)  # saved below, so that a second restart counts it once
+            if state.pending or gap > 0:
                 await core.flush(live)
             if state.status == "closed":  # the crash came as it closed: finish closing
                 core.rearm(live)
@@ -91,6 +104,17 @@ class Recovery:
         base = {"table_id": table_id, "channel_id": channel_id}
         await core.emit([out.TableRefunded(**base, reason=UNRESTORABLE, refunds=refund.refunds),
                          out.TableClosed(**base, reason="refunded")])
+
+
+def _stand_still(state: TableState, seconds: float) -> None:
+    """Every timer of the table moved on by the `seconds` no bot ran: the players' clocks
+    (R10), a lobby's idle time, the pause before the next deal, a cash table's wait for
+    players (R11)."""
+    state.last_activity += seconds
+    if state.next_hand_at is not None:
+        state.next_hand_at += seconds
+    if state.match is not None:
+        state.match.pause(seconds)
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:

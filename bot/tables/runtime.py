@@ -77,6 +77,7 @@ class TableCore:
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._parked: set[asyncio.Task[Any]] = set()  # tasks asleep on the clock
+        self._finishing: set[asyncio.Task[Any]] = set()  # saves the stop waits for
         self._settled = asyncio.Event()  # set when a task parks or ends (for idle())
 
     # ----------------------------------------------------------------- listeners, tasks
@@ -94,14 +95,20 @@ class TableCore:
             except Exception:  # the game goes on whatever a listener does
                 log.exception("table event listener failed")
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def spawn(self, coro: Coroutine[Any, Any, None], *,
+              finish: bool = False) -> asyncio.Task[None]:
+        """Run `coro` in the background; `finish`: a save the stop waits for rather than
+        cancels (what it records would be lost with it)."""
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
+        if finish:
+            self._finishing.add(task)
         task.add_done_callback(self._task_done)
         return task
 
     def _task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
+        self._finishing.discard(task)
         self._parked.discard(task)
         self._settled.set()
         if not task.cancelled() and task.exception() is not None:
@@ -132,13 +139,32 @@ class TableCore:
             await self._settled.wait()
 
     async def close(self) -> None:
-        """Stop timers and computer turns (every state is already saved)."""
+        """Stop timers and computer turns (every state is already saved), let the saves of
+        DM messages finish, then mark the stop on every open table: a restart resumes its
+        timers from that moment (recovery.py)."""
+        first = not self.closing  # a second close marks nothing: the tables may be run anew
         self.closing = True
-        tasks = list(self._tasks)
+        tasks = [task for task in self._tasks if task not in self._finishing]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*self._finishing, return_exceptions=True)
+        if first and self.held():  # else another process runs these tables now
+            open_ = [live for live in self.tables.values() if live.state.status != "closed"]
+            for failed in await asyncio.gather(*map(self._mark_stop, open_),
+                                               return_exceptions=True):
+                if failed is not None:  # the restart counts from the table's last save
+                    log.warning("the stop could not be marked on a table: %r", failed)
         await self.saves.close()
+
+    async def _mark_stop(self, live: Live) -> None:
+        """Save the table's last snapshot again, at the time of the stop. An action in
+        progress saves at its own moment: the stop does not wait for it (a click's
+        announcement may be waiting on Discord)."""
+        if live.lock.locked():
+            return
+        async with live.lock:  # taken at once: nothing runs between the test and here
+            await self.saves.save(live.state.table_id, live.saved, self.clock.now())
 
     # ----------------------------------------------------------------- tables
     def live(self, table_id: int) -> Live:

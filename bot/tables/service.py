@@ -65,7 +65,9 @@ class TableService:
         await self._core.idle()
 
     async def close(self) -> None:
-        """Stop timers and computer turns (every state is already saved)."""
+        """Stop timers and computer turns (every state is already saved), let the saves of
+        DM prompts finish, and mark the stop on every hand in play: the players' clocks
+        resume from it at the next restore (R10)."""
         await self._core.close()
 
     # ================================================================= accessors
@@ -229,8 +231,9 @@ class TableService:
     # ================================================================= restart
     async def restore(self) -> list[int]:
         """Load every live table from storage, finish chip movements a crash interrupted,
-        re-arm timers with the time left, and tell the cog to re-send prompts. A table that
-        cannot be restored is refunded. Returns the ids of the tables restored."""
+        re-arm timers with the time left when the bot stopped (R10: the clocks stood still
+        meanwhile), and tell the cog to re-send prompts. A table that cannot be restored is
+        refunded. Returns the ids of the tables restored."""
         try:
             return await self._recovery.restore()
         finally:

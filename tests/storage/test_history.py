@@ -101,7 +101,14 @@ async def test_newest_match_first_and_limit(storage: Storage, table: int) -> Non
 
 async def test_starting_twice_returns_the_running_match(storage: Storage, table: int) -> None:
     match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=1.0)
-    assert await storage.history.record_match_start(table, "{}", [CAROL], now=2.0) == match
+    # Made again before its first hand (a bot stopped before the deal was saved), the start
+    # takes the seats of now: only who is dealt in plays the match.
+    assert await storage.history.record_match_start(table, "{}", [ALICE, CAROL], now=2.0) == match
+    assert await storage.history.recent_matches(GUILD, BOB) == []
+    assert await storage.history.record_hand(
+        HandRecord(match, 1, "{}", (R(ALICE, 1, 1), R(CAROL, -1, -1))), now=3.0)
+    assert await storage.history.record_match_start(table, "{}", [BOB], now=4.0) == match
+    assert await storage.history.recent_matches(GUILD, BOB) == []  # once dealt, it stays
     assert await storage.history.current_match(table) == match
     await storage.history.record_match_end(match, [], now=3.0)
     assert await storage.history.current_match(table) is None

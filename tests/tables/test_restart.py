@@ -14,7 +14,10 @@ from bot.tables import (
     FakeClock,
     MatchOver,
     Placed,
+    PlayerAway,
+    ShowdownDone,
     TableClosed,
+    TableEvent,
     TableRefunded,
     TableRestored,
     TableService,
@@ -23,7 +26,18 @@ from bot.tables import (
 from tests.backends import Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, START, Recorder, fresh_service, play
+from .driver import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    START,
+    Recorder,
+    act,
+    fresh_service,
+    play,
+)
 
 WRITES = {"tables": ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table",
                      "refund_table"),
@@ -111,6 +125,50 @@ async def test_every_saved_state_resumes_to_the_same_end(
     assert with_pending  # some copies were taken between two chip movements of one action
 
 
+async def test_every_saved_state_of_fantasyland_hands_resumes_after_a_long_stop(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    # Three people (the seed of tests/tables/test_table_options.py): hand 1 earns Fantasyland,
+    # hand 2 plays it (set first, then the others' streets) and earns another, hand 3 plays
+    # that. A copy of the database after every write of hand 2 up to hand 3's deal, each
+    # restored ten minutes later and played out: the same standings, each hand's history
+    # written once, chips audited.
+    postgres = postgres_of(request) if is_postgres(database) else None
+    people = [ALICE, BOB, CAROL]
+    copies = Copies(database, tmp_path, clock)
+    recording(storage, copies)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=2)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.join(table, CAROL, "Carol")
+    await service.start(table, ALICE)
+    for hands in (1, 2):
+        while len(recorder.of(ShowdownDone)) < hands:
+            await act(service, table, next(p for p in people
+                                           if service.private_view(table, p).to_act))
+            await service.idle()
+        copies.on = hands == 1
+    await play(service, clock, table, people)
+    shown = recorder.of(ShowdownDone)
+    assert [len(e.fantasy_next) for e in shown] == [1, 1, 0]
+    final = recorder.of(MatchOver)[0].standings
+    for taken, now in copies.taken:
+        path = await usable(taken, postgres)
+        copy = await Storage.open(path)
+        try:
+            resumed, later, events = fresh_service(copy, now + 600)
+            for restored in await resumed.restore():
+                await play(resumed, later, restored, people)
+            await resumed.close()
+            assert [e.standings for e in events.of(MatchOver)] in ([], [final]), path
+            assert (await copy.tables.table(table)).status == "closed", path
+            match = (await copy.history.recent_matches(GUILD, ALICE))[0].match_id
+            assert [h.hand_no for h in await copy.history.match_hands(match)] == [1, 2, 3]
+        finally:
+            await copy.close()
+        assert audit(path) == [], path
+
+
 async def test_timers_resume_with_the_time_left(
         service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
@@ -141,14 +199,158 @@ async def test_timers_resume_with_the_time_left(
     await resumed.close()
 
 
+def bank(service: TableService, table: int, player: int) -> float:
+    return next(s.time_bank for s in service.public_view(table).seats if s.player_id == player)
+
+
+async def test_the_time_the_bot_was_off_does_not_count(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # R10 times what a player can act on: a bot off for an hour neither places for the
+    # player whose turn it was nor takes its time bank; its clock goes on from where it
+    # stopped (docs/admins/service.md: "with the time left on its clocks").
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    await clock.advance(40)  # thinking, no click: the last save was the deal
+    left = service.private_view(table, first).deadline - clock.now()
+    banked = bank(service, table, first)
+    await service.close()  # a clean stop (an upgrade, systemd's stop)
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert await resumed.restore() == [table]
+    await resumed.idle()
+    assert not recorder.of(Placed) and not recorder.of(PlayerAway)
+    mine = resumed.private_view(table, first)
+    assert mine.to_act and mine.deadline == later.now() + left
+    assert recorder.of(Turn)[-1].deadline == mine.deadline
+    assert bank(resumed, table, first) == banked
+    await resumed.close()
+
+    again, latest, recorder = fresh_service(storage, later.now())  # counted once, not twice
+    assert await again.restore() == [table]
+    assert again.private_view(table, first).deadline == latest.now() + left
+    await latest.advance(left - 1)
+    await again.idle()
+    assert not recorder.of(Placed)
+    await latest.advance(1)  # then its time runs out as usual
+    await again.idle()
+    assert [(e.player_id, e.auto) for e in recorder.of(Placed)] == [(first, True)]
+    await again.close()
+
+
+async def test_after_a_crash_the_clock_counts_from_the_last_sign_of_life(
+        storage: Storage, database: str) -> None:
+    # A bot that dies saves nothing more: the latest save of any of its tables is the last
+    # moment it is known to have run, so a player who was thinking loses that time, not the
+    # time the bot was down.
+    doomed = await Storage.open(database)  # the crashed bot's own connection
+    service, clock, _ = fresh_service(doomed, 1000.0)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
+    deadline = service.private_view(table, first).deadline
+    await clock.advance(40)
+    busy = (await service.create_table(GUILD, CHANNEL + 1, CAROL, "Carol")).table_id
+    left = deadline - clock.now()  # the other table's save: the bot ran until then
+    await doomed.close()  # it dies with its connection: nothing more is saved
+    await service.close()
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert sorted(await resumed.restore()) == [table, busy]
+    await resumed.idle()
+    assert not recorder.of(Placed)
+    assert resumed.private_view(table, first).deadline == later.now() + left
+    await resumed.close()
+
+
+async def test_a_start_the_bot_stopped_in_counts_only_who_plays(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # The match is recorded (its own transaction) before the dealt table is saved: a bot
+    # stopped between the two comes back to the lobby, where seats may change before the
+    # start is made again. The match is then played by the new seats, and only they have
+    # played it (history, /ofc stats, ratings).
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    Flaky(storage.tables, "save_snapshot")  # the deal's save is lost with the bot
+    with pytest.raises(sqlite3.OperationalError):
+        await service.start(table, ALICE)
+    await service.close()
+
+    resumed, later, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    assert resumed.lobby(table).status == "lobby"
+    await resumed.leave(table, BOB)
+    await resumed.join(table, CAROL, "Carol")
+    await resumed.start(table, ALICE)
+    await play(resumed, later, table, [ALICE, CAROL])
+    await resumed.close()
+    now = later.now()
+    assert (await storage.history.stats(GUILD, BOB)).matches == 0
+    assert await storage.history.recent_matches(GUILD, BOB) == []
+    (played,) = await storage.history.recent_matches(GUILD, CAROL)
+    assert sorted(p.user_id for p in played.players) == [ALICE, CAROL]
+    assert (await storage.wallets.wallet(GUILD, BOB, now=now)).balance == START
+
+
+async def test_a_second_close_writes_nothing(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # Only the stop itself is marked: closed again later (after another bot has played on),
+    # a service must not write its last snapshot back over the newer one.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.close()
+    resumed, _, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    first = next(p for p in (ALICE, BOB) if resumed.private_view(table, p).to_act)
+    await act(resumed, table, first)
+    newer = (await storage.tables.table(table)).state_json
+    await resumed.close()
+    await service.close()
+    assert (await storage.tables.table(table)).state_json == newer
+
+
+async def test_dm_prompts_recorded_as_the_bot_stops_outlive_it(
+        storage: Storage, clock: FakeClock) -> None:
+    # The presenter records each DM prompt it sends from its listener; that save runs once
+    # the action is over. A stop right after a deal still keeps them, so the restarted bot
+    # redraws those prompts instead of sending each player a second one.
+    service, clock, _ = fresh_service(storage, clock.now())
+    sent: dict[int, DmPrompt] = {}
+
+    async def presenter(events: list[TableEvent]) -> None:
+        for e in events:
+            if isinstance(e, Dealt) and e.private_to is not None:
+                sent[e.private_to] = DmPrompt(8000, 9000 + e.private_to, e.hand_no, e.street)
+                await service.set_dm_message(e.table_id, e.private_to, sent[e.private_to])
+
+    service.add_listener(presenter)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.close()  # at once: the saves of the prompts still wait for their turn
+    assert sorted(sent) == [ALICE, BOB]
+
+    resumed, _, _ = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    assert resumed.messages(table).dm == sent
+    await resumed.close()
+
+
 async def test_an_idle_lobby_still_expires_after_a_restart(
         service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # 800 of its 900 idle seconds pass while the bot runs; the hour it is off does not count
+    # (like the players' clocks, every timer of a table stands still while no bot runs).
     lobby = await service.create_table(GUILD, CHANNEL, ALICE, "Alice")
     await clock.advance(800)
     await service.close()
-    resumed, later, recorder = fresh_service(storage, clock.now())
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
     assert await resumed.restore() == [lobby.table_id]
-    assert recorder.of(TableRestored)[0].lobby.seats == lobby.seats
+    restored = recorder.of(TableRestored)[0].lobby
+    assert restored.seats == lobby.seats and restored.expires_at == later.now() + 100
     await later.advance(99)
     await resumed.idle()
     assert not recorder.of(TableClosed)
@@ -156,6 +358,37 @@ async def test_an_idle_lobby_still_expires_after_a_restart(
     await resumed.idle()
     assert recorder.of(TableClosed)[0].reason == "expired"
     assert (await storage.wallets.wallet(GUILD, ALICE, now=later.now())).balance == START
+    await resumed.close()
+
+
+async def test_a_cash_table_waiting_for_players_waits_its_time_left_after_a_restart(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    # R11: with fewer than two players a cash table waits the lobby's idle time from its last
+    # hand, then closes. A stop of an hour in that wait neither ends it nor lengthens it.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
+                                        seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.leave(table, BOB)  # gets up after the hand in play
+    while BOB in service.seats(table).values():
+        await act(service, table, next(p for p in (ALICE, BOB)
+                                       if service.private_view(table, p).to_act))
+        await service.idle()
+    waited_from = clock.now()  # the last hand's end: the wait starts
+    await clock.advance(300)
+    await service.idle()
+    assert table in service.live_tables()
+    await service.close()
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
+    assert await resumed.restore() == [table]
+    left = waited_from + 900 - clock.now()
+    await later.advance(left - 1)
+    await resumed.idle()
+    assert not recorder.of(MatchOver)
+    await later.advance(1)
+    await resumed.idle()
+    assert recorder.of(MatchOver) and table not in resumed.live_tables()
     await resumed.close()
 
 

@@ -12,11 +12,19 @@ from bot.process.workers import Workers
 from bot.storage import Storage
 from bot.tables import FakeClock, Placed, ServiceSettings, TableService
 
-from .driver import ALICE, CHANNEL, GUILD, Recorder, act, play
+from .driver import ALICE, CHANNEL, GUILD, Recorder, act, fresh_service, play
 from .gated import GatedPlayers
 
 THINK = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=0, ai_in_thread=True,
                         ai_seconds=30)
+
+
+def gated(storage: Storage, clock: FakeClock, gate: Path,
+          seconds: float) -> tuple[Workers, TableService]:
+    """A pool of one worker and a service whose computers wait for `gate` in it."""
+    workers = Workers(1)
+    return workers, TableService(storage, clock, GatedPlayers(str(gate), seconds=seconds),
+                                 THINK, workers)
 
 
 async def deciding(service: TableService,
@@ -46,8 +54,7 @@ def computer_placed(recorder: Recorder) -> int:
 async def test_a_worker_killed_mid_decision_is_replaced_and_the_computer_still_acts(
         storage: Storage, clock: FakeClock, tmp_path: Path) -> None:
     gate = tmp_path / "gate"
-    workers = Workers(1)
-    service = TableService(storage, clock, GatedPlayers(str(gate), seconds=2), THINK, workers)
+    workers, service = gated(storage, clock, gate, seconds=2)
     try:
         table, recorder, pids = await deciding(service, workers)
         for pid in pids:
@@ -66,9 +73,7 @@ async def test_the_pool_shut_down_mid_hand_places_the_computer_by_r10(
         storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture,
         tmp_path: Path) -> None:
     gate = tmp_path / "gate"
-    workers = Workers(1)
-    service = TableService(storage, clock, GatedPlayers(str(gate), seconds=30), THINK,
-                           workers)
+    workers, service = gated(storage, clock, gate, seconds=30)
     try:
         table, recorder, _ = await deciding(service, workers)
         await workers.close()  # while the decision waits at its gate
@@ -82,3 +87,26 @@ async def test_the_pool_shut_down_mid_hand_places_the_computer_by_r10(
     finally:
         await service.close()
         await workers.close()
+
+
+async def test_a_stop_while_a_computer_thinks_leaves_its_turn_to_the_restarted_bot(
+        storage: Storage, clock: FakeClock, tmp_path: Path) -> None:
+    # The bot's stop: the table service first (its computer turns cancelled), then the pool.
+    # Nothing is placed for the computer by R10; the restarted bot asks it again.
+    gate = tmp_path / "gate"
+    workers, service = gated(storage, clock, gate, seconds=30)
+    try:
+        table, recorder, _ = await deciding(service, workers)
+        await service.close()
+    finally:
+        await workers.close()
+    assert computer_placed(recorder) == 0
+    gate.touch()
+    resumed, later, again = fresh_service(storage, clock.now() + 60)
+    assert await resumed.restore() == [table]
+    await resumed.idle()
+    assert [(e.player_id < 0, e.auto) for e in again.of(Placed)][:1] == [(True, False)]
+    await play(resumed, later, table, [ALICE])
+    assert table not in resumed.live_tables()
+    await resumed.close()
+

@@ -37,6 +37,23 @@ def test_deadline_is_turn_time_then_time_bank() -> None:
     assert match.public_view(now=1150.0).seats[1].time_bank == 10
 
 
+def test_a_pause_moves_every_pending_clock_and_replays() -> None:
+    # The bot stopped 500 s (a restart): the seat's clock goes on where it stopped; the time
+    # its action took, for the bank and a per_hand clock, leaves the pause out.
+    match = new_match(2, turn_seconds=60, time_bank_seconds=30, button=1, clock="per_hand")
+    match.start_hand(1000.0)
+    assert match.deadline(0) == 1000 + 300 + 30
+    match.pause(500.0)
+    assert match.deadline(0) == 1500 + 300 + 30 and match.deadline(1) is None
+    assert match.timeout(1829.9) == []
+    match.place(0, match.random_assignment(0, random.Random(1)), 1540.0)  # 40 s of its own
+    assert match.hand is not None and match.hand.seats[0].used == 40
+    assert match.seats[0].time_bank == 30  # type: ignore[union-attr]
+    match.pause(0.0)  # nothing stood still: nothing recorded
+    assert [a["do"] for a in match.log.actions] == ["start", "pause", "place"]  # type: ignore[union-attr]
+    check_replay(match)
+
+
 def test_timeout_on_street_one_fills_bottom_in_the_order_dealt() -> None:
     match = new_match(2, button=1)  # seat 0 acts first
     start_with(match, "2c 9d Kh 4s Ah  3c 3d 3h 3s 4c")
