@@ -113,7 +113,7 @@ async def played(storage: Storage, spec: Table, restarts: bool) -> Run:
     for i, pid in enumerate(spec.people[1:], 1):
         await service.join(table, pid, f"p{i}")
     for level in spec.computers:
-        await service.add_computer(table, spec.people[0], level)
+        await service.add_computer(table, spec.people[0], level, is_admin=True)
     await service.start(table, spec.people[0])
     for _ in range(2000):
         await run.service.idle()
@@ -162,7 +162,7 @@ async def computers_only(storage: Storage, restarts: bool) -> Run:
                                         {"format": "hands", "hands": 6}, sit=False,
                                         seed=TWO_IN_FANTASYLAND)).table_id
     for _ in range(3):
-        await service.add_computer(table, SIMULATION_HOST, "strong")
+        await service.add_computer(table, SIMULATION_HOST, "strong", is_admin=True)
     await service.start(table, SIMULATION_HOST)
     while run.live(table):
         await run.service.idle()  # the restored computers' turns wait on the clock
