@@ -171,13 +171,16 @@ def reason(loc: str, error: BaseException) -> str:
 
 # The card in a component id (cogs/tables/ids.py): a placement's, or the greyed button naming
 # a dealt card.
-_CARD_IN_ID = re.compile(r"^(ofc:(?:place:(?:[0-9]+:){4}|row:card))[0-9]+")
+_CARD_IN_ID = re.compile(r"ofc:(?:place:(?:[0-9]+:){4}|row:card)(?P<card>[0-9]+)")
 
 
 def _logged_id(custom_id: str) -> str:
     """A component id as the logs show it: without its card, which is its player's alone
     (R7: dealt, or about to be discarded); the logs are the operator's, often shared."""
-    return _CARD_IN_ID.sub(r"\1...", custom_id)
+    found = _CARD_IN_ID.match(custom_id)
+    if found is None:
+        return custom_id
+    return custom_id[:found.start("card")] + "..." + custom_id[found.end("card"):]
 
 
 def _what(interaction: Interaction) -> str:
