@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai.commands import USAGE_ERROR, board_lines, parse_options
+from bot.ai.commands import USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
 from bot.engine.cards import Card
@@ -308,9 +308,9 @@ def add_simulate_parser(subparsers: Any) -> None:
     p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
                    help="strong players' playouts per decision, where --ai gives none "
                         f"(default {DEFAULT_PLAYOUTS})")
-    p.add_argument("--seconds", type=float, default=None,
+    p.add_argument("--seconds", type=number, default=None,
                    help="strong players' time per decision instead (not reproducible)")
-    p.add_argument("--stay-value", type=float, default=None,
+    p.add_argument("--stay-value", type=number, default=None,
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")
     p.add_argument("--json", action="store_true", help="one JSON object")

@@ -4,12 +4,22 @@ import pytest
 
 from bot.cli import main
 
+FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
+                "3c"]
+
 
 @pytest.mark.parametrize(("argv", "line"), [
     (["bench", "--only", "nope"], "ofc bench: unknown figure nope (known: eval5_per_s,"),
     (["simulate", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
     (["solve", "As", "--stay-value", "x"], "ofc solve: argument --stay-value: invalid"),
     (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+    # A number that is not one (nan, inf) would reach the search's arithmetic: refused first.
+    (["solve", *FANTASY_HAND, "--stay-value", "nan"],
+     "ofc solve: argument --stay-value: invalid number value: 'nan'"),
+    (["simulate", "--hands", "1", "--ai", "easy", "--seconds", "inf"],
+     "ofc simulate: argument --seconds: invalid number value: 'inf'"),
+    (["simulate", "--hands", "1", "--ai", "easy", "--stay-value", "nan"],
+     "ofc simulate: argument --stay-value: invalid number value: 'nan'"),
 ])
 def test_usage_error_names_the_subcommand(argv: list[str], line: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
