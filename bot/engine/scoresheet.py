@@ -17,6 +17,15 @@ from bot.engine.settlement import settle
 from bot.engine.text import Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+KEYS = frozenset({"rules", "button", "players"})
+PLAYER_KEYS = frozenset({"name", "stack", "in_fantasy", "fantasy_entry_cards", *ROWS})
+
+
+def _known_keys(data: Mapping[str, Any], known: frozenset[str], who: str = "") -> None:
+    """Refuse a key the input does not take: a misspelt one would be scored as if absent."""
+    unknown = set(data) - known
+    if unknown:
+        raise RuleError(f"{who}unknown key '{sorted(unknown)[0]}'")
 
 
 def _field(player: Mapping[str, Any], name: str, kind: type, default: Any = None) -> Any:
@@ -58,9 +67,7 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score and settle one finished hand given as `ofc score` input."""
     if not isinstance(data, Mapping):
         raise RuleError("the input must be a JSON object")
-    unknown = set(data) - {"rules", "button", "players"}
-    if unknown:
-        raise RuleError(f"unknown key '{sorted(unknown)[0]}'")
+    _known_keys(data, KEYS)
     rules_in = data.get("rules", {})
     if not isinstance(rules_in, Mapping):
         raise RuleError("'rules' must be an object")
@@ -73,6 +80,8 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     names = [_field(p, "name", str) for p in players]
     if len(set(names)) != len(names):
         raise RuleError("every player needs a different name")
+    for name, player in zip(names, players, strict=True):
+        _known_keys(player, PLAYER_KEYS, f"{name}: ")
     button = data.get("button", 0)
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(players):
         raise RuleError(f"'button' must be a player index from 0 to {len(players) - 1}")
