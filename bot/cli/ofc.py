@@ -95,6 +95,8 @@ def _read_json(path: str | None) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
+    except RecursionError:  # the decoder recurses once per level of nesting
+        fail("bad JSON: nested too deeply", "ofc score")
 
 
 def score_command(args: argparse.Namespace) -> int:

@@ -56,6 +56,7 @@ def test_reads_a_file(tmp_path) -> None:
     ({"players": [A, B], "button": 2}, "'button' must be a player index from 0 to 1"),
     ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card"),
     ("{not json", "bad JSON"),
+    ("[" * 100_000, "bad JSON: nested too deeply"),  # past Python's recursion limit
     # A misspelt field would score the hand as if it were absent (here: not in Fantasyland).
     ({"players": [{**A, "in_fantsy": True}, B]}, "A: unknown key 'in_fantsy'"),
     ({"players": [A, {**B, "Stack": 5}]}, "B: unknown key 'Stack'"),
