@@ -51,7 +51,7 @@ examples:
   ofc simulate --hands 200 --ai strong,strong-v1 --workers 2 --json
   ofc simulate --hands 100 --ai strong@1s,strong@200 --json
   ofc simulate --hands 10 --rules variant=turbo --images showdowns/
-  ofc simulate --tournament --players 6 --payouts 65/35""",
+  ofc simulate --tournament --players 6 --seats 2 --hands 10""",
     "fantasy-value": """examples:
   ofc fantasy-value --hands 200 --sizes 14,15
   ofc fantasy-value --rules fantasy=progressive --json""",
@@ -158,7 +158,8 @@ def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples' lines kept
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """`ofc` and its subcommands, each help ending with its examples."""
     parser = _Parser(prog="ofc", description=__doc__.splitlines()[0])
     _with_examples(parser, "ofc")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -166,6 +167,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         add(sub)
     for name, command in sub.choices.items():
         _with_examples(command, name)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
