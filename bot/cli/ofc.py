@@ -172,7 +172,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    # argparse reports a subcommand's unknown arguments as the top parser's ("ofc: ..."):
+    # named here by the subcommand they were given to, as every other usage error is.
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        fail(f"unrecognized arguments: {' '.join(unknown)}",
+             f"ofc {args.command}" if args.command else "ofc")
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0

@@ -13,6 +13,8 @@ FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h"
     (["simulate", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
     (["solve", "As", "--stay-value", "x"], "ofc solve: argument --stay-value: invalid"),
     (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+    (["solve", *FANTASY_HAND, "--bogus"], "ofc solve: unrecognized arguments: --bogus"),
+    (["score", "a.json", "b.json"], "ofc score: unrecognized arguments: b.json"),
     # A number that is not one (nan, inf) would reach the search's arithmetic: refused first.
     (["solve", *FANTASY_HAND, "--stay-value", "nan"],
      "ofc solve: argument --stay-value: invalid number value: 'nan'"),
