@@ -42,7 +42,9 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
     fantasy: dict[str, int] = {}
     for entry in filter(None, (part.strip() for part in text.split(","))):
         words = entry.split()
-        count = int(words.pop()) if len(words) > 1 and words[-1].isdigit() else 0
+        # ASCII digits only: int() refuses some that isdigit() takes (a superscript two).
+        counted = len(words) > 1 and words[-1].isascii() and words[-1].isdigit()
+        count = int(words.pop()) if counted else 0
         name = by_key.get(" ".join(words).casefold())
         if name is None:
             raise RuleError(Text("'{entry}' is not one of the players ({names})",
