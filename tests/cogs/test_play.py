@@ -23,6 +23,7 @@ from tests.cogs.conftest import (
     table_message,
 )
 from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.discord_double.model import ATTACH_FILES
 
 SUCCESS = 3  # Discord's green button style: the row a card is drafted to
 
@@ -424,3 +425,25 @@ async def test_a_rematch_offer_outlives_restarts(
             assert wallet.balance == wallets[member.id] - 200
     finally:
         await double.stop_client(again)
+
+
+async def test_a_rematch_where_the_bot_lost_a_permission_takes_no_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """The new lobby could not be posted: Rematch names what is missing, as /ofc create does."""
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    await play_hand(bot, table_id(bot, double), (alice, bob), auto)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    balance = (await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)).balance
+    (role,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    await double.set_permissions(double.channel, role, deny=ATTACH_FILES)
+
+    before = alice.last_ephemeral()
+    await alice.click(over, "Rematch")
+    answer = await alice.wait_for_ephemeral(after=before)
+    assert answer.embed is not None
+    assert "**Attach Files**" in answer.embed["description"]
+    assert "No chips were taken." in answer.embed["description"]
+    assert bot.tables.table_for_channel(double.channel.id) is None
+    after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
+    assert after.balance == balance
