@@ -114,7 +114,10 @@ def score_command(args: argparse.Namespace) -> int:
 def bench_command(args: argparse.Namespace) -> int:
     from bot.cli import bench
 
-    keys = [k.strip() for k in args.only.split(",") if k.strip()] if args.only else None
+    keys = [k.strip() for k in args.only.split(",") if k.strip()] \
+        if args.only is not None else None
+    if keys == []:  # `--only ,` would measure nothing and print nothing
+        fail(f"--only names no figure (known: {', '.join(bench.FIGURES)})", "ofc bench")
     try:
         figures = bench.run(keys)
     except KeyError as error:

@@ -305,11 +305,12 @@ def add_simulate_parser(subparsers: Any) -> None:
                         "decision)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=turbo")
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
-                   help="strong players' playouts per decision, where --ai gives none "
-                        f"(default {DEFAULT_PLAYOUTS})")
-    p.add_argument("--seconds", type=number, default=None,
-                   help="strong players' time per decision instead (not reproducible)")
+    budget = p.add_mutually_exclusive_group()  # one budget: the other would be ignored
+    budget.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
+                        help="strong players' playouts per decision, where --ai gives none "
+                             f"(default {DEFAULT_PLAYOUTS})")
+    budget.add_argument("--seconds", type=number, default=None,
+                        help="strong players' time per decision instead (not reproducible)")
     p.add_argument("--stay-value", type=number, default=None,
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")

@@ -15,6 +15,10 @@ FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h"
     (["nope"], "ofc: argument command: invalid choice: 'nope'"),
     (["solve", *FANTASY_HAND, "--bogus"], "ofc solve: unrecognized arguments: --bogus"),
     (["score", "a.json", "b.json"], "ofc score: unrecognized arguments: b.json"),
+    # Options that cannot go together, or name nothing, would be ignored without a word.
+    (["simulate", "--hands", "1", "--ai", "easy", "--playouts", "5", "--seconds", "1"],
+     "ofc simulate: argument --seconds: not allowed with argument --playouts"),
+    (["bench", "--only", ","], "ofc bench: --only names no figure (known: eval5_per_s,"),
     # A number that is not one (nan, inf) would reach the search's arithmetic: refused first.
     (["solve", *FANTASY_HAND, "--stay-value", "nan"],
      "ofc solve: argument --stay-value: invalid number value: 'nan'"),
