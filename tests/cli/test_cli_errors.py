@@ -1,5 +1,7 @@
 """`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
 
+from pathlib import Path
+
 import pytest
 
 from bot.cli import main
@@ -36,3 +38,19 @@ def test_usage_error_names_the_subcommand(argv: list[str], line: str,
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert err.startswith(line)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all"])
+def test_audit_of_a_file_that_is_no_bot_database_changes_nothing(
+        content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped path to an empty file (a failed copy, a `touch`) is not audited as a bot's
+    database with no chips in it ("ok"): opening it would write the bot's tables into it."""
+    path = tmp_path / "restored.sqlite3"
+    path.write_bytes(content)
+    assert main(["audit", "--database", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith(f"ofc audit: {path} is not a database of this bot"), line
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["restored.sqlite3"]
