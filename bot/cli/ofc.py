@@ -83,16 +83,20 @@ def _read_json(path: str | None) -> Any:
               "'-' reads what you type", file=sys.stderr)
         print(SCORE_INPUT, file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
+    # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).
+    text: str | bytes
     try:
         if path in (None, "-"):
-            text = sys.stdin.read()
+            text = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as handle:
+            with open(path, "rb") as handle:
                 text = handle.read()
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror}", "ofc score")
     try:
         return json.loads(text)
+    except UnicodeDecodeError as error:
+        fail(f"bad JSON: not UTF-8 text (byte {error.start + 1})", "ofc score")
     except json.JSONDecodeError as error:
         fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
     except RecursionError:  # the decoder recurses once per level of nesting
