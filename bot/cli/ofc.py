@@ -64,11 +64,24 @@ examples:
 }
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line on stderr with exit 2."""
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line on stderr with exit 2 (`ofc`, and the
+    admins' `ofc-bot`)."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         fail(message, self.prog)
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
+               ) -> argparse.Namespace:
+    """`parser.parse_args(argv)`, a subcommand's unknown arguments named by the subcommand:
+    argparse reports them as the top parser's ("ofc: ..."), unlike every other usage error."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = getattr(args, "command", None)
+        fail(f"unrecognized arguments: {' '.join(unknown)}",
+             f"{parser.prog} {command}" if command else parser.prog)
+    return args
 
 
 def fail(message: str, program: str = "ofc") -> Any:
@@ -167,9 +180,9 @@ def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """`ofc` and its subcommands, each help ending with its examples."""
-    parser = _Parser(prog="ofc", description=__doc__.splitlines()[0])
+    parser = OneLineParser(prog="ofc", description=__doc__.splitlines()[0])
     _with_examples(parser, "ofc")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     for add in _subcommands():
         add(sub)
     for name, command in sub.choices.items():
@@ -179,12 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    # argparse reports a subcommand's unknown arguments as the top parser's ("ofc: ..."):
-    # named here by the subcommand they were given to, as every other usage error is.
-    args, unknown = parser.parse_known_args(argv)
-    if unknown:
-        fail(f"unrecognized arguments: {' '.join(unknown)}",
-             f"ofc {args.command}" if args.command else "ofc")
+    args = parse_args(parser, argv)
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0

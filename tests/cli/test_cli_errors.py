@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import main as ofc_bot
 from bot.cli import main
 
 FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
@@ -54,3 +55,23 @@ def test_audit_of_a_file_that_is_no_bot_database_changes_nothing(
     assert line.startswith(f"ofc audit: {path} is not a database of this bot"), line
     assert path.read_bytes() == content
     assert sorted(p.name for p in tmp_path.iterdir()) == ["restored.sqlite3"]
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["--shard-count", "x"], "ofc-bot: argument --shard-count: invalid int value: 'x'"),
+    (["--bogus"], "ofc-bot: unrecognized arguments: --bogus"),
+    (["backup"], "ofc-bot backup: the following arguments are required: PATH"),
+    (["backup", "copy.sqlite3", "--bogus"], "ofc-bot backup: unrecognized arguments: --bogus"),
+    (["migrate-db", "--from", "ofc.sqlite3"],
+     "ofc-bot migrate-db: the following arguments are required: --to"),
+])
+def test_ofc_bot_usage_errors_are_one_line_too(argv: list[str], line: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The admins' `ofc-bot` as `ofc`: one line naming the command, no usage block."""
+    with pytest.raises(SystemExit) as stop:
+        ofc_bot(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [err.strip()]
+    assert err.startswith(line), err
