@@ -15,7 +15,7 @@ from discord.app_commands import locale_str
 
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import LEVELS, seat_name
-from bot.tables import LobbyView
+from bot.tables import LobbyView, TableError
 from cogs.common.answers import (
     ELSEWHERE,
     PersistentItem,
@@ -242,9 +242,14 @@ async def rematch(interaction: Interaction, old: int) -> Text:
         raise Refusal(Text("A new match is already being played here."))
     # The bot may have lost a permission since that match: the new lobby must be seen.
     require_table_permissions(interaction.app_permissions, table_needs(interaction.channel))
-    lobby = await service.create_table(
-        finished.guild_id, finished.channel_id, interaction.user.id,
-        name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
+    try:
+        lobby = await service.create_table(
+            finished.guild_id, finished.channel_id, interaction.user.id,
+            name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
+    except TableError:
+        if service.table_for_channel(finished.thread_id or finished.channel_id) is None:
+            raise
+        return await rematch(interaction, old)  # another click opened it meanwhile: join it
     return Text("The rematch is open (lobby below); you sat down with {chips}. Press **Start** "
                 "when everyone is in.", chips=chips(lang(interaction), lobby.rules.buy_in))
 

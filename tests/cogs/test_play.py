@@ -447,3 +447,20 @@ async def test_a_rematch_where_the_bot_lost_a_permission_takes_no_chips(
     assert bot.tables.table_for_channel(double.channel.id) is None
     after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
     assert after.balance == balance
+
+
+async def test_two_rematch_clicks_at_once_open_one_table_and_seat_both(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """The first click opens the rematch, the other sits down at it, whichever comes first:
+    neither is told the channel already has a table."""
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    await play_hand(bot, table_id(bot, double), (alice, bob), auto)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    before = {m.id: m.last_ephemeral() for m in (alice, bob)}
+    await asyncio.gather(alice.click(over, "Rematch"), bob.click(over, "Rematch"))
+    answers = [await m.wait_for_ephemeral(after=before[m.id]) for m in (alice, bob)]
+    assert [a.embed for a in answers] == [None, None], answers  # no refusal
+    rematch = table_id(bot, double)
+    await double.wait_until(lambda: all(bot.tables.lobby(rematch).seated(m.id)
+                                        for m in (alice, bob)), what="both seated")
