@@ -195,9 +195,9 @@ async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
     await refused(second, theirs, mine, str(forged))
     await refused(second, theirs, mine, str(StepId(Turn(table, 1, 1, first_seat), "confirm")))
 
-    # Forged ids no button carries.
+    # Forged ids no button carries (one not even shaped like the bot's).
     for custom_id in ("ofc:place:1:1:1:0:99:top", f"ofc:place:{table}:1:1:0:5:sideways",
-                      "ofc:launch:1"):
+                      "ofc:launch:1", "launch"):
         await refused(second, theirs, "That control is not valid.", custom_id)
 
     assert seat_state(bot, table, first).view.board == placed
