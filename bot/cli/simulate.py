@@ -17,6 +17,7 @@ import math
 import multiprocessing
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -337,6 +338,18 @@ def _entries(args: argparse.Namespace, seats: int) -> list[Entry]:
     return parse_entries(args.ai, seats, **_run_budget(args))
 
 
+def _writable_folder(folder: Path) -> None:
+    """RuleError unless `folder` is a folder a file can be written in: found out before
+    the hands are played, not at the first image saved."""
+    if not folder.is_dir():
+        raise RuleError(f"{folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise RuleError(f"cannot write in {folder}: {error.strerror}") from None
+
+
 def _refused(error: RuleError) -> int:
     print(f"ofc simulate: {error}", file=sys.stderr)
     return USAGE_ERROR
@@ -374,8 +387,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         if args.workers > 1 and args.database is not None:
             raise RuleError("--database plays in one process: leave --workers at 1")
         images = Path(args.images) if args.images else None
-        if images is not None and not images.is_dir():
-            raise RuleError(f"{args.images} is not a folder")
+        if images is not None:
+            _writable_folder(images)
     except RuleError as error:
         return _refused(error)
     report = _on_database(simulate(entries, args.hands, args.seed, options, args.stay_value,

@@ -75,3 +75,15 @@ def test_ofc_bot_usage_errors_are_one_line_too(argv: list[str], line: str,
     assert out == ""
     assert err.splitlines() == [err.strip()]
     assert err.startswith(line), err
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
+def test_simulate_refuses_an_images_folder_it_cannot_write_in_before_playing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused at once, not a traceback once every hand was played: sysfs takes no new
+    files, whoever asks (root included)."""
+    assert main(["simulate", "--hands", "1", "--ai", "easy", "--images", "/sys"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith("ofc simulate: cannot write in /sys: "), line
