@@ -9,7 +9,7 @@ from typing import Any
 from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import parse_cards
 from bot.engine.errors import RuleError
-from bot.engine.fantasy import fantasy_cards
+from bot.engine.fantasy import fantasy_cards, repeats_entry
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_hand
@@ -36,13 +36,16 @@ def _field(player: Mapping[str, Any], name: str, kind: type, default: Any = None
     return value
 
 
-def _fantasy_input(player: Mapping[str, Any]) -> tuple[bool, int]:
+def _fantasy_input(player: Mapping[str, Any], rules: TableRules) -> tuple[bool, int]:
     in_fantasy = player.get("in_fantasy", False)
     if not isinstance(in_fantasy, bool):
         raise RuleError(f"{player.get('name')}: 'in_fantasy' must be true or false")
     entry = _field(player, "fantasy_entry_cards", int, 0)
     if entry and not 13 <= entry <= 17:
         raise RuleError(f"{player.get('name')}: 'fantasy_entry_cards' must be from 13 to 17")
+    if in_fantasy and not entry and repeats_entry(rules):
+        raise RuleError(f"{player.get('name')}: under ultimate Fantasyland a player in "
+                        "Fantasyland needs 'fantasy_entry_cards', the cards it entered with")
     return in_fantasy, entry
 
 
@@ -88,7 +91,7 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     stacks = [_field(p, "stack", int, 0) for p in players]
     if any(s < 0 for s in stacks):
         raise RuleError("stacks cannot be negative")
-    fantasy_in = [_fantasy_input(p) for p in players]
+    fantasy_in = [_fantasy_input(p, rules) for p in players]
     boards = parse_boards(players, rules)
 
     results = [evaluate_board(b, rules) for b in boards]

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from bot.engine.errors import RuleError
+from bot.engine.fantasy import repeats_entry
 from bot.engine.rules import TableRules
 from bot.engine.text import Text, excerpt
 from bot.i18n import ENGLISH, t
@@ -49,7 +50,7 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         if name is None:
             raise RuleError(Text("'{entry}' is not one of the players ({names})",
                                  entry=excerpt(entry), names=", ".join(names)))
-        if rules.fantasy == "ultimate" and rules.variant in ("pineapple", "joker") and not count:
+        if repeats_entry(rules) and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
                                  "Fantasyland hand, like '{name} 15'", name=name))
         fantasy[name] = count

@@ -60,6 +60,9 @@ def test_reads_a_file(tmp_path) -> None:
     # A misspelt field would score the hand as if it were absent (here: not in Fantasyland).
     ({"players": [{**A, "in_fantsy": True}, B]}, "A: unknown key 'in_fantsy'"),
     ({"players": [A, {**B, "Stack": 5}]}, "B: unknown key 'Stack'"),
+    # Ultimate repeats the entry count (R8): without it a stay would be scored as no stay.
+    ({"rules": {"fantasy": "ultimate"}, "players": [{**A, "in_fantasy": True}, B]},
+     "A: under ultimate Fantasyland a player in Fantasyland needs 'fantasy_entry_cards'"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
