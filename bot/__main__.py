@@ -2,7 +2,6 @@
 (`ofc-bot migrate-db`: copy the database into another; `ofc-bot backup`: copy the SQLite file
 while the bot runs; bot/cli/dbtools.py)."""
 
-import argparse
 import sys
 from collections.abc import Sequence
 
@@ -11,7 +10,10 @@ from bot.sharding import ShardPlan, ShardPlanError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    from bot.cli.dbtools import add_backup_parser, add_migrate_parser
+    from bot.cli.ofc import OneLineParser, parse_args
+
+    parser = OneLineParser(
         prog="ofc-bot", description="Open-Face Chinese Poker Pineapple for Discord.")
     parser.add_argument(
         "--sync", action="store_true",
@@ -34,12 +36,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
-    from bot.cli.dbtools import add_backup_parser, add_migrate_parser
-
-    commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}")
+    commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}",
+                                     parser_class=OneLineParser)
     add_backup_parser(commands)
     add_migrate_parser(commands)
-    args = parser.parse_args(argv)
+    args = parse_args(parser, argv)
     if args.command is not None:
         return int(args.run(args))
     try:

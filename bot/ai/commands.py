@@ -4,6 +4,7 @@ arrangement (docs/cli.md); `ofc fantasy-value`: what a Fantasyland hand is worth
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -15,6 +16,15 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 
 USAGE_ERROR = 2
+
+
+def number(text: str) -> float:
+    """A command-line number (argparse's `type`): finite, since nan or inf would reach the
+    search's arithmetic. argparse names the function in its refusal ("invalid number value")."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
@@ -41,7 +51,7 @@ def add_solve_parser(subparsers: Any) -> None:
     p.add_argument("cards", nargs="+", help="the cards, e.g. 'As Ks Qs ...' (X for a joker)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=joker")
-    p.add_argument("--stay-value", type=float, default=STAY_VALUE,
+    p.add_argument("--stay-value", type=number, default=STAY_VALUE,
                    help=f"points staying in Fantasyland is worth (default {STAY_VALUE:g})")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=solve_command)

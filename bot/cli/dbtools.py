@@ -10,7 +10,9 @@ PostgreSQL database to back up: pg_dump does that).
 
 import argparse
 import asyncio
+import contextlib
 import json
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,9 +34,25 @@ REFUSED = 2
 
 
 def _existing(target: str) -> str:
-    """`target`, refusing an SQLite file that does not exist (opening would create it)."""
-    if not is_postgres(target) and not Path(sqlite_path(target)).is_file():
-        raise StorageError(f"There is no database at {sqlite_path(target)}")
+    """`target`, refusing an SQLite file that does not exist, or that is no database of the
+    bot (an empty file, another program's): opening either would write the bot's tables."""
+    if is_postgres(target):
+        return target
+    path = sqlite_path(target)
+    if not Path(path).is_file():
+        raise StorageError(f"There is no database at {path}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
+                                                uri=True)) as conn:
+            ours = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                "AND name = 'schema_version'").fetchone() is not None
+    except sqlite3.OperationalError:
+        return target  # it cannot be looked at (locked, unreadable): opening it says why
+    except sqlite3.DatabaseError:  # not an SQLite file at all
+        ours = False
+    if not ours:
+        raise StorageError(f"{path} is not a database of this bot (it has no schema_version "
+                           "table)")
     return target
 
 

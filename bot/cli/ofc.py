@@ -51,7 +51,7 @@ examples:
   ofc simulate --hands 200 --ai strong,strong-v1 --workers 2 --json
   ofc simulate --hands 100 --ai strong@1s,strong@200 --json
   ofc simulate --hands 10 --rules variant=turbo --images showdowns/
-  ofc simulate --tournament --players 6 --payouts 65/35""",
+  ofc simulate --tournament --players 6 --seats 2 --hands 10""",
     "fantasy-value": """examples:
   ofc fantasy-value --hands 200 --sizes 14,15
   ofc fantasy-value --rules fantasy=progressive --json""",
@@ -64,11 +64,24 @@ examples:
 }
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line on stderr with exit 2."""
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line on stderr with exit 2 (`ofc`, and the
+    admins' `ofc-bot`)."""
 
     def error(self, message: str) -> Any:  # type: ignore[override]
         fail(message, self.prog)
+
+
+def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
+               ) -> argparse.Namespace:
+    """`parser.parse_args(argv)`, a subcommand's unknown arguments named by the subcommand:
+    argparse reports them as the top parser's ("ofc: ..."), unlike every other usage error."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = getattr(args, "command", None)
+        fail(f"unrecognized arguments: {' '.join(unknown)}",
+             f"{parser.prog} {command}" if command else parser.prog)
+    return args
 
 
 def fail(message: str, program: str = "ofc") -> Any:
@@ -83,18 +96,24 @@ def _read_json(path: str | None) -> Any:
               "'-' reads what you type", file=sys.stderr)
         print(SCORE_INPUT, file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
+    # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).
+    text: str | bytes
     try:
         if path in (None, "-"):
-            text = sys.stdin.read()
+            text = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as handle:
+            with open(path, "rb") as handle:
                 text = handle.read()
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror}", "ofc score")
     try:
         return json.loads(text)
+    except UnicodeDecodeError as error:
+        fail(f"bad JSON: not UTF-8 text (byte {error.start + 1})", "ofc score")
     except json.JSONDecodeError as error:
         fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
+    except RecursionError:  # the decoder recurses once per level of nesting
+        fail("bad JSON: nested too deeply", "ofc score")
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -112,7 +131,10 @@ def score_command(args: argparse.Namespace) -> int:
 def bench_command(args: argparse.Namespace) -> int:
     from bot.cli import bench
 
-    keys = [k.strip() for k in args.only.split(",") if k.strip()] if args.only else None
+    keys = [k.strip() for k in args.only.split(",") if k.strip()] \
+        if args.only is not None else None
+    if keys == []:  # `--only ,` would measure nothing and print nothing
+        fail(f"--only names no figure (known: {', '.join(bench.FIGURES)})", "ofc bench")
     try:
         figures = bench.run(keys)
     except KeyError as error:
@@ -156,15 +178,21 @@ def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples' lines kept
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _Parser(prog="ofc", description=__doc__.splitlines()[0])
+def build_parser() -> argparse.ArgumentParser:
+    """`ofc` and its subcommands, each help ending with its examples."""
+    parser = OneLineParser(prog="ofc", description=__doc__.splitlines()[0])
     _with_examples(parser, "ofc")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
     for add in _subcommands():
         add(sub)
     for name, command in sub.choices.items():
         _with_examples(command, name)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parse_args(parser, argv)
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0

@@ -17,6 +17,7 @@ import math
 import multiprocessing
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai.commands import USAGE_ERROR, board_lines, parse_options
+from bot.ai.commands import USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
 from bot.engine.cards import Card
@@ -305,12 +306,13 @@ def add_simulate_parser(subparsers: Any) -> None:
                         "decision)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=turbo")
-    p.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
-                   help="strong players' playouts per decision, where --ai gives none "
-                        f"(default {DEFAULT_PLAYOUTS})")
-    p.add_argument("--seconds", type=float, default=None,
-                   help="strong players' time per decision instead (not reproducible)")
-    p.add_argument("--stay-value", type=float, default=None,
+    budget = p.add_mutually_exclusive_group()  # one budget: the other would be ignored
+    budget.add_argument("--playouts", type=int, default=DEFAULT_PLAYOUTS,
+                        help="strong players' playouts per decision, where --ai gives none "
+                             f"(default {DEFAULT_PLAYOUTS})")
+    budget.add_argument("--seconds", type=number, default=None,
+                        help="strong players' time per decision instead (not reproducible)")
+    p.add_argument("--stay-value", type=number, default=None,
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")
     p.add_argument("--json", action="store_true", help="one JSON object")
@@ -334,6 +336,18 @@ def _entries(args: argparse.Namespace, seats: int) -> list[Entry]:
     if args.playouts < 1 or (args.seconds is not None and args.seconds <= 0):
         raise RuleError("the strong player needs a positive budget")
     return parse_entries(args.ai, seats, **_run_budget(args))
+
+
+def _writable_folder(folder: Path) -> None:
+    """RuleError unless `folder` is a folder a file can be written in: found out before
+    the hands are played, not at the first image saved."""
+    if not folder.is_dir():
+        raise RuleError(f"{folder} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise RuleError(f"cannot write in {folder}: {error.strerror}") from None
 
 
 def _refused(error: RuleError) -> int:
@@ -373,8 +387,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         if args.workers > 1 and args.database is not None:
             raise RuleError("--database plays in one process: leave --workers at 1")
         images = Path(args.images) if args.images else None
-        if images is not None and not images.is_dir():
-            raise RuleError(f"{args.images} is not a folder")
+        if images is not None:
+            _writable_folder(images)
     except RuleError as error:
         return _refused(error)
     report = _on_database(simulate(entries, args.hands, args.seed, options, args.stay_value,

@@ -41,6 +41,12 @@ def _stays(result: BoardResult, full_house_middle: bool) -> bool:
     return top == TRIPS or bottom >= QUADS or (full_house_middle and middle >= FULL_HOUSE)
 
 
+def repeats_entry(rules: TableRules) -> bool:
+    """R8 ultimate: a stay deals the count the hand was entered with, so scoring a hand
+    played in Fantasyland needs that count (turbo and lowball deal fixed counts, R9)."""
+    return rules.fantasy == "ultimate" and rules.variant in ("pineapple", "joker")
+
+
 def fantasy_cards(result: BoardResult, rules: TableRules, in_fantasy: bool,
                   entry_cards: int = 0) -> int:
     """Cards for the next hand's Fantasyland, or 0 for none.
@@ -67,6 +73,6 @@ def fantasy_cards(result: BoardResult, rules: TableRules, in_fantasy: bool,
             result, rules.fantasy_stay_full_house_middle
         ):
             return 0
-        return entry_cards if rules.fantasy == "ultimate" else _REPEAT[rules.fantasy]
+        return entry_cards if repeats_entry(rules) else _REPEAT[rules.fantasy]
     grade = _top_grade(result, QUEEN)
     return 0 if grade is None else _ENTRY[rules.fantasy][grade]

@@ -9,7 +9,7 @@ from typing import Any
 from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import parse_cards
 from bot.engine.errors import RuleError
-from bot.engine.fantasy import fantasy_cards
+from bot.engine.fantasy import fantasy_cards, repeats_entry
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_hand
@@ -17,6 +17,15 @@ from bot.engine.settlement import settle
 from bot.engine.text import Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+KEYS = frozenset({"rules", "button", "players"})
+PLAYER_KEYS = frozenset({"name", "stack", "in_fantasy", "fantasy_entry_cards", *ROWS})
+
+
+def _known_keys(data: Mapping[str, Any], known: frozenset[str], who: str = "") -> None:
+    """Refuse a key the input does not take: a misspelt one would be scored as if absent."""
+    unknown = set(data) - known
+    if unknown:
+        raise RuleError(f"{who}unknown key '{sorted(unknown)[0]}'")
 
 
 def _field(player: Mapping[str, Any], name: str, kind: type, default: Any = None) -> Any:
@@ -27,13 +36,16 @@ def _field(player: Mapping[str, Any], name: str, kind: type, default: Any = None
     return value
 
 
-def _fantasy_input(player: Mapping[str, Any]) -> tuple[bool, int]:
+def _fantasy_input(player: Mapping[str, Any], rules: TableRules) -> tuple[bool, int]:
     in_fantasy = player.get("in_fantasy", False)
     if not isinstance(in_fantasy, bool):
         raise RuleError(f"{player.get('name')}: 'in_fantasy' must be true or false")
     entry = _field(player, "fantasy_entry_cards", int, 0)
     if entry and not 13 <= entry <= 17:
         raise RuleError(f"{player.get('name')}: 'fantasy_entry_cards' must be from 13 to 17")
+    if in_fantasy and not entry and repeats_entry(rules):
+        raise RuleError(f"{player.get('name')}: under ultimate Fantasyland a player in "
+                        "Fantasyland needs 'fantasy_entry_cards', the cards it entered with")
     return in_fantasy, entry
 
 
@@ -58,9 +70,7 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     """Score and settle one finished hand given as `ofc score` input."""
     if not isinstance(data, Mapping):
         raise RuleError("the input must be a JSON object")
-    unknown = set(data) - {"rules", "button", "players"}
-    if unknown:
-        raise RuleError(f"unknown key '{sorted(unknown)[0]}'")
+    _known_keys(data, KEYS)
     rules_in = data.get("rules", {})
     if not isinstance(rules_in, Mapping):
         raise RuleError("'rules' must be an object")
@@ -73,13 +83,15 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     names = [_field(p, "name", str) for p in players]
     if len(set(names)) != len(names):
         raise RuleError("every player needs a different name")
+    for name, player in zip(names, players, strict=True):
+        _known_keys(player, PLAYER_KEYS, f"{name}: ")
     button = data.get("button", 0)
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(players):
         raise RuleError(f"'button' must be a player index from 0 to {len(players) - 1}")
     stacks = [_field(p, "stack", int, 0) for p in players]
     if any(s < 0 for s in stacks):
         raise RuleError("stacks cannot be negative")
-    fantasy_in = [_fantasy_input(p) for p in players]
+    fantasy_in = [_fantasy_input(p, rules) for p in players]
     boards = parse_boards(players, rules)
 
     results = [evaluate_board(b, rules) for b in boards]

@@ -256,14 +256,15 @@ def _listed(message: discord.Message | None, custom_id: str) -> bool:
 
 async def answer_unlisted(interaction: Interaction,
                           kinds: Sequence[type[discord.ui.DynamicItem[Any]]]) -> None:
-    """An `ofc:` component id that is on no message (only a modified client sends one):
-    discord.py runs a DynamicItem only for a component of the clicked message, so route it
-    here through the same checks as a real click of its kind; an id of no kind is refused."""
+    """A component id that is on no message (only a modified client sends one): discord.py
+    runs a DynamicItem only for a component of the clicked message, so route it here through
+    the same checks as a real click of its kind; an id of no kind, whatever its shape, is
+    refused (left alone, it would go unanswered)."""
     if interaction.type is not discord.InteractionType.component:
         return
     data: Any = interaction.data or {}
     custom_id = str(data.get("custom_id", ""))
-    if not custom_id.startswith("ofc:") or _listed(interaction.message, custom_id):
+    if _listed(interaction.message, custom_id):
         return
     try:
         for kind in kinds:

@@ -18,6 +18,9 @@ from bot.i18n import Text, t
 from bot.i18n.names import VARIANTS
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
+# What a public post may ping: the members it names, never @everyone, @here or a role, which
+# text a member typed (a name, a director's reason) could otherwise carry.
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 JOKER_STAR = "★"  # a joker, as the showdown image marks one
 SUIT_SYMBOLS = dict(zip(SUITS, "♠♥♦♣", strict=True))
 ROW_WORDS = {"top": Text("Top"), "middle": Text("Middle"), "bottom": Text("Bottom"),

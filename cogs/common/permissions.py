@@ -29,6 +29,11 @@ THREADS: Needed = (
     ("send_messages_in_threads", Text("Send Messages in Threads"),
      Text("to run the tables in them")),
 )
+# In a thread the bot posts with Send Messages in Threads: the parent's Send Messages does
+# not let it post there.
+IN_A_THREAD: Needed = tuple(
+    ("send_messages_in_threads", THREADS[1][1], why) if attribute == "send_messages"
+    else (attribute, name, why) for attribute, name, why in NEEDED)
 NO_CHIPS_TAKEN = Text("No chips were taken.")
 
 
@@ -73,6 +78,11 @@ def require_table_permissions(permissions: discord.Permissions, needed: Needed =
                  "bot's role these permissions in Server Settings -> Roles.",
                  n=n, names=_bold(lacking))
     raise MissingPermissions(joined([head, joined(lines), grant, unchanged]))
+
+
+def table_needs(channel: object) -> Needed:
+    """What a table needs in `channel` (the interaction's): NEEDED, or IN_A_THREAD there."""
+    return IN_A_THREAD if isinstance(channel, discord.Thread) else NEEDED
 
 
 def needed_line() -> Text:

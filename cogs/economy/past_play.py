@@ -61,7 +61,7 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
             options=[
                 discord.SelectOption(
                     label=t(loc, "Match #{n}", n=m.match_id), value=str(m.match_id),
-                    description=f"{embeds.hands_count(m.hands)} · "
+                    description=f"{t(loc, embeds.hands_count(m.hands))} · "
                                 f"{signed_chips(loc, m.player(user_id).net_chips)}")
                 for m in matches[:MAX_OPTIONS]
             ],

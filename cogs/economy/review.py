@@ -46,7 +46,7 @@ _HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*"
 def parse_hand(text: str) -> tuple[int, int]:
     """(match id, hand number) from '12-3', '12/3', '#12 hand 3'."""
     found = _HAND.fullmatch(text)
-    if found is None:
+    if found is None or not int(found[1]) or not int(found[2]):  # both count from 1
         raise Refusal(BAD_HAND)
     return int(found[1]), int(found[2])
 
@@ -106,7 +106,7 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
 
 
 class ReviewButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                   template=r"ofc:review:(?P<match>[0-9]{1,18}):(?P<hand>[0-9]{1,9})"):
+                   template=r"ofc:review:(?P<match>[1-9][0-9]{0,17}):(?P<hand>[1-9][0-9]{0,8})"):
     """"Review" under one of the member's hands in `/ofc history`: the coach for the clicker,
     on that hand (refused, like the command, when the clicker did not play it)."""
 

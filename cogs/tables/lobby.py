@@ -15,7 +15,7 @@ from discord.app_commands import locale_str
 
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import LEVELS, seat_name
-from bot.tables import LobbyView
+from bot.tables import LobbyView, TableError
 from cogs.common.answers import (
     ELSEWHERE,
     PersistentItem,
@@ -36,7 +36,7 @@ from cogs.common.interactions import (
 )
 from cogs.common.language import lang, server_locale
 from cogs.common.options import AT_A_TABLE, table_options
-from cogs.common.permissions import can_open_threads, require_table_permissions
+from cogs.common.permissions import can_open_threads, require_table_permissions, table_needs
 from cogs.tables import ids
 
 Action = Callable[[Interaction, int], Awaitable[Text]]
@@ -48,7 +48,7 @@ THREAD_NAME = 100  # Discord's limit of a thread's name
 async def create(interaction: Interaction, *, options: dict[str, Any]) -> None:
     guild_id = guild_id_of(interaction)
     # A table the bot could not post in would hold the buy-ins; check first.
-    require_table_permissions(interaction.app_permissions)
+    require_table_permissions(interaction.app_permissions, table_needs(interaction.channel))
     acknowledge(interaction, ephemeral=True, thinking=True)  # while the table is opened
     lobby = await tables_of(interaction).create_table(
         guild_id, channel_id_of(interaction), interaction.user.id, name_of(interaction.user),
@@ -240,9 +240,16 @@ async def rematch(interaction: Interaction, old: int) -> Text:
         return await _join(interaction, here)
     if here is not None:
         raise Refusal(Text("A new match is already being played here."))
-    lobby = await service.create_table(
-        finished.guild_id, finished.channel_id, interaction.user.id,
-        name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
+    # The bot may have lost a permission since that match: the new lobby must be seen.
+    require_table_permissions(interaction.app_permissions, table_needs(interaction.channel))
+    try:
+        lobby = await service.create_table(
+            finished.guild_id, finished.channel_id, interaction.user.id,
+            name_of(interaction.user), finished.rules.to_dict(), thread_id=finished.thread_id)
+    except TableError:
+        if service.table_for_channel(finished.thread_id or finished.channel_id) is None:
+            raise
+        return await rematch(interaction, old)  # another click opened it meanwhile: join it
     return Text("The rematch is open (lobby below); you sat down with {chips}. Press **Start** "
                 "when everyone is in.", chips=chips(lang(interaction), lobby.rules.buy_in))
 

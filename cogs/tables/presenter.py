@@ -51,6 +51,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
+from cogs.common.format import MENTION_USERS
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
@@ -84,7 +85,6 @@ log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
 DRAIN_SECONDS = 5.0
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True)
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 
 

@@ -10,7 +10,7 @@ from bot.storage import UNCHANGED, Preferences
 from cogs.common.answers import send
 from cogs.common.client import Interaction
 from cogs.common.format import INFO
-from cogs.common.interactions import now_of, storage_of
+from cogs.common.interactions import in_time, now_of, storage_of
 from cogs.common.language import lang
 
 CONTROLS = [
@@ -42,10 +42,10 @@ async def preferences(interaction: Interaction, four_colour: bool | None = None,
     if four_colour is None and controls is None:
         prefs = await storage.preferences.preferences(user)
     else:
-        prefs = await storage.preferences.set_preferences(
+        prefs = await in_time(interaction, storage.preferences.set_preferences(
             user, now=now_of(interaction),
             four_colour=UNCHANGED if four_colour is None else four_colour,
-            controls=UNCHANGED if controls is None else controls)
+            controls=UNCHANGED if controls is None else controls), ephemeral=True)
     loc = lang(interaction)
     await send(interaction, ephemeral=True, embed=discord.Embed(
         title=t(loc, "Your preferences"), colour=INFO, description=preferences_text(loc, prefs)))

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from bot.engine.errors import RuleError
+from bot.engine.fantasy import repeats_entry
 from bot.engine.rules import TableRules
 from bot.engine.text import Text, excerpt
 from bot.i18n import ENGLISH, t
@@ -42,12 +43,14 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
     fantasy: dict[str, int] = {}
     for entry in filter(None, (part.strip() for part in text.split(","))):
         words = entry.split()
-        count = int(words.pop()) if len(words) > 1 and words[-1].isdigit() else 0
+        # ASCII digits only: int() refuses some that isdigit() takes (a superscript two).
+        counted = len(words) > 1 and words[-1].isascii() and words[-1].isdigit()
+        count = int(words.pop()) if counted else 0
         name = by_key.get(" ".join(words).casefold())
         if name is None:
             raise RuleError(Text("'{entry}' is not one of the players ({names})",
                                  entry=excerpt(entry), names=", ".join(names)))
-        if rules.fantasy == "ultimate" and rules.variant in ("pineapple", "joker") and not count:
+        if repeats_entry(rules) and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
                                  "Fantasyland hand, like '{name} 15'", name=name))
         fantasy[name] = count

@@ -13,6 +13,7 @@ from bot.engine.tournament import Tournament, TournamentTable
 from bot.i18n import Slash, Text, t
 from bot.tournaments import TableOpener, TournamentChanged, TournamentDirector, TournamentError
 from cogs.common.answers import install_error_handler
+from cogs.common.format import MENTION_USERS
 from cogs.common.group import install, ofc
 from cogs.common.language import server_locale
 from cogs.common.translator import install as install_translator
@@ -64,7 +65,7 @@ async def setup(bot: "OFCBot") -> None:
             loc = await server_locale(bot, changed.tournament.guild_id)
             post = embeds.announcement(loc, changed, ANNOUNCED.get(changed.reason))
             if post is not None:
-                await channel.send(**post)
+                await channel.send(**post, allowed_mentions=MENTION_USERS)
         except discord.HTTPException:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 

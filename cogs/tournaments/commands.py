@@ -19,7 +19,13 @@ from bot.i18n.names import seat_name
 from bot.tournaments import TournamentDirector
 from cogs.common.answers import UNCHANGED, Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
-from cogs.common.interactions import channel_id_of, guild_id_of, name_of, require_human
+from cogs.common.interactions import (
+    channel_id_of,
+    guild_id_of,
+    in_time,
+    name_of,
+    require_human,
+)
 from cogs.common.language import lang, server_locale
 from cogs.common.options import table_options
 from cogs.common.permissions import NEEDED, THREADS, require_table_permissions
@@ -95,10 +101,11 @@ async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10
                  window_minutes: app_commands.Range[int, 1, 10080] = 60,
                  clock_penalty: bool = True, *, options: dict[str, Any]) -> None:
     require_threads(interaction, Text("No tournament was opened."))
-    t = await service_of(interaction).create(
+    t = await in_time(interaction, service_of(interaction).create(
         guild_id_of(interaction), channel_id_of(interaction), interaction.user.id,
         buy_in=buy_in, seats=table_seats, hands=table_hands, payouts=parse_payouts(payouts),
-        options=options, window_seconds=window_minutes * 60.0, clock_penalty=clock_penalty)
+        options=options, window_seconds=window_minutes * 60.0, clock_penalty=clock_penalty),
+        ephemeral=True)
     await tell_director(interaction, Text("Tournament #{n} is open; the channel was told.",
                                           n=t.tournament_id))
 
@@ -106,8 +113,9 @@ async def create(interaction: Interaction, buy_in: app_commands.Range[int, 0, 10
 @tournament.command(name="join", description="Register for this channel's tournament")
 async def join(interaction: Interaction) -> None:
     require_human(interaction.user)
-    t = await service_of(interaction).join(here(interaction).tournament_id,
-                                           interaction.user.id, name_of(interaction.user))
+    t = await in_time(interaction, service_of(interaction).join(
+        here(interaction).tournament_id, interaction.user.id, name_of(interaction.user)),
+        ephemeral=False)
     await tell_channel(interaction, Text("{who} joined ({n} registered, prize pool {pool}).",
                                          who=interaction.user.mention, n=len(t.entries),
                                          pool=t.pool))
@@ -115,8 +123,8 @@ async def join(interaction: Interaction) -> None:
 
 @tournament.command(name="leave", description="Unregister (while registration is open)")
 async def leave(interaction: Interaction) -> None:
-    t = await service_of(interaction).leave(here(interaction).tournament_id,
-                                            interaction.user.id)
+    t = await in_time(interaction, service_of(interaction).leave(
+        here(interaction).tournament_id, interaction.user.id), ephemeral=False)
     await tell_channel(interaction, Text("{who} left; the buy-in went back ({n} registered).",
                                          who=interaction.user.mention, n=len(t.entries)))
 
@@ -125,9 +133,9 @@ async def leave(interaction: Interaction) -> None:
 @app_commands.describe(level="How strong it plays (default: easy)")
 @app_commands.choices(level=LEVEL_CHOICES)
 async def computer(interaction: Interaction, level: str = "easy") -> None:
-    t = await service_of(interaction).add_computer(
+    t = await in_time(interaction, service_of(interaction).add_computer(
         here(interaction).tournament_id, interaction.user.id, level,
-        is_admin=manages_server(interaction))
+        is_admin=manages_server(interaction)), ephemeral=True)
     await tell_director(interaction, Text("{who} registered; the channel was told.",
                                           who=seat_name(lang(interaction), t.entries[-1].name)))
 
@@ -148,9 +156,9 @@ async def start(interaction: Interaction) -> None:
                                              "excludes (director)")
 @app_commands.describe(member="The player warned", reason="Why (shown in the standings)")
 async def warn(interaction: Interaction, member: Member, reason: Reason) -> None:
-    s = await service_of(interaction).warn(here(interaction).tournament_id,
-                                           interaction.user.id, member.id, reason,
-                                           is_admin=manages_server(interaction))
+    s = await in_time(interaction, service_of(interaction).warn(
+        here(interaction).tournament_id, interaction.user.id, member.id, reason,
+        is_admin=manages_server(interaction)), ephemeral=True)
     await send(interaction, ephemeral=True,
                content=embeds.sanction_line(lang(interaction), s, member.mention))
 
@@ -160,9 +168,9 @@ async def warn(interaction: Interaction, member: Member, reason: Reason) -> None
                        reason="Why (shown in the standings)")
 async def penalty(interaction: Interaction, member: Member,
                   points: app_commands.Range[int, 1, 1000], reason: Reason) -> None:
-    s = await service_of(interaction).penalty(here(interaction).tournament_id,
-                                              interaction.user.id, member.id, points, reason,
-                                              is_admin=manages_server(interaction))
+    s = await in_time(interaction, service_of(interaction).penalty(
+        here(interaction).tournament_id, interaction.user.id, member.id, points, reason,
+        is_admin=manages_server(interaction)), ephemeral=True)
     await send(interaction, ephemeral=True,
                content=embeds.sanction_line(lang(interaction), s, member.mention))
 
@@ -171,9 +179,9 @@ async def penalty(interaction: Interaction, member: Member,
                                              "warning (director)")
 @app_commands.describe(member="The player who did not act in time")
 async def time(interaction: Interaction, member: Member) -> None:
-    given = await service_of(interaction).time_penalty(
+    given = await in_time(interaction, service_of(interaction).time_penalty(
         here(interaction).tournament_id, interaction.user.id, member.id,
-        is_admin=manages_server(interaction))
+        is_admin=manages_server(interaction)), ephemeral=True)
     await send(interaction, ephemeral=True, content="\n".join(
         embeds.sanction_line(lang(interaction), s, member.mention) for s in given))
 

@@ -1,8 +1,14 @@
 """`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
 
+from pathlib import Path
+
 import pytest
 
+from bot.__main__ import main as ofc_bot
 from bot.cli import main
+
+FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
+                "3c"]
 
 
 @pytest.mark.parametrize(("argv", "line"), [
@@ -10,6 +16,19 @@ from bot.cli import main
     (["simulate", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
     (["solve", "As", "--stay-value", "x"], "ofc solve: argument --stay-value: invalid"),
     (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+    (["solve", *FANTASY_HAND, "--bogus"], "ofc solve: unrecognized arguments: --bogus"),
+    (["score", "a.json", "b.json"], "ofc score: unrecognized arguments: b.json"),
+    # Options that cannot go together, or name nothing, would be ignored without a word.
+    (["simulate", "--hands", "1", "--ai", "easy", "--playouts", "5", "--seconds", "1"],
+     "ofc simulate: argument --seconds: not allowed with argument --playouts"),
+    (["bench", "--only", ","], "ofc bench: --only names no figure (known: eval5_per_s,"),
+    # A number that is not one (nan, inf) would reach the search's arithmetic: refused first.
+    (["solve", *FANTASY_HAND, "--stay-value", "nan"],
+     "ofc solve: argument --stay-value: invalid number value: 'nan'"),
+    (["simulate", "--hands", "1", "--ai", "easy", "--seconds", "inf"],
+     "ofc simulate: argument --seconds: invalid number value: 'inf'"),
+    (["simulate", "--hands", "1", "--ai", "easy", "--stay-value", "nan"],
+     "ofc simulate: argument --stay-value: invalid number value: 'nan'"),
 ])
 def test_usage_error_names_the_subcommand(argv: list[str], line: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
@@ -20,3 +39,51 @@ def test_usage_error_names_the_subcommand(argv: list[str], line: str,
     assert out == ""
     assert len(err.strip().splitlines()) == 1
     assert err.startswith(line)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a database at all"])
+def test_audit_of_a_file_that_is_no_bot_database_changes_nothing(
+        content: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped path to an empty file (a failed copy, a `touch`) is not audited as a bot's
+    database with no chips in it ("ok"): opening it would write the bot's tables into it."""
+    path = tmp_path / "restored.sqlite3"
+    path.write_bytes(content)
+    assert main(["audit", "--database", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith(f"ofc audit: {path} is not a database of this bot"), line
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["restored.sqlite3"]
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (["--shard-count", "x"], "ofc-bot: argument --shard-count: invalid int value: 'x'"),
+    (["--bogus"], "ofc-bot: unrecognized arguments: --bogus"),
+    (["backup"], "ofc-bot backup: the following arguments are required: PATH"),
+    (["backup", "copy.sqlite3", "--bogus"], "ofc-bot backup: unrecognized arguments: --bogus"),
+    (["migrate-db", "--from", "ofc.sqlite3"],
+     "ofc-bot migrate-db: the following arguments are required: --to"),
+])
+def test_ofc_bot_usage_errors_are_one_line_too(argv: list[str], line: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The admins' `ofc-bot` as `ofc`: one line naming the command, no usage block."""
+    with pytest.raises(SystemExit) as stop:
+        ofc_bot(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [err.strip()]
+    assert err.startswith(line), err
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
+def test_simulate_refuses_an_images_folder_it_cannot_write_in_before_playing(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused at once, not a traceback once every hand was played: sysfs takes no new
+    files, whoever asks (root included)."""
+    assert main(["simulate", "--hands", "1", "--ai", "easy", "--images", "/sys"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    [line] = err.splitlines()
+    assert line.startswith("ofc simulate: cannot write in /sys: "), line

@@ -56,6 +56,13 @@ def test_reads_a_file(tmp_path) -> None:
     ({"players": [A, B], "button": 2}, "'button' must be a player index from 0 to 1"),
     ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card"),
     ("{not json", "bad JSON"),
+    ("[" * 100_000, "bad JSON: nested too deeply"),  # past Python's recursion limit
+    # A misspelt field would score the hand as if it were absent (here: not in Fantasyland).
+    ({"players": [{**A, "in_fantsy": True}, B]}, "A: unknown key 'in_fantsy'"),
+    ({"players": [A, {**B, "Stack": 5}]}, "B: unknown key 'Stack'"),
+    # Ultimate repeats the entry count (R8): without it a stay would be scored as no stay.
+    ({"rules": {"fantasy": "ultimate"}, "players": [{**A, "in_fantasy": True}, B]},
+     "A: under ultimate Fantasyland a player in Fantasyland needs 'fantasy_entry_cards'"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
@@ -83,3 +90,23 @@ def test_royalties_off() -> None:
     assert out["pairs"] == [{"a": "A", "b": "B", "lines": [1, -1, -1], "line_points": -1,
                              "bonus": 0, "royalties": 0, "points": -1}]
     assert out["transfers"] == [{"from": "A", "to": "B", "owed": 2, "paid": 2}]
+
+
+def test_a_file_is_read_as_utf_8_with_or_without_its_mark(tmp_path) -> None:
+    """Another encoding is bad input (one line, exit 2), not a UnicodeDecodeError traceback;
+    the byte-order mark some editors write before UTF-8 is no reason to refuse a file."""
+    latin = tmp_path / "latin-1.json"
+    latin.write_bytes(json.dumps({"players": [{**A, "name": "Zoë"}, B]},
+                                 ensure_ascii=False).encode("latin-1"))
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(latin)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line.startswith("ofc score: bad JSON: not UTF-8 text"), line
+
+    marked = tmp_path / "marked.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + json.dumps({"players": [A, B]}).encode())
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "score", str(marked)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["players"][0]["points"] == 4

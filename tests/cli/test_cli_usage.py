@@ -5,12 +5,16 @@ last hand's boards."""
 import json
 import os
 import pty
+import re
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.cli.ofc import EXAMPLES, build_parser
 from bot.engine.scoresheet import score_sheet
 
 COMMANDS = ("score", "solve", "simulate", "fantasy-value", "bench", "audit")
@@ -33,6 +37,26 @@ def test_every_help_ends_with_examples(command: str,
     assert stop.value.code == 0
     examples = capsys.readouterr().out.split("\nexamples:\n")[1]
     assert examples.startswith(f"  ofc {command} ")
+
+
+def examples() -> list[str]:
+    """Every `ofc ...` line a person may copy: each help's examples and docs/cli.md's."""
+    lines = [line.strip() for text in EXAMPLES.values() for line in text.splitlines()]
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    for block in re.findall(r"```sh\n(.*?)```", docs, re.DOTALL):
+        lines += [line.strip() for line in block.splitlines()]
+    return sorted({line for line in lines if line.startswith("ofc ")})
+
+
+def test_every_example_is_taken(capsys: pytest.CaptureFixture[str]) -> None:
+    """Parsed as `ofc` parses it (not run): no example is refused as a usage error."""
+    found = examples()
+    assert "ofc simulate --tournament --players 6" in "\n".join(found)  # docs read too
+    for line in found:
+        try:
+            build_parser().parse_args(shlex.split(line)[1:])
+        except SystemExit:
+            pytest.fail(f"{line}: {capsys.readouterr().err.strip()}")
 
 
 def test_the_score_help_shows_a_hand_that_scores(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,14 @@ import pytest
 from bot.app import OFCBot
 from cogs.common.permissions import MissingPermissions, missing, require_table_permissions
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.discord_double.model import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
+from tests.e2e.discord_double.model import (
+    ATTACH_FILES,
+    EMBED_LINKS,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+)
 
 NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=True,
                              attach_files=True, read_message_history=True)
@@ -130,3 +137,29 @@ async def test_a_match_restored_where_the_bot_cannot_attach_images_is_settled_an
         assert not any(stacks.values())  # every stack went back
     finally:
         await double.stop_client(restarted)
+
+
+async def test_create_in_a_thread_where_the_bot_cannot_post_takes_no_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    """In a thread the bot posts with Send Messages in Threads, not Send Messages: the lobby
+    could not be posted there, so the check names it before any buy-in."""
+    thread = await double.state.create_thread(double.channel, {"name": "side game",
+                                                               "type": PUBLIC_THREAD},
+                                              from_message=None)
+    await double.set_permissions(double.channel, the_bots_role(double),
+                                 deny=SEND_MESSAGES_IN_THREADS)
+
+    refused = await double.resolved(await alice.slash("ofc create", seats=2, channel=thread))
+    assert refused.ephemeral
+    text = refused.embed["description"]
+    assert "**Send Messages in Threads**" in text and "No chips were taken." in text
+    assert bot.tables.table_for_channel(thread.id) is None
+    after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
+    assert after.balance == 1000
+
+    # Send Messages in Threads alone is what it takes there (not the channel's Send Messages).
+    await double.set_permissions(double.channel, the_bots_role(double), deny=SEND_MESSAGES)
+    opened = await double.resolved(await alice.slash("ofc create", seats=2, channel=thread))
+    assert "Your table is open" in opened.content
+    lobby = await double.wait_for_message(lambda m: m.embed is not None, channel=thread)
+    assert "OFC table" in lobby.embed["title"]

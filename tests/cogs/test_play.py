@@ -23,6 +23,7 @@ from tests.cogs.conftest import (
     table_message,
 )
 from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.discord_double.model import ATTACH_FILES
 
 SUCCESS = 3  # Discord's green button style: the row a card is drafted to
 
@@ -194,9 +195,9 @@ async def test_stale_foreign_and_forged_clicks_are_refused_and_change_nothing(
     await refused(second, theirs, mine, str(forged))
     await refused(second, theirs, mine, str(StepId(Turn(table, 1, 1, first_seat), "confirm")))
 
-    # Forged ids no button carries.
+    # Forged ids no button carries (one not even shaped like the bot's).
     for custom_id in ("ofc:place:1:1:1:0:99:top", f"ofc:place:{table}:1:1:0:5:sideways",
-                      "ofc:launch:1"):
+                      "ofc:launch:1", "launch"):
         await refused(second, theirs, "That control is not valid.", custom_id)
 
     assert seat_state(bot, table, first).view.board == placed
@@ -424,3 +425,42 @@ async def test_a_rematch_offer_outlives_restarts(
             assert wallet.balance == wallets[member.id] - 200
     finally:
         await double.stop_client(again)
+
+
+async def test_a_rematch_where_the_bot_lost_a_permission_takes_no_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """The new lobby could not be posted: Rematch names what is missing, as /ofc create does."""
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    await play_hand(bot, table_id(bot, double), (alice, bob), auto)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    balance = (await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)).balance
+    (role,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
+    await double.set_permissions(double.channel, role, deny=ATTACH_FILES)
+
+    before = alice.last_ephemeral()
+    await alice.click(over, "Rematch")
+    answer = await alice.wait_for_ephemeral(after=before)
+    assert answer.embed is not None
+    assert "**Attach Files**" in answer.embed["description"]
+    assert "No chips were taken." in answer.embed["description"]
+    assert bot.tables.table_for_channel(double.channel.id) is None
+    after = await bot.storage.wallets.wallet(double.guild.id, alice.id, now=0)
+    assert after.balance == balance
+
+
+async def test_two_rematch_clicks_at_once_open_one_table_and_seat_both(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """The first click opens the rematch, the other sits down at it, whichever comes first:
+    neither is told the channel already has a table."""
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    await play_hand(bot, table_id(bot, double), (alice, bob), auto)
+    over = await double.wait_for_message(lambda m: m.embed is not None
+                                         and m.embed["title"] == "Match over")
+    before = {m.id: m.last_ephemeral() for m in (alice, bob)}
+    await asyncio.gather(alice.click(over, "Rematch"), bob.click(over, "Rematch"))
+    answers = [await m.wait_for_ephemeral(after=before[m.id]) for m in (alice, bob)]
+    assert [a.embed for a in answers] == [None, None], answers  # no refusal
+    rematch = table_id(bot, double)
+    await double.wait_until(lambda: all(bot.tables.lobby(rematch).seated(m.id)
+                                        for m in (alice, bob)), what="both seated")

@@ -293,3 +293,21 @@ async def test_a_swedish_tournament_posts_each_channel_message_once_in_swedish(
             assert not [word for word in english if word in post], post
         standings = await double.resolved(await sven.slash("ofc tournament standings"))
         assert standings.ephemeral and "Slutställning och prispengar" in str(standings.embed)
+
+
+async def test_a_sanctions_reason_posted_to_the_channel_pings_no_one_but_the_player(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """The director's reason is quoted in the channel's post as written: an @everyone or a
+    role mention in it stays text, only the sanctioned player is mentioned."""
+    async with audited_bot(double, tmp_path) as (bot, _):
+        await two_registered(bot, alice, bob)
+        await double.resolved(await alice.slash("ofc tournament start"))
+        reason = "slow play @everyone @here <@&123456789012345678>"
+        await double.resolved(await alice.slash("ofc tournament warn", member=bob,
+                                                reason=reason))
+        await double.wait_until(lambda: any("Warning to" in (m.content or "")
+                                            for m in double.messages()), what="the post")
+        (post,) = [r for r in double.requests_to("POST", "/channels/{channel_id}/messages")
+                   if "Warning to" in str((r.json or {}).get("content"))]
+        assert reason in post.json["content"] and bob.mention in post.json["content"]
+        assert post.json["allowed_mentions"]["parse"] == ["users"], post.json

@@ -212,3 +212,16 @@ async def test_history_of_a_member_without_matches(double: DiscordDouble, bot: O
     shown = await double.resolved(await alice.slash("ofc history", member=bob))
     assert "has not played a match in this server yet" in text(shown)
     assert not [c for c in walk(shown.components) if c.get("type") == STRING_SELECT]
+
+
+async def test_the_match_menu_speaks_the_members_language(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """Each option's line under the match's number ("2 hands · +22 chips") in Russian for a
+    Russian client, the count in its plural (CLDR: 2 is "few", раздачи), as the embed is."""
+    guild = double.guild.id
+    first = await record_match(bot.storage, match_1(alice, bob), [alice.id], guild=guild)
+    alice.locale = "ru"
+    listed = await double.resolved(await alice.slash("ofc history"))
+    (option,) = menu(listed)["options"]
+    assert option["value"] == str(first)
+    assert option["description"] == "2 раздачи · +22 фишки"

@@ -38,7 +38,7 @@ def test_a_hand_is_written_match_then_hand(text: str, expected: tuple[int, int])
     assert parse_hand(text) == expected
 
 
-@pytest.mark.parametrize("text", ["12", "abc", "12-", "-3", "12-3-4", "1e3-2"])
+@pytest.mark.parametrize("text", ["12", "abc", "12-", "-3", "12-3-4", "1e3-2", "0-3", "12-0"])
 def test_anything_else_is_refused_with_the_way_to_write_it(text: str) -> None:
     with pytest.raises(Refusal) as refused:
         parse_hand(text)
@@ -101,3 +101,16 @@ async def test_recent_hands_are_offered_as_the_member_types(
     typed = await alice.autocomplete("ofc review", "hand", f"{match}-1")
     assert [c["value"] for c in typed] == [f"{match}-1"]
     assert await carol.autocomplete("ofc review", "hand", "") == []
+
+
+async def test_a_match_or_hand_zero_is_refused_with_the_way_to_write_it(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    """Matches and hands count from 1: a zero is a typo (told how to write a hand), or in a
+    Review button's id a forged one, not a question for storage, whose refusal of it is an
+    operator's English."""
+    typed = await double.resolved(await alice.slash("ofc review", hand="0-1"))
+    assert typed.embed is not None and typed.embed["description"] == str(BAD_HAND)
+    before = alice.last_ephemeral()
+    await alice.forge(typed, "ofc:review:0:1")
+    forged = await alice.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
+    assert forged.embed["description"] == "That control is not valid."

@@ -172,6 +172,9 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(
      "every player needs a different name"),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"in_fantasy": "Carol"},
      "'Carol' is not one of the players (Alice, Bob)"),
+    # A digit that int() does not read (a superscript two): part of the name, not a count.
+    ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"in_fantasy": "Alice \u00b2"},
+     "'Alice \u00b2' is not one of the players (Alice, Bob)"),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"},
      {"in_fantasy": "Alice", "fantasy": "ultimate"},
      "give the cards of Alice's Fantasyland hand, like 'Alice 15'"),
