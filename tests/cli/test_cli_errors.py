@@ -1,5 +1,6 @@
 """`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,18 @@ from bot.cli import main
 
 FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
                 "3c"]
+
+
+def assert_one_usage_line(command: Callable[[list[str]], object], argv: list[str], line: str,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    """A usage error: exit 2, nothing on stdout, one line on stderr starting with `line`."""
+    with pytest.raises(SystemExit) as stop:
+        command(argv)
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [err.strip()]
+    assert err.startswith(line), err
 
 
 @pytest.mark.parametrize(("argv", "line"), [
@@ -32,13 +45,7 @@ FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h"
 ])
 def test_usage_error_names_the_subcommand(argv: list[str], line: str,
                                           capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(argv)
-    assert stop.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert len(err.strip().splitlines()) == 1
-    assert err.startswith(line)
+    assert_one_usage_line(main, argv, line, capsys)
 
 
 @pytest.mark.parametrize("content", [b"", b"not a database at all"])
@@ -68,13 +75,7 @@ def test_audit_of_a_file_that_is_no_bot_database_changes_nothing(
 def test_ofc_bot_usage_errors_are_one_line_too(argv: list[str], line: str,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """The admins' `ofc-bot` as `ofc`: one line naming the command, no usage block."""
-    with pytest.raises(SystemExit) as stop:
-        ofc_bot(argv)
-    assert stop.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert err.splitlines() == [err.strip()]
-    assert err.startswith(line), err
+    assert_one_usage_line(ofc_bot, argv, line, capsys)
 
 
 @pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
