@@ -304,6 +304,19 @@ def _last_person_gone(match: Match, events: list[Event]) -> bool:
     is left: the match ends rather than computers playing on for nobody. (A table of
     computers only, a simulation, never had anyone to lose.)"""
     left = any(isinstance(e, SatOut | Left) and is_person(e.player_id) for e in events)
-    people = any(p is not None and is_person(p.player_id) and p.status != "out"
-                 for p in match.seats)
-    return left and not people and match.phase not in ("playing", "over")
+    return left and not _person_plays(match) and match.phase not in ("playing", "over")
+
+
+def can_deal(match: Match) -> bool:
+    """Whether the next hand may be dealt: two players or more have chips (R6) and, at a cash
+    table where people sat, one of them is a person. When the last person busts, the
+    computers deal no hand among themselves (no end, nobody to play for): the table waits
+    for a person to buy in again, as one short of players does (R11)."""
+    players = sum(1 for p in match.seats if p is not None and p.status != "out")
+    simulation = not any(p is not None and is_person(p.player_id) for p in match.seats)
+    return players >= 2 and (match.rules.format != "cash" or simulation or _person_plays(match))
+
+
+def _person_plays(match: Match) -> bool:
+    return any(p is not None and is_person(p.player_id) and p.status != "out"
+               for p in match.seats)
