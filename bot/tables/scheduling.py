@@ -90,7 +90,7 @@ class Scheduler:
               and now >= state.next_hand_at):
             state.next_hand_at = None
             wait_until = state.last_activity + core.settings.lobby_idle_seconds
-            if can_deal(match):
+            if can_deal(state):
                 await core.after_match(live, match.start_hand(now), ())
             elif now < wait_until:  # cash: a busted player may buy in again, others join
                 state.next_hand_at = wait_until

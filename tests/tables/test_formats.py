@@ -184,12 +184,9 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     await service.close()
 
 
-async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
-        storage: Storage, clock: FakeClock, database: str) -> None:
-    """R11: computers play only for people. When the last person at a cash table busts (R6),
-    the computers deal no hand among themselves: the table waits for the person to buy in
-    again, as a table short of players does, then closes and every computer's stack goes back
-    to the house."""
+async def _bust_alone(storage: Storage,
+                      clock: FakeClock) -> tuple[TableService, FakeClock, Recorder, int]:
+    """A cash table of Alice and two easy computers after hand 1, where Alice alone busted."""
     settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False,
                                lobby_idle_seconds=600)
     service, clock, recorder = fresh_service(storage, clock.now(), settings)
@@ -206,6 +203,16 @@ async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
         await act(service, table, ALICE)
     [showdown] = recorder.of(ShowdownDone)
     assert [showdown.player_ids[s] for s in showdown.busted] == [ALICE]  # the computers play on
+    return service, clock, recorder, table
+
+
+async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    """R11: computers play only for people. When the last person at a cash table busts (R6),
+    the computers deal no hand among themselves: the table waits for the person to buy in
+    again, as a table short of players does, then closes and every computer's stack goes back
+    to the house."""
+    service, clock, recorder, table = await _bust_alone(storage, clock)
     await clock.advance(5)  # the next deal is due: nobody is left to deal to
     await service.idle()
     assert len(recorder.of(HandStarted)) == 1
@@ -220,5 +227,24 @@ async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
     assert service.table_for_channel(CHANNEL) is None
     wallets, stacks, _ = chips(database)
     assert (wallets[ALICE], stacks) == (START - 3, {})  # the computers' stacks are home
+    assert audit(database) == []
+    await service.close()
+
+
+async def test_computers_dealt_on_without_the_person_stop_at_the_next_deal(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    """A cash table whose computers were dealt hands after its last person busted (the deal
+    freed the person's seat, so nobody in the match is a person) is no simulation: the people
+    who sat down at it are in its lobby's seats. It deals no more and closes the same way."""
+    service, clock, recorder, table = await _bust_alone(storage, clock)
+    match = service._core.tables[table].state.match
+    assert match is not None
+    seat = next(s for s, p in enumerate(match.seats) if p is not None and p.player_id == ALICE)
+    match.seats[seat] = None  # as a deal among the computers leaves it
+    await clock.advance(605)
+    await service.idle()
+    assert len(recorder.of(HandStarted)) == 1
+    assert recorder.of(TableClosed)[-1].reason == "over"
+    assert chips(database)[1] == {}  # no stack left at a table: the computers' are home
     assert audit(database) == []
     await service.close()
