@@ -40,6 +40,8 @@ Conventions
 Wallets: `storage.wallets` (wallets.py)
 - `wallet(guild, user, now=)` -> Wallet. A first touch of any wallet method creates the wallet
   with the starting chips (the guild's setting, else the default) and a 'start' ledger row.
+- `read_wallet(guild, user)` -> Wallet, read only: a user with no wallet yet is shown what a
+  first touch would give (the starting chips, no daily claimed); nothing is created.
 - `claim_daily(guild, user, now=)` -> DailyClaim(amount, balance, next_claim_at); raises
   DailyNotReady (`.seconds_left`, message "You can claim again in 3 h 12 min.") if too early,
   DailyOff when the guild's daily chips are 0 (nothing changes).

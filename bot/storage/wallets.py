@@ -37,6 +37,23 @@ class Wallets(Part):
             )
         return Wallet(guild_id, user_id, rows[0][0], rows[0][1])
 
+    async def read_wallet(self, guild_id: int, user_id: int) -> Wallet:
+        """A player's wallet as it is, or, when it has none yet, as a first touch would create
+        it (the server's starting chips, no daily claimed): read only, nothing is written."""
+        guild_id = validate.snowflake("guild id", guild_id)
+        user_id = validate.human(user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
+                (guild_id, user_id),
+            )
+            if rows:
+                return Wallet(guild_id, user_id, rows[0][0], rows[0][1])
+            start = await self._core.guild_amount(
+                conn, guild_id, "starting_chips", self._core.defaults.starting_chips
+            )
+        return Wallet(guild_id, user_id, start, None)
+
     async def claim_daily(self, guild_id: int, user_id: int, *, now: float) -> DailyClaim:
         """Add the daily chips; raise DailyNotReady (with the time left) during the cooldown,
         DailyOff when the server gives none."""

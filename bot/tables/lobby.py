@@ -27,6 +27,8 @@ from bot.tables.status import LobbySeat, LobbyView
 from bot.tables.translate import translate
 from bot.tables.tunables import ServiceSettings
 
+NOT_SEATED = Text("You are not at this table.")
+REMOVED = Text("That computer player was already removed.")
 CANCELLED = Text("The table was cancelled: every stack went back to its owner.")
 EXPIRED = Text("The lobby expired: every stack went back to its owner.")
 # A practice table (/ofc practice): heads-up, hints on; the rest is the server's defaults.
@@ -237,7 +239,8 @@ class Lobby:
             state = live.state
             if player_id >= 0:
                 raise TableError(Text("That is not a computer player."))
-            state.seats.remove(self._lobby_seat(state, player_id))
+            # (a second click on Remove computer names the one the first removed)
+            state.seats.remove(self._lobby_seat(state, player_id, REMOVED))
             op = money.CashOut(player_id, state.op_key("cash_out", player_id))
             return await self._lobby_action(live, "computer removed", [op])
 
@@ -318,11 +321,12 @@ class Lobby:
         return self.view(live.state)
 
     @staticmethod
-    def _lobby_seat(state: TableState, player_id: int) -> LobbySeat:
+    def _lobby_seat(state: TableState, player_id: int,
+                    missing: Text = NOT_SEATED) -> LobbySeat:
         for seat in state.seats:
             if seat.player_id == player_id:
                 return seat
-        raise NotYourSeat(Text("You are not at this table."))
+        raise NotYourSeat(missing)
 
 
 def _check_lobby(state: TableState) -> None:

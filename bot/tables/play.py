@@ -2,7 +2,7 @@
 what a seat's controls show (R7, R8, R10). Computer seats place through the same path."""
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
@@ -66,19 +66,25 @@ class Play:
                         card: Card | str, row: str | None, seat: int | None) -> SeatState:
         async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
             state = live.state
+            rows = _drafted(match, own, dict(state.draft(own)), card, row)
+            state.drafts[own] = Draft(hand_no, street, rows)
+            await self._core.commit(live, ())
+            return self.seat_state(state, own)
+
+    async def set_row(self, table_id: int, player_id: int, hand_no: int, street: int,
+                      row: str, cards: Sequence[Card | str], seat: int | None) -> SeatState:
+        """`cards` are the ones drafted to `row` (a Fantasyland row menu, R8): the cards the
+        row held and `cards` leaves out leave it. Whole or not at all: one card refused (not
+        dealt, no room) and the draft stays as it was."""
+        async with self._acting(table_id, player_id, hand_no, street, seat) as (live, own, match):
+            state = live.state
             dealt = match.dealt_to(own)
-            chosen = _card(card, dealt)
+            chosen = [_card(c, dealt) for c in cards]
             rows = dict(state.draft(own))
-            needs = match.legal_rows(own)
-            if row is not None:
-                if row not in TARGETS:
-                    raise TableError(Text("'{row}' is not a row (top, middle, bottom or "
-                                          "discard).", row=row))
-                room = needs.discards if row == DISCARD else needs.free(row)
-                taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
-                if taken >= room and (row != DISCARD or not room):
-                    raise TableError(_no_room(row, room))
-            rows = redraft(rows, dealt, needs, chosen, row)  # fewer taps: discards without a tap
+            for card in [c for c, r in rows.items() if r == row and c not in chosen]:
+                rows = _drafted(match, own, rows, card, None)
+            for card in chosen:
+                rows = _drafted(match, own, rows, card, row)
             state.drafts[own] = Draft(hand_no, street, rows)
             await self._core.commit(live, ())
             return self.seat_state(state, own)
@@ -198,6 +204,24 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
     if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run
         raise StaleAction(Text("Your time ran out: the bot places these cards for you."))
     return own
+
+
+def _drafted(match: Match, seat: int, rows: dict[Card, str], card: Card | str,
+             row: str | None) -> dict[Card, str]:
+    """The seat's draft `rows` with `card` given `row` (None: no row), refused when the card
+    was not dealt to it or the row has no room."""
+    dealt = match.dealt_to(seat)
+    chosen = _card(card, dealt)
+    needs = match.legal_rows(seat)
+    if row is not None:
+        if row not in TARGETS:
+            raise TableError(Text("'{row}' is not a row (top, middle, bottom or "
+                                  "discard).", row=row))
+        room = needs.discards if row == DISCARD else needs.free(row)
+        taken = sum(1 for c, r in rows.items() if r == row and c != chosen)
+        if taken >= room and (row != DISCARD or not room):
+            raise TableError(_no_room(row, room))
+    return redraft(rows, dealt, needs, chosen, row)  # fewer taps: discards without a tap
 
 
 def _fantasy_only(state: TableState, street: int) -> None:

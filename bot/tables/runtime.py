@@ -304,6 +304,22 @@ def _last_person_gone(match: Match, events: list[Event]) -> bool:
     is left: the match ends rather than computers playing on for nobody. (A table of
     computers only, a simulation, never had anyone to lose.)"""
     left = any(isinstance(e, SatOut | Left) and is_person(e.player_id) for e in events)
-    people = any(p is not None and is_person(p.player_id) and p.status != "out"
-                 for p in match.seats)
-    return left and not people and match.phase not in ("playing", "over")
+    return left and not _person_plays(match) and match.phase not in ("playing", "over")
+
+
+def can_deal(state: TableState) -> bool:
+    """Whether the table's next hand may be dealt: two players or more have chips (R6) and,
+    at a cash table where people sat down, one of them is a person. When the last person
+    busts, the computers deal no hand among themselves (no end, nobody to play for): the
+    table waits for a person to buy in again, as one short of players does (R11). Who sat
+    down is read from the lobby's seats, which the match's deals leave alone."""
+    match = state.match
+    assert match is not None
+    players = sum(1 for p in match.seats if p is not None and p.status != "out")
+    simulation = not any(is_person(s.player_id) for s in state.seats)
+    return players >= 2 and (match.rules.format != "cash" or simulation or _person_plays(match))
+
+
+def _person_plays(match: Match) -> bool:
+    return any(p is not None and is_person(p.player_id) and p.status != "out"
+               for p in match.seats)

@@ -9,7 +9,7 @@ from bot.engine.placement import auto_assignment
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.lobby import Lobby
 from bot.tables.play import Play
-from bot.tables.runtime import Live, TableCore
+from bot.tables.runtime import Live, TableCore, can_deal
 from bot.tables.state import TableState, street_of
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,7 @@ class Scheduler:
               and now >= state.next_hand_at):
             state.next_hand_at = None
             wait_until = state.last_activity + core.settings.lobby_idle_seconds
-            if sum(1 for p in match.seats if p is not None and p.status != "out") >= 2:
+            if can_deal(state):
                 await core.after_match(live, match.start_hand(now), ())
             elif now < wait_until:  # cash: a busted player may buy in again, others join
                 state.next_hand_at = wait_until

@@ -11,7 +11,7 @@ Every action is saved before anyone hears of it; chips move in the same transact
 """
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.engine.cards import Card
@@ -197,6 +197,13 @@ class TableService:
                         card: Card | str, row: str | None, seat: int | None = None) -> SeatState:
         """Put one dealt card in a row (or "discard"; None: take it back) before confirming."""
         return await self._play.set_draft(table_id, player_id, hand_no, street, card, row, seat)
+
+    async def set_row(self, table_id: int, player_id: int, *, hand_no: int, street: int,
+                      row: str, cards: Sequence[Card | str], seat: int | None = None
+                      ) -> SeatState:
+        """Draft exactly `cards` to `row` (a Fantasyland row menu): the row's other cards leave
+        it. Whole or not at all: a refused card leaves the draft as it was."""
+        return await self._play.set_row(table_id, player_id, hand_no, street, row, cards, seat)
 
     async def reset_draft(self, table_id: int, player_id: int, *, hand_no: int, street: int,
                           seat: int | None = None) -> SeatState:

@@ -35,13 +35,15 @@ MAX_SEASON = 10_000
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage, now = storage_of(interaction), now_of(interaction)
-    wallet = await in_time(interaction, storage.wallets.wallet(guild_id, target.id, now=now),
-                           ephemeral=True)  # a first wallet is a write
-    line = await storage.wallets.rank_of(guild_id, target.id)
     next_daily = None
-    if target.id == interaction.user.id:
+    if target.id == interaction.user.id:  # a member's first command opens their wallet (R12)
+        wallet = await in_time(interaction, storage.wallets.wallet(guild_id, target.id, now=now),
+                               ephemeral=True)  # a first wallet is a write
         last = wallet.last_daily_at
         next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
+    else:  # looking at another's never writes, even for a user who is not in the server
+        wallet = await storage.wallets.read_wallet(guild_id, target.id)
+    line = await storage.wallets.rank_of(guild_id, target.id)
     await send(interaction, ephemeral=True,
                embed=embeds.balance(lang(interaction), target.mention, wallet, line, next_daily,
                                     now))

@@ -282,16 +282,10 @@ class FantasyRowSelect(PersistentItem, discord.ui.DynamicItem[Select],
         turn = key.turn
         data: Any = interaction.data or {}
         chosen = [ids.parse_card(str(v)) for v in data.get("values", [])]
-        common = {"hand_no": turn.hand, "street": turn.street, "seat": turn.seat}
         async with clicked(interaction) as service:
-            state = service.private_view(turn.table, interaction.user.id)
-            for card, row in state.draft.items():
-                if row == key.row and card not in chosen:
-                    state = await service.set_draft(turn.table, interaction.user.id, card=card,
-                                                    row=None, **common)
-            for card in chosen:
-                state = await service.set_draft(turn.table, interaction.user.id, card=card,
-                                                row=key.row, **common)
+            state = await service.set_row(turn.table, interaction.user.id, hand_no=turn.hand,
+                                          street=turn.street, row=key.row, cards=chosen,
+                                          seat=turn.seat)
             await redraw(interaction, state)
 
 

@@ -1,7 +1,13 @@
 """The lobby through the real bot and a local Discord (tests/e2e/discord_double): /ofc create,
 join, leave, computers, start, cancel; who may do what; wallets (R12)."""
 
+import asyncio
+from typing import Any
+
+import pytest
+
 from bot.app import OFCBot
+from bot.tables import LobbyView
 from tests.cogs.conftest import buttons, enabled, lobby_message, placements, table_message
 from tests.e2e.discord_double import DiscordDouble, Member
 
@@ -87,6 +93,42 @@ async def test_leave_refunds_and_computers_fill_seats(
     await alice.click(lobby, "Remove computer")
     await double.wait_until(lambda: "Computer" not in str(lobby.embed))
     assert not enabled(lobby, "Remove computer") and not enabled(lobby, "Start")
+
+
+async def test_a_double_click_on_remove_computer_removes_one_and_says_so(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both clicks arrive before either is applied (the table busy with a redraw, a slow
+    database): each names the computer seated last; the second is told it was already
+    removed, and the other computer stays."""
+    await double.resolved(await alice.slash("ofc create", seats=3))
+    lobby = await lobby_message(double)
+    await croupier.click(lobby, "Add computer (easy)")
+    await double.wait_until(lambda: "Computer 1 (easy): " in str(lobby.embed))
+    await croupier.click(lobby, "Add computer (strong)")
+    await double.wait_until(lambda: "Computer 2 (strong): " in str(lobby.embed))
+    table = bot.tables.table_for_channel(double.channel.id)
+    assert table is not None
+    release, waiting = asyncio.Event(), []
+    remove = bot.tables.remove_computer
+
+    async def held(*args: Any, **kwargs: Any) -> LobbyView:
+        waiting.append(args)
+        await release.wait()
+        return await remove(*args, **kwargs)
+
+    monkeypatch.setattr(bot.tables, "remove_computer", held)
+    before = alice.last_ephemeral()
+    await alice.click(lobby, "Remove computer")
+    await alice.click(lobby, "Remove computer")
+    await double.wait_until(lambda: len(waiting) == 2, what="both clicks on their way")
+    release.set()
+    answer = await alice.wait_for_ephemeral(after=before, timeout=5)
+    assert answer.embed is not None
+    assert answer.embed["description"] == "That computer player was already removed."
+    await double.wait_until(lambda: "Computer 2" not in str(lobby.embed))
+    assert "Computer 1 (easy): " in str(lobby.embed)
+    assert [s.ai_level for s in bot.tables.lobby(table).seats] == [None, "easy"]
 
 
 async def test_cancel_refunds_every_stack_and_closes(double: DiscordDouble, bot: OFCBot,

@@ -8,11 +8,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from bot.app import OFCBot
-from bot.engine.cards import Card, parse_cards
+from bot.engine.cards import INDEX, Card, card_str, parse_cards
 from bot.engine.placement import auto_assignment
 from bot.tables import FakeClock, SeatState
 from cogs.common.format import card_label
-from cogs.tables.ids import PlaceId, StepId, TableButtonId, Turn
+from cogs.tables.ids import FantasyRowId, PlaceId, StepId, TableButtonId, Turn
 from tests.cogs.conftest import (
     EXTENSIONS,
     buttons,
@@ -353,6 +353,32 @@ async def test_fantasyland_menus_solve_and_confirm(
     await double.wait_until(
         lambda: prompt.embed["title"] == "Hand 2: your Fantasyland hand placed")
     assert len(seat_state(bot, table, alice).view.board.cards) == 13
+
+
+async def test_a_refused_fantasyland_menu_leaves_the_draft_as_it_was(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A menu's choice is applied whole or not at all: a modified client sending more cards
+    than the row holds, or a card not dealt, is refused with the draft as it was before."""
+    table = await fantasy_table(double, bot, alice, bob)
+    await play_hand(bot, table, (alice, bob), toward_fantasy(alice.id))
+    prompt = await alice.wait_for_dm(lambda m: "Fantasyland" in m.embed["title"])
+    state = seat_state(bot, table, alice)
+    cards = state.view.dealt
+    await alice.select(prompt, *(card_label("en-US", c) for c in cards[:2]), placeholder="Top (3)")
+    await alice.select(prompt, card_label("en-US", cards[2]), placeholder="Middle (5)")
+    drafted = {cards[0]: "top", cards[1]: "top", cards[2]: "middle"}
+    await double.wait_until(lambda: seat_state(bot, table, alice).draft == drafted,
+                            what="two cards on top, one in the middle")
+    top = str(FantasyRowId(Turn(table, 2, 0, state.seat), "top"))
+    not_dealt = next(c for c in INDEX if c not in cards)
+    for values, why in (([cards[2], *cards[3:6]], "Top row is full."),
+                        ([cards[3], not_dealt],
+                         f"{card_str(not_dealt)} is not in your hand.")):
+        before = alice.last_ephemeral()
+        await alice.forge(prompt, top, component_type=3, values=[str(INDEX[c]) for c in values])
+        answer = await alice.wait_for_ephemeral(after=before, timeout=5)
+        assert answer.embed is not None and answer.embed["description"] == why
+        assert seat_state(bot, table, alice).draft == drafted
 
 
 async def test_a_table_that_cannot_be_restored_refunds_and_says_so(

@@ -29,6 +29,19 @@ async def test_first_touch_creates_the_wallet_with_a_start_row(storage: Storage)
     assert len(await storage.wallets.ledger(GUILD, ALICE)) == 1
 
 
+async def test_reading_a_wallet_never_creates_it(storage: Storage) -> None:
+    await storage.settings.update_guild_settings(GUILD, actor_id=ADMIN, now=0.0,
+                                                 starting_chips=300)
+    for guild, start in ((GUILD, 300), (GUILD + 1, 1000)):  # a server's own starting chips
+        wallet = await storage.wallets.read_wallet(guild, ALICE)
+        assert (wallet.balance, wallet.last_daily_at) == (start, None)
+        assert await storage.wallets.ledger(guild, ALICE) == []
+        assert await storage.wallets.rank_of(guild, ALICE) is None  # no wallet row either
+    await storage.wallets.claim_daily(GUILD, ALICE, now=5.0)
+    wallet = await storage.wallets.read_wallet(GUILD, ALICE)
+    assert (wallet.balance, wallet.last_daily_at) == (500, 5.0)
+
+
 async def test_wallets_are_per_guild(storage: Storage) -> None:
     await storage.wallets.grant(GUILD, ALICE, 50, reason="prize", actor_id=ADMIN, now=0.0)
     assert (await storage.wallets.wallet(GUILD, ALICE, now=0.0)).balance == 1050
@@ -142,6 +155,7 @@ async def test_a_negative_correction_cannot_overdraw(storage: Storage) -> None:
         (lambda w: w.correct(GUILD, ALICE, 0, reason="r", actor_id=ADMIN, now=0.0), "non-zero"),
         (lambda w: w.claim_daily(GUILD, BOT, now=0.0), "no wallet"),
         (lambda w: w.wallet(GUILD, "alice", now=0.0), "player id"),
+        (lambda w: w.read_wallet(GUILD, BOT), "no wallet"),
     ],
 )
 async def test_bad_input_is_refused_and_changes_nothing(storage: Storage, call, message) -> None:

@@ -6,6 +6,7 @@ from bot.storage import Storage
 from bot.tables import (
     Dealt,
     FakeClock,
+    HandStarted,
     LobbyChanged,
     MatchOver,
     PlayerLeft,
@@ -18,9 +19,22 @@ from bot.tables import (
 from bot.tables.match_runner import FAST, play_computer_match
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, fresh_service, play
+from .driver import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    QUICK_AI,
+    START,
+    Recorder,
+    act,
+    chips,
+    fresh_service,
+    play,
+)
 
 FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland in hand 1
+ALONE_BUST_SEED = 3  # Alice and two easy computers, buy-in 3: Alice alone busts in hand 1
 
 
 async def test_a_fantasyland_hand_with_best_arrangement(
@@ -166,5 +180,71 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     wallets = {pid: (await storage.wallets.wallet(GUILD, pid, now=clock.now())).balance
                for pid in (ALICE, BOB)}
     assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
+    assert audit(database) == []
+    await service.close()
+
+
+async def _bust_alone(storage: Storage,
+                      clock: FakeClock) -> tuple[TableService, FakeClock, Recorder, int]:
+    """A cash table of Alice and two easy computers after hand 1, where Alice alone busted."""
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False,
+                               lobby_idle_seconds=600)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 3, "buy_in": 3},
+                                        seed=ALONE_BUST_SEED)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    for _ in range(20):
+        await service.idle()
+        if recorder.of(ShowdownDone):
+            break
+        await act(service, table, ALICE)
+    [showdown] = recorder.of(ShowdownDone)
+    assert [showdown.player_ids[s] for s in showdown.busted] == [ALICE]  # the computers play on
+    return service, clock, recorder, table
+
+
+async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    """R11: computers play only for people. When the last person at a cash table busts (R6),
+    the computers deal no hand among themselves: the table waits for the person to buy in
+    again, as a table short of players does, then closes and every computer's stack goes back
+    to the house."""
+    service, clock, recorder, table = await _bust_alone(storage, clock)
+    await clock.advance(5)  # the next deal is due: nobody is left to deal to
+    await service.idle()
+    assert len(recorder.of(HandStarted)) == 1
+    assert table in service.live_tables()  # Alice may still buy in again (R11)
+    await clock.advance(600)
+    await service.idle()
+    assert len(recorder.of(HandStarted)) == 1
+    assert recorder.of(TableClosed)[-1].reason == "over"
+    standings = recorder.of(MatchOver)[0].standings
+    assert {s.player_id for s in standings} == {ALICE, -1, -2}
+    assert sum(s.net for s in standings) == 0  # R6: what Alice lost, the computers won
+    assert service.table_for_channel(CHANNEL) is None
+    wallets, stacks, _ = chips(database)
+    assert (wallets[ALICE], stacks) == (START - 3, {})  # the computers' stacks are home
+    assert audit(database) == []
+    await service.close()
+
+
+async def test_computers_dealt_on_without_the_person_stop_at_the_next_deal(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    """A cash table whose computers were dealt hands after its last person busted (the deal
+    freed the person's seat, so nobody in the match is a person) is no simulation: the people
+    who sat down at it are in its lobby's seats. It deals no more and closes the same way."""
+    service, clock, recorder, table = await _bust_alone(storage, clock)
+    match = service._core.tables[table].state.match
+    assert match is not None
+    seat = next(s for s, p in enumerate(match.seats) if p is not None and p.player_id == ALICE)
+    match.seats[seat] = None  # as a deal among the computers leaves it
+    await clock.advance(605)
+    await service.idle()
+    assert len(recorder.of(HandStarted)) == 1
+    assert recorder.of(TableClosed)[-1].reason == "over"
+    assert chips(database)[1] == {}  # no stack left at a table: the computers' are home
     assert audit(database) == []
     await service.close()

@@ -107,6 +107,25 @@ async def test_computers_come_from_the_house_and_only_an_admin_adds_them(
     assert sum(wallets.values()) + sum(stacks.values()) == external
 
 
+async def test_removing_a_computer_twice_at_once_removes_it_once_and_says_so(
+        service: TableService, database: str) -> None:
+    """A double click on Remove computer: both clicks name the computer seated last; the
+    second finds it gone, is told so in the button's terms, and changes nothing."""
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice")).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    computer = (await service.add_computer(table, ALICE, "easy", is_admin=True)).seats[-1]
+    twice = await asyncio.gather(
+        service.remove_computer(table, ALICE, computer.player_id, is_admin=True),
+        service.remove_computer(table, ALICE, computer.player_id, is_admin=True),
+        return_exceptions=True)
+    refused = [r for r in twice if isinstance(r, TableError)]
+    assert [str(r) for r in refused] == ["That computer player was already removed."]
+    assert [s.player_id for s in service.lobby(table).seats] == [ALICE, -1]
+    wallets, stacks, external = chips(database)
+    assert stacks == {ALICE: BUY_IN, -1: BUY_IN}  # the other computer stays seated
+    assert sum(wallets.values()) + sum(stacks.values()) == external
+
+
 async def test_only_a_member_with_manage_server_seats_a_computer_for_the_houses_chips(
         service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
     """R12: a computer's stack comes from the house, so what people win from it the house pays.

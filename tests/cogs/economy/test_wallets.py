@@ -53,6 +53,24 @@ async def test_balance_of_another_member_and_the_next_daily_of_ones_own(
     assert "Daily" not in text(other)  # someone else's claims are theirs
 
 
+async def test_balance_of_someone_with_no_wallet_shows_a_new_ones_chips_and_writes_nothing(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, db_path: Path) -> None:
+    """Looking never writes: a member who never touched chips here, or a user who is not in
+    the server at all, is shown what a new wallet would hold (the server's starting chips),
+    and no wallet is opened for them."""
+    stranger = double.state.add_user("stranger")  # on Discord, not in this server
+    await bot.storage.settings.update_guild_settings(double.guild.id, actor_id=alice.id, now=0,
+                                                     starting_chips=300)
+    await double.resolved(await alice.slash("ofc balance"))  # alice's own: her wallet opens
+    before = dump(db_path)
+    for target in (bob, stranger):
+        shown = await double.resolved(await alice.slash("ofc balance", member=target))
+        assert shown.ephemeral
+        assert f"<@{target.id}> has **300 chips**" in text(shown)
+        assert "Rank" not in text(shown) and "Daily" not in text(shown)
+    assert dump(db_path) == before
+
+
 async def test_balance_refuses_a_bot(double: DiscordDouble, robot: Member, bot: OFCBot,
                                      alice: Member, db_path: Path) -> None:
     before = dump(db_path)
