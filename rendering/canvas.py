@@ -15,7 +15,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
-from rendering.fonts import Style, fit, font, is_cjk, length, needs_cjk
+from rendering.fonts import Style, drawable, fit, font, is_cjk, length, needs_cjk
 from rendering.palette import fixed
 from rendering.theme import RGB
 
@@ -157,6 +157,7 @@ def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
 def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
          dark_text: bool = True) -> int:
     """A rounded label; returns its width."""
+    label = drawable(label, "condensed_bold")
     f = font(size, "condensed_bold", label)
     h = round(size * 1.45)
     w = pill_width(label, size)
@@ -167,6 +168,7 @@ def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int
 
 
 def pill_width(label: str, size: int = 18) -> int:
+    label = drawable(label, "condensed_bold")
     return length(label, font(size, "condensed_bold", label)) + 2 * round(size * 0.55)
 
 
@@ -177,7 +179,9 @@ def pill_height(size: int = 18) -> int:
 def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Style = "bold",
          fill: RGB = theme.TEXT, anchor: str = "la", max_width: int = 0,
          min_size: int = 0) -> int:
-    """Draw `s` (shrunk or cut to `max_width` when given); returns the width drawn."""
+    """Draw `s` (shrunk or cut to `max_width` when given; without the characters the font has
+    no glyph for); returns the width drawn."""
+    s = drawable(s, style)
     if max_width:
         s, f = fit(s, max_width, size, style, min_size)
     else:
@@ -237,6 +241,7 @@ def wrap(s: str, max_width: int, size: int, style: Style = "bold",
     """`s` broken into lines of at most `max_width` pixels at words, or between any two
     Chinese characters (the last line cut with an ellipsis when the text needs more than
     `max_lines`)."""
+    s = drawable(s, style)
     f = font(size, style, s)
     lines: list[str] = []
     for unit, space in _units(s):

@@ -5,7 +5,8 @@ DejaVu draws Latin and Cyrillic text; it has no Chinese glyphs, so a text holdin
 holding the characters the bot's catalogues use and those most names are written with: every
 hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001 (rendering/fonts/
 make_cjk_subset.py rebuilds it; tests check the catalogues' characters and some names). A name
-in rarer characters shows boxes for those characters.
+in characters no bundled font holds (emoji, rarer scripts, zalgo's rarer marks) is drawn
+without them (`drawable`), not with a box for each.
 """
 
 from functools import cache, lru_cache
@@ -31,6 +32,7 @@ _CJK_FILES: dict[Style, str] = {"bold": CJK_BOLD, "condensed": CJK_REGULAR,
 _CJK_RANGES = ((0x1100, 0x11FF), (0x2E80, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF),
                (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
 ELLIPSIS = "…"
+MISSING = "\U000f0000"  # a private-use character no bundled font has: drawn as its box
 
 
 def is_cjk(char: str) -> bool:
@@ -53,6 +55,26 @@ def _font(size: int, style: Style, cjk: bool) -> ImageFont.FreeTypeFont:
 def font(size: int, style: Style = "bold", text: str = "") -> ImageFont.FreeTypeFont:
     """The font of `style` at `size` for drawing `text` (the CJK font if it holds CJK)."""
     return _font(size, style, needs_cjk(text))
+
+
+@cache
+def _has_glyph(char: str, style: Style, cjk: bool) -> bool:
+    f = _font(24, style, cjk)
+    return _drawn(f, char) != _drawn(f, MISSING)
+
+
+def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]]:
+    mask = f.getmask(char)
+    return bytes(mask), mask.size
+
+
+@lru_cache(maxsize=4096)  # the same names come back image after image
+def drawable(text: str, style: Style = "bold") -> str:
+    """`text` without the characters its font has no glyph for (an emoji would be a box);
+    "?" when nothing else is left of it."""
+    cjk = needs_cjk(text)
+    kept = "".join(c for c in text if _has_glyph(c, style, cjk))
+    return kept if kept.strip() or not text.strip() else "?"
 
 
 @lru_cache(maxsize=4096)  # names, stacks and labels are measured image after image

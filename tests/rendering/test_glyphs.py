@@ -1,0 +1,47 @@
+"""A name holding characters no bundled font has (emoji, the rarer marks of zalgo text) is
+drawn without them, not with a box (tofu) for each."""
+
+import pytest
+from PIL import Image
+
+from rendering import canvas, theme
+from rendering.fonts import MISSING, drawable, font
+
+EMOJI_NAME = "Poker King 👑🔥"
+
+
+def boxes(text: str, style: str = "condensed_bold") -> list[str]:
+    f = font(24, style, text)  # type: ignore[arg-type]
+    box = bytes(f.getmask(MISSING))
+    return [c for c in text if not c.isspace() and bytes(f.getmask(c)) == box]
+
+
+def drawn(s: str) -> bytes:
+    img = Image.new("RGB", (600, 60), theme.FELT)
+    canvas.text(img, (10, 30), s, 26, "condensed_bold", anchor="lm")
+    return img.tobytes()
+
+
+@pytest.mark.parametrize("name", [
+    EMOJI_NAME, "🦄 Ace", "Z\u0334\u0321A\u0338L\u0337\u0356G\u0335\u0324O\u0336\u0359",
+    "欧阳娜娜 🐼",
+])
+def test_names_are_drawn_without_boxes(name: str) -> None:
+    assert boxes(name)  # the name holds characters no font here has
+    assert not boxes(drawable(name, "condensed_bold"))
+
+
+def test_an_emoji_is_left_out_of_the_drawn_name() -> None:
+    assert drawn(EMOJI_NAME) == drawn("Poker King ")
+    assert drawn("Chen 陈静 🐼") == drawn("Chen 陈静 ")
+
+
+@pytest.mark.parametrize("text", ["Zoë Åsa", "Zoe\u0308 A\u030asa", "Александр", "陈静",
+                                  "Раздача 1 из 3 · Улица 3 из 5", "Hand 1 av 3 · Visning"])
+def test_what_the_fonts_hold_is_kept(text: str) -> None:
+    assert drawable(text) == text
+
+
+def test_a_name_of_emoji_alone_is_a_question_mark() -> None:
+    assert drawable("👑🔥") == "?"
+    assert drawable("") == ""
