@@ -15,6 +15,7 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
+from rendering.bidi import visual
 from rendering.fonts import Style, drawable, fit, font, is_cjk, length, needs_cjk
 from rendering.palette import fixed
 from rendering.theme import RGB
@@ -194,10 +195,11 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
 def _mask(s: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage as a mask, and where its corner is from the anchor point. The same
     names, stacks and labels come back render after render: each is rasterized once."""
+    seen = visual(s)  # right-to-left letters in the order they are read
     # Whole pixels: the BASIC layout (fonts.py) measures in ints; the stubs say float.
-    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
+    left, top, right, bottom = (int(v) for v in f.getbbox(seen, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    ImageDraw.Draw(mask).text((-left, -top), seen, font=f, fill=255, anchor=anchor)
     return mask, left, top
 
 
@@ -246,7 +248,7 @@ def wrap(s: str, max_width: int, size: int, style: Style = "bold",
     lines: list[str] = []
     for unit, space in _units(s):
         joined = f"{lines[-1]}{space}{unit}" if lines else unit
-        if lines and f.getlength(joined) <= max_width:
+        if lines and f.getlength(visual(joined)) <= max_width:
             lines[-1] = joined
         else:
             lines.append(unit)

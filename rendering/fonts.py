@@ -1,12 +1,13 @@
 """The bundled fonts (rendering/fonts/, each with its licence): images never use a system font.
 
-DejaVu draws Latin and Cyrillic text; it has no Chinese glyphs, so a text holding Chinese
-(or other CJK: kana, Hangul) characters is drawn with Noto Sans CJK SC instead, a subset of it
-holding the characters the bot's catalogues use and those most names are written with: every
-hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001 (rendering/fonts/
-make_cjk_subset.py rebuilds it; tests check the catalogues' characters and some names). A name
-in characters no bundled font holds (emoji, rarer scripts, zalgo's rarer marks) is drawn
-without them (`drawable`), not with a box for each.
+DejaVu draws Latin, Cyrillic, Greek, Hebrew and Arabic text (the last two put in the order
+they are read by rendering/bidi.py: the BASIC layout does not); it has no Chinese glyphs, so a
+text holding Chinese (or other CJK: kana, Hangul) characters is drawn with Noto Sans CJK SC
+instead, a subset of it holding the characters the bot's catalogues use and those most names
+are written with: every hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001
+(rendering/fonts/make_cjk_subset.py rebuilds it; tests check the catalogues' characters and
+some names). A name in characters no bundled font holds (emoji, rarer scripts, zalgo's rarer
+marks) is drawn without them (`drawable`), not with a box for each.
 """
 
 from functools import cache, lru_cache
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Literal
 
 from PIL import ImageFont
+
+from rendering.bidi import visual
 
 FONT_DIR = Path(__file__).with_name("fonts")
 Style = Literal["bold", "condensed", "condensed_bold"]
@@ -79,8 +82,8 @@ def drawable(text: str, style: Style = "bold") -> str:
 
 @lru_cache(maxsize=4096)  # names, stacks and labels are measured image after image
 def length(text: str, f: ImageFont.FreeTypeFont) -> int:
-    """How far `text` advances in `f`, in whole pixels."""
-    return round(f.getlength(text))
+    """How far `text` advances in `f`, in whole pixels (as seen: rendering/bidi.py)."""
+    return round(f.getlength(visual(text)))
 
 
 @lru_cache(maxsize=4096)
@@ -91,10 +94,11 @@ def fit(text: str, max_width: int, size: int, style: Style = "bold",
     smallest = min_size or size
     for s in range(size, smallest - 1, -1):
         f = font(s, style, text)
-        if f.getlength(text) <= max_width:
+        if f.getlength(visual(text)) <= max_width:
             return text, f
     f = font(smallest, style, text)
     cut = text
-    while cut and f.getlength(cut.rstrip() + ELLIPSIS) > max_width:
+    # Cut at the text's logical end: the left of a right-to-left name.
+    while cut and f.getlength(visual(cut.rstrip() + ELLIPSIS)) > max_width:
         cut = cut[:-1]
     return cut.rstrip() + ELLIPSIS, f
