@@ -232,10 +232,15 @@ def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_
               width=2)
     mid = height // 2
     margin = min(MARGIN, height // 3)
-    right_w = text(canvas, (canvas.width - margin, mid), right, max(16, round(size * 0.72)),
-                   "condensed", theme.MUTED, "rm")
+    room = canvas.width - 3 * margin
+    smallest = round(size * 0.72)
+    # The right side yields to the left down to half the bar: a long server name is cut before
+    # the player's name is.
+    left_w = length(drawable(left), font(smallest, "bold", left))
+    right_w = text(canvas, (canvas.width - margin, mid), right, max(16, smallest), "condensed",
+                   theme.MUTED, "rm", max_width=max(room // 2, room - left_w))
     text(canvas, (margin, mid), left, size, "bold", theme.TEXT, "lm",
-         max_width=canvas.width - 3 * margin - right_w, min_size=round(size * 0.72))
+         max_width=room - right_w, min_size=smallest)
 
 
 def wrap(s: str, max_width: int, size: int, style: Style = "bold",
