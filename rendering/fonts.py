@@ -10,6 +10,7 @@ some names). A name in characters no bundled font holds (emoji, rarer scripts, z
 marks) is drawn without them (`drawable`), not with a box for each.
 """
 
+import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
@@ -73,11 +74,21 @@ def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]
 
 @lru_cache(maxsize=4096)  # the same names come back image after image
 def drawable(text: str, style: Style = "bold") -> str:
-    """`text` without the characters its font has no glyph for (an emoji would be a box);
-    "?" when nothing else is left of it."""
+    """`text` without the characters its font has no glyph for (an emoji would be a box), a
+    styled letter as its plain one; "?" when nothing else is left of it."""
     cjk = needs_cjk(text)
-    kept = "".join(c for c in text if _has_glyph(c, style, cjk))
+    kept = "".join(_shown(c, style, cjk) for c in text)
     return kept if kept.strip() or not text.strip() else "?"
+
+
+@cache
+def _shown(char: str, style: Style, cjk: bool) -> str:
+    """`char`, else its plain form when the font has that (the styled letters of "fancy"
+    names: 𝓐, Ⓐ, ｆ read A, A, f), else nothing."""
+    if _has_glyph(char, style, cjk):
+        return char
+    plain = unicodedata.normalize("NFKC", char)
+    return plain if plain != char and all(_has_glyph(c, style, cjk) for c in plain) else ""
 
 
 @lru_cache(maxsize=4096)  # names, stacks and labels are measured image after image

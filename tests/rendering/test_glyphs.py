@@ -45,3 +45,13 @@ def test_what_the_fonts_hold_is_kept(text: str) -> None:
 def test_a_name_of_emoji_alone_is_a_question_mark() -> None:
     assert drawable("👑🔥") == "?"
     assert drawable("") == ""
+
+
+@pytest.mark.parametrize(("fancy", "plain"), [
+    ("𝓐𝓵𝓲𝓬𝓮", "Alice"), ("𝔄𝔩𝔦𝔠𝔢 🔥", "Alice "), ("Ⓐⓛⓘⓒⓔ", "Alice"), ("ｆｕｌｌ", "full"),
+])
+def test_a_fancy_names_styled_letters_are_drawn_as_plain_ones(fancy: str, plain: str) -> None:
+    # Discord display names often use Unicode's mathematical, circled or fullwidth letters,
+    # which the bundled fonts do not hold: drawn as the letters they style.
+    assert boxes(fancy)
+    assert drawn(fancy) == drawn(plain)
