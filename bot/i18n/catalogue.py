@@ -12,7 +12,7 @@ import io
 import logging
 import string
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,7 @@ def number(locale: str, value: int, signed: bool = False) -> str:
     return ("-" if value < 0 else "+" if signed else "") + grouped
 
 
+@lru_cache(maxsize=4096)  # every image formats each seat's stack: the same ones come back
 def short_number(locale: str, value: int, signed: bool = False) -> str:
     """`value` in the short form of `locale` ("1.2M", "1,2\u00a0млн", "1万亿"), for an image
     whose room is too narrow for every digit: rounded, never cut."""
