@@ -15,7 +15,8 @@ from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 from rendering import theme
-from rendering.fonts import Style, fit, font, is_cjk, length, needs_cjk
+from rendering.bidi import visual
+from rendering.fonts import Style, drawable, fit, font, is_cjk, length, needs_cjk
 from rendering.palette import fixed
 from rendering.theme import RGB
 
@@ -157,6 +158,7 @@ def paste(canvas: Image.Image, img: Image.Image, x: int, y: int) -> None:
 def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int = 18,
          dark_text: bool = True) -> int:
     """A rounded label; returns its width."""
+    label = drawable(label, "condensed_bold")
     f = font(size, "condensed_bold", label)
     h = round(size * 1.45)
     w = pill_width(label, size)
@@ -167,6 +169,7 @@ def pill(canvas: Image.Image, x: int, y: int, label: str, colour: RGB, size: int
 
 
 def pill_width(label: str, size: int = 18) -> int:
+    label = drawable(label, "condensed_bold")
     return length(label, font(size, "condensed_bold", label)) + 2 * round(size * 0.55)
 
 
@@ -177,7 +180,9 @@ def pill_height(size: int = 18) -> int:
 def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Style = "bold",
          fill: RGB = theme.TEXT, anchor: str = "la", max_width: int = 0,
          min_size: int = 0) -> int:
-    """Draw `s` (shrunk or cut to `max_width` when given); returns the width drawn."""
+    """Draw `s` (shrunk or cut to `max_width` when given; without the characters the font has
+    no glyph for); returns the width drawn."""
+    s = drawable(s, style)
     if max_width:
         s, f = fit(s, max_width, size, style, min_size)
     else:
@@ -190,10 +195,11 @@ def text(canvas: Image.Image, xy: tuple[int, int], s: str, size: int, style: Sty
 def _mask(s: str, f: ImageFont.FreeTypeFont, anchor: str) -> tuple[Image.Image, int, int]:
     """The text's coverage as a mask, and where its corner is from the anchor point. The same
     names, stacks and labels come back render after render: each is rasterized once."""
+    seen = visual(s)  # right-to-left letters in the order they are read
     # Whole pixels: the BASIC layout (fonts.py) measures in ints; the stubs say float.
-    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor))
+    left, top, right, bottom = (int(v) for v in f.getbbox(seen, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), s, font=f, fill=255, anchor=anchor)
+    ImageDraw.Draw(mask).text((-left, -top), seen, font=f, fill=255, anchor=anchor)
     return mask, left, top
 
 
@@ -226,10 +232,15 @@ def header_bar(canvas: Image.Image, left: str, right: str, height: int = HEADER_
               width=2)
     mid = height // 2
     margin = min(MARGIN, height // 3)
-    right_w = text(canvas, (canvas.width - margin, mid), right, max(16, round(size * 0.72)),
-                   "condensed", theme.MUTED, "rm")
+    room = canvas.width - 3 * margin
+    smallest = round(size * 0.72)
+    # The right side yields to the left down to half the bar: a long server name is cut before
+    # the player's name is.
+    left_w = length(drawable(left), font(smallest, "bold", left))
+    right_w = text(canvas, (canvas.width - margin, mid), right, max(16, smallest), "condensed",
+                   theme.MUTED, "rm", max_width=max(room // 2, room - left_w))
     text(canvas, (margin, mid), left, size, "bold", theme.TEXT, "lm",
-         max_width=canvas.width - 3 * margin - right_w, min_size=round(size * 0.72))
+         max_width=room - right_w, min_size=smallest)
 
 
 def wrap(s: str, max_width: int, size: int, style: Style = "bold",
@@ -237,11 +248,12 @@ def wrap(s: str, max_width: int, size: int, style: Style = "bold",
     """`s` broken into lines of at most `max_width` pixels at words, or between any two
     Chinese characters (the last line cut with an ellipsis when the text needs more than
     `max_lines`)."""
+    s = drawable(s, style)
     f = font(size, style, s)
     lines: list[str] = []
     for unit, space in _units(s):
         joined = f"{lines[-1]}{space}{unit}" if lines else unit
-        if lines and f.getlength(joined) <= max_width:
+        if lines and f.getlength(visual(joined)) <= max_width:
             lines[-1] = joined
         else:
             lines.append(unit)

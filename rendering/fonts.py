@@ -1,18 +1,23 @@
 """The bundled fonts (rendering/fonts/, each with its licence): images never use a system font.
 
-DejaVu draws Latin and Cyrillic text; it has no Chinese glyphs, so a text holding Chinese
-(or other CJK: kana, Hangul) characters is drawn with Noto Sans CJK SC instead, a subset of it
-holding the characters the bot's catalogues use and those most names are written with: every
-hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001 (rendering/fonts/
-make_cjk_subset.py rebuilds it; tests check the catalogues' characters and some names). A name
-in rarer characters shows boxes for those characters.
+DejaVu draws Latin, Cyrillic, Greek, Hebrew and Arabic text (the last two put in the order
+they are read by rendering/bidi.py: the BASIC layout does not); it has no Chinese glyphs, so a
+text holding Chinese (or other CJK: kana, Hangul) characters is drawn with Noto Sans CJK SC
+instead, a subset of it holding the characters the bot's catalogues use and those most names
+are written with: every hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001
+(rendering/fonts/make_cjk_subset.py rebuilds it; tests check the catalogues' characters and
+some names). A name in characters no bundled font holds (emoji, rarer scripts, zalgo's rarer
+marks) is drawn without them (`drawable`), not with a box for each.
 """
 
+import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
 from PIL import ImageFont
+
+from rendering.bidi import visual
 
 FONT_DIR = Path(__file__).with_name("fonts")
 Style = Literal["bold", "condensed", "condensed_bold"]
@@ -31,6 +36,7 @@ _CJK_FILES: dict[Style, str] = {"bold": CJK_BOLD, "condensed": CJK_REGULAR,
 _CJK_RANGES = ((0x1100, 0x11FF), (0x2E80, 0x30FF), (0x3130, 0x318F), (0x3400, 0x4DBF),
                (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
 ELLIPSIS = "…"
+MISSING = "\U000f0000"  # a private-use character no bundled font has: drawn as its box
 
 
 def is_cjk(char: str) -> bool:
@@ -55,10 +61,40 @@ def font(size: int, style: Style = "bold", text: str = "") -> ImageFont.FreeType
     return _font(size, style, needs_cjk(text))
 
 
+@cache
+def _has_glyph(char: str, style: Style, cjk: bool) -> bool:
+    f = _font(24, style, cjk)
+    return _drawn(f, char) != _drawn(f, MISSING)
+
+
+def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]]:
+    mask = f.getmask(char)
+    return bytes(mask), mask.size
+
+
+@lru_cache(maxsize=4096)  # the same names come back image after image
+def drawable(text: str, style: Style = "bold") -> str:
+    """`text` without the characters its font has no glyph for (an emoji would be a box), a
+    styled letter as its plain one; "?" when nothing else is left of it."""
+    cjk = needs_cjk(text)
+    kept = "".join(_shown(c, style, cjk) for c in text)
+    return kept if kept.strip() or not text.strip() else "?"
+
+
+@cache
+def _shown(char: str, style: Style, cjk: bool) -> str:
+    """`char`, else its plain form when the font has that (the styled letters of "fancy"
+    names: 𝓐, Ⓐ, ｆ read A, A, f), else nothing."""
+    if _has_glyph(char, style, cjk):
+        return char
+    plain = unicodedata.normalize("NFKC", char)
+    return plain if plain != char and all(_has_glyph(c, style, cjk) for c in plain) else ""
+
+
 @lru_cache(maxsize=4096)  # names, stacks and labels are measured image after image
 def length(text: str, f: ImageFont.FreeTypeFont) -> int:
-    """How far `text` advances in `f`, in whole pixels."""
-    return round(f.getlength(text))
+    """How far `text` advances in `f`, in whole pixels (as seen: rendering/bidi.py)."""
+    return round(f.getlength(visual(text)))
 
 
 @lru_cache(maxsize=4096)
@@ -69,10 +105,11 @@ def fit(text: str, max_width: int, size: int, style: Style = "bold",
     smallest = min_size or size
     for s in range(size, smallest - 1, -1):
         f = font(s, style, text)
-        if f.getlength(text) <= max_width:
+        if f.getlength(visual(text)) <= max_width:
             return text, f
     f = font(smallest, style, text)
     cut = text
-    while cut and f.getlength(cut.rstrip() + ELLIPSIS) > max_width:
+    # Cut at the text's logical end: the left of a right-to-left name.
+    while cut and f.getlength(visual(cut.rstrip() + ELLIPSIS)) > max_width:
         cut = cut[:-1]
     return cut.rstrip() + ELLIPSIS, f

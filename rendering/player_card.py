@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, number, t
+from bot.i18n import ENGLISH, number, short_number, t
 from rendering import theme
 from rendering.canvas import header_bar, panel_base, text, to_png
+from rendering.seat import amount
 
 WIDTH = 640
 HEADER = 52
@@ -68,8 +69,12 @@ def _chart(img: Image.Image, x: int, y: int, w: int, h: int, nets: Sequence[int]
         draw.line(points, fill=colour, width=4, joint="curve")
     end = points[-1]
     draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
-    text(img, (end[0] + 10, end[1]), number(loc, totals[-1], signed=True), 22, "bold", colour,
-         "lm")
+    # Up to the panel's edge: a total too wide for it is written short ("+12.3K"), smaller.
+    room = x + w + PAD - 4 - (end[0] + 10)
+    label = amount(number(loc, totals[-1], signed=True),
+                   short_number(loc, totals[-1], signed=True), room, 22)
+    text(img, (end[0] + 10, end[1]), label, 22, "bold", colour, "lm", max_width=room,
+         min_size=14)
 
 
 def _compare(img: Image.Image, x: int, y: int, w: int, label: str, mine: float,
@@ -116,9 +121,11 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
     played = t(loc, "{n} match", "{n} matches", n=card.matches)
     hands = t(loc, "{n} hand", "{n} hands", n=card.hands)
     right = x + inner
-    text(img, (right, y + 6), rank, 30, "bold", theme.TEXT, "ra", max_width=inner // 2)
+    # Shrunk before cut: a cut number would read as another.
+    text(img, (right, y + 6), rank, 30, "bold", theme.TEXT, "ra", max_width=inner // 2,
+         min_size=18)
     text(img, (right, y + 46), f"{played} · {hands}", 20, "condensed", theme.MUTED, "ra",
-         max_width=inner // 2)
+         max_width=inner // 2, min_size=13)
     y += 96
 
     shown = card.nets[-30:]

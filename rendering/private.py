@@ -34,7 +34,7 @@ from rendering.canvas import (
 )
 from rendering.fonts import font, length
 from rendering.hand import STATUS_GAP, STATUS_SIZE, draw_status, status
-from rendering.seat import Header, chips, dealer_button, fit_badges, seat_header
+from rendering.seat import STACK_SHARE, Header, chips, dealer_button, fit_badges, seat_header
 from rendering.theme import RGB
 
 WIDTH = 640
@@ -129,7 +129,8 @@ def _name_line(img: Image.Image, x: int, y: int, right: int, header: Header,
         d = size + 2
         dealer_button(img, x, y - d // 2, d)
         x += d + 6
-    stack_w = chips(img, right, y, header.stack, size)
+    stack_w = chips(img, right, y, header.stack, size, room=round((right - x) * STACK_SHARE),
+                    short=header.short_stack)
     room = right - stack_w - 10 - x
     smallest = max(12, size - 6)
     # The name keeps up to half the line at its smallest size; the badges get the rest.

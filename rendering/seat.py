@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from bot.engine.views import SeatView
-from bot.i18n import number, t
+from bot.i18n import number, short_number, t
 from bot.i18n.names import LEVELS, badged_name, seat_name
 from rendering import theme
 from rendering.board import Rows, board_size, draw_board
@@ -28,6 +28,7 @@ PAD = 14
 NAME_SIZE = 26
 BADGE_SIZE = 17
 LINE_GAP = 8
+STACK_SHARE = 0.45  # of a name line, the most a stack takes before it is shortened
 HEAD_H = NAME_SIZE + 8 + LINE_GAP + pill_height(BADGE_SIZE) + 12
 
 
@@ -35,6 +36,7 @@ HEAD_H = NAME_SIZE + 8 + LINE_GAP + pill_height(BADGE_SIZE) + 12
 class Header:
     name: str
     stack: str  # grouped as the reader's language groups digits
+    short_stack: str  # the same in short form ("1.2M"), where the full one has no room
     button: bool
     badges: tuple[tuple[str, RGB], ...]
     highlight: RGB | None = None  # panel edge colour (whose turn)
@@ -69,7 +71,7 @@ def seat_header(loc: str, seat: SeatView, button: int, to_act: bool,
                 you: bool = False) -> Header:
     name = badged_name(loc, seat.name, seat.is_ai) if seat.ai_level in LEVELS \
         else seat_name(loc, seat.name, seat.is_ai)
-    return Header(name, number(loc, seat.stack),
+    return Header(name, number(loc, seat.stack), short_number(loc, seat.stack),
                   seat.seat == button,
                   seat_badges(loc, seat, to_act, you), theme.GOLD if to_act else None,
                   seat.sitting_out)
@@ -115,11 +117,19 @@ def dealer_button(canvas: Image.Image, x: int, y: int, size: int) -> None:
          (20, 20, 20), "mm")
 
 
+def amount(label: str, short: str, room: int, size: int) -> str:
+    """`label`, or its short form `short` when `label` is wider than `room` pixels at `size`:
+    a number is never cut (a cut one would read as a smaller amount)."""
+    return short if length(label, font(size, "bold", label)) > room else label
+
+
 def chips(canvas: Image.Image, x: int, mid: int, label: str, size: int = 24,
-          right_aligned: bool = True) -> int:
-    """A chip icon then the amount `label`, ending at `x` (or starting there); returns the
-    width."""
+          right_aligned: bool = True, room: int = 0, short: str = "") -> int:
+    """A chip icon then the amount `label` (`short` when given and the whole would be wider
+    than `room`), ending at `x` (or starting there); returns the width."""
     d = round(size * 0.8)
+    if short:
+        label = amount(label, short, room - d - 6, size)
     width = d + 6 + length(label, font(size))
     left = x - width if right_aligned else x
     paste(canvas, rounded(d, d, d // 2, theme.CHIP, theme.CHIP_EDGE, max(2, d // 7)), left,
@@ -139,7 +149,8 @@ def draw_panel(canvas: Image.Image, x: int, y: int, card_width: int, header: Hea
         size = NAME_SIZE + 4
         dealer_button(canvas, left, mid - size // 2, size)
         left += size + 8
-    stack_w = chips(canvas, x + w - PAD, mid, header.stack)
+    stack_w = chips(canvas, x + w - PAD, mid, header.stack, room=round((w - 2 * PAD) * STACK_SHARE),
+                    short=header.short_stack)
     text(canvas, (left, mid), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=x + w - PAD - stack_w - 12 - left, min_size=20)
     by = y + PAD + NAME_SIZE + 8 + LINE_GAP

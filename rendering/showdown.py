@@ -10,7 +10,7 @@ from bot.engine.cards import Card, rank_of, suit_of
 from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
-from bot.i18n import ENGLISH, number, t
+from bot.i18n import ENGLISH, number, short_number, t
 from bot.i18n.names import seat_name
 from rendering import theme
 from rendering.board import board_size, draw_board, row_y, shown_rows
@@ -29,16 +29,18 @@ from rendering.canvas import (
 from rendering.cards import RANK_LABELS, SUIT_GLYPHS, card_height
 from rendering.fonts import font
 from rendering.labels import rules_text, street_text
-from rendering.seat import BADGE_SIZE, NAME_SIZE, PAD, chips, dealer_button
+from rendering.seat import BADGE_SIZE, NAME_SIZE, PAD, amount, chips, dealer_button
 
 CARD = 64
 INFO_W = 280
 CAPTION_W = 350
+AMOUNT_X = 64  # where the chips moved and the stack start, right of their labels
 BAND_GAP = 12
 
 
-def _signed(loc: str, n: int) -> str:
-    return ("+" if n > 0 else "−" if n < 0 else "") + number(loc, abs(n))
+def _signed(loc: str, n: int, short: bool = False) -> str:
+    return ("+" if n > 0 else "−" if n < 0 else "") + (short_number if short else number)(
+        loc, abs(n))
 
 
 def _tone(n: int) -> theme.RGB:
@@ -82,12 +84,15 @@ def _info(loc: str, img: Image.Image, x: int, y: int, seat: SeatView, result: Sh
     y += 30
     text(img, (x, y), t(loc, "chips"), 20, "condensed", theme.MUTED, "lm", max_width=60,
          min_size=12)
-    text(img, (x + 64, y), _signed(loc, result.chips), 24, "bold", _tone(result.chips), "lm")
+    moved = amount(_signed(loc, result.chips), _signed(loc, result.chips, short=True),
+                   INFO_W - AMOUNT_X, 24)
+    text(img, (x + AMOUNT_X, y), moved, 24, "bold", _tone(result.chips), "lm")
     y += 34
     if stacks:
         text(img, (x, y), t(loc, "stack"), 20, "condensed", theme.MUTED, "lm", max_width=60,
              min_size=12)
-        chips(img, x + 64, y, number(loc, result.stack_after), right_aligned=False)
+        chips(img, x + AMOUNT_X, y, number(loc, result.stack_after), right_aligned=False,
+              room=INFO_W - AMOUNT_X, short=short_number(loc, result.stack_after))
     y += 28
     if result.fouled:
         paste(img, _stamp(loc), x, y - 6)

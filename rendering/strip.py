@@ -58,7 +58,8 @@ def draw_strip(loc: str, img: Image.Image, x: int, y: int, width: int, seat: Sea
     text(img, (name_x, first), header.name, NAME_SIZE, "condensed_bold", theme.TEXT, "lm",
          max_width=right - name_x, min_size=13)
     badge_x = left + chips(img, left, second, header.stack, NAME_SIZE - 2,
-                           right_aligned=False) + 6
+                           right_aligned=False, room=right - left,
+                           short=header.short_stack) + 6
     fit_badges(header.badges, right - badge_x, BADGE_SIZE, 4).draw(img, badge_x, second)
     draw_cards(img, row_x, y + PAD, public_rows(seat.board, seat.new_cards, seat.hidden_cards),
            four_colour)

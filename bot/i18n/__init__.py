@@ -27,9 +27,10 @@ from bot.i18n.catalogue import (
     Slash,
     locale_of,
     number,
+    short_number,
     t,
     untranslated,
 )
 
 __all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "locale_of",
-           "number", "t", "untranslated"]
+           "number", "short_number", "t", "untranslated"]

@@ -12,14 +12,14 @@ import io
 import logging
 import string
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from babel import Locale as BabelLocale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal
+from babel.numbers import format_compact_decimal, format_decimal
 
 from bot.engine.text import Text
 
@@ -111,6 +111,15 @@ def number(locale: str, value: int, signed: bool = False) -> str:
     for negatives, and "+" for the others when `signed`."""
     grouped = format_decimal(abs(value), locale=_babel_locale(locale))
     return ("-" if value < 0 else "+" if signed else "") + grouped
+
+
+@lru_cache(maxsize=4096)  # every image formats each seat's stack: the same ones come back
+def short_number(locale: str, value: int, signed: bool = False) -> str:
+    """`value` in the short form of `locale` ("1.2M", "1,2\u00a0млн", "1万亿"), for an image
+    whose room is too narrow for every digit: rounded, never cut."""
+    short = format_compact_decimal(abs(value), format_type="short",
+                                   locale=_babel_locale(locale), fraction_digits=1)
+    return ("-" if value < 0 else "+" if signed else "") + short
 
 
 def _fill(locale: str, template: str, fields: Mapping[str, Any]) -> str:

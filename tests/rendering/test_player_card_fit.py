@@ -1,0 +1,65 @@
+"""/ofc stats's card with a long name, a long server name and large figures: the player's
+name keeps half the header, the net total stays inside its panel, figures are not cut."""
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from rendering import canvas, player_card, player_card_png, theme
+from rendering.fonts import ELLIPSIS
+from rendering.player_card import EDGE, WIDTH, Figures, PlayerCard
+
+NAME = "Александр Константинопольский Я"  # 32 characters, Discord's longest display name
+CARD = PlayerCard(name=NAME, server="Очень длинное название сервера для игры в покер",
+                  rating=1284, rank=9999, rated=10000, matches=37, hands=412,
+                  nets=(4000,) * 5, best_royalties=38, mine=Figures(0.07, 0.09, 3.4),
+                  average=Figures(0.12, 0.06, 2.7))
+
+
+def drawn_texts(monkeypatch: pytest.MonkeyPatch, card: PlayerCard,
+                locale: str) -> dict[str, int]:
+    """Each text drawn on the card and the room it was given (0: none)."""
+    rooms: dict[str, int] = {}
+    real = canvas.text
+
+    def measured(img: Image.Image, xy: tuple[int, int], s: str, *args: object,
+                 **kwargs: int) -> int:
+        rooms[s] = kwargs.get("max_width", 0)
+        return real(img, xy, s, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(canvas, "text", measured)
+    monkeypatch.setattr(player_card, "text", measured)
+    player_card.player_card_image(card, locale)
+    return rooms
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "sv-SE", "zh-CN"])
+def test_a_long_server_name_leaves_the_player_half_the_header(
+        monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
+    rooms = drawn_texts(monkeypatch, CARD, locale)
+    assert rooms[NAME] >= (WIDTH - 3 * 16) // 2
+
+
+def test_the_net_total_stays_inside_its_panel() -> None:
+    # +20,000 points over five matches: the total is drawn at the line's end.
+    image = Image.open(io.BytesIO(player_card_png(CARD, "en-US"))).convert("RGB")
+    edge = image.crop((WIDTH - EDGE - 2, 0, WIDTH, image.height)).tobytes()
+    greens = [edge[i:i + 3] for i in range(0, len(edge), 3)
+              if sum(abs(a - b) for a, b in zip(edge[i:i + 3], theme.WIN, strict=True)) < 90]
+    assert not greens
+
+
+def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    real = canvas._ink
+
+    def seen(img: Image.Image, xy: tuple[int, int], s: str, *args: object) -> None:
+        shown.append(s)
+        real(img, xy, s, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(canvas, "_ink", seen)
+    player_card.player_card_image(replace(CARD, rank=99999, rated=100000), "ru")
+    assert "#99999 из 100000" in shown
+    assert not any(s.endswith(ELLIPSIS) and "из" in s for s in shown)
