@@ -164,6 +164,7 @@ class MatchSummary:
     hands: int
     players: tuple[MatchPlayer, ...]
     practice: bool = False  # /ofc practice: play chips, left out of /ofc stats
+    cancelled: bool = False  # ended by /ofc cancel or a refund: not rated, not in /ofc stats
 
     def player(self, user_id: int) -> MatchPlayer:
         return next(p for p in self.players if p.user_id == user_id)

@@ -168,6 +168,7 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
     for match in matches:
         me = match.player(user_id)
         state = (Text("in play") if match.ended_at is None
+                 else Text("cancelled") if match.cancelled
                  else Text("won") if me.won else Text("lost"))
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),

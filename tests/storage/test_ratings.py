@@ -177,3 +177,11 @@ async def test_a_finished_tournament_rates_its_people_once_by_their_places(
     assert {row.user_id: row.matches for row in (await storage.ratings.rating_board(GUILD))[1]} == \
         {ALICE: 2, BOB: 2, CAROL: 1}
     assert len(match) == 2
+
+
+async def test_history_tells_a_cancelled_match_from_a_finished_one(storage: Storage) -> None:
+    cancelled = await _match(storage, {ALICE: 6, BOB: -6}, now=10.0, cancelled=True)
+    finished = await _match(storage, {ALICE: 6, BOB: -6}, now=20.0)
+    summaries = {m.match_id: m for m in await storage.history.recent_matches(GUILD, ALICE)}
+    assert (summaries[cancelled].cancelled, summaries[finished].cancelled) == (True, False)
+

@@ -29,8 +29,9 @@ STRING_SELECT = 3
 async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResult]],
                        winners: Sequence[int], *, guild: int, start: float = T0,
                        options: dict[str, object] | None = None,
-                       history_json: str = "{}") -> int:
-    """A finished match as the table service records it: options, hands, winners."""
+                       history_json: str = "{}", cancelled: bool = False) -> int:
+    """A finished match as the table service records it: options, hands, winners (none when
+    `cancelled`, as /ofc cancel ends it)."""
     table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start)
     rules = TableRules.from_mapping(options or {})
     players = sorted({r.user_id for hand in hands for r in hand})
@@ -39,7 +40,8 @@ async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResu
     for number, results in enumerate(hands, start=1):
         await storage.history.record_hand(
             HandRecord(match_id, number, history_json, tuple(results)), now=start + number)
-    await storage.history.record_match_end(match_id, winners, now=start + 100)
+    await storage.history.record_match_end(match_id, winners, now=start + 100,
+                                           cancelled=cancelled)
     await storage.tables.close_table(table, now=start + 100)
     return match_id
 
@@ -225,3 +227,18 @@ async def test_the_match_menu_speaks_the_members_language(
     (option,) = menu(listed)["options"]
     assert option["value"] == str(first)
     assert option["description"] == "2 раздачи · +22 фишки"
+
+
+
+async def test_history_shows_a_cancelled_match_as_cancelled(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A cancelled match (/ofc cancel, or a table refunded) was neither won nor lost."""
+    cancelled = await record_match(bot.storage, match_2(alice, bob), [],
+                                   guild=double.guild.id, cancelled=True)
+    for member in (alice, bob):
+        listed = await double.resolved(await member.slash("ofc history"))
+        assert list(fields(listed)) == [f"Match #{cancelled}: cancelled"]
+    alice.locale = "ru"
+    ru = await double.resolved(await alice.slash("ofc history"))
+    assert list(fields(ru)) == [f"Матч №{cancelled}: отменён"]
+
