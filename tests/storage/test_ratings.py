@@ -185,3 +185,18 @@ async def test_history_tells_a_cancelled_match_from_a_finished_one(storage: Stor
     summaries = {m.match_id: m for m in await storage.history.recent_matches(GUILD, ALICE)}
     assert (summaries[cancelled].cancelled, summaries[finished].cancelled) == (True, False)
 
+async def test_a_table_refunded_as_unrestorable_ends_its_match_unrated(storage: Storage) -> None:
+    """A table that cannot be restored is refunded: its match can never finish, so it ends as
+    a cancelled one does (not rated, not in /ofc stats) instead of staying "in play"."""
+    table = await storage.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=1.0)
+    match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=1.0)
+    await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', (
+        R(ALICE, 6, 6), R(BOB, -6, -6))), now=2.0)
+    await storage.tables.refund_table(table, "snapshot could not be restored", now=9.0)
+    (summary,) = await storage.history.recent_matches(GUILD, ALICE)
+    assert (summary.ended_at, summary.cancelled) == (9.0, True)
+    assert await storage.history.current_match(table) is None
+    assert await storage.ratings.rating_changes(match) == []
+    assert await storage.ratings.rating_board(GUILD) == (None, [])
+    assert (await storage.history.stats(GUILD, ALICE)).hands == 0
+
