@@ -14,6 +14,7 @@ from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 from bot.i18n import Slash, Text, t
+from bot.ratings import places
 from bot.i18n.names import seat_name
 from bot.storage import (
     DailyClaim,
@@ -151,9 +152,10 @@ def options_summary(loc: str, options_json: str) -> str:
 
 
 def _place(loc: str, match: MatchSummary, user_id: int) -> str:
-    """'place 1 of 3' (by points; players are listed most points first)."""
-    order = [p.user_id for p in match.players]
-    return t(loc, "place {place} of {n}", place=order.index(user_id) + 1, n=len(order))
+    """'place 1 of 3' by points, equal points sharing a place as in the rating."""
+    points = [p.net_points for p in match.players]
+    place = places(points)[[p.user_id for p in match.players].index(user_id)]
+    return t(loc, "place {place} of {n}", place=place, n=len(points))
 
 
 def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary],
