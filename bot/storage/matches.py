@@ -277,7 +277,8 @@ class History(Part):
         async with self._db.transaction(write=False) as conn:
             matches = await conn.fetch(
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
-                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice, m.cancelled "
+                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice, "
+                "m.cancelled "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
                 "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
                 (guild_id, user_id, validate.count("limit", limit)),

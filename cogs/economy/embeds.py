@@ -14,8 +14,8 @@ from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 from bot.i18n import Slash, Text, t
-from bot.ratings import places
 from bot.i18n.names import seat_name
+from bot.ratings import places
 from bot.storage import (
     DailyClaim,
     HandHistory,

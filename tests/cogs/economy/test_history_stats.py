@@ -247,9 +247,9 @@ async def test_history_gives_equal_points_one_place(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
     """Equal points share a place, as they do in the rating (docs/players/ratings.md): each
     of two players level after two hands is "place 1 of 2"."""
-    tied = await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
-                                            [line(alice, -3, -3), line(bob, 3, 3)]],
-                              [], guild=double.guild.id)
+    await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
+                                      [line(alice, -3, -3), line(bob, 3, 3)]],
+                       [], guild=double.guild.id)
     for member in (alice, bob):
         (value,) = fields(await double.resolved(await member.slash("ofc history"))).values()
         assert value.splitlines()[1].startswith("place 1 of 2 · +0 points · +0 chips")
