@@ -42,14 +42,16 @@ async def _open_season(conn: Connection, guild_id: int, now: float) -> Season:
     return _season(rows[0])
 
 
-async def _new_season(conn: Connection, guild_id: int, name: str | None, now: float) -> None:
+async def _new_season(conn: Connection, guild_id: int, name: str | None, now: float,
+                      key: str | None = None) -> None:
     """Open the server's next season; nothing when another transaction just opened one."""
     ((last,),) = await conn.fetch(
         "SELECT coalesce(max(number), 0) FROM seasons WHERE guild_id = ?", (guild_id,))
     number = int(last) + 1
     await conn.execute(
-        "INSERT INTO seasons (guild_id, number, name, started_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT DO NOTHING", (guild_id, number, name or f"Season {number}", now))
+        "INSERT INTO seasons (guild_id, number, name, started_at, start_key) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (guild_id, number, name or f"Season {number}", now, key))
 
 
 async def rate_match(conn: Connection, match_id: int, guild_id: int,
@@ -132,19 +134,28 @@ class Ratings(Part):
                 f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,))
         return [_season(row) for row in rows]
 
-    async def start_season(self, guild_id: int, name: str | None, *, now: float) -> Season:
-        """Close the server's open season (its board stays) and open the next; returns it."""
+    async def start_season(self, guild_id: int, name: str | None, *, now: float,
+                           key: str | None = None) -> tuple[Season, bool]:
+        """Close the server's open season (its board stays) and open the next: (it, True).
+        A start with the `key` of one made before (a redelivered interaction) starts nothing:
+        (the season that one started, False)."""
         guild_id = validate.snowflake("guild id", guild_id)
+        key = None if key is None else validate.key(key)
         if name is not None:
             name = name.strip()
             if not 0 < len(name) <= _NAME_LENGTH:
                 raise InvalidInput(f"A season's name has 1 to {_NAME_LENGTH} characters.")
         async with self._db.transaction() as conn:
+            if key is not None:
+                made = await conn.fetch(f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? "
+                                        "AND start_key = ?", (guild_id, key))
+                if made:
+                    return _season(made[0]), False
             await conn.execute(
                 "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND ended_at IS NULL",
                 (now, guild_id))
-            await _new_season(conn, guild_id, name, now)
-            return await _open_season(conn, guild_id, now)
+            await _new_season(conn, guild_id, name, now, key)
+            return await _open_season(conn, guild_id, now), True
 
     async def rating_board(self, guild_id: int, season: int | None = None,
                            limit: int | None = 10) -> tuple[Season | None, list[RatingRow]]:

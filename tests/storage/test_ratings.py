@@ -82,7 +82,7 @@ async def test_a_new_season_starts_everyone_again_and_keeps_the_old_board(
         storage: Storage) -> None:
     await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
     _, first = await storage.ratings.rating_board(GUILD)
-    started = await storage.ratings.start_season(GUILD, "Winter", now=100.0)
+    started, _ = await storage.ratings.start_season(GUILD, "Winter", now=100.0)
     assert (started.number, started.name, started.ended_at) == (2, "Winter", None)
     assert await storage.ratings.rating_board(GUILD) == (started, [])
     await _match(storage, {BOB: 6, ALICE: -6}, now=200.0)
@@ -200,3 +200,19 @@ async def test_a_table_refunded_as_unrestorable_ends_its_match_unrated(storage: 
     assert await storage.ratings.rating_board(GUILD) == (None, [])
     assert (await storage.history.stats(GUILD, ALICE)).hands == 0
 
+
+async def test_a_repeated_season_start_starts_one_season(storage: Storage) -> None:
+    """The same start made again (a redelivered /ofc-admin season start: its key) returns the
+    season it opened: it does not close that season at once and open another; a start with
+    another key does, at the very same time too."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    started, applied = await storage.ratings.start_season(GUILD, "Winter", now=100.0, key="a")
+    assert applied and (started.number, started.name) == (2, "Winter")
+    assert await storage.ratings.start_season(GUILD, "Winter", now=100.0, key="a") == \
+        (started, False)
+    assert [(s.number, s.ended_at) for s in await storage.ratings.seasons(GUILD)] == \
+        [(1, 100.0), (2, None)]
+    later, applied = await storage.ratings.start_season(GUILD, None, now=100.0, key="b")
+    assert applied and (later.number, later.name) == (3, "Season 3")
+    other, applied = await storage.ratings.start_season(GUILD + 1, None, now=100.0, key="a")
+    assert applied and other.number == 1  # keys are per server
