@@ -13,7 +13,7 @@ from bot.engine.ordering import order_cards
 from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
-from bot.i18n import Slash, Text, t
+from bot.i18n import Slash, Text, number, t
 from bot.i18n.names import seat_name
 from bot.ratings import places
 from bot.storage import (
@@ -174,8 +174,10 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
                  else Text("won") if me.won else Text("lost"))
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),
-                  "place": _place(loc, match, user_id), "points": signed(me.net_points),
-                  "chips": signed(me.net_chips), "hands": hands_count(match.hands)}
+                  "place": _place(loc, match, user_id),
+                  "points": number(loc, me.net_points, signed=True),
+                  "chips": number(loc, me.net_chips, signed=True),
+                  "hands": hands_count(match.hands)}
         name, value = (
             (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
              Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
@@ -338,20 +340,24 @@ def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None 
     ]
     if nets:
         fields.append((Text("Net points, last {n} match", "Net points, last {n} matches",
-                            n=len(nets)), signed(sum(nets))))
+                            n=len(nets)), number(loc, sum(nets), signed=True)))
     fields += [
         (Text("Hands played"), Text("{n:,}", n=s.hands)),
-        (Text("Net points"), Text("{points} ({per_hand} a hand)", points=signed(s.net_points),
+        (Text("Net points"), Text("{points} ({per_hand} a hand)",
+                                  points=number(loc, s.net_points, signed=True),
                                   per_hand=f"{per_hand:+.2f}")),
-        (Text("Net chips"), signed(s.net_chips)),
-        (Text("Matches won"), Text("{won} of {n} ({rate})", won=s.matches_won, n=s.matches,
+        (Text("Net chips"), number(loc, s.net_chips, signed=True)),
+        (Text("Matches won"), Text("{won} of {n} ({rate})", won=number(loc, s.matches_won),
+                                   n=number(loc, s.matches),
                                    rate=_percent(s.win_rate))),
-        (Text("Fouls"), Text("{n} ({rate} of hands)", n=s.fouls, rate=_percent(s.foul_rate))),
+        (Text("Fouls"), Text("{n} ({rate} of hands)", n=number(loc, s.fouls),
+                              rate=_percent(s.foul_rate))),
         (Text("Fantasyland entries"),
-         Text("{n} ({rate} of normal hands)", n=s.fantasy_entries,
+         Text("{n} ({rate} of normal hands)", n=number(loc, s.fantasy_entries),
               rate=_percent(s.fantasy_entry_rate))),
         (Text("Fantasyland stays"),
-         Text("{n} of {total} ({rate})", n=s.fantasy_stays, total=s.fantasy_hands,
+         Text("{n} of {total} ({rate})", n=number(loc, s.fantasy_stays),
+              total=number(loc, s.fantasy_hands),
               rate=_percent(s.fantasy_stay_rate))),
         (Text("Scoops"), Text("{n:,}", n=s.scoops)),
         (Text("Best royalties"), Text("{n} in one hand", n=s.best_royalties)),

@@ -253,3 +253,22 @@ async def test_history_gives_equal_points_one_place(
     for member in (alice, bob):
         (value,) = fields(await double.resolved(await member.slash("ofc history"))).values()
         assert value.splitlines()[1].startswith("place 1 of 2 · +0 points · +0 chips")
+
+
+async def test_large_numbers_are_grouped_as_the_reader_groups_them(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """1,234 points at 1,000 chips a point: every count and net in /ofc stats and /ofc history
+    grouped as elsewhere ("2,000 chips"), in Russian with its no-break spaces."""
+    await record_match(bot.storage, [[line(alice, 1200, 1_200_000), line(bob, -1200, -1_200_000)],
+                                     [line(alice, 34, 34_000), line(bob, -34, -34_000)]],
+                       [alice.id], guild=double.guild.id, options={"point_value": 1000})
+    shown = fields(await double.resolved(await alice.slash("ofc stats")))
+    assert (shown["Net points, last 1 match"], shown["Net points"], shown["Net chips"]) == (
+        "+1,234", "+1,234 (+617.00 a hand)", "+1,234,000")
+    (listed,) = fields(await double.resolved(await alice.slash("ofc history"))).values()
+    assert "place 1 of 2 · +1,234 points · +1,234,000 chips · 2 hands" in listed
+    alice.locale = "ru"
+    for command in ("ofc stats", "ofc history"):
+        shown_ru = "\n".join(fields(await double.resolved(await alice.slash(command))).values())
+        assert "+1\xa0234\xa0000" in shown_ru and "+1\xa0234" in shown_ru.replace(
+            "+1\xa0234\xa0000", "")
