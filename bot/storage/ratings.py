@@ -3,7 +3,8 @@ finishes a tournament, by its places), read by the board.
 
 A server's first rated match opens its season 1; `start_season` closes the open one (its board
 stays readable) and opens the next, where everyone starts again at the default. Only a
-finished match counts: not one cancelled, not a practice, and only with two or more players.
+finished match counts: not one cancelled, not a practice, and only with two or more players,
+a person among them.
 Each update is recorded per player (place, a computer's level, before and after), so every
 rating can be recomputed from `rating_changes` (bot/ratings.py is deterministic).
 """
@@ -83,8 +84,9 @@ async def rate_tournament(conn: Connection, tournament_id: int, guild_id: int,
 async def _rate(conn: Connection, guild_id: int, players: list[int], places: list[int],
                 computers: Mapping[int, str], now: float, *, match_id: int | None = None,
                 tournament_id: int | None = None) -> None:
-    """One ranked result of `players` (by id) at `places`, in the server's open season."""
-    if len(players) < 2:
+    """One ranked result of `players` (by id) at `places`, in the server's open season;
+    nothing without two players or without a person (computers' ratings never move)."""
+    if len(players) < 2 or not any(p > 0 for p in players):
         return
     season = await _open_season(conn, guild_id, now)
     people = [p for p in players if p > 0]

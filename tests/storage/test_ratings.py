@@ -216,3 +216,12 @@ async def test_a_repeated_season_start_starts_one_season(storage: Storage) -> No
     assert applied and (later.number, later.name) == (3, "Season 3")
     other, applied = await storage.ratings.start_season(GUILD + 1, None, now=100.0, key="a")
     assert applied and other.number == 1  # keys are per server
+
+
+async def test_a_match_of_computers_only_rates_nothing(storage: Storage) -> None:
+    """No person played it: nobody's rating moves, so nothing is recorded and no season opens
+    (a tournament's table of computers only, `ofc simulate` into a database)."""
+    match = await _match(storage, {BOT: 5, BOT - 1: -5}, now=10.0,
+                         computers={BOT: "strong", BOT - 1: "easy"})
+    assert await storage.ratings.rating_changes(match) == []
+    assert await storage.ratings.seasons(GUILD) == []
