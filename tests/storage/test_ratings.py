@@ -225,3 +225,21 @@ async def test_a_match_of_computers_only_rates_nothing(storage: Storage) -> None
                          computers={BOT: "strong", BOT - 1: "easy"})
     assert await storage.ratings.rating_changes(match) == []
     assert await storage.ratings.seasons(GUILD) == []
+
+
+async def test_a_match_in_play_at_a_season_start_counts_in_the_new_season(
+        storage: Storage) -> None:
+    """A match is rated in the season open when it ends (docs/players/ratings.md), from that
+    season's ratings: the default, however its players did in the season before."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    table = await storage.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=20.0)
+    match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=20.0)
+    await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', (
+        R(ALICE, -3, -3), R(BOB, 3, 3))), now=21.0)
+    new, _ = await storage.ratings.start_season(GUILD, None, now=30.0)
+    await storage.history.record_match_end(match, [BOB], now=40.0)
+    first, second = await storage.ratings.seasons(GUILD)
+    assert [len(await storage.ratings.season_results(s.id)) for s in (first, second)] == [1, 1]
+    (changes,) = await storage.ratings.season_results(new.id)
+    assert [(c.user_id, c.place, c.before) for c in changes] == \
+        [(ALICE, 2, DEFAULT), (BOB, 1, DEFAULT)]
