@@ -2,6 +2,7 @@
 helper `ofc simulate` uses."""
 
 
+from bot import ratings
 from bot.storage import Storage
 from bot.tables import (
     Dealt,
@@ -18,7 +19,19 @@ from bot.tables import (
 from bot.tables.match_runner import FAST, play_computer_match
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, START, Recorder, act, fresh_service, play
+from .driver import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    QUICK_AI,
+    START,
+    Recorder,
+    act,
+    fresh_service,
+    play,
+)
 
 FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland in hand 1
 
@@ -168,3 +181,24 @@ async def test_a_cash_table_survives_a_bust(storage: Storage, clock: FakeClock,
     assert sum(wallets.values()) == 2 * START  # chips conserved, all back in wallets
     assert audit(database) == []
     await service.close()
+
+
+async def test_a_computer_that_busted_at_a_cash_table_is_rated_at_its_level(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    """A busted player leaves a cash table's seats at the next deal (R6, R11); a strong
+    computer that busted is still rated at its level when the match ends (docs/players/
+    ratings.md), not as the easy one an unknown level counts as."""
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 4, "variant": "turbo",
+                                         "buy_in": 40, "point_value": 2}, seed=1)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.join(table, CAROL, "Carol")
+    await service.add_computer(table, ALICE, "strong", is_admin=True)
+    await service.start(table, ALICE)
+    await play(service, clock, table, [ALICE, BOB, CAROL])
+    (match,) = await storage.history.recent_matches(GUILD, ALICE)
+    computer = next(p for p in match.players if p.user_id < 0)
+    assert computer.hands < match.hands and computer.net_chips == -40  # busted, dealt no more
+    (rated,) = [c for c in await storage.ratings.rating_changes(match.match_id)
+                if c.user_id == computer.user_id]
+    assert (rated.level, rated.before) == ("strong", ratings.COMPUTERS["strong"])
