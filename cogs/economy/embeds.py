@@ -182,6 +182,10 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
             (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
              Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
                   "{hands}", **fields)) if match.practice else
+            # a tournament's table: chips the house lent, not the member's (not in /ofc stats)
+            (Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} tournament chips · "
+                  "{hands}", **fields)) if match.tournament else
             (Text("Match #{n}: {state}", n=match.match_id, state=state),
              Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
                   **fields)))

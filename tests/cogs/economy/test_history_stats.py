@@ -29,10 +29,11 @@ STRING_SELECT = 3
 async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResult]],
                        winners: Sequence[int], *, guild: int, start: float = T0,
                        options: dict[str, object] | None = None,
-                       history_json: str = "{}", cancelled: bool = False) -> int:
+                       history_json: str = "{}", cancelled: bool = False,
+                       lent: bool = False) -> int:
     """A finished match as the table service records it: options, hands, winners (none when
     `cancelled`, as /ofc cancel ends it)."""
-    table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start)
+    table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start, lent=lent)
     rules = TableRules.from_mapping(options or {})
     players = sorted({r.user_id for hand in hands for r in hand})
     match_id = await storage.history.record_match_start(
@@ -272,3 +273,20 @@ async def test_large_numbers_are_grouped_as_the_reader_groups_them(
         shown_ru = "\n".join(fields(await double.resolved(await alice.slash(command))).values())
         assert "+1\xa0234\xa0000" in shown_ru and "+1\xa0234" in shown_ru.replace(
             "+1\xa0234\xa0000", "")
+
+
+async def test_a_tournament_tables_chips_are_marked_and_left_out_of_net_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A tournament's table plays with chips the house lends (docs/players/tournaments.md):
+    /ofc history says so, and /ofc stats' net chips, what play brought the wallet, leave them
+    out; the hands count as any other."""
+    guild = double.guild.id
+    await record_match(bot.storage, match_2(alice, bob), [bob.id], guild=guild)
+    tournament = await record_match(bot.storage, [[line(alice, 25, 5000), line(bob, -25, -5000)]],
+                                    [alice.id], guild=guild, start=T0 + DAY, lent=True)
+    shown = fields(await double.resolved(await alice.slash("ofc stats")))
+    assert (shown["Hands played"], shown["Net points"], shown["Net chips"]) == (
+        "2", "+19 (+9.50 a hand)", "-12")
+    listed = fields(await double.resolved(await alice.slash("ofc history")))
+    assert "place 1 of 2 · +25 points · +5,000 tournament chips · 1 hand" in \
+        listed[f"Match #{tournament}: won (tournament)"]
