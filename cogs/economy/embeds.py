@@ -31,6 +31,7 @@ from bot.storage import (
 )
 from bot.tables import is_person
 from cogs.common.format import (
+    EMBED_TOTAL,
     INFO,
     add_lines,
     cards_label,
@@ -201,6 +202,12 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
           reason=clip(sanction_reason(loc, s.reason), REASON_SHOWN),
           date=when(s.created_at, "d"))
         for s in sanctions))
+    # every list at its longest passes Discord's total: the oldest matches give way (the
+    # menu below still offers them)
+    shown = len(matches)
+    while len(embed) > EMBED_TOTAL and shown > 1:
+        shown -= 1
+        embed.remove_field(shown)
     return embed
 
 
