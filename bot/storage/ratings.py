@@ -148,6 +148,9 @@ class Ratings(Part):
             if not 0 < len(name) <= _NAME_LENGTH:
                 raise InvalidInput(f"A season's name has 1 to {_NAME_LENGTH} characters.")
         async with self._db.transaction() as conn:
+            # Starts at the same time (PostgreSQL) run one after the other: each sees the
+            # season the one before opened (and its key), closes it and opens its own.
+            await conn.lock_table("seasons")
             if key is not None:
                 made = await conn.fetch(f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? "
                                         "AND start_key = ?", (guild_id, key))

@@ -243,3 +243,20 @@ async def test_a_match_in_play_at_a_season_start_counts_in_the_new_season(
     (changes,) = await storage.ratings.season_results(new.id)
     assert [(c.user_id, c.place, c.before) for c in changes] == \
         [(ALICE, 2, DEFAULT), (BOB, 1, DEFAULT)]
+
+
+
+async def test_season_starts_at_once_start_a_season_each(storage: Storage) -> None:
+    """Admins start seasons at the same moment (on PostgreSQL the transactions run at once):
+    each start closes the season open when it runs and opens its own, as one after the other
+    do, so each is answered with the season it started."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    names = [f"Season of {n}" for n in range(6)]
+    started = await asyncio.gather(*(storage.ratings.start_season(GUILD, name, now=100.0,
+                                                                  key=name)
+                                     for name in names))
+    assert all(applied for _, applied in started)
+    assert sorted(season.name for season, _ in started) == names
+    seasons = await storage.ratings.seasons(GUILD)
+    assert [s.number for s in seasons] == list(range(1, 8))
+    assert [s.ended_at is None for s in seasons] == [False] * 6 + [True]
