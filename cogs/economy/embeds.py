@@ -127,7 +127,9 @@ def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
     if season is not None and season.ended_at is not None:
         embed.add_field(name=t(loc, "Season over"), value=t(
             loc, "This season ended {when}: its board is final.", when=when(season.ended_at, "D")))
-    if me is None:
+    if me is None and season is not None and season.ended_at is not None:
+        embed.set_footer(text=t(loc, "You had no rating in this season."))
+    elif me is None:
         embed.set_footer(text=t(loc, "You have no rating in this season yet: finish a match to "
                                      "get one. A rating counts how well you place, not chips."))
     else:

@@ -17,3 +17,16 @@ async def test_a_redelivered_season_start_starts_one_season(
     assert [(s.number, s.name, s.ended_at) for s in seasons] == [(1, "Winter", None)]
     again = await double.resolved(await croupier.slash("ofc-admin season start"))
     assert again.embed is not None and again.embed["title"] == "Season 2 begins"
+
+
+async def test_an_ended_seasons_board_does_not_invite_a_match(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member) -> None:
+    """A member with no rating in a season that is over cannot get one there any more."""
+    for name in ("Winter", "Spring"):
+        await double.resolved(await croupier.slash("ofc-admin season start", name=name))
+    over = await double.resolved(await alice.slash("ofc leaderboard", season=1))
+    assert over.embed is not None
+    assert over.embed["footer"]["text"] == "You had no rating in this season."
+    now = await double.resolved(await alice.slash("ofc leaderboard"))
+    assert now.embed is not None
+    assert now.embed["footer"]["text"].startswith("You have no rating in this season yet")
