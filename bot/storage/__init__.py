@@ -134,7 +134,8 @@ Skill ratings by season: `storage.ratings` (ratings.py, bot/ratings.py)
   ratings in its server's open season inside `storage.history.record_match_end`
   (`computers`: {seat id: level}, each at its level's fixed rating), and a finished
   tournament its people's by their places; a server's first rated match opens season 1.
-- `start_season(guild, name, now=)` -> Season: the open one closes, everyone starts again.
+- `start_season(guild, name, now=, key=None)` -> (Season, started): the open one closes,
+  everyone starts again; a repeated `key` starts nothing (that start's season, False).
 - `seasons(guild)` -> [Season]; `rating_board(guild, season=None, limit=10)` -> (Season |
   None, [RatingRow]) (`limit=None`: every line); `rating_of(guild, user, season=None)` ->
   (RatingRow | None, how many are rated).

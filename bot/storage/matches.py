@@ -277,8 +277,10 @@ class History(Part):
         async with self._db.transaction(write=False) as conn:
             matches = await conn.fetch(
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
-                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice "
+                "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice, "
+                "m.cancelled, t.lent "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
+                "JOIN live_tables AS t ON t.id = m.table_id "
                 "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
                 (guild_id, user_id, validate.count("limit", limit)),
             )
@@ -296,7 +298,7 @@ class History(Part):
         for match_id, user, points, chips, hands, won in rows:
             players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
         return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]),
-                             bool(m[7]))
+                             bool(m[7]), bool(m[8]), bool(m[9]))
                 for m in matches]
 
     async def played_hands(self, guild_id: int, user_id: int, limit: int = 25
@@ -367,13 +369,17 @@ class History(Part):
 
     async def _stats(self, guild_id: int, who: str, params: tuple[int, ...]) -> PlayerStats:
         async with self._db.transaction(write=False) as conn:
+            # a tournament's table plays with chips the house lends: they never reach a
+            # wallet, so they stay out of the net chips (its hands count as any other)
             hands = await conn.fetch(
-                "SELECT count(*), coalesce(sum(r.points), 0), coalesce(sum(r.chips), 0), "
+                "SELECT count(*), coalesce(sum(r.points), 0), "
+                "coalesce(sum(CASE WHEN t.lent = 0 THEN r.chips ELSE 0 END), 0), "
                 "coalesce(sum(r.fouled), 0), coalesce(sum(1 - r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_entered), 0), coalesce(sum(r.in_fantasy), 0), "
                 "coalesce(sum(r.fantasy_stayed), 0), coalesce(sum(r.scoops), 0), "
                 "coalesce(max(r.royalties), 0), coalesce(sum(r.royalties), 0) "
                 "FROM hand_results AS r JOIN matches AS m ON m.id = r.match_id "
+                "JOIN live_tables AS t ON t.id = m.table_id "
                 f"WHERE m.guild_id = ? AND r.user_id {who} AND {_FINISHED}",
                 (guild_id, *params),
             )

@@ -346,10 +346,17 @@ _MONEY_VERSION = """
 ALTER TABLE live_tables ADD COLUMN money_version INTEGER NOT NULL DEFAULT 0;
 """
 
+# 15: the key of the request that started a season (its interaction's id): a redelivered
+# `/ofc-admin season start` finds the season it started instead of starting another.
+_SEASON_KEYS = """
+ALTER TABLE seasons ADD COLUMN start_key TEXT;
+CREATE UNIQUE INDEX seasons_by_key ON seasons (guild_id, start_key);
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
                                _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS, _FENCING,
-                               _MONEY_VERSION)
+                               _MONEY_VERSION, _SEASON_KEYS)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

@@ -3,7 +3,8 @@ finishes a tournament, by its places), read by the board.
 
 A server's first rated match opens its season 1; `start_season` closes the open one (its board
 stays readable) and opens the next, where everyone starts again at the default. Only a
-finished match counts: not one cancelled, not a practice, and only with two or more players.
+finished match counts: not one cancelled, not a practice, and only with two or more players,
+a person among them.
 Each update is recorded per player (place, a computer's level, before and after), so every
 rating can be recomputed from `rating_changes` (bot/ratings.py is deterministic).
 """
@@ -42,14 +43,16 @@ async def _open_season(conn: Connection, guild_id: int, now: float) -> Season:
     return _season(rows[0])
 
 
-async def _new_season(conn: Connection, guild_id: int, name: str | None, now: float) -> None:
+async def _new_season(conn: Connection, guild_id: int, name: str | None, now: float,
+                      key: str | None = None) -> None:
     """Open the server's next season; nothing when another transaction just opened one."""
     ((last,),) = await conn.fetch(
         "SELECT coalesce(max(number), 0) FROM seasons WHERE guild_id = ?", (guild_id,))
     number = int(last) + 1
     await conn.execute(
-        "INSERT INTO seasons (guild_id, number, name, started_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT DO NOTHING", (guild_id, number, name or f"Season {number}", now))
+        "INSERT INTO seasons (guild_id, number, name, started_at, start_key) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        (guild_id, number, name or f"Season {number}", now, key))
 
 
 async def rate_match(conn: Connection, match_id: int, guild_id: int,
@@ -81,8 +84,9 @@ async def rate_tournament(conn: Connection, tournament_id: int, guild_id: int,
 async def _rate(conn: Connection, guild_id: int, players: list[int], places: list[int],
                 computers: Mapping[int, str], now: float, *, match_id: int | None = None,
                 tournament_id: int | None = None) -> None:
-    """One ranked result of `players` (by id) at `places`, in the server's open season."""
-    if len(players) < 2:
+    """One ranked result of `players` (by id) at `places`, in the server's open season;
+    nothing without two players or without a person (computers' ratings never move)."""
+    if len(players) < 2 or not any(p > 0 for p in players):
         return
     season = await _open_season(conn, guild_id, now)
     people = [p for p in players if p > 0]
@@ -132,19 +136,31 @@ class Ratings(Part):
                 f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,))
         return [_season(row) for row in rows]
 
-    async def start_season(self, guild_id: int, name: str | None, *, now: float) -> Season:
-        """Close the server's open season (its board stays) and open the next; returns it."""
+    async def start_season(self, guild_id: int, name: str | None, *, now: float,
+                           key: str | None = None) -> tuple[Season, bool]:
+        """Close the server's open season (its board stays) and open the next: (it, True).
+        A start with the `key` of one made before (a redelivered interaction) starts nothing:
+        (the season that one started, False)."""
         guild_id = validate.snowflake("guild id", guild_id)
+        key = None if key is None else validate.key(key)
         if name is not None:
             name = name.strip()
             if not 0 < len(name) <= _NAME_LENGTH:
                 raise InvalidInput(f"A season's name has 1 to {_NAME_LENGTH} characters.")
         async with self._db.transaction() as conn:
+            # Starts at the same time (PostgreSQL) run one after the other: each sees the
+            # season the one before opened (and its key), closes it and opens its own.
+            await conn.lock_table("seasons")
+            if key is not None:
+                made = await conn.fetch(f"SELECT {_SEASON} FROM seasons WHERE guild_id = ? "
+                                        "AND start_key = ?", (guild_id, key))
+                if made:
+                    return _season(made[0]), False
             await conn.execute(
                 "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND ended_at IS NULL",
                 (now, guild_id))
-            await _new_season(conn, guild_id, name, now)
-            return await _open_season(conn, guild_id, now)
+            await _new_season(conn, guild_id, name, now, key)
+            return await _open_season(conn, guild_id, now), True
 
     async def rating_board(self, guild_id: int, season: int | None = None,
                            limit: int | None = 10) -> tuple[Season | None, list[RatingRow]]:

@@ -164,6 +164,8 @@ class MatchSummary:
     hands: int
     players: tuple[MatchPlayer, ...]
     practice: bool = False  # /ofc practice: play chips, left out of /ofc stats
+    cancelled: bool = False  # ended by /ofc cancel or a refund: not rated, not in /ofc stats
+    tournament: bool = False  # a tournament's table: its chips were lent by the house
 
     def player(self, user_id: int) -> MatchPlayer:
         return next(p for p in self.players if p.user_id == user_id)
@@ -177,7 +179,7 @@ def _rate(part: int, whole: int) -> float:
 class PlayerStats:
     hands: int
     net_points: int
-    net_chips: int
+    net_chips: int  # a tournament's tables left out: their chips never reach a wallet
     matches: int  # finished matches
     matches_won: int
     fouls: int

@@ -714,7 +714,9 @@ class Tables(Part):
 
     async def refund_table(self, table_id: int, reason: str, *, now: float) -> Refund:
         """Return every stack to its owner (ledger kind 'refund' with `reason`) and close the
-        table as 'refunded': for a table that cannot be restored. A repeat does nothing.
+        table as 'refunded': for a table that cannot be restored. Its unfinished match, which
+        can never finish now, ends as a cancelled one (not rated, left out of /stats). A
+        repeat does nothing.
         """
         table_id = validate.snowflake("table id", table_id)
         reason = validate.text("reason", reason)
@@ -732,4 +734,7 @@ class Tables(Part):
                 "WHERE id = ?",
                 (reason, now, table_id),
             )
+            await conn.execute(
+                "UPDATE matches SET ended_at = ?, cancelled = 1 "
+                "WHERE table_id = ? AND ended_at IS NULL", (now, table_id))
         return Refund(True, money.stacks)

@@ -139,8 +139,10 @@ def _match_over(state: TableState, match: Match, e: ev.MatchOver, base: dict[str
     best = max((s.net for s in standings), default=0)
     winners = [s.player_id for s in standings if best > 0 and s.net == best]
     if state.match_id is not None:
-        computers = tuple((p.player_id, p.ai_level) for p in match.seats
-                          if p is not None and p.ai_level is not None)
+        # Every computer was seated in the lobby, whose seats stay listed for the match: one
+        # that busted at a cash table has left the match's seats (R6, R11), not its level.
+        computers = tuple((s.player_id, s.ai_level) for s in state.seats
+                          if s.ai_level is not None)
         result.ops.append(money.MatchEnd(state.match_id, tuple(winners), computers=computers))
     result.ops.append(money.Close())
     result.events.append(out.TableClosed(**base, reason="over"))

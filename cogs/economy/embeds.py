@@ -13,8 +13,9 @@ from bot.engine.ordering import order_cards
 from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
-from bot.i18n import Slash, Text, t
+from bot.i18n import Slash, Text, number, t
 from bot.i18n.names import seat_name
+from bot.ratings import places
 from bot.storage import (
     DailyClaim,
     HandHistory,
@@ -30,6 +31,7 @@ from bot.storage import (
 )
 from bot.tables import is_person
 from cogs.common.format import (
+    EMBED_TOTAL,
     INFO,
     add_lines,
     cards_label,
@@ -125,7 +127,9 @@ def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
     if season is not None and season.ended_at is not None:
         embed.add_field(name=t(loc, "Season over"), value=t(
             loc, "This season ended {when}: its board is final.", when=when(season.ended_at, "D")))
-    if me is None:
+    if me is None and season is not None and season.ended_at is not None:
+        embed.set_footer(text=t(loc, "You had no rating in this season."))
+    elif me is None:
         embed.set_footer(text=t(loc, "You have no rating in this season yet: finish a match to "
                                      "get one. A rating counts how well you place, not chips."))
     else:
@@ -151,9 +155,10 @@ def options_summary(loc: str, options_json: str) -> str:
 
 
 def _place(loc: str, match: MatchSummary, user_id: int) -> str:
-    """'place 1 of 3' (by points; players are listed most points first)."""
-    order = [p.user_id for p in match.players]
-    return t(loc, "place {place} of {n}", place=order.index(user_id) + 1, n=len(order))
+    """'place 1 of 3' by points, equal points sharing a place as in the rating."""
+    points = [p.net_points for p in match.players]
+    place = places(points)[[p.user_id for p in match.players].index(user_id)]
+    return t(loc, "place {place} of {n}", place=place, n=len(points))
 
 
 def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary],
@@ -168,15 +173,22 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
     for match in matches:
         me = match.player(user_id)
         state = (Text("in play") if match.ended_at is None
+                 else Text("cancelled") if match.cancelled
                  else Text("won") if me.won else Text("lost"))
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),
-                  "place": _place(loc, match, user_id), "points": signed(me.net_points),
-                  "chips": signed(me.net_chips), "hands": hands_count(match.hands)}
+                  "place": _place(loc, match, user_id),
+                  "points": number(loc, me.net_points, signed=True),
+                  "chips": number(loc, me.net_chips, signed=True),
+                  "hands": hands_count(match.hands)}
         name, value = (
             (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
              Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
                   "{hands}", **fields)) if match.practice else
+            # a tournament's table: chips the house lent, not the member's (not in /ofc stats)
+            (Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state),
+             Text("{date} · {options}\n{place} · {points} points · {chips} tournament chips · "
+                  "{hands}", **fields)) if match.tournament else
             (Text("Match #{n}: {state}", n=match.match_id, state=state),
              Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
                   **fields)))
@@ -192,6 +204,12 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
           reason=clip(sanction_reason(loc, s.reason), REASON_SHOWN),
           date=when(s.created_at, "d"))
         for s in sanctions))
+    # every list at its longest passes Discord's total: the oldest matches give way (the
+    # menu below still offers them)
+    shown = len(matches)
+    while len(embed) > EMBED_TOTAL and shown > 1:
+        shown -= 1
+        embed.remove_field(shown)
     return embed
 
 
@@ -335,20 +353,24 @@ def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None 
     ]
     if nets:
         fields.append((Text("Net points, last {n} match", "Net points, last {n} matches",
-                            n=len(nets)), signed(sum(nets))))
+                            n=len(nets)), number(loc, sum(nets), signed=True)))
     fields += [
         (Text("Hands played"), Text("{n:,}", n=s.hands)),
-        (Text("Net points"), Text("{points} ({per_hand} a hand)", points=signed(s.net_points),
+        (Text("Net points"), Text("{points} ({per_hand} a hand)",
+                                  points=number(loc, s.net_points, signed=True),
                                   per_hand=f"{per_hand:+.2f}")),
-        (Text("Net chips"), signed(s.net_chips)),
-        (Text("Matches won"), Text("{won} of {n} ({rate})", won=s.matches_won, n=s.matches,
+        (Text("Net chips"), number(loc, s.net_chips, signed=True)),
+        (Text("Matches won"), Text("{won} of {n} ({rate})", won=number(loc, s.matches_won),
+                                   n=number(loc, s.matches),
                                    rate=_percent(s.win_rate))),
-        (Text("Fouls"), Text("{n} ({rate} of hands)", n=s.fouls, rate=_percent(s.foul_rate))),
+        (Text("Fouls"), Text("{n} ({rate} of hands)", n=number(loc, s.fouls),
+                              rate=_percent(s.foul_rate))),
         (Text("Fantasyland entries"),
-         Text("{n} ({rate} of normal hands)", n=s.fantasy_entries,
+         Text("{n} ({rate} of normal hands)", n=number(loc, s.fantasy_entries),
               rate=_percent(s.fantasy_entry_rate))),
         (Text("Fantasyland stays"),
-         Text("{n} of {total} ({rate})", n=s.fantasy_stays, total=s.fantasy_hands,
+         Text("{n} of {total} ({rate})", n=number(loc, s.fantasy_stays),
+              total=number(loc, s.fantasy_hands),
               rate=_percent(s.fantasy_stay_rate))),
         (Text("Scoops"), Text("{n:,}", n=s.scoops)),
         (Text("Best royalties"), Text("{n} in one hand", n=s.best_royalties)),

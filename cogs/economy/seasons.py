@@ -3,7 +3,8 @@ board for `/ofc leaderboard season:`, and starts everyone again at the default r
 
 from discord import app_commands
 
-from cogs.common.answers import manage_server, send
+from bot.i18n import Text
+from cogs.common.answers import Refusal, manage_server, send
 from cogs.common.client import Interaction
 from cogs.common.interactions import guild_id_of, in_time, now_of, storage_of
 from cogs.common.language import lang
@@ -19,7 +20,11 @@ season = app_commands.Group(name="season", description="Rating seasons (Manage S
 @manage_server
 async def start(interaction: Interaction,
                 name: app_commands.Range[str, 1, MAX_NAME] | None = None) -> None:
-    started = await in_time(interaction, storage_of(interaction).ratings.start_season(
-        guild_id_of(interaction), name, now=now_of(interaction)), ephemeral=False)
+    # The interaction id as idempotency key: a redelivered start starts one season.
+    started, applied = await in_time(interaction, storage_of(interaction).ratings.start_season(
+        guild_id_of(interaction), name, now=now_of(interaction), key=f"season:{interaction.id}"),
+        ephemeral=False)
+    if not applied:
+        raise Refusal(Text("This season was already started."))
     await send(interaction, ephemeral=False, embed=embeds.season_started(
         lang(interaction), started, interaction.user.mention))

@@ -6,7 +6,7 @@ English (a text the code forgot to translate shows up here)."""
 import json
 import re
 from collections.abc import AsyncIterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ from bot.storage import (
     Preferences,
     SettingsChange,
     Storage,
+    TournamentResult,
     Wallet,
 )
 from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
@@ -42,7 +43,13 @@ from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
 from bot.tables.match_runner import FAST
 from cogs.common.permissions import MissingPermissions, require_table_permissions
 from cogs.economy import embeds as economy
-from cogs.economy.past_play import RECENT_MATCHES, RECENT_SANCTIONS, HandPicker, MatchPicker
+from cogs.economy.past_play import (
+    RECENT_MATCHES,
+    RECENT_SANCTIONS,
+    RECENT_TOURNAMENTS,
+    HandPicker,
+    MatchPicker,
+)
 from cogs.economy.wallets import MAX_REASON
 from cogs.tables.controls import controls_view, hand_view
 from cogs.tables.embeds import (
@@ -220,6 +227,15 @@ def test_economy_embeds_and_menus_at_their_largest(loc: str) -> None:
                             [sanction] * RECENT_SANCTIONS)
     within_limits(shown, loc)
     assert shown.fields[-1].name.startswith(t(loc, "Tournament warnings and penalties"))
+    # every list at its longest: the oldest matches give way, the lists below stay whole
+    finished = TournamentResult(USER, 999, 999, MAX_CHIPS, 999, False, USER, 2e9)
+    for kind in ("practice", "tournament"):
+        longest = economy.history(loc, MENTION, USER, [replace(match, **{kind: True})] *
+                                  RECENT_MATCHES, [sanction] * RECENT_SANCTIONS,
+                                  [finished] * RECENT_TOURNAMENTS)
+        within_limits(longest, loc)
+        assert str(USER) in (longest.fields[0].name or "")  # the newest match still shown
+        assert longest.fields[-1].name.startswith(t(loc, "Tournament warnings and penalties"))
     within_limits(economy.match_hands(loc, match, hands), loc)
     within_limits(economy.hand_detail(loc, match, hands[-1]), loc)
     big = 10**12

@@ -51,3 +51,21 @@ def test_every_computer_level_has_its_own_rating() -> None:
     from bot.ai.players import LEVELS
 
     assert set(ratings.COMPUTERS) == set(LEVELS)
+
+
+def test_a_heads_up_win_between_newcomers_by_hand() -> None:
+    """Plackett-Luce (Weng and Lin 2011, as openskill implements it) worked by hand for two
+    newcomers: beta = 25/6, tau = 25/300 added to sigma first (sigma'^2 = 625/9 + 1/144),
+    c^2 = 2 (sigma'^2 + beta^2) = 173.625, each wins with probability 1/2; the winner's mu
+    rises by sigma'^2 / c x 1/2 and the loser's falls as much; each sigma'^2 shrinks by the
+    factor 1 - gamma x sigma'^2 / c^2 x 1/4 with gamma = sigma' / c."""
+    variance = 625 / 9 + 1 / 144
+    c = (2 * (variance + (25 / 6) ** 2)) ** 0.5
+    step = variance / c / 2
+    sigma = (variance * (1 - variance ** 0.5 / c * variance / c ** 2 / 4)) ** 0.5
+    won, lost = ratings.rate([DEFAULT, DEFAULT], [1, 2])
+    assert abs(won.mu - (25 + step)) < 1e-9 and abs(lost.mu - (25 - step)) < 1e-9
+    assert abs(won.sigma - sigma) < 1e-9 and abs(lost.sigma - sigma) < 1e-9
+    assert (round(step, 4), round(sigma, 4)) == (2.6354, 8.0659)
+    # 1000 + 40 (27.6354 - 3 x 8.0659) = 1137.5; 1000 + 40 (22.3646 - 3 x 8.0659) = 926.7
+    assert (won.shown, lost.shown) == (1138, 927)

@@ -272,3 +272,23 @@ async def test_a_hand_not_played_there_is_refused_alike(storage: Storage, table:
     match = await _played_match(storage, table)
     with pytest.raises(UnknownHand, match=f"You did not play hand {hand_no} of match"):
         await storage.history.played_hand(guild, who, match, hand_no)
+
+
+async def test_a_tournament_tables_chips_stay_out_of_net_chips(storage: Storage) -> None:
+    """A tournament's table plays with chips the house lends and takes back: they never reach
+    a wallet, so /ofc stats' net chips (what the ledger says play brought) leaves them out,
+    while its hands, points and fouls count as any other; /ofc history marks the match."""
+    own = await storage.tables.create_table(GUILD, CHANNEL, "{}", now=1.0)
+    lent = await storage.tables.create_table(GUILD, CHANNEL + 1, "{}", now=1.0, lent=True)
+    matches = []
+    for table, chips in ((own, 30), (lent, 5000)):
+        match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=2.0)
+        await storage.history.record_hand(HandRecord(match, 1, "{}", (
+            R(ALICE, 6, chips, fouled=False), R(BOB, -6, -chips, fouled=True))), now=3.0)
+        await storage.history.record_match_end(match, [ALICE], now=4.0)
+        matches.append(match)
+    stats = await storage.history.stats(GUILD, ALICE)
+    assert (stats.hands, stats.net_points, stats.net_chips, stats.matches) == (2, 12, 30, 2)
+    assert (await storage.history.stats(GUILD, BOB)).fouls == 2
+    shown = {m.match_id: m.tournament for m in await storage.history.recent_matches(GUILD, ALICE)}
+    assert shown == {matches[0]: False, matches[1]: True}

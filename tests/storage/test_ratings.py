@@ -82,7 +82,7 @@ async def test_a_new_season_starts_everyone_again_and_keeps_the_old_board(
         storage: Storage) -> None:
     await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
     _, first = await storage.ratings.rating_board(GUILD)
-    started = await storage.ratings.start_season(GUILD, "Winter", now=100.0)
+    started, _ = await storage.ratings.start_season(GUILD, "Winter", now=100.0)
     assert (started.number, started.name, started.ended_at) == (2, "Winter", None)
     assert await storage.ratings.rating_board(GUILD) == (started, [])
     await _match(storage, {BOB: 6, ALICE: -6}, now=200.0)
@@ -177,3 +177,86 @@ async def test_a_finished_tournament_rates_its_people_once_by_their_places(
     assert {row.user_id: row.matches for row in (await storage.ratings.rating_board(GUILD))[1]} == \
         {ALICE: 2, BOB: 2, CAROL: 1}
     assert len(match) == 2
+
+
+async def test_history_tells_a_cancelled_match_from_a_finished_one(storage: Storage) -> None:
+    cancelled = await _match(storage, {ALICE: 6, BOB: -6}, now=10.0, cancelled=True)
+    finished = await _match(storage, {ALICE: 6, BOB: -6}, now=20.0)
+    summaries = {m.match_id: m for m in await storage.history.recent_matches(GUILD, ALICE)}
+    assert (summaries[cancelled].cancelled, summaries[finished].cancelled) == (True, False)
+
+async def test_a_table_refunded_as_unrestorable_ends_its_match_unrated(storage: Storage) -> None:
+    """A table that cannot be restored is refunded: its match can never finish, so it ends as
+    a cancelled one does (not rated, not in /ofc stats) instead of staying "in play"."""
+    table = await storage.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=1.0)
+    match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=1.0)
+    await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', (
+        R(ALICE, 6, 6), R(BOB, -6, -6))), now=2.0)
+    await storage.tables.refund_table(table, "snapshot could not be restored", now=9.0)
+    (summary,) = await storage.history.recent_matches(GUILD, ALICE)
+    assert (summary.ended_at, summary.cancelled) == (9.0, True)
+    assert await storage.history.current_match(table) is None
+    assert await storage.ratings.rating_changes(match) == []
+    assert await storage.ratings.rating_board(GUILD) == (None, [])
+    assert (await storage.history.stats(GUILD, ALICE)).hands == 0
+
+
+async def test_a_repeated_season_start_starts_one_season(storage: Storage) -> None:
+    """The same start made again (a redelivered /ofc-admin season start: its key) returns the
+    season it opened: it does not close that season at once and open another; a start with
+    another key does, at the very same time too."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    started, applied = await storage.ratings.start_season(GUILD, "Winter", now=100.0, key="a")
+    assert applied and (started.number, started.name) == (2, "Winter")
+    assert await storage.ratings.start_season(GUILD, "Winter", now=100.0, key="a") == \
+        (started, False)
+    assert [(s.number, s.ended_at) for s in await storage.ratings.seasons(GUILD)] == \
+        [(1, 100.0), (2, None)]
+    later, applied = await storage.ratings.start_season(GUILD, None, now=100.0, key="b")
+    assert applied and (later.number, later.name) == (3, "Season 3")
+    other, applied = await storage.ratings.start_season(GUILD + 1, None, now=100.0, key="a")
+    assert applied and other.number == 1  # keys are per server
+
+
+async def test_a_match_of_computers_only_rates_nothing(storage: Storage) -> None:
+    """No person played it: nobody's rating moves, so nothing is recorded and no season opens
+    (a tournament's table of computers only, `ofc simulate` into a database)."""
+    match = await _match(storage, {BOT: 5, BOT - 1: -5}, now=10.0,
+                         computers={BOT: "strong", BOT - 1: "easy"})
+    assert await storage.ratings.rating_changes(match) == []
+    assert await storage.ratings.seasons(GUILD) == []
+
+
+async def test_a_match_in_play_at_a_season_start_counts_in_the_new_season(
+        storage: Storage) -> None:
+    """A match is rated in the season open when it ends (docs/players/ratings.md), from that
+    season's ratings: the default, however its players did in the season before."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    table = await storage.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=20.0)
+    match = await storage.history.record_match_start(table, OPTIONS, [ALICE, BOB], now=20.0)
+    await storage.history.record_hand(HandRecord(match, 1, '{"hand": 1}', (
+        R(ALICE, -3, -3), R(BOB, 3, 3))), now=21.0)
+    new, _ = await storage.ratings.start_season(GUILD, None, now=30.0)
+    await storage.history.record_match_end(match, [BOB], now=40.0)
+    first, second = await storage.ratings.seasons(GUILD)
+    assert [len(await storage.ratings.season_results(s.id)) for s in (first, second)] == [1, 1]
+    (changes,) = await storage.ratings.season_results(new.id)
+    assert [(c.user_id, c.place, c.before) for c in changes] == \
+        [(ALICE, 2, DEFAULT), (BOB, 1, DEFAULT)]
+
+
+
+async def test_season_starts_at_once_start_a_season_each(storage: Storage) -> None:
+    """Admins start seasons at the same moment (on PostgreSQL the transactions run at once):
+    each start closes the season open when it runs and opens its own, as one after the other
+    do, so each is answered with the season it started."""
+    await _match(storage, {ALICE: 6, BOB: -6}, now=10.0)
+    names = [f"Season of {n}" for n in range(6)]
+    started = await asyncio.gather(*(storage.ratings.start_season(GUILD, name, now=100.0,
+                                                                  key=name)
+                                     for name in names))
+    assert all(applied for _, applied in started)
+    assert sorted(season.name for season, _ in started) == names
+    seasons = await storage.ratings.seasons(GUILD)
+    assert [s.number for s in seasons] == list(range(1, 8))
+    assert [s.ended_at is None for s in seasons] == [False] * 6 + [True]

@@ -2,6 +2,7 @@
 helper `ofc simulate` uses."""
 
 
+from bot import ratings
 from bot.storage import Storage
 from bot.tables import (
     Dealt,
@@ -22,6 +23,7 @@ from tests.storage.audit import audit
 from .driver import (
     ALICE,
     BOB,
+    CAROL,
     CHANNEL,
     GUILD,
     QUICK_AI,
@@ -248,3 +250,24 @@ async def test_computers_dealt_on_without_the_person_stop_at_the_next_deal(
     assert chips(database)[1] == {}  # no stack left at a table: the computers' are home
     assert audit(database) == []
     await service.close()
+
+
+async def test_a_computer_that_busted_at_a_cash_table_is_rated_at_its_level(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    """A busted player leaves a cash table's seats at the next deal (R6, R11); a strong
+    computer that busted is still rated at its level when the match ends (docs/players/
+    ratings.md), not as the easy one an unknown level counts as."""
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 4, "variant": "turbo",
+                                         "buy_in": 40, "point_value": 2}, seed=1)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.join(table, CAROL, "Carol")
+    await service.add_computer(table, ALICE, "strong", is_admin=True)
+    await service.start(table, ALICE)
+    await play(service, clock, table, [ALICE, BOB, CAROL])
+    (match,) = await storage.history.recent_matches(GUILD, ALICE)
+    computer = next(p for p in match.players if p.user_id < 0)
+    assert computer.hands < match.hands and computer.net_chips == -40  # busted, dealt no more
+    (rated,) = [c for c in await storage.ratings.rating_changes(match.match_id)
+                if c.user_id == computer.user_id]
+    assert (rated.level, rated.before) == ("strong", ratings.COMPUTERS["strong"])

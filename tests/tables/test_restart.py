@@ -104,6 +104,8 @@ async def test_every_saved_state_resumes_to_the_same_end(
     await play(service, clock, table, [ALICE])
     final = recorder.of(MatchOver)[0].standings
     alice_net = next(s.net for s in final if s.player_id == ALICE)
+    rated, _ = await storage.ratings.rating_of(GUILD, ALICE)
+    assert rated is not None and rated.matches == 1
     assert len(copies.taken) > 20
     with_pending = 0
     for taken, now in copies.taken:
@@ -119,6 +121,10 @@ async def test_every_saved_state_resumes_to_the_same_end(
                 assert events.of(TableRestored)[0].table_id == table
                 assert events.of(MatchOver)[0].standings == final, path
             assert (await copy.wallets.wallet(GUILD, ALICE, now=now)).balance == START + alice_net
+            # rated once, whatever the stop: the same rating, from one recorded result
+            (season,) = await copy.ratings.seasons(GUILD)
+            assert len(await copy.ratings.season_results(season.id)) == 1, path
+            assert (await copy.ratings.rating_of(GUILD, ALICE))[0] == rated, path
         finally:
             await copy.close()
         assert audit(path) == [], path

@@ -794,3 +794,42 @@ async def test_a_computers_buy_in_the_house_paid_before_goes_back_to_it(
     assert (await storage.tournaments.tournament(t.tournament_id)).pool == 0
     report = await storage.audit()
     assert report.ok, report.problems
+
+
+async def test_a_stop_at_the_finish_rates_the_places_once(storage: Storage,
+                                                          clock: FakeClock) -> None:
+    """The prizes are paid, then the snapshot that finishes the tournament, its results and
+    their rating commit together: a bot stopped before that commit pays nothing twice after
+    the restart and rates the places once, each person's match once."""
+    first = Bot(storage, clock)
+    t = await create(first, [ALICE, BOB, CAROL, DAVE], seats=2, payouts=(65, 35))
+    real = storage.tournaments.save_tournament
+
+    async def stopped(*args: object, **kwargs: object) -> None:
+        if kwargs.get("status") == "finished":
+            raise ConnectionError("the bot stopped")
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    storage.tournaments.save_tournament = stopped  # type: ignore[method-assign]
+    await first.service.start(t.tournament_id, DIRECTOR)
+    with pytest.raises(AssertionError, match="stuck"):  # its finish failed: a restart resumes
+        await first.run(t.tournament_id)
+    await first.close()
+    storage.tournaments.save_tournament = real  # type: ignore[method-assign]
+    assert (await storage.tournaments.tournament(t.tournament_id)).status == "open"
+
+    second = await restarted(storage, clock)
+    await second.run(t.tournament_id)
+    await second.close()
+    (season,) = await storage.ratings.seasons(GUILD)
+    results = await storage.ratings.season_results(season.id)
+    final = Tournament.from_json((await storage.tournaments.tournament(t.tournament_id))
+                                 .state_json)
+    assert final.status == "finished"
+    # three heads-up tables (two at level 1, the final), then the tournament's places
+    assert len(results) == 4
+    assert [(c.user_id, c.place) for c in results[-1]] == \
+        sorted((p.player_id, p.place) for p in final.placings)
+    for person in (ALICE, BOB, CAROL, DAVE):
+        (result,) = await storage.tournaments.member_tournaments(GUILD, person)
+        assert result.prize == next(p.prize for p in final.placings if p.player_id == person)

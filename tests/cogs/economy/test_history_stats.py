@@ -29,9 +29,11 @@ STRING_SELECT = 3
 async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResult]],
                        winners: Sequence[int], *, guild: int, start: float = T0,
                        options: dict[str, object] | None = None,
-                       history_json: str = "{}") -> int:
-    """A finished match as the table service records it: options, hands, winners."""
-    table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start)
+                       history_json: str = "{}", cancelled: bool = False,
+                       lent: bool = False) -> int:
+    """A finished match as the table service records it: options, hands, winners (none when
+    `cancelled`, as /ofc cancel ends it)."""
+    table = await storage.tables.create_table(guild, CHANNEL, "{}", now=start, lent=lent)
     rules = TableRules.from_mapping(options or {})
     players = sorted({r.user_id for hand in hands for r in hand})
     match_id = await storage.history.record_match_start(
@@ -39,7 +41,8 @@ async def record_match(storage: Storage, hands: Sequence[Sequence[PlayerHandResu
     for number, results in enumerate(hands, start=1):
         await storage.history.record_hand(
             HandRecord(match_id, number, history_json, tuple(results)), now=start + number)
-    await storage.history.record_match_end(match_id, winners, now=start + 100)
+    await storage.history.record_match_end(match_id, winners, now=start + 100,
+                                           cancelled=cancelled)
     await storage.tables.close_table(table, now=start + 100)
     return match_id
 
@@ -225,3 +228,65 @@ async def test_the_match_menu_speaks_the_members_language(
     (option,) = menu(listed)["options"]
     assert option["value"] == str(first)
     assert option["description"] == "2 раздачи · +22 фишки"
+
+
+
+async def test_history_shows_a_cancelled_match_as_cancelled(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A cancelled match (/ofc cancel, or a table refunded) was neither won nor lost."""
+    cancelled = await record_match(bot.storage, match_2(alice, bob), [],
+                                   guild=double.guild.id, cancelled=True)
+    for member in (alice, bob):
+        listed = await double.resolved(await member.slash("ofc history"))
+        assert list(fields(listed)) == [f"Match #{cancelled}: cancelled"]
+    alice.locale = "ru"
+    ru = await double.resolved(await alice.slash("ofc history"))
+    assert list(fields(ru)) == [f"Матч №{cancelled}: отменён"]
+
+
+async def test_history_gives_equal_points_one_place(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """Equal points share a place, as they do in the rating (docs/players/ratings.md): each
+    of two players level after two hands is "place 1 of 2"."""
+    await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
+                                      [line(alice, -3, -3), line(bob, 3, 3)]],
+                       [], guild=double.guild.id)
+    for member in (alice, bob):
+        (value,) = fields(await double.resolved(await member.slash("ofc history"))).values()
+        assert value.splitlines()[1].startswith("place 1 of 2 · +0 points · +0 chips")
+
+
+async def test_large_numbers_are_grouped_as_the_reader_groups_them(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """1,234 points at 1,000 chips a point: every count and net in /ofc stats and /ofc history
+    grouped as elsewhere ("2,000 chips"), in Russian with its no-break spaces."""
+    await record_match(bot.storage, [[line(alice, 1200, 1_200_000), line(bob, -1200, -1_200_000)],
+                                     [line(alice, 34, 34_000), line(bob, -34, -34_000)]],
+                       [alice.id], guild=double.guild.id, options={"point_value": 1000})
+    shown = fields(await double.resolved(await alice.slash("ofc stats")))
+    assert (shown["Net points, last 1 match"], shown["Net points"], shown["Net chips"]) == (
+        "+1,234", "+1,234 (+617.00 a hand)", "+1,234,000")
+    (listed,) = fields(await double.resolved(await alice.slash("ofc history"))).values()
+    assert "place 1 of 2 · +1,234 points · +1,234,000 chips · 2 hands" in listed
+    alice.locale = "ru"
+    for command in ("ofc stats", "ofc history"):
+        shown_ru = "\n".join(fields(await double.resolved(await alice.slash(command))).values())
+        assert "+1\xa0234\xa0000" in shown_ru and "+1\xa0234" in shown_ru.replace(
+            "+1\xa0234\xa0000", "")
+
+
+async def test_a_tournament_tables_chips_are_marked_and_left_out_of_net_chips(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A tournament's table plays with chips the house lends (docs/players/tournaments.md):
+    /ofc history says so, and /ofc stats' net chips, what play brought the wallet, leave them
+    out; the hands count as any other."""
+    guild = double.guild.id
+    await record_match(bot.storage, match_2(alice, bob), [bob.id], guild=guild)
+    tournament = await record_match(bot.storage, [[line(alice, 25, 5000), line(bob, -25, -5000)]],
+                                    [alice.id], guild=guild, start=T0 + DAY, lent=True)
+    shown = fields(await double.resolved(await alice.slash("ofc stats")))
+    assert (shown["Hands played"], shown["Net points"], shown["Net chips"]) == (
+        "2", "+19 (+9.50 a hand)", "-12")
+    listed = fields(await double.resolved(await alice.slash("ofc history")))
+    assert "place 1 of 2 · +25 points · +5,000 tournament chips · 1 hand" in \
+        listed[f"Match #{tournament}: won (tournament)"]
