@@ -81,6 +81,34 @@ def test_joker_hands_equal_brute_force(seed: int) -> None:
     check_against_brute(3000 + seed, 13, jokers=1 + seed % 2)
 
 
+# The joker hands found on which the search looked at the most candidates (a search for slow
+# hands, changing a card or two at a time, and a sweep of random ones), at sizes the brute
+# force checks in seconds: where the bounds counting each row's jokers prune the most, each
+# with other table options and stay values.
+SLOWEST_JOKER_HANDS = (
+    ("6s 6c 9s Qs 3c 8d Ac 6d 7h 2h Kc X X", {}, 13.0),
+    ("Jc 9s 3c Ts Jd Qh Th Qs 8c 8d Kd 7h X X", {"fantasy_stay_full_house_middle": True}, 40.0),
+    ("Ac 4s 6h X Ts 3d Kh X Jc Td 9d 3s 8s Th", {"royalties": "russian"}, 4.5),
+    ("9c 3h Ad 9h 6s Ts 7c 7h Ks 4d Qc 8s Td X", {"fantasy": "tournament"}, 0.0),
+)
+# Hands on which a bound or a candidate list that counted too few jokers left for the rows
+# still to choose (for the middle, for the top, in either's gains) picks a worse board.
+JOKER_BUDGET_HANDS = (
+    ("6s 9s Jc Qd 3h As 6d 4c 8h 4s Th X X", {"fantasy_stay_full_house_middle": True}, 0.0),
+    ("Tc 5h 8c 2c 9d 7c Js Ac 5s Ts 8d 9c X", {"fantasy": "tournament"}, 4.5),
+    ("Ad 2h Qd Ah 6c 4h 3c Qh Qc 5d 3d 7s X", {"fantasy_stay_full_house_middle": True}, 4.5),
+    ("Qc Ah 8s 4h 7s 4c 8h 8c 4d 4s Qh X X", {"fantasy_stay_full_house_middle": True}, 0.0),
+)
+
+
+@pytest.mark.parametrize("hand,options,stay", SLOWEST_JOKER_HANDS + JOKER_BUDGET_HANDS)
+def test_slowest_and_joker_budget_hands_equal_brute_force(hand: str, options: dict[str, object],
+                                                      stay: float) -> None:
+    rules = TableRules.from_mapping({"variant": "joker", **options})
+    cards = parse_cards(hand)
+    assert solved_key(cards, rules, stay) == brute.best(cards, rules, stay)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("count,seeds", [(13, 300), (14, 200), (15, 100)])
 def test_hundreds_equal_brute_force(count: int, seeds: int) -> None:
