@@ -18,12 +18,12 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations, pairwise
+from itertools import combinations, combinations_with_replacement, pairwise
 
-from bot.engine.board import Board, BoardResult, evaluate_board, row_options
-from bot.engine.cards import JOKERS, Card, cards_str, is_joker
+from bot.engine.board import Board, BoardResult, evaluate_board
+from bot.engine.cards import RANK_KEYS, RANK_SHIFT, Card, cards_str, is_joker, rank_of, suit_of
 from bot.engine.errors import RuleError
-from bot.engine.evaluation import eval3, eval5, is_low
+from bot.engine.evaluation import FLUSH5, PLAIN5, TOP3, eval3, eval5, is_low
 from bot.engine.fantasy import fantasy_cards
 from bot.engine.royalties import ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
@@ -179,7 +179,23 @@ def _subsets(plain: tuple[Card, ...], jokers: int, size: int
 
 @lru_cache(maxsize=4096)
 def _joker_options(row: Row, fixed: tuple[Card, ...], wild: int) -> tuple[int, ...]:
-    return tuple(sorted(row_options(row, fixed + JOKERS[:wild])))
+    """The values of the engine's `row_options(row, fixed + jokers)`, ascending, by the
+    evaluation's rank-sum lists: a joker's value depends on its rank, and on its suit only for
+    a flush, so this is one lookup per multiset of the jokers' ranks (91 for two) and per set
+    for a flush, not one evaluation per choice of cards (1,176 for two jokers)."""
+    ranks = [rank_of(c) for c in fixed]
+    room = [4 - ranks.count(r) for r in range(13)]  # cards of each rank a joker may still be
+    base = sum(fixed) >> RANK_SHIFT
+    table = TOP3 if row == "top" else PLAIN5
+    values = {table[base + sum(RANK_KEYS[r] for r in extra)]
+              for extra in combinations_with_replacement(range(13), wild)
+              if all(extra.count(r) <= room[r] for r in extra)}
+    if row != "top" and len({suit_of(c) for c in fixed}) == 1 and len(set(ranks)) == len(ranks):
+        # Every joker of the fixed cards' suit, at ranks not among them: a flush.
+        others = [r for r in range(13) if r not in ranks]
+        values.update(FLUSH5[base + sum(RANK_KEYS[r] for r in extra)]
+                      for extra in combinations(others, wild))
+    return tuple(sorted(values))
 
 
 def _at_most(options: tuple[int, ...], limit: int) -> int:
