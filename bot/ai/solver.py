@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from itertools import combinations, combinations_with_replacement, pairwise
+from itertools import combinations, combinations_with_replacement, compress, pairwise
 
 from bot.engine.board import Board, BoardResult, evaluate_board
 from bot.engine.cards import RANK_KEYS, RANK_SHIFT, Card, cards_str, is_joker, rank_of, suit_of
@@ -213,9 +213,11 @@ def _ceiling(values: Sequence[int], gains: Sequence[float], size: int,
 
     Gains are royalties plus maybe the stay value, so few distinct ones: a staircase of a few
     steps, each filled in with one slice."""
+    if keep is not None:
+        values, gains = list(compress(values, keep)), list(compress(gains, keep))
     lowest: dict[float, int] = {}
-    for i, (value, gain) in enumerate(zip(values, gains, strict=True)):
-        if (keep is None or keep[i]) and value < lowest.get(gain, size):
+    for value, gain in zip(values, gains, strict=True):
+        if value < lowest.get(gain, size):
             lowest[gain] = value
     best = [_NO_SCORE] * size
     running = _NO_SCORE
@@ -320,8 +322,14 @@ class _Search:
         tops = _entries(t_opts, t_wilds, 2,
                         lambda v, _: (float(rt[v]), rt[v] + (s if st[v] else 0.0)))
         t_plain, t_stay = tops.gains
-        up_plain, up_stay = ([_ceiling(tops.low, gains, size, [w <= k for w in tops.wild])
-                              for k in budgets] for gains in (t_plain, t_stay))
+
+        def fits(wilds: list[int], k: int) -> list[bool] | None:
+            """Which candidates hold at most k jokers; None: all of them."""
+            return None if k >= jokers else [w <= k for w in wilds]
+
+        t_fits = [fits(tops.wild, k) for k in budgets]
+        up_plain, up_stay = ([_ceiling(tops.low, gains, size, t_fits[k]) for k in budgets]
+                             for gains in (t_plain, t_stay))
 
         # Middles, per budget k (the jokers the middle and the top may hold between them):
         # their own gain plus, outside lowball (which has no jokers), the best top that fits
@@ -342,7 +350,7 @@ class _Search:
 
             mids = _entries(f_opts, f_wilds, 2 * len(budgets), middle_gains)
             m_lines = mids.high
-        m_fits = [[w <= k for w in mids.wild] for k in budgets]
+        m_fits = [fits(mids.wild, k) for k in budgets]
 
         def m_gains(k: int, staying: bool) -> list[float]:
             return mids.gains[(0 if staying else len(mids.gains) // 2) + k]
@@ -369,11 +377,10 @@ class _Search:
             key = (row, staying, k)
             if key not in orders:
                 if row == "top":
-                    ranked = _order(t_plain if staying else t_stay, tops.high)
-                    orders[key] = [i for i in ranked if tops.wild[i] <= k]
+                    ranked, fit = _order(t_plain if staying else t_stay, tops.high), t_fits[k]
                 else:
-                    ranked = _order(m_gains(k, staying), m_lines)
-                    orders[key] = [i for i in ranked if m_fits[k][i]]
+                    ranked, fit = _order(m_gains(k, staying), m_lines), m_fits[k]
+                orders[key] = ranked if fit is None else [i for i in ranked if fit[i]]
             return orders[key]
 
         best_score, best_b, best_m, best_t = _NO_SCORE, _NONE, _NONE, _NONE
