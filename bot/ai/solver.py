@@ -285,7 +285,7 @@ def _entries(options: Sequence[tuple[int, ...]], wilds: Sequence[int], width: in
 
 
 def _columns(rows: list[tuple[float, ...]], width: int) -> list[list[float]]:
-    return [list(c) for c in zip(*rows, strict=True)] if rows else [[] for _ in range(width)]
+    return [[row[c] for row in rows] for c in range(width)]
 
 
 class _Search:
@@ -366,8 +366,8 @@ class _Search:
         else:
             fit_plain, fit_stay = ([_ceiling(mids.low, m_gains(k, staying), size, m_fits[k])
                                     for k in budgets] for staying in (True, False))
-            b_bounds = [rb[v] + (s + fit_plain[jokers - w][v] if sb[v]
-                                 else fit_stay[jokers - w][v])
+            fits_left = [(fit_plain[jokers - w], fit_stay[jokers - w]) for w in budgets]
+            b_bounds = [rb[v] + (s + fits_left[w][0][v] if sb[v] else fits_left[w][1][v])
                         for v, w in zip(b_vals, f_wilds, strict=True)]
 
         orders: dict[tuple[str, bool, int], list[int]] = {}
