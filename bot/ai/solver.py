@@ -140,9 +140,9 @@ def solve(cards: Sequence[Card], rules: TableRules | None = None,
         rows = (tuple(ordered[10:13]), tuple(ordered[5:10]), tuple(ordered[:5]))
     else:
         jokers = [c for c in hand if is_joker(c)]
-        top, middle, bottom = (
-            tuple(c for i, c in enumerate(search.plain) if mask >> i & 1)
-            + tuple(jokers.pop() for _ in range(wild)) for mask, wild in picked)
+        chosen = [{c for i, c in enumerate(search.plain) if mask >> i & 1}
+                  | {jokers.pop() for _ in range(wild)} for mask, wild in picked]
+        top, middle, bottom = (tuple(c for c in hand if c in row) for row in chosen)
         rows = (top, middle, bottom)
     board = Board(*rows)
     result = evaluate_board(board, rules)
