@@ -295,9 +295,9 @@ class _Search:
 
     Each row's candidates and bounds are kept per joker budget, the jokers the rows still to
     choose may hold: a bottom holding both jokers leaves none for the middle and the top, so
-    neither their bounds nor their candidate lists count a joker row there. (Bounding each
-    row as if every joker were still free made the bounds loose on joker hands, and the search
-    then stepped over the many joker rows that could not be used.)"""
+    neither their bounds nor their candidate lists count a joker row there: a bound that counts
+    a joker another row holds is loose, and a list that holds such rows makes the search step
+    over every one of them."""
 
     def __init__(self, hand: tuple[Card, ...], rules: TableRules, stay_value: float) -> None:
         self.plain = tuple(c for c in hand if not is_joker(c))
