@@ -17,13 +17,13 @@ does not foul", which is what the search picks for the same cards.
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations, pairwise
+from functools import cache, lru_cache
+from itertools import combinations, combinations_with_replacement, compress, pairwise
 
-from bot.engine.board import Board, BoardResult, evaluate_board, row_options
-from bot.engine.cards import JOKERS, Card, cards_str, is_joker
+from bot.engine.board import Board, BoardResult, evaluate_board
+from bot.engine.cards import RANK_KEYS, RANK_SHIFT, Card, cards_str, is_joker, rank_of, suit_of
 from bot.engine.errors import RuleError
-from bot.engine.evaluation import eval3, eval5, is_low
+from bot.engine.evaluation import FLUSH5, PLAIN5, TOP3, eval3, eval5, is_low
 from bot.engine.fantasy import fantasy_cards
 from bot.engine.royalties import ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
@@ -132,14 +132,17 @@ def solve(cards: Sequence[Card], rules: TableRules | None = None,
     rules = rules or TableRules()
     hand = tuple(cards)
     check_cards(hand, rules)
-    picked = _Search(hand, rules, stay_value).run()
+    search = _Search(hand, rules, stay_value)
+    picked = search.run()
     if picked is None:
         # Only a lowball hand without a legal 2-7 middle gets here: every board fouls.
         ordered = sorted(hand, reverse=True)
         rows = (tuple(ordered[10:13]), tuple(ordered[5:10]), tuple(ordered[:5]))
     else:
-        top, middle, bottom = (tuple(c for i, c in enumerate(hand) if mask >> i & 1)
-                               for mask in picked)
+        jokers = [c for c in hand if is_joker(c)]
+        chosen = [{c for i, c in enumerate(search.plain) if mask >> i & 1}
+                  | {jokers.pop() for _ in range(wild)} for mask, wild in picked]
+        top, middle, bottom = (tuple(c for c in hand if c in row) for row in chosen)
         rows = (top, middle, bottom)
     board = Board(*rows)
     result = evaluate_board(board, rules)
@@ -154,26 +157,45 @@ def solve(cards: Sequence[Card], rules: TableRules | None = None,
     )
 
 
-def _subsets(hand: tuple[Card, ...], size: int) -> tuple[list[int], list[tuple[int, ...]]]:
-    """Bit masks of every `size`-subset of the hand, and the ascending values each may take
-    (one value; all of a joker row's options, R9)."""
-    bits = [1 << i for i in range(len(hand))]
+def _subsets(plain: tuple[Card, ...], jokers: int, size: int
+             ) -> tuple[list[int], list[int], list[tuple[int, ...]]]:
+    """Every `size`-card row of the hand: the bit mask of its cards that are not jokers, how
+    many jokers it holds, and the ascending values it may take (one value; all of a joker row's
+    options, R9). The jokers are interchangeable, so a row says how many it holds, not which:
+    the two rows "X1 with these four cards" and "X2 with them" are one."""
+    bits = [1 << i for i in range(len(plain))]
+    evaluate: Callable[[Sequence[Card]], int] = eval3 if size == 3 else eval5
     masks = list(map(sum, combinations(bits, size)))
-    if not any(is_joker(c) for c in hand):
-        evaluate: Callable[[Sequence[Card]], int] = eval3 if size == 3 else eval5
-        return masks, [(v,) for v in map(evaluate, combinations(hand, size))]
+    wilds = [0] * len(masks)
+    options: list[tuple[int, ...]] = [(v,) for v in map(evaluate, combinations(plain, size))]
     row: Row = "top" if size == 3 else "middle"
-    return masks, [_joker_options(row, subset) for subset in combinations(hand, size)]
-
-
-def _joker_options(row: Row, subset: tuple[Card, ...]) -> tuple[int, ...]:
-    fixed = tuple(sorted(c for c in subset if not is_joker(c)))
-    return _joker_options_of(row, fixed, len(subset) - len(fixed))
+    for wild in range(1, min(jokers, size) + 1):
+        for subset in combinations(range(len(plain)), size - wild):
+            masks.append(sum(bits[i] for i in subset))
+            wilds.append(wild)
+            options.append(_joker_options(row, tuple(sorted(plain[i] for i in subset)), wild))
+    return masks, wilds, options
 
 
 @lru_cache(maxsize=4096)
-def _joker_options_of(row: Row, fixed: tuple[Card, ...], wild: int) -> tuple[int, ...]:
-    return tuple(sorted(row_options(row, fixed + JOKERS[:wild])))
+def _joker_options(row: Row, fixed: tuple[Card, ...], wild: int) -> tuple[int, ...]:
+    """The values of the engine's `row_options(row, fixed + jokers)`, ascending, by the
+    evaluation's rank-sum lists: a joker's value depends on its rank, and on its suit only for
+    a flush, so this is one lookup per multiset of the jokers' ranks (91 for two) and per set
+    for a flush, not one evaluation per choice of cards (1,176 for two jokers)."""
+    ranks = [rank_of(c) for c in fixed]
+    room = [4 - ranks.count(r) for r in range(13)]  # cards of each rank a joker may still be
+    base = sum(fixed) >> RANK_SHIFT
+    table = TOP3 if row == "top" else PLAIN5
+    values = {table[base + sum(RANK_KEYS[r] for r in extra)]
+              for extra in combinations_with_replacement(range(13), wild)
+              if all(extra.count(r) <= room[r] for r in extra)}
+    if row != "top" and len({suit_of(c) for c in fixed}) == 1 and len(set(ranks)) == len(ranks):
+        # Every joker of the fixed cards' suit, at ranks not among them: a flush.
+        others = [r for r in range(13) if r not in ranks]
+        values.update(FLUSH5[base + sum(RANK_KEYS[r] for r in extra)]
+                      for extra in combinations(others, wild))
+    return tuple(sorted(values))
 
 
 def _at_most(options: tuple[int, ...], limit: int) -> int:
@@ -184,11 +206,15 @@ def _at_most(options: tuple[int, ...], limit: int) -> int:
     return options[i - 1] if i else 0
 
 
-def _ceiling(values: Sequence[int], gains: Sequence[float], size: int) -> list[float]:
-    """best[v]: the highest gain among the entries whose value is at most v.
+def _ceiling(values: Sequence[int], gains: Sequence[float], size: int,
+             keep: Sequence[bool] | None = None) -> list[float]:
+    """best[v]: the highest gain among the entries (those `keep` marks, or all) whose value is
+    at most v.
 
     Gains are royalties plus maybe the stay value, so few distinct ones: a staircase of a few
     steps, each filled in with one slice."""
+    if keep is not None:
+        values, gains = list(compress(values, keep)), list(compress(gains, keep))
     lowest: dict[float, int] = {}
     for value, gain in zip(values, gains, strict=True):
         if value < lowest.get(gain, size):
@@ -219,112 +245,157 @@ class _Entries:
     index: list[int]  # the subset
     low: list[int]  # its weakest option in the run: the entry fits under any row this strong
     high: list[int]  # its strongest option in the run
-    plain: list[float]  # gain when the board stays already
-    stay: list[float]  # gain when it does not (staying is worth the stay value)
+    wild: list[int]  # the jokers it holds
+    gains: list[list[float]]  # per column (what the gain assumes), the entries' gains
 
 
-def _entries(options: Sequence[tuple[int, ...]], gains: Callable[[int], tuple[float, float]],
+def _entries(options: Sequence[tuple[int, ...]], wilds: Sequence[int], width: int,
+             gains: Callable[[int, int], tuple[float, ...]],
              keep: Callable[[int], bool] | None = None) -> _Entries:
+    """The entries of the subsets' `options`; `gains(value, wild)` gives an entry's gain in
+    each of the `width` columns."""
     if all(len(opts) == 1 for opts in options):  # no joker: one entry per subset, in bulk
         index = [i for i, opts in enumerate(options) if keep is None or keep(opts[0])]
         values = [options[i][0] for i in index]
-        pairs = list(map(gains, values))
-        return _Entries(index, values, values, [p for p, _ in pairs], [q for _, q in pairs])
+        wild = [wilds[i] for i in index]
+        rows = list(map(gains, values, wild))
+        return _Entries(index, values, values, wild, _columns(rows, width))
     out = _Entries([], [], [], [], [])
+    rows = []
+
+    def add(i: int, low: int, high: int, gain: tuple[float, ...]) -> None:
+        out.index.append(i)
+        out.low.append(low)
+        out.high.append(high)
+        out.wild.append(wilds[i])
+        rows.append(gain)
+
     for i, opts in enumerate(options):
         if keep is not None and not keep(opts[0]):
             continue
-        start, current = opts[0], gains(opts[0])
+        start, current = opts[0], gains(opts[0], wilds[i])
         for before, value in pairwise(opts):
-            now = gains(value)
+            now = gains(value, wilds[i])
             if now != current:
-                _add(out, i, start, before, current)
+                add(i, start, before, current)
                 start, current = value, now
-        _add(out, i, start, opts[-1], current)
+        add(i, start, opts[-1], current)
+    out.gains = _columns(rows, width)
     return out
 
 
-def _add(out: _Entries, index: int, low: int, high: int, gains: tuple[float, float]) -> None:
-    out.index.append(index)
-    out.low.append(low)
-    out.high.append(high)
-    out.plain.append(gains[0])
-    out.stay.append(gains[1])
+def _columns(rows: list[tuple[float, ...]], width: int) -> list[list[float]]:
+    return [[row[c] for row in rows] for c in range(width)]
 
 
 class _Search:
-    """One hand's search. Rows are subsets of the hand by bit mask; a joker row's gain is that of
-    its strongest option (royalties and staying only grow with row strength)."""
+    """One hand's search. Rows are subsets of the hand: a bit mask of its other cards and a
+    count of its jokers; a joker row's gain is that of its strongest option (royalties and
+    staying only grow with row strength).
+
+    Each row's candidates and bounds are kept per joker budget, the jokers the rows still to
+    choose may hold: a bottom holding both jokers leaves none for the middle and the top, so
+    neither their bounds nor their candidate lists count a joker row there: a bound that counts
+    a joker another row holds is loose, and a list that holds such rows makes the search step
+    over every one of them."""
 
     def __init__(self, hand: tuple[Card, ...], rules: TableRules, stay_value: float) -> None:
-        self.hand = hand
+        self.plain = tuple(c for c in hand if not is_joker(c))
+        self.jokers = len(hand) - len(self.plain)
         self.t = _tables(rules)
         self.stay = stay_value
 
-    def run(self) -> tuple[int, int, int] | None:
-        """(top, middle, bottom) masks of the best legal arrangement, None when all foul."""
-        t, s, lowball = self.t, self.stay, self.t.lowball
+    def run(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None:
+        """(mask, jokers) of the top, middle and bottom of the best legal arrangement, None
+        when all foul."""
+        t, s, lowball, jokers = self.t, self.stay, self.t.lowball, self.jokers
         rt, st = t.royalty["top"], t.stays["top"]
         rm, sm = t.royalty["middle"], t.stays["middle"]
         rb, sb = t.royalty["bottom"], t.stays["bottom"]
         size = len(rt)
-        t_masks, t_opts = _subsets(self.hand, 3)
-        f_masks, f_opts = _subsets(self.hand, 5)
+        budgets = range(jokers + 1)
+        t_masks, t_wilds, t_opts = _subsets(self.plain, jokers, 3)
+        f_masks, f_wilds, f_opts = _subsets(self.plain, jokers, 5)
 
         # Tops: what each adds when the board stays already (plain) and when not (stay), and
-        # the best of them that fits under each value.
-        tops = _entries(t_opts, lambda v: (float(rt[v]), rt[v] + (s if st[v] else 0.0)))
-        up_plain = _ceiling(tops.low, tops.plain, size)
-        up_stay = _ceiling(tops.low, tops.stay, size)
+        # per budget the best of them that fits under each value.
+        tops = _entries(t_opts, t_wilds, 2,
+                        lambda v, _: (float(rt[v]), rt[v] + (s if st[v] else 0.0)))
+        t_plain, t_stay = tops.gains
 
-        # Middles: their own gain plus, outside lowball, the best top that fits under them.
+        def fits(wilds: list[int], k: int) -> list[bool] | None:
+            """Which candidates hold at most k jokers; None: all of them."""
+            return None if k >= jokers else [w <= k for w in wilds]
+
+        t_fits = [fits(tops.wild, k) for k in budgets]
+        up_plain, up_stay = ([_ceiling(tops.low, gains, size, t_fits[k]) for k in budgets]
+                             for gains in (t_plain, t_stay))
+
+        # Middles, per budget k (the jokers the middle and the top may hold between them):
+        # their own gain plus, outside lowball (which has no jokers), the best top that fits
+        # under them with the jokers left. Columns: plain gains by k, then stay gains by k.
         if lowball:
-            mids = _entries(f_opts, lambda v: (float(rm[v]), rm[v] + (s if sm[v] else 0.0)),
+            mids = _entries(f_opts, f_wilds, 2,
+                            lambda v, _: (float(rm[v]), rm[v] + (s if sm[v] else 0.0)),
                             keep=is_low)
             m_lines = [-v for v in mids.low]
         else:
-            mids = _entries(f_opts, lambda v: (rm[v] + up_plain[v], rm[v] + (
-                s + up_plain[v] if sm[v] else up_stay[v])))
+            @cache  # joker rows share most of their options
+            def middle_gains(v: int, wild: int) -> tuple[float, ...]:
+                plain = [rm[v] + up_plain[k - wild][v] if k >= wild else _NO_SCORE
+                         for k in budgets]
+                stay = [rm[v] + (s + up_plain[k - wild][v] if sm[v] else up_stay[k - wild][v])
+                        if k >= wild else _NO_SCORE for k in budgets]
+                return (*plain, *stay)
+
+            mids = _entries(f_opts, f_wilds, 2 * len(budgets), middle_gains)
             m_lines = mids.high
+        m_fits = [fits(mids.wild, k) for k in budgets]
+
+        def m_gains(k: int, staying: bool) -> list[float]:
+            return mids.gains[(0 if staying else len(mids.gains) // 2) + k]
 
         # Bottoms: an upper bound on the whole board each can reach. A joker bottom is its
         # strongest option: that only loosens the rows above it.
         b_vals = [o[-1] for o in f_opts]
         if lowball:
-            mp = max(mids.plain, default=_NO_SCORE)
-            ms = max(mids.stay, default=_NO_SCORE)
-            b_bounds = [rb[v] + (s + mp + up_plain[v] if sb[v] else ms + up_stay[v])
+            mp = max(m_gains(0, True), default=_NO_SCORE)
+            ms = max(m_gains(0, False), default=_NO_SCORE)
+            b_bounds = [rb[v] + (s + mp + up_plain[0][v] if sb[v] else ms + up_stay[0][v])
                         for v in b_vals]
         else:
-            fit_plain = _ceiling(mids.low, mids.plain, size)
-            fit_stay = _ceiling(mids.low, mids.stay, size)
-            b_bounds = [rb[v] + (s + fit_plain[v] if sb[v] else fit_stay[v]) for v in b_vals]
+            fit_plain, fit_stay = ([_ceiling(mids.low, m_gains(k, staying), size, m_fits[k])
+                                    for k in budgets] for staying in (True, False))
+            fits_left = [(fit_plain[jokers - w], fit_stay[jokers - w]) for w in budgets]
+            b_bounds = [rb[v] + (s + fits_left[w][0][v] if sb[v] else fits_left[w][1][v])
+                        for v, w in zip(b_vals, f_wilds, strict=True)]
 
-        orders: dict[tuple[str, bool], list[int]] = {}
+        orders: dict[tuple[str, bool, int], list[int]] = {}
 
-        def order(row: str, staying: bool) -> list[int]:
-            """Candidates best first, built on first use (most hands never need "plain")."""
-            key = (row, staying)
+        def order(row: str, staying: bool, k: int) -> list[int]:
+            """The candidates holding at most k jokers, best first, built on first use."""
+            key = (row, staying, k)
             if key not in orders:
                 if row == "top":
-                    orders[key] = _order(tops.plain if staying else tops.stay, tops.high)
+                    ranked, fit = _order(t_plain if staying else t_stay, tops.high), t_fits[k]
                 else:
-                    orders[key] = _order(mids.plain if staying else mids.stay, m_lines)
+                    ranked, fit = _order(m_gains(k, staying), m_lines), m_fits[k]
+                orders[key] = ranked if fit is None else [i for i in ranked if fit[i]]
             return orders[key]
 
         best_score, best_b, best_m, best_t = _NO_SCORE, _NONE, _NONE, _NONE
-        picked: tuple[int, int, int] | None = None
+        picked: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None = None
         for bi in _order(b_bounds, b_vals):
             bound, vb = b_bounds[bi], b_vals[bi]
             if bound < best_score - _EPS or (bound <= best_score + _EPS and vb < best_b):
                 break
             b_staying = sb[vb]
             b_score = rb[vb] + (s if b_staying else 0.0)
-            bmask = f_masks[bi]
-            add = (up_plain[vb] if b_staying else up_stay[vb]) if lowball else 0.0
-            m_gains = mids.plain if b_staying else mids.stay
-            for k in order("middle", b_staying):
-                upper = b_score + m_gains[k] + add
+            bmask, b_left = f_masks[bi], jokers - f_wilds[bi]
+            add = (up_plain[0][vb] if b_staying else up_stay[0][vb]) if lowball else 0.0
+            m_gain = m_gains(b_left, b_staying)
+            for k in order("middle", b_staying, b_left):
+                upper = b_score + m_gain[k] + add
                 if upper < best_score - _EPS or (
                         upper <= best_score + _EPS and (vb, m_lines[k]) < (best_b, best_m)):
                     break
@@ -342,9 +413,9 @@ class _Search:
                 staying = b_staying or sm[vm]
                 m_score = rb[vb] + rm[vm] + (s if staying else 0.0)
                 used = bmask | mmask
-                t_gains = tops.plain if staying else tops.stay
-                for k2 in order("top", staying):
-                    upper = m_score + t_gains[k2]
+                t_gain = t_plain if staying else t_stay
+                for k2 in order("top", staying, b_left - mids.wild[k]):
+                    upper = m_score + t_gain[k2]
                     if upper < best_score - _EPS or (
                             upper <= best_score + _EPS
                             and (vb, m_line, tops.high[k2]) <= (best_b, best_m, best_t)):
@@ -358,5 +429,6 @@ class _Search:
                             score >= best_score - _EPS
                             and (vb, m_line, vt) > (best_b, best_m, best_t)):
                         best_score, best_b, best_m, best_t = score, vb, m_line, vt
-                        picked = (t_masks[ti], mmask, bmask)
+                        picked = ((t_masks[ti], t_wilds[ti]), (mmask, f_wilds[mi]),
+                                  (bmask, f_wilds[bi]))
         return picked

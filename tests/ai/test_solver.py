@@ -5,12 +5,12 @@ from itertools import combinations
 
 import pytest
 
-from bot.ai.solver import Solution, solve
-from bot.engine.board import Board, evaluate_board
+from bot.ai.solver import Solution, _joker_options, solve
+from bot.engine.board import Board, evaluate_board, row_options
 from bot.engine.cards import DECK, JOKERS, Card, make_card, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.evaluation import eval3, eval5
-from bot.engine.royalties import ROYALTY
+from bot.engine.royalties import ROYALTY, Row
 from bot.engine.rules import TableRules
 from tests.ai import brute
 
@@ -81,6 +81,35 @@ def test_joker_hands_equal_brute_force(seed: int) -> None:
     check_against_brute(3000 + seed, 13, jokers=1 + seed % 2)
 
 
+# The joker hands found on which the search looked at the most candidates (a search for slow
+# hands, changing a card or two at a time, and a sweep of random ones), at sizes the brute
+# force checks in seconds: where the bounds counting each row's jokers prune the most, each
+# with other table options and stay values.
+JokerHand = tuple[str, dict[str, object], float]  # cards, table options, stay value
+SLOWEST_JOKER_HANDS: tuple[JokerHand, ...] = (
+    ("6s 6c 9s Qs 3c 8d Ac 6d 7h 2h Kc X X", {}, 13.0),
+    ("Jc 9s 3c Ts Jd Qh Th Qs 8c 8d Kd 7h X X", {"fantasy_stay_full_house_middle": True}, 40.0),
+    ("Ac 4s 6h X Ts 3d Kh X Jc Td 9d 3s 8s Th", {"royalties": "russian"}, 4.5),
+    ("9c 3h Ad 9h 6s Ts 7c 7h Ks 4d Qc 8s Td X", {"fantasy": "tournament"}, 0.0),
+)
+# Hands on which a bound or a candidate list that counted too few jokers left for the rows
+# still to choose (for the middle, for the top, in either's gains) picks a worse board.
+JOKER_BUDGET_HANDS: tuple[JokerHand, ...] = (
+    ("6s 9s Jc Qd 3h As 6d 4c 8h 4s Th X X", {"fantasy_stay_full_house_middle": True}, 0.0),
+    ("Tc 5h 8c 2c 9d 7c Js Ac 5s Ts 8d 9c X", {"fantasy": "tournament"}, 4.5),
+    ("Ad 2h Qd Ah 6c 4h 3c Qh Qc 5d 3d 7s X", {"fantasy_stay_full_house_middle": True}, 4.5),
+    ("Qc Ah 8s 4h 7s 4c 8h 8c 4d 4s Qh X X", {"fantasy_stay_full_house_middle": True}, 0.0),
+)
+
+
+@pytest.mark.parametrize("hand,options,stay", SLOWEST_JOKER_HANDS + JOKER_BUDGET_HANDS)
+def test_slowest_and_joker_budget_hands_equal_brute_force(hand: str, options: dict[str, object],
+                                                      stay: float) -> None:
+    rules = TableRules.from_mapping({"variant": "joker", **options})
+    cards = parse_cards(hand)
+    assert solved_key(cards, rules, stay) == brute.best(cards, rules, stay)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("count,seeds", [(13, 300), (14, 200), (15, 100)])
 def test_hundreds_equal_brute_force(count: int, seeds: int) -> None:
@@ -110,6 +139,27 @@ def test_greedy_joker_resolution_is_the_engines() -> None:
         assert result.fouled == (vt is None)
         if vt is not None:
             assert result.hands == (vt, vm, vb)
+
+
+def test_joker_options_are_the_engines() -> None:
+    """The values the solver gives a joker row (by rank sums) are those of the engine's
+    row_options (one evaluation per choice of cards), on random rows and on the rows where a
+    joker's suit or rank is constrained: one suit (a flush), trips and quads (no five alike)."""
+    rng = random.Random(11)
+    rows: list[tuple[Row, list[Card], int]] = []
+    for _ in range(150):
+        for row, size in (("top", 3), ("middle", 5)):
+            rows += [(row, rng.sample(DECK, size - wild), wild) for wild in (1, 2)]
+        suit, rank = rng.randrange(4), rng.randrange(13)
+        ranks = rng.sample(range(13), 4)
+        rows += [("middle", [make_card(r, suit) for r in ranks[:3]], 2),
+                 ("middle", [make_card(r, suit) for r in ranks], 1),
+                 ("middle", [make_card(rank, s) for s in range(3)], 2),
+                 ("middle", [make_card(rank, s) for s in range(4)], 1),
+                 ("top", [make_card(rank, s) for s in range(2)], 1)]
+    for row, fixed, wild in rows:
+        expected = tuple(sorted(row_options(row, (*fixed, *JOKERS[:wild]))))
+        assert _joker_options(row, tuple(sorted(fixed)), wild) == expected, (row, fixed)
 
 
 def test_royalties_and_staying_grow_with_row_strength() -> None:

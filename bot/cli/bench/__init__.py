@@ -21,6 +21,8 @@ FIGURES: dict[str, str] = {
     "solve14_max_ms": "bot.cli.bench.ai",
     "solve17_mean_ms": "bot.cli.bench.ai",
     "solve17_max_ms": "bot.cli.bench.ai",
+    "solve_joker_mean_ms": "bot.cli.bench.ai",
+    "solve_joker_max_ms": "bot.cli.bench.ai",
     "ai_strong_decision_ms": "bot.cli.bench.ai",
     "ai_strong_decision_max_ms": "bot.cli.bench.ai",
     "ai_playouts_per_s": "bot.cli.bench.ai",

@@ -6,7 +6,7 @@ import time
 
 from bot.ai.players import Settings, decide, decide_counted
 from bot.ai.solver import solve
-from bot.engine.cards import DECK
+from bot.engine.cards import DECK, JOKERS, Card, parse_cards
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
@@ -17,6 +17,14 @@ EASY_HANDS = 40  # seeded heads-up hands whose street decisions are timed
 STRONG_DECISIONS = 10  # street decisions timed at the default budget (about 1 s each)
 PLAYOUT_DECISIONS = 120  # street decisions timed per player for the playout rate
 PLAYOUTS = 200  # the playout budget of each decision (ofc simulate's default)
+JOKER_HANDS = 10  # seeded joker hands per size (13-17 cards) and joker count (1, 2)
+# The slowest joker Fantasyland hands (R9) found: by a search for slow hands (cards changed
+# one or two at a time, kept when the solve took longer) and in a sweep of random ones.
+JOKER_WORST = (
+    "4s 4d 9c 3s 7d 3c 7c 2d 2h Qh 8s 6h 9d Kh 8c X X",
+    "9c 9s Jh 3c 2h X 8d Ah Ad Td X 8s 4d Ts 6c 3s",
+    "Ac 4s 6h X Ts 3d Kh X Jc Td 9d 3s 8s Th",
+)
 
 
 def _solve_times(count: int) -> list[float]:
@@ -26,6 +34,22 @@ def _solve_times(count: int) -> list[float]:
     times = []
     for _ in range(SOLVE_HANDS):
         hand = rng.sample(DECK, count)
+        start = time.perf_counter()
+        solve(hand, rules)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def _joker_solve_times() -> list[float]:
+    """Seeded joker hands of every Fantasyland size at a joker table, then the slowest found."""
+    rng = random.Random(SEED)
+    rules = TableRules(variant="joker")
+    hands: list[list[Card]] = [
+        rng.sample(DECK, count - jokers) + list(JOKERS[:jokers])
+        for count in range(13, 18) for jokers in (1, 2) for _ in range(JOKER_HANDS)]
+    hands += [parse_cards(h) for h in JOKER_WORST]
+    times = []
+    for hand in hands:
         start = time.perf_counter()
         solve(hand, rules)
         times.append((time.perf_counter() - start) * 1000)
@@ -106,4 +130,8 @@ def run(keys: set[str]) -> dict[str, float]:
             times = _solve_times(count)
             out[names[0]] = round(sum(times) / len(times), 1)
             out[names[1]] = round(max(times), 1)
+    if keys & {"solve_joker_mean_ms", "solve_joker_max_ms"}:
+        times = _joker_solve_times()
+        out["solve_joker_mean_ms"] = round(sum(times) / len(times), 1)
+        out["solve_joker_max_ms"] = round(max(times), 1)
     return {k: v for k, v in out.items() if k in keys}
