@@ -11,7 +11,8 @@ from bot.storage import tables as tables_module
 from .conftest import ALICE, BOB, GUILD
 
 TOPICS = {
-    "wallets": {"wallet", "claim_daily", "grant", "correct", "ledger", "leaderboard", "rank_of"},
+    "wallets": {"wallet", "read_wallet", "claim_daily", "grant", "correct", "ledger",
+                "leaderboard", "rank_of"},
     "tables": {"create_table", "save_snapshot", "save_snapshots", "set_table_messages", "table",
                "live_tables", "buy_in", "cash_out", "settle_hand", "close_table",
                "refund_table"},
