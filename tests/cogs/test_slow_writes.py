@@ -4,6 +4,7 @@ lock is held until the bot's answer is seen, however long that takes, so nothing
 depends on the machine's speed: without the defer the double refuses the late answer
 (Unknown interaction) and the member sees nothing."""
 
+import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -59,8 +60,11 @@ async def test_a_write_waiting_on_a_busy_database_is_deferred_then_answered(
     await setup(double, alice, bob)
     if command == "ofc tournament computer":  # the director's: alice opened it
         bob = alice
-    other = sqlite3.connect(db_path, isolation_level=None)  # another process's writer
-    other.execute("BEGIN IMMEDIATE")
+    # Another process's writer. Its lock is taken off the event loop: the bot may still be in
+    # a transaction from the setup's answer, which needs the loop to reach its commit.
+    other = sqlite3.connect(db_path, isolation_level=None, timeout=600,
+                            check_same_thread=False)
+    await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
     asked: Interaction | None = None
     try:
         asked = await bob.slash(command, **options)
