@@ -152,3 +152,57 @@ def test_the_readmes_relative_links_lead_to_files() -> None:
     targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
     assert "docs/index.md" in targets
     assert [t for t in targets if "://" not in t and not (ROOT / t).exists()] == []
+
+
+LIMITS_PAGE = ROOT / "docs" / "admins" / "limits.md"
+STRING = 3  # Discord's option type for text
+
+
+def options_by_command(published: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every option of every runnable command, by "/command option" ("/ofc solve cards")."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def walk(command: dict[str, Any], name: str) -> None:
+        for option in command.get("options") or ():
+            if option["type"] in (SUBCOMMAND, GROUP):
+                walk(option, f"{name} {option['name']}")
+            else:
+                found[f"{name} {option['name']}"] = option
+    for command in published:
+        walk(command, f"/{command['name']}")
+    return found
+
+
+def limits_rows() -> list[tuple[str, str, int, int]]:
+    """(command, option, low, high) for each command and option of the limits page's tables
+    of lengths and ranges ("| `/ofc score` | `player1` … `player4`, `in_fantasy` | 1 – 200 |")."""
+    rows = []
+    for commands, options, low, high in re.findall(
+            r"^\| (`/ofc[^|]*) \| (`[^|]*) \| ([\d,]+) – ([\d,]+)\b", LIMITS_PAGE.read_text(
+                encoding="utf-8"), flags=re.MULTILINE):
+        names = re.findall(r"`(\w+)`", options)
+        if "…" in options:  # `player1` … `player4`
+            first, last = names[0], names[1]
+            names[:2] = [f"{first[:-1]}{n}" for n in range(int(first[-1]), int(last[-1]) + 1)]
+        rows += [(command, name, int(low.replace(",", "")), int(high.replace(",", "")))
+                 for command in re.findall(r"`(/[^`]+)`", commands) for name in names]
+    return rows
+
+
+def test_the_limits_page_states_the_published_lengths_and_ranges(
+        published: list[dict[str, Any]]) -> None:
+    options, rows = options_by_command(published), limits_rows()
+    assert ("/ofc score", "player3", 1, 200) in rows  # the tables were read
+    wrong = []
+    for command, name, low, high in rows:
+        option = options.get(f"{command} {name}", {})
+        bounds = ((option.get("min_length"), option.get("max_length"))
+                  if option.get("type") == STRING else
+                  (option.get("min_value"), option.get("max_value")))
+        if bounds != (low, high):
+            wrong.append(f"{command} {name}: the page says {low}-{high}, published {bounds}")
+    assert wrong == [], "\n".join(wrong)
+    typed = {f"{command} {name}" for command, name, _, _ in rows}
+    text = [name for name, option in options.items()
+            if option["type"] == STRING and not option.get("choices") and name not in typed]
+    assert text == [], f"text options missing from the page's table of lengths: {text}"
