@@ -206,3 +206,16 @@ def test_the_limits_page_states_the_published_lengths_and_ranges(
     text = [name for name, option in options.items()
             if option["type"] == STRING and not option.get("choices") and name not in typed]
     assert text == [], f"text options missing from the page's table of lengths: {text}"
+
+
+def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
+    """A path such as `bot/engine/rules.py` or `tests/e2e/` on any page names a file or
+    folder of the repository (not /opt/ofc-bot/.env, nor a template like `v<new>.json`)."""
+    pages = [README, ROOT / "tests" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    path = re.compile(r"(?<![\w/.-])((?:bot|cogs|rendering|tests|deploy|docs)/[\w./-]*\w)"
+                      r"(?![\w<])")
+    named = {(page.relative_to(ROOT), found) for page in pages
+             for found in path.findall(page.read_text(encoding="utf-8"))}
+    assert (Path("README.md"), "deploy/ofc-bot.service") in named  # the pages were read
+    assert sorted(f"{page}: {found}" for page, found in named
+                  if not (ROOT / found).exists()) == []
