@@ -7,6 +7,7 @@ bot publishes (`ofc-bot --export-commands`), and README.md's relative links agai
 import asyncio
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -219,3 +220,13 @@ def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
     assert (Path("README.md"), "deploy/ofc-bot.service") in named  # the pages were read
     assert sorted(f"{page}: {found}" for page, found in named
                   if not (ROOT / found).exists()) == []
+
+
+def test_the_dependencies_page_names_every_dependency() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    required = [*project["dependencies"],
+                *(d for extra in project["optional-dependencies"].values() for d in extra)]
+    names = [re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0] for requirement in required]
+    page = (ROOT / "docs" / "maintainers" / "dependencies.md").read_text(encoding="utf-8").lower()
+    assert "openskill" in names and "mkdocs-material" in names  # pyproject was read
+    assert [name for name in names if name.lower() not in page] == []
