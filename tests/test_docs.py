@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.app import export_commands
+from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,3 +231,12 @@ def test_the_dependencies_page_names_every_dependency() -> None:
     page = (ROOT / "docs" / "maintainers" / "dependencies.md").read_text(encoding="utf-8").lower()
     assert "openskill" in names and "mkdocs-material" in names  # pyproject was read
     assert [name for name in names if name.lower() not in page] == []
+
+
+def test_the_benchmarks_page_lists_every_figure_of_ofc_bench() -> None:
+    page = (ROOT / "docs" / "maintainers" / "benchmarks.md").read_text(encoding="utf-8")
+    table = page.split("| figure | what |", 1)[1].split("\n\n", 1)[0]
+    listed = {key for first, second in re.findall(
+        r"^\| `(\w+)`(?: / `(\w+)`)? \|", table, flags=re.MULTILINE) for key in (first, second)}
+    assert "eval5_per_s" in listed  # the table was read
+    assert sorted(set(FIGURES) - listed) == [] and sorted(listed - set(FIGURES) - {""}) == []
