@@ -1,8 +1,10 @@
 """The documentation says what the code does, where a claim can be checked mechanically and
 would otherwise drift: the settings tables (README.md, docs/admins/settings.md) against what
-bot/config.py reads, the slash commands and options every page names against the commands the
-bot publishes (`ofc-bot --export-commands`), and README.md's relative links against the files.
-"""
+bot/config.py reads; the slash commands and options every page names, README.md's command
+table and the limits page's lengths and ranges against the commands the bot publishes
+(`ofc-bot --export-commands`); the repository paths and README.md's links against the files;
+the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
+and the snapshot codec."""
 
 import asyncio
 import json
@@ -16,6 +18,7 @@ import pytest
 from bot.app import export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.tables.snapshot_versions import CURRENT
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -240,3 +243,9 @@ def test_the_benchmarks_page_lists_every_figure_of_ofc_bench() -> None:
         r"^\| `(\w+)`(?: / `(\w+)`)? \|", table, flags=re.MULTILINE) for key in (first, second)}
     assert "eval5_per_s" in listed  # the table was read
     assert sorted(set(FIGURES) - listed) == [] and sorted(listed - set(FIGURES) - {""}) == []
+
+
+def test_the_snapshots_page_lists_every_snapshot_version() -> None:
+    page = (ROOT / "docs" / "maintainers" / "snapshots.md").read_text(encoding="utf-8")
+    listed = [int(n) for n in re.findall(r"^\| (\d+) \|", page, flags=re.MULTILINE)]
+    assert listed == list(range(1, CURRENT + 1))
