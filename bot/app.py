@@ -400,9 +400,10 @@ def _localizable(payload: dict[str, Any]) -> dict[str, Any]:
 async def export_commands(path: str) -> int:
     """`ofc-bot --export-commands FILE`: the command tree exactly as it would be synced, as
     JSON in FILE (`-`: standard output), without connecting to Discord. The extensions are
-    loaded against a throwaway database; the exit status is 0."""
+    loaded against a throwaway database, with no worker processes (nothing is drawn); the
+    exit status is 0."""
     with tempfile.TemporaryDirectory() as folder:
-        settings = Settings(database=str(Path(folder) / "export.sqlite3"))
+        settings = Settings(database=str(Path(folder) / "export.sqlite3"), workers=0)
         bot = OFCBot(settings)
         try:
             await bot.load_cogs()
@@ -424,7 +425,7 @@ async def update_catalogues() -> int:
     from bot.i18n.extract import code_templates, update
 
     with tempfile.TemporaryDirectory() as folder:
-        bot = OFCBot(Settings(database=str(Path(folder) / "catalogues.sqlite3")))
+        bot = OFCBot(Settings(database=str(Path(folder) / "catalogues.sqlite3"), workers=0))
         try:
             await bot.load_cogs()
             await bot.command_payload()  # the translator records every command string

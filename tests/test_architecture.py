@@ -1,5 +1,6 @@
 """The architecture page's package table (docs/maintainers/architecture.md) names every package
-of the shipped roots and every module at the top of bot/, and nothing that is not there."""
+of the shipped roots and every module at the top of bot/, and nothing that is not there; its
+map of the Discord layer names every module of each cogs/ package, and no other."""
 
 import re
 from pathlib import Path
@@ -33,3 +34,28 @@ def test_the_page_lists_every_package_and_no_other() -> None:
 
 def test_the_check_reads_the_table() -> None:
     assert {"bot.engine", "bot.cli.bench", "bot.app", "rendering"} <= documented()
+
+
+def cogs_modules_named() -> dict[str, set[str]]:
+    """The modules the page's map of the Discord layer names, by their `cogs/` folder."""
+    section = PAGE.read_text().split("## The Discord layer", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```", 2)[1]
+    named: dict[str, set[str]] = {}
+    folder = ""
+    for line in block.splitlines():
+        if heading := re.match(r"(cogs/\w+)/", line):
+            folder = heading[1]
+        if folder:
+            named.setdefault(folder, set()).update(re.findall(r"\b(\w+)\.py\b", line))
+    return named
+
+
+def test_the_discord_layers_map_names_every_module_and_no_other() -> None:
+    named = cogs_modules_named()
+    assert {"cogs/common", "cogs/tables", "cogs/tournaments"} <= set(named)  # the map was read
+    there = {str(folder.relative_to(ROOT)): {path.stem for path in folder.glob("*.py")} - {
+        "__init__"} for folder in (ROOT / "cogs").iterdir() if (folder / "__init__.py").is_file()}
+    assert set(named) == set(there)
+    wrong = {folder: (sorted(there[folder] - named[folder]), sorted(named[folder] - there[folder]))
+             for folder in there if named[folder] != there[folder]}
+    assert wrong == {}, f"(missing from the map, named but not there) by folder: {wrong}"

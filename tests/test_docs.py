@@ -1,0 +1,251 @@
+"""The documentation says what the code does, where a claim can be checked mechanically and
+would otherwise drift: the settings tables (README.md, docs/admins/settings.md) against what
+bot/config.py reads; the slash commands and options every page names, README.md's command
+table and the limits page's lengths and ranges against the commands the bot publishes
+(`ofc-bot --export-commands`); the repository paths and README.md's links against the files;
+the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
+and the snapshot codec."""
+
+import asyncio
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import export_commands
+from bot.cli.bench import FIGURES
+from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.tables.snapshot_versions import CURRENT
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+SETTINGS_PAGE = ROOT / "docs" / "admins" / "settings.md"
+# Shows the commands' translated names (`/ofc skapa`), which are Discord's, not the code's.
+LOCALIZED_NAMES = ROOT / "docs" / "languages.md"
+# Named as what the bot does not have ("a group of its own, not `/ofc admin`").
+NOT_COMMANDS = {"/ofc admin"}
+
+
+def settings_read() -> dict[str, str]:
+    """Each environment variable load_settings reads, and the Settings field it sets (named
+    for it: OFC_DEV_GUILD sets dev_guild, DISCORD_TOKEN token)."""
+    source = (ROOT / "bot" / "config.py").read_text(encoding="utf-8")
+    return {name: name.removeprefix("OFC_").removeprefix("DISCORD_").lower()
+            for name in re.findall(r'\bget\("(\w+)"', source)}
+
+
+def settings_table(page: Path) -> dict[str, str]:
+    """A page's settings table: each `NAME` of its first column, and its default cell."""
+    rows = re.findall(r"^\| `([A-Z_]+)` \| ([^|]*) \|", page.read_text(encoding="utf-8"),
+                      flags=re.MULTILINE)
+    return dict(rows)
+
+
+def default_is_stated(name: str, field: str, cell: str) -> bool:
+    default = getattr(Settings(), field)
+    if name == "OFC_WORKERS":  # None: the usable cores, within the bounds the cell states
+        return f"{MIN_WORKERS} to {MAX_WORKERS}" in cell
+    if default is None:
+        return cell.startswith("(")  # "(none)", "(off)"
+    shown = f"{default:g}" if isinstance(default, float) else str(default)
+    return f"`{shown}`" in cell
+
+
+def test_the_settings_page_names_every_setting_with_its_default() -> None:
+    read, page = settings_read(), settings_table(SETTINGS_PAGE)
+    assert "OFC_DATABASE" in read and "OFC_METRICS_HOST" in read  # the parser was read
+    assert sorted(set(read) - set(page)) == [], "settings missing from the page"
+    assert sorted(set(page) - set(read)) == [], "the page names settings the bot ignores"
+    wrong = [name for name, cell in page.items() if not default_is_stated(name, read[name], cell)]
+    assert wrong == [], f"defaults that are not the code's: {wrong}"
+
+
+def test_the_readme_settings_are_real_with_their_defaults() -> None:
+    read, table = settings_read(), settings_table(README)
+    assert "DISCORD_TOKEN" in table
+    assert sorted(set(table) - set(read)) == []
+    assert [name for name, cell in table.items()
+            if not default_is_stated(name, read[name], cell)] == []
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+    """The commands as `ofc-bot --export-commands` writes them, as they reach Discord."""
+    path = tmp_path_factory.mktemp("commands") / "commands.json"
+    assert asyncio.run(export_commands(str(path))) == 0
+    commands: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return commands
+
+
+SUBCOMMAND, GROUP = 1, 2  # Discord's option types for a subcommand and a subcommand group
+
+
+def children(command: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {o["name"]: o for o in command.get("options") or ()
+            if o["type"] in (SUBCOMMAND, GROUP)}
+
+
+def leaves(command: dict[str, Any], prefix: str = "") -> list[str]:
+    """Every runnable command under `command`, by its full name ("ofc tournament warn")."""
+    name = f"{prefix}{command['name']}"
+    below = children(command)
+    if not below:
+        return [name]
+    return [leaf for child in below.values() for leaf in leaves(child, f"{name} ")]
+
+
+def mentions(text: str) -> list[str]:
+    """Every code span of `text` that starts with a slash command."""
+    return re.findall(r"`(/ofc(?:-admin)?(?: [^`]*)?)`", text)
+
+
+def problems_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
+    """What in one mention (`/ofc create hints:on`, `/ofc-admin grant member amount reason`,
+    `/ofc practice [level] [hands]`) is not a published command or option."""
+    tokens = mention.replace("[table options]", "[options]").split()
+    command = tops[tokens[0].removeprefix("/")]
+    rest = tokens[1:]
+    while rest and rest[0] in children(command):
+        command, rest = children(command)[rest[0]], rest[1:]
+    if children(command):  # a group: only "..." or nothing may follow its subcommands
+        return [f"{mention!r}: no subcommand {rest[0]!r}"] if rest and rest[0] != "..." else []
+    options = {o["name"] for o in command.get("options") or ()}
+    found, in_value = [], False
+    for token in rest:
+        name = token.split(":", 1)[0].strip("[]")
+        if ":" not in token and in_value:  # more of a value ("controls:by direct message")
+            continue
+        in_value = ":" in token
+        if name not in (*options, "...", "options"):  # "[options]", "[...]": any of them
+            found.append(f"{mention!r}: {command['name']} has no option {name!r}")
+    return found
+
+
+def test_every_command_and_option_the_docs_name_is_published(
+        published: list[dict[str, Any]]) -> None:
+    tops = {command["name"]: command for command in published}
+    assert set(tops) == {"ofc", "ofc-admin"}
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [f"{page.relative_to(ROOT)}: {problem}"
+             for page in pages if page != LOCALIZED_NAMES
+             for mention in mentions(page.read_text(encoding="utf-8"))
+             if mention not in NOT_COMMANDS
+             for problem in problems_of(mention, tops)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_readme_command_table_names_every_command(published: list[dict[str, Any]]) -> None:
+    rows = [line for line in README.read_text(encoding="utf-8").splitlines()
+            if line.startswith("| `/ofc")]
+    table = "\n".join(rows)
+    missing = []
+    for leaf in (leaf for command in published for leaf in leaves(command)):
+        group, _, last = leaf.rpartition(" ")
+        listed = f"`/{leaf}`" in table or f"`/{leaf} " in table or any(
+            row.startswith(f"| `/{group} ...`") and f"`{last}`" in row for row in rows)
+        if not listed:
+            missing.append(leaf)
+    assert len(rows) > 20  # the table was read
+    assert missing == [], f"commands missing from README.md's table: {missing}"
+
+
+def test_the_readmes_relative_links_lead_to_files() -> None:
+    text = README.read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    assert "docs/index.md" in targets
+    assert [t for t in targets if "://" not in t and not (ROOT / t).exists()] == []
+
+
+LIMITS_PAGE = ROOT / "docs" / "admins" / "limits.md"
+STRING = 3  # Discord's option type for text
+
+
+def options_by_command(published: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Every option of every runnable command, by "/command option" ("/ofc solve cards")."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def walk(command: dict[str, Any], name: str) -> None:
+        for option in command.get("options") or ():
+            if option["type"] in (SUBCOMMAND, GROUP):
+                walk(option, f"{name} {option['name']}")
+            else:
+                found[f"{name} {option['name']}"] = option
+    for command in published:
+        walk(command, f"/{command['name']}")
+    return found
+
+
+def limits_rows() -> list[tuple[str, str, int, int]]:
+    """(command, option, low, high) for each command and option of the limits page's tables
+    of lengths and ranges ("| `/ofc score` | `player1` … `player4`, `in_fantasy` | 1 – 200 |")."""
+    rows = []
+    for commands, options, low, high in re.findall(
+            r"^\| (`/ofc[^|]*) \| (`[^|]*) \| ([\d,]+) – ([\d,]+)\b", LIMITS_PAGE.read_text(
+                encoding="utf-8"), flags=re.MULTILINE):
+        names = re.findall(r"`(\w+)`", options)
+        if "…" in options:  # `player1` … `player4`
+            first, last = names[0], names[1]
+            names[:2] = [f"{first[:-1]}{n}" for n in range(int(first[-1]), int(last[-1]) + 1)]
+        rows += [(command, name, int(low.replace(",", "")), int(high.replace(",", "")))
+                 for command in re.findall(r"`(/[^`]+)`", commands) for name in names]
+    return rows
+
+
+def test_the_limits_page_states_the_published_lengths_and_ranges(
+        published: list[dict[str, Any]]) -> None:
+    options, rows = options_by_command(published), limits_rows()
+    assert ("/ofc score", "player3", 1, 200) in rows  # the tables were read
+    wrong = []
+    for command, name, low, high in rows:
+        option = options.get(f"{command} {name}", {})
+        bounds = ((option.get("min_length"), option.get("max_length"))
+                  if option.get("type") == STRING else
+                  (option.get("min_value"), option.get("max_value")))
+        if bounds != (low, high):
+            wrong.append(f"{command} {name}: the page says {low}-{high}, published {bounds}")
+    assert wrong == [], "\n".join(wrong)
+    typed = {f"{command} {name}" for command, name, _, _ in rows}
+    text = [name for name, option in options.items()
+            if option["type"] == STRING and not option.get("choices") and name not in typed]
+    assert text == [], f"text options missing from the page's table of lengths: {text}"
+
+
+def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
+    """A path such as `bot/engine/rules.py` or `tests/e2e/` on any page names a file or
+    folder of the repository (not /opt/ofc-bot/.env, nor a template like `v<new>.json`)."""
+    pages = [README, ROOT / "tests" / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    path = re.compile(r"(?<![\w/.-])((?:bot|cogs|rendering|tests|deploy|docs)/[\w./-]*\w)"
+                      r"(?![\w<])")
+    named = {(page.relative_to(ROOT), found) for page in pages
+             for found in path.findall(page.read_text(encoding="utf-8"))}
+    assert (Path("README.md"), "deploy/ofc-bot.service") in named  # the pages were read
+    assert sorted(f"{page}: {found}" for page, found in named
+                  if not (ROOT / found).exists()) == []
+
+
+def test_the_dependencies_page_names_every_dependency() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    required = [*project["dependencies"],
+                *(d for extra in project["optional-dependencies"].values() for d in extra)]
+    names = [re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0] for requirement in required]
+    page = (ROOT / "docs" / "maintainers" / "dependencies.md").read_text(encoding="utf-8").lower()
+    assert "openskill" in names and "mkdocs-material" in names  # pyproject was read
+    assert [name for name in names if name.lower() not in page] == []
+
+
+def test_the_benchmarks_page_lists_every_figure_of_ofc_bench() -> None:
+    page = (ROOT / "docs" / "maintainers" / "benchmarks.md").read_text(encoding="utf-8")
+    table = page.split("| figure | what |", 1)[1].split("\n\n", 1)[0]
+    listed = {key for first, second in re.findall(
+        r"^\| `(\w+)`(?: / `(\w+)`)? \|", table, flags=re.MULTILINE) for key in (first, second)}
+    assert "eval5_per_s" in listed  # the table was read
+    assert sorted(set(FIGURES) - listed) == [] and sorted(listed - set(FIGURES) - {""}) == []
+
+
+def test_the_snapshots_page_lists_every_snapshot_version() -> None:
+    page = (ROOT / "docs" / "maintainers" / "snapshots.md").read_text(encoding="utf-8")
+    listed = [int(n) for n in re.findall(r"^\| (\d+) \|", page, flags=re.MULTILINE)]
+    assert listed == list(range(1, CURRENT + 1))
