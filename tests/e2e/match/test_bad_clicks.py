@@ -140,3 +140,23 @@ async def confirm_after_drafting(double: DiscordDouble, member: Member, prompt: 
         if not any(chosen(prompt, card, r) for r in ("top", "middle", "bottom")):
             await draft(double, member, prompt, card, next(rows))
     await confirm(double, member, prompt)
+
+
+async def test_my_hand_says_the_table_closed_and_a_lobby_seat_waits_for_start(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """"My hand" still shown by a client after the match ended says the table is closed (not a
+    prompt titled with its last street); `/ofc hand` in the Rematch's lobby tells a seated
+    member their cards come once the match starts (not that they are not playing)."""
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    over = await play_out(double, table, seats_of((alice, bob)))
+    stale = alice.click(table, "My hand", version=len(table.history) - 1)
+    answer = await refused(double, alice, stale)
+    assert answer == "This table is closed."
+    assert all("street" not in title(m) for m in alice.ephemerals())
+
+    await alice.click(over, "Rematch")
+    await double.wait_until(lambda: "rematch is open" in str(alice.last_ephemeral().content))
+    shown = await double.resolved(await alice.slash("ofc hand"))
+    assert description(shown) == ("The match has not started yet: your cards come once the "
+                                  "host presses **Start**.")
