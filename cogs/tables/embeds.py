@@ -43,7 +43,13 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
               "closed": Text("Practice table: closed")} if lobby.practice else
              {"lobby": Text("OFC table: waiting for players"),
               "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")})
-    paragraph = rules_paragraph(loc, lobby.rules)
+    def stake(n: int) -> str:
+        """Chips at this table: play chips at a practice, lent ones at a tournament's."""
+        return (t(loc, "{n:,} play chip", "{n:,} play chips", n=n) if lobby.practice else
+                t(loc, "{n:,} lent chip", "{n:,} lent chips", n=n) if lobby.lent else
+                chips(loc, n))
+
+    paragraph = rules_paragraph(loc, lobby.rules, stake(lobby.rules.buy_in))
     embed = discord.Embed(title=t(loc, title[lobby.status]), colour=COLOUR,
                           description=f"{t(loc, PRACTICE)}\n{paragraph}" if lobby.practice
                           else paragraph)
@@ -54,10 +60,7 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             seat = lobby.seats[number]
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
-            stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
-                     if lobby.practice else
-                     t(loc, "{n:,} lent chip", "{n:,} lent chips", n=seat.stack)
-                     if lobby.lent else chips(loc, seat.stack))
+            stack = stake(seat.stack)
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
                 else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
@@ -65,7 +68,8 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
         else:
             lines.append(t(loc, "{n}. *free*", n=number + 1))
     embed.add_field(name=t(loc, "Seats"), value="\n".join(lines), inline=False)
-    if lobby.status == "lobby":
+    # The bot seats and starts a practice, the tournament a table of its own: no one joins.
+    if lobby.status == "lobby" and not (lobby.practice or lobby.lent):
         how = Text("**Join** to sit down (the buy-in leaves your wallet; **Leave** returns it). "
                    "The host starts with 2 or more players.")
         if lobby.expires_at:
