@@ -108,10 +108,11 @@ def turn_line(loc: str, view: TableView) -> str:
 
 
 def table_embed(loc: str, view: TableView, practice: bool = False,
-                lent: bool = False) -> discord.Embed:
+                lent: bool = False, closed: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
     when it is a practice (play chips), when hints are on, and at a tournament's
-    table (`lent`) that its stacks were lent for it."""
+    table (`lent`) that its stacks were lent for it. Once the table is `closed` it has no
+    "My hand", so no word of it either."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
         title = t(loc, "Practice table") if practice else t(loc, "OFC table")
@@ -134,7 +135,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
                     else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
-    embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
+    if not closed:
+        embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
     return embed
 
 

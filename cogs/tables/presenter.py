@@ -475,9 +475,10 @@ class TablePresenter(commands.Cog):
         async def draw() -> Content:
             file = await images.newest_table_file(loc, newest)
             drawn, lobby = shown[-1]
-            return Content(table_embed(loc, drawn, lobby.practice, lobby.lent),
-                           hand_view(loc, table) if lobby.status == "playing"
-                           else discord.ui.View(), file)
+            playing = lobby.status == "playing"
+            return Content(table_embed(loc, drawn, lobby.practice, lobby.lent,
+                                       closed=not playing),
+                           hand_view(loc, table) if playing else discord.ui.View(), file)
 
         new = await self._show_in_channel(table, sent, draw, main=True)
         if new is not None:

@@ -144,12 +144,15 @@ async def confirm_after_drafting(double: DiscordDouble, member: Member, prompt: 
 
 async def test_my_hand_says_the_table_closed_and_a_lobby_seat_waits_for_start(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    """"My hand" still shown by a client after the match ended says the table is closed (not a
-    prompt titled with its last street); `/ofc hand` in the Rematch's lobby tells a seated
+    """The table message of a match over neither offers "My hand" nor tells to press it; a "My
+    hand" still shown by a client says the table is closed (not a prompt titled with its last
+    street); `/ofc hand` in the Rematch's lobby tells a seated
     member their cards come once the match starts (not that they are not playing)."""
     table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
                              fantasy="off")
     over = await play_out(double, table, seats_of((alice, bob)))
+    # The closed table's message no longer offers My hand, nor tells to press it.
+    assert "My hand" not in table.labels() and "My hand" not in str(table.embed)
     stale = alice.click(table, "My hand", version=len(table.history) - 1)
     answer = await refused(double, alice, stale)
     assert answer == "This table is closed."
