@@ -46,15 +46,19 @@ class Play:
         return match.public_view(self._core.clock.now()) if match is not None else None
 
     def private_view(self, table_id: int, player_id: int) -> SeatState:
-        """The seat's cards and draft, for "My hand" and `/ofc hand`: refused with the reason
-        on a closed table (a client still showing its last "My hand") and in a lobby, where a
-        seated player has no cards yet."""
+        state = self._core.live(table_id).state
+        return self.seat_state(state, own_seat(state, player_id))
+
+    def own_hand(self, table_id: int, player_id: int) -> SeatState:
+        """`private_view` asked for by the player ("My hand", `/ofc hand`): refused with the
+        reason on a closed table (a client still showing its last "My hand") and in a lobby,
+        where a seated player has no cards yet."""
         state = self._core.live(table_id).state
         if state.status == "closed":
             raise NoTable(CLOSED)
         if state.match is None and any(s.player_id == player_id for s in state.seats):
             raise StaleAction(NOT_STARTED)
-        return self.seat_state(state, own_seat(state, player_id))
+        return self.private_view(table_id, player_id)
 
     def seat_state(self, state: TableState, seat: int) -> SeatState:
         match = state.match

@@ -5,6 +5,9 @@ whose arithmetic holds (R3, R5, R6) and wallets that match it."""
 
 import asyncio
 from collections.abc import Awaitable
+from typing import Any
+
+import pytest
 
 from bot.app import OFCBot
 from bot.engine.cards import Card
@@ -163,3 +166,38 @@ async def test_my_hand_says_the_table_closed_and_a_lobby_seat_waits_for_start(
     shown = await double.resolved(await alice.slash("ofc hand"))
     assert description(shown) == ("The match has not started yet: your cards come once the "
                                   "host presses **Start**.")
+
+
+async def test_a_refusal_while_the_table_message_is_recorded_keeps_one_table_message(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click refused (here a Confirm before every card has a row, as a client still showing
+    Confirm enabled sends it) while the bot is recording the table message it just posted:
+    the table message is still edited in place afterwards, never posted a second time (which
+    left the first one behind, its turn line stale and its My hand live)."""
+    storage = bot.storage.tables
+    record = storage.set_table_messages
+    recording, release = asyncio.Event(), asyncio.Event()
+
+    async def held(table_id: int, **fields: Any) -> None:
+        if isinstance(fields.get("table_message_id"), int):
+            recording.set()
+            await release.wait()  # the test lets it go once the click was refused
+        await record(table_id, **fields)
+
+    monkeypatch.setattr(storage, "set_table_messages", held)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    seats = seats_of((alice, bob))
+    first = (await double.wait_until(lambda: next((s for s in seats if ready(s.prompt())),
+                                                  None))).member
+    prompt = first.last_dm()
+    assert prompt is not None
+    await recording.wait()
+    reason = await refused(double, first, first.forge(prompt, action_of(prompt) or ""))
+    assert reason == "Place all 5 cards"
+    release.set()
+
+    await play_out(double, table, seats)
+    tables = [m for m in double.messages() if title(m).startswith("Hand 1 of 1")]
+    assert tables == [table] and "showdown" in title(table)
