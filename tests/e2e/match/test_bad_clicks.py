@@ -201,3 +201,25 @@ async def test_a_refusal_while_the_table_message_is_recorded_keeps_one_table_mes
     await play_out(double, table, seats)
     tables = [m for m in double.messages() if title(m).startswith("Hand 1 of 1")]
     assert tables == [table] and "showdown" in title(table)
+
+
+async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """/ofc cancel completes the hand in play (its cards placed by R10's rule) and closes the
+    table: each DM prompt still open becomes its record and says so (not that time ran out,
+    nor "Your turn" with a countdown to a moment that never comes)."""
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    seats = seats_of((alice, bob))
+    await double.wait_until(lambda: any(ready(s.prompt()) for s in seats))
+    prompts = [await member.wait_for_dm() for member in (alice, bob)]
+    await double.resolved(await alice.slash("ofc cancel"))
+    await double.wait_until(lambda: all(not p.components for p in prompts)
+                            and "My hand" not in table.labels(), what="prompts closed")
+    for prompt in prompts:
+        await double.wait_until(lambda p=prompt: "Table closed" in description(p),
+                                what="the prompt says the table closed")
+        assert description(prompt).startswith(
+            "Table closed: your cards were placed for you.")
+        assert "Your turn" not in description(prompt) and "Waiting" not in description(prompt)
+        assert title(prompt) == "Hand 1: street 1 placed"
