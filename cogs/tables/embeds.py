@@ -37,19 +37,22 @@ AWAY = Text("You are marked away: your cards are placed for you. Press **I'm bac
 PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
 
 
+def stake(loc: str, n: int, *, practice: bool, lent: bool) -> str:
+    """Chips at a table: play chips at a practice, lent ones at a tournament's."""
+    return (t(loc, "{n:,} play chip", "{n:,} play chips", n=n) if practice else
+            t(loc, "{n:,} lent chip", "{n:,} lent chips", n=n) if lent else chips(loc, n))
+
+
 def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
     title = ({"lobby": Text("Practice table: waiting for players"),
               "playing": Text("Practice table: playing"),
               "closed": Text("Practice table: closed")} if lobby.practice else
              {"lobby": Text("OFC table: waiting for players"),
               "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")})
-    def stake(n: int) -> str:
-        """Chips at this table: play chips at a practice, lent ones at a tournament's."""
-        return (t(loc, "{n:,} play chip", "{n:,} play chips", n=n) if lobby.practice else
-                t(loc, "{n:,} lent chip", "{n:,} lent chips", n=n) if lobby.lent else
-                chips(loc, n))
+    def at_table(n: int) -> str:
+        return stake(loc, n, practice=lobby.practice, lent=lobby.lent)
 
-    paragraph = rules_paragraph(loc, lobby.rules, stake(lobby.rules.buy_in))
+    paragraph = rules_paragraph(loc, lobby.rules, at_table(lobby.rules.buy_in))
     embed = discord.Embed(title=t(loc, title[lobby.status]), colour=COLOUR,
                           description=f"{t(loc, PRACTICE)}\n{paragraph}" if lobby.practice
                           else paragraph)
@@ -60,7 +63,7 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             seat = lobby.seats[number]
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
-            stack = stake(seat.stack)
+            stack = at_table(seat.stack)
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
                 else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
@@ -401,7 +404,8 @@ def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = Fa
     id), and what happens now (a rematch, a practice, a tournament)."""
     rated = ratings or {}
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
-               name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
+               name=seat_name(loc, s.name),
+               chips=stake(loc, s.stack, practice=practice, lent=tournament), net=signed(s.net))
              + ("" if s.player_id not in rated else " · " + t(
                  loc, "rating {rating:,} ({change:+,})", rating=rated[s.player_id][1],
                  change=rated[s.player_id][1] - rated[s.player_id][0]))
