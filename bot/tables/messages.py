@@ -32,11 +32,13 @@ class Messages:
         call from a listener: it does not take the table's lock."""
         core = self._core
         live = core.live(table_id)
-        state = live.state
         with contextlib.suppress(TableClosed):  # a closed table's last messages: memory only
             await core.storage.tables.set_table_messages(
                 table_id, now=core.clock.now(), thread_id=thread_id,
                 lobby_message_id=lobby_message_id, table_message_id=table_message_id)
+        # The state as it is now: an action refused meanwhile replaced it with its last save
+        # (its rollback), which an earlier reference would leave without these ids.
+        state = live.state
         if not isinstance(thread_id, Unchanged):
             core.forget_channel(state)
             state.thread_id = thread_id

@@ -15,9 +15,9 @@ from bot.engine.views import PrivateView, TableView
 from bot.i18n import Slash
 from bot.process.workers import COMPUTER, PERSON, Workers
 from bot.tables.drafting import is_complete, redraft
-from bot.tables.errors import NotYourSeat, StaleAction, TableError
+from bot.tables.errors import NoTable, NotYourSeat, StaleAction, TableError
 from bot.tables.lobby import own_seat
-from bot.tables.runtime import Live, TableCore
+from bot.tables.runtime import CLOSED, Live, TableCore
 from bot.tables.seating import ComputerPlayers
 from bot.tables.state import Draft, TableState, street_of
 from bot.tables.status import SeatState
@@ -28,6 +28,10 @@ HINTS_OFF = Text("Hints are off at this table: Suggest works at a table opened w
                  create=Slash("ofc create"), practice=Slash("ofc practice"))
 # A placement as the Discord layer sends it: engine cards or their text -> row.
 Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
+
+
+NOT_STARTED = Text("The match has not started yet: your cards come once the host presses "
+                   "**Start**.")
 
 
 class Play:
@@ -44,6 +48,17 @@ class Play:
     def private_view(self, table_id: int, player_id: int) -> SeatState:
         state = self._core.live(table_id).state
         return self.seat_state(state, own_seat(state, player_id))
+
+    def own_hand(self, table_id: int, player_id: int) -> SeatState:
+        """`private_view` asked for by the player ("My hand", `/ofc hand`): refused with the
+        reason on a closed table (a client still showing its last "My hand") and in a lobby,
+        where a seated player has no cards yet."""
+        state = self._core.live(table_id).state
+        if state.status == "closed":
+            raise NoTable(CLOSED)
+        if state.match is None and any(s.player_id == player_id for s in state.seats):
+            raise StaleAction(NOT_STARTED)
+        return self.private_view(table_id, player_id)
 
     def seat_state(self, state: TableState, seat: int) -> SeatState:
         match = state.match

@@ -45,6 +45,7 @@ NOT_HELD = Text("This table is moving to another process of the bot; nothing was
                 "Try again in a minute.")
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
+CLOSED = Text("This table is closed.")
 
 
 @dataclass(eq=False)
@@ -201,7 +202,7 @@ class TableCore:
                 if not self.held():
                     raise TableError(NOT_HELD)
                 if live.state.status == "closed":
-                    raise NoTable(Text("This table is closed."))
+                    raise NoTable(CLOSED)
                 if live.state.pending:
                     await self.flush(live)  # finish what a failure left undone
                 live.state.step += 1

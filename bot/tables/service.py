@@ -95,6 +95,9 @@ class TableService:
     def private_view(self, table_id: int, player_id: int) -> SeatState:
         return self._play.private_view(table_id, player_id)
 
+    def own_hand(self, table_id: int, player_id: int) -> SeatState:
+        return self._play.own_hand(table_id, player_id)
+
     def absences(self, table_id: int) -> dict[int, int]:
         """Player id -> the times R10 marked the player away in the table's match. Read by a
         listener of the table's events, it is what those events were saved with. Empty when

@@ -170,10 +170,11 @@ def option_notes(rules: TableRules, says: frozenset[str]) -> list[tuple[str, Tex
             if o.name not in says and values[o.name] in o.words]
 
 
-def rules_paragraph(loc: str, rules: TableRules) -> str:
+def rules_paragraph(loc: str, rules: TableRules, buy_in: str | None = None) -> str:
     """The table's options in one short paragraph, for the lobby message: the facts of
     `rules_line` and what a player about to sit down also wants to know, then a line for
-    each other option its value has words for."""
+    each other option its value has words for. `buy_in`: the buy-in in other words than
+    wallet chips (a practice's play chips, a tournament table's lent chips)."""
     match_length = {
         "match": Text("one hand per player"),
         "hands": Text("{n} hand", "{n} hands", n=rules.hands),
@@ -186,7 +187,7 @@ def rules_paragraph(loc: str, rules: TableRules) -> str:
                   "Buy-in {buy_in}, {per_point} per point, scoring {scoring}, {royalties}, "
                   "{fantasy}, {order}\nTime: {clock}, Fantasyland {fantasy_turn} s, {bank}",
              variant=VARIANTS[rules.variant], seats=min(rules.seats, rules.max_seats),
-             length=match_length, buy_in=chips(loc, rules.buy_in),
+             length=match_length, buy_in=buy_in or chips(loc, rules.buy_in),
              per_point=chips(loc, rules.point_value), scoring=rules.scoring,
              royalties=ROYALTIES[rules.royalties], fantasy=fantasy, order=ORDERS[rules.order],
              clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds,

@@ -127,7 +127,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     """The seat's controls as an ephemeral message ("My hand", `/ofc hand`)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = tables_of(interaction)
-    state = service.private_view(table, interaction.user.id)
+    state = service.own_hand(table, interaction.user.id)
     prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     content = await prompt(lang(interaction), state,
                            where=where_of(interaction.client, service, table),

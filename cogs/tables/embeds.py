@@ -37,13 +37,22 @@ AWAY = Text("You are marked away: your cards are placed for you. Press **I'm bac
 PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
 
 
+def stake(loc: str, n: int, *, practice: bool, lent: bool) -> str:
+    """Chips at a table: play chips at a practice, lent ones at a tournament's."""
+    return (t(loc, "{n:,} play chip", "{n:,} play chips", n=n) if practice else
+            t(loc, "{n:,} lent chip", "{n:,} lent chips", n=n) if lent else chips(loc, n))
+
+
 def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
     title = ({"lobby": Text("Practice table: waiting for players"),
               "playing": Text("Practice table: playing"),
               "closed": Text("Practice table: closed")} if lobby.practice else
              {"lobby": Text("OFC table: waiting for players"),
               "playing": Text("OFC table: playing"), "closed": Text("OFC table: closed")})
-    paragraph = rules_paragraph(loc, lobby.rules)
+    def at_table(n: int) -> str:
+        return stake(loc, n, practice=lobby.practice, lent=lobby.lent)
+
+    paragraph = rules_paragraph(loc, lobby.rules, at_table(lobby.rules.buy_in))
     embed = discord.Embed(title=t(loc, title[lobby.status]), colour=COLOUR,
                           description=f"{t(loc, PRACTICE)}\n{paragraph}" if lobby.practice
                           else paragraph)
@@ -54,10 +63,7 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
             seat = lobby.seats[number]
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
-            stack = (t(loc, "{n:,} play chip", "{n:,} play chips", n=seat.stack)
-                     if lobby.practice else
-                     t(loc, "{n:,} lent chip", "{n:,} lent chips", n=seat.stack)
-                     if lobby.lent else chips(loc, seat.stack))
+            stack = at_table(seat.stack)
             line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
                 else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
@@ -65,7 +71,8 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
         else:
             lines.append(t(loc, "{n}. *free*", n=number + 1))
     embed.add_field(name=t(loc, "Seats"), value="\n".join(lines), inline=False)
-    if lobby.status == "lobby":
+    # The bot seats and starts a practice, the tournament a table of its own: no one joins.
+    if lobby.status == "lobby" and not (lobby.practice or lobby.lent):
         how = Text("**Join** to sit down (the buy-in leaves your wallet; **Leave** returns it). "
                    "The host starts with 2 or more players.")
         if lobby.expires_at:
@@ -104,10 +111,11 @@ def turn_line(loc: str, view: TableView) -> str:
 
 
 def table_embed(loc: str, view: TableView, practice: bool = False,
-                lent: bool = False) -> discord.Embed:
+                lent: bool = False, closed: bool = False) -> discord.Embed:
     """The table message: the hand and street, whose turn, stacks, the public image; says
     when it is a practice (play chips), when hints are on, and at a tournament's
-    table (`lent`) that its stacks were lent for it."""
+    table (`lent`) that its stacks were lent for it. Once the table is `closed` it has no
+    "My hand", so no word of it either."""
     counter = hand_counter(loc, view) if view.phase != "waiting" else ""
     if view.phase == "waiting":
         title = t(loc, "Practice table") if practice else t(loc, "OFC table")
@@ -130,7 +138,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
                     else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
-    embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
+    if not closed:
+        embed.set_footer(text=t(loc, "Your cards come by DM. DMs closed? Press My hand."))
     return embed
 
 
@@ -395,7 +404,8 @@ def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = Fa
     id), and what happens now (a rematch, a practice, a tournament)."""
     rated = ratings or {}
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
-               name=seat_name(loc, s.name), chips=chips(loc, s.stack), net=signed(s.net))
+               name=seat_name(loc, s.name),
+               chips=stake(loc, s.stack, practice=practice, lent=tournament), net=signed(s.net))
              + ("" if s.player_id not in rated else " · " + t(
                  loc, "rating {rating:,} ({change:+,})", rating=rated[s.player_id][1],
                  change=rated[s.player_id][1] - rated[s.player_id][0]))

@@ -15,6 +15,7 @@
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import partial
@@ -86,6 +87,7 @@ DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
 DRAIN_SECONDS = 5.0
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
+TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
 
 
 def told_after_restart(channel: int, chips: int) -> Text:
@@ -182,8 +184,11 @@ class TablePresenter(commands.Cog):
         """Called by the service under the table's lock: it only queues work."""
         if self.closing:
             return
+        # A table closing with a hand in play completes it (R10 places what is owed): those
+        # placements are the close's, not a clock's.
+        closing = {event.table_id for event in events if isinstance(event, TableClosed)}
         for event in events:
-            self._present(event)
+            self._present(event, closing=event.table_id in closing)
 
     def _outbox(self, table: int) -> Outbox:
         if table not in self.outboxes:
@@ -191,7 +196,7 @@ class TablePresenter(commands.Cog):
                                           self.bot.keeper.held)
         return self.outboxes[table]
 
-    def _present(self, event: TableEvent) -> None:
+    def _present(self, event: TableEvent, *, closing: bool = False) -> None:
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
@@ -205,8 +210,8 @@ class TablePresenter(commands.Cog):
                 case TableClosed():
                     self.ended.add(table)
                     if self._known(table):  # its DM prompts lose their controls
-                        for sent in self.tables.messages(table).dm.values():
-                            box.post(partial(self._end_prompt, table, sent))
+                        for player, sent in self.tables.messages(table).dm.items():
+                            box.post(partial(self._end_prompt, table, player, sent))
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
@@ -231,7 +236,8 @@ class TablePresenter(commands.Cog):
                     box.post(partial(self._edit_prompt, table, player, turn=True))
             case Placed(player_id=player, auto=True) if is_person(player):
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player, TIME_RAN_OUT))
+                box.post(partial(self._edit_prompt, table, player,
+                                 TABLE_CLOSED if closing else TIME_RAN_OUT))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
@@ -268,8 +274,8 @@ class TablePresenter(commands.Cog):
                 if self._known(table):  # not a table that could not even be restored
                     box.refresh("lobby", lambda: self._refresh_lobby(table))
                     refresh_table()
-                    for sent in self.tables.messages(table).dm.values():
-                        box.post(partial(self._end_prompt, table, sent))
+                    for player, sent in self.tables.messages(table).dm.items():
+                        box.post(partial(self._end_prompt, table, player, sent))
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -475,9 +481,10 @@ class TablePresenter(commands.Cog):
         async def draw() -> Content:
             file = await images.newest_table_file(loc, newest)
             drawn, lobby = shown[-1]
-            return Content(table_embed(loc, drawn, lobby.practice, lobby.lent),
-                           hand_view(loc, table) if lobby.status == "playing"
-                           else discord.ui.View(), file)
+            playing = lobby.status == "playing"
+            return Content(table_embed(loc, drawn, lobby.practice, lobby.lent,
+                                       closed=not playing),
+                           hand_view(loc, table) if playing else discord.ui.View(), file)
 
         new = await self._show_in_channel(table, sent, draw, main=True)
         if new is not None:
@@ -671,12 +678,21 @@ class TablePresenter(commands.Cog):
                                where=self._where(table)),
             view=controls_view(loc, state) if state.away else discord.ui.View())
 
-    async def _end_prompt(self, table: int, sent: DmPrompt) -> None:
-        """The table closed: a prompt still open keeps what it says but loses its controls."""
+    async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
+        """The table closed with the prompt's action open: closing completed the hand in play
+        (R10 placed its cards), so the prompt becomes its record and says so, rather than
+        keeping "Your turn" and a countdown to a moment that never comes. Away or not, the
+        player has no way back to a closed table."""
         async with self.serial(sent.message_id):
-            if (table, sent.message_id) not in self.closed:
-                self.closed.add((table, sent.message_id))
-                await self._dm_message(sent).edit(view=discord.ui.View())
+            try:
+                state = self.tables.private_view(table, player)
+            except TableError:  # no longer the service's: only the controls go
+                if (table, sent.message_id) not in self.closed:
+                    self.closed.add((table, sent.message_id))
+                    await self._dm_message(sent).edit(view=discord.ui.View())
+                return
+            await self._close_locked(table, sent, dataclasses.replace(state, away=False),
+                                     TABLE_CLOSED)
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(

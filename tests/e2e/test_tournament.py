@@ -311,3 +311,28 @@ async def test_a_sanctions_reason_posted_to_the_channel_pings_no_one_but_the_pla
                    if "Warning to" in str((r.json or {}).get("content"))]
         assert reason in post.json["content"] and bob.mention in post.json["content"]
         assert post.json["allowed_mentions"]["parse"] == ["users"], post.json
+
+
+async def test_a_tournament_tables_lobby_states_lent_chips_and_no_wallet_buy_in(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """A tournament table's lobby message (kept in its thread) states the stacks lent for it,
+    as its seats do, not a buy-in of that many chips, and never tells to Join with a buy-in
+    that leaves the wallet: the tournament seats its players and starts the table. Its match
+    over counts lent chips too."""
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        await two_heads_up_tables(double, bot, alice, bob, hands=1)
+        threads = {table.thread_id for t in bot.tournaments.live() for table in t.tables}
+        for thread in threads:
+            channel = double.state.channels[thread]
+            lobby = await double.wait_for_message(
+                lambda m: str((m.embed or {}).get("title", "")).startswith("OFC table"),
+                channel=channel)
+            for version in [*lobby.history, lobby]:
+                (embed,) = version.embeds
+                assert "Buy-in 100,000 lent chips," in str(embed["description"])
+                assert "wallet;" not in str(embed)
+        await play_out(bot, clock)  # the match over of each table counts lent chips too
+        for thread in threads:
+            (over,) = [m for m in double.messages(double.state.channels[thread])
+                       if (m.embed or {}).get("title") == "Match over"]
+            assert str(over.embed["description"]).count(" lent chips (") == 2

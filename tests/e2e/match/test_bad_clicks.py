@@ -5,6 +5,9 @@ whose arithmetic holds (R3, R5, R6) and wallets that match it."""
 
 import asyncio
 from collections.abc import Awaitable
+from typing import Any
+
+import pytest
 
 from bot.app import OFCBot
 from bot.engine.cards import Card
@@ -140,3 +143,83 @@ async def confirm_after_drafting(double: DiscordDouble, member: Member, prompt: 
         if not any(chosen(prompt, card, r) for r in ("top", "middle", "bottom")):
             await draft(double, member, prompt, card, next(rows))
     await confirm(double, member, prompt)
+
+
+async def test_my_hand_says_the_table_closed_and_a_lobby_seat_waits_for_start(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """The table message of a match over neither offers "My hand" nor tells to press it; a "My
+    hand" still shown by a client says the table is closed (not a prompt titled with its last
+    street); `/ofc hand` in the Rematch's lobby tells a seated
+    member their cards come once the match starts (not that they are not playing)."""
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    over = await play_out(double, table, seats_of((alice, bob)))
+    # The closed table's message no longer offers My hand, nor tells to press it.
+    assert "My hand" not in table.labels() and "My hand" not in str(table.embed)
+    stale = alice.click(table, "My hand", version=len(table.history) - 1)
+    answer = await refused(double, alice, stale)
+    assert answer == "This table is closed."
+    assert all("street" not in title(m) for m in alice.ephemerals())
+
+    await alice.click(over, "Rematch")
+    await double.wait_until(lambda: "rematch is open" in str(alice.last_ephemeral().content))
+    shown = await double.resolved(await alice.slash("ofc hand"))
+    assert description(shown) == ("The match has not started yet: your cards come once the "
+                                  "host presses **Start**.")
+
+
+async def test_a_refusal_while_the_table_message_is_recorded_keeps_one_table_message(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click refused (here a Confirm before every card has a row, as a client still showing
+    Confirm enabled sends it) while the bot is recording the table message it just posted:
+    the table message is still edited in place afterwards, never posted a second time (which
+    left the first one behind, its turn line stale and its My hand live)."""
+    storage = bot.storage.tables
+    record = storage.set_table_messages
+    recording, release = asyncio.Event(), asyncio.Event()
+
+    async def held(table_id: int, **fields: Any) -> None:
+        if isinstance(fields.get("table_message_id"), int):
+            recording.set()
+            await release.wait()  # the test lets it go once the click was refused
+        await record(table_id, **fields)
+
+    monkeypatch.setattr(storage, "set_table_messages", held)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    seats = seats_of((alice, bob))
+    first = (await double.wait_until(lambda: next((s for s in seats if ready(s.prompt())),
+                                                  None))).member
+    prompt = first.last_dm()
+    assert prompt is not None
+    await recording.wait()
+    reason = await refused(double, first, first.forge(prompt, action_of(prompt) or ""))
+    assert reason == "Place all 5 cards"
+    release.set()
+
+    await play_out(double, table, seats)
+    tables = [m for m in double.messages() if title(m).startswith("Hand 1 of 1")]
+    assert tables == [table] and "showdown" in title(table)
+
+
+async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """/ofc cancel completes the hand in play (its cards placed by R10's rule) and closes the
+    table: each DM prompt still open becomes its record and says so (not that time ran out,
+    nor "Your turn" with a countdown to a moment that never comes)."""
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    seats = seats_of((alice, bob))
+    await double.wait_until(lambda: any(ready(s.prompt()) for s in seats))
+    prompts = [await member.wait_for_dm() for member in (alice, bob)]
+    await double.resolved(await alice.slash("ofc cancel"))
+    await double.wait_until(lambda: all(not p.components for p in prompts)
+                            and "My hand" not in table.labels(), what="prompts closed")
+    for prompt in prompts:
+        await double.wait_until(lambda p=prompt: "Table closed" in description(p),
+                                what="the prompt says the table closed")
+        assert description(prompt).startswith(
+            "Table closed: your cards were placed for you.")
+        assert "Your turn" not in description(prompt) and "Waiting" not in description(prompt)
+        assert title(prompt) == "Hand 1: street 1 placed"

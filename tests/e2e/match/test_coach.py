@@ -135,3 +135,23 @@ async def test_no_suggest_where_hints_are_off_and_a_forged_one_is_refused(
     answer = await alice.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
     assert description(answer) == str(HINTS_OFF)
     assert not any(chosen_row(prompt, c) for c in dealt(prompt))  # nothing was drafted
+
+
+async def test_a_practice_lobby_states_play_chips_and_no_wallet_buy_in(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    """The practice table's lobby message (kept in its thread for the whole match) states its
+    buy-in in play chips, as its seats do, and never tells to Join with a buy-in that leaves
+    the wallet: the bot seats and starts a practice itself. Its match over counts play chips."""
+    thread = await _practice_thread(double, alice)
+    lobby = await double.wait_for_message(
+        lambda m: title(m).startswith("Practice table"), channel=thread, timeout=LONG)
+    for version in [*lobby.history, lobby]:
+        (embed,) = version.embeds
+        assert "Buy-in 200 play chips," in str(embed["description"])
+        assert "wallet;" not in str(embed)
+    # The match over says play chips too, as its last line does.
+    await _play_with_suggest(double, alice, thread)
+    over = match_over(double, thread)
+    assert over is not None
+    assert re.match(r"1\. \S+: \d+ play chips \([+-]\d+\)\n2\. .+: \d+ play chips \(",
+                    description(over))
