@@ -348,7 +348,15 @@ class _Search:
                         if k >= wild else _NO_SCORE for k in budgets]
                 return (*plain, *stay)
 
-            mids = _entries(f_opts, f_wilds, 2 * len(budgets), middle_gains)
+            fit_p, fit_s = up_plain[0], up_stay[0]
+
+            def plain_middle_gains(v: int, _: int) -> tuple[float, ...]:
+                """`middle_gains` of a hand without jokers (one budget, each value met once,
+                nothing worth caching): most hands, so kept lean."""
+                return rm[v] + fit_p[v], rm[v] + (s + fit_p[v] if sm[v] else fit_s[v])
+
+            mids = _entries(f_opts, f_wilds, 2 * len(budgets),
+                            middle_gains if jokers else plain_middle_gains)
             m_lines = mids.high
         m_fits = [fits(mids.wild, k) for k in budgets]
 
