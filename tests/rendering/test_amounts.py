@@ -9,6 +9,7 @@ from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.i18n import number, short_number
 from rendering import canvas, samples, seat, showdown, strip, table, theme
+from tests.rendering.rooms import record_rooms
 
 HUGE = 10 ** 12
 
@@ -56,15 +57,7 @@ def test_a_huge_stack_stays_out_of_a_strips_cards() -> None:
 
 
 def test_a_huge_stack_leaves_the_name_most_of_its_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    rooms: dict[str, int] = {}
-    real = canvas.text
-
-    def measured(img: Image.Image, xy: tuple[int, int], s: str, *args: object,
-                 **kwargs: int) -> int:
-        rooms[s] = kwargs.get("max_width", 0)
-        return real(img, xy, s, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(seat, "text", measured)
+    rooms = record_rooms(monkeypatch, seat)
     view = rich_match().public_view()
     table.table_image(view, locale="ru")
     card_width = table.layout(3)[1]

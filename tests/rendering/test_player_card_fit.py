@@ -10,6 +10,7 @@ from PIL import Image
 from rendering import canvas, player_card, player_card_png, theme
 from rendering.fonts import ELLIPSIS
 from rendering.player_card import EDGE, WIDTH, Figures, PlayerCard
+from tests.rendering.rooms import record_rooms
 
 NAME = "Александр Константинопольский Я"  # 32 characters, Discord's longest display name
 CARD = PlayerCard(name=NAME, server="Очень длинное название сервера для игры в покер",
@@ -21,16 +22,7 @@ CARD = PlayerCard(name=NAME, server="Очень длинное название 
 def drawn_texts(monkeypatch: pytest.MonkeyPatch, card: PlayerCard,
                 locale: str) -> dict[str, int]:
     """Each text drawn on the card and the room it was given (0: none)."""
-    rooms: dict[str, int] = {}
-    real = canvas.text
-
-    def measured(img: Image.Image, xy: tuple[int, int], s: str, *args: object,
-                 **kwargs: int) -> int:
-        rooms[s] = kwargs.get("max_width", 0)
-        return real(img, xy, s, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(canvas, "text", measured)
-    monkeypatch.setattr(player_card, "text", measured)
+    rooms = record_rooms(monkeypatch, canvas, player_card)
     player_card.player_card_image(card, locale)
     return rooms
 
