@@ -117,13 +117,13 @@ def _tables(rules: TableRules) -> _Tables:
 def check_cards(cards: Sequence[Card], rules: TableRules) -> None:
     """RuleError unless `cards` can be a Fantasyland hand under `rules`."""
     if not MIN_CARDS <= len(cards) <= MAX_CARDS:
-        raise RuleError(Text("a Fantasyland hand has {low} to {high} cards, not {n}",
+        raise RuleError(Text("a Fantasyland hand has {low} to {high} cards, not {n}.",
                              low=MIN_CARDS, high=MAX_CARDS, n=len(cards)))
 
     if len(set(cards)) != len(cards):
-        raise RuleError(Text("a card appears twice"))
+        raise RuleError(Text("a card appears twice."))
     if not rules.jokers and any(is_joker(c) for c in cards):
-        raise RuleError(Text("jokers are only in the joker variant"))
+        raise RuleError(Text("jokers are only in the joker variant."))
 
 
 def solve(cards: Sequence[Card], rules: TableRules | None = None,

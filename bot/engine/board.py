@@ -12,8 +12,8 @@ from bot.engine.royalties import ROW_SIZES, ROWS, ROYALTY, Row, middle_royalties
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
 
-ROW_FULL = {"top": Text("Top row is full"), "middle": Text("Middle row is full"),
-            "bottom": Text("Bottom row is full")}
+ROW_FULL = {"top": Text("Top row is full."), "middle": Text("Middle row is full."),
+            "bottom": Text("Bottom row is full.")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +61,7 @@ class Board:
         for name, text in zip(ROWS, (top, middle, bottom), strict=True):
             rows[name] = tuple(parse_cards(text, allow_jokers=jokers))
             if len(rows[name]) != ROW_SIZES[name]:
-                raise RuleError(Text("the {row} row needs {size} cards, not {n}",
+                raise RuleError(Text("the {row} row needs {size} cards, not {n}.",
                                      row=name, size=ROW_SIZES[name], n=len(rows[name])))
 
         # Re-parse all rows together: a card repeated across rows, or a third joker, is named.
@@ -148,7 +148,7 @@ def evaluate_board(board: Board, rules: TableRules) -> BoardResult:
     """Score one complete board under `rules`: foul, royalties, names (R3, R4, R9)."""
     top_cards, middle_cards, bottom_cards = board.top, board.middle, board.bottom
     if len(top_cards) != 3 or len(middle_cards) != 5 or len(bottom_cards) != 5:
-        raise RuleError(Text("the board is not complete"))
+        raise RuleError(Text("the board is not complete."))
     lowball = rules.variant == "lowball"
     if min(top_cards + middle_cards + bottom_cards) < 0:
         values, resolved = _resolve_jokers(board, rules.royalties, lowball)

@@ -89,17 +89,17 @@ def parse_cards(text: str | Sequence[str], allow_jokers: bool = True) -> list[Ca
         low = token.lower()
         if low == "x" and allow_jokers:
             if jokers_used == len(JOKERS):
-                raise RuleError(Text("there are only two jokers"))
+                raise RuleError(Text("there are only two jokers."))
             card = JOKERS[jokers_used]
             jokers_used += 1
         else:
             if low.startswith("10"):
                 low = "t" + low[2:]
             if low not in _PARSE:
-                raise RuleError(Text("'{token}' is not a card", token=excerpt(token)))
+                raise RuleError(Text("'{token}' is not a card.", token=excerpt(token)))
             card = _PARSE[low]
             if card in seen:
-                raise RuleError(Text("{card} appears twice", card=_TEXT[card]))
+                raise RuleError(Text("{card} appears twice.", card=_TEXT[card]))
         seen.add(card)
         out.append(card)
     return out

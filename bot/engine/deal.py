@@ -35,11 +35,11 @@ def streets(rules: TableRules) -> tuple[Street, ...]:
 def check_seats(rules: TableRules, count: int) -> None:
     """R7: the pineapple family seats 2-3 (17 cards each), turbo 2-4; and the table's `seats`."""
     if count < 2:
-        raise RuleError(Text("A match needs at least two players"))
+        raise RuleError(Text("A match needs at least two players."))
     limit = min(rules.seats, rules.max_seats)
     if count > limit:
-        raise RuleError(Text("This table seats at most {n} player",
-                             "This table seats at most {n} players", n=limit))
+        raise RuleError(Text("This table seats at most {n} player.",
+                             "This table seats at most {n} players.", n=limit))
 
 
 

@@ -115,10 +115,10 @@ class MatchJson:
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
     if not isinstance(spec.stack, int) or isinstance(spec.stack, bool) or spec.stack <= 0:
-        raise RuleError(Text("{name} needs chips to sit down", name=spec.name)
-                        if spec.name else Text("A player needs chips to sit down"))
+        raise RuleError(Text("{name} needs chips to sit down.", name=spec.name)
+                        if spec.name else Text("A player needs chips to sit down."))
     if not spec.name.strip():
-        raise RuleError(Text("A player needs a name"))
+        raise RuleError(Text("A player needs a name."))
     return Player(spec.player_id, spec.name, spec.stack, spec.ai_level, spec.stack,
                   float(rules.time_bank_seconds))
 
@@ -149,9 +149,9 @@ class Match:
         check_seats(rules, len(players))
         ids = [p.player_id for p in players]
         if len(set(ids)) != len(ids):
-            raise RuleError(Text("A player can sit at a table only once"))
+            raise RuleError(Text("A player can sit at a table only once."))
         if not 0 <= button < len(players):
-            raise RuleError(Text("The button must be at one of seats 0-{last}",
+            raise RuleError(Text("The button must be at one of seats 0-{last}.",
                                  last=len(players) - 1))
         table = min(rules.seats, rules.max_seats)
         seats: list[Player | None] = [_spec_player(p, rules) for p in players]
@@ -162,10 +162,10 @@ class Match:
     # ----------------------------------------------------------------- queries
     def player(self, seat: int) -> Player:
         if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise RuleError(Text("There is no seat {seat}", seat=seat))
+            raise RuleError(Text("There is no seat {seat}.", seat=seat))
         p = self.seats[seat]
         if p is None:
-            raise RuleError(Text("Seat {seat} is empty", seat=seat))
+            raise RuleError(Text("Seat {seat} is empty.", seat=seat))
         return p
 
     def seat_of(self, player_id: int) -> int | None:
@@ -206,7 +206,7 @@ class Match:
         """A random legal assignment of the seat's dealt cards (simulations, tests)."""
         sh = self._seat_hand(seat)
         if sh is None or not sh.dealt:
-            raise RuleError(Text("You have no cards to place"))
+            raise RuleError(Text("You have no cards to place."))
         assert self.hand is not None
         return random_assignment(sh.board, sh.dealt, self.hand.discards_due(seat), rng)
 
@@ -251,12 +251,12 @@ class Match:
 
     def _start_hand(self, now: float, deck: list[Card] | None) -> list[Event]:
         if self.phase == "over":
-            raise RuleError(Text("The match is over"))
+            raise RuleError(Text("The match is over."))
         if self.phase == "playing":
-            raise RuleError(Text("A hand is already being played"))
+            raise RuleError(Text("A hand is already being played."))
         active = self._active()
         if len(active) < 2:
-            raise RuleError(Text("At least two players are needed to deal a hand"))
+            raise RuleError(Text("At least two players are needed to deal a hand."))
         before = self._snapshot_json()
         if self.rules.format == "cash":
             for s, p in enumerate(self.seats):
@@ -295,11 +295,11 @@ class Match:
         in your hand", "It is Bob's turn", ...) changes nothing."""
         hand = self.hand
         if self.phase != "playing" or hand is None:
-            raise RuleError(Text("No hand is being played"))
+            raise RuleError(Text("No hand is being played."))
         sh = hand.seats.get(seat)
         if sh is None:
             self.player(seat)  # names a seat that does not exist or is empty
-            raise RuleError(Text("You are not in this hand"))
+            raise RuleError(Text("You are not in this hand."))
         since = sh.since
         if since is None:
             raise RuleError(self._not_your_turn(seat))
@@ -359,7 +359,7 @@ class Match:
         still owed is placed by R10's rule, streets dealt as usual, then the hand is shown
         down and scored like any other. Nobody is marked away: nobody ran out of time."""
         if self.phase != "playing" or self.hand is None:
-            raise RuleError(Text("No hand is being played"))
+            raise RuleError(Text("No hand is being played."))
         events: list[Event] = []
         while self.phase == "playing":
             self._after(self._auto(self.hand.pending()[0], now, events), now, events)
@@ -370,9 +370,9 @@ class Match:
         """The away player is back (R10): its next actions wait for it again."""
         player = self.player(seat)
         if player.status == "out":
-            raise RuleError(Text("You have left this match"))
+            raise RuleError(Text("You have left this match."))
         if not player.away:
-            raise RuleError(Text("You are not marked away"))
+            raise RuleError(Text("You are not marked away."))
         player.away = False
         events: list[Event] = [Back(seat=seat, player_id=player.player_id)]
         self._record({"do": "back", "seat": seat, "now": now}, events)
@@ -383,19 +383,19 @@ class Match:
         assert hand is not None
         sh = hand.seats[seat]
         if sh.fantasy:
-            return (Text("You have already set your Fantasyland board") if sh.acted else
+            return (Text("You have already set your Fantasyland board.") if sh.acted else
                     Text("Your Fantasyland cards come once the others have played their "
-                         "streets"))
+                         "streets."))
         if hand.street == 0:  # R8: the others' streets wait for the Fantasyland boards
-            return Text("Fantasyland is set first: waiting for {names}", names=listing(
+            return Text("Fantasyland is set first: waiting for {names}.", names=listing(
                 [self.player(s).name for s in hand.pending()]))
         if hand.street == len(hand.plan) and sh.acted:
-            return Text("Your board is complete")
+            return Text("Your board is complete.")
         waiting = [s for s in hand.pending() if not hand.seats[s].fantasy]
         names = listing([self.player(s).name for s in waiting])
         if hand.simultaneous:
-            return Text("You have placed this street; waiting for {names}", names=names)
-        return Text("It is {names}'s turn", names=names)
+            return Text("You have placed this street; waiting for {names}.", names=names)
+        return Text("It is {names}'s turn.", names=names)
 
     def _mark_away(self, seat: int, events: list[Event]) -> None:
         player = self.seats[seat]
@@ -539,7 +539,7 @@ class Match:
         """End the match now (a closed table). A hand in play is abandoned: its chips never
         moved, so nothing is lost; every stack goes back to its wallet."""
         if self.phase == "over":
-            raise RuleError(Text("The match is already over"))
+            raise RuleError(Text("The match is already over."))
         if self.phase == "playing":
             self.hand = None
         events: list[Event] = []
@@ -551,9 +551,9 @@ class Match:
         """Cash format (R11): sit down in `seat` (or the first free one); dealt from the next
         hand."""
         if self.rules.format != "cash":
-            raise RuleError(Text("Players can join only a cash table once the match has begun"))
+            raise RuleError(Text("Players can join only a cash table once the match has begun."))
         if self.phase == "over":
-            raise RuleError(Text("The match is over"))
+            raise RuleError(Text("The match is over."))
         mine = [s for s, p in enumerate(self.seats)
                 if p is not None and p.player_id == spec.player_id]
         if mine:
@@ -563,13 +563,13 @@ class Match:
         if seat is None:
             if not free:
                 everyone = self._active() == list(range(len(self.seats)))
-                raise RuleError(Text("The table is full") if everyone
-                                else Text("A seat frees up when the next hand is dealt"))
+                raise RuleError(Text("The table is full.") if everyone
+                                else Text("A seat frees up when the next hand is dealt."))
 
             seat = free[0]
         elif seat not in free:
-            raise RuleError(Text("Seat {seat} is taken", seat=seat) if 0 <= seat < len(self.seats)
-                            else Text("There is no seat {seat}", seat=seat))
+            raise RuleError(Text("Seat {seat} is taken.", seat=seat) if 0 <= seat < len(self.seats)
+                            else Text("There is no seat {seat}.", seat=seat))
         player = _spec_player(spec, self.rules)
         player.status = "joining"
         return self._sit(seat, player, spec)
@@ -586,11 +586,11 @@ class Match:
         holds until the next deal; its match totals carry on (net = out - in)."""
         old = self._seated(seat)
         if old.status != "out":
-            raise RuleError(Text("You are already at this table"))
+            raise RuleError(Text("You are already at this table."))
         if self.phase == "playing":
-            raise RuleError(Text("You can sit down again once the next hand is dealt"))
+            raise RuleError(Text("You can sit down again once the next hand is dealt."))
         if wanted not in (None, seat):
-            raise RuleError(Text("Your seat is still seat {seat} until the next hand is dealt",
+            raise RuleError(Text("Your seat is still seat {seat} until the next hand is dealt.",
                                  seat=seat))
 
         player = _spec_player(spec, self.rules)
@@ -603,12 +603,13 @@ class Match:
         """Cash format (R11): get up now, or after the hand in play and any Fantasyland hand
         earned ("leaving"); the stack goes back to the wallet with the "left" event."""
         if self.rules.format != "cash":
-            raise RuleError(Text("Players can leave only a cash table; this match ends on its own"))
+            raise RuleError(Text("Players can leave only a cash table; this match ends on its "
+                                 "own."))
         player = self.player(seat)
         if player.status == "out":
-            raise RuleError(Text("You have already left"))
+            raise RuleError(Text("You have already left."))
         if player.leaving:
-            raise RuleError(Text("You are already leaving after this hand"))
+            raise RuleError(Text("You are already leaving after this hand."))
         in_hand = self.phase == "playing" and self.hand is not None and seat in self.hand.seats
         if in_hand or player.fantasy:
             player.leaving = True

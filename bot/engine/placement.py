@@ -49,30 +49,30 @@ def needs(board: Board, dealt: tuple[Card, ...], discards: int) -> Needs:
 
 # R7: a row's room, said for each row (the words for a row differ by language).
 ROOM_FOR = {
-    "top": lambda n: Text("Top row has room for only {n} card",
-                          "Top row has room for only {n} cards", n=n),
-    "middle": lambda n: Text("Middle row has room for only {n} card",
-                             "Middle row has room for only {n} cards", n=n),
-    "bottom": lambda n: Text("Bottom row has room for only {n} card",
-                             "Bottom row has room for only {n} cards", n=n),
+    "top": lambda n: Text("Top row has room for only {n} card.",
+                          "Top row has room for only {n} cards.", n=n),
+    "middle": lambda n: Text("Middle row has room for only {n} card.",
+                             "Middle row has room for only {n} cards.", n=n),
+    "bottom": lambda n: Text("Bottom row has room for only {n} card.",
+                             "Bottom row has room for only {n} cards.", n=n),
 }
 
 
 def _refuse_cards(dealt: tuple[Card, ...], discards: int, assignment: Assignment) -> None:
     """Name what is wrong with an assignment that does not cover exactly the dealt cards."""
     if not isinstance(assignment, Mapping):
-        raise RuleError(Text("Say for each dealt card: top, middle, bottom or discard"))
+        raise RuleError(Text("Say for each dealt card: top, middle, bottom or discard."))
     for card, target in assignment.items():
         if card not in dealt:
             name = card_str(card) if card in INDEX else repr(card)
-            raise RuleError(Text("{card} is not in your hand", card=name))
+            raise RuleError(Text("{card} is not in your hand.", card=name))
         if target not in TARGETS:
-            raise RuleError(Text("'{row}' is not a row (top, middle, bottom or discard)",
+            raise RuleError(Text("'{row}' is not a row (top, middle, bottom or discard).",
                                  row=target))
     if not discards:
-        raise RuleError(Text("Place the {n} card", "Place all {n} cards", n=len(dealt)))
-    raise RuleError(Text("Place {n} card and discard {discards}",
-                         "Place {n} cards and discard {discards}",
+        raise RuleError(Text("Place the {n} card.", "Place all {n} cards.", n=len(dealt)))
+    raise RuleError(Text("Place {n} card and discard {discards}.",
+                         "Place {n} cards and discard {discards}.",
                          n=len(dealt) - discards, discards=discards))
 
 
@@ -96,8 +96,8 @@ def apply(board: Board, dealt: tuple[Card, ...], discards: int,
         _refuse_cards(dealt, discards, assignment)
     if len(thrown) != discards:
         if not discards:
-            raise RuleError(Text("No card is discarded on this street: place them all"))
-        raise RuleError(Text("Discard exactly one card", "Discard exactly {n} cards", n=discards))
+            raise RuleError(Text("No card is discarded on this street: place them all."))
+        raise RuleError(Text("Discard exactly one card.", "Discard exactly {n} cards.", n=discards))
     for row, added, free in (("top", top, 3 - len(board.top)),
                              ("middle", middle, 5 - len(board.middle)),
                              ("bottom", bottom, 5 - len(board.bottom))):

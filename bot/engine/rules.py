@@ -197,8 +197,8 @@ class TableRules:
             values.setdefault(name, value)
         rules = replace(TableRules(), **values)
         if rules.seats > rules.max_seats:
-            raise RuleError(Text("{variant} seats at most {n} player",
-                                 "{variant} seats at most {n} players",
+            raise RuleError(Text("{variant} seats at most {n} player.",
+                                 "{variant} seats at most {n} players.",
                                  variant=rules.variant, n=rules.max_seats))
         return rules
 
@@ -214,12 +214,12 @@ def parse(name: str, raw: Any) -> Any:
     """One option's value from what a person or a stored rule set gave (RuleError if bad)."""
     declared_as = OPTIONS.get(name)
     if declared_as is None:
-        raise RuleError(Text("unknown option '{name}'", name=excerpt(name)))
+        raise RuleError(Text("unknown option '{name}'.", name=excerpt(name)))
     if declared_as.choices:
         value = str(raw).lower()
         if value not in declared_as.choices:
             allowed = ", ".join(declared_as.choices)
-            raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed})",
+            raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed}).",
                                  value=excerpt(str(raw)), name=name, allowed=allowed))
         return value
     if declared_as.kind is bool:
@@ -250,7 +250,7 @@ def _parse_bool(name: str, raw: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise RuleError(Text("'{value}' is not a valid {name} (choose on or off)",
+    raise RuleError(Text("'{value}' is not a valid {name} (choose on or off).",
                          value=excerpt(str(raw)), name=name))
 
 
@@ -265,7 +265,7 @@ def _parse_int(declared_as: Option, raw: Any) -> int:
     assert declared_as.bounds is not None  # every whole-number option has bounds
     low, high = declared_as.bounds
     if not low <= value <= high:
-        raise RuleError(Text("{name} must be from {low} to {high}", name=name, low=low,
+        raise RuleError(Text("{name} must be from {low} to {high}.", name=name, low=low,
                              high=high))
 
     return value
@@ -282,5 +282,5 @@ RULES = codec.Custom(lambda rules: dict(_options(rules)), _stored)
 
 
 def _not_whole(raw: Any, name: str) -> Text:
-    return Text("'{value}' is not a valid {name} (a whole number)", value=excerpt(str(raw)),
+    return Text("'{value}' is not a valid {name} (a whole number).", value=excerpt(str(raw)),
                 name=name)

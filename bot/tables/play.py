@@ -254,7 +254,7 @@ def _card(card: Card | str, dealt: tuple[Card, ...]) -> Card:
     try:
         value = parse_card(card) if isinstance(card, str) else card
     except RuleError as error:
-        raise TableError(Text("{reason}.", reason=error.text)) from error
+        raise TableError(error.text) from error
     if isinstance(card, str) and value < 0:  # "X": whichever joker was dealt
         value = next((c for c in dealt if c < 0), value)
     if isinstance(value, bool) or not isinstance(value, int) or value not in dealt:

@@ -172,9 +172,11 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
         loc, "{member} has not played a match in this server yet.", member=mention))
     for match in matches:
         me = match.player(user_id)
+        # Winning needs chips above zero: a member who ended level neither won nor lost.
         state = (Text("in play") if match.ended_at is None
                  else Text("cancelled") if match.cancelled
-                 else Text("won") if me.won else Text("lost"))
+                 else Text("won") if me.won
+                 else Text("tied") if me.net_chips == 0 else Text("lost"))
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),
                   "place": _place(loc, match, user_id),

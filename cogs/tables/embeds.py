@@ -210,6 +210,8 @@ def action_title(loc: str, state: SeatState) -> str:
 
 
 FOULS = Text("⚠️ **This board fouls** whatever comes.")
+# A Fantasyland hand is dealt at once (R8): no card comes, only the arrangement fouls.
+FOULS_ARRANGED = Text("⚠️ **This board fouls** as arranged.")
 ASKING = Text("⚠️ **This board fouls: confirm anyway?** No royalties, every line lost.")
 
 
@@ -222,7 +224,7 @@ def outlook_lines(loc: str, state: SeatState, outlook: Outlook, *,
                         for r, text in zip(ROWS, outlook.rows, strict=True) if text)]
     if outlook.fouled or outlook.foul_unavoidable:
         if warn:
-            lines.append(t(loc, FOULS))
+            lines.append(t(loc, FOULS_ARRANGED if state.street == 0 else FOULS))
     elif outlook.complete:
         fantasy = Text("Fantasyland next hand ({n} cards)", n=outlook.fantasy) \
             if outlook.fantasy else Text("no Fantasyland")

@@ -27,11 +27,11 @@ def parse_player(text: str, number: int, loc: str = ENGLISH) -> dict[str, Any]:
         head, rows_text = "", text
     name = " ".join(head.split()) or t(loc, "Player {n}", n=number)
     if len(name) > MAX_NAME:
-        raise RuleError(Text("Player {n}: a name has at most {max} characters", n=number,
+        raise RuleError(Text("Player {n}: a name has at most {max} characters.", n=number,
                              max=MAX_NAME))
     rows = [row.strip() for row in ROW_SEPARATOR.split(rows_text.strip())]
     if len(rows) != 3:
-        raise RuleError(Text("{name}: write the three rows split by '/', like `{example}`",
+        raise RuleError(Text("{name}: write the three rows split by '/', like `{example}`.",
                              name=name, example=EXAMPLE))
     return {"name": name, "top": rows[0], "middle": rows[1], "bottom": rows[2]}
 
@@ -48,11 +48,11 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         count = int(words.pop()) if counted else 0
         name = by_key.get(" ".join(words).casefold())
         if name is None:
-            raise RuleError(Text("'{entry}' is not one of the players ({names})",
+            raise RuleError(Text("'{entry}' is not one of the players ({names}).",
                                  entry=excerpt(entry), names=", ".join(names)))
         if repeats_entry(rules) and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
-                                 "Fantasyland hand, like '{name} 15'", name=name))
+                                 "Fantasyland hand, like '{name} 15'.", name=name))
         fantasy[name] = count
     return fantasy
 

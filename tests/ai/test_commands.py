@@ -37,10 +37,10 @@ def test_solve_text_and_rules() -> None:
 
 @pytest.mark.parametrize("args,message", [
     (["As Ks"], "13 to 17 cards"),
-    ([ROYAL.replace("3c", "1x")], "'1x' is not a card"),
-    ([ROYAL.replace("3c", "2c")], "2c appears twice"),
-    ([ROYAL.replace("3c", "X")], "jokers are only in the joker variant"),
-    ([ROYAL, "--rules", "varant=joker"], "unknown option 'varant'"),
+    ([ROYAL.replace("3c", "1x")], "'1x' is not a card."),
+    ([ROYAL.replace("3c", "2c")], "2c appears twice."),
+    ([ROYAL.replace("3c", "X")], "jokers are only in the joker variant."),
+    ([ROYAL, "--rules", "varant=joker"], "unknown option 'varant'."),
     ([ROYAL, "--rules", "variant"], "'variant' is not an option"),
     ([ROYAL, "--stay-value", "-1"], "cannot be negative"),
 ])

@@ -47,14 +47,14 @@ def test_reads_a_file(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(("payload", "message"), [
-    ({"players": [{**A, "top": "Qh Qd 1x"}, B]}, "A: '1x' is not a card"),
-    ({"players": [A, {**B, "top": "Qh Kc 2s"}]}, "Qh appears twice"),
-    ({"players": [{**A, "top": "Qh Qd"}, B]}, "A: the top row needs 3 cards, not 2"),
-    ({"players": [A, B], "rules": {"stakes": 2}}, "unknown option 'stakes'"),
+    ({"players": [{**A, "top": "Qh Qd 1x"}, B]}, "A: '1x' is not a card."),
+    ({"players": [A, {**B, "top": "Qh Kc 2s"}]}, "Qh appears twice."),
+    ({"players": [{**A, "top": "Qh Qd"}, B]}, "A: the top row needs 3 cards, not 2."),
+    ({"players": [A, B], "rules": {"stakes": 2}}, "unknown option 'stakes'."),
     ({"players": [A, B], "rules": {"scoring": "1-7"}}, "'1-7' is not a valid scoring"),
     ({"players": [A]}, "scoring needs 2 to 4 players, not 1"),
     ({"players": [A, B], "button": 2}, "'button' must be a player index from 0 to 1"),
-    ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card"),
+    ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card."),
     ("{not json", "bad JSON"),
     ("[" * 100_000, "bad JSON: nested too deeply"),  # past Python's recursion limit
     # A misspelt field would score the hand as if it were absent (here: not in Fantasyland).

@@ -46,6 +46,23 @@ GOOD = board("Qs Qh", "9s 9h 9d 4c", "Ah Kh 8h 5h")  # a last street toward QQ /
 BAD = board("As Kd", "2s 3h 4d 9s", "Kh Qh 8h 5h 2h")
 
 
+def test_a_fantasyland_board_that_fouls_is_warned_as_arranged() -> None:
+    """A Fantasyland hand is dealt at once (R8): no card comes, so its warning says the
+    board fouls as arranged, never "whatever comes" (which the streets keep)."""
+    empty = Board((), (), ())
+    # Aces on top over a middle of nothing: a foul; the bottom and the discard are free.
+    dealt = "As Ad 2c  3d 5h 7s 9c Jd  Kh Qh 8h 6h 4h  2s"
+    rows = ("top",) * 3 + ("middle",) * 5 + ("bottom",) * 5 + ("discard",)
+    fantasy = replace(state(empty, dealt, rows, complete=True), street=0)
+    fantasy = replace(fantasy, view=replace(fantasy.view, discard_count=1))
+    assert fouls(fantasy)
+    warned = str(prompt_embed("en-US", fantasy).description)
+    assert "⚠️ **This board fouls** as arranged." in warned
+    assert "whatever comes" not in warned
+    sv = str(prompt_embed("sv-SE", fantasy).description)
+    assert "⚠️ **Handen blir död** med den här uppställningen." in sv
+
+
 def test_confirm_waits_for_a_complete_street() -> None:
     half = state(GOOD, "2c 3h 7d", ("top",), complete=False)
     assert labels(controls_view("en-US", half))["Confirm"].disabled

@@ -46,12 +46,12 @@ def test_commas_and_spaces_separate_cards() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("1x Ah", "'1x' is not a card"),
-    ("Ah 11h", "'11h' is not a card"),
-    ("Ah Zz", "'Zz' is not a card"),
-    ("Ah Kd ah", "Ah appears twice"),
-    ("10s Ts", "Ts appears twice"),
-    ("X X X", "there are only two jokers"),
+    ("1x Ah", "'1x' is not a card."),
+    ("Ah 11h", "'11h' is not a card."),
+    ("Ah Zz", "'Zz' is not a card."),
+    ("Ah Kd ah", "Ah appears twice."),
+    ("10s Ts", "Ts appears twice."),
+    ("X X X", "there are only two jokers."),
 ])
 def test_errors_name_the_bad_token(text: str, message: str) -> None:
     with pytest.raises(RuleError) as error:

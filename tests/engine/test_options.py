@@ -27,7 +27,7 @@ def test_a_whole_number_option_takes_its_declared_bounds_and_nothing_past_them(
     for outside in (low - 1, high + 1):
         with pytest.raises(RuleError) as refused:
             TableRules.from_mapping({**base, declared_as.name: outside})
-        assert str(refused.value.text) == f"{declared_as.name} must be from {low} to {high}"
+        assert str(refused.value.text) == f"{declared_as.name} must be from {low} to {high}."
 
 
 def test_the_bounds_are_the_rules_ones() -> None:

@@ -107,7 +107,7 @@ def test_translations_use_their_templates_fields(locale: str) -> None:
 def test_a_missing_or_broken_translation_reads_english(monkeypatch: pytest.MonkeyPatch) -> None:
     assert t("ru", "Not in any catalogue {x}", x=1) == "Not in any catalogue 1"
     monkeypatch.setattr(catalogues, "lookup", lambda *args, **kwargs: "{nonexistent}")
-    assert t("zh-CN", "Seat {seat} is empty", seat=3) == "Seat 3 is empty"
+    assert t("zh-CN", "Seat {seat} is empty.", seat=3) == "Seat 3 is empty."
 
 
 def test_each_language_says_a_text_its_way() -> None:

@@ -244,6 +244,21 @@ async def test_history_shows_a_cancelled_match_as_cancelled(
     assert list(fields(ru)) == [f"Матч №{cancelled}: отменён"]
 
 
+async def test_history_shows_a_match_ended_level_as_tied(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A match each player ended level (net 0 chips: +3 then -3) has no winner, and neither
+    lost a chip: both see it tied, not lost."""
+    level = await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
+                                             [line(alice, -3, -3), line(bob, 3, 3)]],
+                               [], guild=double.guild.id)
+    for member in (alice, bob):
+        listed = await double.resolved(await member.slash("ofc history"))
+        assert list(fields(listed)) == [f"Match #{level}: tied"]
+    alice.locale = "ru"
+    ru = await double.resolved(await alice.slash("ofc history"))
+    assert list(fields(ru)) == [f"Матч №{level}: ничья"]
+
+
 async def test_history_gives_equal_points_one_place(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
     """Equal points share a place, as they do in the rating (docs/players/ratings.md): each

@@ -161,27 +161,27 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(
 
 @pytest.mark.parametrize(("players", "extra", "message"), [
     ({"player1": "Alice: Qh Qd 1x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h", "player2": f"Bob: {B}"},
-     {}, "Alice: '1x' is not a card"),
+     {}, "Alice: '1x' is not a card."),
     ({"player1": f"Alice: {A}", "player2": "Bob: Qh Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"},
-     {}, "Qh appears twice"),
+     {}, "Qh appears twice."),
     ({"player1": "Alice: Qh Qd / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h", "player2": f"Bob: {B}"},
-     {}, "Alice: the top row needs 3 cards, not 2"),
+     {}, "Alice: the top row needs 3 cards, not 2."),
     ({"player1": "Alice: Qh Qd 2c 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h", "player2": f"Bob: {B}"},
      {}, "Alice: write the three rows split by '/'"),
     ({"player1": f"Alice: {A}", "player2": f"Alice: {B}"}, {},
      "every player needs a different name"),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"in_fantasy": "Carol"},
-     "'Carol' is not one of the players (Alice, Bob)"),
+     "'Carol' is not one of the players (Alice, Bob)."),
     # A digit that int() does not read (a superscript two): part of the name, not a count.
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"in_fantasy": "Alice \u00b2"},
-     "'Alice \u00b2' is not one of the players (Alice, Bob)"),
+     "'Alice \u00b2' is not one of the players (Alice, Bob)."),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"},
      {"in_fantasy": "Alice", "fantasy": "ultimate"},
      "give the cards of Alice's Fantasyland hand, like 'Alice 15'"),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"variant": "joker", "point_value": 0},
      "The option `point_value` takes a number from 1 to 1,000,000."),
     ({"player1": f"Alice: {X.replace('Kh', 'X')}", "player2": f"Bob: {B}"}, {},
-     "Alice: 'X' is not a card"),
+     "Alice: 'X' is not a card."),
 ])
 async def test_bad_boards_are_refused_with_the_bad_card_named(
         double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path,
@@ -208,7 +208,7 @@ async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,
     typo = await double.resolved(await alice.slash(
         "ofc score", player1="A: Qh Qd 2x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
         player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"))
-    assert typo.ephemeral and typo.embed["description"] == "A: '2x' is not a card"
+    assert typo.ephemeral and typo.embed["description"] == "A: '2x' is not a card."
 
 
 def long_name(letter: str) -> str:

@@ -66,10 +66,10 @@ async def test_solve_under_tournament_rules_never_stays(double: DiscordDouble, b
 
 
 @pytest.mark.parametrize(("cards", "options", "message"), [
-    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc", {}, "a Fantasyland hand has 13 to 17 cards, not 12"),
-    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c 4x", {}, "'4x' is not a card"),
-    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c As", {}, "As appears twice"),
-    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c X", {}, "'X' is not a card"),
+    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc", {}, "a Fantasyland hand has 13 to 17 cards, not 12."),
+    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c 4x", {}, "'4x' is not a card."),
+    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c As", {}, "As appears twice."),
+    ("As Ks Qs Js Ts 2h 5h 7h 9h Jh Kd Kc 3c X", {}, "'X' is not a card."),
     (FOURTEEN, {"variant": "omaha"},
      "The option `variant` takes one of its choices (pineapple, turbo, lowball, joker)."),
 ])
@@ -176,7 +176,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"seats": 4}, "pineapple seats at most 3 players\nNothing was changed."),
+    ({"seats": 4}, "pineapple seats at most 3 players.\nNothing was changed."),
     ({"starting_chips": -1},
      "The option `starting_chips` takes a number from 0 to 1,000,000,000,000."),
     ({"hands": 0}, "The option `hands` takes a number from 1 to 1,000. Nothing was changed."),

@@ -73,7 +73,7 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     assert not enabled(theirs, "Confirm")
     confirm_id = str(buttons(theirs)["Confirm"]["custom_id"])
     reason = await refused(double, second, second.forge(theirs, confirm_id))
-    assert reason == f"It is {first.user.global_name}'s turn"
+    assert reason == f"It is {first.user.global_name}'s turn."
     assert chosen(theirs, their_cards[0], "top")
 
     # Another member's control, sent from the second's own DM by a modified client.
@@ -195,7 +195,7 @@ async def test_a_refusal_while_the_table_message_is_recorded_keeps_one_table_mes
     assert prompt is not None
     await recording.wait()
     reason = await refused(double, first, first.forge(prompt, action_of(prompt) or ""))
-    assert reason == "Place all 5 cards"
+    assert reason == "Place all 5 cards."
     release.set()
 
     await play_out(double, table, seats)
