@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot import ratings
 from bot.app import OFCBot
 from bot.engine.match import Match, PlayerSpec
@@ -230,33 +232,29 @@ async def test_the_match_menu_speaks_the_members_language(
     assert option["description"] == "2 раздачи · +22 фишки"
 
 
+LEVEL = "level"  # a match each player ended level: net 0 chips, +3 then -3
 
-async def test_history_shows_a_cancelled_match_as_cancelled(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    """A cancelled match (/ofc cancel, or a table refunded) was neither won nor lost."""
-    cancelled = await record_match(bot.storage, match_2(alice, bob), [],
+
+@pytest.mark.parametrize(("how", "en", "ru"), [("cancelled", "cancelled", "отменён"),
+                                                (LEVEL, "tied", "ничья")])
+async def test_history_shows_a_match_neither_won_nor_lost_as_what_it_was(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, how: str, en: str,
+        ru: str) -> None:
+    """A cancelled match (/ofc cancel, or a table refunded) was neither won nor lost, and a
+    match ended level has no winner while neither lost a chip: both players see which."""
+    if how == LEVEL:
+        match = await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
+                                                 [line(alice, -3, -3), line(bob, 3, 3)]],
+                                   [], guild=double.guild.id)
+    else:
+        match = await record_match(bot.storage, match_2(alice, bob), [],
                                    guild=double.guild.id, cancelled=True)
     for member in (alice, bob):
         listed = await double.resolved(await member.slash("ofc history"))
-        assert list(fields(listed)) == [f"Match #{cancelled}: cancelled"]
+        assert list(fields(listed)) == [f"Match #{match}: {en}"]
     alice.locale = "ru"
-    ru = await double.resolved(await alice.slash("ofc history"))
-    assert list(fields(ru)) == [f"Матч №{cancelled}: отменён"]
-
-
-async def test_history_shows_a_match_ended_level_as_tied(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
-    """A match each player ended level (net 0 chips: +3 then -3) has no winner, and neither
-    lost a chip: both see it tied, not lost."""
-    level = await record_match(bot.storage, [[line(alice, 3, 3), line(bob, -3, -3)],
-                                             [line(alice, -3, -3), line(bob, 3, 3)]],
-                               [], guild=double.guild.id)
-    for member in (alice, bob):
-        listed = await double.resolved(await member.slash("ofc history"))
-        assert list(fields(listed)) == [f"Match #{level}: tied"]
-    alice.locale = "ru"
-    ru = await double.resolved(await alice.slash("ofc history"))
-    assert list(fields(ru)) == [f"Матч №{level}: ничья"]
+    shown = await double.resolved(await alice.slash("ofc history"))
+    assert list(fields(shown)) == [f"Матч №{match}: {ru}"]
 
 
 async def test_history_gives_equal_points_one_place(
