@@ -153,5 +153,5 @@ async def test_a_practice_lobby_states_play_chips_and_no_wallet_buy_in(
     await _play_with_suggest(double, alice, thread)
     over = match_over(double, thread)
     assert over is not None
-    assert re.match(r"1\. \S+: \d+ play chips \([+-]\d+\)\n2\. .+: \d+ play chips \(",
+    assert re.match(r"1\. .+: \d+ play chips \([+-]\d+\)\n2\. .+: \d+ play chips \(",
                     description(over))
