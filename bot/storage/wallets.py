@@ -1,6 +1,7 @@
 """Wallets: balances, daily claims, admin grants and corrections, the ledger, the leaderboard."""
 
 from bot.storage import validate
+from bot.storage.backend import Connection
 from bot.storage.core import LedgerKind, Origin, Part
 from bot.storage.errors import DailyNotReady, DailyOff
 from bot.storage.records import DailyClaim, LeaderRow, LedgerEntry, Wallet, WalletMove
@@ -31,11 +32,9 @@ class Wallets(Part):
         user_id = validate.human(user_id)
         async with self._db.transaction() as conn:
             await self._core.ensure_wallet(conn, guild_id, user_id, now)
-            rows = await conn.fetch(
-                "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
-                (guild_id, user_id),
-            )
-        return Wallet(guild_id, user_id, rows[0][0], rows[0][1])
+            stored = await _stored(conn, guild_id, user_id)
+        assert stored is not None  # just ensured
+        return stored
 
     async def read_wallet(self, guild_id: int, user_id: int) -> Wallet:
         """A player's wallet as it is, or, when it has none yet, as a first touch would create
@@ -43,12 +42,9 @@ class Wallets(Part):
         guild_id = validate.snowflake("guild id", guild_id)
         user_id = validate.human(user_id)
         async with self._db.transaction(write=False) as conn:
-            rows = await conn.fetch(
-                "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
-                (guild_id, user_id),
-            )
-            if rows:
-                return Wallet(guild_id, user_id, rows[0][0], rows[0][1])
+            stored = await _stored(conn, guild_id, user_id)
+            if stored is not None:
+                return stored
             start = await self._core.guild_amount(
                 conn, guild_id, "starting_chips", self._core.defaults.starting_chips
             )
@@ -179,3 +175,10 @@ class Wallets(Part):
             )
         return LeaderRow(*rows[0]) if rows else None
 
+
+async def _stored(conn: Connection, guild_id: int, user_id: int) -> Wallet | None:
+    rows = await conn.fetch(
+        "SELECT balance, last_daily_at FROM wallets WHERE guild_id = ? AND user_id = ?",
+        (guild_id, user_id),
+    )
+    return Wallet(guild_id, user_id, rows[0][0], rows[0][1]) if rows else None
