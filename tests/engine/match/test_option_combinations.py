@@ -7,6 +7,7 @@ import pytest
 from bot.engine.events import BUSTED, SHOWDOWN
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
+from bot.engine.showdown import show_down
 from tests.engine.match.helpers import board, check_replay, first, kinds, stacked_deal
 
 # Three boards sharing no card (R2-R4 by hand).
@@ -101,3 +102,19 @@ def test_point_value_scales_what_is_owed_before_the_stakes_cap() -> None:
     shown = first(stacked_deal(match, {0: TRIPS, 1: ACES, 2: KINGS}), SHOWDOWN).data
     assert [(t["owed"], t["paid"]) for t in shown["transfers"]] == [(96, 50), (96, 96), (3, 3)]
     assert [s["stack_after"] for s in shown["seats"]] == [196, 147, 107]
+
+
+def test_settlement_starts_left_of_a_button_whose_seat_is_not_in_the_hand() -> None:
+    # R6 at a four-seat turbo table whose button (seat 1) is empty: left of it come seats 2,
+    # 3, 0, so the pairs settle (2, 3), (2, 0), (3, 0). Stacks 100, -, 10, 15 (seats 0-3):
+    # (2, 3) TRIPS is owed 32 from ACES: min(32, 15, 10) = 10: seat 2 has 20, seat 3 5;
+    # (2, 0) 32 from KINGS: min(32, 100, 20) = 20: 40, and seat 0 80;
+    # (3, 0) KINGS beats ACES 2-1, owed 1: seat 3 has 4, seat 0 81.
+    # Settled from seat 0 instead, ACES would end with 0. Turbo trips on top: 13 cards (R9).
+    rules = TableRules.from_mapping({"variant": "turbo", "seats": 4})
+    shown = show_down(rules, {0: KINGS, 2: TRIPS, 3: ACES}, {}, {0: 100, 2: 10, 3: 15},
+                      button=1)
+    assert [(t.payer, t.payee, t.owed, t.paid) for t in shown.transfers] == [
+        (3, 2, 32, 10), (0, 2, 32, 20), (3, 0, 1, 1)]
+    assert [(s.seat, s.stack_after, s.fantasy_next) for s in shown.seats] == [
+        (0, 81, 0), (2, 40, 13), (3, 4, 0)]
