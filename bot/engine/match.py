@@ -334,7 +334,10 @@ class Match:
             player = self.seats[seat]
             assert player is not None
             player.time_bank = 0.0
-            street = 0 if self.hand.seats[seat].fantasy else self.hand.street
+            sh = self.hand.seats[seat]
+            # R10 per_hand: the street that ran out spent the player's time like any other.
+            sh.used += now - (sh.since or now)
+            street = 0 if sh.fantasy else self.hand.street
             events.append(Timeout(seat=seat, player_id=player.player_id, street=street))
             self._mark_away(seat, events)
             self._after(self._auto(seat, now, events), now, events)

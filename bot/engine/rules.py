@@ -71,11 +71,15 @@ class TableRules:
             "14 cards, kept with trips on top or quads or better on the bottom. `progressive`: "
             "queens 14, kings 15, aces 16, trips 17, then 14 on a repeat. `ultimate`: the same "
             "counts, and a repeat deals as many as the entry did. `tournament`: queens 13, "
-            "kings 14, aces 15, trips 16, never kept. `off`: no Fantasyland")
+            "kings 14, aces 15, trips 16, never kept. `off`: no Fantasyland. A `turbo` or "
+            "`lowball` table plays its own Fantasyland (see `variant`) whatever the mode but "
+            "`off`")
     fantasy_stay_full_house_middle: bool = option(
         False, "R8", help="a full house in the middle also stays in Fantasyland",
         words={True: Text("A full house in the middle also stays in Fantasyland.")},
-        doc="a full house or better in the middle also keeps a player in Fantasyland")
+        doc="a full house or better in the middle also keeps a player in Fantasyland (not in "
+            "the `tournament` mode, which nobody keeps; `turbo` always keeps it so, `lowball` "
+            "never)")
     button_moves_on_fantasy: bool = option(
         False, "R8", help="move the button before a Fantasyland hand",
         words={True: Text("The button moves before a Fantasyland hand.")},
@@ -179,6 +183,23 @@ class TableRules:
     @property
     def jokers(self) -> bool:
         return self.variant == "joker"
+
+    @property
+    def own_fantasy(self) -> bool:
+        """R9: turbo and lowball enter, deal and keep their own Fantasyland whatever the
+        `fantasy` mode; only `off` changes it."""
+        return self.variant in ("turbo", "lowball")
+
+    def applies(self, name: str) -> bool:
+        """Whether option `name` changes anything at this table (R8, R9): without
+        Fantasyland its options change nothing, nor the full house that keeps it where the
+        variant keeps its own way or the mode never keeps it."""
+        fantasy = self.fantasy != "off"
+        if name == "fantasy_stay_full_house_middle":
+            return fantasy and not self.own_fantasy and self.fantasy != "tournament"
+        if name == "button_moves_on_fantasy":
+            return fantasy
+        return True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

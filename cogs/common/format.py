@@ -164,10 +164,17 @@ def sanction_words(kind: str, points: int, excluded: bool) -> Text:
 def option_notes(rules: TableRules, says: frozenset[str]) -> list[tuple[str, Text]]:
     """(RULES.md section, words) of the options a text does not word itself (`says`), for
     the values that have words in their declarations, in the order the options are
-    declared."""
+    declared; an option that changes nothing at the table is not said."""
     values = rules.to_dict()
     return [(o.section, o.words[values[o.name]]) for o in OPTIONS.values()
-            if o.name not in says and values[o.name] in o.words]
+            if o.name not in says and values[o.name] in o.words and rules.applies(o.name)]
+
+
+def fantasy_words(rules: TableRules) -> Text:
+    """The Fantasyland played: the mode's name, or the variant's own Fantasyland (R9)."""
+    if rules.own_fantasy and rules.fantasy != "off":
+        return Text("{variant} Fantasyland", variant=VARIANTS[rules.variant])
+    return FANTASIES[rules.fantasy]
 
 
 def rules_paragraph(loc: str, rules: TableRules, buy_in: str | None = None) -> str:
@@ -180,8 +187,8 @@ def rules_paragraph(loc: str, rules: TableRules, buy_in: str | None = None) -> s
         "hands": Text("{n} hand", "{n} hands", n=rules.hands),
         "cash": Text("cash table: join and leave between hands"),
     }[rules.format]
-    fantasy = FANTASIES[rules.fantasy] if rules.fantasy == "off" else Text(
-        "{fantasy} ({deal})", fantasy=FANTASIES[rules.fantasy],
+    fantasy = fantasy_words(rules) if rules.fantasy == "off" else Text(
+        "{fantasy} ({deal})", fantasy=fantasy_words(rules),
         deal=FANTASY_DEALS[rules.fantasy_deal])
     return t(loc, "**{variant}**, {seats} seats, {length}\n"
                   "Buy-in {buy_in}, {per_point} per point, scoring {scoring}, {royalties}, "
@@ -200,5 +207,5 @@ def rules_line(loc: str, rules: TableRules) -> str:
     (`/ofc rules`, `/ofc-admin settings`, `/ofc history`)."""
     return t(loc, "{variant} · {scoring} · {royalties} · {fantasy} · {per_point} a point",
              variant=VARIANTS[rules.variant], scoring=rules.scoring,
-             royalties=ROYALTIES[rules.royalties], fantasy=FANTASIES[rules.fantasy],
+             royalties=ROYALTIES[rules.royalties], fantasy=fantasy_words(rules),
              per_point=chips(loc, rules.point_value))

@@ -11,7 +11,7 @@ from bot.engine.errors import RuleError
 from bot.engine.options import Option
 from bot.engine.rules import OPTIONS, TableRules
 from cogs.common.bounds import OptionRefused, check_value
-from cogs.common.format import rules_paragraph
+from cogs.common.format import rules_line, rules_paragraph
 from cogs.common.options import CHOICE
 from cogs.tables.lobby import create
 from cogs.tools.rules_words import describe
@@ -71,3 +71,26 @@ def test_the_rules_paragraph_and_ofc_rules_say_every_option(name: str, value: An
     assert getattr(changed, name) == value
     assert rules_paragraph("en-US", changed) != rules_paragraph("en-US", BASE), name
     assert describe("en-US", changed) != describe("en-US", BASE), name
+
+
+@pytest.mark.parametrize("variant", ["turbo", "lowball"])
+@pytest.mark.parametrize("mode", ["progressive", "ultimate", "tournament"])
+def test_a_variant_with_its_own_fantasyland_names_no_mode_it_does_not_play(
+        variant: str, mode: str) -> None:
+    # R9: turbo and lowball deal, count and keep their own Fantasyland whatever the mode
+    # (bot.engine.fantasy); the lobby and the rules line say so, not a mode's name.
+    played = TableRules.from_mapping({"variant": variant})
+    chosen = played.with_options({"fantasy": mode})
+    for words in (rules_paragraph, rules_line):
+        assert words("en-US", chosen) == words("en-US", played)
+        assert mode not in words("en-US", chosen) and "standard" not in words("en-US", chosen)
+    assert describe("en-US", chosen) == describe("en-US", played)
+
+
+def test_a_full_house_is_not_said_to_keep_a_fantasyland_nobody_keeps() -> None:
+    # R8: tournament Fantasyland is never kept, so the option that also keeps it with a full
+    # house in the middle (on at every tournament table, R13) changes nothing there.
+    never = TableRules.from_mapping({"fantasy": "tournament"})
+    with_it = never.with_options({"fantasy_stay_full_house_middle": True})
+    assert "full house" not in rules_paragraph("en-US", with_it)
+    assert rules_paragraph("en-US", with_it) == rules_paragraph("en-US", never)

@@ -99,3 +99,33 @@ def test_lowball_stay_needs_trips_top_or_quads_bottom() -> None:
     assert fantasy_cards(board, rules, in_fantasy=True, entry_cards=15) == 14
     board, rules = result("As Ah 8h", LOW, "Kc Kh Kd Qc Qh", variant="lowball")
     assert fantasy_cards(board, rules, in_fantasy=True, entry_cards=15) == 0
+
+
+@pytest.mark.parametrize("mode", ["progressive", "ultimate", "tournament"])
+def test_turbo_and_lowball_play_their_own_fantasyland_whatever_the_mode(mode: str) -> None:
+    # R9: the modes do not apply. Turbo: trips on top enter with 13 (not progressive's 17 nor
+    # tournament's 16), and a full house in the middle keeps it (tournament keeps nobody).
+    # Lowball: kings and 75432 enter with 15; trips on top keep it with 14 (ultimate would
+    # repeat the entry's 15).
+    board, rules = result("7s 7h 7d", variant="turbo", fantasy=mode)
+    assert fantasy_cards(board, rules, in_fantasy=False) == 13
+    board, rules = result("2s 4h 5d", "8s 8h 8d 3s 3d", "As Kh Ah Ad Ks", variant="turbo",
+                          fantasy=mode)
+    assert fantasy_cards(board, rules, in_fantasy=True, entry_cards=13) == 13
+    board, rules = result("Ks Kh 8h", LOW, "Ac Ah Ad Qc Kc", variant="lowball", fantasy=mode)
+    assert fantasy_cards(board, rules, in_fantasy=False) == 15
+    board, rules = result("6s 6h 6d", LOW, "9c 9h 9d 9s Kc", variant="lowball", fantasy=mode)
+    assert fantasy_cards(board, rules, in_fantasy=True, entry_cards=15) == 14
+
+
+def test_a_joker_makes_queens_for_fantasyland_with_royalties_off() -> None:
+    # R4: with royalties off Fantasyland is unchanged, and a joker takes the strongest
+    # bottom, middle, top (R9). On top `X Qs 4d`, under a middle of trips, the strongest top
+    # is QQ4 (the joker a queen; one joker makes no aces, AQ4 is no pair), which enters
+    # progressive Fantasyland with 14 cards.
+    rules = TableRules.from_mapping({"variant": "joker", "royalties": "off",
+                                     "fantasy": "progressive"})
+    board = evaluate_board(Board.parse("X Qs 4d", "7s 7h 7d 2c 3c", "9c Tc Jc Qc Kc",
+                                       jokers=True), rules)
+    assert not board.fouled and board.royalties == (0, 0, 0)
+    assert fantasy_cards(board, rules, in_fantasy=False) == 14

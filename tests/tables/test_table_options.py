@@ -127,6 +127,26 @@ async def test_per_hand_clock_runs_once_for_the_whole_hand(
     assert [e.player_id for e in recorder.of(PlayerAway)] == [first]
 
 
+
+async def test_per_hand_clock_counts_a_street_that_ran_out_for_a_player_who_comes_back(
+        service: TableService, clock: FakeClock, recorder: Recorder) -> None:
+    # R10 per_hand: 300 s for the hand, then a 30 s bank. The first to act lets street 1 run
+    # out (330 s: placed for, away), then comes back: the hand's clock and the bank are
+    # gone, so street 2 gives it nothing and it is placed for again at once.
+    table = await table_of(service, (ALICE, BOB), 5, clock="per_hand", turn_seconds=60,
+                           time_bank_seconds=30)
+    (first,) = to_act(service, table, (ALICE, BOB))
+    other = BOB if first == ALICE else ALICE
+    await clock.advance(330)
+    await service.idle()
+    assert [e.player_id for e in recorder.of(PlayerAway)] == [first]
+    await service.back(table, first)
+    await act(service, table, other)
+    await service.idle()
+    assert [e.player_id for e in recorder.of(PlayerAway)] == [first, first]
+    assert not service.private_view(table, first).to_act
+
+
 async def play_hand(service: TableService, recorder: Recorder, table: int) -> None:
     hands = len(recorder.of(ShowdownDone))
     while len(recorder.of(ShowdownDone)) == hands:

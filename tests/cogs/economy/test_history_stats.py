@@ -133,7 +133,7 @@ async def test_history_lists_matches_newest_first_with_the_hands_behind_menus(
     newest, oldest = listed.embed["fields"]
     assert newest["name"] == f"Match #{second}: lost"
     assert f"<t:{int(T0 + DAY)}:d>" in newest["value"]
-    assert "Turbo · 1-6 · american royalties · standard Fantasyland · 2 chips a point" \
+    assert "Turbo · 1-6 · american royalties · Turbo Fantasyland · 2 chips a point" \
         in newest["value"]
     assert "place 2 of 2 · -6 points · -12 chips · 1 hand" in newest["value"]
     assert oldest["name"] == f"Match #{first}: won"

@@ -152,7 +152,7 @@ async def test_settings_change_chips_and_table_defaults_with_an_audit(
         point_value=2))
     assert changed.ephemeral
     assert "Changed: starting chips, daily chips, table options." in text(changed)
-    assert "Turbo · 1-6 · american royalties · standard Fantasyland · 2 chips a point" \
+    assert "Turbo · 1-6 · american royalties · Turbo Fantasyland · 2 chips a point" \
         in text(changed)
     guild, storage = double.guild.id, bot.storage
     audit = await storage.settings.settings_audit(guild)

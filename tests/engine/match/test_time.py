@@ -205,6 +205,31 @@ def test_per_hand_clock_is_one_clock_for_the_hand_less_the_time_spent() -> None:
     assert turbo.deadline(0) == 180 + 30
 
 
+def test_a_street_that_timed_out_comes_off_a_per_hand_clock_too() -> None:
+    # R10 `clock: per_hand`: what a player spends on a street comes off its later streets,
+    # a street the system placed after its time ran out included. By hand: 5 streets of 60 s
+    # give 300 s for the hand, then the 30 s bank; street 1 times out at 1000 + 330, so the
+    # player has used its hand's 300 s and its bank. Back for street 2 (dealt at 1340), it
+    # has 300 - 330 < 0, so 0 s of the hand and 0 s of bank: its deadline is 1340 itself.
+    match = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30, clock="per_hand",
+                      format="hands", hands=5, sit_out_when_away=False)
+    match.start_hand(1000.0)
+    assert kinds(match.timeout(1330.0))[:2] == [TIMEOUT, AWAY]
+    match.back(0, 1331.0)
+    match.place(1, match.random_assignment(1, random.Random(2)), 1340.0)
+    assert match.pending() == (0,)
+    assert match.deadline(0) == 1340.0
+    # At a per-street clock the same player gets street 2's own 60 s (and no bank).
+    street = new_match(2, button=1, turn_seconds=60, time_bank_seconds=30,
+                       clock="per_street", format="hands", hands=5, sit_out_when_away=False)
+    street.start_hand(1000.0)
+    street.timeout(1090.0)
+    street.back(0, 1091.0)
+    street.place(1, street.random_assignment(1, random.Random(2)), 1100.0)
+    assert street.deadline(0) == 1100.0 + 60
+    check_replay(match)
+
+
 def finish_hand(match: Match, now: float) -> None:
     rng = random.Random(6)
     while match.phase == "playing":
