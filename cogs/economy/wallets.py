@@ -6,6 +6,7 @@ these commands only read, claim and grant. Personal answers are ephemeral; the l
 grants are public.
 """
 
+import discord
 from discord import app_commands
 
 from bot.i18n import Text
@@ -102,6 +103,9 @@ async def grant(interaction: Interaction, member: Member,
                 reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
     guild_id = guild_id_of(interaction)
     require_human(member)
+    if not isinstance(member, discord.Member):  # any user can be named: a pasted id, say
+        raise Refusal(Text("{member} is not a member of this server: chips are granted to its "
+                           "members only.", member=member.mention))
     # The interaction id as idempotency key: a redelivered interaction grants once.
     move = await in_time(interaction, storage_of(interaction).wallets.grant(
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,

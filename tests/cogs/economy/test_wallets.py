@@ -213,6 +213,21 @@ async def test_bad_grants_are_refused_and_change_nothing(
     assert dump(db_path) == before
 
 
+async def test_a_grant_to_someone_not_in_the_server_is_refused(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, db_path: Path) -> None:
+    """Discord lets a user option name any user (a pasted id, someone who left): chips are
+    the server's (R12), so a grant goes to its members only, and no wallet is opened here for
+    anyone else."""
+    stranger = double.state.add_user("stranger")  # on Discord, not in this server
+    await double.resolved(await croupier.slash("ofc balance"))
+    before = dump(db_path)
+    refused = await double.resolved(await croupier.slash(
+        "ofc-admin grant", member=stranger, amount=500, reason="welcome"))
+    assert refused.ephemeral
+    assert f"<@{stranger.id}> is not a member of this server" in text(refused)
+    assert dump(db_path) == before
+
+
 async def test_leaderboard_top_ten_and_the_callers_rank(double: DiscordDouble, bot: OFCBot,
                                                         croupier: Member) -> None:
     first = double.add_member("p0")  # in the server: the bot reads the interaction's member
