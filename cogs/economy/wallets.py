@@ -36,12 +36,14 @@ MAX_SEASON = 10_000
 async def balance(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage, now = storage_of(interaction), now_of(interaction)
-    next_daily = None
+    next_daily: float | Text | None = None
     if target.id == interaction.user.id:  # a member's first command opens their wallet (R12)
         wallet = await in_time(interaction, storage.wallets.wallet(guild_id, target.id, now=now),
                                ephemeral=True)  # a first wallet is a write
         last = wallet.last_daily_at
         next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
+        if (await storage.settings.guild_settings(guild_id)).daily_chips == 0:
+            next_daily = DailyOff().text  # nothing to claim: not "ready"
     else:  # looking at another's never writes, even for a user who is not in the server
         wallet = await storage.wallets.read_wallet(guild_id, target.id)
     line = await storage.wallets.rank_of(guild_id, target.id)

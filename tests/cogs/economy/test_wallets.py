@@ -124,6 +124,25 @@ async def test_daily_once_per_20_hours_with_the_time_left(
                                       ("daily", 200, 1400)]
 
 
+async def test_where_the_server_gives_no_daily_chips_balance_and_daily_say_so(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    """Daily chips set to 0 (/ofc-admin settings): the balance does not send the member to
+    claim, and a claim gives nothing and starts no cooldown."""
+    await double.resolved(await croupier.slash("ofc-admin settings", daily_chips=0))
+    shown = await double.resolved(await alice.slash("ofc balance"))
+    assert "ready: use /ofc daily" not in text(shown)
+    assert "This server gives no daily chips." in text(shown)
+    before = dump(db_path)
+    refused = await double.resolved(await alice.slash("ofc daily"))
+    assert refused.ephemeral and "This server gives no daily chips." in text(refused)
+    assert dump(db_path) == before
+    # Given again, the daily chips are claimable at once.
+    await double.resolved(await croupier.slash("ofc-admin settings", daily_chips=25))
+    assert "ready: use /ofc daily" in text(await double.resolved(await alice.slash("ofc balance")))
+    assert "**+25 chips**" in text(await double.resolved(await alice.slash("ofc daily")))
+
+
 async def test_concurrent_daily_claims_pay_once(double: DiscordDouble, bot: OFCBot,
                                                 alice: Member, db_path: Path) -> None:
     asked = await asyncio.gather(*(alice.slash("ofc daily") for _ in range(20)))
