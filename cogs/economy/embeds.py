@@ -402,6 +402,18 @@ def granted(loc: str, mention: str, amount: int, balance_after: int, reason: str
     )
 
 
+def corrected(loc: str, mention: str, amount: int, balance_after: int, reason: str,
+              actor_mention: str) -> discord.Embed:
+    fields = {"actor": actor_mention, "member": mention, "chips": chips(loc, abs(amount)),
+              "reason": discord.utils.escape_markdown(reason),
+              "balance": chips(loc, balance_after)}
+    return discord.Embed(title=t(loc, "Chips corrected"), colour=MONEY, description=t(
+        loc, "{actor} added **{chips}** to {member}'s wallet.\nReason: {reason}\nIt now holds "
+             "{balance}.", **fields) if amount > 0 else t(
+        loc, "{actor} took **{chips}** from {member}'s wallet.\nReason: {reason}\nIt now holds "
+             "{balance}.", **fields))
+
+
 _SHORT_ROWS = {"top": Text("Top"), "middle": Text("Mid"), "bottom": Text("Bot"),
                "discard": Text("Discard")}
 

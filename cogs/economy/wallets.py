@@ -10,11 +10,11 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Text
-from bot.storage import DailyNotReady, DailyOff
+from bot.storage import DailyNotReady, DailyOff, InsufficientChips
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, manage_server, send
 from cogs.common.client import Interaction, Member, SlashCommand
-from cogs.common.format import when
+from cogs.common.format import chips, when
 from cogs.common.interactions import (
     about,
     guild_id_of,
@@ -104,10 +104,7 @@ async def grant(interaction: Interaction, member: Member,
                 amount: app_commands.Range[int, 1, MAX_CHIPS],
                 reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
     guild_id = guild_id_of(interaction)
-    require_human(member)
-    if not isinstance(member, discord.Member):  # any user can be named: a pasted id, say
-        raise Refusal(Text("{member} is not a member of this server: chips are granted to its "
-                           "members only.", member=member.mention))
+    require_member(member)
     # The interaction id as idempotency key: a redelivered interaction grants once.
     move = await in_time(interaction, storage_of(interaction).wallets.grant(
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
@@ -119,5 +116,45 @@ async def grant(interaction: Interaction, member: Member,
         interaction.user.mention))
 
 
+@app_commands.command(name="correct",
+                      description="Add or take a member's chips, to put a mistake right "
+                                  "(Manage Server)")
+@app_commands.describe(member="Whose wallet to correct",
+                       amount="Chips to add (negative: chips to take)",
+                       reason="Why (kept in the ledger)")
+@manage_server
+async def correct(interaction: Interaction, member: Member,
+                  amount: app_commands.Range[int, -MAX_CHIPS, MAX_CHIPS],
+                  reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
+    """R12's admin correction: a wrong grant taken back, say. Only the wallet: never below 0,
+    and chips at tables stay where they are."""
+    guild_id = guild_id_of(interaction)
+    require_member(member)
+    if amount == 0:
+        raise Refusal(Text("A correction adds or takes at least 1 chip. Nothing was changed."))
+    try:  # keyed as a grant is: a redelivered interaction corrects once
+        move = await in_time(interaction, storage_of(interaction).wallets.correct(
+            guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
+            now=now_of(interaction), key=f"correct:{interaction.id}"), ephemeral=False)
+    except InsufficientChips as error:
+        raise Refusal(Text(
+            "{member}'s wallet holds {balance}: a correction takes at most that (chips at "
+            "tables are not in the wallet). Nothing was changed.", member=member.mention,
+            balance=chips(lang(interaction), error.available))) from error
+    if not move.applied:
+        raise Refusal(Text("This correction was already made."))
+    await send(interaction, ephemeral=False, embed=embeds.corrected(
+        lang(interaction), member.mention, amount, move.balance, reason.strip(),
+        interaction.user.mention))
+
+
+def require_member(member: discord.abc.User) -> None:
+    """Chips are the server's (R12): an admin's move is for a person in it. A user option
+    may name anyone (a pasted id, someone who left)."""
+    require_human(member)
+    if not isinstance(member, discord.Member):
+        raise Refusal(Text("{member} is not a member of this server.", member=member.mention))
+
+
 COMMANDS: tuple[SlashCommand, ...] = (balance, daily, leaderboard)  # under /ofc
-ADMIN: tuple[SlashCommand, ...] = (grant,)  # under /ofc-admin
+ADMIN: tuple[SlashCommand, ...] = (grant, correct)  # under /ofc-admin

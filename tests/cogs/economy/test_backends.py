@@ -59,9 +59,10 @@ async def test_commands_live_under_the_bots_own_groups(
     assert set(synced) == {"ofc", "ofc-admin"}
     players = {o["name"] for o in synced["ofc"]["options"]}
     assert {"balance", "daily", "leaderboard", "history", "stats"} <= players
-    assert not {"grant", "settings", "season"} & players
+    assert not {"grant", "correct", "settings", "season"} & players
     admin_group = synced["ofc-admin"]
-    assert {o["name"] for o in admin_group["options"]} == {"grant", "settings", "season"}
+    assert {o["name"] for o in admin_group["options"]} == {"grant", "correct", "settings",
+                                                           "season"}
     assert int(admin_group["default_member_permissions"]) == MANAGE_GUILD
     assert synced["ofc"]["default_member_permissions"] is None
     with pytest.raises(ComponentError, match="hidden"):
