@@ -22,6 +22,7 @@ from cogs.common.interactions import (
     now_of,
     require_human,
     storage_of,
+    written,
 )
 from cogs.common.language import lang
 from cogs.economy import embeds
@@ -29,6 +30,7 @@ from cogs.economy import embeds
 LEADERBOARD_SIZE = 10
 MAX_REASON = 200
 MAX_SEASON = 10_000
+NO_REASON = Text("A reason is required. Nothing was changed.")
 
 
 @app_commands.command(name="balance", description="Your chips in this server (or a member's)")
@@ -105,6 +107,7 @@ async def grant(interaction: Interaction, member: Member,
                 reason: app_commands.Range[str, 1, MAX_REASON]) -> None:
     guild_id = guild_id_of(interaction)
     require_member(member)
+    reason = written(reason, NO_REASON)
     # The interaction id as idempotency key: a redelivered interaction grants once.
     move = await in_time(interaction, storage_of(interaction).wallets.grant(
         guild_id, member.id, amount, reason=reason, actor_id=interaction.user.id,
@@ -112,7 +115,7 @@ async def grant(interaction: Interaction, member: Member,
     if not move.applied:
         raise Refusal(Text("This grant was already made."))
     await send(interaction, ephemeral=False, embed=embeds.granted(
-        lang(interaction), member.mention, amount, move.balance, reason.strip(),
+        lang(interaction), member.mention, amount, move.balance, reason,
         interaction.user.mention))
 
 
@@ -130,6 +133,7 @@ async def correct(interaction: Interaction, member: Member,
     and chips at tables stay where they are."""
     guild_id = guild_id_of(interaction)
     require_member(member)
+    reason = written(reason, NO_REASON)
     if amount == 0:
         raise Refusal(Text("A correction adds or takes at least 1 chip. Nothing was changed."))
     try:  # keyed as a grant is: a redelivered interaction corrects once
@@ -144,7 +148,7 @@ async def correct(interaction: Interaction, member: Member,
     if not move.applied:
         raise Refusal(Text("This correction was already made."))
     await send(interaction, ephemeral=False, embed=embeds.corrected(
-        lang(interaction), member.mention, amount, move.balance, reason.strip(),
+        lang(interaction), member.mention, amount, move.balance, reason,
         interaction.user.mention))
 
 

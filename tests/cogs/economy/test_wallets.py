@@ -361,3 +361,24 @@ async def test_bad_corrections_are_refused_and_change_nothing(
     assert refused.ephemeral
     assert message.replace("<@ALICE>", alice.mention) in text(refused)
     assert dump(db_path) == before
+
+
+@pytest.mark.parametrize(("command", "options", "said"), [
+    ("ofc-admin grant", {"amount": 5}, "Нужна причина. Ничего не изменено."),
+    ("ofc-admin correct", {"amount": -5}, "Нужна причина. Ничего не изменено."),
+    ("ofc-admin season start", {"name": "   "},
+     "В названии сезона нужен хотя бы один символ, кроме пробела. Ничего не изменено."),
+])
+async def test_a_blank_reason_or_season_name_is_refused_in_the_admins_language(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member, db_path: Path,
+        command: str, options: dict[str, object], said: str) -> None:
+    """Spaces pass Discord's length check (a modified client sends them too): the bot
+    refuses them itself, in the admin's language like every refusal."""
+    await double.resolved(await alice.slash("ofc balance"))
+    before = dump(db_path)
+    croupier.locale = "ru"
+    if command != "ofc-admin season start":
+        options = {**options, "member": alice, "reason": "   "}
+    refused = await double.resolved(await croupier.slash(command, **options))
+    assert refused.ephemeral and said in text(refused)
+    assert dump(db_path) == before
