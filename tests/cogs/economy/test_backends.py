@@ -36,6 +36,13 @@ async def test_daily_balance_and_a_grant_as_a_member_sees_them(
     assert "1,500 chips" in granted.embed["description"]
     shown = await double.resolved(await alice.slash("ofc balance"))
     assert shown.ephemeral and "**1,500 chips**" in shown.embed["description"]
+    # A correction takes chips back, never below 0.
+    corrected = await double.resolved(
+        await croupier.slash("ofc-admin correct", member=alice, amount=-200, reason="welcome x2"))
+    assert "It now holds 1,300 chips." in corrected.embed["description"]
+    refused = await double.resolved(
+        await croupier.slash("ofc-admin correct", member=alice, amount=-1301, reason="all"))
+    assert refused.ephemeral and "holds 1,300 chips" in refused.embed["description"]
 
 
 async def test_history_menus_open_a_match_then_a_hand(
