@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.storage.backend import foreign_scheme
+from bot.storage.validate import MAX_CHIPS
 
 T = TypeVar("T")
 
@@ -131,8 +132,8 @@ def load_settings(environ: Mapping[str, str] | None = None,
         database=get("OFC_DATABASE", _database, defaults.database),
         dev_guild=get("OFC_DEV_GUILD", _snowflake, None),
         log_level=level,
-        starting_chips=get("OFC_STARTING_CHIPS", _whole, defaults.starting_chips),
-        daily_chips=get("OFC_DAILY_CHIPS", _whole, defaults.daily_chips),
+        starting_chips=get("OFC_STARTING_CHIPS", _chips, defaults.starting_chips),
+        daily_chips=get("OFC_DAILY_CHIPS", _chips, defaults.daily_chips),
         ai_delay_seconds=get("OFC_AI_DELAY_SECONDS", _seconds, defaults.ai_delay_seconds),
         next_hand_seconds=get("OFC_NEXT_HAND_SECONDS", _seconds, defaults.next_hand_seconds),
         lobby_idle_minutes=get("OFC_LOBBY_IDLE_MINUTES", _minutes, defaults.lobby_idle_minutes),
@@ -194,6 +195,14 @@ def _whole(name: str, raw: str) -> int:
         raise ConfigError(f"{name} must be a whole number, not {raw!r}") from None
     if value < 0:
         raise ConfigError(f"{name} must not be negative")
+    return value
+
+
+def _chips(name: str, raw: str) -> int:
+    """An amount of chips, within what a server's admins may set (/ofc-admin settings)."""
+    value = _whole(name, raw)
+    if value > MAX_CHIPS:
+        raise ConfigError(f"{name} must be from 0 to {MAX_CHIPS} chips")
     return value
 
 

@@ -146,7 +146,9 @@ Guild settings: `storage.settings` (guild_settings.py)
 - `guild_settings(guild)` -> GuildSettings(starting_chips, daily_chips, table_options,
   language); `update_guild_settings(guild, actor_id=, now=, starting_chips=, daily_chips=,
   table_options=, language=)` (None: back to default; validate options with TableRules
-  first; language None: the server's preferred locale);
+  first, or give table_options as a function of the stored options, run and checked under
+  the settings' lock so that concurrent changes merge; language None: the server's
+  preferred locale);
   `settings_audit(guild, limit=20)` -> [SettingsChange].
 
 Player preferences: `storage.preferences` (preferences.py, the same in every server)

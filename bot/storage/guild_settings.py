@@ -6,6 +6,7 @@ is audited: who, when, which field, old and new value.
 """
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,10 @@ from bot.storage.core import UNCHANGED, Core, Part, Unchanged
 from bot.storage.errors import InvalidInput
 from bot.storage.preferences import MAX_LOCALE
 from bot.storage.records import GuildSettings, SettingsChange
+
+# New table options made from the stored ones, as read under the settings' lock: a change to
+# some options that leaves the others as they are when it is written (raising: refused).
+OptionsChange = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def _options(value: object) -> dict[str, Any]:
@@ -74,12 +79,15 @@ class ServerSettings(Part):
         now: float,
         starting_chips: int | Unchanged | None = UNCHANGED,
         daily_chips: int | Unchanged | None = UNCHANGED,
-        table_options: dict[str, Any] | Unchanged = UNCHANGED,
+        table_options: dict[str, Any] | OptionsChange | Unchanged = UNCHANGED,
         language: str | Unchanged | None = UNCHANGED,
     ) -> GuildSettings:
         """Change some settings (None: back to the bot's default; {} clears the options;
         `language` None: the server's preferred locale).
 
+        `table_options` replaces the stored options, or, as an OptionsChange, is applied to
+        them inside the transaction, so that two admins changing different options at once
+        both keep theirs, and a check of the result sees what is really stored.
         Starting chips apply to wallets created afterwards. Returns the new settings.
         """
         guild_id = validate.snowflake("guild id", guild_id)
@@ -88,7 +96,7 @@ class ServerSettings(Part):
         for name, value in (("starting_chips", starting_chips), ("daily_chips", daily_chips)):
             if value is not UNCHANGED:
                 given[name] = None if value is None else validate.chips(value, allow_zero=True)
-        if table_options is not UNCHANGED:
+        if table_options is not UNCHANGED and not callable(table_options):
             given["table_options"] = _options(table_options)
         if language is not UNCHANGED:
             if language is not None and (not isinstance(language, str)
@@ -98,6 +106,8 @@ class ServerSettings(Part):
         async with self._db.transaction() as conn:
             await conn.lock_table("guild_settings")  # read, then written from what was read
             old = await _load(conn, guild_id)
+            if callable(table_options):
+                given["table_options"] = _options(table_options(dict(old.table_options)))
             new = replace(old, **given)
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, starting_chips, daily_chips, "

@@ -55,6 +55,14 @@ def require_human(member: discord.abc.User) -> None:
         raise Refusal(Text("{member} is a bot: bots have no wallet.", member=member.mention))
 
 
+def written(value: str, refusal: Text) -> str:
+    """A text option without its outer spaces; refused with `refusal` when nothing else is
+    left (spaces pass Discord's length check)."""
+    if not value.strip():
+        raise Refusal(refusal)
+    return value.strip()
+
+
 def about(interaction: Interaction,
           member: discord.abc.User | None) -> tuple[int, discord.abc.User]:
     """The server and the member a command is about (by default the invoker), never a bot."""

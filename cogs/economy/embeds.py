@@ -64,7 +64,9 @@ def _percent(rate: float) -> str:
 
 
 def balance(loc: str, mention: str, wallet: Wallet, line: LeaderRow | None,
-            next_daily: float | None, now: float) -> discord.Embed:
+            next_daily: float | Text | None, now: float) -> discord.Embed:
+    """`next_daily`: when the member's next daily claim is ready, or why there is none (None:
+    another member's wallet, no daily line)."""
     at_tables = line.at_tables if line else 0
     embed = discord.Embed(title=t(loc, "Balance"), colour=MONEY, description=t(
         loc, "{member} has **{chips}** in the wallet.", member=mention,
@@ -76,7 +78,8 @@ def balance(loc: str, mention: str, wallet: Wallet, line: LeaderRow | None,
         embed.add_field(name=t(loc, "Rank"), value=t(loc, "#{rank} in this server",
                                                       rank=line.rank))
     if next_daily is not None:
-        daily = t(loc, "ready: use {cmd}", cmd=Slash("ofc daily")) if next_daily <= now \
+        daily = t(loc, next_daily) if isinstance(next_daily, Text) else \
+            t(loc, "ready: use {cmd}", cmd=Slash("ofc daily")) if next_daily <= now \
             else when(next_daily, "R")
         embed.add_field(name=t(loc, "Daily chips"), value=daily)
     return embed
@@ -397,6 +400,18 @@ def granted(loc: str, mention: str, amount: int, balance_after: int, reason: str
                       chips=chips(loc, amount), reason=discord.utils.escape_markdown(reason),
                       balance=chips(loc, balance_after)),
     )
+
+
+def corrected(loc: str, mention: str, amount: int, balance_after: int, reason: str,
+              actor_mention: str) -> discord.Embed:
+    fields = {"actor": actor_mention, "member": mention, "chips": chips(loc, abs(amount)),
+              "reason": discord.utils.escape_markdown(reason),
+              "balance": chips(loc, balance_after)}
+    return discord.Embed(title=t(loc, "Chips corrected"), colour=MONEY, description=t(
+        loc, "{actor} added **{chips}** to {member}'s wallet.\nReason: {reason}\nIt now holds "
+             "{balance}.", **fields) if amount > 0 else t(
+        loc, "{actor} took **{chips}** from {member}'s wallet.\nReason: {reason}\nIt now holds "
+             "{balance}.", **fields))
 
 
 _SHORT_ROWS = {"top": Text("Top"), "middle": Text("Mid"), "bottom": Text("Bot"),

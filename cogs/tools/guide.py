@@ -57,7 +57,8 @@ SECTIONS: tuple[tuple[Text, tuple[str, ...]], ...] = (
         "cancel"))),
 )
 ADMIN_SECTION = (Text("For server admins (Manage Server)"),
-                 ("ofc-admin settings", "ofc-admin grant", "ofc-admin season start"))
+                 ("ofc-admin settings", "ofc-admin grant", "ofc-admin correct",
+                  "ofc-admin season start"))
 
 
 def _commands(tree: Tree) -> Iterator[tuple[str, str]]:

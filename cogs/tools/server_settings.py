@@ -1,6 +1,7 @@
 """`/ofc-admin settings`: this server's chips, default table options, and the language of its
 public table messages (Manage Server)."""
 
+import functools
 from typing import Any
 
 from discord import app_commands
@@ -30,6 +31,18 @@ RESET_FIELDS: dict[str, Any] = {"starting_chips": None, "daily_chips": None, "ta
 # Each language in its own words, the same in every language (cogs/common/translator.py).
 LANGUAGES = [app_commands.Choice(name=app_commands.locale_str(LANGUAGE_NAMES[code], fixed=True),
                                  value=code) for code in LOCALES]
+
+
+def _set(options: dict[str, Any], afresh: bool, stored: dict[str, Any]) -> dict[str, Any]:
+    """The server's default table options once `options` are set over `stored` (over none
+    when `afresh`: reset first), checked as a table's would be; a refusal names the first bad
+    one."""
+    merged = {**({} if afresh else stored), **options}
+    try:
+        checked = TableRules.from_mapping(merged)
+    except RuleError as error:
+        raise Refusal(joined([error.text, UNCHANGED])) from error
+    return {name: getattr(checked, name) for name in merged}
 
 
 @app_commands.command(name="settings",
@@ -62,13 +75,11 @@ async def settings(
     }
     update |= given(starting_chips=starting_chips, daily_chips=daily_chips, language=language)
     if options:
-        kept = update.get("table_options", before.table_options)
-        merged = {**kept, **options}
-        try:
-            checked = TableRules.from_mapping(merged)  # names the first bad option
-        except RuleError as error:
-            raise Refusal(joined([error.text, UNCHANGED])) from error
-        update["table_options"] = {name: getattr(checked, name) for name in merged}
+        change = functools.partial(_set, options, "table_options" in update)
+        change(before.table_options)  # a bad option is refused at once, before any write
+        # ...and the change is made to the options stored when it is written, checked again
+        # there: another admin's change made meanwhile is kept, or clashes and is refused.
+        update["table_options"] = change
     after = before
     if update:
         after = await in_time(interaction, storage.settings.update_guild_settings(

@@ -62,6 +62,10 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("OFC_STARTING_CHIPS", "lots", "OFC_STARTING_CHIPS must be a whole number"),
     ("OFC_DAILY_CHIPS", "-5", "must not be negative"),
+    # past what /ofc-admin settings takes, and past what a wallet can be created with
+    ("OFC_STARTING_CHIPS", str(10**12 + 1), "OFC_STARTING_CHIPS must be from 0 to "
+                                            "1000000000000 chips"),
+    ("OFC_DAILY_CHIPS", str(2**63), "OFC_DAILY_CHIPS must be from 0 to 1000000000000 chips"),
     ("OFC_DEV_GUILD", "0", "server id"),
     ("OFC_LOG_LEVEL", "loud", "OFC_LOG_LEVEL must be one of"),
     ("OFC_AI_DELAY_SECONDS", "soon", "number of seconds"),

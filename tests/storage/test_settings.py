@@ -1,5 +1,9 @@
 """Per-guild settings for /ofc-admin settings, and their audit trail."""
 
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from bot.engine.rules import TableRules
@@ -69,3 +73,38 @@ async def test_settings_are_read_once_and_a_change_is_read_at_once(storage: Stor
     with pytest.raises(InvalidInput):  # refused: nothing changes, in memory either
         await storage.settings.update_guild_settings(GUILD, actor_id=ADMIN, now=2.0, daily_chips=-1)
     assert await storage.settings.guild_settings(GUILD) == GuildSettings(None, 50, {"seats": 2})
+
+
+def setting(name: str, value: object) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A change of one table option, made to the options as stored when it is written."""
+    return lambda stored: {**stored, name: value}
+
+
+async def test_changes_of_table_options_made_at_once_are_both_kept(storage: Storage) -> None:
+    """Two admins, each changing one option: each change is applied to what is stored when
+    it is written (under the settings' lock), so neither overwrites the other."""
+    await asyncio.gather(
+        storage.settings.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0,
+                                               table_options=setting("turn_seconds", 30)),
+        storage.settings.update_guild_settings(GUILD, actor_id=ALICE, now=1.0,
+                                               table_options=setting("point_value", 3)))
+    assert (await storage.settings.guild_settings(GUILD)).table_options == {
+        "turn_seconds": 30, "point_value": 3}
+    audit = await storage.settings.settings_audit(GUILD)
+    assert sorted(len(c.new) - len(c.old) for c in audit) == [1, 1]  # one option each
+    assert audit[0].new == {"turn_seconds": 30, "point_value": 3}
+
+
+async def test_a_change_refused_by_its_check_changes_nothing(storage: Storage) -> None:
+    await storage.settings.update_guild_settings(GUILD, actor_id=ADMIN, now=1.0,
+                                                 table_options={"variant": "turbo"})
+
+    def refuse(stored: dict[str, Any]) -> dict[str, Any]:
+        raise InvalidInput(f"not over {' '.join(stored.values())}")
+
+    with pytest.raises(InvalidInput, match="not over turbo"):
+        await storage.settings.update_guild_settings(GUILD, actor_id=ADMIN, now=2.0,
+                                                     daily_chips=5, table_options=refuse)
+    assert await storage.settings.guild_settings(GUILD) == GuildSettings(
+        None, None, {"variant": "turbo"})
+    assert len(await storage.settings.settings_audit(GUILD)) == 1

@@ -36,6 +36,13 @@ async def test_daily_balance_and_a_grant_as_a_member_sees_them(
     assert "1,500 chips" in granted.embed["description"]
     shown = await double.resolved(await alice.slash("ofc balance"))
     assert shown.ephemeral and "**1,500 chips**" in shown.embed["description"]
+    # A correction takes chips back, never below 0.
+    corrected = await double.resolved(
+        await croupier.slash("ofc-admin correct", member=alice, amount=-200, reason="welcome x2"))
+    assert "It now holds 1,300 chips." in corrected.embed["description"]
+    refused = await double.resolved(
+        await croupier.slash("ofc-admin correct", member=alice, amount=-1301, reason="all"))
+    assert refused.ephemeral and "holds 1,300 chips" in refused.embed["description"]
 
 
 async def test_history_menus_open_a_match_then_a_hand(
@@ -59,9 +66,10 @@ async def test_commands_live_under_the_bots_own_groups(
     assert set(synced) == {"ofc", "ofc-admin"}
     players = {o["name"] for o in synced["ofc"]["options"]}
     assert {"balance", "daily", "leaderboard", "history", "stats"} <= players
-    assert not {"grant", "settings", "season"} & players
+    assert not {"grant", "correct", "settings", "season"} & players
     admin_group = synced["ofc-admin"]
-    assert {o["name"] for o in admin_group["options"]} == {"grant", "settings", "season"}
+    assert {o["name"] for o in admin_group["options"]} == {"grant", "correct", "settings",
+                                                           "season"}
     assert int(admin_group["default_member_permissions"]) == MANAGE_GUILD
     assert synced["ofc"]["default_member_permissions"] is None
     with pytest.raises(ComponentError, match="hidden"):

@@ -124,6 +124,25 @@ async def test_daily_once_per_20_hours_with_the_time_left(
                                       ("daily", 200, 1400)]
 
 
+async def test_where_the_server_gives_no_daily_chips_balance_and_daily_say_so(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    """Daily chips set to 0 (/ofc-admin settings): the balance does not send the member to
+    claim, and a claim gives nothing and starts no cooldown."""
+    await double.resolved(await croupier.slash("ofc-admin settings", daily_chips=0))
+    shown = await double.resolved(await alice.slash("ofc balance"))
+    assert "ready: use /ofc daily" not in text(shown)
+    assert "This server gives no daily chips." in text(shown)
+    before = dump(db_path)
+    refused = await double.resolved(await alice.slash("ofc daily"))
+    assert refused.ephemeral and "This server gives no daily chips." in text(refused)
+    assert dump(db_path) == before
+    # Given again, the daily chips are claimable at once.
+    await double.resolved(await croupier.slash("ofc-admin settings", daily_chips=25))
+    assert "ready: use /ofc daily" in text(await double.resolved(await alice.slash("ofc balance")))
+    assert "**+25 chips**" in text(await double.resolved(await alice.slash("ofc daily")))
+
+
 async def test_concurrent_daily_claims_pay_once(double: DiscordDouble, bot: OFCBot,
                                                 alice: Member, db_path: Path) -> None:
     asked = await asyncio.gather(*(alice.slash("ofc daily") for _ in range(20)))
@@ -213,6 +232,21 @@ async def test_bad_grants_are_refused_and_change_nothing(
     assert dump(db_path) == before
 
 
+async def test_a_grant_to_someone_not_in_the_server_is_refused(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, db_path: Path) -> None:
+    """Discord lets a user option name any user (a pasted id, someone who left): chips are
+    the server's (R12), so a grant goes to its members only, and no wallet is opened here for
+    anyone else."""
+    stranger = double.state.add_user("stranger")  # on Discord, not in this server
+    await double.resolved(await croupier.slash("ofc balance"))
+    before = dump(db_path)
+    refused = await double.resolved(await croupier.slash(
+        "ofc-admin grant", member=stranger, amount=500, reason="welcome"))
+    assert refused.ephemeral
+    assert f"<@{stranger.id}> is not a member of this server" in text(refused)
+    assert dump(db_path) == before
+
+
 async def test_leaderboard_top_ten_and_the_callers_rank(double: DiscordDouble, bot: OFCBot,
                                                         croupier: Member) -> None:
     first = double.add_member("p0")  # in the server: the bot reads the interaction's member
@@ -263,3 +297,88 @@ async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_g
     # Discord delivers the same interaction again (a resumed gateway): it grants once.
     await redelivered(double, croupier, asked)
     assert grants(db_path, alice) == [(250, 1250)]
+
+
+async def test_a_correction_takes_back_a_wrong_grant_publicly_and_in_the_ledger(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    """R12's admin corrections: a grant of 5,000 meant as 500 is put right by taking 4,500,
+    recorded with its reason and who made it; a correction also adds."""
+    await double.resolved(await croupier.slash(
+        "ofc-admin grant", member=alice, amount=5000, reason="prize"))
+    taken = await double.resolved(await croupier.slash(
+        "ofc-admin correct", member=alice, amount=-4500, reason="the prize was 500"))
+    assert not taken.ephemeral and taken.embed is not None
+    assert taken.embed["title"] == "Chips corrected"
+    assert f"{croupier.mention} took **4,500 chips** from {alice.mention}'s wallet." \
+        in text(taken)
+    assert "the prize was 500" in text(taken) and "It now holds 1,500 chips." in text(taken)
+    added = await double.resolved(await croupier.slash(
+        "ofc-admin correct", member=alice, amount=1, reason="rounding"))
+    assert f"{croupier.mention} added **1 chip** to {alice.mention}'s wallet." in text(added)
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("grant", 5000, 6000),
+                                      ("correction", -4500, 1500), ("correction", 1, 1501)]
+    entries = await bot.storage.wallets.ledger(double.guild.id, alice.id)
+    assert [(e.actor_id, e.reason) for e in entries if e.kind == "correction"] == [
+        (croupier.id, "rounding"), (croupier.id, "the prize was 500")]
+
+
+async def test_a_redelivered_correction_is_made_once(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    asked = await croupier.slash("ofc-admin correct", member=alice, amount=-100, reason="fix")
+    await double.resolved(asked)
+    repeat = await redelivered(double, croupier, asked)
+    assert "already made" in repeat["embeds"][0]["description"]  # type: ignore[index]
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("correction", -100, 900)]
+
+
+CORRECTION = "The option `amount` takes a number from -1,000,000,000,000 to 1,000,000,000,000."
+
+
+@pytest.mark.parametrize(("who", "amount", "message"), [
+    ("alice", -1001, "<@ALICE>'s wallet holds 1,000 chips: a correction takes at most that "
+                     "(chips at tables are not in the wallet). Nothing was changed."),
+    ("alice", 0, "A correction adds or takes at least 1 chip. Nothing was changed."),
+    ("alice", -10**13, CORRECTION),
+    ("alice", 10**13, CORRECTION),
+    ("robot", 5, "bots have no wallet"),
+    ("stranger", 5, "is not a member of this server."),
+    ("bob", 5, "Only members with the Manage Server permission"),
+])
+async def test_bad_corrections_are_refused_and_change_nothing(
+        double: DiscordDouble, croupier: Member, robot: Member, bot: OFCBot, alice: Member,
+        bob: Member, db_path: Path, who: str, amount: int, message: str) -> None:
+    """Below zero, zero, past the bounds, a bot, a user not in the server, or sent by a member
+    without Manage Server (a modified client): refused privately, nothing written."""
+    await double.resolved(await alice.slash("ofc balance"))
+    before = dump(db_path)
+    stranger = double.state.add_user("stranger")
+    target = {"alice": alice, "robot": robot, "stranger": stranger, "bob": alice}[who]
+    sender = bob if who == "bob" else croupier
+    refused = await double.resolved(await sender.raw_slash(
+        "ofc-admin correct", {"member": target, "amount": amount, "reason": "fix"}))
+    assert refused.ephemeral
+    assert message.replace("<@ALICE>", alice.mention) in text(refused)
+    assert dump(db_path) == before
+
+
+@pytest.mark.parametrize(("command", "options", "said"), [
+    ("ofc-admin grant", {"amount": 5}, "Нужна причина. Ничего не изменено."),
+    ("ofc-admin correct", {"amount": -5}, "Нужна причина. Ничего не изменено."),
+    ("ofc-admin season start", {"name": "   "},
+     "В названии сезона нужен хотя бы один символ, кроме пробела. Ничего не изменено."),
+])
+async def test_a_blank_reason_or_season_name_is_refused_in_the_admins_language(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member, db_path: Path,
+        command: str, options: dict[str, object], said: str) -> None:
+    """Spaces pass Discord's length check (a modified client sends them too): the bot
+    refuses them itself, in the admin's language like every refusal."""
+    await double.resolved(await alice.slash("ofc balance"))
+    before = dump(db_path)
+    croupier.locale = "ru"
+    if command != "ofc-admin season start":
+        options = {**options, "member": alice, "reason": "   "}
+    refused = await double.resolved(await croupier.slash(command, **options))
+    assert refused.ephemeral and said in text(refused)
+    assert dump(db_path) == before

@@ -1,13 +1,17 @@
 """/ofc solve, /ofc rules and /ofc-admin settings as members and admins run them, through the
 real bot and the local Discord double."""
 
+import asyncio
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from bot.app import OFCBot
+from bot.engine.rules import TableRules
 from tests.cogs.conftest import dump, text
 from tests.e2e.discord_double import Channel, DiscordDouble, Member
+from tests.e2e.discord_double.model import MANAGE_GUILD
 
 ANSWERED, DEFERRED = 4, 5  # the interaction callback types: an answer, "thinking..."
 # Hand-checked (R4, R8): the spade royal on the bottom (25), the heart flush in the middle (8),
@@ -28,6 +32,12 @@ def stranger(double: DiscordDouble) -> Member:
     guild = double.add_guild("elsewhere")
     double.add_text_channel("lounge", guild=guild)
     return double.add_member("stranger", guild=guild)
+
+
+@pytest.fixture
+def dealer(double: DiscordDouble) -> Member:
+    """A second member with Manage Server (list it before `bot`)."""
+    return double.add_member("dealer", roles=(double.add_role("Dealer", MANAGE_GUILD),))
 
 
 async def lobby_elsewhere(bot: OFCBot, stranger: Member) -> int:
@@ -203,3 +213,54 @@ async def test_settings_without_options_show_the_current_ones(
     assert "Nothing changed." in shown
     assert "1,000 chips (default)" in shown and "200 chips (default)" in shown
     assert dump(db_path) == before
+
+
+async def both_while_the_database_is_busy(double: DiscordDouble, db_path: Path,
+                                          *asks: tuple[Member, dict[str, object]]) -> list[str]:
+    """Each member's `/ofc-admin settings` sent while another process holds the database's
+    write lock, the lock held until every one of them is waiting on it (deferred: it read the
+    settings it started from), so that they meet; their answers."""
+    other = sqlite3.connect(db_path, isolation_level=None, timeout=600, check_same_thread=False)
+    await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
+    try:
+        asked = [await member.slash("ofc-admin settings", options) for member, options in asks]
+        await double.wait_until(lambda: all(a.callback_type == DEFERRED for a in asked),
+                                what="every change waiting on the database")
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    return [text(await double.resolved(a)) for a in asked]
+
+
+async def test_two_admins_changing_table_options_at_once_keep_both_changes(
+        double: DiscordDouble, croupier: Member, dealer: Member, bot: OFCBot,
+        db_path: Path) -> None:
+    """Each change is made to the options stored when it is written, not to those its admin
+    read before waiting on the database: neither admin's change is lost, and the trail says
+    what each one did."""
+    await double.resolved(await croupier.slash("ofc-admin settings"))  # read: kept in memory
+    answers = await both_while_the_database_is_busy(
+        double, db_path, (croupier, {"turn_seconds": 30}), (dealer, {"point_value": 3}))
+    assert all("Changed: table options." in answer for answer in answers)
+    guild, storage = double.guild.id, bot.storage
+    assert (await storage.settings.guild_settings(guild)).table_options == {
+        "turn_seconds": 30, "point_value": 3}
+    assert [(c.actor_id, c.old, c.new) for c in await storage.settings.settings_audit(guild)] \
+        == [(dealer.id, {"turn_seconds": 30}, {"turn_seconds": 30, "point_value": 3}),
+            (croupier.id, {}, {"turn_seconds": 30})]
+
+
+async def test_two_changes_that_clash_leave_valid_options_and_refuse_the_second(
+        double: DiscordDouble, croupier: Member, dealer: Member, bot: OFCBot,
+        db_path: Path) -> None:
+    """Turbo seats 4; pineapple at most 3 (R1). One admin asks for 4 seats while the other
+    asks for pineapple: each alone is valid, both together are not. Whichever is written
+    second is checked against the first and refused, so every table can still be opened."""
+    await double.resolved(await croupier.slash("ofc-admin settings", variant="turbo"))
+    answers = await both_while_the_database_is_busy(
+        double, db_path, (croupier, {"seats": 4}), (dealer, {"variant": "pineapple"}))
+    refused = [a for a in answers if "pineapple seats at most 3 players" in a]
+    assert len(refused) == 1 and "Nothing was changed." in refused[0]
+    stored = (await bot.storage.settings.guild_settings(double.guild.id)).table_options
+    assert stored in ({"variant": "turbo", "seats": 4}, {"variant": "pineapple"})
+    TableRules.from_mapping(stored)  # a table can be opened with them
