@@ -395,6 +395,10 @@ class Tournament:
         if self.status in ("finished", "cancelled"):
             raise RuleError(Text("The tournament is already over."))
         self.status = "cancelled"
+        return self.refunded()
+
+    def refunded(self) -> list[int]:
+        """Who a cancel refunds: everyone registered but the excluded (seed 001)."""
         return [e.player_id for e in self.entries if e.status != "excluded"]
 
     @property

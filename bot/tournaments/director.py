@@ -416,14 +416,27 @@ class TournamentDirector:
             self.check_director(t, actor_id, is_admin)
             players = self._rule(t.cancel)
             await self._save(t)
-            playing = [table for table in t.tables if table.status == "playing"]
-        for table in playing:
-            if table.table_id in self._tables.live_tables():
-                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+        await self._close_tables(t)
         await self.idle()
         async with self._locked(tournament_id) as t:
             await self._refund(t, players)
             return t
+
+    async def _close_tables(self, t: Tournament) -> None:
+        """A cancelled tournament's tables still playing close (their stacks back to the
+        house)."""
+        for table in t.tables:
+            if table.status == "playing" and table.table_id in self._tables.live_tables():
+                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+
+    async def _cancel_again(self, t: Tournament) -> None:
+        """A cancel the bot stopped in the middle of, finished after the restart: once the
+        table service has restored its tables, those still playing close, then every refund
+        not yet paid is (they are keyed: nobody is refunded twice)."""
+        await self._tables.restored()
+        await self._close_tables(t)
+        async with self._locked(t.tournament_id) as t:
+            await self._refund(t, t.refunded())
 
     async def _refund(self, t: Tournament, players: Sequence[int]) -> None:
         """The cancelled tournament's buy-ins back to `players` (keyed: once each; a
@@ -494,8 +507,8 @@ class TournamentDirector:
             self._live[t.tournament_id] = t
             self._channels[t.tournament_id] = record.channel_id
         for t in list(self._live.values()):
-            if t.status == "cancelled":
-                self._live.pop(t.tournament_id)
+            if t.status == "cancelled":  # stopped while cancelling
+                self._spawn(self._cancel_again(t))
                 continue
             self._arm(t)  # registering: closes now if its window ended while the bot was off
             if t.status == "finished":  # stopped while paying: the prizes are keyed

@@ -1,0 +1,65 @@
+"""Tournaments stopped, cancelled or closed at each phase, through the real table service on
+a fake clock (RULES.md R13, docs/players/tournaments.md): every person refunded once, every
+chip where it belongs, the house's included."""
+
+import pytest
+
+from bot.engine.tournament import Tournament
+from bot.storage import Storage
+from bot.tables import FakeClock
+from tests.tables.driver import ALICE, BOB, CAROL, START
+from tests.tournaments.test_tournaments import DAVE, DIRECTOR, Bot, balance, create, restarted
+
+STAGES = ["registering", "closed", "level 1", "final"]
+
+
+async def to_stage(bot: Bot, tid: int, stage: str) -> None:
+    if stage == "closed":
+        await bot.clock.advance(600)
+        await bot.service.idle()
+    elif stage != "registering":
+        await bot.service.start(tid, DIRECTOR)
+        await bot.run(tid, until=1 if stage == "level 1" else 2)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("cut", ["before its tables closed", "before its refunds"])
+async def test_a_cancel_the_stop_cut_off_refunds_everyone_once_at_the_restart(
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, stage: str,
+        cut: str) -> None:
+    """The director's cancel is saved, then the bot stops before its tables closed or before
+    the buy-ins went back: the restart finishes the cancel (its tables closed, every person
+    refunded once), it does not forget it with the buy-ins in the pool."""
+    first = Bot(storage, clock)
+    t = await create(first, [ALICE, BOB, CAROL, DAVE], seats=2)
+    tid = t.tournament_id
+    await to_stage(first, tid, stage)
+
+    async def stopped(*args: object, **kwargs: object) -> object:
+        raise ConnectionError("the bot stopped")
+
+    if cut == "before its refunds":
+        real = storage.tournaments.tournament_move
+        monkeypatch.setattr(storage.tournaments, "tournament_move", lambda *a, **k: (
+            stopped() if "refund" in a else real(*a, **k)))
+    else:
+        monkeypatch.setattr(first.tables, "cancel", stopped)
+        monkeypatch.setattr(first.service, "idle", stopped)  # (the stop: nothing runs on)
+    with pytest.raises(ConnectionError):
+        await first.service.cancel(tid, DIRECTOR)
+    monkeypatch.undo()
+    await first.close()
+
+    second = await restarted(storage, clock)
+    await second.service.idle()
+    assert second.service.live() == [] and second.tables.live_tables() == []
+    await second.close()
+    third = await restarted(storage, clock)  # and again: nobody is refunded twice
+    await third.close()
+    record = await storage.tournaments.tournament(tid)
+    assert (record.pool, record.status) == (0, "cancelled")
+    assert Tournament.from_json(record.state_json).status == "cancelled"
+    for person in (ALICE, BOB, CAROL, DAVE):
+        assert await balance(storage, person) == START
+    report = await storage.audit()
+    assert report.ok, report.problems
