@@ -191,14 +191,23 @@ class Tournament:
         """Close registration (if still open) and draw the first level."""
         if self.status not in ("registering", "closed"):
             raise RuleError(Text("The tournament has already started."))
-        # People who left after computers filled their tables: the last computers go too.
-        surplus = max(0, -self.computer_room()) if self.buy_in else 0
-        if sum(e.status == "in" for e in self.entries) - surplus < 2:  # the excluded play not
+        if self.to_seat() < 2:
             raise RuleError(Text("A tournament needs at least 2 players."))
+        surplus = self._surplus()
         for entry in self.computers[len(self.computers) - surplus:]:
             self.entries.remove(entry)
         self.status = "running"
         return self._draw()
+
+    def _surplus(self) -> int:
+        """Computers beyond the people's tables (people left after computers filled them):
+        the last added do not play."""
+        return max(0, -self.computer_room()) if self.buy_in else 0
+
+    def to_seat(self) -> int:
+        """How many players the start seats: the excluded play not, nor the surplus
+        computers."""
+        return sum(e.status == "in" for e in self.entries) - self._surplus()
 
     def _draw(self) -> list[TournamentTable]:
         self.level += 1

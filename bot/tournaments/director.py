@@ -486,7 +486,7 @@ class TournamentDirector:
             if not t.close_registration(self._clock.now()):
                 return
             try:
-                if len(t.entries) < 2:
+                if t.to_seat() < 2:  # the start would refuse it
                     await self._refund(t, t.cancel())
                     return
                 await self._save(t)

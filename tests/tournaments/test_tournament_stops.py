@@ -9,6 +9,7 @@ from bot.storage import Storage
 from bot.tables import FakeClock
 from tests.tables.driver import ALICE, BOB, CAROL, START
 from tests.tournaments.test_tournaments import DAVE, DIRECTOR, Bot, balance, create, restarted
+from tests.tournaments.test_tournaments import bot as bot
 
 STAGES = ["registering", "closed", "level 1", "final"]
 
@@ -63,3 +64,30 @@ async def test_a_cancel_the_stop_cut_off_refunds_everyone_once_at_the_restart(
         assert await balance(storage, person) == START
     report = await storage.audit()
     assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("who", ["a person and the computers who filled the table",
+                                 "two people, one excluded"])
+async def test_a_window_that_ends_without_two_players_to_seat_cancels_and_refunds(
+        bot: Bot, storage: Storage, who: str) -> None:
+    """tournaments.md: a tournament with fewer than 2 players when its window ends is
+    cancelled and refunded. Players the start would not seat do not count: computers beyond
+    the people's tables (here: the only person left), and the excluded."""
+    t = await create(bot, [ALICE, BOB])
+    tid = t.tournament_id
+    if who.startswith("a person"):
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        await bot.service.leave(tid, BOB)
+        await bot.service.add_computer(tid, DIRECTOR, "easy")
+        await bot.service.leave(tid, ALICE)  # two computers left, filling nobody's table
+    else:
+        for reason in ("slow", "rude", "again"):
+            await bot.service.warn(tid, DIRECTOR, BOB, reason)
+    await bot.clock.advance(600)
+    await bot.service.idle()
+    assert bot.service.live() == []  # not left closed for ever, the director's one
+    assert bot.reasons()[-1] == "cancelled"
+    record = await storage.tournaments.tournament(tid)
+    assert record.status == "cancelled"
+    assert await balance(storage, ALICE) == START
+    assert await balance(storage, BOB) == START - 50 * who.startswith("two")  # excluded
