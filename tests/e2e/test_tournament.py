@@ -15,8 +15,13 @@ from bot.engine.tournament import Tournament
 from bot.tables import FakeClock
 from bot.tournaments.limits import UNLIMITED
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.discord_double.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
+from tests.e2e.discord_double.model import (
+    CREATE_PUBLIC_THREADS,
+    MANAGE_GUILD,
+    SEND_MESSAGES_IN_THREADS,
+)
 from tests.e2e.flows import start_bot
+from tests.e2e.test_option_bounds import snapshot
 from tests.storage.audit import audit
 
 
@@ -336,3 +341,52 @@ async def test_a_tournament_tables_lobby_states_lent_chips_and_no_wallet_buy_in(
             (over,) = [m for m in double.messages(double.state.channels[thread])
                        if (m.embed or {}).get("title") == "Match over"]
             assert str(over.embed["description"]).count(" lent chips (") == 2
+
+
+async def test_only_the_director_or_manage_server_directs_and_bad_input_changes_nothing(
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member,
+        tmp_path: Path) -> None:
+    """tournaments.md: the director (the creator) and members with Manage Server do the
+    director's things; anyone else, and every bad value, is refused privately with a reason
+    and changes nothing in the database."""
+    croupier = double.add_member("croupier", roles=(double.add_role("Croupier", MANAGE_GUILD),))
+    async with audited_bot(double, tmp_path) as (bot, _):
+        bot.tournaments.limits = replace(bot.tournaments.limits, min_hands=20)  # seed 001's
+        database = tmp_path / "ofc.sqlite3"
+        for options, says in (({"payouts": "abc"}, "is not a payout table"),
+                              ({"payouts": "60/30"}, "add up to 100"),
+                              ({"payouts": "0/100"}, "add up to 100"),
+                              ({"table_hands": 19}, "at least 20")):
+            refused = await double.resolved(await alice.slash(
+                "ofc tournament create", buy_in=50, **options))
+            assert refused.ephemeral and says in refused.embed["description"], options
+            assert bot.tournaments.live() == []
+        t = await two_registered(bot, alice, bob)  # alice directs
+        await bot.tournaments.idle()
+        before = snapshot(database)
+
+        async def refused(who: Member, command: str, says: str, **options: Any) -> None:
+            answer = await double.resolved(await who.slash(command, **options))
+            assert answer.ephemeral and says in answer.embed["description"], (command, options)
+            await bot.tournaments.idle()
+            assert snapshot(database) == before, (command, options)
+
+        director = "Only the director or a member with Manage Server"
+        await refused(bob, "ofc tournament computer", director)
+        await refused(bob, "ofc tournament warn", director, member=alice, reason="slow")
+        await refused(bob, "ofc tournament penalty", director, member=alice, points=5,
+                      reason="slow")
+        await refused(bob, "ofc tournament time", director, member=alice)
+        await refused(bob, "ofc tournament start", director)
+        await refused(bob, "ofc tournament cancel", director)
+        await refused(alice, "ofc tournament warn", "not in the tournament", member=carol,
+                      reason="slow")
+        await refused(alice, "ofc tournament warn", "Give a reason", member=bob, reason="   ")
+        await refused(carol, "ofc tournament leave", "not registered")
+        # A member with Manage Server directs it too.
+        warned = await double.resolved(await croupier.slash("ofc tournament warn", member=bob,
+                                                             reason="slow"))
+        assert warned.ephemeral
+        assert bot.tournaments.tournament(t.tournament_id).warnings(bob.id) == 1
+        await double.resolved(await croupier.slash("ofc tournament cancel"))
+        assert bot.tournaments.live() == []

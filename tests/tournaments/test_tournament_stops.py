@@ -91,3 +91,74 @@ async def test_a_window_that_ends_without_two_players_to_seat_cancels_and_refund
     assert record.status == "cancelled"
     assert await balance(storage, ALICE) == START
     assert await balance(storage, BOB) == START - 50 * who.startswith("two")  # excluded
+
+
+async def to_phase(bot: Bot, tid: int, phase: str) -> None:
+    """Play on until `phase`: "registering", "closed", "level 1" (its tables playing),
+    "between levels" (a table of level 1 decided, another still playing) or "final"."""
+    if phase in ("registering", "closed"):
+        await to_stage(bot, tid, phase)
+        return
+    await bot.service.start(tid, DIRECTOR)
+    for _ in range(20_000):
+        await bot.service.idle()
+        t = bot.service.tournament(tid)
+        done = [table.status == "done" for table in t.current_tables]
+        if (phase == "level 1" and t.level == 1 and not any(done)
+                and all(table.status == "playing" for table in t.current_tables)) or (
+                phase == "between levels" and t.level == 1 and any(done) and not all(done)) or (
+                phase == "final" and t.is_final and t.current_tables[0].status == "playing"):
+            return
+        assert await bot.clock.advance_to_next()
+    raise AssertionError(f"never at {phase}")
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+@pytest.mark.parametrize("phase", ["registering", "closed", "level 1", "between levels",
+                                   "final"])
+@pytest.mark.parametrize("ending", ["played out", "cancelled"])
+async def test_a_tournament_stopped_at_each_phase_ends_with_every_chip_in_place(
+        storage: Storage, clock: FakeClock, seats: int, phase: str, ending: str) -> None:
+    """Five people and a computer (an odd number of people; at tables of 2: three heads-up
+    tables, then a final of three), the bot stopped and restarted at each phase, then played
+    out or cancelled: the prizes are 65/35 of the people's 250 (162 and 87, the chip the
+    rounding leaves to the first), every person is left with the buy-in back (cancelled) or
+    the buy-in less and the prize won, the pool is empty and the house's net over the
+    tournament is zero."""
+    first = Bot(storage, clock)
+    people = [ALICE, BOB, CAROL, DAVE, 105]
+    t = await create(first, people, computers=1, seats=seats, payouts=(65, 35))
+    tid = t.tournament_id
+    await to_phase(first, tid, phase)
+    await first.close()
+
+    second = await restarted(storage, clock)
+    if phase == "registering":
+        await clock.advance(600)
+        await second.service.idle()
+    if phase in ("registering", "closed"):
+        assert second.service.tournament(tid).status == "closed"
+        if ending == "played out":
+            await second.service.start(tid, DIRECTOR)
+    if ending == "cancelled":
+        await second.service.cancel(tid, DIRECTOR)
+    await second.run(tid)
+    await second.close()
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
+    record = await storage.tournaments.tournament(tid)
+    assert record.pool == 0
+    if ending == "cancelled":
+        assert record.status == final.status == "cancelled"
+        for person in people:
+            assert await balance(storage, person) == START
+    else:
+        assert record.status == final.status == "finished"
+        assert sorted(p.prize for p in final.placings) == [0, 0, 0, 0, 87, 163]
+        for placing in final.placings:
+            if not placing.computer:
+                assert await balance(storage, placing.player_id) == START - 50 + placing.prize
+        assert final.level == 2
+        assert [len(table.players) for table in final.tables] == (
+            [2, 2, 2, 3] if seats == 2 else [3, 3, 2])
+    report = await storage.audit()
+    assert report.ok, report.problems
