@@ -292,11 +292,17 @@ class TournamentDirector:
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
         async with self._locked(tournament_id) as t:
+            entries = list(t.entries)
             self._rule(lambda: t.leave(player_id, self._clock.now()))
-            await self._storage.tournaments.tournament_move(
-                tournament_id, player_id, t.buy_in, "refund",
-                key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
-                snapshot=t.to_json())
+            try:
+                await self._storage.tournaments.tournament_move(
+                    tournament_id, player_id, t.buy_in, "refund",
+                    key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
+                    snapshot=t.to_json())
+            except StorageError as error:
+                # Still registered, the buy-in in the pool; a retry reuses the refund's key.
+                t.entries, t.registrations = entries, t.registrations - 1
+                raise TournamentError(error.text) from error
             await self._emit(t, "left")
             return t
 

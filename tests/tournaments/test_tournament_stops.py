@@ -6,7 +6,9 @@ import pytest
 
 from bot.engine.tournament import Tournament
 from bot.storage import Storage
+from bot.storage.errors import DatabaseReadOnly
 from bot.tables import FakeClock
+from bot.tournaments import TournamentError
 from tests.tables.driver import ALICE, BOB, CAROL, START
 from tests.tournaments.test_tournaments import DAVE, DIRECTOR, Bot, balance, create, restarted
 from tests.tournaments.test_tournaments import bot as bot
@@ -162,3 +164,26 @@ async def test_a_tournament_stopped_at_each_phase_ends_with_every_chip_in_place(
             [2, 2, 2, 3] if seats == 2 else [3, 3, 2])
     report = await storage.audit()
     assert report.ok, report.problems
+
+
+async def test_a_leave_whose_refund_could_not_be_stored_leaves_the_player_registered(
+        bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A refused action changes nothing: a leave whose refund the database refused (here:
+    read-only) keeps the player registered with the buy-in in the pool, so the leave can be
+    tried again and pays the buy-in back; it does not drop the player with the buy-in
+    stranded in the pool."""
+    t = await create(bot, [ALICE, BOB])
+    tid = t.tournament_id
+    real = storage.tournaments.tournament_move
+
+    async def read_only(*args: object, **kwargs: object) -> object:
+        raise DatabaseReadOnly("The database is read-only.")
+
+    monkeypatch.setattr(storage.tournaments, "tournament_move", read_only)
+    with pytest.raises(TournamentError, match="read-only"):
+        await bot.service.leave(tid, BOB)
+    monkeypatch.setattr(storage.tournaments, "tournament_move", real)
+    assert [e.player_id for e in bot.service.tournament(tid).entries] == [ALICE, BOB]
+    await bot.service.leave(tid, BOB)
+    assert await balance(storage, BOB) == START
+    assert (await storage.tournaments.tournament(tid)).pool == 50
