@@ -420,8 +420,13 @@ class TournamentDirector:
         every person registered but the excluded."""
         async with self._locked(tournament_id) as t:
             self.check_director(t, actor_id, is_admin)
+            status = t.status
             players = self._rule(t.cancel)
-            await self._save(t)
+            try:
+                await self._save(t)
+            except BaseException:  # not cancelled: the director may try again
+                t.status = status
+                raise
         await self._close_tables(t)
         await self.idle()
         async with self._locked(tournament_id) as t:

@@ -187,3 +187,31 @@ async def test_a_leave_whose_refund_could_not_be_stored_leaves_the_player_regist
     await bot.service.leave(tid, BOB)
     assert await balance(storage, BOB) == START
     assert (await storage.tournaments.tournament(tid)).pool == 50
+
+
+@pytest.mark.parametrize("stage", ["registering", "level 1"])
+async def test_a_cancel_the_database_refused_can_be_given_again(
+        bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
+    """A refused action changes nothing: a cancel whose record the database refused leaves
+    the tournament as it was, so the director's next cancel closes it and refunds everyone
+    (it is not left 'already over' in the bot's memory, its buy-ins in the pool)."""
+    t = await create(bot, [ALICE, BOB])
+    tid = t.tournament_id
+    await to_stage(bot, tid, stage)
+    real = storage.tournaments.save_tournament
+
+    async def read_only(*args: object, **kwargs: object) -> None:
+        raise DatabaseReadOnly("The database is read-only.")
+
+    monkeypatch.setattr(storage.tournaments, "save_tournament", read_only)
+    with pytest.raises(DatabaseReadOnly):
+        await bot.service.cancel(tid, DIRECTOR)
+    monkeypatch.setattr(storage.tournaments, "save_tournament", real)
+    assert bot.service.tournament(tid).status == ("registering" if stage == "registering"
+                                                  else "running")
+    await bot.service.cancel(tid, DIRECTOR)
+    await bot.service.idle()
+    assert bot.service.live() == [] and bot.tables.live_tables() == []
+    for person in (ALICE, BOB):
+        assert await balance(storage, person) == START
+    assert (await storage.tournaments.tournament(tid)).pool == 0
