@@ -361,6 +361,12 @@ async def test_only_the_director_or_manage_server_directs_and_bad_input_changes_
                 "ofc tournament create", buy_in=50, **options))
             assert refused.ephemeral and says in refused.embed["description"], options
             assert bot.tournaments.live() == []
+        await alice.slash("ofc tournament create", buy_in=50)
+        await alice.slash("ofc tournament join")
+        alone = await double.resolved(await alice.slash("ofc tournament start"))  # deferred
+        assert alone.ephemeral and "at least 2 players" in alone.embed["description"]
+        assert bot.tournaments.live()[0].status == "registering"
+        await double.resolved(await alice.slash("ofc tournament cancel"))
         t = await two_registered(bot, alice, bob)  # alice directs
         await bot.tournaments.idle()
         before = snapshot(database)
