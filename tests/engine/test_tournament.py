@@ -344,3 +344,16 @@ def test_players_out_at_one_level_are_placed_by_the_tie_rule_not_by_registration
     t.table_done(2, 0, {final.players[0]: 1, final.players[1]: -1})
     assert [p.player_id for p in t.placings[2:]] == draw(out, 7, 1, "places")
     assert t.placings[2].prize == 80
+
+
+def test_points_are_not_carried_to_the_next_level() -> None:
+    """Seed 001's shootout: the best of each table goes on, and the next level is a new
+    game: a big win at level 1 does not help at the final."""
+    t = make(4, seats=2)
+    t.start()
+    first, second = t.current_tables
+    big, small = first.players[0], second.players[0]
+    t.table_done(1, first.index, {big: 50, first.players[1]: -50})
+    t.table_done(1, second.index, {small: 1, second.players[1]: -1})
+    t.table_done(2, 0, {big: -1, small: 1})
+    assert [p.player_id for p in t.placings[:2]] == [small, big]
