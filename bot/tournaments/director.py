@@ -445,7 +445,10 @@ class TournamentDirector:
         table service has restored its tables, those still playing close, then every refund
         not yet paid is (they are keyed: nobody is refunded twice)."""
         await self._tables.restored()
+        before = set(self._tasks)
         await self._close_tables(t)
+        # Their ends (told as they closed) first, while the tournament is still known here.
+        await asyncio.gather(*(self._tasks - before))
         async with self._locked(t.tournament_id) as t:
             await self._refund(t, t.refunded())
 

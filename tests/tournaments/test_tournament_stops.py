@@ -28,8 +28,8 @@ async def to_stage(bot: Bot, tid: int, stage: str) -> None:
 @pytest.mark.parametrize("stage", STAGES)
 @pytest.mark.parametrize("cut", ["before its tables closed", "before its refunds"])
 async def test_a_cancel_the_stop_cut_off_refunds_everyone_once_at_the_restart(
-        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, stage: str,
-        cut: str) -> None:
+        storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture, stage: str, cut: str) -> None:
     """The director's cancel is saved, then the bot stops before its tables closed or before
     the buy-ins went back: the restart finishes the cancel (its tables closed, every person
     refunded once), it does not forget it with the buy-ins in the pool."""
@@ -53,9 +53,11 @@ async def test_a_cancel_the_stop_cut_off_refunds_everyone_once_at_the_restart(
     monkeypatch.undo()
     await first.close()
 
+    caplog.clear()
     second = await restarted(storage, clock)
     await second.service.idle()
     assert second.service.live() == [] and second.tables.live_tables() == []
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]  # each table's end heard
     await second.close()
     third = await restarted(storage, clock)  # and again: nobody is refunded twice
     await third.close()
