@@ -169,6 +169,9 @@ class Tournament:
         entry = self.entry(player_id)
         if entry is None:
             raise RuleError(Text("You are not registered."))
+        if entry.status == "excluded":  # seed 001: "inköp återbetalas ej"
+            raise RuleError(Text("You are excluded from this tournament: the buy-in is not "
+                                 "refunded."))
         self.entries.remove(entry)
         self.registrations += 1
 

@@ -217,3 +217,26 @@ async def test_a_cancel_the_database_refused_can_be_given_again(
     for person in (ALICE, BOB):
         assert await balance(storage, person) == START
     assert (await storage.tournaments.tournament(tid)).pool == 0
+
+
+async def test_a_player_excluded_in_registration_cannot_leave_with_the_buy_in(
+        bot: Bot, storage: Storage) -> None:
+    """Seed 001: the third warning excludes from the tournament and the buy-in is not
+    refunded ("inköp återbetalas ej"). Excluded while registration is open, BOB's leave is
+    refused: no refund, and no way back in with a clean slate by joining again."""
+    t = await create(bot, [ALICE, BOB, CAROL])
+    tid = t.tournament_id
+    for reason in ("slow", "rude", "again"):
+        await bot.service.warn(tid, DIRECTOR, BOB, reason)
+    with pytest.raises(TournamentError, match="excluded"):
+        await bot.service.leave(tid, BOB)
+    with pytest.raises(TournamentError, match="already registered"):
+        await bot.service.join(tid, BOB, "again")
+    assert bot.service.tournament(tid).entry(BOB).status == "excluded"  # type: ignore[union-attr]
+    assert await balance(storage, BOB) == START - 50
+    assert (await storage.tournaments.tournament(tid)).pool == 150
+    await bot.service.start(tid, DIRECTOR)
+    await bot.run(tid)
+    final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
+    assert final.placings[-1].player_id == BOB and final.placings[-1].excluded
+    assert sum(p.prize for p in final.placings) == 150  # BOB's buy-in is in the prizes
