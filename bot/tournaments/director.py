@@ -596,41 +596,46 @@ class TournamentDirector:
 
     async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
         """Open the table where the opener says (a TournamentError there leaves it waiting
-        for the director's start), lend its stakes, seat its players, start its match."""
-        t = self._live.get(tournament_id)
-        if t is None or t.status != "running" or table.status != "waiting":
+        for the director's start), lend its stakes, seat its players, start its match.
+        Under the tournament's lock: a cancel comes first (no table opens) or waits until
+        the table plays (and closes it)."""
+        if tournament_id not in self._live:
             return
-        if self._by_lot(t, table):
-            self._spawn(self._decide_by_lot(tournament_id, table))
-            return
-        if table.table_id is not None and table.table_id in self._tables.live_tables():
-            await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
-        if table.thread_id is None:
-            table.thread_id = await self._opener(t, table)
+        async with self._locked(tournament_id) as t:
+            if t.status != "running" or table.status != "waiting":
+                return
+            if self._by_lot(t, table):
+                self._spawn(self._decide_by_lot(tournament_id, table))
+                return
+            if table.table_id is not None and table.table_id in self._tables.live_tables():
+                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+            if table.thread_id is None:
+                table.thread_id = await self._opener(t, table)
+                await self._save(t)
+            channel = table.thread_id
+            rules = _table_rules(t, table)
+            await self._unstake_wallets(t, table, {p: rules.buy_in for p in table.players})
+            director = t.director_id
+            seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table") \
+                .getrandbits(62) if self._seeded_tables else None
+            lobby = await self._tables.create_table(
+                t.guild_id, channel, director, "director", rules.to_dict(), sit=False,
+                seed=seed, lent=True)
+            table.table_id = lobby.table_id
             await self._save(t)
-        channel = table.thread_id
-        rules = _table_rules(t, table)
-        await self._unstake_wallets(t, table, {p: rules.buy_in for p in table.players})
-        director = t.director_id
-        seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62) \
-            if self._seeded_tables else None
-        lobby = await self._tables.create_table(
-            t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed,
-            lent=True)
-        table.table_id = lobby.table_id
-        await self._save(t)
-        for player in table.players:
-            entry = t.entry(player)
-            assert entry is not None
-            if entry.ai_level is None:
-                await self._tables.join(lobby.table_id, player, entry.name, by_tournament=True)
-            else:
-                await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
-                                                is_admin=True, name=entry.name)
-        await self._tables.start(lobby.table_id, director, is_admin=True)
-        table.status = "playing"
-        await self._save(t)
-        await self._emit(t, "level")
+            for player in table.players:
+                entry = t.entry(player)
+                assert entry is not None
+                if entry.ai_level is None:
+                    await self._tables.join(lobby.table_id, player, entry.name,
+                                            by_tournament=True)
+                else:
+                    await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
+                                                    is_admin=True, name=entry.name)
+            await self._tables.start(lobby.table_id, director, is_admin=True)
+            table.status = "playing"
+            await self._save(t)
+            await self._emit(t, "level")
 
     def _by_lot(self, t: Tournament, table: TournamentTable) -> bool:
         """A table of computers only, beyond the caps on such tables playing at once (the

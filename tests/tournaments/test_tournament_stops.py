@@ -2,9 +2,11 @@
 a fake clock (RULES.md R13, docs/players/tournaments.md): every person refunded once, every
 chip where it belongs, the house's included."""
 
+import asyncio
+
 import pytest
 
-from bot.engine.tournament import Tournament
+from bot.engine.tournament import Tournament, TournamentTable
 from bot.storage import Storage
 from bot.storage.errors import DatabaseReadOnly
 from bot.tables import FakeClock
@@ -240,3 +242,38 @@ async def test_a_player_excluded_in_registration_cannot_leave_with_the_buy_in(
     final = Tournament.from_json((await storage.tournaments.tournament(tid)).state_json)
     assert final.placings[-1].player_id == BOB and final.placings[-1].excluded
     assert sum(p.prize for p in final.placings) == 150  # BOB's buy-in is in the prizes
+
+
+async def test_a_cancel_while_the_next_level_opens_leaves_no_table_playing(
+        bot: Bot, storage: Storage) -> None:
+    """Cancelled between levels, while the next level's table is being opened (its thread is
+    slow to come): that table does not open after the cancel to play for nobody, its players
+    seated on the house's chips."""
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], seats=2)
+    tid = t.tournament_id
+    opener = bot.service._opener
+    asked, go = asyncio.Event(), asyncio.Event()
+
+    async def slow(tm: Tournament, table: TournamentTable) -> int:
+        if table.level == 2:
+            asked.set()
+            await go.wait()
+        return await opener(tm, table)
+
+    bot.service._opener = slow
+    await bot.service.start(tid, DIRECTOR)
+    for _ in range(20_000):
+        await asyncio.sleep(0)
+        if asked.is_set():
+            break
+        if not bot.tables.live_tables() or not await bot.clock.advance_to_next():
+            await bot.tables.idle()
+    assert asked.is_set()
+    cancelling = asyncio.create_task(bot.service.cancel(tid, DIRECTOR))
+    await asyncio.sleep(0)
+    go.set()
+    await cancelling
+    await bot.service.idle()
+    assert bot.tables.live_tables() == []
+    for person in (ALICE, BOB, CAROL, DAVE):
+        assert await balance(storage, person) == START
