@@ -27,6 +27,7 @@ was; its tables come back with the table service.
 """
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -438,7 +439,8 @@ class TournamentDirector:
         house)."""
         for table in t.tables:
             if table.status == "playing" and table.table_id in self._tables.live_tables():
-                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+                with contextlib.suppress(TableError):  # closed meanwhile (its channel gone)
+                    await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
 
     async def _cancel_again(self, t: Tournament) -> None:
         """A cancel the bot stopped in the middle of, finished after the restart: once the

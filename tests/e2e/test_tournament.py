@@ -10,6 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import OFCBot
 from bot.engine.tournament import Tournament
 from bot.tables import FakeClock
@@ -20,7 +22,7 @@ from tests.e2e.discord_double.model import (
     MANAGE_GUILD,
     SEND_MESSAGES_IN_THREADS,
 )
-from tests.e2e.flows import start_bot
+from tests.e2e.flows import STARTING, start_bot
 from tests.e2e.test_option_bounds import snapshot
 from tests.storage.audit import audit
 
@@ -396,3 +398,43 @@ async def test_only_the_director_or_manage_server_directs_and_bad_input_changes_
         assert bot.tournaments.tournament(t.tournament_id).warnings(bob.id) == 1
         await double.resolved(await croupier.slash("ofc tournament cancel"))
         assert bot.tournaments.live() == []
+
+
+@pytest.mark.parametrize("phase", ["registering", "closed", "level 1"])
+async def test_deleting_a_tournaments_channel_cancels_it_and_refunds_everyone(
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member, tmp_path: Path,
+        phase: str) -> None:
+    """A moderator deletes the channel of a tournament (its tables' threads go with it, and
+    their tables close): no command can reach the tournament any more, nor can its next
+    level open, so the bot cancels it, every buy-in back, rather than leave it holding them
+    (and its director's one tournament) for ever."""
+    lounge = double.add_text_channel("lounge")
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        await double.resolved(await alice.slash("ofc tournament create", channel=lounge,
+                                                buy_in=50, table_seats=2, table_hands=1,
+                                                window_minutes=5))
+        for member in (alice, bob, carol):
+            await double.resolved(await member.slash("ofc tournament join", channel=lounge))
+        await double.resolved(await alice.slash("ofc tournament computer", channel=lounge))
+        (t,) = bot.tournaments.live()
+        if phase == "closed":
+            await clock.advance(300)
+            await bot.tournaments.idle()
+            assert bot.tournaments.tournament(t.tournament_id).status == "closed"
+        if phase == "level 1":  # two heads-up tables: the final is still to come
+            await double.resolved(await alice.slash("ofc tournament start", channel=lounge))
+            await double.wait_until(lambda: all(
+                table.status == "playing"
+                for table in bot.tournaments.tournament(t.tournament_id).tables),
+                what="both tables playing")
+        await double.delete_channel(lounge)
+        await double.wait_until(lambda: not bot.tournaments.live(), what="cancelled")
+        await play_out(bot, clock)
+        assert bot.tables.live_tables() == []
+        record = await bot.storage.tournaments.tournament(t.tournament_id)
+        assert (record.status, record.pool) == ("cancelled", 0)
+        for member in (alice, bob, carol):
+            wallet = await bot.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
+            assert wallet.balance == STARTING
+        again = await double.resolved(await alice.slash("ofc tournament create", buy_in=5))
+        assert again.ephemeral and "is open" in str(again.content)
