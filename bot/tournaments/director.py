@@ -23,7 +23,7 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
 - cancelling closes the tables (their stacks back to the house) and refunds every person
   registered but the excluded.
 A restart (`restore()`, before the table service's) brings every tournament back where it
-was; its tables come back with the table service.
+was; its tables come back with the table service, and a cancel it cut off is finished.
 """
 
 import asyncio
