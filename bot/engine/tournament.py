@@ -169,6 +169,9 @@ class Tournament:
         entry = self.entry(player_id)
         if entry is None:
             raise RuleError(Text("You are not registered."))
+        if entry.status == "excluded":  # seed 001: "inköp återbetalas ej"
+            raise RuleError(Text("You are excluded from this tournament: the buy-in is not "
+                                 "refunded."))
         self.entries.remove(entry)
         self.registrations += 1
 
@@ -191,14 +194,23 @@ class Tournament:
         """Close registration (if still open) and draw the first level."""
         if self.status not in ("registering", "closed"):
             raise RuleError(Text("The tournament has already started."))
-        # People who left after computers filled their tables: the last computers go too.
-        surplus = max(0, -self.computer_room()) if self.buy_in else 0
-        if sum(e.status == "in" for e in self.entries) - surplus < 2:  # the excluded play not
+        if self.to_seat() < 2:
             raise RuleError(Text("A tournament needs at least 2 players."))
+        surplus = self._surplus()
         for entry in self.computers[len(self.computers) - surplus:]:
             self.entries.remove(entry)
         self.status = "running"
         return self._draw()
+
+    def _surplus(self) -> int:
+        """Computers beyond the people's tables (people left after computers filled them):
+        the last added do not play."""
+        return max(0, -self.computer_room()) if self.buy_in else 0
+
+    def to_seat(self) -> int:
+        """How many players the start seats: the excluded play not, nor the surplus
+        computers."""
+        return sum(e.status == "in" for e in self.entries) - self._surplus()
 
     def _draw(self) -> list[TournamentTable]:
         self.level += 1
@@ -268,14 +280,16 @@ class Tournament:
 
     def _finish(self, tables: list[TournamentTable]) -> None:
         """The final standings: the final table's ranking, then those who went out, the
-        later first (at one level: their points there less its penalties), the excluded
+        later first (at one level: R13's tie rule, on their points there), the excluded
         last. The pool is paid to people only, by their rank among people (not excluded)."""
         # The final table's ranking first; when a level ends with one winner left (the others
         # excluded), that winner.
         order = self.rank_table(tables[0]) if len(tables) == 1 else self._going_on(tables)
-        out = sorted((e for e in self.entries if e.player_id not in order),
-                     key=lambda e: (e.status == "excluded", -e.level_out,
-                                    -self._last_points(e)))
+        out = [e for e in self.entries if e.player_id not in order]
+        lots = {level: draw([e.player_id for e in out if e.level_out == level], self.seed,
+                            level, "places") for level in {e.level_out for e in out}}
+        out.sort(key=lambda e: (e.status == "excluded", -e.level_out,
+                                *self._last_points(e), lots[e.level_out].index(e.player_id)))
         order.extend(e.player_id for e in out)
         paid = [p for p in order if self._entry(p).person and self._entry(p).status != "excluded"]
         prizes = dict(zip(paid, split_pool(self.pool, self.payouts[:len(paid)]), strict=False))
@@ -285,13 +299,14 @@ class Tournament:
                          for i, p in enumerate(order)]
         self.status = "finished"
 
-    def _last_points(self, entry: Entry) -> int:
-        """A player's points at the table they went out at, less that level's penalties."""
+    def _last_points(self, entry: Entry) -> tuple[int, int]:
+        """How a player who went out ranks by the points of the table they went out at, the
+        best first: less that level's penalties, then before them (R13's tie rule)."""
         for table in self.tables:
             if table.level == entry.level_out and entry.player_id in table.players:
-                return (table.points.get(entry.player_id, 0)
-                        - self.penalty_points(entry.player_id, table.level))
-        return 0
+                points = table.points.get(entry.player_id, 0)
+                return -(points - self.penalty_points(entry.player_id, table.level)), -points
+        return 0, 0
 
     def rank_table(self, table: TournamentTable) -> list[int]:
         """R13's tie rule: tournament points at the table (the table's points less this
@@ -395,6 +410,10 @@ class Tournament:
         if self.status in ("finished", "cancelled"):
             raise RuleError(Text("The tournament is already over."))
         self.status = "cancelled"
+        return self.refunded()
+
+    def refunded(self) -> list[int]:
+        """Who a cancel refunds: everyone registered but the excluded (seed 001)."""
         return [e.player_id for e in self.entries if e.status != "excluded"]
 
     @property

@@ -23,10 +23,11 @@ action, with its chips moved in the same transaction (keyed: a replay never pays
 - cancelling closes the tables (their stacks back to the house) and refunds every person
   registered but the excluded.
 A restart (`restore()`, before the table service's) brings every tournament back where it
-was; its tables come back with the table service.
+was; its tables come back with the table service, and a cancel it cut off is finished.
 """
 
 import asyncio
+import contextlib
 import logging
 import random
 import secrets
@@ -292,11 +293,17 @@ class TournamentDirector:
 
     async def leave(self, tournament_id: int, player_id: int) -> Tournament:
         async with self._locked(tournament_id) as t:
+            entries = list(t.entries)
             self._rule(lambda: t.leave(player_id, self._clock.now()))
-            await self._storage.tournaments.tournament_move(
-                tournament_id, player_id, t.buy_in, "refund",
-                key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
-                snapshot=t.to_json())
+            try:
+                await self._storage.tournaments.tournament_move(
+                    tournament_id, player_id, t.buy_in, "refund",
+                    key=_key(t, "leave", player_id, t.registrations), now=self._clock.now(),
+                    snapshot=t.to_json())
+            except StorageError as error:
+                # Still registered, the buy-in in the pool; a retry reuses the refund's key.
+                t.entries, t.registrations = entries, t.registrations - 1
+                raise TournamentError(error.text) from error
             await self._emit(t, "left")
             return t
 
@@ -414,16 +421,38 @@ class TournamentDirector:
         every person registered but the excluded."""
         async with self._locked(tournament_id) as t:
             self.check_director(t, actor_id, is_admin)
+            status = t.status
             players = self._rule(t.cancel)
-            await self._save(t)
-            playing = [table for table in t.tables if table.status == "playing"]
-        for table in playing:
-            if table.table_id in self._tables.live_tables():
-                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+            try:
+                await self._save(t)
+            except BaseException:  # not cancelled: the director may try again
+                t.status = status
+                raise
+        await self._close_tables(t)
         await self.idle()
         async with self._locked(tournament_id) as t:
             await self._refund(t, players)
             return t
+
+    async def _close_tables(self, t: Tournament) -> None:
+        """A cancelled tournament's tables still playing close (their stacks back to the
+        house)."""
+        for table in t.tables:
+            if table.status == "playing" and table.table_id in self._tables.live_tables():
+                with contextlib.suppress(TableError):  # closed meanwhile (its channel gone)
+                    await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+
+    async def _cancel_again(self, t: Tournament) -> None:
+        """A cancel the bot stopped in the middle of, finished after the restart: once the
+        table service has restored its tables, those still playing close, then every refund
+        not yet paid is (they are keyed: nobody is refunded twice)."""
+        await self._tables.restored()
+        before = set(self._tasks)
+        await self._close_tables(t)
+        # Their ends (told as they closed) first, while the tournament is still known here.
+        await asyncio.gather(*(self._tasks - before))
+        async with self._locked(t.tournament_id) as t:
+            await self._refund(t, t.refunded())
 
     async def _refund(self, t: Tournament, players: Sequence[int]) -> None:
         """The cancelled tournament's buy-ins back to `players` (keyed: once each; a
@@ -473,7 +502,7 @@ class TournamentDirector:
             if not t.close_registration(self._clock.now()):
                 return
             try:
-                if len(t.entries) < 2:
+                if t.to_seat() < 2:  # the start would refuse it
                     await self._refund(t, t.cancel())
                     return
                 await self._save(t)
@@ -494,8 +523,8 @@ class TournamentDirector:
             self._live[t.tournament_id] = t
             self._channels[t.tournament_id] = record.channel_id
         for t in list(self._live.values()):
-            if t.status == "cancelled":
-                self._live.pop(t.tournament_id)
+            if t.status == "cancelled":  # stopped while cancelling
+                self._spawn(self._cancel_again(t))
                 continue
             self._arm(t)  # registering: closes now if its window ended while the bot was off
             if t.status == "finished":  # stopped while paying: the prizes are keyed
@@ -569,41 +598,46 @@ class TournamentDirector:
 
     async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
         """Open the table where the opener says (a TournamentError there leaves it waiting
-        for the director's start), lend its stakes, seat its players, start its match."""
-        t = self._live.get(tournament_id)
-        if t is None or t.status != "running" or table.status != "waiting":
+        for the director's start), lend its stakes, seat its players, start its match.
+        Under the tournament's lock: a cancel comes first (no table opens) or waits until
+        the table plays (and closes it)."""
+        if tournament_id not in self._live:
             return
-        if self._by_lot(t, table):
-            self._spawn(self._decide_by_lot(tournament_id, table))
-            return
-        if table.table_id is not None and table.table_id in self._tables.live_tables():
-            await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
-        if table.thread_id is None:
-            table.thread_id = await self._opener(t, table)
+        async with self._locked(tournament_id) as t:
+            if t.status != "running" or table.status != "waiting":
+                return
+            if self._by_lot(t, table):
+                self._spawn(self._decide_by_lot(tournament_id, table))
+                return
+            if table.table_id is not None and table.table_id in self._tables.live_tables():
+                await self._tables.cancel(table.table_id, t.director_id, is_admin=True)
+            if table.thread_id is None:
+                table.thread_id = await self._opener(t, table)
+                await self._save(t)
+            channel = table.thread_id
+            rules = _table_rules(t, table)
+            await self._unstake_wallets(t, table, {p: rules.buy_in for p in table.players})
+            director = t.director_id
+            seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table") \
+                .getrandbits(62) if self._seeded_tables else None
+            lobby = await self._tables.create_table(
+                t.guild_id, channel, director, "director", rules.to_dict(), sit=False,
+                seed=seed, lent=True)
+            table.table_id = lobby.table_id
             await self._save(t)
-        channel = table.thread_id
-        rules = _table_rules(t, table)
-        await self._unstake_wallets(t, table, {p: rules.buy_in for p in table.players})
-        director = t.director_id
-        seed = random.Random(f"{t.seed}:{table.level}:{table.index}:table").getrandbits(62) \
-            if self._seeded_tables else None
-        lobby = await self._tables.create_table(
-            t.guild_id, channel, director, "director", rules.to_dict(), sit=False, seed=seed,
-            lent=True)
-        table.table_id = lobby.table_id
-        await self._save(t)
-        for player in table.players:
-            entry = t.entry(player)
-            assert entry is not None
-            if entry.ai_level is None:
-                await self._tables.join(lobby.table_id, player, entry.name, by_tournament=True)
-            else:
-                await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
-                                                is_admin=True, name=entry.name)
-        await self._tables.start(lobby.table_id, director, is_admin=True)
-        table.status = "playing"
-        await self._save(t)
-        await self._emit(t, "level")
+            for player in table.players:
+                entry = t.entry(player)
+                assert entry is not None
+                if entry.ai_level is None:
+                    await self._tables.join(lobby.table_id, player, entry.name,
+                                            by_tournament=True)
+                else:
+                    await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
+                                                    is_admin=True, name=entry.name)
+            await self._tables.start(lobby.table_id, director, is_admin=True)
+            table.status = "playing"
+            await self._save(t)
+            await self._emit(t, "level")
 
     def _by_lot(self, t: Tournament, table: TournamentTable) -> bool:
         """A table of computers only, beyond the caps on such tables playing at once (the

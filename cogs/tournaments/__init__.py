@@ -2,12 +2,15 @@
 bot.tournaments' TournamentDirector. Each table of a level plays in a thread of its own the
 bot opens in the tournament's channel; the tables themselves are cogs.tables' (lobby, table
 message, DMs). The service's tournaments are restored here, before the table service's
-tables (bot.app restores those after loading the extensions)."""
+tables (bot.app restores those after loading the extensions). A tournament whose channel is
+deleted is cancelled (TournamentChannels)."""
 
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
 import discord
+from discord.ext.commands import Cog
 
 from bot.engine.tournament import Tournament, TournamentTable
 from bot.i18n import Slash, Text, t
@@ -52,6 +55,24 @@ def opener_for(bot: "OFCBot") -> TableOpener:
     return open_thread
 
 
+class TournamentChannels(Cog):
+    """A tournament whose channel is deleted is cancelled, every buy-in back (but the
+    excluded's): no command can reach it any more, nor can its next level open there."""
+
+    def __init__(self, service: TournamentDirector) -> None:
+        self.service = service
+
+    @Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        for tm in self.service.live():
+            if self.service.channel_of(tm.tournament_id) == channel.id:
+                log.warning("tournament %s: channel %s was deleted: cancelling it",
+                            tm.tournament_id, channel.id)
+                with contextlib.suppress(TournamentError):  # over meanwhile
+                    await self.service.cancel(tm.tournament_id, tm.director_id,
+                                              is_admin=True)
+
+
 async def setup(bot: "OFCBot") -> None:
     service = TournamentDirector(bot.storage, bot.tables, bot.clock, opener_for(bot))
     bot.tournaments = service
@@ -70,6 +91,7 @@ async def setup(bot: "OFCBot") -> None:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 
     service.add_listener(announce)
+    await bot.add_cog(TournamentChannels(service))
     await service.restore()
     install_error_handler(bot.tree)
     await install_translator(bot.tree)

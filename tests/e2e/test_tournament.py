@@ -10,13 +10,20 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.app import OFCBot
 from bot.engine.tournament import Tournament
 from bot.tables import FakeClock
 from bot.tournaments.limits import UNLIMITED
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.discord_double.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
-from tests.e2e.flows import start_bot
+from tests.e2e.discord_double.model import (
+    CREATE_PUBLIC_THREADS,
+    MANAGE_GUILD,
+    SEND_MESSAGES_IN_THREADS,
+)
+from tests.e2e.flows import STARTING, start_bot
+from tests.e2e.test_option_bounds import snapshot
 from tests.storage.audit import audit
 
 
@@ -336,3 +343,98 @@ async def test_a_tournament_tables_lobby_states_lent_chips_and_no_wallet_buy_in(
             (over,) = [m for m in double.messages(double.state.channels[thread])
                        if (m.embed or {}).get("title") == "Match over"]
             assert str(over.embed["description"]).count(" lent chips (") == 2
+
+
+async def test_only_the_director_or_manage_server_directs_and_bad_input_changes_nothing(
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member,
+        tmp_path: Path) -> None:
+    """tournaments.md: the director (the creator) and members with Manage Server do the
+    director's things; anyone else, and every bad value, is refused privately with a reason
+    and changes nothing in the database."""
+    croupier = double.add_member("croupier", roles=(double.add_role("Croupier", MANAGE_GUILD),))
+    async with audited_bot(double, tmp_path) as (bot, _):
+        bot.tournaments.limits = replace(bot.tournaments.limits, min_hands=20)  # seed 001's
+        database = tmp_path / "ofc.sqlite3"
+        for options, says in (({"payouts": "abc"}, "is not a payout table"),
+                              ({"payouts": "60/30"}, "add up to 100"),
+                              ({"payouts": "0/100"}, "add up to 100"),
+                              ({"table_hands": 19}, "at least 20")):
+            refused = await double.resolved(await alice.slash(
+                "ofc tournament create", buy_in=50, **options))
+            assert refused.ephemeral and says in refused.embed["description"], options
+            assert bot.tournaments.live() == []
+        await alice.slash("ofc tournament create", buy_in=50)
+        await alice.slash("ofc tournament join")
+        alone = await double.resolved(await alice.slash("ofc tournament start"))  # deferred
+        assert alone.ephemeral and "at least 2 players" in alone.embed["description"]
+        assert bot.tournaments.live()[0].status == "registering"
+        await double.resolved(await alice.slash("ofc tournament cancel"))
+        t = await two_registered(bot, alice, bob)  # alice directs
+        await bot.tournaments.idle()
+        before = snapshot(database)
+
+        async def refused(who: Member, command: str, says: str, **options: Any) -> None:
+            answer = await double.resolved(await who.slash(command, **options))
+            assert answer.ephemeral and says in answer.embed["description"], (command, options)
+            await bot.tournaments.idle()
+            assert snapshot(database) == before, (command, options)
+
+        director = "Only the director or a member with Manage Server"
+        await refused(bob, "ofc tournament computer", director)
+        await refused(bob, "ofc tournament warn", director, member=alice, reason="slow")
+        await refused(bob, "ofc tournament penalty", director, member=alice, points=5,
+                      reason="slow")
+        await refused(bob, "ofc tournament time", director, member=alice)
+        await refused(bob, "ofc tournament start", director)
+        await refused(bob, "ofc tournament cancel", director)
+        await refused(alice, "ofc tournament warn", "not in the tournament", member=carol,
+                      reason="slow")
+        await refused(alice, "ofc tournament warn", "Give a reason", member=bob, reason="   ")
+        await refused(carol, "ofc tournament leave", "not registered")
+        # A member with Manage Server directs it too.
+        warned = await double.resolved(await croupier.slash("ofc tournament warn", member=bob,
+                                                             reason="slow"))
+        assert warned.ephemeral
+        assert bot.tournaments.tournament(t.tournament_id).warnings(bob.id) == 1
+        await double.resolved(await croupier.slash("ofc tournament cancel"))
+        assert bot.tournaments.live() == []
+
+
+@pytest.mark.parametrize("phase", ["registering", "closed", "level 1"])
+async def test_deleting_a_tournaments_channel_cancels_it_and_refunds_everyone(
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member, tmp_path: Path,
+        phase: str) -> None:
+    """A moderator deletes the channel of a tournament (its tables' threads go with it, and
+    their tables close): no command can reach the tournament any more, nor can its next
+    level open, so the bot cancels it, every buy-in back, rather than leave it holding them
+    (and its director's one tournament) for ever."""
+    lounge = double.add_text_channel("lounge")
+    async with audited_bot(double, tmp_path) as (bot, clock):
+        await double.resolved(await alice.slash("ofc tournament create", channel=lounge,
+                                                buy_in=50, table_seats=2, table_hands=1,
+                                                window_minutes=5))
+        for member in (alice, bob, carol):
+            await double.resolved(await member.slash("ofc tournament join", channel=lounge))
+        await double.resolved(await alice.slash("ofc tournament computer", channel=lounge))
+        (t,) = bot.tournaments.live()
+        if phase == "closed":
+            await clock.advance(300)
+            await bot.tournaments.idle()
+            assert bot.tournaments.tournament(t.tournament_id).status == "closed"
+        if phase == "level 1":  # two heads-up tables: the final is still to come
+            await double.resolved(await alice.slash("ofc tournament start", channel=lounge))
+            await double.wait_until(lambda: all(
+                table.status == "playing"
+                for table in bot.tournaments.tournament(t.tournament_id).tables),
+                what="both tables playing")
+        await double.delete_channel(lounge)
+        await double.wait_until(lambda: not bot.tournaments.live(), what="cancelled")
+        await play_out(bot, clock)
+        assert bot.tables.live_tables() == []
+        record = await bot.storage.tournaments.tournament(t.tournament_id)
+        assert (record.status, record.pool) == ("cancelled", 0)
+        for member in (alice, bob, carol):
+            wallet = await bot.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
+            assert wallet.balance == STARTING
+        again = await double.resolved(await alice.slash("ofc tournament create", buy_in=5))
+        assert again.ephemeral and "is open" in str(again.content)

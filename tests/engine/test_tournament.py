@@ -323,3 +323,37 @@ def test_a_table_plays_at_least_twenty_hands() -> None:
     made = Tournament.new(1, 1, 1, buy_in=1, seats=3, hands=20, payouts=(100,), seed=1,
                           closes_at=1)
     assert made.clock_penalty  # a timeout is a called clock unless the director says not
+
+
+@pytest.mark.parametrize("registered", [(1, 2, 3, 4), (4, 3, 2, 1), (2, 4, 1, 3)])
+def test_players_out_at_one_level_are_placed_by_the_tie_rule_not_by_registration(
+        registered: tuple[int, ...]) -> None:
+    """Two players go out at level 1 on the same points, and third place pays 20%: R13's
+    tie rule places them (points after penalties, points, then the lot from the seed), the
+    same whoever registered first."""
+    t = Tournament.new(1, 10, 99, buy_in=100, seats=2, hands=20, payouts=(50, 30, 20),
+                       seed=7, closes_at=1000.0)
+    for p in registered:
+        t.join(p, f"P{p}", now=0.0)
+    t.start()
+    first, second = t.current_tables
+    t.table_done(1, first.index, {first.players[0]: 4, first.players[1]: -4})
+    t.table_done(1, second.index, {second.players[0]: 4, second.players[1]: -4})
+    out = sorted((first.players[1], second.players[1]))
+    (final,) = t.current_tables
+    t.table_done(2, 0, {final.players[0]: 1, final.players[1]: -1})
+    assert [p.player_id for p in t.placings[2:]] == draw(out, 7, 1, "places")
+    assert t.placings[2].prize == 80
+
+
+def test_points_are_not_carried_to_the_next_level() -> None:
+    """Seed 001's shootout: the best of each table goes on, and the next level is a new
+    game: a big win at level 1 does not help at the final."""
+    t = make(4, seats=2)
+    t.start()
+    first, second = t.current_tables
+    big, small = first.players[0], second.players[0]
+    t.table_done(1, first.index, {big: 50, first.players[1]: -50})
+    t.table_done(1, second.index, {small: 1, second.players[1]: -1})
+    t.table_done(2, 0, {big: -1, small: 1})
+    assert [p.player_id for p in t.placings[:2]] == [small, big]
