@@ -7,8 +7,11 @@ with one line and exit 2, and nothing is written.
 """
 
 import asyncio
+import os
 import shutil
-from collections.abc import Sequence
+import subprocess
+import sys
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import pytest
@@ -139,3 +142,32 @@ def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
     assert ofc_bot(["backup", "/sys/ofc-backup.sqlite3", "--database", str(database)]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("ofc-bot backup: Cannot write in /sys: "), line
+
+
+def test_the_upgrade_pages_backup_line_makes_a_backup_at_every_upgrade(
+        tmp_path: Path) -> None:
+    """docs/admins/upgrade.md's backup line, run as written at two upgrades (the clock says
+    two different days), makes two backups: each names a new file."""
+    page = Path(__file__).parents[2] / "docs" / "admins" / "upgrade.md"
+    [line] = [s for s in page.read_text().splitlines() if s.startswith("ofc-bot backup ")]
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in {"ofc-bot": f'exec {sys.executable} -m bot "$@"',
+                         "date": 'echo "$UPGRADED_ON"'}.items():  # the clock, held here
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    asyncio.run(_closed(Storage.open(folder / "ofc.sqlite3")))
+    (folder / ".env").write_text("OFC_DATABASE=ofc.sqlite3\n")
+    for day in ("2026-11-27", "2026-12-04"):
+        environment = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}",
+                       "UPGRADED_ON": day}
+        done = subprocess.run(["sh", "-c", line], cwd=folder, env=environment,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    assert len(list(folder.glob("*before-upgrade*"))) == 2
+
+
+async def _closed(opening: Awaitable[Storage]) -> None:
+    await (await opening).close()
