@@ -171,3 +171,53 @@ def test_the_upgrade_pages_backup_line_makes_a_backup_at_every_upgrade(
 
 async def _closed(opening: Awaitable[Storage]) -> None:
     await (await opening).close()
+
+
+def _restore_lines() -> list[str]:
+    """The shell lines of backup.md's SQLite restore (steps 2 and 3), as the bot's user."""
+    page = (Path(__file__).parents[2] / "docs" / "admins" / "backup.md").read_text()
+    section = page.split("## Restoring an SQLite backup")[1].split("\n## ")[0]
+    lines = [line.strip() for block in section.split("```sh")[1:]
+             for line in block.split("```")[0].splitlines()]
+    return [line.removeprefix("sudo -u ofc ").replace(".venv/bin/", "")
+            for line in lines if line and not line.startswith("cd ")]
+
+
+def test_a_second_restore_keeps_the_database_the_first_one_put_aside(tmp_path: Path) -> None:
+    """backup.md's restore, run as written twice (the clock says two different days): each
+    database it moves aside is kept, the first one as well."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
+                         "date": 'echo "$RESTORED_ON"'}.items():  # the clock, held here
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    folder = tmp_path / "bot"
+    (folder / "backups").mkdir(parents=True)
+    lines = _restore_lines()
+    [backup_name] = {word for line in lines for word in line.split()
+                     if word.startswith("backups/")}
+
+    async def played(path: Path, user: int) -> None:  # a database with a wallet of its own
+        storage = await Storage.open(path)
+        try:
+            await storage.wallets.wallet(GUILD, user, now=1.0)
+        finally:
+            await storage.close()
+
+    asyncio.run(played(folder / backup_name, ALICE))
+    for user, day in ((BOB, "2026-11-27"), (BOB + 1, "2026-12-04")):
+        asyncio.run(played(folder / "ofc.sqlite3", user))  # what the bot did since
+        environment = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}",
+                       "RESTORED_ON": day}
+        done = subprocess.run(["sh", "-e", "-c", "\n".join(lines)], cwd=folder,
+                              env=environment, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    put_aside = {}
+    for path in folder.rglob("ofc.sqlite3"):
+        if path.parent.name not in ("bot", "backups"):
+            with Reader(path) as query:
+                put_aside[path.parent.name] = query("SELECT user_id FROM wallets "
+                                                    "ORDER BY user_id")
+    # the database of before the first restore, and the first restore's, played on since
+    assert sorted(put_aside.values()) == [[(ALICE,), (BOB + 1,)], [(BOB,)]]
