@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.__main__ import main as ofc_bot
 from bot.storage import Storage
 from tests.backends import Postgres, Reader, postgres_of, run_async
 from tests.pgserver import binaries
@@ -70,8 +71,9 @@ def _run(command: str, urls: dict[str, str], folder: Path, dump: Path) -> int:
 
 def _contents(target: str) -> dict[str, list[tuple[Any, ...]]]:
     with Reader(target) as query:
-        names = [n for (n,) in query("SELECT tablename FROM pg_tables "
-                                     "WHERE schemaname = 'public'")]
+        names = [n for (n,) in query(
+            "SELECT name FROM sqlite_master WHERE type = 'table'" if not query.postgres else
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")]
         return {name: sorted(query(f"SELECT * FROM {name}"), key=repr) for name in names}
 
 
@@ -98,6 +100,22 @@ def test_a_dump_restores_into_a_new_database_row_for_row(
     assert _run(_commands()["restore"], urls, tmp_path, dump) == 0
     assert _contents(urls["ofc_restored"]) == _contents(urls["ofc"])
     assert audit(urls["ofc_restored"]) == []
+
+
+def test_a_restored_database_moves_into_sqlite_row_for_row(
+        server: tuple[Postgres, dict[str, str]], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """pg_restore makes the tables in the dump's order, not the migrations': `migrate-db`
+    still copies every row of each after the rows its foreign keys name."""
+    _, urls = server
+    dump = _dumped(urls, tmp_path)
+    assert _run(_commands()["restore"], urls, tmp_path, dump) == 0
+    copy = tmp_path / "back.sqlite3"
+    assert ofc_bot(["migrate-db", "--from", urls["ofc_restored"], "--to", f"sqlite:{copy}"]) \
+        == 0, capsys.readouterr().err
+    copied, original = _contents(str(copy)), _contents(urls["ofc"])
+    del copied["schema_version"], original["schema_version"]  # each migrated its own
+    assert copied == original
 
 
 def test_a_restore_into_a_database_that_is_not_empty_changes_nothing(
