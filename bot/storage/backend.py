@@ -148,13 +148,20 @@ async def closed_on_failure(close: Callable[[], Awaitable[None]],
         raise
 
 
-async def open_database(target: str, *, exclusive: bool = False,
-                        shared: bool = False) -> Database:
-    """Open `target` (creating an SQLite file if needed) and bring its schema up to date."""
+async def open_database(target: str, *, exclusive: bool = False, shared: bool = False,
+                        existing: bool = False) -> Database:
+    """Open `target` (creating an SQLite file if needed) and bring its schema up to date.
+    With `existing`, a database that is not the bot's already (no SQLite file, an empty
+    PostgreSQL database, another program's) is refused untouched."""
     if is_postgres(target):
         from bot.storage.postgres import PostgresDatabase
 
-        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared)
+        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared,
+                                           existing=existing)
+    from bot.storage import guard
     from bot.storage.sqlite import SQLiteDatabase
 
-    return await SQLiteDatabase.open(sqlite_path(target), exclusive=exclusive or shared)
+    path = sqlite_path(target)
+    if existing:
+        guard.check_ours(path)
+    return await SQLiteDatabase.open(path, exclusive=exclusive or shared)

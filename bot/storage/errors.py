@@ -16,6 +16,15 @@ class StorageError(Exception):
         super().__init__(str(self.text))
 
 
+class NotOurs(StorageError):
+    """A database that is not the bot's (no schema_version table), opened as one that must be
+    (`Storage.open(existing=True)`): refused untouched, never given the bot's tables."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(f"{where} is not a database of this bot (it has no schema_version "
+                         "table)")
+
+
 class InvalidInput(StorageError, ValueError):
     """A malformed argument: a negative or non-integer amount, an empty reason or key..."""
 

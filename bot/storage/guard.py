@@ -13,7 +13,13 @@ from typing import IO
 
 import aiosqlite
 
-from bot.storage.errors import DatabaseDamaged, DatabaseInUse, DatabaseReadOnly
+from bot.storage.errors import (
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseReadOnly,
+    NotOurs,
+    StorageError,
+)
 
 
 def lock_path(path: str | Path) -> Path:
@@ -50,6 +56,24 @@ def release_lock(handle: IO[str] | None) -> None:
     if handle is not None:
         with contextlib.suppress(OSError):
             handle.close()
+
+
+def check_ours(path: str | Path) -> None:
+    """Refuse a file that does not exist, or that is no database of the bot (an empty file,
+    another program's): opening either would write the bot's tables into it."""
+    if not Path(path).is_file():
+        raise StorageError(f"There is no database at {path}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
+                                                uri=True)) as conn:
+            ours = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                                "AND name = 'schema_version'").fetchone() is not None
+    except sqlite3.OperationalError:
+        return  # it cannot be looked at (locked, unreadable): opening it says why
+    except sqlite3.DatabaseError:  # not an SQLite file at all
+        ours = False
+    if not ours:
+        raise NotOurs(str(path))
 
 
 def check_access(path: str | Path) -> None:

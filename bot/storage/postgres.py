@@ -22,7 +22,7 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.storage.backend import Dialect, Row, closed_on_failure, describe
-from bot.storage.errors import DatabaseInUse, StorageError
+from bot.storage.errors import DatabaseInUse, NotOurs, StorageError
 from bot.storage.migrations import migrate
 
 POOL_SIZE = 10
@@ -199,12 +199,14 @@ class PostgresDatabase:
         return self._alone
 
     @classmethod
-    async def open(cls, url: str, *, exclusive: bool = False,
-                   shared: bool = False) -> "PostgresDatabase":
+    async def open(cls, url: str, *, exclusive: bool = False, shared: bool = False,
+                   existing: bool = False) -> "PostgresDatabase":
         """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
         so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
         process of sharded bots) holds it shared: the fleet's processes together, each owning
-        its shards by lease (leases.py), while a bot that wants it alone is refused."""
+        its shards by lease (leases.py), while a bot that wants it alone is refused.
+        `existing`: a database without the bot's schema_version table is refused (NotOurs)
+        instead of migrated."""
         where = describe(url)
         holder = None
         try:
@@ -231,6 +233,9 @@ class PostgresDatabase:
         database = cls(pool, holder, alone=holder is not None and not shared)
         async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
                 database.transaction() as conn:
+            if existing and (await conn.fetch("SELECT to_regclass('schema_version')"))[0][0] \
+                    is None:
+                raise NotOurs(where)
             await migrate(conn)
         return database
 

@@ -52,6 +52,7 @@ class Storage:
         daily_cooldown_seconds: float = Defaults.daily_cooldown_seconds,
         exclusive: bool = False,
         shared: bool = False,
+        existing: bool = False,
     ) -> "Storage":
         """Open (or create) the database and bring its schema up to date.
 
@@ -62,6 +63,9 @@ class Storage:
         postgres.py. `shared` (a process of sharded bots): PostgreSQL is held with the other
         processes of the fleet, which share it by their shard leases, and refused to a bot
         holding it alone; an SQLite file is held alone all the same (one process per file).
+        `existing` (the audit, the source of a copy): a database that is not the bot's already
+        is refused (StorageError; NotOurs for one without its schema_version table), never
+        given the bot's tables.
         """
         if not isinstance(daily_cooldown_seconds, int | float) or daily_cooldown_seconds < 0:
             raise InvalidInput("The daily cooldown must be a number of seconds >= 0.")
@@ -70,8 +74,8 @@ class Storage:
             validate.chips(daily_chips, allow_zero=True),
             daily_cooldown_seconds,
         )
-        return cls(await open_database(str(target), exclusive=exclusive, shared=shared),
-                   defaults)
+        return cls(await open_database(str(target), exclusive=exclusive, shared=shared,
+                                       existing=existing), defaults)
 
     @property
     def defaults(self) -> Defaults:

@@ -165,3 +165,32 @@ def test_migrate_db_refuses_text_postgresql_cannot_hold_and_writes_nothing(
         "PostgreSQL cannot store (nothing was written): remove it from the SQLite file first, "
         "e.g. UPDATE ledger SET reason = replace(reason, char(0), '')")
     assert not any(_contents(url).values())
+
+
+def test_a_postgresql_database_that_is_not_the_bots_is_refused_untouched(
+        request: pytest.FixtureRequest, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As an SQLite file that is no database of the bot: `ofc audit` of a mistyped database
+    name, or of one whose restore failed, must not give it the bot's tables (and report
+    their 0 chips as ok), nor must `migrate-db` copy from it."""
+    server = postgres_of(request).server
+    assert server is not None
+    url = run_async(server.create_database("not_the_bots"))
+    try:
+        with Reader(url) as query:
+            query.write("CREATE TABLE customers (id BIGINT)")
+        described = url
+        for command, program in (
+                (["audit", "--database", url], cli.main),
+                (["migrate-db", "--from", url, "--to", f"sqlite:{tmp_path / 'c.sqlite3'}"],
+                 ofc_bot.main)):
+            assert program(command) == 2
+            [line] = capsys.readouterr().err.splitlines()
+            assert line.endswith(f": {described} is not a database of this bot (it has no "
+                                 "schema_version table)"), line
+        with Reader(url) as query:
+            assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
+                [("customers",)]
+        assert not (tmp_path / "c.sqlite3").exists()
+    finally:
+        run_async(server.drop_database("not_the_bots"))
