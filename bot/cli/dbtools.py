@@ -53,7 +53,7 @@ def _as_json(target: str, report: AuditReport) -> dict[str, Any]:
 
 
 async def _audit(target: str) -> AuditReport:
-    storage = await Storage.open(target, existing=True)
+    storage = await Storage.open(target, accept="ours")
     try:
         return await storage.audit()
     finally:
@@ -87,9 +87,9 @@ def add_audit_parser(subparsers: Any) -> None:
 
 async def _migrate(source: str, destination: str) -> CopyReport:
     # Both held as a bot holds its database: no bot may be running on either meanwhile.
-    original = await Storage.open(source, exclusive=True, existing=True)
+    original = await Storage.open(source, exclusive=True, accept="ours")
     try:
-        copy = await Storage.open(destination, exclusive=True)
+        copy = await Storage.open(destination, exclusive=True, accept="ours or empty")
         try:
             return await original.copy_into(copy)
         finally:

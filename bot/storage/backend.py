@@ -25,6 +25,10 @@ from bot.storage.errors import StorageError
 
 Row = tuple[Any, ...]
 Dialect = Literal["sqlite", "postgresql"]
+# Which databases an opening takes: any, created or given the bot's tables as needed (the bot);
+# only the bot's (the audit, a copy's source); the bot's or one holding nothing yet (a copy's
+# destination). Any other is refused untouched (NotOurs).
+Accept = Literal["any", "ours", "ours or empty"]
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -149,19 +153,18 @@ async def closed_on_failure(close: Callable[[], Awaitable[None]],
 
 
 async def open_database(target: str, *, exclusive: bool = False, shared: bool = False,
-                        existing: bool = False) -> Database:
-    """Open `target` (creating an SQLite file if needed) and bring its schema up to date.
-    With `existing`, a database that is not the bot's already (no SQLite file, an empty
-    PostgreSQL database, another program's) is refused untouched."""
+                        accept: Accept = "any") -> Database:
+    """Open `target` (creating an SQLite file if needed) and bring its schema up to date,
+    once it is a database `accept` takes."""
     if is_postgres(target):
         from bot.storage.postgres import PostgresDatabase
 
         return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared,
-                                           existing=existing)
+                                           accept=accept)
     from bot.storage import guard
     from bot.storage.sqlite import SQLiteDatabase
 
     path = sqlite_path(target)
-    if existing:
-        guard.check_ours(path)
+    if accept != "any":
+        guard.check_ours(path, accept)
     return await SQLiteDatabase.open(path, exclusive=exclusive or shared)

@@ -21,8 +21,9 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.backend import Dialect, Row, closed_on_failure, describe
-from bot.storage.errors import DatabaseInUse, NotOurs, StorageError
+from bot.storage import guard
+from bot.storage.backend import Accept, Dialect, Row, closed_on_failure, describe
+from bot.storage.errors import DatabaseInUse, StorageError
 from bot.storage.migrations import migrate
 
 POOL_SIZE = 10
@@ -51,6 +52,9 @@ _BOT_LOCK = 0x0FC_B07
 _BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
+# The tables of the schema the bot's would go in (its search_path's first), by name.
+_HELD = ("SELECT c.relname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+         "WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relname")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -200,12 +204,12 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, url: str, *, exclusive: bool = False, shared: bool = False,
-                   existing: bool = False) -> "PostgresDatabase":
+                   accept: Accept = "any") -> "PostgresDatabase":
         """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
         so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
         process of sharded bots) holds it shared: the fleet's processes together, each owning
         its shards by lease (leases.py), while a bot that wants it alone is refused.
-        `existing`: a database without the bot's schema_version table is refused (NotOurs)
+        `accept`: which databases it takes (backend.Accept); any other is refused (NotOurs)
         instead of migrated."""
         where = describe(url)
         holder = None
@@ -233,9 +237,9 @@ class PostgresDatabase:
         database = cls(pool, holder, alone=holder is not None and not shared)
         async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
                 database.transaction() as conn:
-            if existing and (await conn.fetch("SELECT to_regclass('schema_version')"))[0][0] \
-                    is None:
-                raise NotOurs(where)
+            if accept != "any":
+                held = [str(name) for (name,) in await conn.fetch(_HELD)]
+                guard.refuse_unless_ours(where, held, accept)
             await migrate(conn)
         return database
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from bot.storage import validate
 from bot.storage.audit import AuditReport, audit_books
-from bot.storage.backend import Database, open_database
+from bot.storage.backend import Accept, Database, open_database
 from bot.storage.copy import CopyReport, copy_database
 from bot.storage.core import Core, Defaults
 from bot.storage.errors import InvalidInput
@@ -52,7 +52,7 @@ class Storage:
         daily_cooldown_seconds: float = Defaults.daily_cooldown_seconds,
         exclusive: bool = False,
         shared: bool = False,
-        existing: bool = False,
+        accept: Accept = "any",
     ) -> "Storage":
         """Open (or create) the database and bring its schema up to date.
 
@@ -63,9 +63,9 @@ class Storage:
         postgres.py. `shared` (a process of sharded bots): PostgreSQL is held with the other
         processes of the fleet, which share it by their shard leases, and refused to a bot
         holding it alone; an SQLite file is held alone all the same (one process per file).
-        `existing` (the audit, the source of a copy): a database that is not the bot's already
-        is refused (StorageError; NotOurs for one without its schema_version table), never
-        given the bot's tables.
+        `accept` (backend.Accept): "ours" for the audit and a copy's source, "ours or empty"
+        for a copy's destination; a database it does not take is refused untouched (NotOurs;
+        StorageError for an SQLite file that is not there), never given the bot's tables.
         """
         if not isinstance(daily_cooldown_seconds, int | float) or daily_cooldown_seconds < 0:
             raise InvalidInput("The daily cooldown must be a number of seconds >= 0.")
@@ -75,7 +75,7 @@ class Storage:
             daily_cooldown_seconds,
         )
         return cls(await open_database(str(target), exclusive=exclusive, shared=shared,
-                                       existing=existing), defaults)
+                                       accept=accept), defaults)
 
     @property
     def defaults(self) -> Defaults:

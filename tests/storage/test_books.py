@@ -194,3 +194,34 @@ def test_a_postgresql_database_that_is_not_the_bots_is_refused_untouched(
         assert not (tmp_path / "c.sqlite3").exists()
     finally:
         run_async(server.drop_database("not_the_bots"))
+
+
+def test_migrate_db_into_another_programs_database_writes_nothing(
+        db_path: Path, request: pytest.FixtureRequest, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A destination holding another program's tables is not empty: refused untouched, the
+    bot's tables not made there."""
+    run_async(populated(str(db_path)))
+    server = postgres_of(request).server
+    assert server is not None
+    url = run_async(server.create_database("another_program"))
+    other = tmp_path / "other.sqlite3"
+    try:
+        with Reader(url) as query:
+            query.write("CREATE TABLE customers (id BIGINT)")
+        with Reader(other) as query:
+            query.write("CREATE TABLE customers (id INTEGER)")
+        for destination in (url, f"sqlite:{other}"):
+            assert ofc_bot.main(["migrate-db", "--from", str(db_path), "--to",
+                                 destination]) == 2
+            [line] = capsys.readouterr().err.splitlines()
+            assert line == (f"ofc-bot migrate-db: {destination.removeprefix('sqlite:')} is "
+                            "not a database of this bot, nor empty (it holds customers): "
+                            "copy into an empty database"), line
+        with Reader(url) as query:
+            assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
+                [("customers",)]
+        with Reader(other) as query:
+            assert query("SELECT name FROM sqlite_master") == [("customers",)]
+    finally:
+        run_async(server.drop_database("another_program"))
