@@ -102,7 +102,7 @@ async def test_backups_taken_while_a_table_plays_restore_into_a_fresh_bot(
 
 
 @pytest.mark.parametrize("case", ["existing file", "folder", "no folder", "no database",
-                                  "postgresql"])
+                                  "postgresql", "postgresql, its password a parameter"])
 def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     database = tmp_path / "ofc.sqlite3"
@@ -114,6 +114,8 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         "no folder": ("missing/new.sqlite3", str(database)),
         "no database": ("new.sqlite3", str(tmp_path / "absent.sqlite3")),
         "postgresql": ("ofc.dump", "postgresql://ofc:secret@db.example/ofc"),
+        "postgresql, its password a parameter": (
+            "ofc.dump", "postgresql://ofc@db.example/ofc?password=secret&sslmode=require"),
     }[case]
     before = sorted(tmp_path.iterdir())
     assert ofc_bot(["backup", str(tmp_path / path), "--database", target]) == 2
@@ -126,6 +128,10 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         "postgresql": "postgresql://ofc:***@db.example/ofc is a PostgreSQL database: back it "
                       f"up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
                       "postgresql://ofc@db.example/ofc",
+        "postgresql, its password a parameter":
+            "postgresql://ofc@db.example/ofc?password=***&sslmode=require is a PostgreSQL "
+            f"database: back it up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
+            "'postgresql://ofc@db.example/ofc?sslmode=require'",
     }[case]
     assert line.startswith("ofc-bot backup: ") and expected in line, line
     assert "secret" not in line
