@@ -53,7 +53,8 @@ def _as_json(target: str, report: AuditReport) -> dict[str, Any]:
 
 
 async def _audit(target: str) -> AuditReport:
-    storage = await Storage.open(target, accept="ours")
+    # Not migrated: a backup an older bot made stays one that bot can use.
+    storage = await Storage.open(target, accept="ours", migrate=False)
     try:
         return await storage.audit()
     finally:

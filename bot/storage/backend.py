@@ -160,18 +160,18 @@ async def closed_on_failure(close: Callable[[], Awaitable[None]],
 
 
 async def open_database(target: str, *, exclusive: bool = False, shared: bool = False,
-                        accept: Accept = "any") -> Database:
-    """Open `target` (creating an SQLite file if needed) and bring its schema up to date,
-    once it is a database `accept` takes."""
+                        accept: Accept = "any", migrate: bool = True) -> Database:
+    """Open `target` (creating an SQLite file if needed) and bring its schema up to date
+    (unless not `migrate`), once it is a database `accept` takes."""
     if is_postgres(target):
         from bot.storage.postgres import PostgresDatabase
 
         return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared,
-                                           accept=accept)
+                                           accept=accept, migrate=migrate)
     from bot.storage import guard
     from bot.storage.sqlite import SQLiteDatabase
 
     path = sqlite_path(target)
     if accept != "any":
         guard.check_ours(path, accept)
-    return await SQLiteDatabase.open(path, exclusive=exclusive or shared)
+    return await SQLiteDatabase.open(path, exclusive=exclusive or shared, migrate=migrate)

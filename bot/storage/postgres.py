@@ -24,7 +24,7 @@ from asyncpg.pool import PoolConnectionProxy
 from bot.storage import guard
 from bot.storage.backend import Accept, Dialect, Row, closed_on_failure, describe
 from bot.storage.errors import DatabaseInUse, StorageError
-from bot.storage.migrations import migrate
+from bot.storage.migrations import migrate as migrate_to_latest
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT_S = 10.0
@@ -204,13 +204,13 @@ class PostgresDatabase:
 
     @classmethod
     async def open(cls, url: str, *, exclusive: bool = False, shared: bool = False,
-                   accept: Accept = "any") -> "PostgresDatabase":
+                   accept: Accept = "any", migrate: bool = True) -> "PostgresDatabase":
         """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
         so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
         process of sharded bots) holds it shared: the fleet's processes together, each owning
         its shards by lease (leases.py), while a bot that wants it alone is refused.
         `accept`: which databases it takes (backend.Accept); any other is refused (NotOurs)
-        instead of migrated."""
+        instead of migrated. Without `migrate` (the audit) it is left at its version."""
         where = describe(url)
         holder = None
         try:
@@ -240,7 +240,8 @@ class PostgresDatabase:
             if accept != "any":
                 held = [str(name) for (name,) in await conn.fetch(_HELD)]
                 guard.refuse_unless_ours(where, held, accept)
-            await migrate(conn)
+            if migrate:
+                await migrate_to_latest(conn)
         return database
 
     async def close(self) -> None:
