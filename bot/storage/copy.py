@@ -61,8 +61,8 @@ def _storable(table: str, listed: list[str], rows: list[Row]) -> None:
     raise CopyRefused(
         f"{rows_of} of {table} {'holds' if len(held) == 1 else 'hold'} the NUL character in "
         f"{'its' if len(held) == 1 else 'their'} {column}, which PostgreSQL cannot store "
-        "(nothing was written): remove it from the SQLite file first, e.g. "
-        f"UPDATE {table} SET {column} = replace({column}, char(0), '')")
+        "(nothing was written): remove it from the SQLite file first (SQLite's replace() "
+        "cannot: the PostgreSQL page of the docs shows how)")
 
 
 async def copy_database(original: Database, destination: Database) -> CopyReport:

@@ -3,6 +3,9 @@ service: a clean audit on both backends, each check failing on a corrupted copy,
 SQLite database copied into PostgreSQL, where its live table resumes."""
 
 import json
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -162,9 +165,21 @@ def test_migrate_db_refuses_text_postgresql_cannot_hold_and_writes_nothing(
     [line] = capsys.readouterr().err.splitlines()
     assert line == (
         "ofc-bot migrate-db: 1 row of ledger holds the NUL character in its reason, which "
-        "PostgreSQL cannot store (nothing was written): remove it from the SQLite file first, "
-        "e.g. UPDATE ledger SET reason = replace(reason, char(0), '')")
+        "PostgreSQL cannot store (nothing was written): remove it from the SQLite file first "
+        "(SQLite's replace() cannot: the PostgreSQL page of the docs shows how)")
     assert not any(_contents(url).values())
+    # The page's mend, run as written on the file, the table and the column named: then the
+    # copy goes through, the reason without its NUL.
+    page = (Path(__file__).parents[2] / "docs" / "admins" / "postgresql.md").read_text()
+    [mend] = [block for block in page.split("```sh\n") if block.startswith("python3 - ")]
+    mend = mend.split("```")[0].replace("ofc.sqlite3 ledger reason",
+                                        f"{shlex.quote(str(db_path))} ledger reason", 1)
+    done = subprocess.run(["sh", "-c", mend.replace("python3", sys.executable, 1)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert ofc_bot.main(["migrate-db", "--from", str(db_path), "--to", url]) == 0
+    with Reader(url) as query:
+        assert query("SELECT reason FROM ledger WHERE kind = 'grant'") == [("welcome",)]
 
 
 def test_a_postgresql_database_that_is_not_the_bots_is_refused_untouched(
