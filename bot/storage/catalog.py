@@ -29,11 +29,15 @@ IDENTITIES = (
 )
 
 
+async def held(conn: Connection) -> list[str]:
+    """Every table of the database (of the schema the bot's go in), schema_version too."""
+    return [str(name) for (name,) in await conn.fetch(_TABLES[conn.dialect])]
+
+
 async def tables(conn: Connection) -> list[str]:
     """Every table but schema_version, in the order the migrations create them."""
-    names = [str(name) for (name,) in await conn.fetch(_TABLES[conn.dialect])]
     # Tables no migration makes (an admin's own) last, by name.
-    return sorted((name for name in names if name != "schema_version"),
+    return sorted((name for name in await held(conn) if name != "schema_version"),
                   key=lambda name: (_CREATED.get(name, len(_CREATED)), name))
 
 

@@ -23,9 +23,10 @@ class NotOurs(StorageError):
     the tables it holds, when it had to be the bot's or empty."""
 
     def __init__(self, where: str, held: Sequence[str] = ()) -> None:
+        listed = ", ".join(sorted(held))
         super().__init__(
-            f"{where} is not a database of this bot, nor empty (it holds {', '.join(held)}): "
-            "copy into an empty database" if held else
+            f"{where} is not a database of this bot, nor empty (it holds {listed}): copy into "
+            "an empty database" if held else
             f"{where} is not a database of this bot (it has no schema_version table)")
 
 

@@ -72,7 +72,7 @@ def check_ours(path: str | Path, accept: Accept) -> None:
         with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
                                                 uri=True)) as conn:
             held = [str(name) for (name,) in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+                "SELECT name FROM sqlite_master WHERE type = 'table'")]
     except sqlite3.OperationalError:
         return  # it cannot be looked at (locked, unreadable): opening it says why
     except sqlite3.DatabaseError:  # not an SQLite file at all

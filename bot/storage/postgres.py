@@ -21,7 +21,7 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage import guard
+from bot.storage import catalog, guard
 from bot.storage.backend import Accept, Dialect, Row, closed_on_failure, describe
 from bot.storage.errors import DatabaseInUse, StorageError
 from bot.storage.migrations import migrate as migrate_to_latest
@@ -52,9 +52,6 @@ _BOT_LOCK = 0x0FC_B07
 _BEGIN_WRITE = "BEGIN ISOLATION LEVEL READ COMMITTED"
 _BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 _PLACEHOLDER = re.compile(r"'[^']*'|\?")
-# The tables of the schema the bot's would go in (its search_path's first), by name.
-_HELD = ("SELECT c.relname FROM pg_class AS c JOIN pg_namespace AS n ON n.oid = c.relnamespace "
-         "WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() ORDER BY c.relname")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -238,8 +235,7 @@ class PostgresDatabase:
         async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
                 database.transaction() as conn:
             if accept != "any":
-                held = [str(name) for (name,) in await conn.fetch(_HELD)]
-                guard.refuse_unless_ours(where, held, accept)
+                guard.refuse_unless_ours(where, await catalog.held(conn), accept)
             if migrate:
                 await migrate_to_latest(conn)
         return database
