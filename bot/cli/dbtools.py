@@ -10,11 +10,8 @@ PostgreSQL database to back up: pg_dump does that).
 
 import argparse
 import asyncio
-import contextlib
 import json
-import sqlite3
 import sys
-from pathlib import Path
 from typing import Any
 
 from bot.config import ConfigError, load_settings
@@ -24,36 +21,11 @@ from bot.storage import (
     Storage,
     StorageError,
     describe,
-    is_postgres,
 )
-from bot.storage.backend import sqlite_path
 from bot.storage.backup import backup
 
 MISMATCH = 1
 REFUSED = 2
-
-
-def _existing(target: str) -> str:
-    """`target`, refusing an SQLite file that does not exist, or that is no database of the
-    bot (an empty file, another program's): opening either would write the bot's tables."""
-    if is_postgres(target):
-        return target
-    path = sqlite_path(target)
-    if not Path(path).is_file():
-        raise StorageError(f"There is no database at {path}")
-    try:
-        with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
-                                                uri=True)) as conn:
-            ours = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
-                                "AND name = 'schema_version'").fetchone() is not None
-    except sqlite3.OperationalError:
-        return target  # it cannot be looked at (locked, unreadable): opening it says why
-    except sqlite3.DatabaseError:  # not an SQLite file at all
-        ours = False
-    if not ours:
-        raise StorageError(f"{path} is not a database of this bot (it has no schema_version "
-                           "table)")
-    return target
 
 
 def _refused(program: str, message: str) -> int:
@@ -81,7 +53,8 @@ def _as_json(target: str, report: AuditReport) -> dict[str, Any]:
 
 
 async def _audit(target: str) -> AuditReport:
-    storage = await Storage.open(_existing(target))
+    # Not migrated: a backup an older bot made stays one that bot can use.
+    storage = await Storage.open(target, accept="ours", migrate=False)
     try:
         return await storage.audit()
     finally:
@@ -115,9 +88,9 @@ def add_audit_parser(subparsers: Any) -> None:
 
 async def _migrate(source: str, destination: str) -> CopyReport:
     # Both held as a bot holds its database: no bot may be running on either meanwhile.
-    original = await Storage.open(_existing(source), exclusive=True)
+    original = await Storage.open(source, exclusive=True, accept="ours")
     try:
-        copy = await Storage.open(destination, exclusive=True)
+        copy = await Storage.open(destination, exclusive=True, accept="ours or empty")
         try:
             return await original.copy_into(copy)
         finally:

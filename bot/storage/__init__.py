@@ -55,11 +55,15 @@ Wallets: `storage.wallets` (wallets.py)
 Start-up (sqlite.py, guard.py, postgres.py): on SQLite, `Storage.open` runs quick_check
 (DatabaseDamaged) and a rolled-back write (DatabaseReadOnly); with `exclusive=True` (the bot)
 it holds `<database>.lock` until close (on PostgreSQL a session advisory lock), so a second
-bot on the database gets DatabaseInUse.
+bot on the database gets DatabaseInUse. `accept="ours"` (the audit, a copy's source) or
+`"ours or empty"` (a copy's destination) refuses, untouched, a database that is not the bot's
+(NotOurs) instead of giving it the bot's tables; `migrate=False` (the audit) leaves the
+database at its version.
 
 Audit (audit.py): `storage.audit()` -> AuditReport(problems, totals, rows): every wallet
 equals its ledger, every stack its moves, wallets + stacks + pools equal everything granted,
-no idempotency key used twice (`ofc audit`). Copy (copy.py): `storage.copy_into(other)` ->
+no idempotency key used twice (`ofc audit`); a database at an older version is audited
+migrated inside a transaction that is rolled back. Copy (copy.py): `storage.copy_into(other)` ->
 CopyReport: every row into an empty database, committed only if both audit alike (`ofc-bot
 migrate-db`).
 Backup (backup.py): `backup(target, path)` -> Backup: a consistent copy of an SQLite file

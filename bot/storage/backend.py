@@ -17,6 +17,7 @@ Which database: `OFC_DATABASE` (or a command's `--database`) is a `postgresql://
 SQLite file, given as a path or as `sqlite:PATH`.
 """
 
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, Literal, Protocol
@@ -25,7 +26,13 @@ from bot.storage.errors import StorageError
 
 Row = tuple[Any, ...]
 Dialect = Literal["sqlite", "postgresql"]
+# Which databases an opening takes: any, created or given the bot's tables as needed (the bot);
+# only the bot's (the audit, a copy's source); the bot's or one holding nothing yet (a copy's
+# destination). Any other is refused untouched (NotOurs).
+Accept = Literal["any", "ours", "ours or empty"]
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+# A password given as a parameter of the URL (`?password=...`, which asyncpg and libpq take).
+_PASSWORD_PARAMETER = re.compile(r"([?&]password=)[^&#]*")
 
 
 class Connection(Protocol):
@@ -105,12 +112,14 @@ def sqlite_path(target: str) -> str:
 
 
 def describe(target: str) -> str:
-    """A target as it may be shown in messages and logs: a URL without its password."""
+    """A target as it may be shown in messages and logs: a URL without its password (given
+    before the host, or as a `password=` parameter)."""
     text = str(target)
     if (scheme := foreign_scheme(text)) is not None:
         return f"{scheme}://..."
     if not is_postgres(text):
         return sqlite_path(text)
+    text = _PASSWORD_PARAMETER.sub(r"\1***", text)
     parts = _around_password(text)
     return text if parts is None else f"{parts[0]}:***{parts[1]}"
 
@@ -118,7 +127,9 @@ def describe(target: str) -> str:
 def without_password(url: str) -> str:
     """A PostgreSQL URL with its password left out, for a command line to show (the program
     then asks for it, or reads ~/.pgpass or PGPASSWORD)."""
-    parts = _around_password(str(url))
+    url = _PASSWORD_PARAMETER.sub(lambda m: m.group(1)[0].replace("&", ""), str(url))
+    url = url.replace("?&", "?").rstrip("?")  # the parameter was the first, or the only one
+    parts = _around_password(url)
     return url if parts is None else "".join(parts)
 
 
@@ -148,13 +159,19 @@ async def closed_on_failure(close: Callable[[], Awaitable[None]],
         raise
 
 
-async def open_database(target: str, *, exclusive: bool = False,
-                        shared: bool = False) -> Database:
-    """Open `target` (creating an SQLite file if needed) and bring its schema up to date."""
+async def open_database(target: str, *, exclusive: bool = False, shared: bool = False,
+                        accept: Accept = "any", migrate: bool = True) -> Database:
+    """Open `target` (creating an SQLite file if needed) and bring its schema up to date
+    (unless not `migrate`), once it is a database `accept` takes."""
     if is_postgres(target):
         from bot.storage.postgres import PostgresDatabase
 
-        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared)
+        return await PostgresDatabase.open(str(target), exclusive=exclusive, shared=shared,
+                                           accept=accept, migrate=migrate)
+    from bot.storage import guard
     from bot.storage.sqlite import SQLiteDatabase
 
-    return await SQLiteDatabase.open(sqlite_path(target), exclusive=exclusive or shared)
+    path = sqlite_path(target)
+    if accept != "any":
+        guard.check_ours(path, accept)
+    return await SQLiteDatabase.open(path, exclusive=exclusive or shared, migrate=migrate)

@@ -1,17 +1,21 @@
-"""What a database holds: its tables in the order they were created, and their columns (the
-dialect-specific catalog queries that `ofc audit` and `ofc-bot migrate-db` need)."""
+"""What a database holds: its tables in the order the migrations create them, and their columns
+(the dialect-specific catalog queries that `ofc audit` and `ofc-bot migrate-db` need)."""
+
+import re
 
 from bot.storage.backend import Connection
+from bot.storage.migrations import MIGRATIONS
 
 _TABLES = {
-    # rowid of sqlite_master and the oid of pg_class both grow as tables are created: the
-    # migrations' order, so a table comes after every table its foreign keys name.
-    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-              "ORDER BY rowid",
+    "sqlite": "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
     "postgresql": "SELECT c.relname FROM pg_class AS c JOIN pg_namespace AS n "
                   "ON n.oid = c.relnamespace WHERE c.relkind = 'r' "
-                  "AND n.nspname = current_schema() ORDER BY c.oid",
+                  "AND n.nspname = current_schema()",
 }
+# A table comes after every table its foreign keys name in the migrations. The catalog's own
+# order is not that: pg_restore makes a dump's tables in the dump's order (by name).
+_CREATED = {name: order for order, name in enumerate(
+    re.findall(r"CREATE TABLE (\w+)", "\n".join(MIGRATIONS)))}
 _COLUMNS = {
     "sqlite": "SELECT name FROM pragma_table_info(?) ORDER BY cid",
     "postgresql": "SELECT column_name FROM information_schema.columns WHERE table_schema = "
@@ -25,10 +29,16 @@ IDENTITIES = (
 )
 
 
+async def held(conn: Connection) -> list[str]:
+    """Every table of the database (of the schema the bot's go in), schema_version too."""
+    return [str(name) for (name,) in await conn.fetch(_TABLES[conn.dialect])]
+
+
 async def tables(conn: Connection) -> list[str]:
-    """Every table but schema_version, in the order they were created."""
-    rows = await conn.fetch(_TABLES[conn.dialect])
-    return [str(name) for (name,) in rows if name != "schema_version"]
+    """Every table but schema_version, in the order the migrations create them."""
+    # Tables no migration makes (an admin's own) last, by name.
+    return sorted((name for name in await held(conn) if name != "schema_version"),
+                  key=lambda name: (_CREATED.get(name, len(_CREATED)), name))
 
 
 async def columns(conn: Connection, table: str) -> list[str]:

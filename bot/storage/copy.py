@@ -4,7 +4,7 @@ file into PostgreSQL), checked by the audit on both sides before anything is com
 from dataclasses import dataclass
 
 from bot.storage.audit import AuditReport, audit_books
-from bot.storage.backend import Connection, Database
+from bot.storage.backend import Connection, Database, Row
 from bot.storage.catalog import IDENTITIES, columns, tables
 from bot.storage.errors import StorageError
 
@@ -37,6 +37,8 @@ async def _copy_rows(source: Connection, destination: Connection) -> None:
     for table in names:  # creation order: every row's foreign keys are copied before it
         listed = await columns(source, table)
         rows = await source.fetch(f"SELECT {', '.join(listed)} FROM {table}")
+        if destination.dialect == "postgresql":
+            _storable(table, listed, rows)
         marks = ", ".join("?" for _ in listed)
         await destination.executemany(
             f"INSERT INTO {table} ({', '.join(listed)}) VALUES ({marks})", rows)
@@ -45,6 +47,22 @@ async def _copy_rows(source: Connection, destination: Connection) -> None:
             await destination.execute(
                 f"SELECT setval('{sequence}', coalesce((SELECT max({column}) FROM {table}), "
                 "0) + 1, false)")
+
+
+def _storable(table: str, listed: list[str], rows: list[Row]) -> None:
+    """CopyRefused when a text of `rows` holds the NUL character: SQLite stores it (an older
+    bot let it through), PostgreSQL's text cannot."""
+    held = [row for row in rows if any(isinstance(v, str) and "\x00" in v for v in row)]
+    if not held:
+        return
+    column = next(name for name, value in zip(listed, held[0], strict=True)
+                  if isinstance(value, str) and "\x00" in value)
+    rows_of = "1 row" if len(held) == 1 else f"{len(held):,} rows"
+    raise CopyRefused(
+        f"{rows_of} of {table} {'holds' if len(held) == 1 else 'hold'} the NUL character in "
+        f"{'its' if len(held) == 1 else 'their'} {column}, which PostgreSQL cannot store "
+        "(nothing was written): remove it from the SQLite file first (SQLite's replace() "
+        "cannot: the PostgreSQL page of the docs shows how)")
 
 
 async def copy_database(original: Database, destination: Database) -> CopyReport:

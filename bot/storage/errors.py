@@ -1,6 +1,7 @@
 """Errors of the storage layer. Each message is written for a player or an admin to read."""
 
 import math
+from collections.abc import Sequence
 
 from bot.engine.text import Text, plain
 
@@ -14,6 +15,19 @@ class StorageError(Exception):
     def __init__(self, text: Text | str = "") -> None:
         self.text = text if isinstance(text, Text) else plain(text)
         super().__init__(str(self.text))
+
+
+class NotOurs(StorageError):
+    """A database that is not the bot's (no schema_version table), opened as one that must be
+    (`Storage.open(accept=...)`): refused untouched, never given the bot's tables. `held`:
+    the tables it holds, when it had to be the bot's or empty."""
+
+    def __init__(self, where: str, held: Sequence[str] = ()) -> None:
+        listed = ", ".join(sorted(held))
+        super().__init__(
+            f"{where} is not a database of this bot, nor empty (it holds {listed}): copy into "
+            "an empty database" if held else
+            f"{where} is not a database of this bot (it has no schema_version table)")
 
 
 class InvalidInput(StorageError, ValueError):

@@ -8,12 +8,20 @@ import contextlib
 import fcntl
 import os
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
 import aiosqlite
 
-from bot.storage.errors import DatabaseDamaged, DatabaseInUse, DatabaseReadOnly
+from bot.storage.backend import Accept
+from bot.storage.errors import (
+    DatabaseDamaged,
+    DatabaseInUse,
+    DatabaseReadOnly,
+    NotOurs,
+    StorageError,
+)
 
 
 def lock_path(path: str | Path) -> Path:
@@ -50,6 +58,33 @@ def release_lock(handle: IO[str] | None) -> None:
     if handle is not None:
         with contextlib.suppress(OSError):
             handle.close()
+
+
+def check_ours(path: str | Path, accept: Accept) -> None:
+    """Refuse, before opening would write the bot's tables into it, a file `accept` does not
+    take: no file, or one that is no database of the bot (another program's; for "ours", an
+    empty one too)."""
+    if not Path(path).is_file():
+        if accept == "ours or empty":
+            return
+        raise StorageError(f"There is no database at {path}")
+    try:
+        with contextlib.closing(sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro",
+                                                uri=True)) as conn:
+            held = [str(name) for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")]
+    except sqlite3.OperationalError:
+        return  # it cannot be looked at (locked, unreadable): opening it says why
+    except sqlite3.DatabaseError:  # not an SQLite file at all
+        raise NotOurs(str(path)) from None
+    refuse_unless_ours(str(path), held, accept)
+
+
+def refuse_unless_ours(where: str, held: Sequence[str], accept: Accept) -> None:
+    """NotOurs unless a database holding the tables `held` is one `accept` takes."""
+    if "schema_version" in held or (accept == "ours or empty" and not held):
+        return
+    raise NotOurs(where, held if accept == "ours or empty" else ())
 
 
 def check_access(path: str | Path) -> None:

@@ -393,6 +393,12 @@ def postgres_ddl(statement: str) -> str:
     return statement
 
 
+async def version_of(conn: Connection) -> int:
+    """The version a database of the bot is at (it has a schema_version table)."""
+    rows = await conn.fetch("SELECT coalesce(max(version), 0) FROM schema_version")
+    return int(rows[0][0])
+
+
 async def migrate(conn: Connection, target: int | None = None) -> int:
     """Bring the database up to `target` (default: the newest) inside the caller's write
     transaction; return the version reached. SchemaTooNew for a newer database."""
@@ -402,8 +408,7 @@ async def migrate(conn: Connection, target: int | None = None) -> int:
         # SQLite's BEGIN IMMEDIATE already keeps a second process out.
         await conn.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
     await conn.execute(postgres_ddl(_SCHEMA_VERSION) if postgres else _SCHEMA_VERSION)
-    rows = await conn.fetch("SELECT coalesce(max(version), 0) FROM schema_version")
-    current = int(rows[0][0])
+    current = await version_of(conn)
     if current > LATEST:
         raise SchemaTooNew(current, LATEST)
     for version in range(current + 1, target + 1):

@@ -21,9 +21,10 @@ from typing import Any
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from bot.storage.backend import Dialect, Row, closed_on_failure, describe
+from bot.storage import catalog, guard
+from bot.storage.backend import Accept, Dialect, Row, closed_on_failure, describe
 from bot.storage.errors import DatabaseInUse, StorageError
-from bot.storage.migrations import migrate
+from bot.storage.migrations import migrate as migrate_to_latest
 
 POOL_SIZE = 10
 CONNECT_TIMEOUT_S = 10.0
@@ -199,12 +200,14 @@ class PostgresDatabase:
         return self._alone
 
     @classmethod
-    async def open(cls, url: str, *, exclusive: bool = False,
-                   shared: bool = False) -> "PostgresDatabase":
+    async def open(cls, url: str, *, exclusive: bool = False, shared: bool = False,
+                   accept: Accept = "any", migrate: bool = True) -> "PostgresDatabase":
         """Connect, migrate, and with `exclusive` (the bot) hold a session lock until close,
         so a second bot on the same database stops at once (DatabaseInUse). `shared` (one
         process of sharded bots) holds it shared: the fleet's processes together, each owning
-        its shards by lease (leases.py), while a bot that wants it alone is refused."""
+        its shards by lease (leases.py), while a bot that wants it alone is refused.
+        `accept`: which databases it takes (backend.Accept); any other is refused (NotOurs)
+        instead of migrated. Without `migrate` (the audit) it is left at its version."""
         where = describe(url)
         holder = None
         try:
@@ -231,7 +234,10 @@ class PostgresDatabase:
         database = cls(pool, holder, alone=holder is not None and not shared)
         async with closed_on_failure(database.close, asyncpg.PostgresError, where), \
                 database.transaction() as conn:
-            await migrate(conn)
+            if accept != "any":
+                guard.refuse_unless_ours(where, await catalog.held(conn), accept)
+            if migrate:
+                await migrate_to_latest(conn)
         return database
 
     async def close(self) -> None:

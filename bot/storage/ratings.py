@@ -147,6 +147,7 @@ class Ratings(Part):
             name = name.strip()
             if not 0 < len(name) <= _NAME_LENGTH:
                 raise InvalidInput(f"A season's name has 1 to {_NAME_LENGTH} characters.")
+            validate.storable("season's name", name)
         async with self._db.transaction() as conn:
             # Starts at the same time (PostgreSQL) run one after the other: each sees the
             # season the one before opened (and its key), closes it and opens its own.

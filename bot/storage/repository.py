@@ -5,7 +5,7 @@ from pathlib import Path
 
 from bot.storage import validate
 from bot.storage.audit import AuditReport, audit_books
-from bot.storage.backend import Database, open_database
+from bot.storage.backend import Accept, Database, open_database
 from bot.storage.copy import CopyReport, copy_database
 from bot.storage.core import Core, Defaults
 from bot.storage.errors import InvalidInput
@@ -13,11 +13,20 @@ from bot.storage.fencing import Fence
 from bot.storage.guild_settings import ServerSettings
 from bot.storage.leases import ShardLeases
 from bot.storage.matches import History
+from bot.storage.migrations import LATEST, migrate, version_of
 from bot.storage.preferences import PlayerPreferences
 from bot.storage.ratings import Ratings
 from bot.storage.tables import Tables
 from bot.storage.tournaments import Tournaments
 from bot.storage.wallets import Wallets
+
+
+class _Audited(Exception):
+    """Raised to roll back the transaction that migrated a database only to audit it."""
+
+    def __init__(self, report: AuditReport) -> None:
+        super().__init__()
+        self.report = report
 
 
 class Storage:
@@ -52,6 +61,8 @@ class Storage:
         daily_cooldown_seconds: float = Defaults.daily_cooldown_seconds,
         exclusive: bool = False,
         shared: bool = False,
+        accept: Accept = "any",
+        migrate: bool = True,
     ) -> "Storage":
         """Open (or create) the database and bring its schema up to date.
 
@@ -62,6 +73,11 @@ class Storage:
         postgres.py. `shared` (a process of sharded bots): PostgreSQL is held with the other
         processes of the fleet, which share it by their shard leases, and refused to a bot
         holding it alone; an SQLite file is held alone all the same (one process per file).
+        `accept` (backend.Accept): "ours" for the audit and a copy's source, "ours or empty"
+        for a copy's destination; a database it does not take is refused untouched (NotOurs;
+        StorageError for an SQLite file that is not there), never given the bot's tables.
+        Without `migrate` (the audit) the database is left at its version: only `audit` may
+        then be used.
         """
         if not isinstance(daily_cooldown_seconds, int | float) or daily_cooldown_seconds < 0:
             raise InvalidInput("The daily cooldown must be a number of seconds >= 0.")
@@ -70,8 +86,8 @@ class Storage:
             validate.chips(daily_chips, allow_zero=True),
             daily_cooldown_seconds,
         )
-        return cls(await open_database(str(target), exclusive=exclusive, shared=shared),
-                   defaults)
+        return cls(await open_database(str(target), exclusive=exclusive, shared=shared,
+                                       accept=accept, migrate=migrate), defaults)
 
     @property
     def defaults(self) -> Defaults:
@@ -93,9 +109,18 @@ class Storage:
         self._core.fence = Fence(shard_count, token, refused)
 
     async def audit(self) -> AuditReport:
-        """Check the books (audit.py) on one consistent snapshot."""
+        """Check the books (audit.py) on one consistent snapshot. A database an older bot
+        wrote (opened without `migrate`) is audited as this bot reads it, migrated inside a
+        transaction that is then rolled back: left at its version, for that bot to use."""
         async with self._core.db.transaction(write=False) as conn:
-            return await audit_books(conn)
+            if await version_of(conn) == LATEST:
+                return await audit_books(conn)
+        try:
+            async with self._core.db.transaction() as conn:
+                await migrate(conn)  # SchemaTooNew for a newer database
+                raise _Audited(await audit_books(conn))
+        except _Audited as undone:
+            return undone.report
 
     async def copy_into(self, destination: "Storage") -> CopyReport:
         """Copy every row into `destination`, an empty database at the same schema, checked

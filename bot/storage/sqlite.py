@@ -74,25 +74,27 @@ class SQLiteDatabase:
         self.observer: Callable[[bool, float], None] | None = None
 
     @classmethod
-    async def open(cls, path: str | Path, *, exclusive: bool = False) -> "SQLiteDatabase":
+    async def open(cls, path: str | Path, *, exclusive: bool = False,
+                   migrate: bool = True) -> "SQLiteDatabase":
         """Open (creating if needed) the file, set WAL, foreign keys and busy timeout, migrate.
 
         Start-up checks, each a StorageError naming the file: `exclusive` holds the lock file
         `<database>.lock` until close, so a second bot on the file stops at once
         (DatabaseInUse); SQLite's quick_check (DatabaseDamaged); a write in a transaction
         rolled back (DatabaseReadOnly), so a read-only file fails now, not at the first
-        write. `path` may be an SQLite `file:` URI (`?mode=ro`)."""
+        write. `path` may be an SQLite `file:` URI (`?mode=ro`). Without `migrate` (the
+        audit) the file is only read: not migrated, nor turned to WAL, nor probed."""
         file = guard.file_of(path)
         lock = guard.acquire_lock(file) if exclusive else None
         try:
             guard.check_access(file)
-            return cls(await cls._connect(path), lock)
+            return cls(await cls._connect(path, migrate), lock)
         except BaseException:
             guard.release_lock(lock)
             raise
 
     @staticmethod
-    async def _connect(path: str | Path) -> aiosqlite.Connection:
+    async def _connect(path: str | Path, migrate: bool) -> aiosqlite.Connection:
         try:
             conn = await aiosqlite.connect(path, isolation_level=None,
                                            uri=str(path).startswith("file:"))
@@ -101,12 +103,14 @@ class SQLiteDatabase:
         async with closed_on_failure(conn.close, sqlite3.DatabaseError, str(path)):
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await guard.quick_check(conn, path)
+            await conn.execute("PRAGMA foreign_keys = ON")
+            if not migrate:
+                return conn
             mode = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
             if mode[0][0] != "wal":
                 raise StorageError(f"Database {path} cannot use WAL (journal mode {mode[0][0]})")
             # FULL: a commit reported to a player survives a power cut, not only a crash.
             await conn.execute("PRAGMA synchronous = FULL")
-            await conn.execute("PRAGMA foreign_keys = ON")
             await migrate_file(conn)
             await guard.probe_write(conn, path)
         return conn

@@ -77,16 +77,24 @@ def count(name: str, value: object) -> int:
     return n
 
 
+def storable(name: str, value: str) -> str:
+    """`value`, refused if it holds the NUL character: PostgreSQL's text cannot store it,
+    SQLite's can, and both databases must take the same strings."""
+    if "\x00" in value:
+        raise InvalidInput(f"A {name} cannot hold the NUL character.")
+    return value
+
+
 def key(value: object) -> str:
     if not isinstance(value, str) or not value or len(value) > MAX_KEY_LENGTH:
         raise InvalidInput(
             f"An idempotency key must be a non-empty string of at most {MAX_KEY_LENGTH} "
             f"characters, not {value!r}"
         )
-    return value
+    return storable("idempotency key", value)
 
 
 def text(name: str, value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(f"A {name} is required.")
-    return value.strip()
+    return storable(name, value.strip())

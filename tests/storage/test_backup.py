@@ -7,8 +7,11 @@ with one line and exit 2, and nothing is written.
 """
 
 import asyncio
+import os
 import shutil
-from collections.abc import Sequence
+import subprocess
+import sys
+from collections.abc import Awaitable, Sequence
 from pathlib import Path
 
 import pytest
@@ -99,7 +102,7 @@ async def test_backups_taken_while_a_table_plays_restore_into_a_fresh_bot(
 
 
 @pytest.mark.parametrize("case", ["existing file", "folder", "no folder", "no database",
-                                  "postgresql"])
+                                  "postgresql", "postgresql, its password a parameter"])
 def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     database = tmp_path / "ofc.sqlite3"
@@ -111,6 +114,8 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         "no folder": ("missing/new.sqlite3", str(database)),
         "no database": ("new.sqlite3", str(tmp_path / "absent.sqlite3")),
         "postgresql": ("ofc.dump", "postgresql://ofc:secret@db.example/ofc"),
+        "postgresql, its password a parameter": (
+            "ofc.dump", "postgresql://ofc@db.example/ofc?password=secret&sslmode=require"),
     }[case]
     before = sorted(tmp_path.iterdir())
     assert ofc_bot(["backup", str(tmp_path / path), "--database", target]) == 2
@@ -123,6 +128,10 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         "postgresql": "postgresql://ofc:***@db.example/ofc is a PostgreSQL database: back it "
                       f"up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
                       "postgresql://ofc@db.example/ofc",
+        "postgresql, its password a parameter":
+            "postgresql://ofc@db.example/ofc?password=***&sslmode=require is a PostgreSQL "
+            f"database: back it up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
+            "'postgresql://ofc@db.example/ofc?sslmode=require'",
     }[case]
     assert line.startswith("ofc-bot backup: ") and expected in line, line
     assert "secret" not in line
@@ -139,3 +148,82 @@ def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
     assert ofc_bot(["backup", "/sys/ofc-backup.sqlite3", "--database", str(database)]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.startswith("ofc-bot backup: Cannot write in /sys: "), line
+
+
+def test_the_upgrade_pages_backup_line_makes_a_backup_at_every_upgrade(
+        tmp_path: Path) -> None:
+    """docs/admins/upgrade.md's backup line, run as written at two upgrades (the clock says
+    two different days), makes two backups: each names a new file."""
+    page = Path(__file__).parents[2] / "docs" / "admins" / "upgrade.md"
+    [line] = [s for s in page.read_text().splitlines() if s.startswith("ofc-bot backup ")]
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in {"ofc-bot": f'exec {sys.executable} -m bot "$@"',
+                         "date": 'echo "$UPGRADED_ON"'}.items():  # the clock, held here
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    asyncio.run(_closed(Storage.open(folder / "ofc.sqlite3")))
+    (folder / ".env").write_text("OFC_DATABASE=ofc.sqlite3\n")
+    for day in ("2026-11-27", "2026-12-04"):
+        environment = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}",
+                       "UPGRADED_ON": day}
+        done = subprocess.run(["sh", "-c", line], cwd=folder, env=environment,
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    assert len(list(folder.glob("*before-upgrade*"))) == 2
+
+
+async def _closed(opening: Awaitable[Storage]) -> None:
+    await (await opening).close()
+
+
+def _restore_lines() -> list[str]:
+    """The shell lines of backup.md's SQLite restore (steps 2 and 3), as the bot's user."""
+    page = (Path(__file__).parents[2] / "docs" / "admins" / "backup.md").read_text()
+    section = page.split("## Restoring an SQLite backup")[1].split("\n## ")[0]
+    lines = [line.strip() for block in section.split("```sh")[1:]
+             for line in block.split("```")[0].splitlines()]
+    return [line.removeprefix("sudo -u ofc ").replace(".venv/bin/", "")
+            for line in lines if line and not line.startswith("cd ")]
+
+
+def test_a_second_restore_keeps_the_database_the_first_one_put_aside(tmp_path: Path) -> None:
+    """backup.md's restore, run as written twice (the clock says two different days): each
+    database it moves aside is kept, the first one as well."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
+                         "date": 'echo "$RESTORED_ON"'}.items():  # the clock, held here
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    folder = tmp_path / "bot"
+    (folder / "backups").mkdir(parents=True)
+    lines = _restore_lines()
+    [backup_name] = {word for line in lines for word in line.split()
+                     if word.startswith("backups/")}
+
+    async def played(path: Path, user: int) -> None:  # a database with a wallet of its own
+        storage = await Storage.open(path)
+        try:
+            await storage.wallets.wallet(GUILD, user, now=1.0)
+        finally:
+            await storage.close()
+
+    asyncio.run(played(folder / backup_name, ALICE))
+    for user, day in ((BOB, "2026-11-27"), (BOB + 1, "2026-12-04")):
+        asyncio.run(played(folder / "ofc.sqlite3", user))  # what the bot did since
+        environment = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}",
+                       "RESTORED_ON": day}
+        done = subprocess.run(["sh", "-e", "-c", "\n".join(lines)], cwd=folder,
+                              env=environment, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    put_aside = {}
+    for path in folder.rglob("ofc.sqlite3"):
+        if path.parent.name not in ("bot", "backups"):
+            with Reader(path) as query:
+                put_aside[path.parent.name] = query("SELECT user_id FROM wallets "
+                                                    "ORDER BY user_id")
+    # the database of before the first restore, and the first restore's, played on since
+    assert sorted(put_aside.values()) == [[(ALICE,), (BOB + 1,)], [(BOB,)]]

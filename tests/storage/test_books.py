@@ -3,6 +3,9 @@ service: a clean audit on both backends, each check failing on a corrupted copy,
 SQLite database copied into PostgreSQL, where its live table resumes."""
 
 import json
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +149,94 @@ def test_migrate_db_writes_nothing_when_the_copy_would_not_audit_alike(
     assert "does not audit as the original does (nothing was written)" in \
         capsys.readouterr().err
     assert not any(_contents(url).values())
+
+
+def test_migrate_db_refuses_text_postgresql_cannot_hold_and_writes_nothing(
+        db_path: Path, request: pytest.FixtureRequest,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SQLite stores the NUL character in text, PostgreSQL cannot (storage refuses it now,
+    but an older bot's file may hold it): one line naming the rows and how to mend them, exit
+    2, nothing written."""
+    run_async(populated(str(db_path)))
+    with Reader(db_path) as query:
+        query.write("UPDATE ledger SET reason = 'wel' || char(0) || 'come' WHERE kind = 'grant'")
+    url = run_async(postgres_of(request).empty("migrate"))
+    assert ofc_bot.main(["migrate-db", "--from", str(db_path), "--to", url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == (
+        "ofc-bot migrate-db: 1 row of ledger holds the NUL character in its reason, which "
+        "PostgreSQL cannot store (nothing was written): remove it from the SQLite file first "
+        "(SQLite's replace() cannot: the PostgreSQL page of the docs shows how)")
+    assert not any(_contents(url).values())
+    # The page's mend, run as written on the file, the table and the column named: then the
+    # copy goes through, the reason without its NUL.
+    page = (Path(__file__).parents[2] / "docs" / "admins" / "postgresql.md").read_text()
+    [mend] = [block for block in page.split("```sh\n") if block.startswith("python3 - ")]
+    mend = mend.split("```")[0].replace("ofc.sqlite3 ledger reason",
+                                        f"{shlex.quote(str(db_path))} ledger reason", 1)
+    done = subprocess.run(["sh", "-c", mend.replace("python3", sys.executable, 1)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert ofc_bot.main(["migrate-db", "--from", str(db_path), "--to", url]) == 0
+    with Reader(url) as query:
+        assert query("SELECT reason FROM ledger WHERE kind = 'grant'") == [("welcome",)]
+
+
+def test_a_postgresql_database_that_is_not_the_bots_is_refused_untouched(
+        request: pytest.FixtureRequest, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """As an SQLite file that is no database of the bot: `ofc audit` of a mistyped database
+    name, or of one whose restore failed, must not give it the bot's tables (and report
+    their 0 chips as ok), nor must `migrate-db` copy from it."""
+    server = postgres_of(request).server
+    assert server is not None
+    url = run_async(server.create_database("not_the_bots"))
+    try:
+        with Reader(url) as query:
+            query.write("CREATE TABLE customers (id BIGINT)")
+        described = url
+        for command, program in (
+                (["audit", "--database", url], cli.main),
+                (["migrate-db", "--from", url, "--to", f"sqlite:{tmp_path / 'c.sqlite3'}"],
+                 ofc_bot.main)):
+            assert program(command) == 2
+            [line] = capsys.readouterr().err.splitlines()
+            assert line.endswith(f": {described} is not a database of this bot (it has no "
+                                 "schema_version table)"), line
+        with Reader(url) as query:
+            assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
+                [("customers",)]
+        assert not (tmp_path / "c.sqlite3").exists()
+    finally:
+        run_async(server.drop_database("not_the_bots"))
+
+
+def test_migrate_db_into_another_programs_database_writes_nothing(
+        db_path: Path, request: pytest.FixtureRequest, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A destination holding another program's tables is not empty: refused untouched, the
+    bot's tables not made there."""
+    run_async(populated(str(db_path)))
+    server = postgres_of(request).server
+    assert server is not None
+    url = run_async(server.create_database("another_program"))
+    other = tmp_path / "other.sqlite3"
+    try:
+        with Reader(url) as query:
+            query.write("CREATE TABLE customers (id BIGINT)")
+        with Reader(other) as query:
+            query.write("CREATE TABLE customers (id INTEGER)")
+        for destination in (url, f"sqlite:{other}"):
+            assert ofc_bot.main(["migrate-db", "--from", str(db_path), "--to",
+                                 destination]) == 2
+            [line] = capsys.readouterr().err.splitlines()
+            assert line == (f"ofc-bot migrate-db: {destination.removeprefix('sqlite:')} is "
+                            "not a database of this bot, nor empty (it holds customers): "
+                            "copy into an empty database"), line
+        with Reader(url) as query:
+            assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
+                [("customers",)]
+        with Reader(other) as query:
+            assert query("SELECT name FROM sqlite_master") == [("customers",)]
+    finally:
+        run_async(server.drop_database("another_program"))

@@ -93,7 +93,7 @@ async def test_a_new_season_starts_everyone_again_and_keeps_the_old_board(
     old, board = await storage.ratings.rating_board(GUILD, season=1)
     assert old is not None and old.ended_at == 100.0 and board == first
     assert await storage.ratings.rating_board(GUILD, season=3) == (None, [])
-    for bad in ("", " ", "x" * 61):
+    for bad in ("", " ", "x" * 61, "Win\x00ter"):  # NUL: PostgreSQL's text cannot hold it
         try:
             await storage.ratings.start_season(GUILD, bad, now=300.0)
         except InvalidInput:

@@ -150,6 +150,13 @@ async def test_a_negative_correction_cannot_overdraw(storage: Storage) -> None:
         (lambda w: w.grant(GUILD, ALICE, 10**13, reason="r", actor_id=ADMIN, now=0.0), "1 to"),
         (lambda w: w.grant(GUILD, ALICE, 5, reason="  ", actor_id=ADMIN, now=0.0), "reason"),
         (lambda w: w.grant(GUILD, ALICE, 5, reason="r", actor_id=ADMIN, now=0.0, key=""), "key"),
+        # PostgreSQL's text cannot hold the NUL character: refused alike on both databases
+        (lambda w: w.grant(GUILD, ALICE, 5, reason="a\x00b", actor_id=ADMIN, now=0.0),
+         "reason cannot hold the NUL character"),
+        (lambda w: w.correct(GUILD, ALICE, -5, reason="\x00", actor_id=ADMIN, now=0.0),
+         "reason cannot hold the NUL character"),
+        (lambda w: w.grant(GUILD, ALICE, 5, reason="r", actor_id=ADMIN, now=0.0, key="k\x00"),
+         "idempotency key cannot hold the NUL character"),
         (lambda w: w.grant(GUILD, BOT, 5, reason="r", actor_id=ADMIN, now=0.0), "no wallet"),
         (lambda w: w.grant(0, ALICE, 5, reason="r", actor_id=ADMIN, now=0.0), "guild id"),
         (lambda w: w.correct(GUILD, ALICE, 0, reason="r", actor_id=ADMIN, now=0.0), "non-zero"),
