@@ -96,6 +96,15 @@ class Player:
     bank_filled: float | None = None  # when its time bank was last full (R10); None: not dealt
 
 
+@dataclass(frozen=True, slots=True)
+class KeptBank:
+    """The time bank of a player whose seat was freed, kept for when it sits down again at
+    the table (R10: getting up and back neither fills it nor restarts its period)."""
+
+    time_bank: float
+    filled: float  # when it was last full: its refill period's start
+
+
 @dataclass(slots=True)
 class MatchJson:
     """A match in state JSON (`Match.to_json`); `history` is the hand's log (history.py)."""
@@ -111,6 +120,7 @@ class MatchJson:
     hand: HandJson | None
     showdown: ShowdownView | None
     history: Annotated[HandLog, HAND_LOG] | None
+    kept_banks: dict[int, KeptBank] = field(default_factory=dict)
 
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
@@ -137,6 +147,8 @@ class Match:
     hand: Hand | None = None  # the current hand, or the last one until the next deal
     showdown: ShowdownView | None = None  # the last hand's result while it is shown
     log: HandLog | None = field(default=None)  # history of the current or last hand
+    # Cash (R10): the banks of players who got up, by player id, while their period matters.
+    kept_banks: dict[int, KeptBank] = field(default_factory=dict)
 
     # ----------------------------------------------------------------- setup
     @staticmethod
@@ -261,7 +273,8 @@ class Match:
         if self.rules.format == "cash":
             for s, p in enumerate(self.seats):
                 if p is not None and p.status == "out":
-                    self.seats[s] = None
+                    self._free(s)
+            self._forget_banks(now)
         table = len(self.seats)
         order = tuple(sorted(active, key=lambda s: (s - self.button - 1) % table))
         fantasy: dict[int, int] = {}
@@ -490,6 +503,21 @@ class Match:
         elif period and now - player.bank_filled >= period:
             player.time_bank, player.bank_filled = float(self.rules.time_bank_seconds), now
 
+    def _free(self, seat: int) -> None:
+        """Cash (R11): the seat is empty again; its player's time bank is kept (R10)."""
+        p = self._seated(seat)
+        if p.bank_filled is not None:
+            self.kept_banks[p.player_id] = KeptBank(p.time_bank, p.bank_filled)
+        self.seats[seat] = None
+
+    def _forget_banks(self, now: float) -> None:
+        """Drop the kept banks a player sitting down afresh would get anyway: a full one at
+        a table that never refills, any once its period has passed (full at its next deal)."""
+        period, full = self.rules.time_bank_refill_seconds, self.rules.time_bank_seconds
+        self.kept_banks = {
+            pid: kept for pid, kept in self.kept_banks.items()
+            if (now - kept.filled < period if period else kept.time_bank < full)}
+
     def _get_up(self, seat: int, kind: type[Left | SatOut], events: list[Event]) -> None:
         """The player is out of the match; its stack goes back to its wallet (R10, R11, R12).
 
@@ -575,6 +603,9 @@ class Match:
                             else Text("There is no seat {seat}.", seat=seat))
         player = _spec_player(spec, self.rules)
         player.status = "joining"
+        kept = self.kept_banks.pop(spec.player_id, None)
+        if kept is not None:  # back at the table: its own bank, as it left it (R10)
+            player.time_bank, player.bank_filled = kept.time_bank, kept.filled
         return self._sit(seat, player, spec)
 
     def _sit(self, seat: int, player: Player, spec: PlayerSpec) -> list[Event]:
@@ -619,7 +650,7 @@ class Match:
             events: list[Event] = [Leaving(seat=seat, player_id=player.player_id)]
         elif player.status == "joining":
             events = [Left(seat=seat, player_id=player.player_id, stack=player.stack)]
-            self.seats[seat] = None
+            self._free(seat)
         else:
             events = []
             self._get_up(seat, Left, events)
@@ -707,6 +738,7 @@ class Match:
             self, seats=[replace(p) if p is not None else None for p in self.seats],
             hand=self.hand.copy() if self.hand is not None else None,
             log=self.log.copy() if self.log is not None else None,
+            kept_banks=dict(self.kept_banks),
         )
 
     def history(self) -> dict[str, Any] | None:
@@ -726,7 +758,8 @@ class Match:
     def _state(self, hand: HandJson | None, showdown: ShowdownView | None,
                 history: HandLog | None) -> MatchJson:
         return MatchJson(STATE_VERSION, self.rules, self.seed, self.seats, self.button,
-                         self.hand_no, self.phase, self.hands_total, hand, showdown, history)
+                         self.hand_no, self.phase, self.hands_total, hand, showdown, history,
+                         self.kept_banks)
 
     def _json(self, hand: HandJson | None, showdown: ShowdownView | None,
               history: HandLog | None) -> dict[str, Any]:
@@ -758,5 +791,5 @@ class Match:
             hand=(Hand.from_record(j.hand, streets(rules), rules.order == "simultaneous",
                                    rules.fantasy_deal == "first")
                   if j.hand is not None else None),
-            showdown=j.showdown, log=j.history)
+            showdown=j.showdown, log=j.history, kept_banks=j.kept_banks)
 

@@ -128,6 +128,17 @@ def _players_count_absences(data: Snapshot) -> Snapshot:
     return {**data, "match": {**match, "seats": seats}}
 
 
+def _match_keeps_banks(data: Snapshot) -> Snapshot:
+    """12: a cash match keeps the time bank of each player whose seat was freed, while its
+    refill period matters (R10: getting up and back fills no bank). A stored one keeps none:
+    the bot that wrote it had forgotten them, so those players sit down with a full bank as
+    they did then."""
+    match = data["match"]
+    if match is None:
+        return data
+    return {**data, "match": _fill(match, kept_banks={})}
+
+
 # STEPS[n - 1] takes a snapshot of version n to version n + 1, in the order the shapes
 # changed on the main line.
 STEPS: tuple[Step, ...] = (
@@ -141,6 +152,7 @@ STEPS: tuple[Step, ...] = (
     _dealing_and_clock,
     _match_end_names_computers,
     _players_count_absences,
+    _match_keeps_banks,
 )
 CURRENT = len(STEPS) + 1  # the version this code writes
 

@@ -190,15 +190,19 @@ def rules_paragraph(loc: str, rules: TableRules, buy_in: str | None = None) -> s
     fantasy = fantasy_words(rules) if rules.fantasy == "off" else Text(
         "{fantasy} ({deal})", fantasy=fantasy_words(rules),
         deal=FANTASY_DEALS[rules.fantasy_deal])
+    # A table without Fantasyland has no Fantasyland clock to tell (R8, R10).
+    time = Text("Time: {clock}, {bank}", clock=clock_words(rules), bank=bank_words(rules)) \
+        if rules.fantasy == "off" else Text(
+        "Time: {clock}, Fantasyland {fantasy_turn} s, {bank}", clock=clock_words(rules),
+        fantasy_turn=rules.fantasy_turn_seconds, bank=bank_words(rules))
     return t(loc, "**{variant}**, {seats} seats, {length}\n"
                   "Buy-in {buy_in}, {per_point} per point, scoring {scoring}, {royalties}, "
-                  "{fantasy}, {order}\nTime: {clock}, Fantasyland {fantasy_turn} s, {bank}",
+                  "{fantasy}, {order}\n{time}",
              variant=VARIANTS[rules.variant], seats=min(rules.seats, rules.max_seats),
              length=match_length, buy_in=buy_in or chips(loc, rules.buy_in),
              per_point=chips(loc, rules.point_value), scoring=rules.scoring,
              royalties=ROYALTIES[rules.royalties], fantasy=fantasy, order=ORDERS[rules.order],
-             clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds,
-             bank=bank_words(rules)) + "".join(
+             time=time) + "".join(
         "\n" + t(loc, note) for _, note in option_notes(rules, PARAGRAPH_SAYS))
 
 

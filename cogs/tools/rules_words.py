@@ -188,12 +188,17 @@ def _table(loc: str, rules: TableRules) -> str:
                 "was last full", bank=rules.time_bank_seconds,
                 n=rules.time_bank_refill_seconds) if rules.time_bank_refill_seconds else \
         Text("a {bank} s time bank per match", bank=rules.time_bank_seconds)
+    # A table without Fantasyland has no Fantasyland clock to tell (R8, R10).
+    time = Text("Time: {clock}, then {bank}; after that the bot places the cards and the "
+                "player is away.", clock=clock_words(rules), bank=bank) \
+        if rules.fantasy == "off" else Text(
+        "Time: {clock}, {fantasy_turn} s for a Fantasyland hand, then {bank}; after that the "
+        "bot places the cards and the player is away.", clock=clock_words(rules),
+        fantasy_turn=rules.fantasy_turn_seconds, bank=bank)
     return t(loc, "{format} Buy-in {buy_in}. Table stakes: nobody loses more than their stack, "
                   "and nobody wins more from one opponent than they have in front of them.\n"
-                  "Time: {clock}, {fantasy_turn} s for a Fantasyland hand, then {bank}; after "
-                  "that the bot places the cards and the player is away.",
-             format=formats[rules.format], buy_in=chips(loc, rules.buy_in),
-             clock=clock_words(rules), fantasy_turn=rules.fantasy_turn_seconds, bank=bank) + (
+                  "{time}", format=formats[rules.format], buy_in=chips(loc, rules.buy_in),
+             time=time) + (
         " " + t(loc, "The hand has one clock: the time a street takes comes off the streets "
                      "after it.") if rules.clock == "per_hand" else "") + (
         "\n" + t(loc, "Hints: on. **Suggest** in a player's controls fills the street with the "

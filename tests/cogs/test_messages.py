@@ -5,6 +5,9 @@ from bot.engine.board import Board
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.showdown import show_down
+from bot.engine.text import Text
+from bot.i18n import t
+from bot.i18n.catalogue import LOCALES
 from bot.tables import Standing
 from cogs.common.format import rules_line, rules_paragraph
 from cogs.tables.embeds import showdown_embed, standings_embed, table_embed
@@ -109,3 +112,20 @@ def test_the_rules_say_when_fantasyland_is_dealt_the_clock_and_the_banks_refill(
     words = dict(describe("en-US", cash))
     assert "its player sees their boards while setting" in words["Fantasyland"]
     assert "full again at a deal once 3600 s have passed" in words["Table"]
+
+
+def test_a_table_without_fantasyland_tells_no_fantasyland_time() -> None:
+    # R8 `fantasy = off`: nobody plays Fantasyland, so its clock (R10) is nothing to know;
+    # the lobby and /ofc rules tell the turn and the bank, in every language.
+    off = TableRules.from_mapping({"fantasy": "off", "fantasy_turn_seconds": 347})
+    on = off.with_options({"fantasy": "standard"})
+    for loc in LOCALES:
+        table = dict(describe(loc, off))[t(loc, Text("Table"))]
+        assert "347" not in rules_paragraph(loc, off) and "347" not in table, loc
+        assert "347" in rules_paragraph(loc, on) and "347" in dict(describe(loc, on))[
+            t(loc, Text("Table"))], loc
+    assert "Time: 300 s for the whole hand, time bank 120 s" in rules_paragraph("en-US", off)
+    assert ("Time: 300 s for the whole hand, then a 120 s time bank per match; after that"
+            in dict(describe("en-US", off))["Table"])
+    assert rules_paragraph("en-US", off) == rules_paragraph(
+        "en-US", off.with_options({"fantasy_turn_seconds": 180}))

@@ -143,6 +143,11 @@ STEP_CASES: list[tuple[int, dict[str, Any], dict[str, Any]]] = [
     (10, {"match": {"seats": [{"player_id": 101, "away": True}, None], "hand": None}},
      {"match": {"seats": [{"player_id": 101, "away": True, "absences": 0}, None],
                 "hand": None}}),
+    (11, {"match": None}, {"match": None}),
+    (11, {"match": {"seats": [], "history": None}},
+     {"match": {"seats": [], "history": None, "kept_banks": {}}}),
+    (11, {"match": {"history": None, "kept_banks": {"101": {"time_bank": 0.0, "filled": 5.0}}}},
+     {"match": {"history": None, "kept_banks": {"101": {"time_bank": 0.0, "filled": 5.0}}}}),
 ]
 
 

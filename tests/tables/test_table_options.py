@@ -2,9 +2,17 @@
 service and its fake clock: what a Fantasyland player sees while arranging, in either order;
 one clock a street or one a hand; a cash table's time bank filling again."""
 
-from bot.tables import Dealt, FakeClock, PlayerAway, ShowdownDone, TableService
+from bot.storage import Storage
+from bot.tables import (
+    Dealt,
+    FakeClock,
+    HandStarted,
+    PlayerAway,
+    ShowdownDone,
+    TableService,
+)
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, act
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, act, fresh_service
 
 PEOPLE = (ALICE, BOB, CAROL)
 # Three people playing as `act` does: in hand 1 the first to act sets QQ+ on top and earns
@@ -179,3 +187,38 @@ async def test_a_cash_tables_time_bank_fills_again_after_its_period(
     await play_hand(service, recorder, table)
     assert clock.now() - start >= 7200 and len(recorder.of(ShowdownDone)) == 2
     assert bank(service, table, first) == 100 and bank(service, table, other) == 100
+
+
+async def test_getting_up_and_back_at_a_cash_table_fills_no_bank_across_a_restart(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder) -> None:
+    # R10: "getting up and sitting down again does not restart it, nor fill the bank", also
+    # once the next deal has freed the seat, and across a restart. 60 s turns, a 30 s bank
+    # refilled hourly; Alice lets her first turn and her whole bank run out.
+    table = await table_of(service, PEOPLE, 5, format="cash", clock="per_street",
+                           turn_seconds=60, time_bank_seconds=30, time_bank_refill_seconds=3600)
+    start = clock.now()  # hand 1 dealt: Alice's period starts
+    while not recorder.of(ShowdownDone):
+        others = to_act(service, table, (BOB, CAROL))
+        for pid in others:
+            await act(service, table, pid)
+        if not others:  # only Alice is awaited: her turn and bank run out (placed for, away)
+            await clock.advance(service.private_view(table, ALICE).deadline - clock.now())
+        await service.idle()
+    assert [e.player_id for e in recorder.of(PlayerAway)] == [ALICE]
+    assert [e.hand_no for e in recorder.of(HandStarted)] == [1, 2]  # her seat is free again
+    assert ALICE not in service.seats(table).values()
+    await service.close()  # a restart
+
+    resumed, later, events = fresh_service(storage, clock.now() + 200)
+    assert await resumed.restore() == [table]
+    await resumed.join(table, ALICE, "Alice")
+    assert bank(resumed, table, ALICE) == 0
+    while len(events.of(HandStarted)) < 1:  # Bob and Carol finish hand 2: hand 3 is dealt
+        for pid in to_act(resumed, table, (BOB, CAROL)):
+            await act(resumed, table, pid)
+        await resumed.idle()
+    seat = next(s for s, p in resumed.seats(table).items() if p == ALICE)
+    assert events.of(HandStarted)[0].hand_no == 3 and seat in events.of(HandStarted)[0].seats
+    assert later.now() - start < 3600  # an hour has not passed: her bank is still empty
+    assert bank(resumed, table, ALICE) == 0
+    await resumed.close()

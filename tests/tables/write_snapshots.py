@@ -58,6 +58,8 @@ SHAPES: dict[str, Shape] = {
     "hints and Fantasyland dealt last": lambda d: d["rules"]["hints"] == "on" and d["rules"][
         "fantasy_deal"] == "last",
     "a closed table offering a rematch": lambda d: d["status"] == "closed" and d["rematch"],
+    "a cash table keeping the bank of a player who got up": lambda d: bool(
+        _match(d).get("kept_banks")),
 }
 
 
@@ -115,6 +117,21 @@ async def play_tables(storage: Storage) -> None:
         await service.idle()
         await clock.advance(3600)  # Bob's turn and time bank run out: away (R10)
         await service.idle()
+
+        kept = (await service.create_table(GUILD, CHANNEL + 4, ALICE, "Alice",
+                                           {"format": "cash"}, seed=15)).table_id
+        await service.join(kept, BOB, "Bob")
+        await service.add_computer(kept, ALICE, "easy", is_admin=True)
+        await service.start(kept, ALICE)
+        await service.idle()
+        await service.leave(kept, BOB)  # gets up after this hand; the next deal frees the seat
+        while service.public_view(kept).hand_no < 2:
+            people = [p for p in (ALICE, BOB) if service.private_view(kept, p).to_act]
+            for pid in people:
+                await act(service, kept, pid)
+            if not people:
+                await clock.advance_to_next()
+            await service.idle()
     finally:
         await service.close()
 

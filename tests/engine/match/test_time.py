@@ -1,10 +1,11 @@
 """R10: deadlines, the time bank, the system's placement, away players sitting out."""
 
+import json
 import random
 
 from bot.engine.cards import cards_str
 from bot.engine.events import AWAY, BACK, PLACED, SAT_OUT, SHOWDOWN, TIMEOUT, TURN
-from bot.engine.match import Match
+from bot.engine.match import Match, PlayerSpec
 from tests.engine.match.boards import P1, P2, P3
 from tests.engine.match.helpers import (
     cards_of,
@@ -258,3 +259,99 @@ def test_a_time_bank_fills_again_once_its_refill_period_has_passed() -> None:
     finish_hand(once, 1081.0)
     once.start_hand(1000.0 + 86400)
     assert once.seats[0].time_bank == 10  # type: ignore[union-attr]
+
+
+def time_out_and_sit_out(match: Match, late: int, now: float) -> None:
+    """Deal at `now`; the others act at once, `late` lets its turn and its whole bank run out
+    (R10: placed for, away), so it sits out after the hand."""
+    match.start_hand(now)
+    rng = random.Random(3)
+    while match.phase == "playing":
+        others = [s for s in match.pending() if s != late]
+        if others:
+            match.place(others[0], match.random_assignment(others[0], rng), now)
+        else:
+            now = match.deadline(late)  # type: ignore[assignment]
+            match.timeout(now)
+    assert match.seats[late].status == "out"  # type: ignore[union-attr]
+
+
+def kept_json(match: Match) -> Match:
+    """The match as a restart reads it back from its snapshot's JSON."""
+    restored = Match.from_json(json.loads(json.dumps(match.to_json())))
+    assert restored.to_json() == match.to_json()
+    return restored
+
+
+def ann_gone() -> Match:
+    """A cash table of 60 s turns and a 30 s bank refilled hourly: Ann (seat 0) lets her
+    bank run out in hand 1 (dealt at 0, her period's start) and sits out; hand 2, dealt and
+    played at 100 without her, frees her seat."""
+    match = new_match(3, button=2, format="cash", turn_seconds=60, time_bank_seconds=30,
+                      time_bank_refill_seconds=3600, clock="per_street")
+    time_out_and_sit_out(match, 0, 0.0)
+    match.start_hand(100.0)
+    assert match.seats[0] is None
+    finish_hand(match, 100.0)
+    return match
+
+
+def test_getting_up_and_coming_back_after_the_seat_frees_fills_no_bank() -> None:
+    # R10: the period starts when the player is first dealt in; getting up and sitting down
+    # again neither restarts it nor fills the bank, even once the next deal freed the seat.
+    match = kept_json(ann_gone())  # a restart in between
+    match.join(PlayerSpec(1, "Ann", 200))
+    ann = match.player(0)
+    assert (ann.time_bank, ann.bank_filled) == (0.0, 0.0)
+    match.start_hand(300.0)  # 300 s since her bank was last full: not an hour
+    assert (ann.time_bank, ann.bank_filled) == (0.0, 0.0)
+    assert match.public_view(300.0).seats[0].time_bank == 0.0
+    check_replay(match)
+
+
+def test_a_player_back_after_the_refill_period_has_a_full_bank() -> None:
+    match = ann_gone()
+    match.join(PlayerSpec(1, "Ann", 200))  # back at 3,500 s: still the empty bank of hand 1
+    assert match.player(0).time_bank == 0.0
+    match.leave(0)  # and gone again before the deal: the bank is still kept
+    match.join(PlayerSpec(1, "Ann", 200))
+    assert match.player(0).time_bank == 0.0
+    match.start_hand(3600.0)  # an hour since it was last full: full again, a new period
+    ann = match.player(0)
+    assert (ann.time_bank, ann.bank_filled) == (30.0, 3600.0)
+    check_replay(match)
+
+
+def test_a_kept_bank_is_forgotten_once_its_period_has_passed() -> None:
+    # The snapshot keeps a departed player's bank only while its period still matters.
+    match = ann_gone()
+    match.start_hand(3599.0)
+    finish_hand(match, 3599.0)
+    assert '"kept_banks":{"1":' in match.text()
+    match.start_hand(3600.0)
+    finish_hand(match, 3600.0)
+    assert '"kept_banks":{}' in match.text()
+    match.join(PlayerSpec(1, "Ann", 200))  # back after the hour: a full bank, dealt at 3,700
+    match.start_hand(3700.0)
+    ann = match.player(0)
+    assert (ann.time_bank, ann.bank_filled) == (30.0, 3700.0)
+
+
+def test_another_player_in_the_freed_seat_gets_a_fresh_bank() -> None:
+    match = ann_gone()
+    match.join(PlayerSpec(4, "Dee", 200), seat=0)
+    match.start_hand(300.0)
+    dee = match.player(0)
+    assert (dee.player_id, dee.time_bank, dee.bank_filled) == (4, 30.0, 300.0)
+    while 0 not in match.pending():  # the others before her play at once
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, random.Random(2)), 300.0)
+    match.place(0, match.random_assignment(0, random.Random(1)), 380.0)  # 20 s of her bank
+    finish_hand(match, 380.0)
+    match.leave(0)
+    match.start_hand(400.0)
+    match.join(PlayerSpec(1, "Ann", 200), seat=0)  # Ann's own bank, not Dee's
+    assert match.player(0).time_bank == 0.0
+    match.leave(0)
+    match.join(PlayerSpec(4, "Dee", 200), seat=0)
+    assert (match.player(0).time_bank, match.player(0).bank_filled) == (10.0, 300.0)
