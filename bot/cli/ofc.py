@@ -114,6 +114,9 @@ def _read_json(path: str | None) -> Any:
         fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
     except RecursionError:  # the decoder recurses once per level of nesting
         fail("bad JSON: nested too deeply", "ofc score")
+    except ValueError:  # Python refuses to read an integer longer than this
+        fail(f"bad JSON: a number of more than {sys.get_int_max_str_digits()} digits",
+             "ofc score")
 
 
 def score_command(args: argparse.Namespace) -> int:

@@ -63,6 +63,9 @@ def test_reads_a_file(tmp_path) -> None:
     # Ultimate repeats the entry count (R8): without it a stay would be scored as no stay.
     ({"rules": {"fantasy": "ultimate"}, "players": [{**A, "in_fantasy": True}, B]},
      "A: under ultimate Fantasyland a player in Fantasyland needs 'fantasy_entry_cards'"),
+    # Past Python's 4,300 digits a number cannot be read (it was a ValueError traceback).
+    (json.dumps({"players": [A, B]}).replace('"stack": 100', '"stack": 1' + "0" * 5000),
+     "bad JSON: a number of more than 4300 digits"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
