@@ -27,8 +27,8 @@ It reads one finished hand as JSON, for example:
 {SCORE_EXAMPLE}
 "players": 2 to 4, clockwise, each with its three rows (3, 5 and 5 cards: Ah, Td or 10d, X for
 a joker); optional: "rules" (table options by their RULES.md names), "button" (an index into
-"players", default 0), and per player "stack" (default 0), "in_fantasy" (true or false) and
-"fantasy_entry_cards" (13 to 17)."""
+"players", default 0), and per player "stack" (chips, 0 to 10^12, default 0), "in_fantasy"
+(true or false) and "fantasy_entry_cards" (13 to 17)."""
 
 EXAMPLES = {
     "ofc": f"""examples:

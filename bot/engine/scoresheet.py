@@ -17,6 +17,9 @@ from bot.engine.settlement import settle
 from bot.engine.text import Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+# The most chips a stack may hold: the bot's books hold no more (bot.storage's MAX_CHIPS), and
+# a bigger number could grow past what Python prints as an integer.
+MAX_STACK = 10**12
 KEYS = frozenset({"rules", "button", "players"})
 PLAYER_KEYS = frozenset({"name", "stack", "in_fantasy", "fantasy_entry_cards", *ROWS})
 
@@ -89,8 +92,8 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(players):
         raise RuleError(f"'button' must be a player index from 0 to {len(players) - 1}")
     stacks = [_field(p, "stack", int, 0) for p in players]
-    if any(s < 0 for s in stacks):
-        raise RuleError("stacks cannot be negative")
+    if any(not 0 <= s <= MAX_STACK for s in stacks):
+        raise RuleError(f"stacks are from 0 to {MAX_STACK:,} chips")
     fantasy_in = [_fantasy_input(p, rules) for p in players]
     boards = parse_boards(players, rules)
 

@@ -66,6 +66,10 @@ def test_reads_a_file(tmp_path) -> None:
     # Past Python's 4,300 digits a number cannot be read (it was a ValueError traceback).
     (json.dumps({"players": [A, B]}).replace('"stack": 100', '"stack": 1' + "0" * 5000),
      "bad JSON: a number of more than 4300 digits"),
+    # A stack beyond what the bot's books hold: its winnings could not even be printed.
+    ({"players": [{**A, "stack": 10**4299}, B]},
+     "stacks are from 0 to 1,000,000,000,000 chips"),
+    ({"players": [A, {**B, "stack": -1}]}, "stacks are from 0 to 1,000,000,000,000 chips"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
