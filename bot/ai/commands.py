@@ -33,7 +33,7 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"'{pair}' is not an option: write name=value")
+            raise RuleError(f"'{pair}' is not an option: write name=value.")
         options[name.strip()] = value.strip()
     TableRules.from_mapping(options)
     return options
@@ -62,7 +62,7 @@ def solve_command(args: argparse.Namespace) -> int:
         rules = TableRules.from_mapping(parse_options(args.rules))
         cards = parse_cards(" ".join(args.cards))
         if args.stay_value < 0:
-            raise RuleError("the stay value cannot be negative")
+            raise RuleError("the stay value cannot be negative.")
         solution = solve(cards, rules, args.stay_value)
     except RuleError as error:
         print(f"ofc solve: {error}", file=sys.stderr)
@@ -101,16 +101,16 @@ def fantasy_value_command(args: argparse.Namespace) -> int:
         rules = TableRules.from_mapping(parse_options(args.rules))
         sizes = tuple(int(s) for s in args.sizes.split(",") if s.strip())
         if not sizes or any(not MIN_CARDS <= s <= MAX_CARDS for s in sizes):
-            raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards")
+            raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards.")
         if args.hands < 2 or args.playouts < 1:
-            raise RuleError("--hands must be at least 2 and --playouts at least 1")
+            raise RuleError("--hands must be at least 2 and --playouts at least 1.")
         if rules.jokers or rules.fantasy == "off":
-            raise RuleError("measured for rules with Fantasyland and without jokers")
+            raise RuleError("measured for rules with Fantasyland and without jokers.")
     except RuleError as error:
         print(f"ofc fantasy-value: {error}", file=sys.stderr)
         return USAGE_ERROR
     except ValueError:
-        print("ofc fantasy-value: --sizes takes card counts, e.g. 14,15", file=sys.stderr)
+        print("ofc fantasy-value: --sizes takes card counts, such as 14,15.", file=sys.stderr)
         return USAGE_ERROR
     progress = None if args.json else (lambda line: print(f"  round: {line}", file=sys.stderr))
     results = measure(rules, args.hands, args.seed, sizes, args.playouts, progress)

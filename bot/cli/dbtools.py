@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli.ofc import error_line
 from bot.config import ConfigError, load_settings
 from bot.storage import (
     AuditReport,
@@ -57,7 +58,7 @@ def _existing(target: str) -> str:
 
 
 def _refused(program: str, message: str) -> int:
-    print(f"{program}: {message}", file=sys.stderr)
+    print(error_line(program, message), file=sys.stderr)
     return REFUSED
 
 

@@ -13,6 +13,7 @@ from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
 
 USAGE_ERROR = 2
+SENTENCE_ENDS = (".", "!", "?")
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
 # it without input).
@@ -84,16 +85,24 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
     return args
 
 
+def error_line(program: str, message: str) -> str:
+    """The one line a refusal prints: the command, then the message as a sentence. Some
+    messages are not ours to word (argparse's, the storage's, the system's) and end without
+    one, while the engine's always do: every line ends the same."""
+    return f"{program}: {message}" if message.endswith(SENTENCE_ENDS) \
+        else f"{program}: {message}."
+
+
 def fail(message: str, program: str = "ofc") -> Any:
-    print(f"{program}: {message}", file=sys.stderr)
+    print(error_line(program, message), file=sys.stderr)
     raise SystemExit(USAGE_ERROR)
 
 
 def _read_json(path: str | None) -> Any:
     if path is None and sys.stdin is not None and sys.stdin.isatty():
         # Nobody types JSON at a prompt by accident: say what is wanted instead of waiting.
-        print("ofc score: no input: give a JSON file (ofc score hand.json) or pipe one in; "
-              "'-' reads what you type", file=sys.stderr)
+        print(error_line("ofc score", "no input: give a JSON file (ofc score hand.json) or "
+                                      "pipe one in; '-' reads what you type"), file=sys.stderr)
         print(SCORE_INPUT, file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
     # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).

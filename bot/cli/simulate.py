@@ -28,6 +28,7 @@ from typing import Any
 from bot.ai.commands import USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
+from bot.cli.ofc import error_line
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -350,8 +351,8 @@ def _writable_folder(folder: Path) -> None:
         raise RuleError(f"cannot write in {folder}: {error.strerror}") from None
 
 
-def _refused(error: RuleError) -> int:
-    print(f"ofc simulate: {error}", file=sys.stderr)
+def _refused(error: RuleError | StorageError) -> int:
+    print(error_line("ofc simulate", str(error)), file=sys.stderr)
     return USAGE_ERROR
 
 
@@ -360,7 +361,7 @@ def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | N
     try:
         return asyncio.run(run)
     except StorageError as error:
-        print(f"ofc simulate: {error}", file=sys.stderr)
+        _refused(error)
         return None
 
 

@@ -88,3 +88,47 @@ def test_simulate_refuses_an_images_folder_it_cannot_write_in_before_playing(
     assert out == ""
     [line] = err.splitlines()
     assert line.startswith("ofc simulate: cannot write in /sys: "), line
+
+
+def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one line `ofc argv` refuses with (exit 2, nothing on stdout), whether the command
+    returns its status or argparse stops it."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), err
+    [line] = err.splitlines()
+    return line
+
+
+@pytest.mark.parametrize(("argv", "start"), [
+    # Each command's own refusals and argparse's alike end their sentence, as the engine's
+    # ("'Zz' is not a card.") always did.
+    (["score", "/nonexistent/hand.json"], "ofc score: cannot read /nonexistent/hand.json: "),
+    (["score", "{bad"], "ofc score: bad JSON: "),
+    (["score", "{}"], "ofc score: 'players' must be a list of objects"),
+    (["solve", *FANTASY_HAND, "--stay-value", "-1"], "ofc solve: the stay value cannot be"),
+    (["solve", *FANTASY_HAND, "--rules", "variant"], "ofc solve: 'variant' is not an option"),
+    (["solve", *FANTASY_HAND, "--bogus"], "ofc solve: unrecognized arguments: --bogus"),
+    (["simulate", "--hands", "0", "--ai", "easy"], "ofc simulate: --hands "),
+    (["simulate", "--ai", "nope"], "ofc simulate: 'nope' is not a computer level"),
+    (["simulate", "--ai", "easy", "--images", "/nonexistent"], "ofc simulate: /nonexistent"),
+    (["simulate", "--ai", "easy", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
+    (["fantasy-value", "--sizes", "12"], "ofc fantasy-value: sizes are 13 to 17 cards"),
+    (["fantasy-value", "--sizes", "x"], "ofc fantasy-value: --sizes takes card counts"),
+    (["bench", "--only", "nope"], "ofc bench: unknown figure nope"),
+    (["audit", "--database", "/nonexistent/ofc.sqlite3"], "ofc audit: There is no database"),
+    (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+])
+def test_every_refusal_is_one_sentence(argv: list[str], start: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    if argv[0] == "score" and not argv[1].startswith("/"):  # the JSON, written to a file
+        (tmp_path / "hand.json").write_text(argv[1], encoding="utf-8")
+        argv = ["score", "hand.json"]
+    line = refusal(argv, capsys)
+    assert line.startswith(start), line
+    assert line.endswith("."), line

@@ -62,6 +62,6 @@ def test_a_url_of_another_database_is_named_not_taken_for_a_file(
     assert main([*command, "--database", "mysql://ofc:secret@db/ofc"]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.endswith(": A database is an SQLite file or a postgresql:// URL, not a mysql:// "
-                         "URL")
+                         "URL.")
     assert list(tmp_path.iterdir()) == []
     assert describe("mysql://ofc:secret@db/ofc") == "mysql://..."  # logs never show its password

@@ -77,7 +77,7 @@ def test_an_unusable_database_is_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "none.sqlite3"
     assert cli.main(["audit", "--database", str(missing)]) == 2
-    assert capsys.readouterr().err == f"ofc audit: There is no database at {missing}\n"
+    assert capsys.readouterr().err == f"ofc audit: There is no database at {missing}.\n"
     assert not missing.exists()  # not created by looking
     url = f"postgresql://ofc@/ofc?host={tmp_path}&port=5432"
     assert cli.main(["audit", "--database", url]) == 2
