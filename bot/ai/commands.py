@@ -16,6 +16,9 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 
 USAGE_ERROR = 2
+# The most deals a run plays (a size here, a seating in `ofc simulate`): hours of play at the
+# defaults; past it, the runs' lists of deals and decisions outgrow the memory.
+MAX_HANDS = 100_000
 
 
 def number(text: str) -> float:
@@ -84,7 +87,8 @@ def solve_command(args: argparse.Namespace) -> int:
 def add_fantasy_value_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("fantasy-value",
                               help="measure what a Fantasyland hand is worth, with the solver")
-    p.add_argument("--hands", type=int, default=2000, help="deals per size (default 2000)")
+    p.add_argument("--hands", type=int, default=2000,
+                   help=f"deals per size (default 2000, at most {MAX_HANDS:,})")
     p.add_argument("--seed", type=int, default=1, help="makes the measurement reproducible")
     p.add_argument("--sizes", default="13,14,15,16,17", help="Fantasyland sizes to measure")
     p.add_argument("--playouts", type=int, default=OPPONENT_PLAYOUTS,
@@ -102,8 +106,8 @@ def fantasy_value_command(args: argparse.Namespace) -> int:
         sizes = tuple(int(s) for s in args.sizes.split(",") if s.strip())
         if not sizes or any(not MIN_CARDS <= s <= MAX_CARDS for s in sizes):
             raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards.")
-        if args.hands < 2 or args.playouts < 1:
-            raise RuleError("--hands must be at least 2 and --playouts at least 1.")
+        if not 2 <= args.hands <= MAX_HANDS or args.playouts < 1:
+            raise RuleError(f"--hands is 2 to {MAX_HANDS:,} and --playouts at least 1.")
         if rules.jokers or rules.fantasy == "off":
             raise RuleError("measured for rules with Fantasyland and without jokers.")
     except RuleError as error:

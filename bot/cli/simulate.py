@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai.commands import USAGE_ERROR, board_lines, number, parse_options
+from bot.ai.commands import MAX_HANDS, USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
 from bot.cli.ofc import error_line
@@ -294,8 +294,8 @@ def add_simulate_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("simulate", help="computer players against each other")
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
     p.add_argument("--hands", type=int, default=None,
-                   help="deals to play (per seating; default 100), or a tournament table's "
-                        "hands (default 20)")
+                   help=f"deals to play (per seating; default 100, at most {MAX_HANDS:,}), "
+                        "or a tournament table's hands (default 20)")
     p.add_argument("--tournament", action="store_true",
                    help="a shootout tournament of --players computers (RULES.md R13)")
     p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
@@ -379,8 +379,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         if not 2 <= args.players <= rules.max_seats:
             raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
         entries = _entries(args, args.players)
-        if args.hands < 1:
-            raise RuleError("--hands must be at least 1")
+        if not 1 <= args.hands <= MAX_HANDS:
+            raise RuleError(f"--hands is 1 to {MAX_HANDS:,}")
         if args.stay_value is not None and args.stay_value < 0:
             raise RuleError("the stay value cannot be negative")
         if not 1 <= args.workers <= MAX_WORKERS:

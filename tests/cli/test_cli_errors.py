@@ -132,3 +132,17 @@ def test_every_refusal_is_one_sentence(argv: list[str], start: str, tmp_path: Pa
     line = refusal(argv, capsys)
     assert line.startswith(start), line
     assert line.endswith("."), line
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    # A number of deals no run could play: before, it was taken, and the run set out to list
+    # every match before the first, filling the memory.
+    (["simulate", "--ai", "easy", "--hands", str(10**22)],
+     "ofc simulate: --hands is 1 to 100,000."),
+    (["simulate", "--ai", "easy", "--hands", "100001"], "ofc simulate: --hands is 1 to 100,000."),
+    (["fantasy-value", "--hands", str(10**22)],
+     "ofc fantasy-value: --hands is 2 to 100,000 and --playouts at least 1."),
+])
+def test_a_number_of_hands_out_of_range_is_refused(argv: list[str], line: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert refusal(argv, capsys) == line
