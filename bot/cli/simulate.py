@@ -46,6 +46,7 @@ TOURNAMENT_STACK = 100_000  # a tournament table's chips, lent by the house
 DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
 Z95 = 1.96
 MAX_WORKERS = 64
+SET_BY_RUN = ("seats", "hands", "format", "buy_in")  # table options a run sets (_options)
 
 
 @dataclass
@@ -351,6 +352,17 @@ def _writable_folder(folder: Path) -> None:
         raise RuleError(f"cannot write in {folder}: {error.strerror}") from None
 
 
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """--rules, checked, without the options a run sets itself: given there they would be
+    overridden without a word."""
+    options = parse_options(args.rules)
+    for name in options:
+        if name in SET_BY_RUN:
+            raise RuleError(f"--rules cannot set {name}: the simulation sets seats (--players, "
+                            "--seats), hands (--hands), format and buy_in")
+    return options
+
+
 def _refused(error: RuleError | StorageError) -> int:
     print(error_line("ofc simulate", str(error)), file=sys.stderr)
     return USAGE_ERROR
@@ -374,7 +386,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         return tournament_command(args)
     args.hands = 100 if args.hands is None else args.hands
     try:
-        options = parse_options(args.rules)
+        options = _options(args)
         rules = TableRules.from_mapping(options)
         if not 2 <= args.players <= rules.max_seats:
             raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
@@ -422,7 +434,7 @@ def tournament_command(args: argparse.Namespace) -> int:
 
     hands = 20 if args.hands is None else args.hands
     try:
-        options = parse_options(args.rules)
+        options = _options(args)
         TableRules.from_mapping(options)
         if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
             raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")

@@ -146,3 +146,16 @@ def test_every_refusal_is_one_sentence(argv: list[str], start: str, tmp_path: Pa
 def test_a_number_of_hands_out_of_range_is_refused(argv: list[str], line: str,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     assert refusal(argv, capsys) == line
+
+
+@pytest.mark.parametrize("option", ["seats=3", "hands=5", "format=cash", "buy_in=5"])
+@pytest.mark.parametrize("mode", [[], ["--tournament", "--players", "4", "--seats", "2"]])
+def test_simulate_refuses_a_table_option_it_sets_itself(
+        option: str, mode: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The run sets these (seats from --players, deep stacks, a short match of --hands):
+    given in --rules they were ignored without a word, the run playing something else than
+    asked."""
+    line = refusal(["simulate", *mode, "--hands", "1", "--ai", "easy", "--rules", option],
+                   capsys)
+    assert line == (f"ofc simulate: --rules cannot set {option.split('=')[0]}: the simulation "
+                    "sets seats (--players, --seats), hands (--hands), format and buy_in.")
