@@ -70,6 +70,14 @@ def test_reads_a_file(tmp_path) -> None:
     ({"players": [{**A, "stack": 10**4299}, B]},
      "stacks are from 0 to 1,000,000,000,000 chips"),
     ({"players": [A, {**B, "stack": -1}]}, "stacks are from 0 to 1,000,000,000,000 chips"),
+    # A name is quoted in the refusals: one with a line break made them two lines, an empty
+    # one read ": '2x' is not a card."
+    ({"players": [{**A, "name": "A\nB", "top": "Qh Qd 2x"}, B]},
+     "player 1: a name is 1 to 32 printable characters."),
+    ({"players": [A, {**B, "name": "", "top": "Ah Kc 2x"}]},
+     "player 2: a name is 1 to 32 printable characters."),
+    ({"players": [A, {**B, "name": "x" * 33}]},
+     "player 2: a name is 1 to 32 printable characters."),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
