@@ -5,6 +5,7 @@ every `--help` ends with examples."""
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,9 +28,9 @@ SCORE_INPUT = f"""\
 It reads one finished hand as JSON, for example:
 {SCORE_EXAMPLE}
 "players": 2 to 4, clockwise, each with its name (1 to 32 characters) and three rows (3, 5 and
-5 cards: Ah, Td or 10d, X for a joker); optional: "rules" (table options by their RULES.md names), "button" (an index into
-"players", default 0), and per player "stack" (chips, 0 to 10^12, default 0), "in_fantasy"
-(true or false) and "fantasy_entry_cards" (13 to 17)."""
+5 cards: Ah, Td or 10d, X for a joker); optional: "rules" (table options by their RULES.md
+names), "button" (an index into "players", default 0), and per player "stack" (chips, 0 to
+10^12, default 0), "in_fantasy" (true or false) and "fantasy_entry_cards" (13 to 17)."""
 
 EXAMPLES = {
     "ofc": f"""examples:
@@ -208,5 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0
-    return int(args.run(args))
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader left early (`ofc score hand.json | head -1`): nothing to say about it.
+        # Python would try the flush again at exit, so stdout is pointed at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
 

@@ -1,6 +1,7 @@
 """`ofc score` as a subprocess: DESIGN.md's JSON contract and its errors."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -125,3 +126,18 @@ def test_a_file_is_read_as_utf_8_with_or_without_its_mark(tmp_path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["players"][0]["points"] == 4
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """`ofc score hand.json | head -1`: once head has its line the pipe closes, and writing
+    the rest raised BrokenPipeError, a traceback under the line the script wanted."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has already gone
+    try:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "score", "-"],
+                              input=json.dumps({"players": [A, B]}).encode(),
+                              stdout=write_end, stderr=subprocess.PIPE, check=False)
+    finally:
+        os.close(write_end)
+    assert done.stderr == b""
+    assert done.returncode == 1
