@@ -31,13 +31,16 @@ def number(text: str) -> float:
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    """`k=v` table options (RULES.md names), checked; RuleError naming a bad one."""
+    """`k=v` table options (RULES.md names), checked; RuleError naming a bad one, or one
+    given twice."""
     options: dict[str, str] = {}
     for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
+        name, sep, value = (part.strip() for part in pair.partition("="))
+        if not sep or not name:
             raise RuleError(f"'{pair}' is not an option: write name=value.")
-        options[name.strip()] = value.strip()
+        if name in options:  # the last would win without a word
+            raise RuleError(f"--rules gives {name} twice.")
+        options[name] = value
     TableRules.from_mapping(options)
     return options
 

@@ -159,3 +159,13 @@ def test_simulate_refuses_a_table_option_it_sets_itself(
                    capsys)
     assert line == (f"ofc simulate: --rules cannot set {option.split('=')[0]}: the simulation "
                     "sets seats (--players, --seats), hands (--hands), format and buy_in.")
+
+
+@pytest.mark.parametrize("command", [["solve", *FANTASY_HAND], ["simulate", "--ai", "easy"],
+                                     ["fantasy-value"]])
+def test_an_option_given_twice_is_refused(command: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`--rules variant=joker variant=turbo`: the last one won without a word, so a script
+    that built its options in two places played rules it did not see."""
+    line = refusal([*command, "--rules", "scoring=2-4", "--rules", "scoring=1-6"], capsys)
+    assert line.endswith(": --rules gives scoring twice."), line
