@@ -99,6 +99,17 @@ def fail(message: str, program: str = "ofc") -> Any:
     raise SystemExit(USAGE_ERROR)
 
 
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key written twice: JSON readers keep the last one without a
+    word, so `"stack": 3, "stack": 300` would be scored as whichever came last."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            fail(f"bad JSON: the key {key!r} is given twice", "ofc score")
+        data[key] = value
+    return data
+
+
 def _read_json(path: str | None) -> Any:
     if path is None and sys.stdin is not None and sys.stdin.isatty():
         # Nobody types JSON at a prompt by accident: say what is wanted instead of waiting.
@@ -117,7 +128,7 @@ def _read_json(path: str | None) -> Any:
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror}", "ofc score")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
     except UnicodeDecodeError as error:
         fail(f"bad JSON: not UTF-8 text (byte {error.start + 1})", "ofc score")
     except json.JSONDecodeError as error:

@@ -79,6 +79,12 @@ def test_reads_a_file(tmp_path) -> None:
      "player 2: a name is 1 to 32 printable characters."),
     ({"players": [A, {**B, "name": "x" * 33}]},
      "player 2: a name is 1 to 32 printable characters."),
+    # A key written twice: JSON readers keep the last one without a word.
+    (json.dumps({"rules": {"scoring": "2-4"}, "players": [A, B]}).replace(
+        '{"scoring": "2-4"}', '{"scoring": "2-4", "scoring": "1-6"}'),
+     "bad JSON: the key 'scoring' is given twice"),
+    (json.dumps({"players": [A, B]}).replace('"stack": 3', '"stack": 3, "stack": 300'),
+     "bad JSON: the key 'stack' is given twice"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
