@@ -117,6 +117,9 @@ def _read_json(path: str | None) -> Any:
                                       "pipe one in; '-' reads what you type"), file=sys.stderr)
         print(SCORE_INPUT, file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
+    if path in (None, "-") and sys.stdin is None:  # started with standard input closed
+        fail("there is no standard input to read: give a JSON file (ofc score hand.json)",
+             "ofc score")
     # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).
     text: str | bytes
     try:

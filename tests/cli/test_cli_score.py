@@ -147,3 +147,15 @@ def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
         os.close(write_end)
     assert done.stderr == b""
     assert done.returncode == 1
+
+
+@pytest.mark.parametrize("argv", [["score"], ["score", "-"]])
+def test_no_standard_input_at_all_is_one_line(argv: list[str]) -> None:
+    """Run with standard input closed (`ofc score <&-`, some service managers): Python has no
+    sys.stdin, and reading it was an AttributeError traceback."""
+    done = subprocess.run([sys.executable, "-m", "bot.cli", *argv], capture_output=True,
+                          text=True, preexec_fn=lambda: os.close(0), check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        "ofc score: there is no standard input to read: give a JSON file (ofc score "
+        "hand.json)."]
