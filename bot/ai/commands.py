@@ -109,6 +109,9 @@ def fantasy_value_command(args: argparse.Namespace) -> int:
         sizes = tuple(int(s) for s in args.sizes.split(",") if s.strip())
         if not sizes or any(not MIN_CARDS <= s <= MAX_CARDS for s in sizes):
             raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards.")
+        twice = [s for i, s in enumerate(sizes) if s in sizes[:i]]
+        if twice:  # it would be measured again, on the same deals
+            raise RuleError(f"--sizes gives {twice[0]} twice.")
         if not 2 <= args.hands <= MAX_HANDS or args.playouts < 1:
             raise RuleError(f"--hands is 2 to {MAX_HANDS:,} and --playouts at least 1.")
         if rules.jokers or rules.fantasy == "off":

@@ -169,3 +169,9 @@ def test_an_option_given_twice_is_refused(command: list[str],
     that built its options in two places played rules it did not see."""
     line = refusal([*command, "--rules", "scoring=2-4", "--rules", "scoring=1-6"], capsys)
     assert line.endswith(": --rules gives scoring twice."), line
+
+
+def test_fantasy_value_refuses_a_size_given_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--sizes 14,14` measured the size twice over, the same deals, for two equal rows."""
+    assert refusal(["fantasy-value", "--sizes", "14,15,14"], capsys) == (
+        "ofc fantasy-value: --sizes gives 14 twice.")
