@@ -34,12 +34,15 @@ MISMATCH = 1
 REFUSED = 2
 
 
-def _existing(target: str) -> str:
-    """`target`, refusing an SQLite file that does not exist, or that is no database of the
-    bot (an empty file, another program's): opening either would write the bot's tables."""
+def bot_database(target: str, *, new_ok: bool = False) -> str:
+    """`target`, refusing an SQLite file that does not exist (with `new_ok`, a path where
+    nothing is yet: it will be created), or that is no database of the bot (an empty file,
+    another program's): opening either would write the bot's tables."""
     if is_postgres(target):
         return target
     path = sqlite_path(target)
+    if new_ok and not Path(path).exists():
+        return target
     if not Path(path).is_file():
         raise StorageError(f"There is no database at {path}")
     try:
@@ -82,7 +85,7 @@ def _as_json(target: str, report: AuditReport) -> dict[str, Any]:
 
 
 async def _audit(target: str) -> AuditReport:
-    storage = await Storage.open(_existing(target))
+    storage = await Storage.open(bot_database(target))
     try:
         return await storage.audit()
     finally:
@@ -116,7 +119,7 @@ def add_audit_parser(subparsers: Any) -> None:
 
 async def _migrate(source: str, destination: str) -> CopyReport:
     # Both held as a bot holds its database: no bot may be running on either meanwhile.
-    original = await Storage.open(_existing(source), exclusive=True)
+    original = await Storage.open(bot_database(source), exclusive=True)
     try:
         copy = await Storage.open(destination, exclusive=True)
         try:

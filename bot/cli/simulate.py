@@ -28,6 +28,7 @@ from typing import Any
 from bot.ai.commands import MAX_HANDS, USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
+from bot.cli.dbtools import bot_database
 from bot.cli.ofc import error_line
 from bot.engine.cards import Card
 from bot.engine.deal import streets
@@ -363,6 +364,13 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
+def _database(args: argparse.Namespace) -> None:
+    """StorageError if --database names an SQLite file that is not the bot's (another
+    program's): the run would write the bot's tables into it. A new path is fine."""
+    if args.database is not None:
+        bot_database(args.database, new_ok=True)
+
+
 def _refused(error: RuleError | StorageError) -> int:
     print(error_line("ofc simulate", str(error)), file=sys.stderr)
     return USAGE_ERROR
@@ -402,7 +410,8 @@ def simulate_command(args: argparse.Namespace) -> int:
         images = Path(args.images) if args.images else None
         if images is not None:
             _writable_folder(images)
-    except RuleError as error:
+        _database(args)
+    except (RuleError, StorageError) as error:
         return _refused(error)
     report = _on_database(simulate(entries, args.hands, args.seed, options, args.stay_value,
                                    images=images, workers=args.workers,
@@ -447,7 +456,8 @@ def tournament_command(args: argparse.Namespace) -> int:
         if args.workers != 1 or args.images:
             raise RuleError("--tournament plays in one process and saves no images: leave out "
                             "--workers and --images")
-    except RuleError as error:
+        _database(args)
+    except (RuleError, StorageError) as error:
         return _refused(error)
     players = _computer_players(args)
     seated = [entries[i % len(entries)].level for i in range(args.players)]

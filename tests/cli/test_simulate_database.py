@@ -1,7 +1,9 @@
 """`ofc simulate --database`: the same simulation through the table service on the
 database given, SQLite or PostgreSQL, which keeps what was played."""
 
+import contextlib
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -65,3 +67,24 @@ def test_a_url_of_another_database_is_named_not_taken_for_a_file(
                          "URL.")
     assert list(tmp_path.iterdir()) == []
     assert describe("mysql://ofc:secret@db/ofc") == "mysql://..."  # logs never show its password
+
+
+@pytest.mark.parametrize("mode", [["--hands", "1"], ["--tournament", "--players", "3",
+                                                      "--hands", "1"]])
+def test_another_program_s_database_is_left_as_it_was(
+        mode: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped --database naming another program's SQLite file: the run wrote the bot's
+    tables into it and played there (`ofc audit` refuses such a file: so does this)."""
+    path = tmp_path / "notes.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('mine')")
+        conn.commit()
+    before = path.read_bytes()
+    assert main(["simulate", *mode, "--ai", "easy", "--database", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"ofc simulate: {path} is not a database of this bot (it has "
+                                "no schema_version table)."]
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]
