@@ -16,6 +16,9 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 
 USAGE_ERROR = 2
+# The most deals a run plays (a size here, a seating in `ofc simulate`): hours of play at the
+# defaults; past it, the runs' lists of deals and decisions outgrow the memory.
+MAX_HANDS = 100_000
 
 
 def number(text: str) -> float:
@@ -28,13 +31,16 @@ def number(text: str) -> float:
 
 
 def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    """`k=v` table options (RULES.md names), checked; RuleError naming a bad one."""
+    """`k=v` table options (RULES.md names), checked; RuleError naming a bad one, or one
+    given twice."""
     options: dict[str, str] = {}
     for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise RuleError(f"'{pair}' is not an option: write name=value")
-        options[name.strip()] = value.strip()
+        name, sep, value = (part.strip() for part in pair.partition("="))
+        if not sep or not name:
+            raise RuleError(f"'{pair}' is not an option: write name=value.")
+        if name in options:  # the last would win without a word
+            raise RuleError(f"--rules gives {name} twice.")
+        options[name] = value
     TableRules.from_mapping(options)
     return options
 
@@ -62,7 +68,7 @@ def solve_command(args: argparse.Namespace) -> int:
         rules = TableRules.from_mapping(parse_options(args.rules))
         cards = parse_cards(" ".join(args.cards))
         if args.stay_value < 0:
-            raise RuleError("the stay value cannot be negative")
+            raise RuleError("the stay value cannot be negative.")
         solution = solve(cards, rules, args.stay_value)
     except RuleError as error:
         print(f"ofc solve: {error}", file=sys.stderr)
@@ -84,7 +90,8 @@ def solve_command(args: argparse.Namespace) -> int:
 def add_fantasy_value_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("fantasy-value",
                               help="measure what a Fantasyland hand is worth, with the solver")
-    p.add_argument("--hands", type=int, default=2000, help="deals per size (default 2000)")
+    p.add_argument("--hands", type=int, default=2000,
+                   help=f"deals per size (default 2000, at most {MAX_HANDS:,})")
     p.add_argument("--seed", type=int, default=1, help="makes the measurement reproducible")
     p.add_argument("--sizes", default="13,14,15,16,17", help="Fantasyland sizes to measure")
     p.add_argument("--playouts", type=int, default=OPPONENT_PLAYOUTS,
@@ -101,16 +108,19 @@ def fantasy_value_command(args: argparse.Namespace) -> int:
         rules = TableRules.from_mapping(parse_options(args.rules))
         sizes = tuple(int(s) for s in args.sizes.split(",") if s.strip())
         if not sizes or any(not MIN_CARDS <= s <= MAX_CARDS for s in sizes):
-            raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards")
-        if args.hands < 2 or args.playouts < 1:
-            raise RuleError("--hands must be at least 2 and --playouts at least 1")
+            raise RuleError(f"sizes are {MIN_CARDS} to {MAX_CARDS} cards.")
+        twice = [s for i, s in enumerate(sizes) if s in sizes[:i]]
+        if twice:  # it would be measured again, on the same deals
+            raise RuleError(f"--sizes gives {twice[0]} twice.")
+        if not 2 <= args.hands <= MAX_HANDS or args.playouts < 1:
+            raise RuleError(f"--hands is 2 to {MAX_HANDS:,} and --playouts at least 1.")
         if rules.jokers or rules.fantasy == "off":
-            raise RuleError("measured for rules with Fantasyland and without jokers")
+            raise RuleError("measured for rules with Fantasyland and without jokers.")
     except RuleError as error:
         print(f"ofc fantasy-value: {error}", file=sys.stderr)
         return USAGE_ERROR
     except ValueError:
-        print("ofc fantasy-value: --sizes takes card counts, e.g. 14,15", file=sys.stderr)
+        print("ofc fantasy-value: --sizes takes card counts, such as 14,15.", file=sys.stderr)
         return USAGE_ERROR
     progress = None if args.json else (lambda line: print(f"  round: {line}", file=sys.stderr))
     results = measure(rules, args.hands, args.seed, sizes, args.playouts, progress)

@@ -14,6 +14,7 @@ import json
 import sys
 from typing import Any
 
+from bot.cli.ofc import error_line
 from bot.config import ConfigError, load_settings
 from bot.storage import (
     AuditReport,
@@ -29,7 +30,7 @@ REFUSED = 2
 
 
 def _refused(program: str, message: str) -> int:
-    print(f"{program}: {message}", file=sys.stderr)
+    print(error_line(program, message), file=sys.stderr)
     return REFUSED
 
 

@@ -5,6 +5,7 @@ every `--help` ends with examples."""
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
 
 USAGE_ERROR = 2
+SENTENCE_ENDS = (".", "!", "?")
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
 # it without input).
@@ -25,10 +27,10 @@ SCORE_EXAMPLE = """\
 SCORE_INPUT = f"""\
 It reads one finished hand as JSON, for example:
 {SCORE_EXAMPLE}
-"players": 2 to 4, clockwise, each with its three rows (3, 5 and 5 cards: Ah, Td or 10d, X for
-a joker); optional: "rules" (table options by their RULES.md names), "button" (an index into
-"players", default 0), and per player "stack" (default 0), "in_fantasy" (true or false) and
-"fantasy_entry_cards" (13 to 17)."""
+"players": 2 to 4, clockwise, each with its name (1 to 32 characters) and three rows (3, 5 and
+5 cards: Ah, Td or 10d, X for a joker); optional: "rules" (table options by their RULES.md
+names), "button" (an index into "players", default 0), and per player "stack" (chips, 0 to
+10^12, default 0), "in_fantasy" (true or false) and "fantasy_entry_cards" (13 to 17)."""
 
 EXAMPLES = {
     "ofc": f"""examples:
@@ -84,18 +86,40 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
     return args
 
 
+def error_line(program: str, message: str) -> str:
+    """The one line a refusal prints: the command, then the message as a sentence. Some
+    messages are not ours to word (argparse's, the storage's, the system's) and end without
+    one, while the engine's always do: every line ends the same."""
+    return f"{program}: {message}" if message.endswith(SENTENCE_ENDS) \
+        else f"{program}: {message}."
+
+
 def fail(message: str, program: str = "ofc") -> Any:
-    print(f"{program}: {message}", file=sys.stderr)
+    print(error_line(program, message), file=sys.stderr)
     raise SystemExit(USAGE_ERROR)
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key written twice: JSON readers keep the last one without a
+    word, so `"stack": 3, "stack": 300` would be scored as whichever came last."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            fail(f"bad JSON: the key {key!r} is given twice", "ofc score")
+        data[key] = value
+    return data
 
 
 def _read_json(path: str | None) -> Any:
     if path is None and sys.stdin is not None and sys.stdin.isatty():
         # Nobody types JSON at a prompt by accident: say what is wanted instead of waiting.
-        print("ofc score: no input: give a JSON file (ofc score hand.json) or pipe one in; "
-              "'-' reads what you type", file=sys.stderr)
+        print(error_line("ofc score", "no input: give a JSON file (ofc score hand.json) or "
+                                      "pipe one in; '-' reads what you type"), file=sys.stderr)
         print(SCORE_INPUT, file=sys.stderr)
         raise SystemExit(USAGE_ERROR)
+    if path in (None, "-") and sys.stdin is None:  # started with standard input closed
+        fail("there is no standard input to read: give a JSON file (ofc score hand.json)",
+             "ofc score")
     # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).
     text: str | bytes
     try:
@@ -107,13 +131,16 @@ def _read_json(path: str | None) -> Any:
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror}", "ofc score")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_object)
     except UnicodeDecodeError as error:
         fail(f"bad JSON: not UTF-8 text (byte {error.start + 1})", "ofc score")
     except json.JSONDecodeError as error:
         fail(f"bad JSON: {error.msg} at line {error.lineno} column {error.colno}", "ofc score")
     except RecursionError:  # the decoder recurses once per level of nesting
         fail("bad JSON: nested too deeply", "ofc score")
+    except ValueError:  # Python refuses to read an integer longer than this
+        fail(f"bad JSON: a number of more than {sys.get_int_max_str_digits()} digits",
+             "ofc score")
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -196,5 +223,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0
-    return int(args.run(args))
+    try:
+        code = int(args.run(args))
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
+    except BrokenPipeError:
+        # The reader left early (`ofc score hand.json | head -1`): nothing to say about it.
+        # Python would try the flush again at exit, so stdout is pointed at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return code
 

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.ai.commands import USAGE_ERROR, board_lines, number, parse_options
+from bot.ai.commands import MAX_HANDS, USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
+from bot.cli.ofc import error_line
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -45,6 +46,7 @@ TOURNAMENT_STACK = 100_000  # a tournament table's chips, lent by the house
 DEFAULT_PLAYOUTS = 200  # the strong player's playouts per decision: reproducible, quick
 Z95 = 1.96
 MAX_WORKERS = 64
+SET_BY_RUN = ("seats", "hands", "format", "buy_in")  # table options a run sets (_options)
 
 
 @dataclass
@@ -293,8 +295,8 @@ def add_simulate_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("simulate", help="computer players against each other")
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
     p.add_argument("--hands", type=int, default=None,
-                   help="deals to play (per seating; default 100), or a tournament table's "
-                        "hands (default 20)")
+                   help=f"deals to play (per seating; default 100, at most {MAX_HANDS:,}), "
+                        "or a tournament table's hands (default 20)")
     p.add_argument("--tournament", action="store_true",
                    help="a shootout tournament of --players computers (RULES.md R13)")
     p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
@@ -350,8 +352,19 @@ def _writable_folder(folder: Path) -> None:
         raise RuleError(f"cannot write in {folder}: {error.strerror}") from None
 
 
-def _refused(error: RuleError) -> int:
-    print(f"ofc simulate: {error}", file=sys.stderr)
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    """--rules, checked, without the options a run sets itself: given there they would be
+    overridden without a word."""
+    options = parse_options(args.rules)
+    for name in options:
+        if name in SET_BY_RUN:
+            raise RuleError(f"--rules cannot set {name}: the simulation sets seats (--players, "
+                            "--seats), hands (--hands), format and buy_in")
+    return options
+
+
+def _refused(error: RuleError | StorageError) -> int:
+    print(error_line("ofc simulate", str(error)), file=sys.stderr)
     return USAGE_ERROR
 
 
@@ -360,7 +373,7 @@ def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | N
     try:
         return asyncio.run(run)
     except StorageError as error:
-        print(f"ofc simulate: {error}", file=sys.stderr)
+        _refused(error)
         return None
 
 
@@ -373,13 +386,13 @@ def simulate_command(args: argparse.Namespace) -> int:
         return tournament_command(args)
     args.hands = 100 if args.hands is None else args.hands
     try:
-        options = parse_options(args.rules)
+        options = _options(args)
         rules = TableRules.from_mapping(options)
         if not 2 <= args.players <= rules.max_seats:
             raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
         entries = _entries(args, args.players)
-        if args.hands < 1:
-            raise RuleError("--hands must be at least 1")
+        if not 1 <= args.hands <= MAX_HANDS:
+            raise RuleError(f"--hands is 1 to {MAX_HANDS:,}")
         if args.stay_value is not None and args.stay_value < 0:
             raise RuleError("the stay value cannot be negative")
         if not 1 <= args.workers <= MAX_WORKERS:
@@ -389,7 +402,7 @@ def simulate_command(args: argparse.Namespace) -> int:
         images = Path(args.images) if args.images else None
         if images is not None:
             _writable_folder(images)
-    except RuleError as error:
+    except (RuleError, StorageError) as error:
         return _refused(error)
     report = _on_database(simulate(entries, args.hands, args.seed, options, args.stay_value,
                                    images=images, workers=args.workers,
@@ -421,7 +434,7 @@ def tournament_command(args: argparse.Namespace) -> int:
 
     hands = 20 if args.hands is None else args.hands
     try:
-        options = parse_options(args.rules)
+        options = _options(args)
         TableRules.from_mapping(options)
         if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
             raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
@@ -434,7 +447,7 @@ def tournament_command(args: argparse.Namespace) -> int:
         if args.workers != 1 or args.images:
             raise RuleError("--tournament plays in one process and saves no images: leave out "
                             "--workers and --images")
-    except RuleError as error:
+    except (RuleError, StorageError) as error:
         return _refused(error)
     players = _computer_players(args)
     seated = [entries[i % len(entries)].level for i in range(args.players)]

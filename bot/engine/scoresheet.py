@@ -17,6 +17,10 @@ from bot.engine.settlement import settle
 from bot.engine.text import Text
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+# The most chips a stack may hold: the bot's books hold no more (bot.storage's MAX_CHIPS), and
+# a bigger number could grow past what Python prints as an integer.
+MAX_STACK = 10**12
+MAX_NAME = 32  # characters of a player's name (`/ofc score` takes as many)
 KEYS = frozenset({"rules", "button", "players"})
 PLAYER_KEYS = frozenset({"name", "stack", "in_fantasy", "fantasy_entry_cards", *ROWS})
 
@@ -81,6 +85,10 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(f"scoring needs 2 to 4 players, not {len(players)}")
     names = [_field(p, "name", str) for p in players]
+    for number, name in enumerate(names, start=1):
+        # Refusals quote a name: it must read as one, on the refusal's one line.
+        if not 0 < len(name) <= MAX_NAME or not name.isprintable():
+            raise RuleError(f"player {number}: a name is 1 to {MAX_NAME} printable characters.")
     if len(set(names)) != len(names):
         raise RuleError("every player needs a different name")
     for name, player in zip(names, players, strict=True):
@@ -89,8 +97,8 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < len(players):
         raise RuleError(f"'button' must be a player index from 0 to {len(players) - 1}")
     stacks = [_field(p, "stack", int, 0) for p in players]
-    if any(s < 0 for s in stacks):
-        raise RuleError("stacks cannot be negative")
+    if any(not 0 <= s <= MAX_STACK for s in stacks):
+        raise RuleError(f"stacks are from 0 to {MAX_STACK:,} chips")
     fantasy_in = [_fantasy_input(p, rules) for p in players]
     boards = parse_boards(players, rules)
 

@@ -25,8 +25,8 @@ class NotOurs(StorageError):
     def __init__(self, where: str, held: Sequence[str] = ()) -> None:
         listed = ", ".join(sorted(held))
         super().__init__(
-            f"{where} is not a database of this bot, nor empty (it holds {listed}): copy into "
-            "an empty database" if held else
+            f"{where} is not a database of this bot, nor empty (it holds {listed}): give the "
+            "bot's database or an empty one" if held else
             f"{where} is not a database of this bot (it has no schema_version table)")
 
 

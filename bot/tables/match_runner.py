@@ -26,9 +26,11 @@ SIMULATION_HOST = 1  # the (seatless) host of simulated tables
 @asynccontextmanager
 async def simulation_storage(database: str | None) -> AsyncIterator[Storage]:
     """`database` (an SQLite file or a postgresql:// URL: `ofc simulate --database`), else a
-    throwaway SQLite file, open for the simulation."""
+    throwaway SQLite file, open for the simulation. A database of another program is refused
+    untouched (NotOurs): the run would write the bot's tables into it."""
     with tempfile.TemporaryDirectory() as folder:
-        storage = await Storage.open(database or Path(folder) / "simulate.sqlite3")
+        storage = await Storage.open(database or Path(folder) / "simulate.sqlite3",
+                                     accept="ours or empty")
         try:
             yield storage
         finally:

@@ -12,11 +12,11 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.fantasy import repeats_entry
 from bot.engine.rules import TableRules
+from bot.engine.scoresheet import MAX_NAME
 from bot.engine.text import Text, excerpt
 from bot.i18n import ENGLISH, t
 
 ROW_SEPARATOR = re.compile(r"[/|\n]")
-MAX_NAME = 32
 EXAMPLE = "Alice: Qh Qd 2c / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h"
 
 

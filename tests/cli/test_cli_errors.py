@@ -88,3 +88,90 @@ def test_simulate_refuses_an_images_folder_it_cannot_write_in_before_playing(
     assert out == ""
     [line] = err.splitlines()
     assert line.startswith("ofc simulate: cannot write in /sys: "), line
+
+
+def refusal(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """The one line `ofc argv` refuses with (exit 2, nothing on stdout), whether the command
+    returns its status or argparse stops it."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), err
+    [line] = err.splitlines()
+    return line
+
+
+@pytest.mark.parametrize(("argv", "start"), [
+    # Each command's own refusals and argparse's alike end their sentence, as the engine's
+    # ("'Zz' is not a card.") always did.
+    (["score", "/nonexistent/hand.json"], "ofc score: cannot read /nonexistent/hand.json: "),
+    (["score", "{bad"], "ofc score: bad JSON: "),
+    (["score", "{}"], "ofc score: 'players' must be a list of objects"),
+    (["solve", *FANTASY_HAND, "--stay-value", "-1"], "ofc solve: the stay value cannot be"),
+    (["solve", *FANTASY_HAND, "--rules", "variant"], "ofc solve: 'variant' is not an option"),
+    (["solve", *FANTASY_HAND, "--bogus"], "ofc solve: unrecognized arguments: --bogus"),
+    (["simulate", "--hands", "0", "--ai", "easy"], "ofc simulate: --hands "),
+    (["simulate", "--ai", "nope"], "ofc simulate: 'nope' is not a computer level"),
+    (["simulate", "--ai", "easy", "--images", "/nonexistent"], "ofc simulate: /nonexistent"),
+    (["simulate", "--ai", "easy", "--hands", "x"], "ofc simulate: argument --hands: invalid"),
+    (["fantasy-value", "--sizes", "12"], "ofc fantasy-value: sizes are 13 to 17 cards"),
+    (["fantasy-value", "--sizes", "x"], "ofc fantasy-value: --sizes takes card counts"),
+    (["bench", "--only", "nope"], "ofc bench: unknown figure nope"),
+    (["audit", "--database", "/nonexistent/ofc.sqlite3"], "ofc audit: There is no database"),
+    (["nope"], "ofc: argument command: invalid choice: 'nope'"),
+])
+def test_every_refusal_is_one_sentence(argv: list[str], start: str, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    if argv[0] == "score" and not argv[1].startswith("/"):  # the JSON, written to a file
+        (tmp_path / "hand.json").write_text(argv[1], encoding="utf-8")
+        argv = ["score", "hand.json"]
+    line = refusal(argv, capsys)
+    assert line.startswith(start), line
+    assert line.endswith("."), line
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    # A number of deals no run could play: before, it was taken, and the run set out to list
+    # every match before the first, filling the memory.
+    (["simulate", "--ai", "easy", "--hands", str(10**22)],
+     "ofc simulate: --hands is 1 to 100,000."),
+    (["simulate", "--ai", "easy", "--hands", "100001"], "ofc simulate: --hands is 1 to 100,000."),
+    (["fantasy-value", "--hands", str(10**22)],
+     "ofc fantasy-value: --hands is 2 to 100,000 and --playouts at least 1."),
+])
+def test_a_number_of_hands_out_of_range_is_refused(argv: list[str], line: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert refusal(argv, capsys) == line
+
+
+@pytest.mark.parametrize("option", ["seats=3", "hands=5", "format=cash", "buy_in=5"])
+@pytest.mark.parametrize("mode", [[], ["--tournament", "--players", "4", "--seats", "2"]])
+def test_simulate_refuses_a_table_option_it_sets_itself(
+        option: str, mode: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """The run sets these (seats from --players, deep stacks, a short match of --hands):
+    given in --rules they were ignored without a word, the run playing something else than
+    asked."""
+    line = refusal(["simulate", *mode, "--hands", "1", "--ai", "easy", "--rules", option],
+                   capsys)
+    assert line == (f"ofc simulate: --rules cannot set {option.split('=')[0]}: the simulation "
+                    "sets seats (--players, --seats), hands (--hands), format and buy_in.")
+
+
+@pytest.mark.parametrize("command", [["solve", *FANTASY_HAND], ["simulate", "--ai", "easy"],
+                                     ["fantasy-value"]])
+def test_an_option_given_twice_is_refused(command: list[str],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """`--rules variant=joker variant=turbo`: the last one won without a word, so a script
+    that built its options in two places played rules it did not see."""
+    line = refusal([*command, "--rules", "scoring=2-4", "--rules", "scoring=1-6"], capsys)
+    assert line.endswith(": --rules gives scoring twice."), line
+
+
+def test_fantasy_value_refuses_a_size_given_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--sizes 14,14` measured the size twice over, the same deals, for two equal rows."""
+    assert refusal(["fantasy-value", "--sizes", "14,15,14"], capsys) == (
+        "ofc fantasy-value: --sizes gives 14 twice.")

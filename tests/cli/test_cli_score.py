@@ -1,6 +1,7 @@
 """`ofc score` as a subprocess: DESIGN.md's JSON contract and its errors."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -63,6 +64,27 @@ def test_reads_a_file(tmp_path) -> None:
     # Ultimate repeats the entry count (R8): without it a stay would be scored as no stay.
     ({"rules": {"fantasy": "ultimate"}, "players": [{**A, "in_fantasy": True}, B]},
      "A: under ultimate Fantasyland a player in Fantasyland needs 'fantasy_entry_cards'"),
+    # Past Python's 4,300 digits a number cannot be read (it was a ValueError traceback).
+    (json.dumps({"players": [A, B]}).replace('"stack": 100', '"stack": 1' + "0" * 5000),
+     "bad JSON: a number of more than 4300 digits"),
+    # A stack beyond what the bot's books hold: its winnings could not even be printed.
+    ({"players": [{**A, "stack": 10**4299}, B]},
+     "stacks are from 0 to 1,000,000,000,000 chips"),
+    ({"players": [A, {**B, "stack": -1}]}, "stacks are from 0 to 1,000,000,000,000 chips"),
+    # A name is quoted in the refusals: one with a line break made them two lines, an empty
+    # one read ": '2x' is not a card."
+    ({"players": [{**A, "name": "A\nB", "top": "Qh Qd 2x"}, B]},
+     "player 1: a name is 1 to 32 printable characters."),
+    ({"players": [A, {**B, "name": "", "top": "Ah Kc 2x"}]},
+     "player 2: a name is 1 to 32 printable characters."),
+    ({"players": [A, {**B, "name": "x" * 33}]},
+     "player 2: a name is 1 to 32 printable characters."),
+    # A key written twice: JSON readers keep the last one without a word.
+    (json.dumps({"rules": {"scoring": "2-4"}, "players": [A, B]}).replace(
+        '{"scoring": "2-4"}', '{"scoring": "2-4", "scoring": "1-6"}'),
+     "bad JSON: the key 'scoring' is given twice"),
+    (json.dumps({"players": [A, B]}).replace('"stack": 3', '"stack": 3, "stack": 300'),
+     "bad JSON: the key 'stack' is given twice"),
 ])
 def test_bad_input_exits_2_with_one_line(payload: object, message: str) -> None:
     done = run(payload)
@@ -110,3 +132,30 @@ def test_a_file_is_read_as_utf_8_with_or_without_its_mark(tmp_path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["players"][0]["points"] == 4
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback() -> None:
+    """`ofc score hand.json | head -1`: once head has its line the pipe closes, and writing
+    the rest raised BrokenPipeError, a traceback under the line the script wanted."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has already gone
+    try:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", "score", "-"],
+                              input=json.dumps({"players": [A, B]}).encode(),
+                              stdout=write_end, stderr=subprocess.PIPE, check=False)
+    finally:
+        os.close(write_end)
+    assert done.stderr == b""
+    assert done.returncode == 1
+
+
+@pytest.mark.parametrize("argv", [["score"], ["score", "-"]])
+def test_no_standard_input_at_all_is_one_line(argv: list[str]) -> None:
+    """Run with standard input closed (`ofc score <&-`, some service managers): Python has no
+    sys.stdin, and reading it was an AttributeError traceback."""
+    done = subprocess.run([sys.executable, "-m", "bot.cli", *argv], capture_output=True,
+                          text=True, preexec_fn=lambda: os.close(0), check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        "ofc score: there is no standard input to read: give a JSON file (ofc score "
+        "hand.json)."]

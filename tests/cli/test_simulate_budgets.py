@@ -79,7 +79,7 @@ def test_a_tournament_refuses_an_entry_with_a_budget(
     assert main(["simulate", "--tournament", "--players", "2", "--ai", "strong@5"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "ofc simulate: --tournament seats levels without a budget of their own: give "
-        "--playouts or --seconds"]
+        "--playouts or --seconds."]
 
 
 def _budget_as_playouts(monkeypatch: pytest.MonkeyPatch) -> list[Settings]:

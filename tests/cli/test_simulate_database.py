@@ -1,7 +1,9 @@
 """`ofc simulate --database`: the same simulation through the table service on the
 database given, SQLite or PostgreSQL, which keeps what was played."""
 
+import contextlib
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -62,6 +64,28 @@ def test_a_url_of_another_database_is_named_not_taken_for_a_file(
     assert main([*command, "--database", "mysql://ofc:secret@db/ofc"]) == 2
     [line] = capsys.readouterr().err.splitlines()
     assert line.endswith(": A database is an SQLite file or a postgresql:// URL, not a mysql:// "
-                         "URL")
+                         "URL.")
     assert list(tmp_path.iterdir()) == []
     assert describe("mysql://ofc:secret@db/ofc") == "mysql://..."  # logs never show its password
+
+
+@pytest.mark.parametrize("mode", [["--hands", "1"], ["--tournament", "--players", "3",
+                                                      "--hands", "1"]])
+def test_another_program_s_database_is_left_as_it_was(
+        mode: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped --database naming another program's SQLite file: the run wrote the bot's
+    tables into it and played there (`ofc audit` refuses such a file: so does this)."""
+    path = tmp_path / "notes.sqlite3"
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+        conn.execute("INSERT INTO notes VALUES ('mine')")
+        conn.commit()
+    before = path.read_bytes()
+    assert main(["simulate", *mode, "--ai", "easy", "--database", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"ofc simulate: {path} is not a database of this bot, nor "
+                                "empty (it holds notes): give the bot's database or an empty "
+                                "one."]
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]

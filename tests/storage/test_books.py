@@ -80,7 +80,7 @@ def test_an_unusable_database_is_one_line_and_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "none.sqlite3"
     assert cli.main(["audit", "--database", str(missing)]) == 2
-    assert capsys.readouterr().err == f"ofc audit: There is no database at {missing}\n"
+    assert capsys.readouterr().err == f"ofc audit: There is no database at {missing}.\n"
     assert not missing.exists()  # not created by looking
     url = f"postgresql://ofc@/ofc?host={tmp_path}&port=5432"
     assert cli.main(["audit", "--database", url]) == 2
@@ -166,7 +166,7 @@ def test_migrate_db_refuses_text_postgresql_cannot_hold_and_writes_nothing(
     assert line == (
         "ofc-bot migrate-db: 1 row of ledger holds the NUL character in its reason, which "
         "PostgreSQL cannot store (nothing was written): remove it from the SQLite file first "
-        "(SQLite's replace() cannot: the PostgreSQL page of the docs shows how)")
+        "(SQLite's replace() cannot: the PostgreSQL page of the docs shows how).")
     assert not any(_contents(url).values())
     # The page's mend, run as written on the file, the table and the column named: then the
     # copy goes through, the reason without its NUL.
@@ -202,7 +202,7 @@ def test_a_postgresql_database_that_is_not_the_bots_is_refused_untouched(
             assert program(command) == 2
             [line] = capsys.readouterr().err.splitlines()
             assert line.endswith(f": {described} is not a database of this bot (it has no "
-                                 "schema_version table)"), line
+                                 "schema_version table)."), line
         with Reader(url) as query:
             assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
                 [("customers",)]
@@ -232,7 +232,7 @@ def test_migrate_db_into_another_programs_database_writes_nothing(
             [line] = capsys.readouterr().err.splitlines()
             assert line == (f"ofc-bot migrate-db: {destination.removeprefix('sqlite:')} is "
                             "not a database of this bot, nor empty (it holds customers): "
-                            "copy into an empty database"), line
+                            "give the bot's database or an empty one."), line
         with Reader(url) as query:
             assert query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'") == \
                 [("customers",)]

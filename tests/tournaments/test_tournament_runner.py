@@ -31,4 +31,4 @@ def test_bad_tournament_options_exit_2(capsys: pytest.CaptureFixture[str]) -> No
     for extra in (["--workers", "2"], ["--images", "."]):
         assert main(["simulate", "--tournament", "--players", "4", *extra]) == 2
         assert capsys.readouterr().err == ("ofc simulate: --tournament plays in one process and "
-                                           "saves no images: leave out --workers and --images\n")
+                                           "saves no images: leave out --workers and --images.\n")
