@@ -19,6 +19,7 @@ import asyncio
 import gc
 import json
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -82,6 +83,7 @@ class OFCBot(commands.Bot):
         self.clock = clock or SystemClock()
         self.extension_names = tuple(extensions)
         self.shutting_down = False
+        self._closing: asyncio.Task[None] | None = None
         self.shard_plan = shards or ShardPlan()
         self.relay = relay
         self.lease_lost: str | None = None  # why the bot stopped itself, if it did
@@ -321,16 +323,26 @@ class OFCBot(commands.Bot):
     async def close(self) -> None:
         """Stop timers and computer turns, then the connection, the worker processes, the
         shards' leases (released: a replacement may start at once) and storage. The state of
-        every table is saved after each action, so nothing is lost. Safe to call twice."""
-        if self.shutting_down:
-            return await super().close()
-        self.shutting_down = True
-        if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
+        every table is saved after each action, so nothing is lost. The stop runs once, in a
+        task of its own, and every call returns when it is done: a call from a task the stop
+        cancels (a signal's, the heartbeat's) does not cut it short."""
+        if self._closing is None:
+            self.shutting_down = True
+            self._closing = asyncio.get_running_loop().create_task(self._close())
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        # discord.py's waits for its own part of the stop only; the process must not end
+        # before the rest (the database's thread would keep it alive)
+        await self.close()
+
+    async def _close(self) -> None:
+        if self._heartbeat is not None:
             self._heartbeat.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
-        others = [t for t in self._background if t is not asyncio.current_task()]
+        others = list(self._background)
         for task in others:
             task.cancel()
         await asyncio.gather(*others, return_exceptions=True)
@@ -468,6 +480,19 @@ def quiet_collector() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
+def stop_on_signal(bot: OFCBot, number: signal.Signals) -> None:
+    """SIGTERM (systemd, docker stop) or Ctrl+C: stop cleanly, the leases released at once. A
+    second one during that stop ends the process there and then, killed by that signal as a
+    crash would be: nothing is lost (every table is saved at each action), and the lease runs
+    out by itself."""
+    if bot.shutting_down:
+        log.warning("%s during the stop: stopping at once", number.name)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+    log.info("%s: stopping", number.name)
+    bot.spawn(bot.close())
+
+
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
     stderr when the database is unusable (in use by another bot, damaged, read-only...),
@@ -487,9 +512,9 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
         quiet_collector()
         async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
                             keeper=keeper, relay=relay) as bot:
-            # SIGTERM (systemd, docker stop) stops cleanly: the leases are released at once
-            asyncio.get_running_loop().add_signal_handler(
-                signal.SIGTERM, lambda: bot.spawn(bot.close()))
+            loop = asyncio.get_running_loop()
+            for number in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(number, stop_on_signal, bot, number)
             await bot.start(settings.token or "")
         return bot.lease_lost
 

@@ -1,0 +1,88 @@
+"""How the real `ofc-bot` stops, on the default SQLite file, connected to the Discord double.
+
+SIGTERM (systemd, docker stop) and Ctrl+C (SIGINT) stop it cleanly: it exits 0 having gone
+through the whole stop, the last step of which, after the tables, the connection and the worker
+processes, releases its shards' lease in the database (so the lease row is gone) and closes the
+database. A second signal while the stop is under way ends the process at once, killed by
+that signal, as a crash would. Nothing here assumes the machine is quick: the
+test waits (up to a generous deadline) for what must happen, and fails only if it never does.
+"""
+
+import asyncio
+import contextlib
+import os
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.discord_double import DiscordDouble
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 120.0  # seconds; far above what a busy machine needs, not a timing assertion
+
+
+@contextlib.asynccontextmanager
+async def running_bot(double: DiscordDouble, folder: Path, module: str = "tests.e2e.bot_process",
+                      **extra: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """The bot in a process of its own, once connected; killed at the end if still running
+    (only when the test failed)."""
+    env = {**os.environ, "DISCORD_TOKEN": double.token, "OFC_WORKERS": "0",
+           "OFC_LOG_LEVEL": "WARNING", **extra}
+    env.pop("OFC_DATABASE", None)  # the default: ofc.sqlite3 in the folder it runs from
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", module, double.api_url, double.gateway_url, "--",
+        "--env-file", str(folder / "absent.env"), cwd=folder,
+        env={**env, "PYTHONPATH": str(ROOT)}, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE)
+    try:
+        await double.wait_until(
+            lambda: process.returncode is not None or any(
+                s.socket is not None and s.sent for s in double.gateway.sessions.values()),
+            timeout=DEADLINE, what="the bot's gateway session")
+        assert process.returncode is None
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+def leases(database: Path) -> list[tuple[object, ...]]:
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        return conn.execute("SELECT shard_id, owner FROM shard_leases").fetchall()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+async def test_one_signal_stops_it_cleanly_and_it_exits(tmp_path: Path,
+                                                         stop: signal.Signals) -> None:
+    async with DiscordDouble(watched_loggers=()) as double, \
+            running_bot(double, tmp_path) as bot:
+        assert len(leases(tmp_path / "ofc.sqlite3")) == 1  # held while it runs
+        bot.send_signal(stop)
+        status = await asyncio.wait_for(bot.wait(), DEADLINE)
+        assert bot.stderr is not None
+        errors = (await bot.stderr.read()).decode()
+    assert status == 0, errors
+    assert "Traceback" not in errors
+    assert leases(tmp_path / "ofc.sqlite3") == []  # the stop went to its end
+
+
+async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -> None:
+    stopping = tmp_path / "stopping"
+    async with DiscordDouble(watched_loggers=()) as double, \
+            running_bot(double, tmp_path, "tests.e2e.stalled_stop_process",
+                        OFC_TEST_STOPPING_FILE=str(stopping)) as bot:
+        bot.send_signal(signal.SIGTERM)
+        await double.wait_until(lambda: stopping.exists() or bot.returncode is not None,
+                                timeout=DEADLINE, what="the stop under way")
+        assert bot.returncode is None
+        bot.send_signal(signal.SIGINT)
+        status = await asyncio.wait_for(bot.wait(), DEADLINE)
+        assert bot.stderr is not None
+        errors = (await bot.stderr.read()).decode()
+    assert status == -signal.SIGINT, errors  # killed by it
+    assert "stopping at once" in errors
