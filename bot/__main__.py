@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr, end="")
-        return 1
+        return 2
     from bot.app import run  # discord.py is imported only when the bot really starts
 
     return run(settings, sync_global=args.sync, shards=shards)

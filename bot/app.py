@@ -495,9 +495,9 @@ def stop_on_signal(bot: OFCBot, number: signal.Signals) -> None:
 
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
-    stderr when the database is unusable (in use by another bot, damaged, read-only...),
-    another live process holds one of its shards or the relay cannot listen; 1 when it lost
-    its lease while running."""
+    stderr when Discord refuses the token, the database is unusable (in use by another bot,
+    damaged, read-only...), another live process holds one of its shards or the relay cannot
+    listen; 1 when it lost its lease while running."""
     discord.utils.setup_logging(level=settings.log_level_number)
     plan = shards or ShardPlan()
 
@@ -524,9 +524,9 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
             print(f"ofc-bot: {lost}", file=sys.stderr)
             return 1
     except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN). Reset it in the Developer "
-                  "Portal (Bot -> Reset Token) and put the new one in .env.")
-        return 1
+        print("ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the Developer "
+              "Portal (Bot -> Reset Token) and put the new one in .env", file=sys.stderr)
+        return 2
     except (StorageError, RelayError) as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2

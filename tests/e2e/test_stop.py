@@ -86,3 +86,23 @@ async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -
         errors = (await bot.stderr.read()).decode()
     assert status == -signal.SIGINT, errors  # killed by it
     assert "stopping at once" in errors
+
+
+async def test_a_token_discord_refuses_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    refused = "bm90LWEtYm90.refused.token"
+    async with DiscordDouble(watched_loggers=()) as double:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.e2e.bot_process", double.api_url, double.gateway_url,
+            "--", "--env-file", str(tmp_path / "absent.env"), cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": refused,
+                 "OFC_DATABASE": str(tmp_path / "ofc.sqlite3"), "OFC_WORKERS": "0",
+                 "OFC_LOG_LEVEL": "WARNING"},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
+    errors = err.decode()
+    assert process.returncode == 2, errors
+    lines = [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
+    assert lines == ["ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the "
+                     "Developer Portal (Bot -> Reset Token) and put the new one in .env"]
+    assert "Traceback" not in errors and refused not in errors
+    assert leases(tmp_path / "ofc.sqlite3") == []  # nothing left held
