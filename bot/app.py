@@ -35,7 +35,7 @@ from discord.ext import commands
 from bot.cluster.metrics import Metrics
 from bot.cluster.relay import Relay, RelayError, RelayTLS, relay_key
 from bot.cluster.shard_lease import ShardKeeper
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.i18n import Text, locale_of, t
 from bot.process.workers import Workers
 from bot.sharding import ShardPlan, shard_of
@@ -496,8 +496,8 @@ def stop_on_signal(bot: OFCBot, number: signal.Signals) -> None:
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
     stderr when Discord refuses the token, the database is unusable (in use by another bot,
-    damaged, read-only...), another live process holds one of its shards or the relay cannot
-    listen; 1 when it lost its lease while running."""
+    damaged, read-only...), another live process holds one of its shards, or the relay or the
+    metrics cannot listen; 1 when it lost its lease while running."""
     discord.utils.setup_logging(level=settings.log_level_number)
     plan = shards or ShardPlan()
 
@@ -527,7 +527,7 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
         print("ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the Developer "
               "Portal (Bot -> Reset Token) and put the new one in .env", file=sys.stderr)
         return 2
-    except (StorageError, RelayError) as error:
+    except (StorageError, RelayError, ConfigError) as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

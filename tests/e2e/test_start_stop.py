@@ -1,4 +1,9 @@
-"""How the real `ofc-bot` stops, on the default SQLite file, connected to the Discord double.
+"""How the real `ofc-bot` starts and stops, on the default SQLite file, connected to the Discord
+double.
+
+A setting it finds unusable only once connecting (a token Discord refuses, a metrics port it
+cannot listen on) is one line on stderr and exit status 2, like every other setting, and leaves
+no lease held.
 
 SIGTERM (systemd, docker stop) and Ctrl+C (SIGINT) stop it cleanly: it exits 0 having gone
 through the whole stop, the last step of which, after the tables, the connection and the worker
@@ -12,6 +17,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 import sqlite3
 import sys
 from collections.abc import AsyncIterator
@@ -88,21 +94,50 @@ async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -
     assert "stopping at once" in errors
 
 
+async def refused_start(double: DiscordDouble, folder: Path, **settings: str) -> list[str]:
+    """The bot's `ofc-bot: ...` lines on stderr, once it exited 2 at start without a
+    traceback."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tests.e2e.bot_process", double.api_url, double.gateway_url,
+        "--", "--env-file", str(folder / "absent.env"), cwd=folder,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": double.token,
+             "OFC_DATABASE": str(folder / "ofc.sqlite3"), "OFC_WORKERS": "0",
+             "OFC_LOG_LEVEL": "WARNING", **settings},
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
+    errors = err.decode()
+    assert process.returncode == 2, errors
+    assert "Traceback" not in errors
+    assert leases(folder / "ofc.sqlite3") == []  # nothing left held
+    return [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
+
+
 async def test_a_token_discord_refuses_is_one_line_and_exit_2(tmp_path: Path) -> None:
     refused = "bm90LWEtYm90.refused.token"
     async with DiscordDouble(watched_loggers=()) as double:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", double.api_url, double.gateway_url,
-            "--", "--env-file", str(tmp_path / "absent.env"), cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": refused,
-                 "OFC_DATABASE": str(tmp_path / "ofc.sqlite3"), "OFC_WORKERS": "0",
-                 "OFC_LOG_LEVEL": "WARNING"},
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
-    errors = err.decode()
-    assert process.returncode == 2, errors
-    lines = [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
+        lines = await refused_start(double, tmp_path, DISCORD_TOKEN=refused)
     assert lines == ["ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the "
                      "Developer Portal (Bot -> Reset Token) and put the new one in .env"]
-    assert "Traceback" not in errors and refused not in errors
-    assert leases(tmp_path / "ofc.sqlite3") == []  # nothing left held
+    assert refused not in "".join(lines)
+
+
+async def test_a_metrics_port_taken_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with DiscordDouble(watched_loggers=()) as double:
+            lines = await refused_start(double, tmp_path, OFC_METRICS_PORT=str(port))
+    assert len(lines) == 1
+    assert lines[0].startswith(f"ofc-bot: cannot serve /health and /metrics on 127.0.0.1:{port} "
+                               "(OFC_METRICS_HOST, OFC_METRICS_PORT): ")
+    assert "address already in use" in lines[0]
+
+
+async def test_a_metrics_host_that_is_not_here_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    async with DiscordDouble(watched_loggers=()) as double:
+        lines = await refused_start(double, tmp_path, OFC_METRICS_PORT="9",
+                                    OFC_METRICS_HOST="host.invalid")
+    assert len(lines) == 1
+    assert lines[0].startswith("ofc-bot: cannot serve /health and /metrics on host.invalid:9 "
+                               "(OFC_METRICS_HOST, OFC_METRICS_PORT): ")
