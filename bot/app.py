@@ -311,7 +311,7 @@ class OFCBot(commands.Bot):
 
     def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether this process serves its servers now, and the facts behind the answer."""
-        connected = self.is_ready() and not self.is_closed()
+        connected = self.is_ready() and not self.is_closed() and self.gateway_open()
         held = self.keeper.held()
         return connected and held and not self.shutting_down, {
             "connected": connected, "shards": list(self.shard_plan.ids),
@@ -319,6 +319,11 @@ class OFCBot(commands.Bot):
             "lease_seconds_left": round(max(0.0, self.keeper.expires_at
                                             - self.keeper.clock.now()), 1),
             "live_tables": len(self.tables.live_tables()), "owner": self.keeper.owner}
+
+    def gateway_open(self) -> bool:
+        """Whether the gateway connection is open now (discord.py keeps is_ready() set while
+        it reconnects)."""
+        return self.ws is not None and self.ws.open
 
     async def close(self) -> None:
         """Stop timers and computer turns, then the connection, the worker processes, the
@@ -365,6 +370,10 @@ class ShardedOFCBot(OFCBot, commands.AutoShardedBot):
     """The bot as discord.py's AutoShardedBot: one gateway connection per shard of its
     plan (commands.Bot adds nothing of its own, so the MRO puts AutoShardedClient's
     connection handling under OFCBot)."""
+
+    def gateway_open(self) -> bool:
+        """Whether every shard's gateway connection is open now."""
+        return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
 
 def make_bot(settings: Settings, *, shards: ShardPlan | None = None, **options: Any) -> OFCBot:
