@@ -180,10 +180,16 @@ def _text(name: str, raw: str) -> str:
 
 def _database(name: str, raw: str) -> str:
     """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
-    mistake, named by its scheme only (a URL may hold a password)."""
+    mistake, named by its scheme only (a URL may hold a password). SQLite's database in
+    memory is refused: everything in it would be gone at the next stop."""
     if (scheme := foreign_scheme(raw)) is not None:
         raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
                           f"{scheme}:// URL")
+    if raw == "sqlite:":
+        raise ConfigError(f"{name} must name a file after sqlite:")
+    if raw.removeprefix("sqlite:") == ":memory:":
+        raise ConfigError(f"{name} must name a file, not an SQLite database in memory (lost "
+                          "at each stop)")
     return raw
 
 

@@ -81,6 +81,11 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_METRICS_PORT", "http", "whole number"),
     ("OFC_DATABASE", "mysql://me:secret@db/ofc",
      "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
+    # an SQLite database in memory would lose every chip at each stop
+    ("OFC_DATABASE", ":memory:", "^OFC_DATABASE must name a file, not an SQLite database in "
+                                 "memory \\(lost at each stop\\)$"),
+    ("OFC_DATABASE", "sqlite::memory:", "must name a file, not an SQLite database in memory"),
+    ("OFC_DATABASE", "sqlite:", "^OFC_DATABASE must name a file after sqlite:$"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
