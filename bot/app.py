@@ -422,7 +422,7 @@ async def export_commands(path: str) -> int:
     """`ofc-bot --export-commands FILE`: the command tree exactly as it would be synced, as
     JSON in FILE (`-`: standard output), without connecting to Discord. The extensions are
     loaded against a throwaway database, with no worker processes (nothing is drawn); the
-    exit status is 0."""
+    exit status is 0, or 2 with one line when FILE cannot be written."""
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(database=str(Path(folder) / "export.sqlite3"), workers=0)
         bot = OFCBot(settings)
@@ -434,8 +434,12 @@ async def export_commands(path: str) -> int:
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     if path == "-":
         sys.stdout.write(text)
-    else:
+        return 0
+    try:
         Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"ofc-bot: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return 2
     return 0
 
 
