@@ -91,11 +91,16 @@ class Settings:
 
 def read_dotenv(path: str | Path) -> dict[str, str]:
     """KEY=value lines of a .env file: `#` comments, blank lines, an optional `export `, and
-    values in single or double quotes are understood. A missing file is an empty mapping."""
+    values in single or double quotes are understood. A missing file is an empty mapping; one
+    that cannot be read (a folder, no permission, not UTF-8) is a ConfigError naming it."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be read: {error.strerror or error}") from None
     values: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()

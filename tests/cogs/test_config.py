@@ -150,3 +150,20 @@ def test_the_no_token_help_asks_for_every_permission_the_bot_checks() -> None:
     assert [str(name) for _, name, _ in NEEDED + THREADS
             if str(name) not in help_text] == []
     assert "/ofc practice" in help_text
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot be read: Is a directory"),  # a folder given for the file
+    (b"DISCORD_TOKEN=\xff\xfe\n", "is not UTF-8 text"),
+])
+def test_a_settings_file_that_cannot_be_read_exits_2_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        content: bytes | None, message: str) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    path = tmp_path / "settings.env"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["--env-file", str(path)]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: {path} {message}\n"
