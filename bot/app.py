@@ -510,7 +510,8 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
     stderr when Discord refuses the token, the database is unusable (in use by another bot,
     damaged, read-only...), another live process holds one of its shards, or the relay or the
-    metrics cannot listen; 1 when it lost its lease while running."""
+    metrics cannot listen; 1 when it lost its lease while running or could not reach
+    Discord at start."""
     discord.utils.setup_logging(level=settings.log_level_number)
     plan = shards or ShardPlan()
 
@@ -543,6 +544,11 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
     except (StorageError, RelayError, ConfigError) as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
+        # at start only (once connected, discord.py reconnects by itself): an outage, for
+        # the supervisor to try again
+        print(f"ofc-bot: cannot reach Discord: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         log.info("stopped")
     return 0

@@ -141,3 +141,25 @@ async def test_a_metrics_host_that_is_not_here_is_one_line_and_exit_2(tmp_path: 
     assert len(lines) == 1
     assert lines[0].startswith("ofc-bot: cannot serve /health and /metrics on host.invalid:9 "
                                "(OFC_METRICS_HOST, OFC_METRICS_PORT): ")
+
+
+async def test_discord_out_of_reach_at_start_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    # exit 1, not 2: nothing to fix in the settings, a supervisor should simply try again
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]  # bound, never listening: the connection is refused
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.e2e.bot_process", f"http://127.0.0.1:{port}/api/v10",
+            f"ws://127.0.0.1:{port}/ws", "--", "--env-file", str(tmp_path / "absent.env"),
+            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT),
+                               "DISCORD_TOKEN": "ZG91YmxlLWJvdA.double.token",
+                               "OFC_DATABASE": str(tmp_path / "ofc.sqlite3"),
+                               "OFC_WORKERS": "0", "OFC_LOG_LEVEL": "WARNING"},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
+    errors = err.decode()
+    assert process.returncode == 1, errors
+    assert "Traceback" not in errors
+    lines = [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
+    assert len(lines) == 1 and lines[0].startswith("ofc-bot: cannot reach Discord: "), errors
+    assert leases(tmp_path / "ofc.sqlite3") == []
