@@ -4,9 +4,12 @@ while the bot runs; bot/cli/dbtools.py)."""
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
 from bot.sharding import ShardPlan, ShardPlanError
+
+ENV_FILE = ".env"  # read if it is there; a file named with --env-file must be
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,7 +38,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--shards", metavar="A-B",
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
-    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument("--env-file", default=ENV_FILE,
+                        help=f"settings file (default: {ENV_FILE}, if there)")
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}",
                                      parser_class=OneLineParser)
     add_backup_parser(commands)
@@ -56,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(update_catalogues() if args.update_catalogues
                            else export_commands(args.export_commands))
     try:
+        if args.env_file != ENV_FILE and not Path(args.env_file).exists():
+            # named, so meant: never start on the defaults (a new, empty database) instead
+            raise ConfigError(f"the settings file {args.env_file} does not exist")
         settings = load_settings(dotenv=args.env_file)
     except ConfigError as error:
         print(f"ofc-bot: {error}", file=sys.stderr)

@@ -116,11 +116,11 @@ def test_env_example_documents_every_setting_with_its_default() -> None:
         assert above.startswith("#"), f"{NAMES[field.name]} has no comment"
 
 
-def test_no_token_exits_with_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_no_token_exits_with_how_to_get_one(monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     # exit 2, as every setting ofc-bot cannot start with (a supervisor retries it a few times)
-    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    assert main(["--env-file", os.devnull]) == 2
     err = capsys.readouterr().err
     for needed in ("DISCORD_TOKEN", "New Application", "Reset Token",
                    '"bot" and\n     "applications.commands"',
@@ -128,10 +128,10 @@ def test_no_token_exits_with_how_to_get_one(tmp_path: Path, monkeypatch: pytest.
         assert needed in err
 
 
-def test_a_bad_setting_exits_2_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_a_bad_setting_exits_2_naming_it(monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("OFC_DAILY_CHIPS", "many")
-    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    assert main(["--env-file", os.devnull]) == 2
     assert "OFC_DAILY_CHIPS must be a whole number" in capsys.readouterr().err
 
 
@@ -167,3 +167,16 @@ def test_a_settings_file_that_cannot_be_read_exits_2_naming_it(
         path.write_bytes(content)
     assert main(["--env-file", str(path)]) == 2
     assert capsys.readouterr().err == f"ofc-bot: {path} {message}\n"
+
+
+def test_a_settings_file_named_but_missing_exits_2_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A typo in --env-file must not start the bot on the defaults: with the token in the
+    # environment it would open a new, empty ofc.sqlite3 and every wallet would look gone.
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "ofc-bot.env"
+    assert main(["--env-file", str(missing)]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert list(tmp_path.iterdir()) == []  # no database created

@@ -41,7 +41,7 @@ async def running_bot(double: DiscordDouble, folder: Path, module: str = "tests.
     env.pop("OFC_DATABASE", None)  # the default: ofc.sqlite3 in the folder it runs from
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", module, double.api_url, double.gateway_url, "--",
-        "--env-file", str(folder / "absent.env"), cwd=folder,
+        "--env-file", os.devnull, cwd=folder,
         env={**env, "PYTHONPATH": str(ROOT)}, stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE)
     try:
@@ -99,7 +99,7 @@ async def refused_start(double: DiscordDouble, folder: Path, **settings: str) ->
     traceback."""
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tests.e2e.bot_process", double.api_url, double.gateway_url,
-        "--", "--env-file", str(folder / "absent.env"), cwd=folder,
+        "--", "--env-file", os.devnull, cwd=folder,
         env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": double.token,
              "OFC_DATABASE": str(folder / "ofc.sqlite3"), "OFC_WORKERS": "0",
              "OFC_LOG_LEVEL": "WARNING", **settings},
@@ -150,7 +150,7 @@ async def test_discord_out_of_reach_at_start_is_one_line_and_exit_1(tmp_path: Pa
         port = closed.getsockname()[1]  # bound, never listening: the connection is refused
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.e2e.bot_process", f"http://127.0.0.1:{port}/api/v10",
-            f"ws://127.0.0.1:{port}/ws", "--", "--env-file", str(tmp_path / "absent.env"),
+            f"ws://127.0.0.1:{port}/ws", "--", "--env-file", os.devnull,
             cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT),
                                "DISCORD_TOKEN": "ZG91YmxlLWJvdA.double.token",
                                "OFC_DATABASE": str(tmp_path / "ofc.sqlite3"),
