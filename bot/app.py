@@ -16,6 +16,7 @@ gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwar
 """
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
@@ -493,17 +494,18 @@ def quiet_collector() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
-def stop_on_signal(bot: OFCBot, number: signal.Signals) -> None:
-    """SIGTERM (systemd, docker stop) or Ctrl+C: stop cleanly, the leases released at once. A
-    second one during that stop ends the process there and then, killed by that signal as a
-    crash would be: nothing is lost (every table is saved at each action), and the lease runs
-    out by itself."""
-    if bot.shutting_down:
+def stop_on_signal(bot: OFCBot, started: asyncio.Task[Any], number: signal.Signals) -> None:
+    """SIGTERM (systemd, docker stop) or Ctrl+C: stop cleanly, the leases released at once,
+    by cancelling `started` (the task running the bot), so a start still under way (restoring
+    tables, syncing commands) goes no further either. A second one during that stop ends the
+    process there and then, killed by that signal as a crash would be: nothing is lost (every
+    table is saved at each action), and the lease runs out by itself."""
+    if bot.shutting_down or started.cancelling():
         log.warning("%s during the stop: stopping at once", number.name)
         signal.signal(number, signal.SIG_DFL)
         os.kill(os.getpid(), number)
     log.info("%s: stopping", number.name)
-    bot.spawn(bot.close())
+    started.cancel()
 
 
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
@@ -526,10 +528,13 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
         quiet_collector()
         async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
                             keeper=keeper, relay=relay) as bot:
-            loop = asyncio.get_running_loop()
+            loop, started = asyncio.get_running_loop(), asyncio.current_task()
+            assert started is not None
             for number in (signal.SIGTERM, signal.SIGINT):
-                loop.add_signal_handler(number, stop_on_signal, bot, number)
-            await bot.start(settings.token or "")
+                loop.add_signal_handler(number, stop_on_signal, bot, started, number)
+            # a signal cancels the start: async with's exit then stops the bot
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot.start(settings.token or "")
         return bot.lease_lost
 
     try:

@@ -8,9 +8,10 @@ no lease held.
 SIGTERM (systemd, docker stop) and Ctrl+C (SIGINT) stop it cleanly: it exits 0 having gone
 through the whole stop, the last step of which, after the tables, the connection and the worker
 processes, releases its shards' lease in the database (so the lease row is gone) and closes the
-database. A second signal while the stop is under way ends the process at once, killed by
-that signal, as a crash would. Nothing here assumes the machine is quick: the
-test waits (up to a generous deadline) for what must happen, and fails only if it never does.
+database; in the middle of its start too. A second signal while the stop is under way ends the
+process at once, killed by that signal, as a crash would. Nothing here assumes the machine is
+quick: the test waits (up to a generous deadline) for what must happen, and fails only if it
+never does.
 """
 
 import asyncio
@@ -75,6 +76,30 @@ async def test_one_signal_stops_it_cleanly_and_it_exits(tmp_path: Path,
     assert status == 0, errors
     assert "Traceback" not in errors
     assert leases(tmp_path / "ofc.sqlite3") == []  # the stop went to its end
+
+
+async def test_a_signal_during_the_start_stops_it_cleanly(tmp_path: Path) -> None:
+    starting = tmp_path / "starting"
+    async with DiscordDouble(watched_loggers=()) as double:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.e2e.stalled_start_process", double.api_url,
+            double.gateway_url, "--", "--env-file", os.devnull, cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": double.token,
+                 "OFC_WORKERS": "0", "OFC_LOG_LEVEL": "WARNING",
+                 "OFC_TEST_STARTING_FILE": str(starting)},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        try:
+            await double.wait_until(lambda: starting.exists() or process.returncode is not None,
+                                    timeout=DEADLINE, what="the start under way")
+            process.send_signal(signal.SIGTERM)
+            _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    assert process.returncode == 0, err.decode()
+    assert "Traceback" not in err.decode()
+    assert leases(tmp_path / "ofc.sqlite3") == []
 
 
 async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -> None:
