@@ -21,7 +21,7 @@ import signal
 import socket
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -32,23 +32,31 @@ ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 120.0  # seconds; far above what a busy machine needs, not a timing assertion
 
 
+async def start_bot(folder: Path, api: str, gateway: str, token: str,
+                    module: str = "tests.e2e.bot_process",
+                    **settings: str) -> asyncio.subprocess.Process:
+    """The bot in a process of its own, in `folder` (its database, by default, the
+    ofc.sqlite3 there), its stderr piped."""
+    env = {name: value for name, value in os.environ.items() if name != "OFC_DATABASE"}
+    env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=token, OFC_WORKERS="0",
+               OFC_LOG_LEVEL="WARNING", **settings)
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", module, api, gateway, "--", "--env-file", os.devnull, cwd=folder,
+        env=env, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+
+
 @contextlib.asynccontextmanager
 async def running_bot(double: DiscordDouble, folder: Path, module: str = "tests.e2e.bot_process",
-                      **extra: str) -> AsyncIterator[asyncio.subprocess.Process]:
-    """The bot in a process of its own, once connected; killed at the end if still running
-    (only when the test failed)."""
-    env = {**os.environ, "DISCORD_TOKEN": double.token, "OFC_WORKERS": "0",
-           "OFC_LOG_LEVEL": "WARNING", **extra}
-    env.pop("OFC_DATABASE", None)  # the default: ofc.sqlite3 in the folder it runs from
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", module, double.api_url, double.gateway_url, "--",
-        "--env-file", os.devnull, cwd=folder,
-        env={**env, "PYTHONPATH": str(ROOT)}, stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE)
+                      until: Callable[[], bool] | None = None,
+                      **settings: str) -> AsyncIterator[asyncio.subprocess.Process]:
+    """The bot, once connected (or once `until()`); killed at the end if still running (only
+    when the test failed)."""
+    process = await start_bot(folder, double.api_url, double.gateway_url, double.token, module,
+                              **settings)
     try:
         await double.wait_until(
-            lambda: process.returncode is not None or any(
-                s.socket is not None and s.sent for s in double.gateway.sessions.values()),
+            lambda: process.returncode is not None or (until() if until else any(
+                s.socket is not None and s.sent for s in double.gateway.sessions.values())),
             timeout=DEADLINE, what="the bot's gateway session")
         assert process.returncode is None
         yield process
@@ -56,6 +64,13 @@ async def running_bot(double: DiscordDouble, folder: Path, module: str = "tests.
         if process.returncode is None:
             process.kill()
             await process.wait()
+
+
+async def stopped(process: asyncio.subprocess.Process) -> tuple[int, str]:
+    """Its exit status and stderr, once it exited by itself."""
+    _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
+    assert process.returncode is not None
+    return process.returncode, err.decode()
 
 
 def leases(database: Path) -> list[tuple[object, ...]]:
@@ -70,9 +85,7 @@ async def test_one_signal_stops_it_cleanly_and_it_exits(tmp_path: Path,
             running_bot(double, tmp_path) as bot:
         assert len(leases(tmp_path / "ofc.sqlite3")) == 1  # held while it runs
         bot.send_signal(stop)
-        status = await asyncio.wait_for(bot.wait(), DEADLINE)
-        assert bot.stderr is not None
-        errors = (await bot.stderr.read()).decode()
+        status, errors = await stopped(bot)
     assert status == 0, errors
     assert "Traceback" not in errors
     assert leases(tmp_path / "ofc.sqlite3") == []  # the stop went to its end
@@ -80,25 +93,13 @@ async def test_one_signal_stops_it_cleanly_and_it_exits(tmp_path: Path,
 
 async def test_a_signal_during_the_start_stops_it_cleanly(tmp_path: Path) -> None:
     starting = tmp_path / "starting"
-    async with DiscordDouble(watched_loggers=()) as double:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.stalled_start_process", double.api_url,
-            double.gateway_url, "--", "--env-file", os.devnull, cwd=tmp_path,
-            env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": double.token,
-                 "OFC_WORKERS": "0", "OFC_LOG_LEVEL": "WARNING",
-                 "OFC_TEST_STARTING_FILE": str(starting)},
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        try:
-            await double.wait_until(lambda: starting.exists() or process.returncode is not None,
-                                    timeout=DEADLINE, what="the start under way")
-            process.send_signal(signal.SIGTERM)
-            _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
-        finally:
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
-    assert process.returncode == 0, err.decode()
-    assert "Traceback" not in err.decode()
+    async with DiscordDouble(watched_loggers=()) as double, \
+            running_bot(double, tmp_path, "tests.e2e.stalled_start_process", starting.exists,
+                        OFC_TEST_STARTING_FILE=str(starting)) as bot:
+        bot.send_signal(signal.SIGTERM)
+        status, errors = await stopped(bot)
+    assert status == 0, errors
+    assert "Traceback" not in errors
     assert leases(tmp_path / "ofc.sqlite3") == []
 
 
@@ -112,9 +113,7 @@ async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -
                                 timeout=DEADLINE, what="the stop under way")
         assert bot.returncode is None
         bot.send_signal(signal.SIGINT)
-        status = await asyncio.wait_for(bot.wait(), DEADLINE)
-        assert bot.stderr is not None
-        errors = (await bot.stderr.read()).decode()
+        status, errors = await stopped(bot)
     assert status == -signal.SIGINT, errors  # killed by it
     assert "stopping at once" in errors
 
@@ -122,16 +121,10 @@ async def test_a_second_signal_during_the_stop_ends_it_at_once(tmp_path: Path) -
 async def refused_start(double: DiscordDouble, folder: Path, **settings: str) -> list[str]:
     """The bot's `ofc-bot: ...` lines on stderr, once it exited 2 at start without a
     traceback."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.e2e.bot_process", double.api_url, double.gateway_url,
-        "--", "--env-file", os.devnull, cwd=folder,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": double.token,
-             "OFC_DATABASE": str(folder / "ofc.sqlite3"), "OFC_WORKERS": "0",
-             "OFC_LOG_LEVEL": "WARNING", **settings},
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-    _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
-    errors = err.decode()
-    assert process.returncode == 2, errors
+    status, errors = await stopped(await start_bot(
+        folder, double.api_url, double.gateway_url, settings.pop("DISCORD_TOKEN", double.token),
+        **settings))
+    assert status == 2, errors
     assert "Traceback" not in errors
     assert leases(folder / "ofc.sqlite3") == []  # nothing left held
     return [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
@@ -173,17 +166,10 @@ async def test_discord_out_of_reach_at_start_is_one_line_and_exit_1(tmp_path: Pa
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))
         port = closed.getsockname()[1]  # bound, never listening: the connection is refused
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.e2e.bot_process", f"http://127.0.0.1:{port}/api/v10",
-            f"ws://127.0.0.1:{port}/ws", "--", "--env-file", os.devnull,
-            cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT),
-                               "DISCORD_TOKEN": "ZG91YmxlLWJvdA.double.token",
-                               "OFC_DATABASE": str(tmp_path / "ofc.sqlite3"),
-                               "OFC_WORKERS": "0", "OFC_LOG_LEVEL": "WARNING"},
-            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
-        _, err = await asyncio.wait_for(process.communicate(), DEADLINE)
-    errors = err.decode()
-    assert process.returncode == 1, errors
+        status, errors = await stopped(await start_bot(
+            tmp_path, f"http://127.0.0.1:{port}/api/v10", f"ws://127.0.0.1:{port}/ws",
+            "ZG91YmxlLWJvdA.double.token"))
+    assert status == 1, errors
     assert "Traceback" not in errors
     lines = [line for line in errors.splitlines() if line.startswith("ofc-bot: ")]
     assert len(lines) == 1 and lines[0].startswith("ofc-bot: cannot reach Discord: "), errors
