@@ -45,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_backup_parser(commands)
     add_migrate_parser(commands)
     args = parse_args(parser, argv)
+    if args.env_file != ENV_FILE and not Path(args.env_file).exists():
+        # named, so meant: never run on the defaults (a new, empty database) instead
+        print(f"ofc-bot: the settings file {args.env_file} does not exist", file=sys.stderr)
+        return 2
     if args.command is not None:
         return int(args.run(args))
     try:
@@ -60,9 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(update_catalogues() if args.update_catalogues
                            else export_commands(args.export_commands))
     try:
-        if args.env_file != ENV_FILE and not Path(args.env_file).exists():
-            # named, so meant: never start on the defaults (a new, empty database) instead
-            raise ConfigError(f"the settings file {args.env_file} does not exist")
         settings = load_settings(dotenv=args.env_file)
     except ConfigError as error:
         print(f"ofc-bot: {error}", file=sys.stderr)

@@ -180,3 +180,12 @@ def test_a_settings_file_named_but_missing_exits_2_naming_it(
     assert main(["--env-file", str(missing)]) == 2
     assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
     assert list(tmp_path.iterdir()) == []  # no database created
+
+
+def test_a_settings_file_named_but_missing_stops_a_backup_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ofc-bot --env-file PATH backup ...: the backup of the wrong (default) database otherwise
+    missing = tmp_path / "ofc-bot.env"
+    assert main(["--env-file", str(missing), "backup", str(tmp_path / "copy.sqlite3")]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert list(tmp_path.iterdir()) == []
