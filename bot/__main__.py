@@ -4,9 +4,12 @@ while the bot runs; bot/cli/dbtools.py)."""
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
 from bot.sharding import ShardPlan, ShardPlanError
+
+ENV_FILE = ".env"  # read if it is there; a file named with --env-file must be
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -35,12 +38,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--shards", metavar="A-B",
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
-    parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument("--env-file", default=ENV_FILE,
+                        help=f"settings file (default: {ENV_FILE}, if there)")
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}",
                                      parser_class=OneLineParser)
     add_backup_parser(commands)
     add_migrate_parser(commands)
     args = parse_args(parser, argv)
+    if args.env_file != ENV_FILE and not Path(args.env_file).exists():
+        # named, so meant: never run on the defaults (a new, empty database) instead
+        print(f"ofc-bot: the settings file {args.env_file} does not exist", file=sys.stderr)
+        return 2
     if args.command is not None:
         return int(args.run(args))
     try:
@@ -62,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr, end="")
-        return 1
+        return 2
     from bot.app import run  # discord.py is imported only when the bot really starts
 
     return run(settings, sync_global=args.sync, shards=shards)

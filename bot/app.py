@@ -16,9 +16,11 @@ gateway's parser table, whose raw INTERACTION_CREATE payload is what gets forwar
 """
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -34,7 +36,7 @@ from discord.ext import commands
 from bot.cluster.metrics import Metrics
 from bot.cluster.relay import Relay, RelayError, RelayTLS, relay_key
 from bot.cluster.shard_lease import ShardKeeper
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.i18n import Text, locale_of, t
 from bot.process.workers import Workers
 from bot.sharding import ShardPlan, shard_of
@@ -82,6 +84,7 @@ class OFCBot(commands.Bot):
         self.clock = clock or SystemClock()
         self.extension_names = tuple(extensions)
         self.shutting_down = False
+        self._closing: asyncio.Task[None] | None = None
         self.shard_plan = shards or ShardPlan()
         self.relay = relay
         self.lease_lost: str | None = None  # why the bot stopped itself, if it did
@@ -309,7 +312,7 @@ class OFCBot(commands.Bot):
 
     def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether this process serves its servers now, and the facts behind the answer."""
-        connected = self.is_ready() and not self.is_closed()
+        connected = self.is_ready() and not self.is_closed() and self.gateway_open()
         held = self.keeper.held()
         return connected and held and not self.shutting_down, {
             "connected": connected, "shards": list(self.shard_plan.ids),
@@ -318,19 +321,34 @@ class OFCBot(commands.Bot):
                                             - self.keeper.clock.now()), 1),
             "live_tables": len(self.tables.live_tables()), "owner": self.keeper.owner}
 
+    def gateway_open(self) -> bool:
+        """Whether the gateway connection is open now (discord.py keeps is_ready() set while
+        it reconnects)."""
+        return self.ws is not None and self.ws.open
+
     async def close(self) -> None:
         """Stop timers and computer turns, then the connection, the worker processes, the
         shards' leases (released: a replacement may start at once) and storage. The state of
-        every table is saved after each action, so nothing is lost. Safe to call twice."""
-        if self.shutting_down:
-            return await super().close()
-        self.shutting_down = True
-        if self._heartbeat is not None and self._heartbeat is not asyncio.current_task():
+        every table is saved after each action, so nothing is lost. The stop runs once, in a
+        task of its own, and every call returns when it is done: a call from a task the stop
+        cancels (a signal's, the heartbeat's) does not cut it short."""
+        if self._closing is None:
+            self.shutting_down = True
+            self._closing = asyncio.get_running_loop().create_task(self._close())
+        await asyncio.shield(self._closing)
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        # discord.py's waits for its own part of the stop only; the process must not end
+        # before the rest (the database's thread would keep it alive)
+        await self.close()
+
+    async def _close(self) -> None:
+        if self._heartbeat is not None:
             self._heartbeat.cancel()
         if hasattr(self, "tables"):
             await self.tables.close()
         await super().close()  # unloads the cogs (they finish pending messages), disconnects
-        others = [t for t in self._background if t is not asyncio.current_task()]
+        others = list(self._background)
         for task in others:
             task.cancel()
         await asyncio.gather(*others, return_exceptions=True)
@@ -353,6 +371,10 @@ class ShardedOFCBot(OFCBot, commands.AutoShardedBot):
     """The bot as discord.py's AutoShardedBot: one gateway connection per shard of its
     plan (commands.Bot adds nothing of its own, so the MRO puts AutoShardedClient's
     connection handling under OFCBot)."""
+
+    def gateway_open(self) -> bool:
+        """Whether every shard's gateway connection is open now."""
+        return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
 
 def make_bot(settings: Settings, *, shards: ShardPlan | None = None, **options: Any) -> OFCBot:
@@ -401,7 +423,7 @@ async def export_commands(path: str) -> int:
     """`ofc-bot --export-commands FILE`: the command tree exactly as it would be synced, as
     JSON in FILE (`-`: standard output), without connecting to Discord. The extensions are
     loaded against a throwaway database, with no worker processes (nothing is drawn); the
-    exit status is 0."""
+    exit status is 0, or 2 with one line when FILE cannot be written."""
     with tempfile.TemporaryDirectory() as folder:
         settings = Settings(database=str(Path(folder) / "export.sqlite3"), workers=0)
         bot = OFCBot(settings)
@@ -413,8 +435,12 @@ async def export_commands(path: str) -> int:
     text = json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
     if path == "-":
         sys.stdout.write(text)
-    else:
+        return 0
+    try:
         Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"ofc-bot: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -468,11 +494,26 @@ def quiet_collector() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
+def stop_on_signal(bot: OFCBot, started: asyncio.Task[Any], number: signal.Signals) -> None:
+    """SIGTERM (systemd, docker stop) or Ctrl+C: stop cleanly, the leases released at once,
+    by cancelling `started` (the task running the bot), so a start still under way (restoring
+    tables, syncing commands) goes no further either. A second one during that stop ends the
+    process there and then, killed by that signal as a crash would be: nothing is lost (every
+    table is saved at each action), and the lease runs out by itself."""
+    if bot.shutting_down or started.cancelling():
+        log.warning("%s during the stop: stopping at once", number.name)
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+    log.info("%s: stopping", number.name)
+    started.cancel()
+
+
 def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | None = None) -> int:
     """Run the bot until interrupted; the exit status for `ofc-bot`: 2 with one line on
-    stderr when the database is unusable (in use by another bot, damaged, read-only...),
-    another live process holds one of its shards or the relay cannot listen; 1 when it lost
-    its lease while running."""
+    stderr when Discord refuses the token, the database is unusable (in use by another bot,
+    damaged, read-only...), another live process holds one of its shards, or the relay or the
+    metrics cannot listen; 1 when it lost its lease while running or could not reach
+    Discord at start."""
     discord.utils.setup_logging(level=settings.log_level_number)
     plan = shards or ShardPlan()
 
@@ -487,10 +528,13 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
         quiet_collector()
         async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
                             keeper=keeper, relay=relay) as bot:
-            # SIGTERM (systemd, docker stop) stops cleanly: the leases are released at once
-            asyncio.get_running_loop().add_signal_handler(
-                signal.SIGTERM, lambda: bot.spawn(bot.close()))
-            await bot.start(settings.token or "")
+            loop, started = asyncio.get_running_loop(), asyncio.current_task()
+            assert started is not None
+            for number in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(number, stop_on_signal, bot, started, number)
+            # a signal cancels the start: async with's exit then stops the bot
+            with contextlib.suppress(asyncio.CancelledError):
+                await bot.start(settings.token or "")
         return bot.lease_lost
 
     try:
@@ -499,12 +543,17 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
             print(f"ofc-bot: {lost}", file=sys.stderr)
             return 1
     except discord.LoginFailure:
-        log.error("Discord refused the token (DISCORD_TOKEN). Reset it in the Developer "
-                  "Portal (Bot -> Reset Token) and put the new one in .env.")
-        return 1
-    except (StorageError, RelayError) as error:
+        print("ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the Developer "
+              "Portal (Bot -> Reset Token) and put the new one in .env", file=sys.stderr)
+        return 2
+    except (StorageError, RelayError, ConfigError) as error:
         print(f"ofc-bot: {error}", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
+        # at start only (once connected, discord.py reconnects by itself): an outage, for
+        # the supervisor to try again
+        print(f"ofc-bot: cannot reach Discord: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         log.info("stopped")
     return 0

@@ -92,11 +92,16 @@ class Settings:
 
 def read_dotenv(path: str | Path) -> dict[str, str]:
     """KEY=value lines of a .env file: `#` comments, blank lines, an optional `export `, and
-    values in single or double quotes are understood. A missing file is an empty mapping."""
+    values in single or double quotes are understood. A missing file is an empty mapping; one
+    that cannot be read (a folder, no permission, not UTF-8) is a ConfigError naming it."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+    except OSError as error:
+        raise ConfigError(f"{path} cannot be read: {error.strerror or error}") from None
     values: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -181,10 +186,16 @@ def _text(name: str, raw: str) -> str:
 
 def _database(name: str, raw: str) -> str:
     """An SQLite file (a path, or sqlite:PATH) or a postgresql:// URL; any other URL is a
-    mistake, named by its scheme only (a URL may hold a password)."""
+    mistake, named by its scheme only (a URL may hold a password). SQLite's database in
+    memory is refused: everything in it would be gone at the next stop."""
     if (scheme := foreign_scheme(raw)) is not None:
         raise ConfigError(f"{name} must be an SQLite file or a postgresql:// URL, not a "
                           f"{scheme}:// URL")
+    if raw == "sqlite:":
+        raise ConfigError(f"{name} must name a file after sqlite:")
+    if raw.removeprefix("sqlite:") == ":memory:":
+        raise ConfigError(f"{name} must name a file, not an SQLite database in memory (lost "
+                          "at each stop)")
     return raw
 
 

@@ -19,6 +19,8 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from bot.config import ConfigError
+
 KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 # The interaction callback route: the first answer to an interaction.
 _CALLBACK = re.compile(r"/interactions/(?P<id>[0-9]+)/[^/]+/callback$")
@@ -87,7 +89,8 @@ class Metrics:
     # ----------------------------------------------------------------- serving
     async def serve(self, host: str, port: int,
                     health: Callable[[], tuple[bool, dict[str, Any]]]) -> web.AppRunner:
-        """Serve /health and /metrics until the returned runner is cleaned up."""
+        """Serve /health and /metrics until the returned runner is cleaned up (ConfigError:
+        it cannot listen there)."""
 
         async def get_health(request: web.Request) -> web.Response:
             ok, facts = health()
@@ -103,5 +106,11 @@ class Metrics:
         app.router.add_get("/metrics", get_metrics)
         runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await runner.setup()
-        await web.TCPSite(runner, host, port).start()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as error:  # a port taken, a host name unknown or not this machine's
+            await runner.cleanup()
+            raise ConfigError(f"cannot serve /health and /metrics on {host}:{port} "
+                              f"(OFC_METRICS_HOST, OFC_METRICS_PORT): "
+                              f"{error.strerror or error}") from error
         return runner

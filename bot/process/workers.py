@@ -52,6 +52,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -303,7 +304,11 @@ def _nothing() -> None:
 
 def exit_with_parent(then: Callable[[], None] | None = None) -> None:
     """A pool's initializer: start the watch that ends this worker process when the process
-    that started the pool ends; then run `then()`, the pool's own initializer."""
+    that started the pool ends; then run `then()`, the pool's own initializer. Ctrl+C is
+    ignored: a terminal sends it to every process of the bot's group, and the bot stops its
+    workers itself once its stop gets there (each would otherwise print a KeyboardInterrupt
+    traceback, or cut the task it runs short)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is not None:
         threading.Thread(target=_exit_when_gone, args=(parent,), name="parent-watch",

@@ -4,6 +4,7 @@ one log line a minute per reason. The clock is the test's: nothing here depends 
 
 import importlib.util
 import logging
+import os
 import shutil
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -243,7 +244,7 @@ def test_ofc_bot_refuses_a_wildcard_relay_address_in_one_line(
     monkeypatch.setenv("OFC_RELAY_ADDRESS", "0.0.0.0:8400")
     monkeypatch.setenv("OFC_DATABASE", str(tmp_path / "ofc.sqlite3"))
     assert main(["--shard-count", "2", "--shards", "1",
-                 "--env-file", str(tmp_path / "none.env")]) == 2
+                 "--env-file", os.devnull]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "ofc-bot: OFC_RELAY_ADDRESS must name the address the other processes of the bot can "
         "reach this one at (this machine's name or IP address), not the wildcard 0.0.0.0: it "

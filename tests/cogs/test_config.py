@@ -85,6 +85,11 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_METRICS_PORT", "http", "whole number"),
     ("OFC_DATABASE", "mysql://me:secret@db/ofc",
      "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
+    # an SQLite database in memory would lose every chip at each stop
+    ("OFC_DATABASE", ":memory:", "^OFC_DATABASE must name a file, not an SQLite database in "
+                                 "memory \\(lost at each stop\\)$"),
+    ("OFC_DATABASE", "sqlite::memory:", "must name a file, not an SQLite database in memory"),
+    ("OFC_DATABASE", "sqlite:", "^OFC_DATABASE must name a file after sqlite:$"),
 ])
 def test_bad_values_are_named(name: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
@@ -115,10 +120,11 @@ def test_env_example_documents_every_setting_with_its_default() -> None:
         assert above.startswith("#"), f"{NAMES[field.name]} has no comment"
 
 
-def test_no_token_exits_with_how_to_get_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_no_token_exits_with_how_to_get_one(monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert main(["--env-file", str(tmp_path / "none.env")]) == 1
+    # exit 2, as every setting ofc-bot cannot start with (a supervisor retries it a few times)
+    assert main(["--env-file", os.devnull]) == 2
     err = capsys.readouterr().err
     for needed in ("DISCORD_TOKEN", "New Application", "Reset Token",
                    '"bot" and\n     "applications.commands"',
@@ -126,10 +132,10 @@ def test_no_token_exits_with_how_to_get_one(tmp_path: Path, monkeypatch: pytest.
         assert needed in err
 
 
-def test_a_bad_setting_exits_2_naming_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_a_bad_setting_exits_2_naming_it(monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("OFC_DAILY_CHIPS", "many")
-    assert main(["--env-file", str(tmp_path / "none.env")]) == 2
+    assert main(["--env-file", os.devnull]) == 2
     assert "OFC_DAILY_CHIPS must be a whole number" in capsys.readouterr().err
 
 
@@ -138,7 +144,7 @@ def test_python_m_bot_without_token(tmp_path: Path) -> None:
     env["PYTHONPATH"] = str(ROOT)  # whether or not the project is pip-installed
     done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "no DISCORD_TOKEN" in done.stderr and "ofc simulate" in done.stderr
 
 
@@ -148,3 +154,42 @@ def test_the_no_token_help_asks_for_every_permission_the_bot_checks() -> None:
     assert [str(name) for _, name, _ in NEEDED + THREADS
             if str(name) not in help_text] == []
     assert "/ofc practice" in help_text
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot be read: Is a directory"),  # a folder given for the file
+    (b"DISCORD_TOKEN=\xff\xfe\n", "is not UTF-8 text"),
+])
+def test_a_settings_file_that_cannot_be_read_exits_2_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        content: bytes | None, message: str) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    path = tmp_path / "settings.env"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    assert main(["--env-file", str(path)]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: {path} {message}\n"
+
+
+def test_a_settings_file_named_but_missing_exits_2_naming_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A typo in --env-file must not start the bot on the defaults: with the token in the
+    # environment it would open a new, empty ofc.sqlite3 and every wallet would look gone.
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "ofc-bot.env"
+    assert main(["--env-file", str(missing)]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert list(tmp_path.iterdir()) == []  # no database created
+
+
+def test_a_settings_file_named_but_missing_stops_a_backup_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ofc-bot --env-file PATH backup ...: the backup of the wrong (default) database otherwise
+    missing = tmp_path / "ofc-bot.env"
+    assert main(["--env-file", str(missing), "backup", str(tmp_path / "copy.sqlite3")]) == 2
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert list(tmp_path.iterdir()) == []

@@ -97,3 +97,14 @@ async def test_the_export_is_the_synced_tree_with_every_description(
         assert without_empty_localizations(exported) == put.json
     finally:
         await double.stop_client(bot)
+
+
+def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    out = tmp_path / "no such folder" / "commands.json"
+    env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    done = subprocess.run([sys.executable, "-m", "bot", "--export-commands", str(out)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"ofc-bot: cannot write {out}: No such file or directory"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written

@@ -76,7 +76,7 @@ class Process:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", self.module, self.double.api_url, self.double.gateway_url,
             "--", "--sync", "--shard-count", "2", "--shards", "0-1", "--env-file",
-            str(self.log.with_suffix(".env")), cwd=ROOT, env=self.env, stdout=out,
+            os.devnull, cwd=ROOT, env=self.env, stdout=out,
             stderr=asyncio.subprocess.STDOUT)
         out.close()
         await self.double.wait_until(self.connected, timeout=TIMEOUT,

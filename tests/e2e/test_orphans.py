@@ -60,7 +60,7 @@ async def test_a_killed_bot_leaves_no_process_behind(tmp_path: Path) -> None:
         # the exit, which is what a supervisor hanging on them looks like.
         bot = subprocess.Popen(
             [sys.executable, "-m", "tests.e2e.bot_process", double.api_url,
-             double.gateway_url, "--", "--env-file", str(tmp_path / "absent.env")],
+             double.gateway_url, "--", "--env-file", os.devnull],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             start_new_session=True)
         group = bot.pid  # the leader of its new session and group

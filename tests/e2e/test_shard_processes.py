@@ -54,7 +54,7 @@ class BotProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.e2e.bot_process", self.double.api_url,
             self.double.gateway_url, "--", "--sync", "--shard-count", "2", "--shards",
-            str(self.shard), "--env-file", str(self.log.with_suffix(".env")),
+            str(self.shard), "--env-file", os.devnull,
             cwd=ROOT, env=self.env, stdout=out, stderr=asyncio.subprocess.STDOUT)
         out.close()
 

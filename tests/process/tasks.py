@@ -48,3 +48,9 @@ def palette_built() -> bool:
     from rendering import palette
 
     return palette.fixed.cache_info().currsize == 1
+
+
+def interrupted() -> int:
+    """Ctrl+C in a terminal, as it reaches every process of the bot's group; then the pid."""
+    os.kill(os.getpid(), signal.SIGINT)
+    return os.getpid()

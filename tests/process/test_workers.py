@@ -300,3 +300,15 @@ def test_the_bots_workers_start_with_their_first_image_already_drawn() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300, check=False)
     assert done.stdout.split() == ["True"], done.stderr[-2000:]
+
+
+async def test_ctrl_c_leaves_the_workers_to_the_bot() -> None:
+    # A terminal's Ctrl+C reaches the workers too: they go on (no KeyboardInterrupt traceback
+    # from each of them, no task cut short) and stop when the bot stops them.
+    workers = Workers(1)
+    try:
+        first = await workers.run(tasks.interrupted)
+        assert await workers.run(tasks.pid) == first  # the same process, still serving
+    finally:
+        await workers.close()
+    assert not alive(first)

@@ -1,21 +1,25 @@
 """Health and metrics for operators: the bot with OFC_METRICS_PORT set serves
 /health and Prometheus /metrics on 127.0.0.1; scraped during a whole match through the
-double, the counters move with the play, and the gauges say what is live."""
+double, the counters move with the play, and the gauges say what is live. /health says 503
+while the gateway connection is down, and 200 again once it is back."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.cogs.conftest import settings_for
 from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double.gateway import IDENTIFY, RESUME
 from tests.e2e.flows import open_table, play_out, play_until, seats_of
 
 
@@ -84,3 +88,43 @@ async def test_metrics_move_during_a_match(double: DiscordDouble, alice: Member,
         assert value(after, "ofc_db_transaction_seconds_count", mode="write") > writes
     finally:
         await double.stop_client(bot)
+
+
+async def test_health_is_503_while_the_gateway_is_down(double: DiscordDouble, clock: FakeClock,
+                                                       database: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # discord.py keeps is_ready() set while it reconnects: /health must look at the socket.
+    port = free_port()
+    bot = OFCBot(replace(settings_for(double, database), metrics_port=port), clock=clock)
+    await double.start_client(bot)
+    try:
+        assert (await scrape(port))[1] == 200
+        receive = double.gateway._receive
+
+        async def refused(conn: Any, payload: dict[str, Any]) -> Any:
+            if payload.get("op") in (IDENTIFY, RESUME):  # Discord unreachable: no session
+                await conn.ws.close(code=4000)
+                return None
+            return await receive(conn, payload)
+
+        monkeypatch.setattr(double.gateway, "_receive", refused)
+        await double.gateway.drop_connections()
+        health = await wait_for_health(port, 503)
+        assert health["status"] == "unavailable" and health["connected"] is False
+        assert health["lease_held"]  # only the connection is missing
+
+        monkeypatch.setattr(double.gateway, "_receive", receive)
+        await wait_for_health(port, 200)  # it resumed
+    finally:
+        await double.stop_client(bot)
+
+
+async def wait_for_health(port: int, status: int) -> dict[str, Any]:
+    """/health's JSON once it answers `status` (a generous deadline: discord.py's reconnection
+    waits grow, and the machine may be busy; not a timing assertion)."""
+    for _ in range(600):
+        _, answered, health = await scrape(port)
+        if answered == status:
+            return health
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/health never answered {status}")
