@@ -46,6 +46,7 @@ from bot.tables import (
     TableRefunded,
     TableRestored,
     TableService,
+    TableWaiting,
     Turn,
     is_person,
 )
@@ -74,6 +75,7 @@ from cogs.tables.embeds import (
     showdown_embed,
     standings_embed,
     table_embed,
+    waiting_notice,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
@@ -258,6 +260,9 @@ class TablePresenter(commands.Cog):
                 left = left_notice(who, chips, away=reason == "away",
                                    practice=self.tables.lobby(table).practice)
                 to_channel(lambda: self._notice(event.channel_id, left, table))
+            case TableWaiting(busted=busted, closes_at=closes_at):
+                waits = waiting_notice(busted, closes_at)
+                to_channel(lambda: self._notice(event.channel_id, waits, table))
             case MatchOver(standings=standings):
                 lobby = self.tables.lobby(table)  # play or lent chips: no rematch
                 to_channel(lambda: self._send_standings(event.channel_id, table, standings,
