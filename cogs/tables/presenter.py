@@ -106,7 +106,6 @@ class HandShown:
     player: int
     hand_no: int
     street: int
-    open: bool  # the action shown still had cards to place
 
 
 def told_after_restart(channel: int, chips: int) -> Text:
@@ -153,6 +152,8 @@ class TablePresenter(commands.Cog):
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
+        # table -> (player, hand, street) whose cards the system placed (R10, or the close)
+        self.auto_placed: dict[int, set[tuple[int, int, int]]] = {}
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
         # tables closing because their channel is gone or refuses the bot -> what their
         # players are told by DM (told_after_restart, told_channel_gone)
@@ -255,7 +256,9 @@ class TablePresenter(commands.Cog):
                 refresh_table()
                 for player in filter(is_person, players):
                     box.post(partial(self._edit_prompt, table, player, turn=True))
-            case Placed(player_id=player, auto=True) if is_person(player):
+            case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
+                    if is_person(player):
+                self.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player,
                                  TABLE_CLOSED if closing else TIME_RAN_OUT))
@@ -314,6 +317,7 @@ class TablePresenter(commands.Cog):
         self.no_dm = {k for k in self.no_dm if k[0] != table}
         self.told = {k for k in self.told if k[0] != table}
         self.hands.pop(table, None)
+        self.auto_placed.pop(table, None)
 
     def _known(self, table: int) -> bool:
         try:
@@ -732,33 +736,39 @@ class TablePresenter(commands.Cog):
         shown = {m: h for m, h in self.hands.get(table, {}).items()
                  if now - h.at < HAND_EDITABLE_SECONDS}  # the others are out of reach
         shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
-                                      state.street, bool(state.view.dealt))
+                                      state.street)
         self.hands[table] = shown
 
     def _end_hands(self, table: int, box: Outbox) -> None:
         """The table closed: each "My hand" message still in reach loses its controls (an
         older one keeps them; a click there says the table is closed)."""
         now = self.bot.clock.now()
+        placed = self.auto_placed.pop(table, set())
         for message_id, shown in self.hands.pop(table, {}).items():
             if now - shown.at < HAND_EDITABLE_SECONDS:
-                box.post(partial(self._end_hand, table, message_id, shown))
+                completed = (shown.player, shown.hand_no, shown.street) in placed
+                box.post(partial(self._end_hand, table, message_id, shown, completed))
 
-    async def _end_hand(self, table: int, message_id: int, shown: HandShown) -> None:
-        """As `_end_prompt`: the message becomes the record of the action it showed, which
-        the close completed if it was open."""
+    async def _end_hand(self, table: int, message_id: int, shown: HandShown,
+                        completed: bool) -> None:
+        """As `_end_prompt`: a message showing an action whose cards were placed for its
+        player (`completed`: by the close, or by the clock since, which the message never
+        showed) becomes its record; any other (a street its player placed there, a match
+        played out) just says the table closed. Either way its controls go."""
+        loc = lang(shown.interaction)
         edit = shown.interaction.edit_original_response
         async with self.serial(message_id):
             try:
-                try:
-                    state = self.tables.private_view(table, shown.player)
-                except TableError:  # no longer the service's: only the controls go
-                    await edit(view=discord.ui.View())
-                    return
-                loc = lang(shown.interaction)
-                await edit(embed=placed_embed(
-                    loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
-                    TABLE_CLOSED if shown.open else CLOSED, where=self._where(table)),
-                    view=discord.ui.View())
+                state = self.tables.private_view(table, shown.player) if completed else None
+            except TableError:  # no longer the service's
+                state = None
+            try:
+                if state is not None:
+                    await edit(embed=placed_embed(
+                        loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
+                        TABLE_CLOSED, where=self._where(table)), view=discord.ui.View())
+                else:
+                    await edit(content=t(loc, CLOSED), view=discord.ui.View())
             except discord.HTTPException as error:
                 # Discord refuses an expired token (401) or a message the member dismissed
                 # (404): it stays as it was, and a click there says the table is closed.

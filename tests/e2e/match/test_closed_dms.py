@@ -67,3 +67,19 @@ async def test_my_hand_loses_its_controls_when_the_table_closes_while_discord_al
     await bob.click(early, "Top", row=0)
     answer = await bob.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
     assert description(answer) == "This table is closed."
+
+
+async def test_a_my_hand_placed_by_its_player_only_says_the_table_closed(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A match played out through "My hand": its last street was confirmed there, so at the
+    end (the table closes) that message loses its controls and says the table is closed,
+    never that the close placed the cards."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    await play_out(double, table, seats_of((alice, bob), my_hand=(bob,)))
+    last = bob.last_ephemeral()
+    assert last is not None
+    await double.wait_until(lambda: last.content == "This table is closed.",
+                            what="the last My hand closed")
+    assert not last.components and "placed for you" not in description(last)
