@@ -29,6 +29,7 @@ from bot.tables.table_events import (
     TableEvent,
     TableRefunded,
     TableRestored,
+    TableWaiting,
     Turn,
 )
 from bot.tables.tunables import ServiceSettings
@@ -64,6 +65,7 @@ __all__ = [
     "TableRefunded",
     "TableRestored",
     "TableService",
+    "TableWaiting",
     "Turn",
     "card_from_index",
     "is_person",

@@ -5,12 +5,15 @@ import asyncio
 import logging
 import zlib
 
+from bot.engine.match import Match
 from bot.engine.placement import auto_assignment
 from bot.tables.errors import StaleAction, TableError
 from bot.tables.lobby import Lobby
 from bot.tables.play import Play
 from bot.tables.runtime import Live, TableCore, can_deal
+from bot.tables.seating import is_person
 from bot.tables.state import TableState, street_of
+from bot.tables.table_events import TableWaiting
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +97,9 @@ class Scheduler:
                 await core.after_match(live, match.start_hand(now), ())
             elif now < wait_until:  # cash: a busted player may buy in again, others join
                 state.next_hand_at = wait_until
-                await core.commit(live, ())
+                await core.commit(live, [TableWaiting(
+                    table_id=state.table_id, channel_id=state.home, closes_at=wait_until,
+                    busted=_busted_people(match))])
             else:  # R11: fewer than two can play: the match ends, stacks go home
                 await core.after_match(live, match.finish(), ())
         else:
@@ -141,3 +146,13 @@ class Scheduler:
             await self._play.place(state.table_id, player.player_id,
                                    auto_assignment(view.board, view.dealt, view.discard_count),
                                    hand_no, street, seat)
+
+
+def _busted_people(match: Match) -> tuple[int, ...]:
+    """The people the last showdown left without chips (R6), still out: those who may buy
+    in again (one who got up instead has a stack gone home, not lost)."""
+    emptied = {r.seat for r in match.showdown.seats if r.stack_after == 0} \
+        if match.showdown is not None else set()
+    return tuple(p.player_id for s, p in enumerate(match.seats)
+                 if s in emptied and p is not None and p.status == "out"
+                 and is_person(p.player_id))

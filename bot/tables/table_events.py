@@ -101,6 +101,16 @@ class PlayerLeft(TableEvent):
     reason: str  # "away" (R10 sat out) or "left" (cash format)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableWaiting(TableEvent):
+    """A cash table deals no hand for now (R11: fewer than two can play, or no person can):
+    it waits for a player to buy in until `closes_at`, then closes. `busted`: the people
+    whose stack the last hand emptied (R6), who may buy in again."""
+
+    closes_at: float
+    busted: tuple[int, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     seat: int

@@ -111,27 +111,29 @@ async def acknowledged(interaction: Interaction) -> None:
 
 
 async def send(interaction: Interaction, *, ephemeral: bool, fallback: Text = DONE_UNSHOWN,
-               **content: Any) -> None:
+               **content: Any) -> discord.Message | None:
     """The first answer to an interaction, or a follow-up once it was answered or deferred.
     An answer Discord refuses (too long, malformed) is logged with Discord's reason and the
     member gets `fallback` instead, never silence; the work it reports stays done, so the
-    member is not led to do it again."""
+    member is not led to do it again. Returns the follow-up sent (a first answer: None)."""
     try:
-        await _answer(interaction, ephemeral, content)
+        return await _answer(interaction, ephemeral, content)
     except discord.HTTPException as error:
         if error.status != 400 or error.code == ALREADY_ANSWERED:
             raise  # not the answer's fault (gone, forbidden, answered): the caller's call
         log.warning("Discord refused the answer to %s: %s %s", _what(interaction), error.code,
                     error.text)
         await _answer(interaction, True, {"content": t(lang(interaction), fallback)})
+        return None
 
 
-async def _answer(interaction: Interaction, ephemeral: bool, content: dict[str, Any]) -> None:
+async def _answer(interaction: Interaction, ephemeral: bool,
+                  content: dict[str, Any]) -> discord.Message | None:
     await acknowledged(interaction)
     if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **content)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **content)
+        return await interaction.followup.send(ephemeral=ephemeral, wait=True, **content)
+    await interaction.response.send_message(ephemeral=ephemeral, **content)
+    return None
 
 
 async def answer_error(interaction: Interaction, error: BaseException) -> None:

@@ -125,6 +125,7 @@ def play_of(interaction: Interaction) -> "TablePresenter":
 
 async def show_hand(interaction: Interaction, table: int) -> None:
     """The seat's controls as an ephemeral message ("My hand", `/ofc hand`)."""
+    began = interaction.client.clock.now()  # the interaction's token lasts from about then
     await interaction.response.defer(ephemeral=True, thinking=True)
     service = tables_of(interaction)
     state = service.own_hand(table, interaction.user.id)
@@ -132,7 +133,9 @@ async def show_hand(interaction: Interaction, table: int) -> None:
     content = await prompt(lang(interaction), state,
                            where=where_of(interaction.client, service, table),
                            four_colour=prefs.four_colour)
-    await send(interaction, ephemeral=True, **content.to_send())
+    shown = await send(interaction, ephemeral=True, **content.to_send())
+    if shown is not None:
+        play_of(interaction).hand_shown(table, shown.id, interaction, state, began)
 
 
 @contextlib.asynccontextmanager
@@ -157,6 +160,7 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     uploaded again only when what it shows changed; a click on "My hand" shows it in the
     seat's DM prompt too."""
     play = play_of(interaction)
+    began = interaction.client.clock.now()
     loc = lang(interaction)
     key = image_key(loc, state)
     message = interaction.message
@@ -172,6 +176,8 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
         play.shown[message.id] = key
     if interaction.guild_id is not None:
         play.follow(state.table_id, state.player_id)
+        if message is not None:  # this click's token reaches the "My hand" message longest
+            play.hand_shown(state.table_id, message.id, interaction, state, began)
 
 
 def _button(kind: type[B], custom_id: object, label: str, style: discord.ButtonStyle, *,

@@ -88,8 +88,11 @@ def _names(loc: str, view: TableView) -> dict[int, str]:
 
 def turn_line(loc: str, view: TableView) -> str:
     """Whose turn and until when, for the table message."""
-    if view.phase == "showdown" and sum(1 for s in view.seats if not s.out) < 2:
-        # A cash table someone left (R11): it deals again only once another player sits down.
+    playing = [s for s in view.seats if not s.out]
+    if view.phase == "showdown" and (len(playing) < 2 or (
+            view.rules.format == "cash" and all(s.is_ai for s in playing))):
+        # A cash table someone left, or whose last person busted (computers play only for
+        # people, R11): it deals again only once another player sits down.
         return t(loc, "Waiting for another player to sit down ({join}) before the next hand.",
                  join=Slash("ofc join"))
     if view.phase != "playing":
@@ -397,6 +400,17 @@ def left_notice(who: object, chips: int, *, away: bool, practice: bool) -> Text:
                  chips=chips) if away else
             Text("{who} left the table: {chips} chips went back to the wallet.", who=who,
                  chips=chips))
+
+
+def waiting_notice(busted: Iterable[int], closes_at: float) -> Text:
+    """The table channel's line when a cash table stops dealing for want of players (R11):
+    who busted, that a buy-in deals again, and when the table closes otherwise."""
+    waits = Text("This cash table waits for a player to buy in ({join}) before it deals "
+                 "again, and closes {when} if nobody does.", join=Slash("ofc join"),
+                 when=when(closes_at))
+    who = [f"<@{player}>" for player in busted]
+    return Text("{who}: out of chips. {waits}", who=listing(who), waits=waits) if who \
+        else waits
 
 
 def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = False,

@@ -46,6 +46,7 @@ from bot.tables import (
     TableRefunded,
     TableRestored,
     TableService,
+    TableWaiting,
     Turn,
     is_person,
 )
@@ -74,6 +75,7 @@ from cogs.tables.embeds import (
     showdown_embed,
     standings_embed,
     table_embed,
+    waiting_notice,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import Outbox
@@ -88,6 +90,22 @@ UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discor
 DRAIN_SECONDS = 5.0
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
+CLOSED = Text("This table is closed.")
+# Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
+# the edit's own way there.
+HAND_EDITABLE_SECONDS = 14 * 60
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class HandShown:
+    """A "My hand" message (ephemeral: only an interaction's token can edit it), the latest
+    interaction that drew it, when, and the action it showed."""
+
+    interaction: Interaction
+    at: float
+    player: int
+    hand_no: int
+    street: int
 
 
 def told_after_restart(channel: int, chips: int) -> Text:
@@ -133,6 +151,9 @@ class TablePresenter(commands.Cog):
         self.ended: set[int] = set()  # tables closed, until their last jobs have run
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
+        self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
+        # table -> (player, hand, street) whose cards the system placed (R10, or the close)
+        self.auto_placed: dict[int, set[tuple[int, int, int]]] = {}
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
         # tables closing because their channel is gone or refuses the bot -> what their
         # players are told by DM (told_after_restart, told_channel_gone)
@@ -212,6 +233,7 @@ class TablePresenter(commands.Cog):
                     if self._known(table):  # its DM prompts lose their controls
                         for player, sent in self.tables.messages(table).dm.items():
                             box.post(partial(self._end_prompt, table, player, sent))
+                    self._end_hands(table, box)
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
@@ -234,7 +256,9 @@ class TablePresenter(commands.Cog):
                 refresh_table()
                 for player in filter(is_person, players):
                     box.post(partial(self._edit_prompt, table, player, turn=True))
-            case Placed(player_id=player, auto=True) if is_person(player):
+            case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
+                    if is_person(player):
+                self.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player,
                                  TABLE_CLOSED if closing else TIME_RAN_OUT))
@@ -258,6 +282,9 @@ class TablePresenter(commands.Cog):
                 left = left_notice(who, chips, away=reason == "away",
                                    practice=self.tables.lobby(table).practice)
                 to_channel(lambda: self._notice(event.channel_id, left, table))
+            case TableWaiting(busted=busted, closes_at=closes_at):
+                waits = waiting_notice(busted, closes_at)
+                to_channel(lambda: self._notice(event.channel_id, waits, table))
             case MatchOver(standings=standings):
                 lobby = self.tables.lobby(table)  # play or lent chips: no rematch
                 to_channel(lambda: self._send_standings(event.channel_id, table, standings,
@@ -276,6 +303,7 @@ class TablePresenter(commands.Cog):
                     refresh_table()
                     for player, sent in self.tables.messages(table).dm.items():
                         box.post(partial(self._end_prompt, table, player, sent))
+                self._end_hands(table, box)
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -288,6 +316,8 @@ class TablePresenter(commands.Cog):
         self.ended.discard(table)
         self.no_dm = {k for k in self.no_dm if k[0] != table}
         self.told = {k for k in self.told if k[0] != table}
+        self.hands.pop(table, None)
+        self.auto_placed.pop(table, None)
 
     def _known(self, table: int) -> bool:
         try:
@@ -693,6 +723,57 @@ class TablePresenter(commands.Cog):
                 return
             await self._close_locked(table, sent, dataclasses.replace(state, away=False),
                                      TABLE_CLOSED)
+
+    # ------------------------------------------------------------ "My hand" messages
+    def hand_shown(self, table: int, message_id: int, interaction: Interaction,
+                   state: SeatState, at: float) -> None:
+        """A "My hand" message was drawn by `interaction`, received `at`: the table's close
+        edits it through that interaction's token while Discord allows
+        (HAND_EDITABLE_SECONDS)."""
+        if table in self.ended:
+            return
+        now = self.bot.clock.now()
+        shown = {m: h for m, h in self.hands.get(table, {}).items()
+                 if now - h.at < HAND_EDITABLE_SECONDS}  # the others are out of reach
+        shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
+                                      state.street)
+        self.hands[table] = shown
+
+    def _end_hands(self, table: int, box: Outbox) -> None:
+        """The table closed: each "My hand" message still in reach loses its controls (an
+        older one keeps them; a click there says the table is closed)."""
+        now = self.bot.clock.now()
+        placed = self.auto_placed.pop(table, set())
+        for message_id, shown in self.hands.pop(table, {}).items():
+            if now - shown.at < HAND_EDITABLE_SECONDS:
+                completed = (shown.player, shown.hand_no, shown.street) in placed
+                box.post(partial(self._end_hand, table, message_id, shown, completed))
+
+    async def _end_hand(self, table: int, message_id: int, shown: HandShown,
+                        completed: bool) -> None:
+        """As `_end_prompt`: a message showing an action whose cards were placed for its
+        player (`completed`: by the close, or by the clock since, which the message never
+        showed) becomes its record; any other (a street its player placed there, a match
+        played out) just says the table closed. Either way its controls go."""
+        loc = lang(shown.interaction)
+        edit = shown.interaction.edit_original_response
+        async with self.serial(message_id):
+            try:
+                state = self.tables.private_view(table, shown.player) if completed else None
+            except TableError:  # no longer the service's
+                state = None
+            try:
+                if state is not None:
+                    await edit(embed=placed_embed(
+                        loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
+                        TABLE_CLOSED, where=self._where(table)), view=discord.ui.View())
+                else:
+                    await edit(content=t(loc, CLOSED), view=discord.ui.View())
+            except discord.HTTPException as error:
+                # Discord refuses an expired token (401) or a message the member dismissed
+                # (404): it stays as it was, and a click there says the table is closed.
+                if error.status not in (401, 404):
+                    raise
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(

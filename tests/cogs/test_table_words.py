@@ -7,7 +7,8 @@ from typing import Any
 from bot.engine.board import Board
 from bot.engine.rules import TableRules
 from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
-from cogs.tables.embeds import result_embed, table_embed, turn_line
+from bot.i18n import t
+from cogs.tables.embeds import result_embed, table_embed, turn_line, waiting_notice
 from rendering.labels import hand_counter, street_text
 from tests.engine.match.boards import P1, P2
 from tests.engine.match.helpers import new_match, stacked_deal
@@ -86,3 +87,28 @@ def test_a_result_says_whom_the_points_were_won_against() -> None:
         firsts.append(embed.description.splitlines()[0])
     assert firsts == ["Rows won 3, lost 0 (points: +6 against Bob)",
                       "Rows won 0, lost 3 (points: -6 against Ann)"]
+
+
+def test_a_cash_table_whose_last_person_busted_says_it_waits() -> None:
+    """R11: computers deal no hand among themselves at a cash table: once its last person
+    busted, the table message says it waits for a player, not that a hand comes shortly."""
+    computers = tuple(replace(SEATS[1], seat=n, player_id=-n, is_ai=True, ai_level="easy",
+                              name=f"Computer {n} (easy)") for n in (1, 2))
+    busted = replace(SEATS[0], out=True, stack=0)
+    cash = TableRules(seats=3, format="cash")
+    waiting = replace(view(1, 0, "showdown", seats=(busted, *computers)), rules=cash)
+    assert turn_line("en-US", waiting) == ("Waiting for another player to sit down "
+                                           "(/ofc join) before the next hand.")
+    # the same computers at a `hands` table play on between themselves (R6)
+    assert turn_line("en-US", replace(waiting, rules=TableRules(seats=3))) == \
+        "Showdown: the next hand is dealt shortly."
+
+
+def test_the_waiting_notice_names_the_busted_and_the_closing_time() -> None:
+    notice = t("en-US", waiting_notice((1, 2), 1_000.0))
+    assert notice == ("<@1> and <@2>: out of chips. This cash table waits for a player to "
+                      "buy in (/ofc join) before it deals again, and closes <t:1000:R> if "
+                      "nobody does.")
+    assert t("en-US", waiting_notice((), 1_000.0)) == (
+        "This cash table waits for a player to buy in (/ofc join) before it deals again, "
+        "and closes <t:1000:R> if nobody does.")

@@ -16,6 +16,7 @@ from bot.tables import (
     StaleAction,
     TableClosed,
     TableService,
+    TableWaiting,
 )
 from bot.tables.match_runner import FAST, play_computer_match
 from tests.storage.audit import audit
@@ -229,6 +230,32 @@ async def test_a_cash_table_whose_last_person_busts_deals_no_more_and_closes(
     assert service.table_for_channel(CHANNEL) is None
     wallets, stacks, _ = chips(database)
     assert (wallets[ALICE], stacks) == (START - 3, {})  # the computers' stacks are home
+    assert audit(database) == []
+    await service.close()
+
+
+async def test_the_busted_person_is_told_the_table_waits_and_play_resumes_on_a_buy_in(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    """R11: when the next deal finds nobody to play for, the table says so once (whom it
+    waits for, and when it closes: the lobby's idle time from the hand's end); the busted
+    person who buys in again is dealt the next hand."""
+    service, clock, recorder, table = await _bust_alone(storage, clock)
+    ended = clock.now()  # the computers act at once: hand 1 ended now
+    await clock.advance(5)
+    await service.idle()
+    [waiting] = recorder.of(TableWaiting)
+    assert (waiting.busted, waiting.closes_at, waiting.channel_id) == ((ALICE,), ended + 600,
+                                                                        CHANNEL)
+    await clock.advance(300)
+    await service.idle()
+    assert len(recorder.of(TableWaiting)) == 1  # said once, not again while it waits
+    await service.join(table, ALICE, "Alice")  # buys in again (R12)
+    await clock.advance(5)
+    await service.idle()
+    [_, again] = recorder.of(HandStarted)
+    assert again.hand_no == 2
+    assert [e.hand_no for e in recorder.of(Dealt) if e.private_to == ALICE][-1] == 2
+    assert len(recorder.of(TableWaiting)) == 1
     assert audit(database) == []
     await service.close()
 

@@ -2,6 +2,8 @@
 says when the chips come back, they come back then, and a table left with one player waits
 for another instead of promising a deal."""
 
+from bot.app import OFCBot
+from bot.tables import FakeClock
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.flows import (
@@ -11,8 +13,11 @@ from tests.e2e.flows import (
     open_table,
     play_until,
     seats_of,
+    seed_decks,
     title,
 )
+
+BUST_SEED = 3  # Alice, two easy computers, buy-in 3: Alice alone busts in hand 1
 
 
 async def test_leaving_mid_hand_says_when_and_the_table_then_waits(
@@ -34,3 +39,25 @@ async def test_leaving_mid_hand_says_when_and_the_table_then_waits(
     assert stacks.startswith(display_name(alice)) and display_name(bob) not in stacks
     stack = 400 - int(stacks.split()[-1])  # the table's 400 chips: Bob has what Alice has not
     assert await balance(double, bob) == before - 200 + stack
+
+
+async def test_the_busted_last_person_is_told_the_table_waits_and_a_buy_in_deals_again(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        clock: FakeClock) -> None:
+    """R11: the computers of a cash table deal no hand among themselves. When its last
+    person busts, the channel says so, naming them and when the table closes (the lobby's
+    idle time, 15 minutes, from the hand's end), and the table message says it waits; the
+    person's buy-in deals the next hand."""
+    seed_decks(bot, BUST_SEED)
+    table = await open_table(double, alice, seats=3, format="cash", buy_in=3,
+                             computers=("easy", "easy"), seater=croupier)
+    notice = await play_until(double, table, seats_of((alice,)), lambda: next(
+        (m for m in double.messages() if "out of chips" in m.content), None))
+    ended = int(clock.now())  # no pause between hands: the deal found nobody at once
+    assert notice.content == (
+        f"{alice.mention}: out of chips. This cash table waits for a player to buy in "
+        f"(/ofc join) before it deals again, and closes <t:{ended + 900}:R> if nobody does.")
+    assert "Waiting for another player to sit down" in description(table)
+    assert "Hand 1" in title(table)
+    await double.resolved(await alice.slash("ofc join"))
+    await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")

@@ -2,12 +2,21 @@
 message's "My hand" button: the ephemeral controls, never a DM, one notice in the channel."""
 
 from bot.app import OFCBot
+from bot.tables import FakeClock
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
+from tests.e2e.flows import (
+    check_wallets,
+    description,
+    open_table,
+    play_out,
+    seats_of,
+    title,
+)
 from tests.e2e.privacy import PrivacyWatch
 
 STREETS = 5  # R7: Pineapple
+WEBHOOK_SECONDS = 15 * 60  # Discord: how long an interaction's token may edit its messages
 
 
 async def test_a_member_with_closed_dms_plays_every_street_through_my_hand(
@@ -32,3 +41,45 @@ async def test_a_member_with_closed_dms_plays_every_street_through_my_hand(
     await check_wallets(double, (alice, bob))
     # bob's cards were shown only to bob (ephemerals), and never in the channel.
     assert watch.problems(double, double.channel, (alice, bob)) == []
+
+
+async def test_my_hand_loses_its_controls_when_the_table_closes_while_discord_allows(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        clock: FakeClock) -> None:
+    """/ofc cancel with "My hand" messages open: the one shown within the last 15 minutes (an
+    interaction's webhook edits its messages that long) becomes the record of its action,
+    without controls; one shown earlier is out of the bot's reach and keeps its buttons,
+    whose click says the table is closed."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=2,
+                             fantasy="off", turn_seconds=3600)
+    await double.wait_until(lambda: "Waiting for" in description(table), what="the deal")
+    early = await double.resolved(await bob.click(table, "My hand"))
+    await clock.advance(WEBHOOK_SECONDS + 60)  # the first one's token has expired by now
+    late = await double.resolved(await bob.click(table, "My hand"))
+    assert "Confirm" in early.labels() and "Confirm" in late.labels()
+    await double.resolved(await alice.slash("ofc cancel"))
+    await double.wait_until(lambda: not late.components, what="the late My hand closed")
+    assert description(late).startswith("Table closed: your cards were placed for you.")
+    assert title(late) == "Hand 1: street 1 placed"
+    assert "Confirm" in early.labels()  # never edited: Discord would refuse the old token
+    before = bob.last_ephemeral()
+    await bob.click(early, "Top", row=0)
+    answer = await bob.wait_for_ephemeral(lambda m: m.embed is not None, after=before)
+    assert description(answer) == "This table is closed."
+
+
+async def test_a_my_hand_placed_by_its_player_only_says_the_table_closed(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A match played out through "My hand": its last street was confirmed there, so at the
+    end (the table closes) that message loses its controls and says the table is closed,
+    never that the close placed the cards."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    await play_out(double, table, seats_of((alice, bob), my_hand=(bob,)))
+    last = bob.last_ephemeral()
+    assert last is not None
+    await double.wait_until(lambda: last.content == "This table is closed.",
+                            what="the last My hand closed")
+    assert not last.components and "placed for you" not in description(last)
