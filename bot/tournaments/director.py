@@ -54,7 +54,7 @@ TableOpener = Callable[[Tournament, TournamentTable], Awaitable[int]]
 
 
 TABLE_STACK = 100_000  # the chips a player sits down with, lent by the house: nobody busts
-RETRY_SECONDS = 5.0  # after a registration timer failed (storage trouble)
+RETRY_SECONDS = 5.0  # after a registration timer or a payout failed (storage trouble)
 # Seed 001's table rules where they differ from a cash table's (the director may change them).
 SEED_001_OPTIONS = {"fantasy_stay_full_house_middle": True}
 THE_CLOCK = 0  # who gave a time penalty the table's clock called
@@ -119,7 +119,8 @@ class TournamentDirector:
         self._creating = asyncio.Lock()  # one tournament per channel, even for racing creates
         self._listeners: list[Listener] = []
         self._tasks: set[asyncio.Task[None]] = set()
-        self._timers: dict[int, asyncio.Task[None]] = {}  # registration windows (not in idle)
+        # registration windows and payouts tried again (not in idle)
+        self._timers: dict[int, asyncio.Task[None]] = {}
         self._opening: set[tuple[int, int, int]] = set()  # (tournament, level, table)
         tables.add_listener(self._on_table_events)
 
@@ -137,7 +138,7 @@ class TournamentDirector:
             await asyncio.gather(*list(self._tasks))
 
     async def close(self) -> None:
-        """Stop the registration timers (a restart arms them again)."""
+        """Stop the timers (a restart arms them again, or pays)."""
         timers = list(self._timers.values())
         self._timers.clear()
         for timer in timers:
@@ -474,19 +475,27 @@ class TournamentDirector:
         """Close registration when its window ends (`due`: a retry), on the service's clock;
         the closing is tracked work (idle() waits for it)."""
         tid = t.tournament_id
-        if t.status != "registering" or tid in self._timers:
+        if t.status == "registering":
+            self._at(tid, t.closes_at if due is None else due,
+                     lambda: self._close_registration(tid))
+
+    def _at(self, tournament_id: int, when: float,
+            work: Callable[[], Awaitable[None]]) -> None:
+        """Do a tournament's `work` at `when` on the service's clock (at once when past, e.g.
+        it was due while the bot was off), unless a timer is already armed for it; the work
+        is tracked (idle() waits for it), the timer is not."""
+        if tournament_id in self._timers:
             return
-        when = t.closes_at if due is None else due
-        if when <= self._clock.now():  # e.g. it ended while the bot was off
-            self._spawn(self._close_registration(tid))
+        if when <= self._clock.now():
+            self._spawn(work())
             return
 
-        async def close_on_time() -> None:
+        async def on_time() -> None:
             await self._clock.sleep(when - self._clock.now())
-            self._timers.pop(tid, None)
-            self._spawn(self._close_registration(tid))
+            self._timers.pop(tournament_id, None)
+            self._spawn(work())
 
-        self._timers[tid] = asyncio.get_running_loop().create_task(close_on_time())
+        self._timers[tournament_id] = asyncio.get_running_loop().create_task(on_time())
 
     def _disarm(self, tournament_id: int) -> None:
         timer = self._timers.pop(tournament_id, None)
@@ -528,7 +537,7 @@ class TournamentDirector:
                 continue
             self._arm(t)  # registering: closes now if its window ended while the bot was off
             if t.status == "finished":  # stopped while paying: the prizes are keyed
-                self._spawn(self._pay(t))
+                self._spawn(self._pay_again(t.tournament_id))
                 continue
             waiting = [table for table in t.current_tables if table.status == "waiting"]
             if t.status == "running" and waiting:
@@ -723,10 +732,10 @@ class TournamentDirector:
         when it was the final (told once, as the final's end); returns the next level's
         tables to open."""
         following = t.table_done(table.level, table.index, points, early)
-        await self._save(t)
         if t.placings:  # the final is over
             await self._pay(t)
             return []
+        await self._save(t)
         await self._emit(t, "table closed early" if early else "table over")
         if following:
             await self._emit(t, "level")
@@ -744,18 +753,36 @@ class TournamentDirector:
                 key=_key(t, "house", entry.player_id), now=self._clock.now())
 
     async def _pay(self, t: Tournament) -> None:
-        await self._house_back(t)
-        for placing in t.placings:
-            if placing.prize:
-                await self._storage.tournaments.tournament_move(
-                    t.tournament_id, placing.player_id, placing.prize, "prize",
-                    key=_key(t, "prize", placing.player_id), now=self._clock.now())
-        results = [TournamentResult(p.player_id, p.place, len(t.placings), p.prize,
-                                    t.warnings(p.player_id), p.excluded)
-                   for p in t.placings if not p.computer]
-        await self._save(t, "finished", results)
+        """The final's prizes paid (under the tournament's lock), then its end told. Storage
+        trouble leaves it finished and unpaid: it is tried again soon, each prize keyed so
+        that nobody is paid twice, and told once, when paid."""
+        try:
+            await self._save(t)  # finished: a restart pays it
+            await self._house_back(t)
+            for placing in t.placings:
+                if placing.prize:
+                    await self._storage.tournaments.tournament_move(
+                        t.tournament_id, placing.player_id, placing.prize, "prize",
+                        key=_key(t, "prize", placing.player_id), now=self._clock.now())
+            results = [TournamentResult(p.player_id, p.place, len(t.placings), p.prize,
+                                        t.warnings(p.player_id), p.excluded)
+                       for p in t.placings if not p.computer]
+            await self._save(t, "finished", results)
+        except Exception:
+            log.exception("tournament %s: paying the prizes failed", t.tournament_id)
+            self._at(t.tournament_id, self._clock.now() + RETRY_SECONDS,
+                     lambda: self._pay_again(t.tournament_id))
+            return
         self._live.pop(t.tournament_id, None)
         await self._emit(t, "finished")
+
+    async def _pay_again(self, tournament_id: int) -> None:
+        """A finished tournament's payout, again (after storage trouble, or a restart)."""
+        if tournament_id not in self._live:
+            return
+        async with self._locked(tournament_id) as t:
+            if t.status == "finished":
+                await self._pay(t)
 
     # ================================================================= internals
     def _spawn(self, work: Awaitable[None]) -> None:

@@ -6,6 +6,8 @@ from itertools import count
 from typing import Any
 
 from bot.engine.tournament import Tournament, TournamentTable
+from bot.i18n import ENGLISH
+from bot.i18n import t as say
 from bot.tables.clock import FakeClock
 from bot.tables.match_runner import FAST, SIMULATION_HOST, StuckTable, simulation_storage
 from bot.tables.seating import ComputerPlayers
@@ -68,8 +70,10 @@ def report(t: Tournament) -> dict[str, Any]:
 
 
 def print_report(data: Mapping[str, Any]) -> None:
+    # In English, the command line's language, with the standings' plural forms.
+    hands = say(ENGLISH, "{n} hand a table", "{n} hands a table", n=data["hands"])
     print(f"{data['players']} players, seed {data['seed']}, tables of at most "
-          f"{data['seats']}, {data['hands']} hands a table")
+          f"{data['seats']}, {hands}")
     for level in data["levels"]:
         print(f"Level {level['level']}{' (final)' if level['final'] else ''}")
         for table in level["tables"]:

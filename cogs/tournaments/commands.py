@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.engine.tournament import MAX_REASON, Tournament, parse_payouts
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import seat_name
+from bot.tables import TableService
 from bot.tournaments import TournamentDirector
 from cogs.common.answers import UNCHANGED, Refusal, manages_server, send
 from cogs.common.client import Interaction, Member
@@ -25,6 +26,7 @@ from cogs.common.interactions import (
     in_time,
     name_of,
     require_human,
+    tables_of,
 )
 from cogs.common.language import lang, server_locale
 from cogs.common.options import table_options
@@ -194,7 +196,18 @@ async def standings(interaction: Interaction) -> None:
     found = service.for_channel(channel) or await service.last_finished(channel)
     if found is None:
         raise Refusal(NO_TOURNAMENT)
-    await send(interaction, ephemeral=True, embed=embeds.standings(lang(interaction), found))
+    await send(interaction, ephemeral=True, embed=embeds.standings(
+        lang(interaction), found, in_play=hands_at(tables_of(interaction), found)))
+
+
+def hands_at(tables: TableService, tm: Tournament) -> dict[int, tuple[int, int]]:
+    """Table id -> (the hand it is at, the hands of its match so far), for the level's tables
+    in play here."""
+    live = set(tables.live_tables())
+    views = {table.table_id: tables.public_view(table.table_id)
+             for table in tm.current_tables if table.table_id in live}
+    return {table_id: (view.hand_no, view.hands_total) for table_id, view in views.items()
+            if table_id is not None and view is not None and view.hand_no}
 
 
 @tournament.command(name="cancel", description="Cancel: everyone but the excluded gets the "

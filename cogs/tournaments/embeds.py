@@ -1,10 +1,11 @@
 """What a tournament looks like in Discord: one standings embed, sanctions as one line."""
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
-from bot.engine.tournament import Sanction, Tournament
+from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.i18n import Text, t
 from bot.i18n.names import seat_name
 from bot.tournaments import TournamentChanged
@@ -61,8 +62,23 @@ def payouts_words(payouts: tuple[int, ...]) -> str:
     return " / ".join(f"{share}%" for share in payouts)
 
 
-def standings(loc: str, tournament: Tournament, note: Text | None = None) -> discord.Embed:
-    """Players, the current level's tables with their points, warnings, penalties, payouts."""
+def _table_status(loc: str, table: TournamentTable, at: tuple[int, int] | None) -> str:
+    """How a table stands: decided (by lot, or closed early), or its status; a table in
+    play at the hand it is at (`at`: hand, hands so far) when known."""
+    if table.by_lot:
+        return t(loc, "decided by lot")
+    if table.early:
+        return t(loc, "closed early")
+    if table.status == "playing" and at is not None:
+        return t(loc, "playing: hand {hand} of {total}", hand=at[0], total=at[1])
+    return _word(loc, TABLE_STATUSES, table.status)
+
+
+def standings(loc: str, tournament: Tournament, note: Text | None = None,
+              in_play: Mapping[int, tuple[int, int]] | None = None) -> discord.Embed:
+    """Players, the current level's tables with their points, warnings, penalties, payouts.
+    A table's points are known once it is done: until then it shows its players, and the
+    hand it is at when `in_play` has it (table id -> (hand, hands of its match so far))."""
     tm = tournament
     title = t(loc, "Tournament #{n}: {status}", n=tm.tournament_id,
               status=_word(loc, STATUSES, tm.status))
@@ -105,10 +121,9 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None) -> dis
     for shown, table in enumerate(tables):
         rows = "\n".join(
             f"{names[p]}: {table.points.get(p, 0) - tm.penalty_points(p, table.level):+d}"
-            for p in table.players)
+            if table.status == "done" else names[p] for p in table.players)
         where = f" <#{table.thread_id}>" if table.thread_id else ""
-        status = t(loc, "decided by lot") if table.by_lot else t(loc, "closed early") \
-            if table.early else _word(loc, TABLE_STATUSES, table.status)
+        status = _table_status(loc, table, (in_play or {}).get(table.table_id or 0))
         name = t(loc, "Table {n} ({status}) -> {winner}", n=table.index + 1, status=status,
                  winner=names[table.winner]) if table.winner is not None \
             else t(loc, "Table {n} ({status})", n=table.index + 1, status=status)

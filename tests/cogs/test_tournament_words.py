@@ -55,3 +55,20 @@ def test_final_standings_show_computers_prizes_and_the_excluded() -> None:
     computer = next(p for p in t.placings if p.computer)
     assert lines[computer.place - 1].startswith(f"{computer.place}. ")
     assert ":" not in lines[computer.place - 1]  # placed, paid nothing
+
+
+def test_a_table_in_play_shows_its_hand_in_each_language_and_no_points_yet() -> None:
+    """A table's points are known once it is done: while it plays, its players and the
+    hand it is at (given by the table service), not '+0' for each."""
+    t = tournament(20)
+    t.penalty(2, 10, "slow", by=99, now=1.0)
+    (table,) = t.start()
+    table.table_id, table.status = 55, "playing"
+    for loc, name in (("en-US", "Table 1 (playing: hand 3 of 21)"),
+                      ("ru", "Стол 1 (идёт игра: раздача 3 из 21)"),
+                      ("sv-SE", "Bord 1 (spelar: hand 3 av 21)"),
+                      ("zh-CN", "牌桌 1（进行中：第 3 手，共 21 手）")):
+        fields = {f.name: str(f.value) for f in standings(loc, t, in_play={55: (3, 21)}).fields}
+        assert sorted(fields[name].splitlines()) == ["P1", "P2"], loc
+    unknown = {f.name: str(f.value) for f in standings("en-US", t).fields}
+    assert sorted(unknown["Table 1 (playing)"].splitlines()) == ["P1", "P2"]

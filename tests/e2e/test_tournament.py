@@ -438,3 +438,21 @@ async def test_deleting_a_tournaments_channel_cancels_it_and_refunds_everyone(
             assert wallet.balance == STARTING
         again = await double.resolved(await alice.slash("ofc tournament create", buy_in=5))
         assert again.ephemeral and "is open" in str(again.content)
+
+
+async def test_standings_show_a_table_in_play_by_its_hand_not_by_points_not_yet_scored(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """tournaments.md: a table's points are known once its match is over. While it plays,
+    /ofc tournament standings says which hand it is at, not '+0' for everyone (nor a
+    penalty's '-10' as if it were the player's score)."""
+    async with audited_bot(double, tmp_path) as (bot, _):
+        await two_heads_up_tables(double, bot, alice, bob, hands=2)
+        await double.resolved(await alice.slash("ofc tournament penalty", member=bob,
+                                                points=10, reason="slow"))
+        answer = await double.resolved(await alice.slash("ofc tournament standings"))
+        assert answer.ephemeral
+        shown = [f for f in answer.embed["fields"] if f["name"].startswith("Table ")]
+        assert [f["name"] for f in shown] == ["Table 1 (playing: hand 1 of 2)",
+                                              "Table 2 (playing: hand 1 of 2)"]
+        for field in shown:
+            assert "+0" not in field["value"] and "-10" not in field["value"], field

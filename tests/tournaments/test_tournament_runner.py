@@ -32,3 +32,12 @@ def test_bad_tournament_options_exit_2(capsys: pytest.CaptureFixture[str]) -> No
         assert main(["simulate", "--tournament", "--players", "4", *extra]) == 2
         assert capsys.readouterr().err == ("ofc simulate: --tournament plays in one process and "
                                            "saves no images: leave out --workers and --images.\n")
+
+
+@pytest.mark.parametrize(("hands", "says"), [(1, "1 hand a table"), (2, "2 hands a table")])
+def test_the_printed_report_counts_the_hands_in_the_singular_and_plural(
+        capsys: pytest.CaptureFixture[str], hands: int, says: str) -> None:
+    assert main(["simulate", "--tournament", "--players", "2", "--seed", "4", "--hands",
+                 str(hands), "--ai", "easy"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == f"2 players, seed 4, tables of at most 3, {says}"

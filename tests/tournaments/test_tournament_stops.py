@@ -10,9 +10,17 @@ from bot.engine.tournament import Tournament, TournamentTable
 from bot.storage import Storage
 from bot.storage.errors import DatabaseReadOnly
 from bot.tables import FakeClock
-from bot.tournaments import TournamentError
+from bot.tournaments import TournamentChanged, TournamentError
 from tests.tables.driver import ALICE, BOB, CAROL, START
-from tests.tournaments.test_tournaments import DAVE, DIRECTOR, Bot, balance, create, restarted
+from tests.tournaments.test_tournaments import (
+    DAVE,
+    DIRECTOR,
+    Bot,
+    balance,
+    create,
+    heads_up,
+    restarted,
+)
 from tests.tournaments.test_tournaments import bot as bot
 
 STAGES = ["registering", "closed", "level 1", "final"]
@@ -277,3 +285,52 @@ async def test_a_cancel_while_the_next_level_opens_leaves_no_table_playing(
     assert bot.tables.live_tables() == []
     for person in (ALICE, BOB, CAROL, DAVE):
         assert await balance(storage, person) == START
+
+
+@pytest.mark.parametrize("refused", ["a prize", "the final record"])
+async def test_a_payout_the_database_refused_is_tried_again_until_paid_once(
+        bot: Bot, storage: Storage, monkeypatch: pytest.MonkeyPatch, refused: str) -> None:
+    """The final is over but the database refuses the payout once (a prize's move, or the
+    record that the tournament finished, after the prize was moved): the director tries again
+    on its clock, without waiting for a restart; the winner is paid once (the prize is
+    keyed), and the end is told once, when paid."""
+    tid = await heads_up(bot, hands=2)
+    real_move = storage.tournaments.tournament_move
+    real_save = storage.tournaments.save_tournament
+    refusals = []
+
+    async def move(*args: object, **kwargs: object) -> object:
+        if "prize" in args and not refusals:
+            refusals.append(args)
+            raise DatabaseReadOnly("The database is read-only.")
+        return await real_move(*args, **kwargs)  # type: ignore[arg-type]
+
+    async def save(*args: object, **kwargs: object) -> None:
+        if kwargs.get("status") == "finished" and not refusals:
+            refusals.append(args)
+            raise DatabaseReadOnly("The database is read-only.")
+        await real_save(*args, **kwargs)  # type: ignore[arg-type]
+
+    if refused == "a prize":
+        monkeypatch.setattr(storage.tournaments, "tournament_move", move)
+    else:
+        monkeypatch.setattr(storage.tournaments, "save_tournament", save)
+    told: list[tuple[int, int]] = []
+
+    async def listen(changed: TournamentChanged) -> None:
+        if changed.reason == "finished":  # what the winner holds when told
+            told.append((await balance(storage, ALICE), await balance(storage, BOB)))
+
+    bot.service.add_listener(listen)
+    await bot.run(tid)  # stuck for ever if nothing tries again
+    assert len(refusals) == 1
+    record = await storage.tournaments.tournament(tid)
+    final = Tournament.from_json(record.state_json)
+    assert (record.status, record.pool) == ("finished", 0)
+    (winner,) = [p.player_id for p in final.placings if p.prize]
+    held = {ALICE: await balance(storage, ALICE), BOB: await balance(storage, BOB)}
+    assert held[winner] == START - 50 + 100 and sum(held.values()) == 2 * START
+    assert told == [(held[ALICE], held[BOB])]
+    second = await restarted(storage, bot.clock)  # nothing left to pay
+    await second.close()
+    assert {p: await balance(storage, p) for p in held} == held
