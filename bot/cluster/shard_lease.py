@@ -84,26 +84,31 @@ class ShardKeeper:
             # On a cadence kept from the start, not restarted after each renewal: the wait
             # ends at the same time however long the renewal took to come back.
             due = max(due + interval, self.clock.now())
-            if await self._fenced_by(due):
-                assert self.fenced is not None
-                await on_lost(self.fenced)
-                return
-            try:
-                self.expires_at = await self.storage.leases.renew_shards(
-                    self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
-                self.renewals += 1
-            except LeaseLost as error:
-                await on_lost(str(error))
-                return
-            except Exception:  # the database is away: try again while the lease lasts
-                log.exception("could not renew the lease of %s", self.plan.describe())
-                if not self.held():
-                    await on_lost(f"The lease of {self.plan.describe()} ran out before it "
-                                  "could be renewed: this process no longer runs its tables")
+            await self._wait(due)
+            if self.held():  # (a refused write, or a pause past the lease, ended it)
+                try:
+                    renewed = await self.storage.leases.renew_shards(
+                        self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
+                except LeaseLost as error:
+                    await on_lost(str(error))
                     return
+                except Exception:  # the database is away: try again while the lease lasts
+                    log.exception("could not renew the lease of %s", self.plan.describe())
+                else:
+                    if self.held():
+                        self.expires_at = renewed
+                        self.renewals += 1
+            if not self.held():
+                # Even when nobody claimed the shards meanwhile: the actions, timers and
+                # messages due after the lease ran out were refused and are not done again.
+                # A restart (the supervisor's) restores the tables with their timers.
+                await on_lost(self.fenced or f"The lease of {self.plan.describe()} ran out "
+                              "before it could be renewed: this process no longer runs its "
+                              "tables")
+                return
 
-    async def _fenced_by(self, due: float) -> bool:
-        """Wait until `due` on the clock, or less if a write is refused meanwhile (True)."""
+    async def _wait(self, due: float) -> None:
+        """Wait until `due` on the clock, or less if a write is refused meanwhile."""
         waits = [asyncio.ensure_future(self._until(due)),
                  asyncio.ensure_future(self._fenced.wait())]
         try:
@@ -111,7 +116,6 @@ class ShardKeeper:
         finally:
             for wait in waits:
                 wait.cancel()
-        return self.fenced is not None
 
     async def _until(self, due: float) -> None:
         await self.clock.sleep(due - self.clock.now())  # now: when the wait begins

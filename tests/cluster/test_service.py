@@ -68,6 +68,16 @@ async def processes(storage: Storage, database: str,
         await store.close()
 
 
+async def tick(process: Process, clock: FakeClock) -> None:
+    """One second on, once the process has done what is due and its heartbeat is not behind
+    (a renewal is a transaction: the clock waits for it rather than run past the lease)."""
+    await process.service.idle()
+    await clock.advance(1.0)
+    async with asyncio.timeout(60):  # a deadline for what does come, never measured
+        while process.keeper.expires_at - clock.now() <= 2 * LEASE / 3:
+            await asyncio.sleep(0.01)
+
+
 async def open_match(service: TableService, guild: int, channel: int) -> int:
     table = (await service.create_table(guild, channel, ALICE, "Alice",
                                         {"format": "hands", "hands": 2}, seed=7)).table_id
@@ -112,19 +122,53 @@ async def test_each_process_runs_its_shards_and_a_replacement_resumes_a_dead_one
     await play(zero.service, clock, table0, [ALICE, BOB])
 
 
-async def test_a_process_whose_lease_was_taken_is_told_and_stops(
+async def test_a_process_whose_clock_runs_behind_finds_its_lease_taken_and_stops(
+        storage: Storage, database: str, clock: FakeClock) -> None:
+    """By its own clock its lease still holds when another process, whose clock is right,
+    claims the shard: its next renewal finds the shard taken, says by whom, and stops."""
+    other = await Storage.open(database)
+    behind = FakeClock(clock.now())
+    late, replacement = Process(other, behind, 1), Process(storage, clock, 1)
+    try:
+        await late.start()
+        await clock.advance(LEASE)
+        await replacement.start()
+        assert late.keeper.held()
+        assert late.heartbeat is not None
+        for _ in range(int(LEASE)):  # its next renewal finds the lease taken
+            if late.heartbeat.done():
+                break
+            await behind.advance(1.0)
+            await asyncio.sleep(0.01)
+        assert late.lost == ["The lease of shard 1 passed to another ofc-bot "
+                             f"({replacement.keeper.owner}): this process no longer runs its "
+                             "tables"]
+    finally:
+        for process in (late, replacement):
+            if process.heartbeat is not None:
+                await process.stop()
+        await other.close()
+
+
+async def test_a_process_paused_past_its_lease_stops_without_renewing_it(
         processes: list[Process], clock: FakeClock) -> None:
+    """Nobody claimed the shard while the process stood still; when it resumes, it renews
+    nothing (a replacement may claim at once) and stops."""
     _, one, replacement = processes
     await one.start()
     await one.hang()
+    expiry = one.keeper.expires_at
     await clock.advance(LEASE)
-    await replacement.start()
     one.heartbeat = asyncio.create_task(one.keeper.keep(one.on_lost))  # it wakes up again
-    while not one.heartbeat.done():  # its next renewal finds the lease taken
+    for _ in range(int(LEASE)):  # its next beat is a third of a lease away
+        if one.heartbeat.done():
+            break
         await clock.advance(1.0)
         await asyncio.sleep(0.01)
-    assert one.lost == ["The lease of shard 1 passed to another ofc-bot "
-                        f"({replacement.keeper.owner}): this process no longer runs its tables"]
+    assert one.lost == ["The lease of shard 1 of 2 ran out before it could be renewed: this "
+                        "process no longer runs its tables"]
+    assert [lease.expires_at for lease in await one.storage.leases.shard_leases()] == [expiry]
+    await replacement.start()
 
 
 async def test_the_heartbeat_keeps_its_cadence_when_the_clock_moves_during_a_renewal(
@@ -158,3 +202,47 @@ async def test_the_heartbeat_keeps_its_cadence_when_the_clock_moves_during_a_ren
     finally:
         heartbeat.cancel()
         await asyncio.gather(heartbeat, return_exceptions=True)
+
+
+async def test_a_process_whose_renewal_came_back_after_its_lease_ran_out_stops(
+        processes: list[Process], clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database answered too late (or the process was paused): while the lease had run
+    out by its own clock, a turn's deadline came and its timeout was refused. Nobody else
+    claimed the shard, so the late renewal goes through; the process still stops, as it
+    refuses to act and drops that timer, and its replacement times the table again."""
+    _, one, replacement = processes
+    renew = one.storage.leases.renew_shards
+    asked, answered = asyncio.Event(), asyncio.Event()
+
+    async def late_renewal(*args: Any, **options: Any) -> float:
+        asked.set()
+        await answered.wait()
+        return await renew(*args, **options)
+
+    monkeypatch.setattr(one.storage.leases, "renew_shards", late_renewal)
+    await one.start()
+    table = await open_match(one.service, GUILD1, 11)
+    slow = next(p for p in (ALICE, BOB) if one.service.private_view(table, p).to_act)
+    seat = one.service.private_view(table, slow)
+    deadline, start = seat.view.table.seats[seat.seat].deadline, clock.now()
+    assert deadline is not None and deadline > one.keeper.expires_at
+    await clock.advance(LEASE / 3)
+    await asked.wait()  # the first renewal is under way, and stays so
+    await clock.advance(deadline - clock.now())
+    await one.service.idle()
+    assert not one.keeper.held() and one.service.private_view(table, slow).to_act
+    answered.set()
+    async with asyncio.timeout(60):  # a deadline for what does come, never measured
+        while not one.lost:
+            await asyncio.sleep(0.01)
+    assert one.lost == ["The lease of shard 1 of 2 ran out before it could be renewed: this "
+                        "process no longer runs its tables"]
+    assert not one.keeper.held()
+
+    await one.stop()
+    assert await replacement.start() == [table]
+    for _ in range(int(deadline - start)):  # its turn times out there, on the time it had
+        if not replacement.service.private_view(table, slow).to_act:
+            break
+        await tick(replacement, clock)
+    assert not replacement.service.private_view(table, slow).to_act
