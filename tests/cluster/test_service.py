@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.cluster.shard_lease import ShardKeeper
-from bot.sharding import ShardPlan
+from bot.sharding import ShardPlan, shard_of
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock, TableError, TableService
 from bot.tables.lobby import OTHER_SHARD
@@ -26,8 +26,8 @@ GUILD0, GUILD1 = guild_on(0, 2), guild_on(1, 2)
 class Process:
     """One bot process's table side: its own connection, lease and service."""
 
-    def __init__(self, storage: Storage, clock: FakeClock, shard: int) -> None:
-        self.plan = ShardPlan(2, (shard,))
+    def __init__(self, storage: Storage, clock: FakeClock, shard: int, count: int = 2) -> None:
+        self.plan = ShardPlan(count, (shard,))
         self.storage = storage
         self.keeper = ShardKeeper(storage, self.plan, clock, seconds=LEASE)
         self.service = TableService(storage, clock, QUICK_AI, FAST, shards=self.plan,
@@ -78,6 +78,10 @@ async def tick(process: Process, clock: FakeClock) -> None:
             await asyncio.sleep(0.01)
 
 
+def to_act(process: Process, table: int) -> int:
+    return next(p for p in (ALICE, BOB) if process.service.private_view(table, p).to_act)
+
+
 async def open_match(service: TableService, guild: int, channel: int) -> int:
     table = (await service.create_table(guild, channel, ALICE, "Alice",
                                         {"format": "hands", "hands": 2}, seed=7)).table_id
@@ -120,6 +124,42 @@ async def test_each_process_runs_its_shards_and_a_replacement_resumes_a_dead_one
     assert table0 not in replacement.service.live_tables()
     await play(replacement.service, clock, table1, [ALICE, BOB])
     await play(zero.service, clock, table0, [ALICE, BOB])
+
+
+async def test_after_a_reshard_each_table_comes_back_in_the_process_of_its_new_shard(
+        processes: list[Process], database: str, clock: FakeClock) -> None:
+    """Every process stopped cleanly (its lease released), then the fleet started again with
+    another --shard-count: each process restores the tables of its new shards' servers,
+    wherever they ran before, and plays them to their end. While a process of the old count
+    still ran, the new count was refused."""
+    zero, one, _ = processes
+    moving, staying = (3 << 22) + 12345, (2 << 22) + 12345  # servers of shard 1, 0 of 2
+    assert [shard_of(moving, 2), shard_of(moving, 3)] == [1, 0]
+    assert [shard_of(staying, 2), shard_of(staying, 3)] == [0, 2]
+    assert await zero.start() == [] and await one.start() == []
+    moved = await open_match(one.service, moving, 11)
+    kept = await open_match(zero.service, staying, 12)
+    for process, table in ((one, moved), (zero, kept)):
+        await act(process.service, table, to_act(process, table))
+
+    stores = [await Storage.open(database) for _ in range(2)]
+    try:
+        first, third = Process(stores[0], clock, 0, 3), Process(stores[1], clock, 2, 3)
+        await zero.stop()
+        await zero.keeper.release()
+        with pytest.raises(ShardsTaken, match="every process must use the same --shard-count"):
+            await first.start()
+        await one.stop()
+        await one.keeper.release()
+        assert await first.start() == [moved]
+        assert await third.start() == [kept]
+        await play(first.service, clock, moved, [ALICE, BOB])
+        await play(third.service, clock, kept, [ALICE, BOB])
+        await first.stop()
+        await third.stop()
+    finally:
+        for store in stores:
+            await store.close()
 
 
 async def test_a_process_whose_clock_runs_behind_finds_its_lease_taken_and_stops(
