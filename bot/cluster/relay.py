@@ -196,8 +196,13 @@ class Relay:
         if interaction in self._taken:  # handled (or being handled) here already
             return web.Response(status=202)
         self._taken[interaction] = now
-        if not await self.deliver(payload):
-            del self._taken[interaction]
+        taken = False
+        try:
+            taken = await self.deliver(payload)
+        finally:
+            if not taken:  # not handled here: a copy is judged afresh
+                self._taken.pop(interaction, None)
+        if not taken:
             return web.Response(status=409)
         self.received += 1
         return web.Response(status=202)

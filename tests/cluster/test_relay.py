@@ -75,3 +75,27 @@ async def test_a_click_sent_again_while_the_first_is_being_handled_is_handled_on
     finally:
         for relay in (receiver, sender):
             await relay.close()
+
+
+async def test_a_click_whose_delivery_failed_is_delivered_when_sent_again() -> None:
+    """The receiving process failed while taking the click (its database away a moment): the
+    sender is told, and the copy it sends is delivered, not taken for one already handled."""
+    tries: list[dict[str, Any]] = []
+
+    async def failing_once(payload: dict[str, Any]) -> bool:
+        tries.append(payload)
+        if len(tries) == 1:
+            raise RuntimeError("the database is away")
+        return True
+
+    receiver, sender = Relay(relay_key("token")), Relay(relay_key("token"))
+    receiver.deliver = failing_once
+    address = await receiver.start("127.0.0.1:0")
+    try:
+        with pytest.raises(RelayError, match="answered 500"):
+            await sender.forward(address, PAYLOAD)
+        await sender.forward(address, PAYLOAD)
+        assert tries == [PAYLOAD, PAYLOAD] and receiver.received == 1
+    finally:
+        for relay in (receiver, sender):
+            await relay.close()
