@@ -81,9 +81,10 @@ class ShardKeeper:
         """Renew until cancelled; when the lease is lost (taken over, or not renewed in time)
         await `on_lost(reason)` and return."""
         interval = self.seconds / RENEWALS_PER_LEASE
-        due = self.clock.now()
+        # From the claim: the bot claims before connecting and starts this once set up.
+        due = self.expires_at - self.seconds
         while True:
-            # On a cadence kept from the start, not restarted after each renewal: the wait
+            # On a cadence kept from the claim, not restarted after each renewal: the wait
             # ends at the same time however long the renewal took to come back.
             due = max(due + interval, self.clock.now())
             await self._wait(due)

@@ -284,3 +284,28 @@ async def test_a_process_whose_renewal_does_not_come_back_in_time_stops(
         await tick(replacement, clock)
     assert not replacement.service.private_view(table, slow).to_act
 
+
+
+async def test_the_first_renewal_comes_a_third_of_a_lease_after_the_claim(
+        storage: Storage, clock: FakeClock) -> None:
+    """The bot claims its shards before connecting to Discord and starts its heartbeat once
+    connected and set up, which takes a while on a busy machine: the heartbeat renews on the
+    claim's cadence, at once if that is past, not a third of a lease after it started."""
+    keeper = ShardKeeper(storage, ShardPlan(1, (0,)), clock, seconds=LEASE)
+    await keeper.claim()
+    claimed = clock.now()
+    await clock.advance(LEASE * 5 / 6)  # connecting, loading, restoring
+    lost: list[str] = []
+
+    async def on_lost(reason: str) -> None:
+        lost.append(reason)
+
+    heartbeat = asyncio.create_task(keeper.keep(on_lost))
+    try:
+        async with asyncio.timeout(60):  # a deadline for what does come, never measured
+            while keeper.renewals < 1 and not lost:
+                await asyncio.sleep(0.01)
+        assert lost == [] and keeper.expires_at == claimed + LEASE * 5 / 6 + LEASE
+    finally:
+        heartbeat.cancel()
+        await asyncio.gather(heartbeat, return_exceptions=True)
