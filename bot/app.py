@@ -40,7 +40,7 @@ from bot.config import ConfigError, Settings
 from bot.i18n import Text, locale_of, t
 from bot.process.workers import Workers
 from bot.sharding import ShardPlan, shard_of
-from bot.storage import Storage, StorageError
+from bot.storage import Storage, StorageError, is_postgres
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
 from bot.tables.lobby import OTHER_SHARD
 from bot.tables.runtime import NOT_HELD
@@ -478,6 +478,12 @@ async def open_storage(settings: Settings, shards: ShardPlan | None = None) -> S
     process in any case (a lock file beside it; PostgreSQL: an advisory lock). An SQLite
     file is checked by quick_check and a rolled-back write (bot.storage.guard)."""
     sharded = shards is not None and shards.sharded
+    if shards is not None and not shards.every and not is_postgres(settings.database):
+        # The file's lock keeps every other process out: the other shards' servers would
+        # get no answer at all.
+        raise StorageError(
+            "--shards needs PostgreSQL: an SQLite file is used by one process, which runs "
+            f"every shard (--shard-count {shards.count} without --shards)")
     return await Storage.open(settings.database, starting_chips=settings.starting_chips,
                               daily_chips=settings.daily_chips, exclusive=not sharded,
                               shared=sharded)

@@ -15,6 +15,9 @@ What a message proves (docs/admins/relay.md):
 - it is fresh and new: one older than MAX_AGE_SECONDS (or as far in the future: clocks are
   in step, as the leases already need), or whose nonce was already taken, is refused, so a
   captured message sent again delivers nothing;
+- a click is handled once: a sender that stopped waiting for the answer sends it again (a new
+  message), and a process that already took that interaction answers 202 without a second
+  delivery;
 - with a certificate and key in the settings (RelayTLS), nobody on the way reads it: the
   payload holds the interaction's token, which answers for the bot for 15 minutes.
 Refusals are logged once a minute per reason (bot/cluster/throttled_log.py): anyone who can reach
@@ -112,6 +115,8 @@ class Relay:
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._seen: OrderedDict[str, float] = OrderedDict()  # nonce -> its timestamp
+        # interaction id -> when it was taken: a sender that stopped waiting sends it again
+        self._taken: OrderedDict[str, float] = OrderedDict()
         self._refusals = ThrottledLog(log, clock=clock)
         self.address = ""  # where it listens, once started (the real port when given 0)
         self.received = 0
@@ -185,7 +190,19 @@ class Relay:
             payload = json.loads(body)
         except ValueError:
             return web.Response(status=400)
-        if not await self.deliver(payload):
+        interaction = str(payload.get("id"))
+        now = self._clock()
+        _forget_before(self._taken, now - MAX_AGE_SECONDS)
+        if interaction in self._taken:  # handled (or being handled) here already
+            return web.Response(status=202)
+        self._taken[interaction] = now
+        taken = False
+        try:
+            taken = await self.deliver(payload)
+        finally:
+            if not taken:  # not handled here: a copy is judged afresh
+                self._taken.pop(interaction, None)
+        if not taken:
             return web.Response(status=409)
         self.received += 1
         return web.Response(status=202)
@@ -203,12 +220,18 @@ class Relay:
             return "bad signature"  # signed by us: never, unless the key leaked
         if not abs(now - sent) <= MAX_AGE_SECONDS:
             return "too old (or a clock out of step)"
-        while self._seen and next(iter(self._seen.values())) < now - MAX_AGE_SECONDS:
-            self._seen.popitem(last=False)  # older ones are refused by their age already
+        _forget_before(self._seen, now - MAX_AGE_SECONDS)  # refused by their age already
         if nonce in self._seen:
             return "replayed"
         self._seen[nonce] = sent
         return None
+
+
+def _forget_before(kept: OrderedDict[str, float], oldest: float) -> None:
+    """Forget the first entries of `kept` (in the order they came) whose time is before
+    `oldest`."""
+    while kept and next(iter(kept.values())) < oldest:
+        kept.popitem(last=False)
 
 
 def _loopback(host: str) -> bool:

@@ -8,7 +8,8 @@ a clean stop (the rows and their rules: bot/storage/leases.py).
     await keeper.release()
 
 The heartbeat renews every third of the lease, so two renewals may fail (a database
-restarting) before the lease runs out. `held()` reads this process's own view: once the time
+restarting) before the lease runs out; it waits for a renewal no longer than the lease lasts
+(a database that stopped answering). `held()` reads this process's own view: once the time
 of the last successful renewal's expiry has passed, another process may have taken over, so
 the table service refuses to act (runtime.py) and `keep` calls `on_lost`, which stops the bot.
 
@@ -25,6 +26,7 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.sharding import ShardPlan
 from bot.storage import LeaseLost, ShardLease, Storage
@@ -79,39 +81,63 @@ class ShardKeeper:
         """Renew until cancelled; when the lease is lost (taken over, or not renewed in time)
         await `on_lost(reason)` and return."""
         interval = self.seconds / RENEWALS_PER_LEASE
-        due = self.clock.now()
+        # From the claim: the bot claims before connecting and starts this once set up.
+        due = self.expires_at - self.seconds
         while True:
-            # On a cadence kept from the start, not restarted after each renewal: the wait
+            # On a cadence kept from the claim, not restarted after each renewal: the wait
             # ends at the same time however long the renewal took to come back.
             due = max(due + interval, self.clock.now())
-            if await self._fenced_by(due):
-                assert self.fenced is not None
-                await on_lost(self.fenced)
-                return
-            try:
-                self.expires_at = await self.storage.leases.renew_shards(
-                    self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds)
-                self.renewals += 1
-            except LeaseLost as error:
-                await on_lost(str(error))
-                return
-            except Exception:  # the database is away: try again while the lease lasts
-                log.exception("could not renew the lease of %s", self.plan.describe())
-                if not self.held():
-                    await on_lost(f"The lease of {self.plan.describe()} ran out before it "
-                                  "could be renewed: this process no longer runs its tables")
+            await self._wait(due)
+            if self.held():  # (a refused write, or a pause past the lease, ended it)
+                lost = await self._renew()
+                if lost is not None:
+                    await on_lost(lost)
                     return
+            if not self.held():
+                # Even when nobody claimed the shards meanwhile: the actions, timers and
+                # messages due after the lease ran out were refused and are not done again.
+                # A restart (the supervisor's) restores the tables with their timers.
+                await on_lost(self.fenced or f"The lease of {self.plan.describe()} ran out "
+                              "before it could be renewed: this process no longer runs its "
+                              "tables")
+                return
 
-    async def _fenced_by(self, due: float) -> bool:
-        """Wait until `due` on the clock, or less if a write is refused meanwhile (True)."""
+    async def _renew(self) -> str | None:
+        """Renew the leases, waiting for the database no longer than they last: a renewal it
+        does not answer (a network cut brings no error either) leaves them to run out. The
+        reason they are lost when the renewal finds them another's."""
+        renewal = asyncio.ensure_future(self.storage.leases.renew_shards(
+            self.owner, self.plan.ids, now=self.clock.now(), seconds=self.seconds))
+        try:
+            await self._wait(self.expires_at, renewal)
+        finally:
+            if not renewal.done():
+                renewal.cancel()
+        if renewal.cancelled():
+            return None
+        try:
+            renewed = renewal.result()
+        except LeaseLost as error:
+            return str(error)
+        except Exception:  # the database is away: try again while the lease lasts
+            log.exception("could not renew the lease of %s", self.plan.describe())
+            return None
+        if self.held():
+            self.expires_at = renewed
+            self.renewals += 1
+        return None
+
+    async def _wait(self, due: float, work: "asyncio.Future[Any] | None" = None) -> None:
+        """Wait until `due` on the clock, or less if a write is refused or `work` ends
+        meanwhile."""
         waits = [asyncio.ensure_future(self._until(due)),
                  asyncio.ensure_future(self._fenced.wait())]
         try:
-            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([*waits, *([work] if work is not None else [])],
+                               return_when=asyncio.FIRST_COMPLETED)
         finally:
             for wait in waits:
                 wait.cancel()
-        return self.fenced is not None
 
     async def _until(self, due: float) -> None:
         await self.clock.sleep(due - self.clock.now())  # now: when the wait begins

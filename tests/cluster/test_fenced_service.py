@@ -12,12 +12,8 @@ from bot.storage import Storage
 from bot.tables import FakeClock, TableError
 from bot.tables.runtime import NOT_HELD
 from tests.cluster.test_fencing import books
-from tests.cluster.test_service import GUILD1, LEASE, Process, open_match
+from tests.cluster.test_service import GUILD1, LEASE, Process, open_match, to_act
 from tests.tables.driver import ALICE, BOB, act, play
-
-
-def to_act(process: Process, table: int) -> int:
-    return next(p for p in (ALICE, BOB) if process.service.private_view(table, p).to_act)
 
 
 async def test_a_resumed_process_writes_nothing_and_stops(storage: Storage, database: str,

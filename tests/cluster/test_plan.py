@@ -1,6 +1,9 @@
 """Shard plans (bot/sharding.py) and `ofc-bot`'s shard flags: Discord's routing rule, the
 ranges, and one clear line (exit 2) for flags that name no valid set of shards."""
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from bot.__main__ import main
@@ -46,3 +49,25 @@ def test_ofc_bot_exits_2_with_one_line_for_bad_shard_flags(
     assert main(["--shard-count", "2", "--shards", "5"]) == 2
     err = capsys.readouterr().err
     assert err == "ofc-bot: shard ids run from 0 to 1 with --shard-count 2\n"
+
+
+def test_ofc_bot_runs_some_of_the_shards_only_on_postgresql(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """An SQLite file takes one process (its lock file): started with some of the shards, it
+    would leave the servers of the others without an answer, and their process could never
+    start. It is refused before anything is opened, in one line saying what to do."""
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("OFC_DATABASE", str(tmp_path / "ofc.sqlite3"))
+    monkeypatch.setattr("bot.app.quiet_collector", lambda: None)
+
+    def no_discord(*args: Any, **options: Any) -> None:
+        raise AssertionError("started the bot")
+
+    monkeypatch.setattr("bot.app.make_bot", no_discord)
+    assert main(["--shard-count", "4", "--shards", "0-1",
+                 "--env-file", str(tmp_path / "none.env")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "ofc-bot: --shards needs PostgreSQL: an SQLite file is used by one process, which "
+        "runs every shard (--shard-count 4 without --shards)"]
+    assert not (tmp_path / "ofc.sqlite3").exists()

@@ -1,6 +1,7 @@
 """The relay that hands DM clicks between the bot's processes (bot/cluster/relay.py): only payloads
 signed with the bot's token are taken; a process that does not run the table says so."""
 
+import asyncio
 import json
 from typing import Any
 
@@ -45,3 +46,56 @@ async def test_signed_payloads_are_delivered_and_forged_ones_refused() -> None:
             await lonely.forward(address, PAYLOAD)
     finally:
         await lonely.close()
+
+
+async def test_a_click_sent_again_while_the_first_is_being_handled_is_handled_once() -> None:
+    """The receiving process was slow to answer (its event loop busy): the sender stopped
+    waiting and sent the click again, a new message signed afresh. The click is handled once,
+    and the second message is answered as taken, as the first was."""
+    release, taken = asyncio.Event(), []
+
+    async def slow(payload: dict[str, Any]) -> bool:
+        taken.append(payload)
+        await release.wait()
+        return True
+
+    receiver, sender = Relay(relay_key("token")), Relay(relay_key("token"))
+    receiver.deliver = slow
+    address = await receiver.start("127.0.0.1:0")
+    try:
+        first = asyncio.create_task(sender.forward(address, PAYLOAD))
+        while not taken:
+            await asyncio.sleep(0.01)
+        await sender.forward(address, PAYLOAD)  # the sender's second try
+        release.set()
+        await first
+        assert taken == [PAYLOAD] and sender.forwarded == 2
+        await sender.forward(address, {**PAYLOAD, "id": "2"})  # another click is another
+        assert [p["id"] for p in taken] == ["1", "2"]
+    finally:
+        for relay in (receiver, sender):
+            await relay.close()
+
+
+async def test_a_click_whose_delivery_failed_is_delivered_when_sent_again() -> None:
+    """The receiving process failed while taking the click (its database away a moment): the
+    sender is told, and the copy it sends is delivered, not taken for one already handled."""
+    tries: list[dict[str, Any]] = []
+
+    async def failing_once(payload: dict[str, Any]) -> bool:
+        tries.append(payload)
+        if len(tries) == 1:
+            raise RuntimeError("the database is away")
+        return True
+
+    receiver, sender = Relay(relay_key("token")), Relay(relay_key("token"))
+    receiver.deliver = failing_once
+    address = await receiver.start("127.0.0.1:0")
+    try:
+        with pytest.raises(RelayError, match="answered 500"):
+            await sender.forward(address, PAYLOAD)
+        await sender.forward(address, PAYLOAD)
+        assert tries == [PAYLOAD, PAYLOAD] and receiver.received == 1
+    finally:
+        for relay in (receiver, sender):
+            await relay.close()

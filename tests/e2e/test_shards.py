@@ -25,6 +25,7 @@ import discord
 import pytest
 
 from bot.app import OFCBot, make_bot
+from bot.cluster.shard_lease import ShardKeeper
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock
@@ -178,13 +179,16 @@ async def test_a_bot_whose_lease_was_taken_stops_itself(
         double: DiscordDouble, clock: FakeClock, tmp_path: Path) -> None:
     database = tmp_path / "ofc.sqlite3"
     storage = await Storage.open(database)
-    settings = replace(settings_for(double, database), shard_lease_seconds=3)
-    bot = make_bot(settings, shards=ShardPlan(2, (1,)), storage=storage, clock=clock)
+    plan = ShardPlan(2, (1,))
+    keeper = ShardKeeper(storage, plan, clock, seconds=3)  # its heartbeat on the test's clock
+    bot = make_bot(settings_for(double, database), shards=plan, storage=storage, clock=clock,
+                   keeper=keeper)
     await double.start_client(bot)
     thief = await Storage.open(database)  # another process took the shard (its lease ran out)
     try:
         async with thief._core.db.transaction() as conn:
             await conn.execute("UPDATE shard_leases SET owner = 'thief'")
+        await clock.advance(1.0)  # the next renewal finds it
         await double.wait_until(bot.is_closed, timeout=TIMEOUT, what="the bot to stop")
         assert bot.lease_lost == ("The lease of shard 1 passed to another ofc-bot (thief): "
                                   "this process no longer runs its tables")
