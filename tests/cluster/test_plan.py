@@ -1,6 +1,7 @@
 """Shard plans (bot/sharding.py) and `ofc-bot`'s shard flags: Discord's routing rule, the
 ranges, and one clear line (exit 2) for flags that name no valid set of shards."""
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,7 @@ def test_ofc_bot_runs_some_of_the_shards_only_on_postgresql(
         raise AssertionError("started the bot")
 
     monkeypatch.setattr("bot.app.make_bot", no_discord)
-    assert main(["--shard-count", "4", "--shards", "0-1",
-                 "--env-file", str(tmp_path / "none.env")]) == 2
+    assert main(["--shard-count", "4", "--shards", "0-1", "--env-file", os.devnull]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "ofc-bot: --shards needs PostgreSQL: an SQLite file is used by one process, which "
         "runs every shard (--shard-count 4 without --shards)"]
