@@ -12,9 +12,9 @@ from typing import Any
 
 from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
+from bot.refusal import error_line
 
 USAGE_ERROR = 2
-SENTENCE_ENDS = (".", "!", "?")
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
 # it without input).
@@ -84,14 +84,6 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
         fail(f"unrecognized arguments: {' '.join(unknown)}",
              f"{parser.prog} {command}" if command else parser.prog)
     return args
-
-
-def error_line(program: str, message: str) -> str:
-    """The one line a refusal prints: the command, then the message as a sentence. Some
-    messages are not ours to word (argparse's, the storage's, the system's) and end without
-    one, while the engine's always do: every line ends the same."""
-    return f"{program}: {message}" if message.endswith(SENTENCE_ENDS) \
-        else f"{program}: {message}."
 
 
 def fail(message: str, program: str = "ofc") -> Any:

@@ -28,7 +28,6 @@ from typing import Any
 from bot.ai.commands import MAX_HANDS, USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
-from bot.cli.ofc import error_line
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -36,6 +35,7 @@ from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.process.workers import exit_with_parent
+from bot.refusal import error_line
 from bot.storage import StorageError
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
 from bot.tables.table_events import HandStarted, ShowdownDone

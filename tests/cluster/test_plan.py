@@ -45,4 +45,4 @@ def test_ofc_bot_exits_2_with_one_line_for_bad_shard_flags(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--shard-count", "2", "--shards", "5"]) == 2
     err = capsys.readouterr().err
-    assert err == "ofc-bot: shard ids run from 0 to 1 with --shard-count 2\n"
+    assert err == "ofc-bot: shard ids run from 0 to 1 with --shard-count 2.\n"

@@ -170,7 +170,7 @@ def test_a_settings_file_that_cannot_be_read_exits_2_naming_it(
     else:
         path.write_bytes(content)
     assert main(["--env-file", str(path)]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: {path} {message}\n"
+    assert capsys.readouterr().err == f"ofc-bot: {path} {message}.\n"
 
 
 def test_a_settings_file_named_but_missing_exits_2_naming_it(
@@ -182,7 +182,7 @@ def test_a_settings_file_named_but_missing_exits_2_naming_it(
     monkeypatch.chdir(tmp_path)
     missing = tmp_path / "ofc-bot.env"
     assert main(["--env-file", str(missing)]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []  # no database created
 
 
@@ -191,5 +191,5 @@ def test_a_settings_file_named_but_missing_stops_a_backup_too(
     # ofc-bot --env-file PATH backup ...: the backup of the wrong (default) database otherwise
     missing = tmp_path / "ofc-bot.env"
     assert main(["--env-file", str(missing), "backup", str(tmp_path / "copy.sqlite3")]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []
