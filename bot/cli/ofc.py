@@ -6,6 +6,7 @@ every `--help` ends with examples."""
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -15,6 +16,7 @@ from bot.engine.errors import RuleError
 from bot.refusal import error_line
 
 USAGE_ERROR = 2
+INTERRUPTED = 128 + signal.SIGINT
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
 # it without input).
@@ -223,5 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python would try the flush again at exit, so stdout is pointed at nothing first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        # Ctrl+C: asked for, so no traceback; the status a shell gives a command it ended.
+        return INTERRUPTED
     return code
 

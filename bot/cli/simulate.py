@@ -212,10 +212,16 @@ async def simulate(entries: Sequence[Entry], hands: int, seed: int,
         with ProcessPoolExecutor(workers, mp_context=context,
                                  initializer=exit_with_parent) as pool:
             futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
-            for count, future in enumerate(asyncio.as_completed(futures), start=1):
-                await future
-                if progress:
-                    _progress(count, groups)
+            try:
+                for count, future in enumerate(asyncio.as_completed(futures), start=1):
+                    await future
+                    if progress:
+                        _progress(count, groups)
+            except BaseException:
+                # Stopped (Ctrl+C): the matches not yet started are dropped, not played out
+                # by the pool's exit while the command seems to have stopped.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
             done = [f.result() for f in futures]
     for group_tallies, _ in done:  # in group order, whatever order they finished in
         for tally, part in zip(tallies, group_tallies, strict=True):
