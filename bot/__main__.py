@@ -7,8 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
+from bot.refusal import error_line
 from bot.sharding import ShardPlan, ShardPlanError
 
+PROGRAM = "ofc-bot"
 ENV_FILE = ".env"  # read if it is there; a file named with --env-file must be
 
 
@@ -17,7 +19,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.cli.ofc import OneLineParser, parse_args
 
     parser = OneLineParser(
-        prog="ofc-bot", description="Open-Face Chinese Poker Pineapple for Discord.")
+        prog=PROGRAM, description="Open-Face Chinese Poker Pineapple for Discord.")
     parser.add_argument(
         "--sync", action="store_true",
         help="publish the slash commands to every server (needed once, and after the commands "
@@ -47,14 +49,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(parser, argv)
     if args.env_file != ENV_FILE and not Path(args.env_file).exists():
         # named, so meant: never run on the defaults (a new, empty database) instead
-        print(f"ofc-bot: the settings file {args.env_file} does not exist", file=sys.stderr)
+        print(error_line(PROGRAM, f"the settings file {args.env_file} does not exist"),
+              file=sys.stderr)
         return 2
     if args.command is not None:
         return int(args.run(args))
     try:
         shards = ShardPlan.parse(args.shard_count, args.shards)
     except ShardPlanError as error:
-        print(f"ofc-bot: {error}", file=sys.stderr)
+        print(error_line(PROGRAM, str(error)), file=sys.stderr)
         return 2
     if args.export_commands is not None or args.update_catalogues:
         import asyncio
@@ -66,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings(dotenv=args.env_file)
     except ConfigError as error:
-        print(f"ofc-bot: {error}", file=sys.stderr)
+        print(error_line(PROGRAM, str(error)), file=sys.stderr)
         return 2
     if not settings.token:
         print(NO_TOKEN_HELP, file=sys.stderr, end="")

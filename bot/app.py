@@ -39,6 +39,7 @@ from bot.cluster.shard_lease import ShardKeeper
 from bot.config import ConfigError, Settings
 from bot.i18n import Text, locale_of, t
 from bot.process.workers import Workers
+from bot.refusal import error_line
 from bot.sharding import ShardPlan, shard_of
 from bot.storage import Storage, StorageError, is_postgres
 from bot.tables import Clock, ServiceSettings, SystemClock, TableService
@@ -377,6 +378,11 @@ class ShardedOFCBot(OFCBot, commands.AutoShardedBot):
         return bool(self.shards) and not any(shard.is_closed() for shard in self.shards.values())
 
 
+def refuse(message: str) -> None:
+    """`ofc-bot`'s one line on stderr when it cannot start or do what it was asked."""
+    print(error_line("ofc-bot", message), file=sys.stderr)
+
+
 def make_bot(settings: Settings, *, shards: ShardPlan | None = None, **options: Any) -> OFCBot:
     """The plain bot without shard flags (today's one connection), else an AutoShardedBot
     running exactly the plan's shard ids."""
@@ -439,7 +445,7 @@ async def export_commands(path: str) -> int:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
-        print(f"ofc-bot: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+        refuse(f"cannot write {path}: {error.strerror or error}")
         return 2
     return 0
 
@@ -461,8 +467,8 @@ async def update_catalogues() -> int:
     found = code_templates()
     if found.unreadable:
         for place in found.unreadable:
-            print(f"ofc-bot: {place}: a text built at run time cannot be translated; give "
-                  "t() or Text() a literal template with fields", file=sys.stderr)
+            refuse(f"{place}: a text built at run time cannot be translated; give t() or Text() "
+                   "a literal template with fields")
         return 2
     messages: dict[tuple[str | None, str], str | None] = {key: None for key in asked}
     messages.update(found.messages)
@@ -546,19 +552,19 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
     try:
         lost = asyncio.run(main())
         if lost is not None:
-            print(f"ofc-bot: {lost}", file=sys.stderr)
+            refuse(lost)
             return 1
     except discord.LoginFailure:
-        print("ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the Developer "
-              "Portal (Bot -> Reset Token) and put the new one in .env", file=sys.stderr)
+        refuse("Discord refused the token (DISCORD_TOKEN): reset it in the Developer Portal "
+               "(Bot -> Reset Token) and put the new one in .env")
         return 2
     except (StorageError, RelayError, ConfigError) as error:
-        print(f"ofc-bot: {error}", file=sys.stderr)
+        refuse(str(error))
         return 2
     except (aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as error:
         # at start only (once connected, discord.py reconnects by itself): an outage, for
         # the supervisor to try again
-        print(f"ofc-bot: cannot reach Discord: {error}", file=sys.stderr)
+        refuse(f"cannot reach Discord: {error}")
         return 1
     except KeyboardInterrupt:
         log.info("stopped")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from bot.storage.backend import foreign_scheme
+from bot.storage.backend import foreign_scheme, is_postgres
 from bot.storage.validate import MAX_CHIPS
 
 T = TypeVar("T")
@@ -196,6 +196,15 @@ def _database(name: str, raw: str) -> str:
     if raw.removeprefix("sqlite:") == ":memory:":
         raise ConfigError(f"{name} must name a file, not an SQLite database in memory (lost "
                           "at each stop)")
+    if not is_postgres(raw):
+        # Told here, naming the setting: SQLite would report only the lock file it cannot create.
+        folder = Path(raw.removeprefix("sqlite:")).parent
+        if folder.is_file():
+            raise ConfigError(f"{name} is {raw}, but {folder} is a file, not a folder: correct "
+                              "the path")
+        if not folder.is_dir():
+            raise ConfigError(f"{name} is {raw}, but the folder {folder} does not exist: "
+                              "create it, or correct the path")
     return raw
 
 

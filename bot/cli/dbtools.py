@@ -14,8 +14,8 @@ import json
 import sys
 from typing import Any
 
-from bot.cli.ofc import error_line
 from bot.config import ConfigError, load_settings
+from bot.refusal import error_line
 from bot.storage import (
     AuditReport,
     CopyReport,

@@ -6,15 +6,17 @@ every `--help` ends with examples."""
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
+from bot.refusal import error_line
 
 USAGE_ERROR = 2
-SENTENCE_ENDS = (".", "!", "?")
+INTERRUPTED = 128 + signal.SIGINT
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
 # it without input).
@@ -84,14 +86,6 @@ def parse_args(parser: argparse.ArgumentParser, argv: Sequence[str] | None,
         fail(f"unrecognized arguments: {' '.join(unknown)}",
              f"{parser.prog} {command}" if command else parser.prog)
     return args
-
-
-def error_line(program: str, message: str) -> str:
-    """The one line a refusal prints: the command, then the message as a sentence. Some
-    messages are not ours to word (argparse's, the storage's, the system's) and end without
-    one, while the engine's always do: every line ends the same."""
-    return f"{program}: {message}" if message.endswith(SENTENCE_ENDS) \
-        else f"{program}: {message}."
 
 
 def fail(message: str, program: str = "ofc") -> Any:
@@ -231,5 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Python would try the flush again at exit, so stdout is pointed at nothing first.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except KeyboardInterrupt:
+        # Ctrl+C: asked for, so no traceback; the status a shell gives a command it ended.
+        return INTERRUPTED
     return code
 

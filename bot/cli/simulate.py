@@ -28,7 +28,6 @@ from typing import Any
 from bot.ai.commands import MAX_HANDS, USAGE_ERROR, board_lines, number, parse_options
 from bot.ai.players import AIPlayers
 from bot.cli.ai_entries import Entry, parse_entries
-from bot.cli.ofc import error_line
 from bot.engine.cards import Card
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
@@ -36,6 +35,7 @@ from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.process.workers import exit_with_parent
+from bot.refusal import error_line
 from bot.storage import StorageError
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
 from bot.tables.table_events import HandStarted, ShowdownDone
@@ -212,10 +212,16 @@ async def simulate(entries: Sequence[Entry], hands: int, seed: int,
         with ProcessPoolExecutor(workers, mp_context=context,
                                  initializer=exit_with_parent) as pool:
             futures = [loop.run_in_executor(pool, _play_group_in_process, job) for job in work]
-            for count, future in enumerate(asyncio.as_completed(futures), start=1):
-                await future
-                if progress:
-                    _progress(count, groups)
+            try:
+                for count, future in enumerate(asyncio.as_completed(futures), start=1):
+                    await future
+                    if progress:
+                        _progress(count, groups)
+            except BaseException:
+                # Stopped (Ctrl+C): the matches not yet started are dropped, not played out
+                # by the pool's exit while the command seems to have stopped.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
             done = [f.result() for f in futures]
     for group_tallies, _ in done:  # in group order, whatever order they finished in
         for tally, part in zip(tallies, group_tallies, strict=True):

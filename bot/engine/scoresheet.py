@@ -90,7 +90,7 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():
             raise RuleError(f"player {number}: a name is 1 to {MAX_NAME} printable characters.")
     if len(set(names)) != len(names):
-        raise RuleError("every player needs a different name")
+        raise RuleError(Text("Every player needs a different name."))
     for name, player in zip(names, players, strict=True):
         _known_keys(player, PLAYER_KEYS, f"{name}: ")
     button = data.get("button", 0)

@@ -95,9 +95,16 @@ class SQLiteDatabase:
 
     @staticmethod
     async def _connect(path: str | Path, migrate: bool) -> aiosqlite.Connection:
+        opening = asyncio.ensure_future(aiosqlite.connect(
+            path, isolation_level=None, uri=str(path).startswith("file:")))
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None,
-                                           uri=str(path).startswith("file:"))
+            conn = await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            # Cancelled (Ctrl+C) while aiosqlite's thread opens the file: that thread would
+            # report to a closed event loop (a traceback at exit) and keep the file open.
+            with contextlib.suppress(Exception):
+                await (await opening).close()
+            raise
         except sqlite3.Error as e:
             raise StorageError(f"Cannot open database {path}: {e}") from e
         async with closed_on_failure(conn.close, sqlite3.DatabaseError, str(path)):

@@ -176,6 +176,7 @@ def _fantasy(loc: str, rules: TableRules) -> str:
 
 def _table(loc: str, rules: TableRules) -> str:
     extra = Text("plus one Fantasyland hand after every hand in which anyone earned it")
+    # Without Fantasyland nobody earns one, so no word of dealing it (R8).
     formats = {
         "match": Text("**Match**: one hand per player (the button goes round once), {extra}.",
                       extra=extra),
@@ -183,6 +184,10 @@ def _table(loc: str, rules: TableRules) -> str:
                       extra=extra),
         "cash": Text("**Cash**: no end; players join and leave between hands (a player owed a "
                      "Fantasyland hand plays it first)."),
+    } if rules.fantasy != "off" else {
+        "match": Text("**Match**: one hand per player (the button goes round once)."),
+        "hands": Text("**{n} hand**.", "**{n} hands**.", n=rules.hands),
+        "cash": Text("**Cash**: no end; players join and leave between hands."),
     }
     bank = Text("a {bank} s time bank, full again at a deal once {n} s have passed since it "
                 "was last full", bank=rules.time_bank_seconds,

@@ -49,7 +49,7 @@ def test_ofc_bot_exits_2_with_one_line_for_bad_shard_flags(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--shard-count", "2", "--shards", "5"]) == 2
     err = capsys.readouterr().err
-    assert err == "ofc-bot: shard ids run from 0 to 1 with --shard-count 2\n"
+    assert err == "ofc-bot: shard ids run from 0 to 1 with --shard-count 2.\n"
 
 
 def test_ofc_bot_runs_some_of_the_shards_only_on_postgresql(
@@ -69,5 +69,5 @@ def test_ofc_bot_runs_some_of_the_shards_only_on_postgresql(
     assert main(["--shard-count", "4", "--shards", "0-1", "--env-file", os.devnull]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "ofc-bot: --shards needs PostgreSQL: an SQLite file is used by one process, which "
-        "runs every shard (--shard-count 4 without --shards)"]
+        "runs every shard (--shard-count 4 without --shards)."]
     assert not (tmp_path / "ofc.sqlite3").exists()

@@ -248,4 +248,4 @@ def test_ofc_bot_refuses_a_wildcard_relay_address_in_one_line(
     assert capsys.readouterr().err.splitlines() == [
         "ofc-bot: OFC_RELAY_ADDRESS must name the address the other processes of the bot can "
         "reach this one at (this machine's name or IP address), not the wildcard 0.0.0.0: it "
-        "is published to them, and they would each connect to their own machine"]
+        "is published to them, and they would each connect to their own machine."]

@@ -170,7 +170,7 @@ def test_a_settings_file_that_cannot_be_read_exits_2_naming_it(
     else:
         path.write_bytes(content)
     assert main(["--env-file", str(path)]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: {path} {message}\n"
+    assert capsys.readouterr().err == f"ofc-bot: {path} {message}.\n"
 
 
 def test_a_settings_file_named_but_missing_exits_2_naming_it(
@@ -182,7 +182,7 @@ def test_a_settings_file_named_but_missing_exits_2_naming_it(
     monkeypatch.chdir(tmp_path)
     missing = tmp_path / "ofc-bot.env"
     assert main(["--env-file", str(missing)]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []  # no database created
 
 
@@ -191,5 +191,30 @@ def test_a_settings_file_named_but_missing_stops_a_backup_too(
     # ofc-bot --env-file PATH backup ...: the backup of the wrong (default) database otherwise
     missing = tmp_path / "ofc-bot.env"
     assert main(["--env-file", str(missing), "backup", str(tmp_path / "copy.sqlite3")]) == 2
-    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist\n"
+    assert capsys.readouterr().err == f"ofc-bot: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [[], ["backup", "copy.sqlite3"]])
+def test_a_database_in_a_folder_that_does_not_exist_is_named_by_its_setting(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A typo in the folder was told as a lock file that cannot be created: the admin had to
+    # guess which setting led there.
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.chdir(tmp_path)
+    database = tmp_path / "data" / "ofc.sqlite3"
+    monkeypatch.setenv("OFC_DATABASE", f"sqlite:{database}")
+    assert main(["--env-file", os.devnull, *command]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-bot{' backup' if command else ''}: OFC_DATABASE is sqlite:{database}, but the "
+        f"folder {database.parent} does not exist: create it, or correct the path.\n")
+    assert list(tmp_path.iterdir()) == []  # nothing created
+
+
+def test_a_database_whose_folder_is_a_file_is_named_by_its_setting(tmp_path: Path) -> None:
+    (tmp_path / "data").write_text("")
+    database = tmp_path / "data" / "ofc.sqlite3"
+    with pytest.raises(ConfigError, match=f"^OFC_DATABASE is {database}, but {database.parent} "
+                                          "is a file, not a folder: correct the path$"):
+        load_settings({"OFC_DATABASE": str(database)}, dotenv=None)

@@ -106,5 +106,5 @@ def test_a_file_that_cannot_be_written_is_one_line_and_exit_2(tmp_path: Path) ->
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        f"ofc-bot: cannot write {out}: No such file or directory"]
+        f"ofc-bot: cannot write {out}: No such file or directory."]
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written

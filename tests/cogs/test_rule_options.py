@@ -94,3 +94,14 @@ def test_a_full_house_is_not_said_to_keep_a_fantasyland_nobody_keeps() -> None:
     with_it = never.with_options({"fantasy_stay_full_house_middle": True})
     assert "full house" not in rules_paragraph("en-US", with_it)
     assert rules_paragraph("en-US", with_it) == rules_paragraph("en-US", never)
+
+
+@pytest.mark.parametrize("table", [{"format": "cash"}, {"format": "match"},
+                                   {"format": "hands", "hands": 6}])
+def test_a_table_without_fantasyland_says_nothing_of_dealing_it(table: dict[str, Any]) -> None:
+    # R8: with Fantasyland off nobody is owed a Fantasyland hand, nor plays one after a hand.
+    rules = TableRules.from_mapping({**table, "fantasy": "off"})
+    [(_, words)] = [(title, text) for title, text in describe("en-US", rules) if title == "Table"]
+    assert "Fantasyland" not in words, words
+    with_it = rules.with_options({"fantasy": "standard"})
+    assert "Fantasyland" in dict(describe("en-US", with_it))["Table"]

@@ -135,7 +135,7 @@ async def test_a_token_discord_refuses_is_one_line_and_exit_2(tmp_path: Path) ->
     async with DiscordDouble(watched_loggers=()) as double:
         lines = await refused_start(double, tmp_path, DISCORD_TOKEN=refused)
     assert lines == ["ofc-bot: Discord refused the token (DISCORD_TOKEN): reset it in the "
-                     "Developer Portal (Bot -> Reset Token) and put the new one in .env"]
+                     "Developer Portal (Bot -> Reset Token) and put the new one in .env."]
     assert refused not in "".join(lines)
 
 

@@ -149,7 +149,7 @@ async def test_ofc_bot_refuses_a_database_another_bot_holds(database: str,
             if database.startswith("postgresql") else
             f" (pid {os.getpid()}): run one bot per database (lock file {database}.lock)")
     assert done.stderr.splitlines() == [
-        f"ofc-bot: Database {database} is in use by another ofc-bot{held}"]
+        f"ofc-bot: Database {database} is in use by another ofc-bot{held}."]
 
 
 async def test_ofc_bot_refuses_a_damaged_database(tmp_path: Path) -> None:

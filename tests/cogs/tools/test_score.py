@@ -169,7 +169,7 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(
     ({"player1": "Alice: Qh Qd 2c 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h", "player2": f"Bob: {B}"},
      {}, "Alice: write the three rows split by '/'"),
     ({"player1": f"Alice: {A}", "player2": f"Alice: {B}"}, {},
-     "every player needs a different name"),
+     "Every player needs a different name."),
     ({"player1": f"Alice: {A}", "player2": f"Bob: {B}"}, {"in_fantasy": "Carol"},
      "'Carol' is not one of the players (Alice, Bob)."),
     # A digit that int() does not read (a superscript two): part of the name, not a count.
@@ -194,6 +194,20 @@ async def test_bad_boards_are_refused_with_the_bad_card_named(
     assert asked.callback_type == ANSWERED  # refused at once, nothing rendered
     assert answer.embed is not None and message in answer.embed["description"]
     assert dump(db_path) == before
+
+
+@pytest.mark.parametrize(("locale", "said"), [
+    ("ru", "У каждого игрока должно быть своё имя."),
+    ("sv-SE", "Varje spelare behöver ett eget namn."),
+    ("zh-CN", "每位玩家的名字必须各不相同。"),
+])
+async def test_two_players_of_one_name_are_refused_in_the_players_language(
+        double: DiscordDouble, bot: OFCBot, alice: Member, locale: str, said: str) -> None:
+    alice.locale = locale
+    answer = await double.resolved(await alice.slash(
+        "ofc score", player1=f"Alice: {A}", player2=f"Alice: {B}"))
+    assert answer.ephemeral and answer.embed is not None
+    assert said in answer.embed["description"]
 
 
 async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,

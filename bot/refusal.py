@@ -1,0 +1,12 @@
+"""The one line a command (`ofc`, `ofc-bot`) prints on stderr when it refuses: below the
+command line, so that the bot's own start-up refusals (bot/app.py) end the same way."""
+
+SENTENCE_ENDS = (".", "!", "?")
+
+
+def error_line(program: str, message: str) -> str:
+    """The one line a refusal prints: the command, then the message as a sentence. Some
+    messages are not ours to word (argparse's, the storage's, the system's) and end without
+    one, while the engine's always do: every line ends the same."""
+    return f"{program}: {message}" if message.endswith(SENTENCE_ENDS) \
+        else f"{program}: {message}."

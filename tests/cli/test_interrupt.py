@@ -1,0 +1,37 @@
+"""Ctrl+C during `ofc simulate`: the terminal sends SIGINT to every process of the group, the
+command's worker processes included. It stops quietly (no traceback from any of them) with the
+shell's status for it, 130."""
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C ended
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_a_simulation_quietly_with_status_130(workers: int) -> None:
+    run = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "simulate", "--hands", "300", "--ai", "easy,easy",
+         "--seed", "1", "--workers", str(workers)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert run.stderr is not None
+    seen = b""
+    try:
+        while b"1/" not in seen:  # the first match is played: the workers are at work
+            read = run.stderr.read(1)
+            assert read, seen.decode()
+            seen += read
+        os.killpg(run.pid, signal.SIGINT)  # as Ctrl+C in a terminal: the whole group
+        out, err = run.communicate(timeout=300)  # stderr closes once every worker is gone
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    errors = (seen + err).decode()
+    assert run.returncode == INTERRUPTED, errors
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert out == b""
