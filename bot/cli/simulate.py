@@ -418,7 +418,8 @@ def simulate_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"{report['hands']} deals per seating")
+    deals = report["hands"]
+    print(f"{deals} deal{'' if deals == 1 else 's'} per seating")
     width = max(8, *(len(p["ai"]) + 1 for p in report["players"]))
     print(f"{'ai':{width}}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
           f"{'FL stay':>9}{'royalties':>11}{'ms/decision':>13}")

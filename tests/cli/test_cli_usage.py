@@ -112,3 +112,10 @@ def test_simulate_shows_the_last_hand_s_boards(capsys: pytest.CaptureFixture[str
         for line, row in zip(lines[1:], ("top", "middle", "bottom"), strict=True):
             assert line.split() == [row, *seat[row].split(), *scored["rows"][row].split(),
                                     str(scored["row_royalties"][row])]
+
+
+@pytest.mark.parametrize(("hands", "says"), [(1, "1 deal per seating"), (2, "2 deals per seating")])
+def test_simulate_counts_its_deals_in_the_singular_and_plural(
+        capsys: pytest.CaptureFixture[str], hands: int, says: str) -> None:
+    assert main(["simulate", "--hands", str(hands), "--seed", "3", "--ai", "easy"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == says
