@@ -78,7 +78,7 @@ from cogs.tables.embeds import (
     waiting_notice,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
-from cogs.tables.outbox import Outbox
+from cogs.tables.outbox import CHANNEL, Outbox
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
@@ -243,7 +243,7 @@ class TablePresenter(commands.Cog):
             box.refresh("table", lambda: self._refresh_table(table))
 
         def to_channel(job: Callable[[], Awaitable[object]]) -> None:
-            box.post(lambda: self._to_channel(table, job))
+            box.post(lambda: self._to_channel(table, job), CHANNEL)
 
         match event:
             case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
@@ -309,6 +309,8 @@ class TablePresenter(commands.Cog):
                 refresh_table()
 
     async def _forget(self, table: int) -> None:
+        # Its channel posts still to run check what is forgotten here (`unpostable`).
+        await self._outbox(table).settled(CHANNEL)
         self.restoring.discard(table)
         self.unpostable.pop(table, None)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
