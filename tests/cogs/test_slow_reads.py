@@ -92,3 +92,21 @@ async def test_the_history_menus_behind_a_waiting_write_are_deferred_then_answer
     shown = await while_busy(double, bob, db_path, lambda: alice.select(hands, "1"))
     assert shown.callback_type == DEFERRED
     assert f"#{match}" in said(await double.resolved(shown))
+
+
+async def test_review_choices_behind_a_waiting_write_come_empty_within_discords_3_s(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, db_path: Path) -> None:
+    """An autocomplete cannot be deferred: when the read waits behind the busy database, the
+    member is offered no choice in time (typing `match-hand` still works) rather than an
+    answer Discord drops."""
+    await record_match(bot.storage, [[line(alice, 4, 4), line(bob, -4, -4)]],
+                       [alice.id], guild=double.guild.id)
+    offered: list[list[dict[str, Any]]] = []
+
+    async def typed() -> Interaction:
+        offered.append(await alice.autocomplete("ofc review", "hand", ""))
+        return list(double.state.interactions.values())[-1]
+
+    await while_busy(double, bob, db_path, typed)
+    assert offered == [[]]
+    assert len(await alice.autocomplete("ofc review", "hand", "")) == 1  # the database free
