@@ -34,6 +34,13 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "score": ("ofc score", BOARDS, "Player 1"),
     "solve": ("ofc solve", {"cards": "As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c"}, "Top"),
 }
+# Commands that read the server's settings, read once a process (then kept in memory): asked
+# before this process read them.
+FIRST_READS: dict[str, tuple[str, dict[str, Any], str]] = {
+    "rules": ("ofc rules", {}, "rules"),
+    "score": CASES["score"],
+    "solve": CASES["solve"],
+}
 
 
 @pytest.fixture
@@ -76,6 +83,21 @@ async def test_a_read_behind_a_waiting_write_is_deferred_then_answered(
     command, options, expected = CASES[case]
     asked = await while_busy(double, bob, db_path, lambda: alice.slash(
         command, {k: bob if v == "bob" else v for k, v in options.items()}))
+    assert asked.callback_type == DEFERRED
+    assert expected.lower() in said(await double.resolved(asked)).lower()
+
+
+@pytest.mark.parametrize("case", FIRST_READS)
+async def test_the_servers_settings_read_behind_a_waiting_write_are_deferred_then_answered(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, db_path: Path,
+        case: str) -> None:
+    command, options, expected = FIRST_READS[case]
+
+    def ask() -> Awaitable[Interaction]:
+        bot.storage.settings._guild_settings.clear()  # as in a process just started
+        return alice.slash(command, options)
+
+    asked = await while_busy(double, bob, db_path, ask)
     assert asked.callback_type == DEFERRED
     assert expected.lower() in said(await double.resolved(asked)).lower()
 
