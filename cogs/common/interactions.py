@@ -24,6 +24,7 @@ NO_TABLE = Text("There is no table in this channel. Open one with {cmd}.",
                 cmd=Slash("ofc create"))
 T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds a write may take before the answer is deferred (Discord allows 3)
+_BEGAN = "ofc_in_time"  # in Interaction.extras: when its first `in_time` began (loop time)
 
 
 def storage_of(interaction: Interaction) -> Storage:
@@ -85,12 +86,16 @@ def name_of(user: discord.abc.User) -> str:
 
 
 async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bool) -> T:
-    """`work` (a write that may wait on a busy database), answered in Discord's 3 s:
-    when it takes longer than DEFER_AFTER the interaction is deferred ("thinking", with the
-    visibility of its answer), and the answer then comes as the follow-up. A quick refusal
-    stays an immediate private answer."""
+    """`work` (a write, or a read: on SQLite a read waits its turn behind the process's
+    writes, which may wait on a busy database), answered in Discord's 3 s: when it takes
+    longer than DEFER_AFTER the interaction is deferred ("thinking", with the visibility of
+    its answer), and the answer then comes as the follow-up. A quick refusal stays an
+    immediate private answer. Several calls for one interaction share one DEFER_AFTER,
+    counted from the first: two reads of 1.4 s each are deferred before the second ends."""
+    loop = asyncio.get_running_loop()
+    began: float = interaction.extras.setdefault(_BEGAN, loop.time())
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, began + DEFER_AFTER - loop.time()))
     if not done and not interaction.response.is_done():
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     return await task

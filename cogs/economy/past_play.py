@@ -15,12 +15,19 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Text, t
-from bot.storage import HandHistory, MatchSummary, PlayerStats, Storage
+from bot.storage import (
+    HandHistory,
+    MatchSummary,
+    PlayerStats,
+    SanctionRecord,
+    Storage,
+    TournamentResult,
+)
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction, Member, SlashCommand
 from cogs.common.format import signed_chips
-from cogs.common.interactions import about, guild_id_of, storage_of
+from cogs.common.interactions import about, guild_id_of, in_time, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
 from cogs.economy.review import ReviewButton
@@ -49,6 +56,19 @@ async def _recent_match(storage: Storage, guild_id: int, user_id: int,
                        n=match_id))
 
 
+async def _match_and_hands(interaction: Interaction, user_id: int,
+                           match_id: int) -> tuple[MatchSummary, list[HandHistory]]:
+    """One of the member's recent matches and its hands, read in Discord's 3 s (a read waits
+    its turn behind the process's writes)."""
+    storage = storage_of(interaction)
+    guild_id = guild_id_of(interaction)
+
+    async def read() -> tuple[MatchSummary, list[HandHistory]]:
+        summary = await _recent_match(storage, guild_id, user_id, match_id)
+        return summary, await storage.history.match_hands(match_id)
+    return await in_time(interaction, read(), ephemeral=True)
+
+
 class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
                   template=r"ofc:hist:(?P<user>[0-9]{1,20})"):
     """Under a `/ofc history` answer: pick a match to list its hands."""
@@ -74,11 +94,8 @@ class MatchPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]]
         return cls(int(match["user"]))
 
     async def clicked(self, interaction: Interaction) -> None:
-        storage = storage_of(interaction)
-        guild_id = guild_id_of(interaction)
-        summary = await _recent_match(storage, guild_id, self.user_id,
-                                      _picked(self.item.values))
-        hands = await storage.history.match_hands(summary.match_id)
+        summary, hands = await _match_and_hands(interaction, self.user_id,
+                                                _picked(self.item.values))
         view = discord.ui.View(timeout=None)
         if hands:
             view.add_item(HandPicker(self.user_id, summary.match_id, hands, lang(interaction)))
@@ -110,12 +127,9 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["user"]), int(match["match"]))
 
     async def clicked(self, interaction: Interaction) -> None:
-        storage = storage_of(interaction)
-        guild_id = guild_id_of(interaction)
-        summary = await _recent_match(storage, guild_id, self.user_id, self.match_id)
         hand_no = _picked(self.item.values)
-        hand = next((h for h in await storage.history.match_hands(self.match_id)
-                     if h.hand_no == hand_no), None)
+        summary, hands = await _match_and_hands(interaction, self.user_id, self.match_id)
+        hand = next((h for h in hands if h.hand_no == hand_no), None)
         if hand is None:
             raise Refusal(Text("Match #{n} has no hand {hand}.", n=self.match_id, hand=hand_no))
         view = discord.ui.View(timeout=None)
@@ -131,11 +145,15 @@ class HandPicker(PersistentItem, discord.ui.DynamicItem[discord.ui.Select[Any]],
 async def history(interaction: Interaction, member: Member | None = None) -> None:
     guild_id, target = about(interaction, member)
     storage = storage_of(interaction)
-    matches = await storage.history.recent_matches(guild_id, target.id, limit=RECENT_MATCHES)
-    sanctions = await storage.tournaments.member_sanctions(guild_id, target.id,
-                                                           limit=RECENT_SANCTIONS)
-    tournaments = await storage.tournaments.member_tournaments(guild_id, target.id,
-                                                               limit=RECENT_TOURNAMENTS)
+
+    async def read() -> tuple[list[MatchSummary], list[SanctionRecord], list[TournamentResult]]:
+        return (await storage.history.recent_matches(guild_id, target.id,
+                                                     limit=RECENT_MATCHES),
+                await storage.tournaments.member_sanctions(guild_id, target.id,
+                                                           limit=RECENT_SANCTIONS),
+                await storage.tournaments.member_tournaments(guild_id, target.id,
+                                                             limit=RECENT_TOURNAMENTS))
+    matches, sanctions, tournaments = await in_time(interaction, read(), ephemeral=True)
     view = discord.ui.View(timeout=None)
     if matches:
         view.add_item(MatchPicker(target.id, matches, lang(interaction)))
@@ -152,11 +170,13 @@ async def stats(interaction: Interaction, member: Member | None = None) -> None:
     (rendering/player_card.py) under it."""
     guild_id, target = about(interaction, member)
     storage, loc = storage_of(interaction), lang(interaction)
-    figures = await storage.history.stats(guild_id, target.id)
+    figures = await in_time(interaction, storage.history.stats(guild_id, target.id),
+                            ephemeral=True)
     if not figures.hands:
         await send(interaction, ephemeral=True, embed=embeds.stats(loc, target.mention, figures))
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)  # the card takes a moment
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)  # the card takes a moment
     server = await storage.history.server_stats(guild_id)
     nets = await storage.history.recent_nets(guild_id, target.id, limit=FORM_MATCHES)
     rating, rated = await storage.ratings.rating_of(guild_id, target.id)

@@ -8,6 +8,7 @@ two seconds) run in the bot's worker processes as a person's work, after the ans
 deferred. "Review" under a hand of `/ofc history` does the same for that hand.
 """
 
+import asyncio
 import json
 import re
 import zlib
@@ -25,7 +26,7 @@ from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import signed
-from cogs.common.interactions import guild_id_of, per_member, storage_of
+from cogs.common.interactions import DEFER_AFTER, guild_id_of, per_member, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
 
@@ -91,8 +92,15 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
     """The member's latest hands in this server, newest first, those matching what is typed."""
     if interaction.guild_id is None:
         return []
-    hands = await storage_of(interaction).history.played_hands(interaction.guild_id,
-                                                               interaction.user.id, limit=CHOICES)
+    read = asyncio.ensure_future(storage_of(interaction).history.played_hands(
+        interaction.guild_id, interaction.user.id, limit=CHOICES))
+    # An autocomplete cannot be deferred, and Discord drops an answer past 3 s: a read that
+    # waits its turn behind the process's writes offers no choice (typing still works).
+    done, _ = await asyncio.wait({read}, timeout=DEFER_AFTER)
+    if not done:  # left to finish (a read cancelled mid-statement would gain nothing)
+        read.add_done_callback(lambda r: r.cancelled() or r.exception())  # none unretrieved
+        return []
+    hands = read.result()
     loc = lang(interaction)
     choices = []
     for h in hands:

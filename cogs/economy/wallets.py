@@ -47,8 +47,10 @@ async def balance(interaction: Interaction, member: Member | None = None) -> Non
         if (await storage.settings.guild_settings(guild_id)).daily_chips == 0:
             next_daily = DailyOff().text  # nothing to claim: not "ready"
     else:  # looking at another's never writes, even for a user who is not in the server
-        wallet = await storage.wallets.read_wallet(guild_id, target.id)
-    line = await storage.wallets.rank_of(guild_id, target.id)
+        wallet = await in_time(interaction, storage.wallets.read_wallet(guild_id, target.id),
+                               ephemeral=True)
+    line = await in_time(interaction, storage.wallets.rank_of(guild_id, target.id),
+                         ephemeral=True)
     await send(interaction, ephemeral=True,
                embed=embeds.balance(lang(interaction), target.mention, wallet, line, next_daily,
                                     now))
@@ -83,13 +85,16 @@ async def leaderboard(interaction: Interaction, by: str = "rating",
     if by == "chips":
         if season is not None:
             raise Refusal(Text("Seasons are for the rating board: chips have no seasons."))
-        rows = await storage.wallets.leaderboard(guild_id, limit=LEADERBOARD_SIZE)
-        me = await storage.wallets.rank_of(guild_id, interaction.user.id)
+        rows = await in_time(interaction, storage.wallets.leaderboard(
+            guild_id, limit=LEADERBOARD_SIZE), ephemeral=False)
+        me = await in_time(interaction, storage.wallets.rank_of(guild_id, interaction.user.id),
+                           ephemeral=False)
         await send(interaction, ephemeral=False,
                    embed=embeds.leaderboard(lang(interaction), rows, me, name))
         return
     # the whole board in one read: its top lines, and the member's own line wherever it is
-    shown, board = await storage.ratings.rating_board(guild_id, season, limit=None)
+    shown, board = await in_time(interaction, storage.ratings.rating_board(
+        guild_id, season, limit=None), ephemeral=False)
     if season is not None and shown is None:
         raise Refusal(Text("This server has no season {number}.", number=season))
     mine = next((row for row in board if row.user_id == interaction.user.id), None)

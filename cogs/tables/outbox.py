@@ -1,7 +1,10 @@
 """One table's traffic to Discord: new messages in order, message edits coalesced.
 
 The service calls its listener under the table's lock, so the listener only queues work here.
-`post` jobs (DMs, showdowns, notices) run one at a time in the order queued. `refresh` jobs
+`post` jobs run one at a time in the order queued, in two lanes that do not wait on each
+other: people's (DM prompts and their edits, results by DM) and the channel's (showdowns with
+their image, notices, standings), so a person's next prompt never waits behind a channel post
+that Discord is slow to take (a 429, an image still drawing). `refresh` jobs
 (the lobby and table messages) are coalesced per key: the first runs at once, then at most
 one every `interval` seconds, and a job reads the table's state when it runs, so the latest
 state wins and a busy table never trips Discord's per-channel rate limit (5 edits / 5 s).
@@ -22,6 +25,7 @@ from collections.abc import Awaitable, Callable
 log = logging.getLogger(__name__)
 
 Job = Callable[[], Awaitable[object]]  # what a job returns is not used
+PEOPLE, CHANNEL = "people", "channel"  # the lanes of `post`
 
 
 class Outbox:
@@ -29,15 +33,15 @@ class Outbox:
         self.interval = interval
         self.may_send = may_send
         self._withheld = False  # told the log once
-        self._posts: deque[Job] = deque()
-        self._poster: asyncio.Task[None] | None = None
+        self._posts: dict[str, deque[Job]] = {}  # lane -> its jobs, while it has some
+        self._posters: dict[str, asyncio.Task[None]] = {}
         self._wanted: dict[str, Job] = {}  # refresh key -> its job, while one is due
         self._refreshers: dict[str, asyncio.Task[None]] = {}
 
-    def post(self, job: Job) -> None:
-        self._posts.append(job)
-        if self._poster is None:
-            self._poster = asyncio.create_task(self._run_posts())
+    def post(self, job: Job, lane: str = PEOPLE) -> None:
+        self._posts.setdefault(lane, deque()).append(job)
+        if lane not in self._posters:
+            self._posters[lane] = asyncio.create_task(self._run_posts(lane))
 
     def refresh(self, key: str, job: Job) -> None:
         self._wanted[key] = job
@@ -49,10 +53,11 @@ class Outbox:
         if key in self._refreshers:
             self._wanted.pop(key, None)
 
-    async def _run_posts(self) -> None:
-        while self._posts:
-            await self._run(self._posts.popleft())
-        self._poster = None
+    async def _run_posts(self, lane: str) -> None:
+        jobs = self._posts[lane]
+        while jobs:
+            await self._run(jobs.popleft())
+        del self._posts[lane], self._posters[lane]
 
     async def _run_refresh(self, key: str) -> None:
         while key in self._wanted:
@@ -60,20 +65,24 @@ class Outbox:
             await asyncio.sleep(self.interval)
         del self._refreshers[key]
 
+    async def settled(self, lane: str) -> None:
+        """Wait until `lane` has run every job queued on it (from another lane's job)."""
+        task = self._posters.get(lane)
+        if task is not None:
+            await asyncio.shield(task)  # a cancelled waiter leaves the lane running
+
     @property
     def busy(self) -> bool:
-        return self._poster is not None or bool(self._refreshers)
+        return bool(self._posters) or bool(self._refreshers)
 
     async def drain(self) -> None:
         """Wait until everything queued so far (and queued meanwhile) has been sent."""
         while self.busy:
-            await asyncio.gather(*(t for t in (self._poster, *self._refreshers.values())
-                                   if t is not None))
+            await asyncio.gather(*self._posters.values(), *self._refreshers.values())
 
     def cancel(self) -> None:
-        for task in (self._poster, *self._refreshers.values()):
-            if task is not None:
-                task.cancel()
+        for task in (*self._posters.values(), *self._refreshers.values()):
+            task.cancel()
 
     async def _run(self, job: Job) -> None:
         if not self.may_send():

@@ -10,7 +10,9 @@
 - A table whose channel is gone (deleted, or hidden from the bot: Discord's CHANNEL_DELETE or
   THREAD_DELETE, or a 404 Unknown Channel / 403 Missing Access on a send or edit there) is
   closed at once as `/ofc cancel` closes it, its players told by DM, and nothing more is sent
-  there; so is a table restored into a channel the bot can no longer post in.
+  there; so is a table whose channel refuses the bot a permission it needs (403 Missing
+  Permissions on a send or edit there), and a table restored into a channel the bot can no
+  longer post in.
 """
 
 import asyncio
@@ -78,7 +80,7 @@ from cogs.tables.embeds import (
     waiting_notice,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
-from cogs.tables.outbox import Outbox
+from cogs.tables.outbox import CHANNEL, Outbox
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
@@ -87,6 +89,7 @@ log = logging.getLogger(__name__)
 
 DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
+MISSING_PERMISSIONS = 50013
 DRAIN_SECONDS = 5.0
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
@@ -128,6 +131,23 @@ def told_no_stake_gone(channel: int, chips: int) -> Text:
     """`told_channel_gone` at a table of play or lent chips (a practice, a tournament's)."""
     return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
                 "can no longer see it. Any hand in play was completed and settled.",
+                channel=channel)
+
+
+def told_refused(channel: int, chips: int) -> Text:
+    """What the players are told when the bot lost a permission it needs in the table's
+    channel mid-game (Discord answered a post or edit there 403 Missing Permissions)."""
+    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
+                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
+                "History in that channel). Any hand in play was completed and settled; your "
+                "{chips} chips went back to your wallet.", channel=channel, chips=chips)
+
+
+def told_no_stake_refused(channel: int, chips: int) -> Text:
+    """`told_refused` at a table of play or lent chips (a practice, a tournament's)."""
+    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
+                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
+                "History in that channel). Any hand in play was completed and settled.",
                 channel=channel)
 
 
@@ -243,7 +263,7 @@ class TablePresenter(commands.Cog):
             box.refresh("table", lambda: self._refresh_table(table))
 
         def to_channel(job: Callable[[], Awaitable[object]]) -> None:
-            box.post(lambda: self._to_channel(table, job))
+            box.post(lambda: self._to_channel(table, job), CHANNEL)
 
         match event:
             case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
@@ -309,6 +329,8 @@ class TablePresenter(commands.Cog):
                 refresh_table()
 
     async def _forget(self, table: int) -> None:
+        # Its channel posts still to run check what is forgotten here (`unpostable`).
+        await self._outbox(table).settled(CHANNEL)
         self.restoring.discard(table)
         self.unpostable.pop(table, None)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
@@ -416,26 +438,33 @@ class TablePresenter(commands.Cog):
         try:
             await job()
         except discord.HTTPException as error:
-            if not _gone(error):
+            refused = (error.status, error.code) == (403, MISSING_PERMISSIONS)
+            if not (_gone(error) or refused):
                 raise
             try:
                 channel = self._channel_of(table)
             except NoTable:
                 return  # no longer the service's: nothing left to close
-            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}")
+            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}",
+                                     refused=refused)
 
-    async def end_tables_of(self, channel_id: int, why: str) -> None:
-        """Close every table of a channel (or of a thread in it) that is gone, refunding every
-        stack as `/ofc cancel` does; one log line each."""
+    async def end_tables_of(self, channel_id: int, why: str, *, refused: bool = False) -> None:
+        """Close every table of a channel (or of a thread in it) that is gone, or that
+        `refused` the bot a permission it needs there (a table the bot cannot show would
+        hold its players' buy-ins unseen), refunding every stack as `/ofc cancel` does; one
+        log line each."""
         if self.closing:
             return  # shutting down: the tables are saved, and restored with their channel
         for table in self.tables.live_tables():
             lobby = self.tables.lobby(table)
             if channel_id in (lobby.channel_id, lobby.thread_id) \
                     and table not in self.unpostable:
-                log.warning("table %s: channel %s is gone (%s): closing it and refunding every "
-                            "stack", table, channel_id, why)
-                told = told_no_stake_gone if lobby.practice or lobby.lent else told_channel_gone
+                log.warning("table %s: channel %s %s (%s): closing it and refunding every "
+                            "stack", table, channel_id,
+                            "refuses the bot" if refused else "is gone", why)
+                no_stake = lobby.practice or lobby.lent
+                told = (told_no_stake_refused if no_stake else told_refused) if refused else \
+                    (told_no_stake_gone if no_stake else told_channel_gone)
                 await self._close_unpostable(table, told)
 
     @commands.Cog.listener()

@@ -40,7 +40,7 @@ async def preferences(interaction: Interaction, four_colour: bool | None = None,
     storage = storage_of(interaction)
     user = interaction.user.id
     if four_colour is None and controls is None:
-        prefs = await storage.preferences.preferences(user)
+        prefs = await in_time(interaction, storage.preferences.preferences(user), ephemeral=True)
     else:
         prefs = await in_time(interaction, storage.preferences.set_preferences(
             user, now=now_of(interaction),

@@ -7,7 +7,7 @@ from bot.i18n import Text
 from bot.storage.validate import MAX_CHIPS
 from cogs.common.answers import Refusal, send
 from cogs.common.client import Interaction
-from cogs.common.interactions import guild_id_of, storage_of, tables_of
+from cogs.common.interactions import guild_id_of, in_time, storage_of, tables_of
 from cogs.common.language import lang
 from cogs.common.options import server_rules
 from cogs.tools import embeds
@@ -22,7 +22,8 @@ async def rules(interaction: Interaction,
     service = tables_of(interaction)
     table_id = table or service.table_for_channel(interaction.channel_id or 0)
     if table_id is None:
-        in_force = await server_rules(storage_of(interaction), guild_id)
+        in_force = await in_time(interaction, server_rules(storage_of(interaction), guild_id),
+                                 ephemeral=True)
         await send(interaction, ephemeral=True, embed=embeds.server_rules(
             lang(interaction), in_force))
         return

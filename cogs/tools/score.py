@@ -16,7 +16,7 @@ from bot.engine.scoresheet import parse_boards, score_sheet
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
-from cogs.common.interactions import per_member, storage_of
+from cogs.common.interactions import in_time, per_member, storage_of
 from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
@@ -39,12 +39,15 @@ Fantasy = app_commands.Range[str, 1, 200]  # up to four names, each with a card 
 async def score(interaction: Interaction, player1: Board, player2: Board,
                 player3: Board | None = None, player4: Board | None = None, *,
                 in_fantasy: Fantasy | None = None, options: dict[str, Any]) -> None:
-    rules = await chosen_rules(interaction, options)
+    # (deferred publicly only when the server's settings are slow to read: a refusal then
+    # shows in the channel)
+    rules = await in_time(interaction, chosen_rules(interaction, options), ephemeral=False)
     blocks = [text for text in (player1, player2, player3, player4) if text]
     request = score_input(blocks, rules, in_fantasy or "", lang(interaction))
     sheet = score_sheet(request)  # every refusal comes before this point
     boards = parse_boards(request["players"], rules)
-    await interaction.response.defer(thinking=True)  # the image takes a moment
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)  # the image takes a moment
     prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     loc = lang(interaction)
     await send(interaction, ephemeral=False, embed=embeds.score(loc, rules, boards, sheet),

@@ -12,7 +12,7 @@ from bot.process.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import send
 from cogs.common.client import Interaction
-from cogs.common.interactions import per_member, storage_of
+from cogs.common.interactions import in_time, per_member, storage_of
 from cogs.common.language import lang
 from cogs.common.options import chosen_rules, table_options
 from cogs.tools import embeds
@@ -28,11 +28,12 @@ MAX_CARDS_TEXT = 100
 @table_options("variant", "royalties", "fantasy", "fantasy_stay_full_house_middle")
 async def solve(interaction: Interaction, cards: app_commands.Range[str, 1, MAX_CARDS_TEXT], *,
                 options: dict[str, Any]) -> None:
-    rules = await chosen_rules(interaction, options)
+    rules = await in_time(interaction, chosen_rules(interaction, options), ephemeral=True)
     hand = parse_cards(cards, allow_jokers=rules.jokers)
     check_cards(hand, rules)
     # A Fantasyland hand is secret until showdown: the answer is for the asker only.
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
     solved = await images.workers().run(solve_fantasyland, hand, rules, priority=PERSON)
     prefs = await storage_of(interaction).preferences.preferences(interaction.user.id)
     loc = lang(interaction)

@@ -201,3 +201,30 @@ async def test_a_prompt_job_that_runs_after_the_match_ended_sends_nothing(
     # No prompt of the closed table still offers controls, and (checked by the double's
     # teardown) no job failed for a player no longer seated.
     assert [m.components for m in alice.dms()] == [[]] * len(alice.dms())
+
+
+async def test_the_next_prompts_and_results_never_wait_behind_a_slow_channel(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """Discord holds every new message of the table's channel (the showdown with its image,
+    then the notices): the players' results and the next hand's prompts still come by DM."""
+    lobby = await bot.tables.create_table(double.guild.id, double.channel.id, alice.id,
+                                          "alice", {"seats": 2, "format": "hands", "hands": 2,
+                                                    "fantasy": "off"})
+    table = lobby.table_id
+    await bot.tables.join(table, bob.id, "bob")
+    await bot.tables.start(table, alice.id)
+    await double.wait_until(lambda: bot.tables.messages(table).table_message_id is not None,
+                            what="the table message")
+    channel = double.hold("POST", POST, channel_id=double.channel.id)
+    await play_hand(bot, table, (alice, bob), auto)
+    await double.wait_until(lambda: channel.held > 0, what="the showdown held")
+    for member in (alice, bob):
+        await member.wait_for_dm(lambda m: m.embed is not None
+                                 and m.embed["title"] == "Hand 1: your result")
+        await member.wait_for_dm(lambda m: m.embed is not None
+                                 and m.embed["title"].startswith("Hand 2"))
+    assert not any(m.embed and "showdown" in str(m.embed["title"])
+                   for m in double.messages())
+    channel.release()
+    await double.wait_for_message(lambda m: m.embed is not None
+                                  and m.embed["title"] == "Hand 1: showdown")

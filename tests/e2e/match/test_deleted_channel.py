@@ -4,6 +4,7 @@ back, the audit clean), with one log line each, its players told by DM, and no r
 reaches the channel afterwards, whether the bot heard CHANNEL_DELETE or found out from a 404
 Unknown Channel (or, for a channel hidden from it, a 403 Missing Access)."""
 
+import contextlib
 import logging
 import re
 import sqlite3
@@ -12,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from bot.app import OFCBot
-from bot.tables import FakeClock
+from bot.tables import FakeClock, NoTable
+from tests.cogs.test_play import auto, play_hand
 from tests.e2e.discord_double import Channel, DiscordDouble, Member
-from tests.e2e.discord_double.model import VIEW_CHANNEL
+from tests.e2e.discord_double.model import ATTACH_FILES, SEND_MESSAGES, VIEW_CHANNEL
 from tests.e2e.flows import STARTING, open_table
 from tests.storage.audit import audit
 
@@ -120,3 +122,41 @@ async def test_a_channel_gone_unannounced_ends_its_table_at_its_first_404_or_403
     for member in (alice, bob):
         await member.wait_for_dm(lambda m: GONE in str(m.content))
     assert audit(database) == [] and (await bot.storage.audit()).problems == ()  # `ofc audit`
+
+
+REFUSED = "was closed: the bot can no longer post there (it needs View Channel, Send Messages"
+
+
+@pytest.mark.parametrize("lost", [SEND_MESSAGES, ATTACH_FILES])
+async def test_a_permission_lost_mid_game_ends_its_table_and_tells_the_players(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
+        database: Path, caplog: pytest.LogCaptureFixture, lost: int) -> None:
+    """A moderator takes Send Messages (or Attach Files: the table image) from the bot in the
+    table's channel mid-game: Discord answers its next post there (the showdown), or its next
+    edit with an image, 403 Missing Permissions. The table closes as /ofc cancel closes it,
+    every chip back, its players told by DM what the bot needs; one warning line, and nothing
+    more is sent there."""
+    lounge = double.add_text_channel("lounge")
+    await open_table(double, alice, bob, channel=lounge, seats=2)
+    await settled(bot)
+    caplog.clear()
+    await double.set_permissions(lounge, None, deny=lost)
+    (table,) = bot.tables.live_tables()
+    with contextlib.suppress(NoTable):  # closed mid-hand when its image was refused
+        await play_hand(bot, table, (alice, bob), auto)  # else at the showdown's post
+    await double.wait_until(lambda: not bot.tables.live_tables(), what="the table closed")
+    await settled(bot)
+    await settled(bot)
+    since = len(double.requests)
+    await clock.advance(3600)
+    await settled(bot)
+    assert to_channels(double, since, lounge) == []  # nothing more
+
+    lines = closing_lines(caplog)
+    assert len(lines) == 1 and f"channel {lounge.id} refuses the bot (403 50013" in lines[0], \
+        lines
+    held = wallets(database)
+    assert held[alice.id] + held[bob.id] == 2 * STARTING
+    for member in (alice, bob):
+        await member.wait_for_dm(lambda m: REFUSED in str(m.content))
+    assert audit(database) == [] and (await bot.storage.audit()).problems == ()
