@@ -106,11 +106,12 @@ def _seat(match: Match, player_id: int) -> int:
 def _street(view: PrivateView, after: PrivateView, auto: bool, seed: int, playouts: int,
             futures: int) -> StreetReview:
     """What the player placed from `view` (its board and discards `after`), the strong
-    player's choice from the same view, and the points between them."""
-    played = dict.fromkeys(view.dealt, DISCARD)
-    for row, before, now in zip(ROWS, view.board.rows, after.board.rows, strict=True):
-        for card in now[len(before):]:
-            played[card] = row
+    player's choice from the same view, and the points between them. `after` may hold later
+    streets too: the clock that places a street for a player it marks away places the ones
+    dealt after it in the same action (R10), so only `view.dealt` is this street's."""
+    placed = {card: row for row, before, now in zip(ROWS, view.board.rows, after.board.rows,
+                                                     strict=True) for card in now[len(before):]}
+    played = {card: placed.get(card, DISCARD) for card in view.dealt}
     own = next(s for s in view.table.seats if s.seat == view.seat)
     street = 0 if own.in_fantasy else view.table.street
     settings = Settings(level="strong", seed=seed, seconds=None, playouts=playouts)

@@ -125,6 +125,33 @@ def test_a_street_the_clock_placed_is_marked_and_placed_by_r10() -> None:
     assert dict(first.played) == dict.fromkeys(parse_cards(ANN_STREETS[0][0]), "bottom")
 
 
+def test_the_clock_placing_a_street_and_the_ones_after_it_at_once_is_reviewed() -> None:
+    """Simultaneous turns (R7): Ann's street 3 runs out after Bob placed his; the timeout
+    places it, marks her away (R10) and, in the same action, places her streets 4 and 5 as
+    they are dealt. Street 3 is reviewed as the clock placed it; 4 and 5, never seen, are left
+    out."""
+    match = new_match(2, button=BOB, order="simultaneous")
+    _deal(match, [parse_cards(cards) for cards, _ in ANN_STREETS])
+    for _, placement in ANN_STREETS[:2]:
+        match.place(ANN, _named(placement), 0.0)
+        match.place(BOB, decide(match.view_for(BOB), EASY), 0.0)
+    match.place(BOB, decide(match.view_for(BOB), EASY), 0.0)
+    deadline = match.deadline(ANN)
+    assert deadline is not None
+    match.timeout(deadline)
+    while match.phase == "playing":
+        match.place(BOB, decide(match.view_for(BOB), EASY), deadline)
+    history = match.history()
+    assert history is not None
+    review = review_hand(history, match.player(ANN).player_id, seed=5, playouts=200,
+                         futures=100)
+    assert [s.street for s in review.streets] == [1, 2, 3] and review.skipped == 2
+    third = review.streets[2]
+    assert third.auto and not any(s.auto for s in review.streets[:2])
+    # R10 on Ks Kd / 7s 7h 7d: the bottom takes 5c and 2c (full), the third card is discarded.
+    assert dict(third.played) == _named({"5c": "bottom", "2c": "bottom", "4s": "discard"})
+
+
 def test_the_same_choice_has_no_gain_and_a_repeat_gives_the_same_review() -> None:
     match, review = _hand()
     history = match.history()
