@@ -9,7 +9,7 @@ from bot.ai.players import Settings, decide
 from bot.ai.review import HandReview, review_hand
 from bot.ai.solver import STAY_VALUE, solve
 from bot.engine.board import Board, evaluate_board
-from bot.engine.cards import DECK, Card, parse_cards
+from bot.engine.cards import DECK, JOKERS, Card, full_deck, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.royalties import ROWS
@@ -196,3 +196,27 @@ def test_a_fantasyland_hand_is_compared_with_the_solver() -> None:
     # The solver's top 2-2-2 pays 10 (R4: trips of twos) where Ann's pair of twos pays none,
     # and it never loses the top line where Ann's wins it: at least 10 better in every future.
     assert hand.gain >= 10 - 1e-9 and hand.error < 1
+
+
+def test_the_solvers_board_with_its_two_jokers_swapped_is_the_same_choice() -> None:
+    """R9: the two jokers are alike, so a board that differs from the solver's only by which
+    joker sits where is the solver's board: not a different choice to show and score."""
+    match = new_match(2, button=BOB, variant="joker")
+    player = match.seats[ANN]
+    assert player is not None
+    player.fantasy = 14  # R8: Ann plays this hand in Fantasyland
+    cards = parse_cards("X X Qs Qd As Ah Kc Kd 2c 3c 4d 5s 9h 7c")
+    pool = [c for c in full_deck(jokers=True) if c not in set(cards)]
+    # A joker table deals Fantasyland last (fantasy_deal, R8): after Bob's five streets.
+    match._start_hand(0.0, pool[:17] + cards + pool[17:])
+    best = solve(cards, match.rules, STAY_VALUE).assignment()
+    first, second = JOKERS
+    assert best[first] != best[second]  # the test swaps jokers set in two different rows
+    mine = best | {first: best[second], second: best[first]}
+    _play(match, [mine])
+    history = match.history()
+    assert history is not None
+    review = review_hand(history, match.player(ANN).player_id, seed=5, playouts=50, futures=60)
+    (hand,) = review.streets
+    assert hand.dealt == tuple(cards) and dict(hand.played) == mine
+    assert hand.same and hand.gain == 0 and hand.error == 0
