@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.ai.players import Settings, decide, estimate
 from bot.engine.board import Board
-from bot.engine.cards import Card
+from bot.engine.cards import JOKERS, Card, is_joker
 from bot.engine.deal import streets
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
@@ -47,7 +47,7 @@ class StreetReview:
 
     @property
     def same(self) -> bool:
-        return dict(self.played) == dict(self.best)
+        return alike(self.played, self.best)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,15 @@ def review_hand(history: dict[str, Any], player_id: int, *, seed: int = 0,
                       mine.points, mine.fouled, actions - len(reviewed))
 
 
+def alike(one: Mapping[Card, str], other: Mapping[Card, str]) -> bool:
+    """The same placement, the two jokers being alike (R9): which one sits where is no
+    choice."""
+    def rows(placement: Mapping[Card, str]) -> list[tuple[str, Card]]:
+        return sorted((row, JOKERS[0] if is_joker(card) else card)
+                      for card, row in placement.items())
+    return rows(one) == rows(other)
+
+
 def _seat(match: Match, player_id: int) -> int:
     for seat, player in enumerate(match.seats):
         if player is not None and player.player_id == player_id:
@@ -106,17 +115,18 @@ def _seat(match: Match, player_id: int) -> int:
 def _street(view: PrivateView, after: PrivateView, auto: bool, seed: int, playouts: int,
             futures: int) -> StreetReview:
     """What the player placed from `view` (its board and discards `after`), the strong
-    player's choice from the same view, and the points between them."""
-    played = dict.fromkeys(view.dealt, DISCARD)
-    for row, before, now in zip(ROWS, view.board.rows, after.board.rows, strict=True):
-        for card in now[len(before):]:
-            played[card] = row
+    player's choice from the same view, and the points between them. `after` may hold later
+    streets too: the clock that places a street for a player it marks away places the ones
+    dealt after it in the same action (R10), so only `view.dealt` is this street's."""
+    placed = {card: row for row, before, now in zip(ROWS, view.board.rows, after.board.rows,
+                                                     strict=True) for card in now[len(before):]}
+    played = {card: placed.get(card, DISCARD) for card in view.dealt}
     own = next(s for s in view.table.seats if s.seat == view.seat)
     street = 0 if own.in_fantasy else view.table.street
     settings = Settings(level="strong", seed=seed, seconds=None, playouts=playouts)
     best = decide(view, settings)
     gain = error = 0.0
-    if best != played:
+    if not alike(best, played):
         mine, strong = estimate(view, [played, best], futures, settings)
         differences = [b - a for a, b in zip(mine, strong, strict=True)]
         gain = statistics.fmean(differences)

@@ -478,6 +478,14 @@ def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
     embed.add_field(name=t(loc, "Your board"), inline=False, value="\n".join(
         f"{row_word(loc, row)}: {row_label(loc, row, cards)}"
         for row, cards in zip(("top", "middle", "bottom"), hand.board.rows, strict=True)))
+    embed.set_footer(text=_review_summary(loc, hand))
+    return embed
+
+
+def _review_summary(loc: str, hand: HandReview) -> str:
+    if not hand.streets:  # away all hand (R10): nothing of theirs to judge, or to praise
+        return t(loc, "Every street was placed for you while you were away: nothing to "
+                      "review.")
     differing = sum(not s.same for s in hand.streets)
     summary = (t(loc, "In all, the strong computer's choices: {gain:+.1f} points over yours "
                       "({differ} of {n} differ).", gain=hand.gain, differ=differing,
@@ -487,5 +495,4 @@ def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
         summary += " " + t(loc, "Left out: {n} street placed for you while you were away.",
                            "Left out: {n} streets placed for you while you were away.",
                            n=hand.skipped)
-    embed.set_footer(text=summary)
-    return embed
+    return summary

@@ -3,8 +3,8 @@ by street: what they placed, what the strong computer would have placed from the
 and what its choice was worth over theirs, answered privately.
 
 The hand must be the member's in this server (storage checks it: another's hand, or one that
-does not exist, gets the same refusal). The replay and the strong computer's thinking (about
-two seconds) run in the bot's worker processes as a person's work, after the answer is
+does not exist, gets the same refusal). The replay and the strong computer's thinking (under a
+second, `review_hand_ms`) run in the bot's worker processes as a person's work, after the answer is
 deferred. "Review" under a hand of `/ofc history` does the same for that hand.
 """
 
@@ -38,7 +38,7 @@ BAD_HAND = Text("Write the hand as match-hand, e.g. `12-3` (match #12, hand 3; s
                 history=Slash("ofc history"))
 UNAVAILABLE = Text("Review isn't available for this hand: its history cannot be replayed "
                    "(it was recorded by an older version of the bot).")
-# The strong computer thinks about two seconds per review: /ofc review and the Review button
+# The strong computer thinks under a second per review: /ofc review and the Review button
 # under /ofc history share this limit.
 REVIEW = per_member(3, 60)
 _HAND = re.compile(r"\s*#?([0-9]{1,18})\s*[-/:, ]\s*(?:hand\s*)?([0-9]{1,9})\s*", re.IGNORECASE)

@@ -9,7 +9,7 @@ from bot.ai.players import Settings, decide
 from bot.ai.review import HandReview, review_hand
 from bot.ai.solver import STAY_VALUE, solve
 from bot.engine.board import Board, evaluate_board
-from bot.engine.cards import DECK, Card, parse_cards
+from bot.engine.cards import DECK, JOKERS, Card, full_deck, parse_cards
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
 from bot.engine.royalties import ROWS
@@ -125,6 +125,33 @@ def test_a_street_the_clock_placed_is_marked_and_placed_by_r10() -> None:
     assert dict(first.played) == dict.fromkeys(parse_cards(ANN_STREETS[0][0]), "bottom")
 
 
+def test_the_clock_placing_a_street_and_the_ones_after_it_at_once_is_reviewed() -> None:
+    """Simultaneous turns (R7): Ann's street 3 runs out after Bob placed his; the timeout
+    places it, marks her away (R10) and, in the same action, places her streets 4 and 5 as
+    they are dealt. Street 3 is reviewed as the clock placed it; 4 and 5, never seen, are left
+    out."""
+    match = new_match(2, button=BOB, order="simultaneous")
+    _deal(match, [parse_cards(cards) for cards, _ in ANN_STREETS])
+    for _, placement in ANN_STREETS[:2]:
+        match.place(ANN, _named(placement), 0.0)
+        match.place(BOB, decide(match.view_for(BOB), EASY), 0.0)
+    match.place(BOB, decide(match.view_for(BOB), EASY), 0.0)
+    deadline = match.deadline(ANN)
+    assert deadline is not None
+    match.timeout(deadline)
+    while match.phase == "playing":
+        match.place(BOB, decide(match.view_for(BOB), EASY), deadline)
+    history = match.history()
+    assert history is not None
+    review = review_hand(history, match.player(ANN).player_id, seed=5, playouts=200,
+                         futures=100)
+    assert [s.street for s in review.streets] == [1, 2, 3] and review.skipped == 2
+    third = review.streets[2]
+    assert third.auto and not any(s.auto for s in review.streets[:2])
+    # R10 on Ks Kd / 7s 7h 7d: the bottom takes 5c and 2c (full), the third card is discarded.
+    assert dict(third.played) == _named({"5c": "bottom", "2c": "bottom", "4s": "discard"})
+
+
 def test_the_same_choice_has_no_gain_and_a_repeat_gives_the_same_review() -> None:
     match, review = _hand()
     history = match.history()
@@ -169,3 +196,27 @@ def test_a_fantasyland_hand_is_compared_with_the_solver() -> None:
     # The solver's top 2-2-2 pays 10 (R4: trips of twos) where Ann's pair of twos pays none,
     # and it never loses the top line where Ann's wins it: at least 10 better in every future.
     assert hand.gain >= 10 - 1e-9 and hand.error < 1
+
+
+def test_the_solvers_board_with_its_two_jokers_swapped_is_the_same_choice() -> None:
+    """R9: the two jokers are alike, so a board that differs from the solver's only by which
+    joker sits where is the solver's board: not a different choice to show and score."""
+    match = new_match(2, button=BOB, variant="joker")
+    player = match.seats[ANN]
+    assert player is not None
+    player.fantasy = 14  # R8: Ann plays this hand in Fantasyland
+    cards = parse_cards("X X Qs Qd As Ah Kc Kd 2c 3c 4d 5s 9h 7c")
+    pool = [c for c in full_deck(jokers=True) if c not in set(cards)]
+    # A joker table deals Fantasyland last (fantasy_deal, R8): after Bob's five streets.
+    match._start_hand(0.0, pool[:17] + cards + pool[17:])
+    best = solve(cards, match.rules, STAY_VALUE).assignment()
+    first, second = JOKERS
+    assert best[first] != best[second]  # the test swaps jokers set in two different rows
+    mine = best | {first: best[second], second: best[first]}
+    _play(match, [mine])
+    history = match.history()
+    assert history is not None
+    review = review_hand(history, match.player(ANN).player_id, seed=5, playouts=50, futures=60)
+    (hand,) = review.streets
+    assert hand.dealt == tuple(cards) and dict(hand.played) == mine
+    assert hand.same and hand.gain == 0 and hand.error == 0
