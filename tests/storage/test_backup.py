@@ -156,12 +156,8 @@ def test_the_upgrade_pages_backup_line_makes_a_backup_at_every_upgrade(
     two different days), makes two backups: each names a new file."""
     page = Path(__file__).parents[2] / "docs" / "admins" / "upgrade.md"
     [line] = [s for s in page.read_text().splitlines() if s.startswith("ofc-bot backup ")]
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    for name, script in {"ofc-bot": f'exec {sys.executable} -m bot "$@"',
-                         "date": 'echo "$UPGRADED_ON"'}.items():  # the clock, held here
-        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
-        (tools / name).chmod(0o755)
+    tools = _commands(tmp_path, {"ofc-bot": f'exec {sys.executable} -m bot "$@"',
+                                 "date": 'echo "$UPGRADED_ON"'})  # the clock, held here
     folder = tmp_path / "bot"
     folder.mkdir()
     asyncio.run(_closed(Storage.open(folder / "ofc.sqlite3")))
@@ -173,6 +169,16 @@ def test_the_upgrade_pages_backup_line_makes_a_backup_at_every_upgrade(
                               capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
     assert len(list(folder.glob("*before-upgrade*"))) == 2
+
+
+def _commands(tmp_path: Path, scripts: dict[str, str]) -> Path:
+    """A folder of shell commands to put first on PATH, each running its script."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name, script in scripts.items():
+        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
+        (tools / name).chmod(0o755)
+    return tools
 
 
 async def _closed(opening: Awaitable[Storage]) -> None:
@@ -192,12 +198,8 @@ def _restore_lines() -> list[str]:
 def test_a_second_restore_keeps_the_database_the_first_one_put_aside(tmp_path: Path) -> None:
     """backup.md's restore, run as written twice (the clock says two different days): each
     database it moves aside is kept, the first one as well."""
-    tools = tmp_path / "bin"
-    tools.mkdir()
-    for name, script in {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
-                         "date": 'echo "$RESTORED_ON"'}.items():  # the clock, held here
-        (tools / name).write_text(f"#!/bin/sh\n{script}\n")
-        (tools / name).chmod(0o755)
+    tools = _commands(tmp_path, {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
+                                 "date": 'echo "$RESTORED_ON"'})  # the clock, held here
     folder = tmp_path / "bot"
     (folder / "backups").mkdir(parents=True)
     lines = _restore_lines()
