@@ -29,7 +29,9 @@ async def test_a_member_with_closed_dms_plays_every_street_through_my_hand(
 
     await play_out(double, table, seats_of((alice, bob), my_hand=(bob,)))
 
-    # alice: a prompt per street and her result after the showdown
+    # alice: a prompt per street and her result after the showdown (DMs go out beside the
+    # channel's posts: her result may come after the match's end there)
+    await double.wait_until(lambda: len(alice.dms()) >= STREETS + 1, what="alice's result")
     assert bob.dms() == [] and len(alice.dms()) == STREETS + 1
     confirms = [i for i in double.state.interactions.values()
                 if i.user.id == bob.id and i.data.get("custom_id", "").startswith("ofc:confirm")]

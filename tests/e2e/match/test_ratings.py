@@ -14,7 +14,7 @@ from tests.e2e.flows import description, display_name, open_table, play_out, sea
 async def test_two_matches_a_new_season_and_both_boards(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
     expected = {alice.id: DEFAULT, bob.id: DEFAULT}
-    for name in ("table-1", "table-2"):
+    for played, name in enumerate(("table-1", "table-2"), start=1):
         table = await open_table(double, alice, bob, channel=double.add_text_channel(name),
                                  format="hands", hands=1, fantasy="off")
         over = await play_out(double, table, seats_of((alice, bob)))
@@ -28,10 +28,11 @@ async def test_two_matches_a_new_season_and_both_boards(
             new = after[[p.user_id for p in players].index(member.id)].shown
             change = f"{new:,} ({new - expected[member.id].shown:+,})"
             assert line.endswith(f" · rating {change}")
-            # and the last result DM says it too, to that member alone
-            said = [f["value"] for m in member.dms() if m.embed
-                    for f in m.embed.get("fields", []) if f["name"] == "Your rating"]
-            assert said[-1] == f"{change} after this match"
+            # and the last result DM says it too, to that member alone (DMs go out beside
+            # the channel's posts, not after them: it may come after the standings)
+            await double.wait_until(lambda m=member, n=played: len(_ratings_said(m)) == n,
+                                    what=f"{display_name(member)}'s result DM")
+            assert _ratings_said(member)[-1] == f"{change} after this match"
         expected.update({p.user_id: r for p, r in zip(players, after, strict=True)})
 
     board = await double.resolved(await alice.slash("ofc leaderboard"))
@@ -68,3 +69,9 @@ async def test_two_matches_a_new_season_and_both_boards(
     assert forged.ephemeral and "Manage Server" in description(forged)
     # the refusals changed nothing
     assert len(await bot.storage.ratings.seasons(double.guild.id)) == 2
+
+
+def _ratings_said(member: Member) -> list[str]:
+    """What the member's result DMs said of their rating, oldest first."""
+    return [f["value"] for m in member.dms() if m.embed
+            for f in m.embed.get("fields", []) if f["name"] == "Your rating"]
