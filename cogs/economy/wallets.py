@@ -44,7 +44,9 @@ async def balance(interaction: Interaction, member: Member | None = None) -> Non
                                ephemeral=True)  # a first wallet is a write
         last = wallet.last_daily_at
         next_daily = now if last is None else last + storage.defaults.daily_cooldown_seconds
-        if (await storage.settings.guild_settings(guild_id)).daily_chips == 0:
+        given = (await in_time(interaction, storage.settings.guild_settings(guild_id),
+                               ephemeral=True)).daily_chips
+        if (storage.defaults.daily_chips if given is None else given) == 0:
             next_daily = DailyOff().text  # nothing to claim: not "ready"
     else:  # looking at another's never writes, even for a user who is not in the server
         wallet = await in_time(interaction, storage.wallets.read_wallet(guild_id, target.id),

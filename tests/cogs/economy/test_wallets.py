@@ -143,6 +143,18 @@ async def test_where_the_server_gives_no_daily_chips_balance_and_daily_say_so(
     assert "**+25 chips**" in text(await double.resolved(await alice.slash("ofc daily")))
 
 
+async def test_where_the_bot_gives_no_daily_chips_balance_says_so(
+        double: DiscordDouble, bot: OFCBot, alice: Member,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """OFC_DAILY_CHIPS=0 and no server override: the balance does not send the member to
+    claim either."""
+    core = bot.storage._core  # the storage's defaults, as OFC_DAILY_CHIPS=0 sets them
+    monkeypatch.setattr(core, "defaults", replace(core.defaults, daily_chips=0))
+    shown = await double.resolved(await alice.slash("ofc balance"))
+    assert "ready: use /ofc daily" not in text(shown)
+    assert "This server gives no daily chips." in text(shown)
+
+
 async def test_concurrent_daily_claims_pay_once(double: DiscordDouble, bot: OFCBot,
                                                 alice: Member, db_path: Path) -> None:
     asked = await asyncio.gather(*(alice.slash("ofc daily") for _ in range(20)))
