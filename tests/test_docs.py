@@ -137,6 +137,40 @@ def test_every_command_and_option_the_docs_name_is_published(
     assert found == [], "\n".join(found)
 
 
+def brackets_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
+    """What in one usage (`/ofc practice [level] [hands]`, `/ofc-admin grant member amount
+    reason`) shows an option Discord requires in brackets, or an optional one without."""
+    tokens = mention.split()
+    command = tops[tokens[0].removeprefix("/")]
+    rest = tokens[1:]
+    while rest and rest[0] in children(command):
+        command, rest = children(command)[rest[0]], rest[1:]
+    required = {o["name"]: o.get("required", False) for o in command.get("options") or ()}
+    found = []
+    for token in rest:
+        name = token.strip("[]")
+        if ":" in token or name not in required:  # a value given, "...", "[options]"
+            continue
+        if token.startswith("[") and required[name]:
+            found.append(f"{mention!r}: {name} is required, shown as optional")
+        elif not token.startswith("[") and not required[name]:
+            found.append(f"{mention!r}: {name} is optional, shown as required")
+    return found
+
+
+def test_the_docs_show_required_options_bare_and_optional_ones_in_brackets(
+        published: list[dict[str, Any]]) -> None:
+    tops = {command["name"]: command for command in published}
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    usages = [(page, mention) for page in pages if page != LOCALIZED_NAMES
+              for mention in mentions(page.read_text(encoding="utf-8"))
+              if mention not in NOT_COMMANDS]
+    assert any(mention == "/ofc practice [level] [hands]" for _, mention in usages)
+    found = [f"{page.relative_to(ROOT)}: {problem}" for page, mention in usages
+             for problem in brackets_of(mention, tops)]
+    assert found == [], "\n".join(found)
+
+
 def test_the_readme_command_table_names_every_command(published: list[dict[str, Any]]) -> None:
     rows = [line for line in README.read_text(encoding="utf-8").splitlines()
             if line.startswith("| `/ofc")]
@@ -150,6 +184,23 @@ def test_the_readme_command_table_names_every_command(published: list[dict[str, 
             missing.append(leaf)
     assert len(rows) > 20  # the table was read
     assert missing == [], f"commands missing from README.md's table: {missing}"
+    shown = {mention.split(" [", 1)[0]: mention for row in rows for mention in mentions(row)}
+    bare = [f"{usage}: lacks {option['name']}" for command, usage in shown.items()
+            for option in options_of(command, published)
+            if option.get("required") and option["name"] not in usage.split()]
+    assert bare == [], f"README.md's table leaves out required options: {bare}"
+
+
+def options_of(usage: str, published: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The options of the command a usage names (`/ofc-admin grant member ...`), none for a
+    group."""
+    tokens = usage.removeprefix("/").split()
+    command = next(c for c in published if c["name"] == tokens[0])
+    for token in tokens[1:]:
+        if token not in children(command):
+            break
+        command = children(command)[token]
+    return [] if children(command) else list(command.get("options") or ())
 
 
 def test_the_readmes_relative_links_lead_to_files() -> None:
