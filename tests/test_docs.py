@@ -2,23 +2,27 @@
 would otherwise drift: the settings tables (README.md, docs/admins/settings.md) against what
 bot/config.py reads; the slash commands and options every page names, README.md's command
 table and the limits page's lengths and ranges against the commands the bot publishes
-(`ofc-bot --export-commands`); the repository paths and README.md's links against the files;
+(`ofc-bot --export-commands`), and its per-member limits against the Limits that guard the
+commands and controls; the repository paths and README.md's links against the files;
 the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
 and the snapshot codec."""
 
 import asyncio
 import json
 import re
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.app import export_commands
+from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
 from bot.tables.snapshot_versions import CURRENT
+from cogs.common.interactions import Limit
+from cogs.tables.controls import BEST, SUGGEST
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -262,6 +266,37 @@ def test_the_limits_page_states_the_published_lengths_and_ranges(
     text = [name for name, option in options.items()
             if option["type"] == STRING and not option.get("choices") and name not in typed]
     assert text == [], f"text options missing from the page's table of lengths: {text}"
+
+
+def limits_of_commands() -> dict[str, tuple[int, float]]:
+    """(uses, seconds) of each slash command a per-member Limit guards, by "/ofc score"."""
+    async def load(folder: Path) -> dict[str, tuple[int, float]]:
+        bot = OFCBot(Settings(database=str(folder / "limits.sqlite3"), workers=0))
+        try:
+            await bot.load_cogs()
+            return {f"/{command.qualified_name}": (cell.uses, cell.seconds)
+                    for command in bot.tree.walk_commands()
+                    for check in getattr(command, "checks", ())
+                    for cell in (c.cell_contents for c in check.__closure__ or ())
+                    if isinstance(cell, Limit)}
+        finally:
+            await bot.close()
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(load(Path(folder)))
+
+
+def test_the_limits_page_states_each_per_member_limit() -> None:
+    rows = re.findall(r"^\| (.*?) \| (\d+) \| (\d+) s \|", LIMITS_PAGE.read_text(
+        encoding="utf-8"), flags=re.MULTILINE)
+    page = {}
+    for what, uses, seconds in rows:
+        name = (re.match(r"`(/ofc[^`]*)`", what) or re.match(r"\*\*(\w+)\*\*", what))
+        assert name, what
+        page[name.group(1)] = (int(uses), float(seconds))
+    code = {**limits_of_commands(), "Suggest": (SUGGEST.uses, SUGGEST.seconds),
+            "Solve": (BEST.uses, BEST.seconds)}
+    assert "/ofc score" in code and "/ofc review" in page  # the code and the page were read
+    assert page == code
 
 
 def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
