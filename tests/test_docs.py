@@ -3,7 +3,8 @@ would otherwise drift: the settings tables (README.md, docs/admins/settings.md) 
 bot/config.py reads; the slash commands and options every page names, README.md's command
 table and the limits page's lengths and ranges against the commands the bot publishes
 (`ofc-bot --export-commands`), and its per-member limits against the Limits that guard the
-commands and controls; the repository paths and README.md's links against the files;
+commands and controls, and the tournaments page's cooldowns and caps against the
+director's; the repository paths and README.md's links against the files;
 the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
 and the snapshot codec."""
 
@@ -21,6 +22,7 @@ from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
 from bot.tables.snapshot_versions import CURRENT
+from bot.tournaments.limits import TournamentLimits
 from cogs.common.interactions import Limit
 from cogs.tables.controls import BEST, SUGGEST
 
@@ -297,6 +299,22 @@ def test_the_limits_page_states_each_per_member_limit() -> None:
             "Solve": (BEST.uses, BEST.seconds)}
     assert "/ofc score" in code and "/ofc review" in page  # the code and the page were read
     assert page == code
+
+
+def test_the_tournaments_page_states_the_cooldowns_and_caps() -> None:
+    page = (ROOT / "docs" / "players" / "tournaments.md").read_text(encoding="utf-8")
+    table = page.split("| what | per member | per server |", 1)[1].split("\n\n", 1)[0]
+    first_numbers = [(int(re.findall(r"\d+", member)[0]), int(re.findall(r"\d+", server)[0]))
+                     for member, server in re.findall(r"^\| [^|]+ \| ([^|]+) \| ([^|]+) \|$",
+                                                      table, flags=re.MULTILINE)]
+    limits = TournamentLimits()
+    assert first_numbers == [
+        (limits.create_member_seconds, limits.create_server_seconds),
+        (limits.computer_member_seconds, limits.computer_server_seconds),
+        (limits.start_member_seconds, limits.start_server_seconds),
+        (limits.live_per_member, limits.live_per_server),
+        (limits.computers_per_tournament, limits.computers_per_server),
+        (limits.computer_tables_per_member, limits.computer_tables_per_server)]
 
 
 def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
