@@ -6,7 +6,7 @@ table and the limits page's lengths and ranges against the commands the bot publ
 commands and controls, and the tournaments page's cooldowns and caps against the
 director's; the repository paths and README.md's links against the files;
 the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
-and the snapshot codec."""
+and the snapshot codec; the schema versions the admin pages quote against the migrations."""
 
 import asyncio
 import json
@@ -21,6 +21,7 @@ import pytest
 from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.storage.migrations import LATEST
 from bot.tables.snapshot_versions import CURRENT
 from bot.tournaments.limits import TournamentLimits
 from cogs.common.interactions import Limit
@@ -353,3 +354,18 @@ def test_the_snapshots_page_lists_every_snapshot_version() -> None:
     page = (ROOT / "docs" / "maintainers" / "snapshots.md").read_text(encoding="utf-8")
     listed = [int(n) for n in re.findall(r"^\| (\d+) \|", page, flags=re.MULTILINE)]
     assert listed == list(range(1, CURRENT + 1))
+
+
+def test_the_schema_versions_the_pages_quote_are_the_current_one() -> None:
+    """The refusal of a newer database and a backup's line name the schema version a bot of
+    today writes: a migration added changes them."""
+    pages = {page: page.read_text(encoding="utf-8")
+             for page in (ROOT / "docs" / "admins").glob("*.md")}
+    newer = [(page.name, int(found), int(bot)) for page, text in pages.items()
+             for found, bot in re.findall(r"schema version (\d+) is newer than this bot \((\d+)\)",
+                                          text)]
+    backups = [(page.name, int(n)) for page, text in pages.items()
+               for n in re.findall(r"schema version (\d+), SQLite's quick_check", text)]
+    assert newer and backups  # the pages were read
+    assert [n for n in newer if n[1:] != (LATEST + 1, LATEST)] == []
+    assert [b for b in backups if b[1] != LATEST] == []
