@@ -109,14 +109,19 @@ def mentions(text: str) -> list[str]:
     return re.findall(r"`(/ofc(?:-admin)?(?: [^`]*)?)`", text)
 
 
+def resolve(mention: str, tops: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """The command a mention names ("/ofc tournament warn ..."), and the words after it."""
+    tokens = mention.split()
+    command, rest = tops[tokens[0].removeprefix("/")], tokens[1:]
+    while rest and rest[0] in children(command):
+        command, rest = children(command)[rest[0]], rest[1:]
+    return command, rest
+
+
 def problems_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
     """What in one mention (`/ofc create hints:on`, `/ofc-admin grant member amount reason`,
     `/ofc practice [level] [hands]`) is not a published command or option."""
-    tokens = mention.replace("[table options]", "[options]").split()
-    command = tops[tokens[0].removeprefix("/")]
-    rest = tokens[1:]
-    while rest and rest[0] in children(command):
-        command, rest = children(command)[rest[0]], rest[1:]
+    command, rest = resolve(mention.replace("[table options]", "[options]"), tops)
     if children(command):  # a group: only "..." or nothing may follow its subcommands
         return [f"{mention!r}: no subcommand {rest[0]!r}"] if rest and rest[0] != "..." else []
     options = {o["name"] for o in command.get("options") or ()}
@@ -147,11 +152,7 @@ def test_every_command_and_option_the_docs_name_is_published(
 def brackets_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
     """What in one usage (`/ofc practice [level] [hands]`, `/ofc-admin grant member amount
     reason`) shows an option Discord requires in brackets, or an optional one without."""
-    tokens = mention.split()
-    command = tops[tokens[0].removeprefix("/")]
-    rest = tokens[1:]
-    while rest and rest[0] in children(command):
-        command, rest = children(command)[rest[0]], rest[1:]
+    command, rest = resolve(mention, tops)
     required = {o["name"]: o.get("required", False) for o in command.get("options") or ()}
     found = []
     for token in rest:
@@ -191,23 +192,13 @@ def test_the_readme_command_table_names_every_command(published: list[dict[str, 
             missing.append(leaf)
     assert len(rows) > 20  # the table was read
     assert missing == [], f"commands missing from README.md's table: {missing}"
-    shown = {mention.split(" [", 1)[0]: mention for row in rows for mention in mentions(row)}
-    bare = [f"{usage}: lacks {option['name']}" for command, usage in shown.items()
-            for option in options_of(command, published)
-            if option.get("required") and option["name"] not in usage.split()]
+    tops = {command["name"]: command for command in published}
+    usages = [mention for row in rows for mention in mentions(row)]
+    bare = [f"{usage}: lacks {option['name']}" for usage in usages
+            for command, rest in [resolve(usage, tops)] if not children(command)
+            for option in command.get("options") or ()
+            if option.get("required") and option["name"] not in rest]
     assert bare == [], f"README.md's table leaves out required options: {bare}"
-
-
-def options_of(usage: str, published: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The options of the command a usage names (`/ofc-admin grant member ...`), none for a
-    group."""
-    tokens = usage.removeprefix("/").split()
-    command = next(c for c in published if c["name"] == tokens[0])
-    for token in tokens[1:]:
-        if token not in children(command):
-            break
-        command = children(command)[token]
-    return [] if children(command) else list(command.get("options") or ())
 
 
 def test_the_readmes_relative_links_lead_to_files() -> None:
