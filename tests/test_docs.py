@@ -2,23 +2,30 @@
 would otherwise drift: the settings tables (README.md, docs/admins/settings.md) against what
 bot/config.py reads; the slash commands and options every page names, README.md's command
 table and the limits page's lengths and ranges against the commands the bot publishes
-(`ofc-bot --export-commands`); the repository paths and README.md's links against the files;
+(`ofc-bot --export-commands`), and its per-member limits against the Limits that guard the
+commands and controls, and the tournaments page's cooldowns and caps against the
+director's; the repository paths and README.md's links against the files;
 the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
-and the snapshot codec."""
+and the snapshot codec; the schema versions the admin pages quote against the migrations."""
 
 import asyncio
 import json
 import re
+import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.app import export_commands
+from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.storage.migrations import LATEST
 from bot.tables.snapshot_versions import CURRENT
+from bot.tournaments.limits import TournamentLimits
+from cogs.common.interactions import Limit
+from cogs.tables.controls import BEST, SUGGEST
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -102,14 +109,19 @@ def mentions(text: str) -> list[str]:
     return re.findall(r"`(/ofc(?:-admin)?(?: [^`]*)?)`", text)
 
 
+def resolve(mention: str, tops: dict[str, dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """The command a mention names ("/ofc tournament warn ..."), and the words after it."""
+    tokens = mention.split()
+    command, rest = tops[tokens[0].removeprefix("/")], tokens[1:]
+    while rest and rest[0] in children(command):
+        command, rest = children(command)[rest[0]], rest[1:]
+    return command, rest
+
+
 def problems_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
     """What in one mention (`/ofc create hints:on`, `/ofc-admin grant member amount reason`,
     `/ofc practice [level] [hands]`) is not a published command or option."""
-    tokens = mention.replace("[table options]", "[options]").split()
-    command = tops[tokens[0].removeprefix("/")]
-    rest = tokens[1:]
-    while rest and rest[0] in children(command):
-        command, rest = children(command)[rest[0]], rest[1:]
+    command, rest = resolve(mention.replace("[table options]", "[options]"), tops)
     if children(command):  # a group: only "..." or nothing may follow its subcommands
         return [f"{mention!r}: no subcommand {rest[0]!r}"] if rest and rest[0] != "..." else []
     options = {o["name"] for o in command.get("options") or ()}
@@ -137,6 +149,36 @@ def test_every_command_and_option_the_docs_name_is_published(
     assert found == [], "\n".join(found)
 
 
+def brackets_of(mention: str, tops: dict[str, dict[str, Any]]) -> list[str]:
+    """What in one usage (`/ofc practice [level] [hands]`, `/ofc-admin grant member amount
+    reason`) shows an option Discord requires in brackets, or an optional one without."""
+    command, rest = resolve(mention, tops)
+    required = {o["name"]: o.get("required", False) for o in command.get("options") or ()}
+    found = []
+    for token in rest:
+        name = token.strip("[]")
+        if ":" in token or name not in required:  # a value given, "...", "[options]"
+            continue
+        if token.startswith("[") and required[name]:
+            found.append(f"{mention!r}: {name} is required, shown as optional")
+        elif not token.startswith("[") and not required[name]:
+            found.append(f"{mention!r}: {name} is optional, shown as required")
+    return found
+
+
+def test_the_docs_show_required_options_bare_and_optional_ones_in_brackets(
+        published: list[dict[str, Any]]) -> None:
+    tops = {command["name"]: command for command in published}
+    pages = [README, *sorted((ROOT / "docs").rglob("*.md"))]
+    usages = [(page, mention) for page in pages if page != LOCALIZED_NAMES
+              for mention in mentions(page.read_text(encoding="utf-8"))
+              if mention not in NOT_COMMANDS]
+    assert any(mention == "/ofc practice [level] [hands]" for _, mention in usages)
+    found = [f"{page.relative_to(ROOT)}: {problem}" for page, mention in usages
+             for problem in brackets_of(mention, tops)]
+    assert found == [], "\n".join(found)
+
+
 def test_the_readme_command_table_names_every_command(published: list[dict[str, Any]]) -> None:
     rows = [line for line in README.read_text(encoding="utf-8").splitlines()
             if line.startswith("| `/ofc")]
@@ -150,6 +192,13 @@ def test_the_readme_command_table_names_every_command(published: list[dict[str, 
             missing.append(leaf)
     assert len(rows) > 20  # the table was read
     assert missing == [], f"commands missing from README.md's table: {missing}"
+    tops = {command["name"]: command for command in published}
+    usages = [mention for row in rows for mention in mentions(row)]
+    bare = [f"{usage}: lacks {option['name']}" for usage in usages
+            for command, rest in [resolve(usage, tops)] if not children(command)
+            for option in command.get("options") or ()
+            if option.get("required") and option["name"] not in rest]
+    assert bare == [], f"README.md's table leaves out required options: {bare}"
 
 
 def test_the_readmes_relative_links_lead_to_files() -> None:
@@ -213,6 +262,53 @@ def test_the_limits_page_states_the_published_lengths_and_ranges(
     assert text == [], f"text options missing from the page's table of lengths: {text}"
 
 
+def limits_of_commands() -> dict[str, tuple[int, float]]:
+    """(uses, seconds) of each slash command a per-member Limit guards, by "/ofc score"."""
+    async def load(folder: Path) -> dict[str, tuple[int, float]]:
+        bot = OFCBot(Settings(database=str(folder / "limits.sqlite3"), workers=0))
+        try:
+            await bot.load_cogs()
+            return {f"/{command.qualified_name}": (cell.uses, cell.seconds)
+                    for command in bot.tree.walk_commands()
+                    for check in getattr(command, "checks", ())
+                    for cell in (c.cell_contents for c in check.__closure__ or ())
+                    if isinstance(cell, Limit)}
+        finally:
+            await bot.close()
+    with tempfile.TemporaryDirectory() as folder:
+        return asyncio.run(load(Path(folder)))
+
+
+def test_the_limits_page_states_each_per_member_limit() -> None:
+    rows = re.findall(r"^\| (.*?) \| (\d+) \| (\d+) s \|", LIMITS_PAGE.read_text(
+        encoding="utf-8"), flags=re.MULTILINE)
+    page = {}
+    for what, uses, seconds in rows:
+        name = (re.match(r"`(/ofc[^`]*)`", what) or re.match(r"\*\*(\w+)\*\*", what))
+        assert name, what
+        page[name.group(1)] = (int(uses), float(seconds))
+    code = {**limits_of_commands(), "Suggest": (SUGGEST.uses, SUGGEST.seconds),
+            "Solve": (BEST.uses, BEST.seconds)}
+    assert "/ofc score" in code and "/ofc review" in page  # the code and the page were read
+    assert page == code
+
+
+def test_the_tournaments_page_states_the_cooldowns_and_caps() -> None:
+    page = (ROOT / "docs" / "players" / "tournaments.md").read_text(encoding="utf-8")
+    table = page.split("| what | per member | per server |", 1)[1].split("\n\n", 1)[0]
+    first_numbers = [(int(re.findall(r"\d+", member)[0]), int(re.findall(r"\d+", server)[0]))
+                     for member, server in re.findall(r"^\| [^|]+ \| ([^|]+) \| ([^|]+) \|$",
+                                                      table, flags=re.MULTILINE)]
+    limits = TournamentLimits()
+    assert first_numbers == [
+        (limits.create_member_seconds, limits.create_server_seconds),
+        (limits.computer_member_seconds, limits.computer_server_seconds),
+        (limits.start_member_seconds, limits.start_server_seconds),
+        (limits.live_per_member, limits.live_per_server),
+        (limits.computers_per_tournament, limits.computers_per_server),
+        (limits.computer_tables_per_member, limits.computer_tables_per_server)]
+
+
 def test_every_file_of_the_repository_the_docs_name_is_there() -> None:
     """A path such as `bot/engine/rules.py` or `tests/e2e/` on any page names a file or
     folder of the repository (not /opt/ofc-bot/.env, nor a template like `v<new>.json`)."""
@@ -249,3 +345,18 @@ def test_the_snapshots_page_lists_every_snapshot_version() -> None:
     page = (ROOT / "docs" / "maintainers" / "snapshots.md").read_text(encoding="utf-8")
     listed = [int(n) for n in re.findall(r"^\| (\d+) \|", page, flags=re.MULTILINE)]
     assert listed == list(range(1, CURRENT + 1))
+
+
+def test_the_schema_versions_the_pages_quote_are_the_current_one() -> None:
+    """The refusal of a newer database and a backup's line name the schema version a bot of
+    today writes: a migration added changes them."""
+    pages = {page: page.read_text(encoding="utf-8")
+             for page in (ROOT / "docs" / "admins").glob("*.md")}
+    newer = [(page.name, int(found), int(bot)) for page, text in pages.items()
+             for found, bot in re.findall(r"schema version (\d+) is newer than this bot \((\d+)\)",
+                                          text)]
+    backups = [(page.name, int(n)) for page, text in pages.items()
+               for n in re.findall(r"schema version (\d+), SQLite's quick_check", text)]
+    assert newer and backups  # the pages were read
+    assert [n for n in newer if n[1:] != (LATEST + 1, LATEST)] == []
+    assert [b for b in backups if b[1] != LATEST] == []

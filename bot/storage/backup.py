@@ -46,8 +46,9 @@ def pg_dump_line(target: str, path: str | Path) -> str:
 def backup(target: str, destination: str | Path) -> Backup:
     """Copy the SQLite database `target` into the new file `destination`."""
     if is_postgres(target):
-        raise BackupRefused(f"{describe(target)} is a PostgreSQL database: back it up with "
-                            f"{pg_dump_line(target, destination)}")
+        # the command mid-sentence: the line's closing period is not glued to the URL
+        raise BackupRefused(f"{describe(target)} is a PostgreSQL database: run "
+                            f"{pg_dump_line(target, destination)} to back it up")
     source = Path(sqlite_path(target))
     if not source.is_file():
         raise BackupRefused(f"There is no database at {source}")

@@ -8,6 +8,7 @@ with one line and exit 2, and nothing is written.
 
 import asyncio
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -125,18 +126,31 @@ def test_a_backup_that_cannot_be_made_is_one_line_and_writes_nothing(
         "folder": "is a folder: name the backup file",
         "no folder": "There is no folder ",
         "no database": "There is no database at ",
-        "postgresql": "postgresql://ofc:***@db.example/ofc is a PostgreSQL database: back it "
-                      f"up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
-                      "postgresql://ofc@db.example/ofc",
+        "postgresql": "postgresql://ofc:***@db.example/ofc is a PostgreSQL database: run "
+                      f"pg_dump --format=custom --file={tmp_path}/ofc.dump "
+                      "postgresql://ofc@db.example/ofc to back it up.",
         "postgresql, its password a parameter":
             "postgresql://ofc@db.example/ofc?password=***&sslmode=require is a PostgreSQL "
-            f"database: back it up with pg_dump --format=custom --file={tmp_path}/ofc.dump "
-            "'postgresql://ofc@db.example/ofc?sslmode=require'",
+            f"database: run pg_dump --format=custom --file={tmp_path}/ofc.dump "
+            "'postgresql://ofc@db.example/ofc?sslmode=require' to back it up.",
     }[case]
     assert line.startswith("ofc-bot backup: ") and expected in line, line
     assert "secret" not in line
     assert sorted(tmp_path.iterdir()) == before
     assert (tmp_path / "old.sqlite3").read_bytes() == b"an earlier backup"
+
+
+@pytest.mark.parametrize("url", ["postgresql://ofc:secret@db.example/ofc",
+                                 "postgresql://ofc@db.example/ofc?password=secret&sslmode=require"])
+def test_the_pg_dump_line_a_postgresql_database_gets_runs_as_printed(
+        url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An admin copies the suggested command from the refusal: the sentence's last word must
+    not be glued to the URL (a period after it would name another database, `ofc.`)."""
+    assert ofc_bot(["backup", str(tmp_path / "ofc.dump"), "--database", url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    words = shlex.split(line[line.index("pg_dump "):])
+    assert words[:4] == ["pg_dump", "--format=custom", f"--file={tmp_path}/ofc.dump",
+                         url.replace(":secret", "").replace("password=secret&", "")], line
 
 
 @pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
