@@ -1,0 +1,36 @@
+"""What a translation names must exist: a button a text tells the player to press carries that
+label in the same language."""
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n.catalogue import FILES, PO_DIR
+
+# The buttons players are told to press by name in the guide, the lobby and the prompts.
+BUTTONS = ("Join", "Leave", "Start", "Confirm", "My hand", "Top", "Middle", "Bottom", "Discard",
+           "Suggest", "Rematch", "I'm back")
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def translated(locale: str) -> Iterator[tuple[Any, str]]:
+    with (PO_DIR / f"{FILES[locale]}.po").open("rb") as po:
+        for message in read_po(po, locale=FILES[locale]):
+            if message.id:
+                for text in (message.string if isinstance(message.string, tuple)
+                             else (message.string,)):
+                    yield message, text
+
+
+@pytest.mark.parametrize("locale", list(FILES))
+def test_a_button_named_in_a_text_is_the_buttons_label(locale: str) -> None:
+    labels = {m.id: text for m, text in translated(locale)
+              if m.context is None and m.id in BUTTONS}
+    wrong = [(button, labels[button], text) for m, text in translated(locale)
+             if isinstance(m.id, str) for button in BOLD.findall(m.id)
+             if button in labels and labels[button] not in BOLD.findall(text)]
+    assert not wrong, wrong
+
