@@ -1,5 +1,5 @@
 """What a translation names must exist: a button a text tells the player to press carries that
-label in the same language."""
+label in the same language, and no translation repeats a word by mistake ("död hand hand")."""
 
 import re
 from collections.abc import Iterator
@@ -14,6 +14,7 @@ from bot.i18n.catalogue import FILES, PO_DIR
 BUTTONS = ("Join", "Leave", "Start", "Confirm", "My hand", "Top", "Middle", "Bottom", "Discard",
            "Suggest", "Rematch", "I'm back")
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
+REPEATED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
 
 
 def translated(locale: str) -> Iterator[tuple[Any, str]]:
@@ -34,3 +35,7 @@ def test_a_button_named_in_a_text_is_the_buttons_label(locale: str) -> None:
              if button in labels and labels[button] not in BOLD.findall(text)]
     assert not wrong, wrong
 
+
+@pytest.mark.parametrize("locale", list(FILES))
+def test_no_translation_repeats_a_word(locale: str) -> None:
+    assert [text for _, text in translated(locale) if REPEATED.search(text)] == []
