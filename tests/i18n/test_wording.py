@@ -30,7 +30,7 @@ def translated(locale: str) -> Iterator[tuple[Any, str]]:
             if message.id:
                 for text in (message.string if isinstance(message.string, tuple)
                              else (message.string,)):
-                    yield message, text
+                    yield message, str(text or "")
 
 
 @pytest.mark.parametrize("locale", list(FILES))
