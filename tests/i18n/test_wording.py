@@ -1,6 +1,7 @@
 """What a translation names must exist: a button a text tells the player to press carries that
 label in the same language, a rule idea has one word in each language (docs/languages.md lists
-them), and no translation repeats a word by mistake ("död hand hand")."""
+them), a Russian count agrees with every number, and no translation repeats a word by mistake
+("död hand hand")."""
 
 import re
 from collections.abc import Iterator
@@ -16,6 +17,8 @@ BUTTONS = ("Join", "Leave", "Start", "Confirm", "My hand", "Top", "Middle", "Bot
            "Suggest", "Rematch", "I'm back")
 BOLD = re.compile(r"\*\*([^*]+)\*\*")
 REPEATED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
+# Chips or cards counted in an English template without a plural form: "{chips} chips".
+COUNTED = re.compile(r"{(\w+)[^}]*}\**\s+(?:(?:play|tournament|lent)\s+)?(?:chips|cards)\b")
 # Words that another word of the same language already says: English left in Swedish (the
 # sheet's bust is död hand, royalties premier), a row that is not "линия", a director or a
 # scoop said two ways in Chinese.
@@ -53,3 +56,13 @@ def test_each_rule_idea_has_one_word(locale: str) -> None:
     other = re.compile(OTHER_WORDS[locale], re.IGNORECASE)
     assert [text for _, text in translated(locale)
             if other.search(re.sub(r"{[^}]*}", "", text))] == []  # a field's name is no word
+
+
+def test_a_russian_count_without_a_plural_form_agrees_with_every_number() -> None:
+    # "{chips} фишек" reads "242 фишек" (242 фишки) and "21 фишек" (21 фишка): a noun after a
+    # number that no plural form chooses is written before it ("фишки: 242"), or abbreviated
+    # ("{points} очк."). {n} and {high} alone count Fantasyland's cards, 13 to 17: "карт".
+    wrong = [text for message, text in translated("ru") if isinstance(message.id, str)
+             for field in COUNTED.findall(message.id) if field not in ("n", "high")
+             if re.search(rf"{{{field}[^}}]*}}\**\s+(?:[а-яё]+\s+)?[а-яё]+\b(?!\.)", text)]
+    assert wrong == []
