@@ -183,23 +183,20 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),
                   "place": _place(loc, match, user_id),
-                  "points": number(loc, me.net_points, signed=True),
-                  "chips": number(loc, me.net_chips, signed=True),
+                  "points": signed_points(loc, me.net_points),
+                  # a tournament's table: chips the house lent, not the member's (not in
+                  # /ofc stats)
+                  "chips": signed_chips(loc, me.net_chips, "play" if match.practice else
+                                        "tournament" if match.tournament else ""),
                   "hands": hands_count(match.hands)}
-        name, value = (
-            (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
-                  "{hands}", **fields)) if match.practice else
-            # a tournament's table: chips the house lent, not the member's (not in /ofc stats)
-            (Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} tournament chips · "
-                  "{hands}", **fields)) if match.tournament else
-            (Text("Match #{n}: {state}", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
-                  **fields)))
+        name = (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state)
+                if match.practice else
+                Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state)
+                if match.tournament else
+                Text("Match #{n}: {state}", n=match.match_id, state=state))
         embed.add_field(
             name=t(loc, name),
-            value=t(loc, value),
+            value=t(loc, "{date} · {options}\n{place} · {points} · {chips} · {hands}", **fields),
             inline=False,
         )
     add_lines(loc, embed, t(loc, "Tournaments"), (tournament_line(loc, r) for r in tournaments))
