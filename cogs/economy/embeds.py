@@ -43,7 +43,6 @@ from cogs.common.format import (
     rules_line,
     sanction_reason,
     sanction_words,
-    signed,
     signed_chips,
     signed_points,
     when,
@@ -449,8 +448,8 @@ def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
     """/ofc review: the player's placement and the strong computer's, street by street, from
     the same view, with what its choice was worth over the player's. Short lines
     for a phone."""
-    result = (Text("{points} points, fouled", points=signed(played.points)) if hand.fouled
-              else Text("{points} points", points=signed(played.points)))
+    points = signed_points(loc, played.points)
+    result = Text("{points}, fouled", points=points) if hand.fouled else points
     embed = discord.Embed(
         title=t(loc, Text("Review: match #{n}, hand {hand} (practice)", n=played.match_id,
                           hand=played.hand_no) if played.practice else

@@ -78,3 +78,23 @@ def test_history_says_one_point_and_one_chip(kind: dict[str, bool], said: str) -
                          **kind)
     (field,) = history("en-US", "<@11>", 11, [match]).fields
     assert said in (field.value or "")
+
+
+def test_a_review_says_one_point() -> None:
+    from bot.ai.review import HandReview
+    from bot.engine.board import Board as Empty
+    from bot.storage.records import PlayedHand
+    from cogs.economy.embeds import review
+    played = PlayedHand(12, 2, 1e9, -1, False)
+    for fouled, said in ((False, "you scored **-1 point**."),
+                         (True, "you scored **-1 point, fouled**.")):
+        embed = review("en-US", played, HandReview(12, 2, "Ann", (), Empty(), -1, fouled, 0))
+        assert said in (embed.description or "")
+
+
+def test_a_penalty_of_one_point_says_one_point() -> None:
+    from bot.engine.tournament import Sanction
+    from cogs.tournaments.embeds import sanction_line
+    penalty = Sanction("penalty", 11, 1, "slow play", 1, 1e9, 22)
+    assert sanction_line("en-US", penalty, "Ann") == "Penalty: Ann loses 1 point (slow play)."
+    assert sanction_line("ru", penalty, "Ann") == "Штраф: Ann теряет 1 очко (slow play)."
