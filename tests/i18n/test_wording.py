@@ -21,10 +21,10 @@ REPEATED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
 COUNTED = re.compile(r"{(\w+)[^}]*}\**\s+(?:(?:play|tournament|lent)\s+)?(?:chips|cards)\b")
 # Words that another word of the same language already says: English left in Swedish (the
 # sheet's bust is död hand, royalties premier), a row that is not "линия", a director or a
-# scoop said two ways in Chinese.
+# scoop said two ways in Chinese, and the house called 庄家, the Chinese for the button.
 OTHER_WORDS = {"ru": r"\b(ряд|роялти|фол)\b",
                "sv-SE": r"\b(royalt\w*|foul\w*|bust\w*)\b",
-               "zh-CN": r"裁判长|全胜|爆牌"}
+               "zh-CN": r"裁判长|全胜|爆牌|庄家的筹码"}
 
 
 def translated(locale: str) -> Iterator[tuple[Any, str]]:
