@@ -6,8 +6,9 @@ text holding Chinese (or other CJK: kana, Hangul) characters is drawn with Noto 
 instead, a subset of it holding the characters the bot's catalogues use and those most names
 are written with: every hanzi of GB 2312, the kana and the Hangul syllables of KS X 1001
 (rendering/fonts/make_cjk_subset.py rebuilds it; tests check the catalogues' characters and
-some names). A name in characters no bundled font holds (emoji, rarer scripts, zalgo's rarer
-marks) is drawn without them (`drawable`), not with a box for each.
+some names). A name's characters no bundled font holds are not drawn as a box each (`drawable`):
+an emoji or a zalgo's rarer mark is left out, a run of letters in a script the fonts lack
+(Thai, Devanagari, rarer kanji) is one "?".
 """
 
 import unicodedata
@@ -37,6 +38,7 @@ _CJK_RANGES = ((0x1100, 0x11FF), (0x2E80, 0x30FF), (0x3130, 0x318F), (0x3400, 0x
                (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0xFF00, 0xFFEF))
 ELLIPSIS = "…"
 MISSING = "\U000f0000"  # a private-use character no bundled font has: drawn as its box
+PLACEHOLDER = "?"  # where a name's letters no bundled font holds were
 
 
 def is_cjk(char: str) -> bool:
@@ -75,10 +77,19 @@ def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]
 @lru_cache(maxsize=4096)  # the same names come back image after image
 def drawable(text: str, style: Style = "bold") -> str:
     """`text` without the characters its font has no glyph for (an emoji would be a box), a
-    styled letter as its plain one; "?" when nothing else is left of it."""
+    styled letter as its plain one; each run of letters or digits no bundled font holds (Thai,
+    Devanagari, rare kanji) as one "?", so that "Raj राज" does not read "Raj"; "?" when
+    nothing else is left of it."""
     cjk = needs_cjk(text)
-    kept = "".join(_shown(c, style, cjk) for c in text)
-    return kept if kept.strip() or not text.strip() else "?"
+    kept: list[str] = []
+    for c in text:
+        shown = _shown(c, style, cjk)
+        if shown:
+            kept.append(shown)
+        elif unicodedata.category(c)[0] in "LN" and kept[-1:] != [PLACEHOLDER]:
+            kept.append(PLACEHOLDER)  # a mark or emoji (decoration) is just left out
+    drawn = "".join(kept)
+    return drawn if drawn.strip() or not text.strip() else PLACEHOLDER
 
 
 @cache

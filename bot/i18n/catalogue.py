@@ -154,7 +154,9 @@ def translate(locale: str, text: Text) -> str:
     """`text` in `locale`; in English where its catalogue lacks it, or where the translation
     does not fit the fields (a translator's typo must not lose a message)."""
     fields = text.fields
-    n = fields.get("n", 1) if text.plural is not None else 1
+    # CLDR's plural operand is the number without its sign ("-1 фишка"); gettext's formulas,
+    # run on a negative number, would take Python's modulo of it.
+    n = abs(fields.get("n", 1)) if text.plural is not None else 1
     template = lookup(locale, text.msgid, text.plural, n) if locale != ENGLISH else None
     if template is not None:
         try:

@@ -125,11 +125,17 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def signed_chips(loc: str, amount: int) -> str:
+def signed_chips(loc: str, amount: int, kind: str = "") -> str:
     """'+72 chips', '-1 chip': the plural form chosen by the number without its sign (CLDR's
-    rules, through babel: '+72 фишки', '+75 фишек')."""
-    return t(loc, "{sign}{n:,} chip", "{sign}{n:,} chips", n=abs(amount),
-             sign="-" if amount < 0 else "+")
+    rules, through babel: '+72 фишки', '+75 фишек'); `kind` "play" or "tournament" for the
+    chips of a practice or a tournament's table."""
+    n, sign = abs(amount), "-" if amount < 0 else "+"
+    if kind == "play":
+        return t(loc, "{sign}{n:,} play chip", "{sign}{n:,} play chips", n=n, sign=sign)
+    if kind == "tournament":
+        return t(loc, "{sign}{n:,} tournament chip", "{sign}{n:,} tournament chips", n=n,
+                 sign=sign)
+    return t(loc, "{sign}{n:,} chip", "{sign}{n:,} chips", n=n, sign=sign)
 
 
 def signed_points(loc: str, amount: int) -> str:
@@ -138,9 +144,14 @@ def signed_points(loc: str, amount: int) -> str:
              sign="-" if amount < 0 else "+")
 
 
+def chip_count(amount: int) -> Text:
+    """'1 chip', '2,000 chips' as a field of a text: said in its reader's language."""
+    return Text("{n:,} chip", "{n:,} chips", n=amount)
+
+
 def chips(loc: str, amount: int) -> str:
     """'1 chip', '2,000 chips' (grouped and inflected as the language does)."""
-    return t(loc, "{n:,} chip", "{n:,} chips", n=amount)
+    return t(loc, chip_count(amount))
 
 
 HINTS_ON = OPTIONS["hints"].words["on"]

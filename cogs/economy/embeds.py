@@ -43,7 +43,6 @@ from cogs.common.format import (
     rules_line,
     sanction_reason,
     sanction_words,
-    signed,
     signed_chips,
     signed_points,
     when,
@@ -183,23 +182,20 @@ def history(loc: str, mention: str, user_id: int, matches: Sequence[MatchSummary
         fields = {"date": when(match.started_at, "d"),
                   "options": options_summary(loc, match.options_json),
                   "place": _place(loc, match, user_id),
-                  "points": number(loc, me.net_points, signed=True),
-                  "chips": number(loc, me.net_chips, signed=True),
+                  "points": signed_points(loc, me.net_points),
+                  # a tournament's table: chips the house lent, not the member's (not in
+                  # /ofc stats)
+                  "chips": signed_chips(loc, me.net_chips, "play" if match.practice else
+                                        "tournament" if match.tournament else ""),
                   "hands": hands_count(match.hands)}
-        name, value = (
-            (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} play chips · "
-                  "{hands}", **fields)) if match.practice else
-            # a tournament's table: chips the house lent, not the member's (not in /ofc stats)
-            (Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} tournament chips · "
-                  "{hands}", **fields)) if match.tournament else
-            (Text("Match #{n}: {state}", n=match.match_id, state=state),
-             Text("{date} · {options}\n{place} · {points} points · {chips} chips · {hands}",
-                  **fields)))
+        name = (Text("Match #{n}: {state} (practice)", n=match.match_id, state=state)
+                if match.practice else
+                Text("Match #{n}: {state} (tournament)", n=match.match_id, state=state)
+                if match.tournament else
+                Text("Match #{n}: {state}", n=match.match_id, state=state))
         embed.add_field(
             name=t(loc, name),
-            value=t(loc, value),
+            value=t(loc, "{date} · {options}\n{place} · {points} · {chips} · {hands}", **fields),
             inline=False,
         )
     add_lines(loc, embed, t(loc, "Tournaments"), (tournament_line(loc, r) for r in tournaments))
@@ -452,8 +448,8 @@ def review(loc: str, played: PlayedHand, hand: HandReview) -> discord.Embed:
     """/ofc review: the player's placement and the strong computer's, street by street, from
     the same view, with what its choice was worth over the player's. Short lines
     for a phone."""
-    result = (Text("{points} points, fouled", points=signed(played.points)) if hand.fouled
-              else Text("{points} points", points=signed(played.points)))
+    points = signed_points(loc, played.points)
+    result = Text("{points}, fouled", points=points) if hand.fouled else points
     embed = discord.Embed(
         title=t(loc, Text("Review: match #{n}, hand {hand} (practice)", n=played.match_id,
                           hand=played.hand_no) if played.practice else

@@ -25,7 +25,7 @@ from bot.process.workers import PERSON
 from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
-from cogs.common.format import signed
+from cogs.common.format import signed_points
 from cogs.common.interactions import DEFER_AFTER, guild_id_of, per_member, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
@@ -105,9 +105,9 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
     choices = []
     for h in hands:
         value = f"{h.match_id}-{h.hand_no}"
-        fields = {"n": h.match_id, "hand": h.hand_no, "points": signed(h.points)}
-        name = t(loc, Text("Match #{n}, hand {hand}: {points} points (practice)", **fields)
-                 if h.practice else Text("Match #{n}, hand {hand}: {points} points", **fields))
+        fields = {"n": h.match_id, "hand": h.hand_no, "points": signed_points(loc, h.points)}
+        name = t(loc, Text("Match #{n}, hand {hand}: {points} (practice)", **fields)
+                 if h.practice else Text("Match #{n}, hand {hand}: {points}", **fields))
         if typed.strip() in value or typed.strip().lower() in name.lower():
             choices.append(app_commands.Choice(name=name, value=value))
     return choices

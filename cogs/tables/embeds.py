@@ -21,11 +21,14 @@ from bot.i18n.names import seat_name
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
     HINTS_ON,
+    chip_count,
     chips,
     row_label,
     row_word,
     rules_paragraph,
     signed,
+    signed_chips,
+    signed_points,
     when,
 )
 from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
@@ -323,9 +326,9 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
     for seat in showdown.seats:
         rows = _seat_rows(loc, seat, lowball)
         embed.add_field(
-            name=t(loc, "{name}: {points} points, {chips} chips (stack {stack})",
-                   name=_name(loc, names, seat.seat), points=signed(seat.points),
-                   chips=signed(seat.chips), stack=seat.stack_after),
+            name=t(loc, "{name}: {points}, {chips} (stack {stack})",
+                   name=_name(loc, names, seat.seat), points=signed_points(loc, seat.points),
+                   chips=signed_chips(loc, seat.chips), stack=seat.stack_after),
             value="\n".join(rows), inline=False)
     pair_lines = []
     for pair in showdown.pairs:
@@ -377,9 +380,9 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
                 against=", ".join(against)) if against \
         else Text("Rows won {won}, lost {lost}", won=won, lost=lost)
     lines = [t(loc, rows),
-             t(loc, "Royalties {royalties} · **{points} points** · **{chips} chips** (stack "
-                    "{stack})", royalties=sum(mine.royalties), points=signed(mine.points),
-               chips=signed(mine.chips), stack=mine.stack_after)]
+             t(loc, "Royalties {royalties} · **{points}** · **{chips}** (stack {stack})",
+               royalties=sum(mine.royalties), points=signed_points(loc, mine.points),
+               chips=signed_chips(loc, mine.chips), stack=mine.stack_after)]
     lines += _seat_rows(loc, mine, lowball)
     embed = discord.Embed(title=t(loc, "Hand {n}: your result", n=hand_no),
                           description="\n".join(lines), colour=COLOUR,
@@ -392,14 +395,15 @@ def left_notice(who: object, chips: int, *, away: bool, practice: bool) -> Text:
     """The table channel's line when a player gets up (or is sat out while away): where
     their chips went (play chips at a practice table never leave it)."""
     if practice:
-        return (Text("{who} sat out (away): {chips} play chips, no wallet changed.", who=who,
-                     chips=chips) if away else
-                Text("{who} left the table: {chips} play chips, no wallet changed.", who=who,
-                     chips=chips))
-    return (Text("{who} sat out (away): {chips} chips went back to the wallet.", who=who,
-                 chips=chips) if away else
-            Text("{who} left the table: {chips} chips went back to the wallet.", who=who,
-                 chips=chips))
+        play = Text("{n:,} play chip", "{n:,} play chips", n=chips)
+        return (Text("{who} sat out (away): {chips}, no wallet changed.", who=who,
+                     chips=play) if away else
+                Text("{who} left the table: {chips}, no wallet changed.", who=who,
+                     chips=play))
+    back = chip_count(chips)
+    return (Text("{who} sat out (away): {chips} went back to the wallet.", who=who,
+                 chips=back) if away else
+            Text("{who} left the table: {chips} went back to the wallet.", who=who, chips=back))
 
 
 def waiting_notice(busted: Iterable[int], closes_at: float) -> Text:

@@ -55,7 +55,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
-from cogs.common.format import MENTION_USERS
+from cogs.common.format import MENTION_USERS, chip_count
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
@@ -116,15 +116,15 @@ def told_after_restart(channel: int, chips: int) -> Text:
     return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
                 "longer post there (it needs View Channel, Send Messages, Embed Links, Attach "
                 "Files and Read Message History in that channel). Any hand in play was "
-                "completed and settled; your {chips} chips went back to your wallet.",
-                channel=channel, chips=chips)
+                "completed and settled; your {chips} went back to your wallet.",
+                channel=channel, chips=chip_count(chips))
 
 
 def told_channel_gone(channel: int, chips: int) -> Text:
     """What the players of a table whose channel is gone are told."""
     return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
                 "can no longer see it. Any hand in play was completed and settled; your "
-                "{chips} chips went back to your wallet.", channel=channel, chips=chips)
+                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
 
 
 def told_no_stake_gone(channel: int, chips: int) -> Text:
@@ -140,7 +140,7 @@ def told_refused(channel: int, chips: int) -> Text:
     return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
                 "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
                 "History in that channel). Any hand in play was completed and settled; your "
-                "{chips} chips went back to your wallet.", channel=channel, chips=chips)
+                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
 
 
 def told_no_stake_refused(channel: int, chips: int) -> Text:

@@ -31,7 +31,8 @@ def _word(loc: str, words: dict[str, Text], key: str) -> str:
 def sanction_line(loc: str, s: Sanction, who: str) -> str:
     reason = sanction_reason(loc, s.reason)
     if s.kind == "penalty":
-        return t(loc, "Penalty: {who} loses {n} points ({reason}).", who=who, n=s.points,
+        return t(loc, "Penalty: {who} loses {n} point ({reason}).",
+                 "Penalty: {who} loses {n} points ({reason}).", who=who, n=s.points,
                  reason=reason)
     if s.excluded:
         return t(loc, "Third warning: {who} is excluded from the tournament, no refund, no "
@@ -99,7 +100,7 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None,
         if tm.warnings(e.player_id):
             parts.append(t(loc, "{n} warning", "{n} warnings", n=tm.warnings(e.player_id)))
         if tm.penalty_points(e.player_id):
-            parts.append(t(loc, "-{n} points", n=tm.penalty_points(e.player_id)))
+            parts.append(t(loc, "-{n} point", "-{n} points", n=tm.penalty_points(e.player_id)))
         lines.append(", ".join(parts))
     embed.add_field(name=t(loc, "Players ({n})", n=len(tm.entries)),
                     value=_cut("\n".join(lines) or t(loc, "none yet")), inline=False)

@@ -124,6 +124,15 @@ def test_each_language_says_a_text_its_way() -> None:
     assert t("sv-SE", listing(["A", "B", "C"])) == "A, B och C"
 
 
+@pytest.mark.parametrize(("n", "russian"), [
+    (1, "1 фишка"), (2, "2 фишки"), (5, "5 фишек"), (11, "11 фишек"), (21, "21 фишка"),
+    (22, "22 фишки"), (25, "25 фишек"), (-1, "-1 фишка"), (-22, "-22 фишки"), (-25, "-25 фишек")])
+def test_russian_plural_forms_of_every_kind_of_number(n: int, russian: str) -> None:
+    # CLDR chooses the form by the number without its sign: a loss of 1 chip is "-1 фишка"
+    # (gettext's formula, run on -1, gives 9 as its last digit: "фишек").
+    assert t("ru", "{n:,} chip", "{n:,} chips", n=n) == russian
+
+
 def test_numbers_in_images_are_grouped_as_in_the_texts() -> None:
     # The images' stacks and chips (rendering) and the texts' "{n:,}" group digits alike.
     assert [number(loc, 950_000) for loc in LOCALES] == ["950,000", "950\xa0000", "950\xa0000",

@@ -74,3 +74,16 @@ def test_every_label_of_every_catalogue_is_drawn_whole(po: str) -> None:
     for style in ("bold", "condensed", "condensed_bold"):
         eaten = [s for s in texts if drawable(s, style) != s]  # type: ignore[arg-type]
         assert not eaten, eaten[:5]
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("Raj राज", "Raj ?"),  # Devanagari: no bundled font has it
+    ("鮨職人", "?人"),  # Japanese kanji outside GB 2312, then one it holds
+    ("สมชาย ใจดี", "? ?"),  # Thai, its vowel and tone marks with their letters
+    ("ᎠᏍᎦᏯ Joe", "? Joe"),  # Cherokee
+])
+def test_letters_no_font_has_leave_a_question_mark(name: str, shown: str) -> None:
+    # Two players "Raj राज" and "Raj" must not look alike, nor "鮨職人" read "人": each run of
+    # letters the fonts lack is one "?", while an emoji or a zalgo mark (decoration) goes.
+    assert drawable(name) == shown
+    assert not boxes(shown)

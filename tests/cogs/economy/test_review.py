@@ -96,7 +96,7 @@ async def test_recent_hands_are_offered_as_the_member_types(
                                [alice.id], guild=double.guild.id)
     offered = await alice.autocomplete("ofc review", "hand", "")
     assert [(c["name"], c["value"]) for c in offered] == [
-        (f"Match #{match}, hand 2: -1 points", f"{match}-2"),
+        (f"Match #{match}, hand 2: -1 point", f"{match}-2"),
         (f"Match #{match}, hand 1: +4 points", f"{match}-1")]
     typed = await alice.autocomplete("ofc review", "hand", f"{match}-1")
     assert [c["value"] for c in typed] == [f"{match}-1"]
