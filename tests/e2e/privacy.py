@@ -17,8 +17,9 @@
 names each leak: a public image drawn from anything but a registered public TableView or
 showing a card it may not, a private image in someone else's DM or ephemeral message, a card
 written in a public message other than a showdown, a discard written in a showdown, and a
-card written in a member's DM or ephemeral message about a hand ("Hand N ...") that was
-neither theirs in that hand nor face up on a board (placed, or shown down).
+card written in a member's DM or ephemeral message about a hand ("Hand N ...", its review,
+its boards in /ofc history) that was neither theirs in that hand nor face up on a board
+(placed, or shown down).
 """
 
 from __future__ import annotations
@@ -46,7 +47,9 @@ from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message
 
 PNG_KEY = "ofc-view"  # the PNG text chunk holding a recorded view's number
 CARD_TEXT = re.compile(r"[2-9TJQKA][♠♥♦♣]|Joker")
-HAND_TITLE = re.compile(r"Hand (\d+)\b")  # a prompt's, its record's, a result's title
+# A prompt's, its record's, a result's title; a hand's review (/ofc review) and its boards
+# picked in /ofc history.
+HAND_TITLE = re.compile(r"(?:Hand|Review: match #\d+, hand|Match #\d+, hand) (\d+)\b")
 
 
 @dataclass(frozen=True)
