@@ -19,7 +19,8 @@ What a message proves (docs/admins/relay.md):
   message), and a process that already took that interaction answers 202 without a second
   delivery;
 - with a certificate and key in the settings (RelayTLS), nobody on the way reads it: the
-  payload holds the interaction's token, which answers for the bot for 15 minutes.
+  payload holds the interaction's token, which answers for the bot for 15 minutes, and the
+  DM prompt clicked, with its player's cards.
 Refusals are logged once a minute per reason (bot/cluster/throttled_log.py): anyone who can reach
 the port can cause them.
 
@@ -133,8 +134,8 @@ class Relay:
         context = self._tls.server() if self._tls is not None else None
         if context is None and not _loopback(host):
             log.warning("the relay listens on %s without TLS: the clicks it takes carry "
-                        "Discord's interaction tokens in clear (set OFC_RELAY_TLS_CERT and "
-                        "OFC_RELAY_TLS_KEY)", host)
+                        "Discord's interaction tokens and the players' cards in clear (set "
+                        "OFC_RELAY_TLS_CERT and OFC_RELAY_TLS_KEY)", host)
         app = web.Application()
         app.router.add_post(PATH, self._receive)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)

@@ -248,7 +248,7 @@ class Workers:
                 if pool is not None:
                     self._replace(pool)
                 log.warning("a worker process died running %s (try %d of %d)",
-                            getattr(task.fn, "__qualname__", task.fn), attempt, TRIES)
+                            _named(task.fn), attempt, TRIES)
             except RuntimeError as error:  # submit after shutdown
                 if self._closed:
                     raise WorkerError("The worker processes are shut down.") from error
@@ -340,3 +340,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     pool.shutdown(wait=True, cancel_futures=True)
     for process in processes:
         process.join(5)
+
+
+def _named(fn: Callable[..., Any]) -> str:
+    """A task's function by name only: its arguments (a partial's too) may hold players'
+    hidden cards (R7), and the logs are the operator's, often shared."""
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return getattr(fn, "__qualname__", type(fn).__qualname__)

@@ -3,6 +3,7 @@ whole."""
 
 import asyncio
 import contextlib
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
@@ -88,6 +89,8 @@ class SQLiteDatabase:
         lock = guard.acquire_lock(file) if exclusive else None
         try:
             guard.check_access(file)
+            if migrate and not str(path).startswith("file:"):
+                _create_owner_only(file)
             return cls(await cls._connect(path, migrate), lock)
         except BaseException:
             guard.release_lock(lock)
@@ -159,6 +162,18 @@ class SQLiteDatabase:
                 with contextlib.suppress(sqlite3.OperationalError):
                     await raw.execute("ROLLBACK")
                 raise
+
+
+def _create_owner_only(file: Path) -> None:
+    """A new database file readable by its owner only: it will hold every live hand's deck
+    and the players' dealt cards and discards (R7), and SQLite gives its -wal and -shm files
+    the same permissions. An existing file is left as it is."""
+    try:
+        os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as error:
+        raise StorageError(f"Cannot open database {file}: {error.strerror}") from error
 
 
 async def migrate_file(conn: aiosqlite.Connection, target: int | None = None) -> int:

@@ -16,9 +16,11 @@
 `problems(double, channel)` then reads what people saw (every version of every message) and
 names each leak: a public image drawn from anything but a registered public TableView or
 showing a card it may not, a private image in someone else's DM or ephemeral message, a card
-written in a public message other than a showdown, a discard written in a showdown, and a
-card written in a member's DM or ephemeral message about a hand ("Hand N ...") that was
-neither theirs in that hand nor face up on a board (placed, or shown down).
+written in a public message (its buttons and menus too) other than a showdown, a seat's
+controls (whose ids name its cards) on a public message, a discard written in a showdown, and a
+card written in a member's DM or ephemeral message about a hand ("Hand N ...", its review,
+its boards in /ofc history) that was neither theirs in that hand nor face up on a board
+(placed, or shown down).
 """
 
 from __future__ import annotations
@@ -41,12 +43,16 @@ from bot.engine.match import Match
 from bot.engine.views import PrivateView, TableView
 from cogs.common import images
 from cogs.common.format import card_label
+from cogs.tables import ids
 from tests.e2e.breakdowns import TITLE
 from tests.e2e.discord_double import Attachment, Channel, DiscordDouble, Message, Snapshot
+from tests.e2e.discord_double.components import walk
 
 PNG_KEY = "ofc-view"  # the PNG text chunk holding a recorded view's number
 CARD_TEXT = re.compile(r"[2-9TJQKA][♠♥♦♣]|Joker")
-HAND_TITLE = re.compile(r"Hand (\d+)\b")  # a prompt's, its record's, a result's title
+# A prompt's, its record's, a result's title; a hand's review (/ofc review) and its boards
+# picked in /ofc history.
+HAND_TITLE = re.compile(r"(?:Hand|Review: match #\d+, hand|Match #\d+, hand) (\d+)\b")
 
 
 @dataclass(frozen=True)
@@ -190,6 +196,7 @@ class PrivacyWatch:
                 where = f"message {message.id} ({_title(version)})"
                 if message.visible_to is None:
                     found += self._public_text(version, where)
+                    found += _public_controls(version, where)
                     for image in _images(version):
                         found += self._public_image(self.rendered_from(image), where)
                 else:
@@ -204,7 +211,8 @@ class PrivacyWatch:
         return found
 
     def _public_text(self, version: Snapshot | Message, where: str) -> list[str]:
-        text = "\n".join([version.content, *map(str, version.embeds)])
+        text = "\n".join([version.content, *map(str, version.embeds),
+                          *map(str, version.components)])
         shown = set(CARD_TEXT.findall(text))
         heading = TITLE.fullmatch(_title(version))
         if heading is None:
@@ -269,6 +277,15 @@ def leaks(view: TableView, secrets: Secrets, where: str) -> list[str]:
             if leaked:
                 found.append(f"{where}: the showdown shows {_labels(leaked)}")
     return found
+
+
+def _public_controls(version: Snapshot | Message, where: str) -> list[str]:
+    """A seat's controls on a public message: their ids name the cards dealt (any client
+    can read a message's component ids), and they would draw its cards there."""
+    seat_kinds = (ids.PLACE, ids.ROW_NAME, ids.STEP, ids.FANTASY_ROW, ids.BACK)
+    return [f"{where} carries the seat control {c['custom_id']!r}"
+            for c in walk(version.components)
+            if any(kind.fullmatch(str(c.get("custom_id", ""))) for kind in seat_kinds)]
 
 
 def _versions(message: Message) -> list[Snapshot | Message]:

@@ -29,6 +29,11 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def die_holding(history: object, player: int) -> None:
+    """Dies like `die`, given a hand's history as the coach's review is."""
+    die()
+
+
 def fail() -> None:
     raise ValueError("no such card")
 

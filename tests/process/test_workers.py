@@ -2,6 +2,7 @@
 priorities."""
 
 import asyncio
+import functools
 import os
 import subprocess
 import sys
@@ -115,6 +116,24 @@ async def test_a_task_whose_worker_dies_twice_is_answered_with_an_error() -> Non
         assert await workers.run(tasks.nap, 0, "still here") == "still here"
     finally:
         await workers.close()
+
+
+async def test_a_task_whose_worker_died_is_logged_by_name_without_its_arguments(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The coach's review runs as a partial holding the whole hand's history (every player's
+    discards, R7); a worker dying under it is logged at WARNING, where the operator (often
+    sharing the logs) reads it: the task is named, its cards are not."""
+    history = {"deck": ["Ah", "Kd"], "discards": ["7c"]}
+    workers = Workers(1)
+    try:
+        with caplog.at_level("WARNING", logger=workers_module.__name__), \
+                pytest.raises(WorkerError):
+            await workers.run(functools.partial(tasks.die_holding, history, 42))
+    finally:
+        await workers.close()
+    logged = [r.getMessage() for r in caplog.records if "died" in r.getMessage()]
+    assert len(logged) == 2 and all("die_holding" in line for line in logged)
+    assert not any(card in line for line in logged for card in ("Ah", "Kd", "7c"))
 
 
 async def test_a_task_still_queued_in_the_stopped_pool_is_answered_with_an_error(

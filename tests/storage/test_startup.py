@@ -170,3 +170,23 @@ def test_ofc_bot_names_a_postgres_server_it_cannot_reach(tmp_path: Path) -> None
     assert line.startswith(
         f"ofc-bot: Cannot connect to PostgreSQL at postgresql://ofc:***@/ofc?host={tmp_path}")
     assert "secret" not in done.stderr
+
+
+async def test_a_new_database_and_its_wal_are_readable_by_the_bot_only(tmp_path: Path) -> None:
+    """The file holds every live hand's deck (the next cards) and each player's dealt cards
+    and discards (R7): under the usual umask (022) it would be readable by every account on
+    the machine. A database the bot creates, and the -wal and -shm SQLite makes beside it with
+    the database's permissions, are its owner's alone."""
+    path = tmp_path / "ofc.sqlite3"
+    before = os.umask(0o022)
+    try:
+        store = await Storage.open(path)
+        try:
+            await store.tables.create_table(GUILD, CHANNEL, '{"hand": 0}', now=0.0)
+            files = [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+            modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in files}
+        finally:
+            await store.close()
+    finally:
+        os.umask(before)
+    assert modes == {f.name: 0o600 for f in files}

@@ -20,6 +20,7 @@ from tests.e2e.flows import (
     title,
     waiting_for,
 )
+from tests.e2e.privacy import PrivacyWatch
 
 TURN_SECONDS = 10  # the shortest turn /ofc create allows
 SEED = 5  # a fixed deck; the button is carol's seat, so she acts last on every street (R7)
@@ -43,7 +44,7 @@ async def run_out_clock_for(double: DiscordDouble, clock: FakeClock, table: Mess
 
 async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
-        clock: FakeClock) -> None:
+        clock: FakeClock, watch: PrivacyWatch) -> None:
     seed_decks(bot, SEED)
     table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
                              fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
@@ -79,3 +80,5 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     assert f"{carol_stack} chips went back to the wallet" in sat_out[0]
     stacks = await check_wallets(double, (alice, bob, carol))
     assert stacks["Carol"] == carol_stack
+    # Nobody saw the cards the clock placed or discarded for her, nor she theirs (R7).
+    assert watch.problems(double, double.channel, (alice, bob, carol)) == []

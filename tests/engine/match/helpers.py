@@ -5,7 +5,7 @@ import json
 from collections.abc import Iterable
 
 from bot.engine.board import Board
-from bot.engine.cards import DECK, JOKERS, Card, parse_cards
+from bot.engine.cards import DECK, JOKERS, Card, full_deck, parse_cards
 from bot.engine.events import Event
 from bot.engine.match import Match, PlayerSpec
 from bot.engine.replay import replay
@@ -194,6 +194,9 @@ def check_views(match: Match) -> None:
             | set(private.discards)
         assert cards <= allowed | mine
         assert private.table == public
+        # The computers deal the rest of the hand from these (R7): exactly the cards the seat
+        # has not seen, none known to be elsewhere, so no draw peeks at a hidden card.
+        assert set(private.unseen()) == set(full_deck(match.rules.jokers)) - mine - allowed
         for other in match.hand.seats:
             if other != s:
                 osh = match.hand.seats[other]
