@@ -642,13 +642,16 @@ class TablePresenter(commands.Cog):
                 raise
             await self._dms_closed(table, player, hand)
             return
-        if table in self.ended:  # the table closed while this prompt was on its way
-            await message.edit(view=discord.ui.View())
-            return
-        self.turn_shown[table, message.id] = state.to_act
-        self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
-        await self.tables.set_dm_message(
-            table, player, DmPrompt(message.channel.id, message.id, hand, street))
+        shown = DmPrompt(message.channel.id, message.id, hand, street)
+        if table not in self.ended:
+            self.turn_shown[table, message.id] = state.to_act
+            self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
+            await self.tables.set_dm_message(table, player, shown)
+        # The table closed while this prompt was on its way, or before it was recorded (the
+        # record waits for the table, which the close held): the close did not see it, so it
+        # ends here as the close ends the prompts it saw.
+        if table in self.ended:
+            await self._end_prompt(table, player, shown)
 
     async def _in_channel(self, table: int, player: int, hand: int) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""

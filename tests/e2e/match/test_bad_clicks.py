@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import OFCBot
 from bot.engine.cards import Card
+from bot.tables import DmPrompt
 from cogs.common.format import card_label
 from tests.cogs.conftest import buttons, enabled, placement, placements
 from tests.e2e import breakdowns
@@ -26,6 +27,7 @@ from tests.e2e.flows import (
     open_table,
     place_id,
     play_out,
+    play_until,
     ready,
     seats_of,
     title,
@@ -223,3 +225,35 @@ async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
             "Table closed: your cards were placed for you.")
         assert "Your turn" not in description(prompt) and "Waiting" not in description(prompt)
         assert title(prompt) == "Hand 1: street 1 placed"
+
+
+async def test_a_prompt_sent_as_the_table_closes_becomes_its_record_too(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A street's DM prompt sent, but not yet recorded, when the table closes (here /ofc
+    cancel lands between the two; at a cash table, the last person sitting out as the
+    computers finish the hand does the same) ends as the prompts the close saw: its record,
+    saying why, with no controls, not "Waiting for Bob" and live buttons at a closed table."""
+    service = bot.tables
+    record = service.set_dm_message
+    cancelled: list[bool] = []
+
+    async def cancel_first(table: int, player: int, prompt: DmPrompt | None) -> None:
+        if prompt is not None and prompt.street == 2 and player == alice.id and not cancelled:
+            cancelled.append(True)
+            await service.cancel(table, alice.id, is_admin=False)
+        await record(table, player, prompt)
+
+    service.set_dm_message = cancel_first  # type: ignore[method-assign]
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    # Street 1 is played; once street 2 is dealt nobody clicks (the table is closing).
+    await play_until(double, table, seats_of((alice, bob)), lambda: next(
+        (m for m in (*alice.dms(), *bob.dms()) if "street 2" in title(m)), None))
+    await double.wait_until(lambda: cancelled and "My hand" not in table.labels(),
+                            what="the table closed")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+    assert cancelled
+    prompt = next(m for m in alice.dms() if "street 2" in title(m))
+    assert prompt.components == []
+    assert title(prompt) == "Hand 1: street 2 placed"
+    assert description(prompt).startswith("Table closed: your cards were placed for you.")
