@@ -237,11 +237,12 @@ async def test_a_prompt_sent_as_the_table_closes_becomes_its_record_too(
     record = service.set_dm_message
     cancelled: list[bool] = []
 
-    async def cancel_first(table: int, player: int, prompt: DmPrompt | None) -> None:
-        if prompt is not None and prompt.street == 2 and player == alice.id and not cancelled:
+    async def cancel_first(table_id: int, player_id: int, prompt: DmPrompt | None) -> None:
+        if prompt is not None and prompt.street == 2 and player_id == alice.id \
+                and not cancelled:
             cancelled.append(True)
-            await service.cancel(table, alice.id, is_admin=False)
-        await record(table, player, prompt)
+            await service.cancel(table_id, alice.id, is_admin=False)
+        await record(table_id, player_id, prompt)
 
     service.set_dm_message = cancel_first  # type: ignore[method-assign]
     table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
