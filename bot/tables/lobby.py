@@ -285,11 +285,14 @@ class Lobby:
 
     async def close_with_refund(self, live: Live, ops: Sequence[money.Op], reason: Text,
                                 why: str, events: Sequence[out.TableEvent] = ()) -> None:
-        results = await self._core.commit(live, events, [*ops, money.RefundTable(str(reason))])
+        results = await self._core.commit(live, (), [*ops, money.RefundTable(str(reason))])
 
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
+        # The hand the close completed comes in one batch with the close: its placements are
+        # then known to be the close's, not a clock's (R10).
         await self._core.emit([
+            *events,
             out.TableRefunded(**base, reason=reason, refunds=results[-1].refunds),
             out.TableClosed(**base, reason=why)])
 
