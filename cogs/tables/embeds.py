@@ -32,6 +32,7 @@ from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
+CLOSED = Text("This table is closed.")
 AWAY = Text("You are marked away: your cards are placed for you. Press **I'm back** to play "
             "again.")
 PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
@@ -86,8 +87,10 @@ def _names(loc: str, view: TableView) -> dict[int, str]:
     return {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
 
 
-def turn_line(loc: str, view: TableView) -> str:
-    """Whose turn and until when, for the table message."""
+def turn_line(loc: str, view: TableView, closed: bool = False) -> str:
+    """Whose turn and until when, for the table message (`closed`: none, ever again)."""
+    if closed and view.phase != "over":  # closed mid-match (/ofc cancel): no hand comes
+        return t(loc, CLOSED)
     playing = [s for s in view.seats if not s.out]
     if view.phase == "showdown" and (len(playing) < 2 or (
             view.rules.format == "cash" and all(s.is_ai for s in playing))):
@@ -132,8 +135,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     notes = [t(loc, PRACTICE)] if practice else []
     if view.rules.hints == "on":
         notes.append(t(loc, HINTS_ON))
-    embed = discord.Embed(title=title, description="\n".join([turn_line(loc, view), *notes]),
-                          colour=COLOUR)
+    embed = discord.Embed(title=title, colour=COLOUR,
+                          description="\n".join([turn_line(loc, view, closed), *notes]))
     names = _names(loc, view)
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away

@@ -69,6 +69,7 @@ from cogs.tables.controls import (
     where_of,
 )
 from cogs.tables.embeds import (
+    CLOSED,
     Where,
     left_notice,
     lobby_embed,
@@ -93,7 +94,6 @@ MISSING_PERMISSIONS = 50013
 DRAIN_SECONDS = 5.0
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
-CLOSED = Text("This table is closed.")
 # Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
 # the edit's own way there.
 HAND_EDITABLE_SECONDS = 14 * 60

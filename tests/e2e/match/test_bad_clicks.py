@@ -226,6 +226,9 @@ async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
             "Table closed: your cards were placed for you.")
         assert "Your turn" not in description(prompt) and "Waiting" not in description(prompt)
         assert title(prompt) == "Hand 1: street 1 placed"
+    # The table message stays in the channel: no hand is promised after the close.
+    assert description(table).splitlines()[0] == (
+        "The match is over." if hands == 1 else "This table is closed.")
 
 
 async def test_a_prompt_sent_as_the_table_closes_becomes_its_record_too(
