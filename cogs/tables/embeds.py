@@ -33,6 +33,9 @@ from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
 CLOSED = Text("This table is closed.")
+# A practice table's close, however it came: its play chips never reach a wallet.
+PRACTICE_CLOSED = Text("The practice table is closed: these were play chips, no wallet "
+                       "changed.")
 AWAY = Text("You are marked away: your cards are placed for you. Press **I'm back** to play "
             "again.")
 PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")

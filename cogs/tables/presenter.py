@@ -70,6 +70,7 @@ from cogs.tables.controls import (
 )
 from cogs.tables.embeds import (
     CLOSED,
+    PRACTICE_CLOSED,
     Where,
     left_notice,
     lobby_embed,
@@ -312,9 +313,13 @@ class TablePresenter(commands.Cog):
                                                         lobby.match_id))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
-                refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
-                                back=back) if back else \
-                    Text("{reason} Chips back to wallets: none.", reason=reason)
+                if self._known(table) and self.tables.lobby(table).practice:
+                    refunded = PRACTICE_CLOSED  # (a table not even restored is not known)
+                elif back:
+                    refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
+                                    back=back)
+                else:
+                    refunded = Text("{reason} Chips back to wallets: none.", reason=reason)
                 to_channel(lambda: self._notice(event.channel_id, refunded, table))
             case TableClosed():
                 self.ended.add(table)
