@@ -251,10 +251,11 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     ran out); `asking`: Confirm was pressed on a board that fouls."""
     view = state.view
     table = view.table
-    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete.
+    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete
+    # (none with nothing dealt: a board set, or a seat waiting for the Fantasyland boards).
     task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
-                discards=view.discard_count) if state.street == 0 and not state.complete \
-        else None
+                discards=view.discard_count) \
+        if state.street == 0 and view.dealt and not state.complete else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
     elif state.to_act:
