@@ -212,8 +212,9 @@ def action_title(loc: str, state: SeatState) -> str:
     Fantasyland only (the others play a normal hand: their title does not mention it)."""
     view = state.view
     counter = hand_counter(loc, view.table, fantasy=False)
-    if state.street == 0:
-        return t(loc, "{hand} · Fantasyland", hand=counter)
+    if state.street == 0:  # the Fantasyland boards' (R8): the others have nothing dealt yet
+        fantasy = any(s.in_fantasy for s in view.table.seats if s.seat == state.seat)
+        return t(loc, "{hand} · Fantasyland", hand=counter) if fantasy else counter
     return t(loc, "{hand} · street {street} of {streets}", hand=counter, street=state.street,
              streets=view.table.streets)
 
