@@ -303,6 +303,8 @@ class TablePresenter(commands.Cog):
                 left = left_notice(who, chips, away=reason == "away",
                                    practice=self.tables.lobby(table).practice)
                 to_channel(lambda: self._notice(event.channel_id, left, table))
+                if is_person(player):
+                    box.post(partial(self._got_up, table, player))
             case TableWaiting(busted=busted, closes_at=closes_at):
                 waits = waiting_notice(busted, closes_at)
                 to_channel(lambda: self._notice(event.channel_id, waits, table))
@@ -744,6 +746,19 @@ class TablePresenter(commands.Cog):
             embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
                                where=self._where(table)),
             view=controls_view(loc, state) if state.away else discord.ui.View())
+
+    async def _got_up(self, table: int, player: int) -> None:
+        """The player got up, or sat out while away (R10, R11): the prompt on record keeps
+        no control ("I'm back" there could only be refused: a cash table's /ofc join buys in
+        again)."""
+        try:
+            sent = self.tables.messages(table).dm.get(player)
+        except TableError:  # no longer the service's: its close ended the prompts
+            return
+        if sent is not None:
+            async with self.serial(sent.message_id):
+                self.closed.add((table, sent.message_id))
+                await self._dm_message(sent).edit(view=discord.ui.View())
 
     async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
         """The table closed with the prompt's action open: closing completed the hand in play
