@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -229,8 +229,12 @@ class TablePresenter(commands.Cog):
         # A table closing with a hand in play completes it (R10 places what is owed): those
         # placements are the close's, not a clock's.
         closing = {event.table_id for event in events if isinstance(event, TableClosed)}
+        # R10: the clock marks a player away as it places their cards; the placements of a
+        # player already away come with no such mark (their time did not run out).
+        timed_out = {(event.table_id, event.player_id) for event in events
+                     if isinstance(event, PlayerAway)}
         for event in events:
-            self._present(event, closing=event.table_id in closing)
+            self._present(event, closing=event.table_id in closing, timed_out=timed_out)
 
     def _outbox(self, table: int) -> Outbox:
         if table not in self.outboxes:
@@ -238,7 +242,8 @@ class TablePresenter(commands.Cog):
                                           self.bot.keeper.held)
         return self.outboxes[table]
 
-    def _present(self, event: TableEvent, *, closing: bool = False) -> None:
+    def _present(self, event: TableEvent, *, closing: bool = False,
+                 timed_out: Collection[tuple[int, int]] = ()) -> None:
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
@@ -281,8 +286,9 @@ class TablePresenter(commands.Cog):
                     if is_person(player):
                 self.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player,
-                                 TABLE_CLOSED if closing else TIME_RAN_OUT))
+                note = TABLE_CLOSED if closing else \
+                    TIME_RAN_OUT if (table, player) in timed_out else None
+                box.post(partial(self._edit_prompt, table, player, note))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
