@@ -207,6 +207,9 @@ class Lobby:
                 await self.close_with_refund(live, ops, CANCELLED, "cancelled")
                 return self.view(state)
             match = state.match
+            if state.practice:  # its one person hosts it: they end it
+                raise TableError(Text("To end this practice, use {cmd}.",
+                                      cmd=Slash("ofc cancel")))
             if state.rules.format != "cash":
                 raise TableError(Text("You can leave once the match is over. If you stop "
                                       "playing, the bot places your cards when your time "
