@@ -207,6 +207,9 @@ class Lobby:
                 await self.close_with_refund(live, ops, CANCELLED, "cancelled")
                 return self.view(state)
             match = state.match
+            if state.practice:  # its one person hosts it: they end it
+                raise TableError(Text("To end this practice, use {cmd}.",
+                                      cmd=Slash("ofc cancel")))
             if state.rules.format != "cash":
                 raise TableError(Text("You can leave once the match is over. If you stop "
                                       "playing, the bot places your cards when your time "
@@ -285,11 +288,14 @@ class Lobby:
 
     async def close_with_refund(self, live: Live, ops: Sequence[money.Op], reason: Text,
                                 why: str, events: Sequence[out.TableEvent] = ()) -> None:
-        results = await self._core.commit(live, events, [*ops, money.RefundTable(str(reason))])
+        results = await self._core.commit(live, (), [*ops, money.RefundTable(str(reason))])
 
         state = live.state
         base = {"table_id": state.table_id, "channel_id": state.home}
+        # The hand the close completed comes in one batch with the close: its placements are
+        # then known to be the close's, not a clock's (R10).
         await self._core.emit([
+            *events,
             out.TableRefunded(**base, reason=reason, refunds=results[-1].refunds),
             out.TableClosed(**base, reason=why)])
 

@@ -35,6 +35,10 @@ from cogs.common.images import HAND_IMAGE, SHOWDOWN_IMAGE, TABLE_IMAGE
 from rendering.labels import hand_counter
 
 COLOUR = discord.Colour.dark_green()
+CLOSED = Text("This table is closed.")
+# A practice table's close, however it came: its play chips never reach a wallet.
+PRACTICE_CLOSED = Text("The practice table is closed: these were play chips, no wallet "
+                       "changed.")
 AWAY = Text("You are marked away: your cards are placed for you. Press **I'm back** to play "
             "again.")
 PRACTICE = Text("**Practice**: play chips against the computer, no wallet changes.")
@@ -89,8 +93,10 @@ def _names(loc: str, view: TableView) -> dict[int, str]:
     return {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
 
 
-def turn_line(loc: str, view: TableView) -> str:
-    """Whose turn and until when, for the table message."""
+def turn_line(loc: str, view: TableView, closed: bool = False) -> str:
+    """Whose turn and until when, for the table message (`closed`: none, ever again)."""
+    if closed and view.phase != "over":  # closed mid-match (/ofc cancel): no hand comes
+        return t(loc, CLOSED)
     playing = [s for s in view.seats if not s.out]
     if view.phase == "showdown" and (len(playing) < 2 or (
             view.rules.format == "cash" and all(s.is_ai for s in playing))):
@@ -135,8 +141,8 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     notes = [t(loc, PRACTICE)] if practice else []
     if view.rules.hints == "on":
         notes.append(t(loc, HINTS_ON))
-    embed = discord.Embed(title=title, description="\n".join([turn_line(loc, view), *notes]),
-                          colour=COLOUR)
+    embed = discord.Embed(title=title, colour=COLOUR,
+                          description="\n".join([turn_line(loc, view, closed), *notes]))
     names = _names(loc, view)
     stacks = ", ".join(
         t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
@@ -209,8 +215,9 @@ def action_title(loc: str, state: SeatState) -> str:
     Fantasyland only (the others play a normal hand: their title does not mention it)."""
     view = state.view
     counter = hand_counter(loc, view.table, fantasy=False)
-    if state.street == 0:
-        return t(loc, "{hand} · Fantasyland", hand=counter)
+    if state.street == 0:  # the Fantasyland boards' (R8): the others have nothing dealt yet
+        fantasy = any(s.in_fantasy for s in view.table.seats if s.seat == state.seat)
+        return t(loc, "{hand} · Fantasyland", hand=counter) if fantasy else counter
     return t(loc, "{hand} · street {street} of {streets}", hand=counter, street=state.street,
              streets=view.table.streets)
 
@@ -248,10 +255,11 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     ran out); `asking`: Confirm was pressed on a board that fouls."""
     view = state.view
     table = view.table
-    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete.
+    # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete
+    # (none with nothing dealt: a board set, or a seat waiting for the Fantasyland boards).
     task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
-                discards=view.discard_count) if state.street == 0 and not state.complete \
-        else None
+                discards=view.discard_count) \
+        if state.street == 0 and view.dealt and not state.complete else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
     elif state.to_act:

@@ -38,6 +38,7 @@ from cogs.common.language import lang, server_locale
 from cogs.common.options import AT_A_TABLE, table_options
 from cogs.common.permissions import can_open_threads, require_table_permissions, table_needs
 from cogs.tables import ids
+from cogs.tables.embeds import PRACTICE_CLOSED
 
 Action = Callable[[Interaction, int], Awaitable[Text]]
 THREAD_NAME = 100  # Discord's limit of a thread's name
@@ -128,8 +129,11 @@ async def _start(interaction: Interaction, table: int) -> Text:
 
 
 async def _cancel(interaction: Interaction, table: int) -> Text:
-    await tables_of(interaction).cancel(table, interaction.user.id,
-                                        is_admin=manages_server(interaction))
+    service = tables_of(interaction)
+    practice = service.lobby(table).practice
+    await service.cancel(table, interaction.user.id, is_admin=manages_server(interaction))
+    if practice:
+        return PRACTICE_CLOSED
     return Text("The table is closed; every stack went back to its wallet.")
 
 

@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -69,6 +69,8 @@ from cogs.tables.controls import (
     where_of,
 )
 from cogs.tables.embeds import (
+    CLOSED,
+    PRACTICE_CLOSED,
     Where,
     left_notice,
     lobby_embed,
@@ -93,7 +95,6 @@ MISSING_PERMISSIONS = 50013
 DRAIN_SECONDS = 5.0
 TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
 TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
-CLOSED = Text("This table is closed.")
 # Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
 # the edit's own way there.
 HAND_EDITABLE_SECONDS = 14 * 60
@@ -228,8 +229,12 @@ class TablePresenter(commands.Cog):
         # A table closing with a hand in play completes it (R10 places what is owed): those
         # placements are the close's, not a clock's.
         closing = {event.table_id for event in events if isinstance(event, TableClosed)}
+        # R10: the clock marks a player away as it places their cards; the placements of a
+        # player already away come with no such mark (their time did not run out).
+        timed_out = {(event.table_id, event.player_id) for event in events
+                     if isinstance(event, PlayerAway)}
         for event in events:
-            self._present(event, closing=event.table_id in closing)
+            self._present(event, closing=event.table_id in closing, timed_out=timed_out)
 
     def _outbox(self, table: int) -> Outbox:
         if table not in self.outboxes:
@@ -237,7 +242,8 @@ class TablePresenter(commands.Cog):
                                           self.bot.keeper.held)
         return self.outboxes[table]
 
-    def _present(self, event: TableEvent, *, closing: bool = False) -> None:
+    def _present(self, event: TableEvent, *, closing: bool = False,
+                 timed_out: Collection[tuple[int, int]] = ()) -> None:
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
@@ -280,8 +286,9 @@ class TablePresenter(commands.Cog):
                     if is_person(player):
                 self.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player,
-                                 TABLE_CLOSED if closing else TIME_RAN_OUT))
+                note = TABLE_CLOSED if closing else \
+                    TIME_RAN_OUT if (table, player) in timed_out else None
+                box.post(partial(self._edit_prompt, table, player, note))
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
@@ -302,6 +309,8 @@ class TablePresenter(commands.Cog):
                 left = left_notice(who, chips, away=reason == "away",
                                    practice=self.tables.lobby(table).practice)
                 to_channel(lambda: self._notice(event.channel_id, left, table))
+                if is_person(player):
+                    box.post(partial(self._got_up, table, player))
             case TableWaiting(busted=busted, closes_at=closes_at):
                 waits = waiting_notice(busted, closes_at)
                 to_channel(lambda: self._notice(event.channel_id, waits, table))
@@ -312,9 +321,13 @@ class TablePresenter(commands.Cog):
                                                         lobby.match_id))
             case TableRefunded(reason=reason, refunds=refunds):
                 back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
-                refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
-                                back=back) if back else \
-                    Text("{reason} Chips back to wallets: none.", reason=reason)
+                if self._known(table) and self.tables.lobby(table).practice:
+                    refunded = PRACTICE_CLOSED  # (a table not even restored is not known)
+                elif back:
+                    refunded = Text("{reason} Chips back to wallets: {back}.", reason=reason,
+                                    back=back)
+                else:
+                    refunded = Text("{reason} Chips back to wallets: none.", reason=reason)
                 to_channel(lambda: self._notice(event.channel_id, refunded, table))
             case TableClosed():
                 self.ended.add(table)
@@ -642,13 +655,16 @@ class TablePresenter(commands.Cog):
                 raise
             await self._dms_closed(table, player, hand)
             return
-        if table in self.ended:  # the table closed while this prompt was on its way
-            await message.edit(view=discord.ui.View())
-            return
-        self.turn_shown[table, message.id] = state.to_act
-        self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
-        await self.tables.set_dm_message(
-            table, player, DmPrompt(message.channel.id, message.id, hand, street))
+        shown = DmPrompt(message.channel.id, message.id, hand, street)
+        if table not in self.ended:
+            self.turn_shown[table, message.id] = state.to_act
+            self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
+            await self.tables.set_dm_message(table, player, shown)
+        # The table closed while this prompt was on its way, or before it was recorded (the
+        # record waits for the table, which the close held): the close did not see it, so it
+        # ends here as the close ends the prompts it saw.
+        if table in self.ended:
+            await self._end_prompt(table, player, shown)
 
     async def _in_channel(self, table: int, player: int, hand: int) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
@@ -736,6 +752,19 @@ class TablePresenter(commands.Cog):
             embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
                                where=self._where(table)),
             view=controls_view(loc, state) if state.away else discord.ui.View())
+
+    async def _got_up(self, table: int, player: int) -> None:
+        """The player got up, or sat out while away (R10, R11): the prompt on record keeps
+        no control ("I'm back" there could only be refused: a cash table's /ofc join buys in
+        again)."""
+        try:
+            sent = self.tables.messages(table).dm.get(player)
+        except TableError:  # no longer the service's: its close ended the prompts
+            return
+        if sent is not None:
+            async with self.serial(sent.message_id):
+                self.closed.add((table, sent.message_id))
+                await self._dm_message(sent).edit(view=discord.ui.View())
 
     async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
         """The table closed with the prompt's action open: closing completed the hand in play

@@ -159,3 +159,26 @@ def test_only_the_seat_in_fantasyland_reads_fantasyland_in_its_title() -> None:
     assert others and fantasy not in others
     assert all(action_title("en-US", seat_state(last, seat)) == "Hand 1 of 3 · street 1 of 5"
                for seat in others)
+
+
+def test_nothing_to_place_while_fantasyland_is_set_names_no_task() -> None:
+    """Street 0 is the Fantasyland boards' (R8): a seat with nothing dealt then (its own
+    Fantasyland board confirmed, seen through My hand) reads that there is nothing to place,
+    not "set 13 of 0, discard 0"."""
+    waiting = state(GOOD, "", (), complete=False)
+    waiting = replace(waiting, street=0, to_act=False,
+                      view=replace(waiting.view, discard_count=0))
+    assert str(prompt_embed("en-US", waiting).description) == "Nothing to place right now."
+
+
+def test_a_seat_waiting_for_the_fantasyland_boards_reads_no_fantasyland_title() -> None:
+    """R8, playing.md: the others play a normal hand with the usual titles. A player outside
+    Fantasyland who presses My hand while the Fantasyland boards are set first (nothing dealt
+    to them yet) reads the hand alone, not "Fantasyland"."""
+    waiting = state(GOOD, "", (), complete=True)
+    waiting = replace(waiting, street=0, to_act=False)
+    assert action_title("en-US", waiting) == "Hand 2 of 3"
+    seats = tuple(replace(s, in_fantasy=True) for s in waiting.view.table.seats)
+    setting = replace(waiting, view=replace(waiting.view, table=replace(
+        waiting.view.table, seats=seats)))
+    assert action_title("en-US", setting) == "Hand 2 of 3 · Fantasyland"

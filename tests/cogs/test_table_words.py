@@ -75,6 +75,19 @@ def test_a_cash_table_someone_left_waits_for_a_player_and_lists_no_empty_stack()
                                          "before the next hand.")
 
 
+def test_a_table_closed_mid_match_promises_no_next_hand() -> None:
+    """/ofc cancel between two hands of a match (the hand in play completed, R10): the table
+    message, kept in the channel, says the table is closed, not that a hand comes shortly."""
+    match = new_match(2)
+    stacked_deal(match, {0: P1, 1: P2})
+    shown = replace(match.public_view(), hands_total=3)
+    assert shown.phase == "showdown"
+    closed = table_embed("en-US", shown, closed=True).description
+    assert closed is not None and closed.splitlines()[0] == "This table is closed."
+    over = replace(shown, phase="over")
+    assert turn_line("en-US", over, closed=True) == "The match is over."
+
+
 def test_a_result_says_whom_the_points_were_won_against() -> None:
     # P1 scoops P2 (tests/engine/match/test_scenarios): Ann wins all three rows, 6 points from Bob.
     match = new_match(2)

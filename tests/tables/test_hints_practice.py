@@ -183,3 +183,15 @@ async def test_practice_with_an_unknown_level_opens_nothing(
     with pytest.raises(TableError, match="not a computer level"):
         await service.practice(GUILD, CHANNEL, ALICE, "Alice", "godlike")
     assert service.live_tables() == [] and await storage.tables.live_tables() == []
+
+
+async def test_leaving_a_practice_names_the_way_to_end_it(service: TableService) -> None:
+    """A practice has no getting up mid-match (its format is `hands`): /ofc leave there says
+    how to end it (/ofc cancel, by its only person, who hosts it) rather than to wait for
+    the match's end or the clock; it changes nothing."""
+    lobby = await service.practice(GUILD, CHANNEL, ALICE, "Alice", "easy",
+                                   {"format": "hands", "hands": 5}, seed=5)
+    with pytest.raises(TableError) as refused:
+        await service.leave(lobby.table_id, ALICE)
+    assert str(refused.value.text) == "To end this practice, use /ofc cancel."
+    assert service.lobby(lobby.table_id).status == "playing"

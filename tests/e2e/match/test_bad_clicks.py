@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import OFCBot
 from bot.engine.cards import Card
+from bot.tables import DmPrompt
 from cogs.common.format import card_label
 from tests.cogs.conftest import buttons, enabled, placement, placements
 from tests.e2e import breakdowns
@@ -26,6 +27,7 @@ from tests.e2e.flows import (
     open_table,
     place_id,
     play_out,
+    play_until,
     ready,
     seats_of,
     title,
@@ -203,12 +205,14 @@ async def test_a_refusal_while_the_table_message_is_recorded_keeps_one_table_mes
     assert tables == [table] and "showdown" in title(table)
 
 
+@pytest.mark.parametrize("hands", [1, 2])
 async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, hands: int) -> None:
     """/ofc cancel completes the hand in play (its cards placed by R10's rule) and closes the
     table: each DM prompt still open becomes its record and says so (not that time ran out,
-    nor "Your turn" with a countdown to a moment that never comes)."""
-    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+    nor "Your turn" with a countdown to a moment that never comes), whether that hand was the
+    match's last or more were to come."""
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=hands,
                              fantasy="off")
     seats = seats_of((alice, bob))
     await double.wait_until(lambda: any(ready(s.prompt()) for s in seats))
@@ -216,10 +220,45 @@ async def test_cancel_mid_street_turns_open_prompts_into_records_that_say_why(
     await double.resolved(await alice.slash("ofc cancel"))
     await double.wait_until(lambda: all(not p.components for p in prompts)
                             and "My hand" not in table.labels(), what="prompts closed")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
     for prompt in prompts:
-        await double.wait_until(lambda p=prompt: "Table closed" in description(p),
-                                what="the prompt says the table closed")
         assert description(prompt).startswith(
             "Table closed: your cards were placed for you.")
         assert "Your turn" not in description(prompt) and "Waiting" not in description(prompt)
         assert title(prompt) == "Hand 1: street 1 placed"
+    # The table message stays in the channel: no hand is promised after the close.
+    assert description(table).splitlines()[0] == (
+        "The match is over." if hands == 1 else "This table is closed.")
+
+
+async def test_a_prompt_sent_as_the_table_closes_becomes_its_record_too(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """A street's DM prompt sent, but not yet recorded, when the table closes (here /ofc
+    cancel lands between the two; at a cash table, the last person sitting out as the
+    computers finish the hand does the same) ends as the prompts the close saw: its record,
+    saying why, with no controls, not "Waiting for Bob" and live buttons at a closed table."""
+    service = bot.tables
+    record = service.set_dm_message
+    cancelled: list[bool] = []
+
+    async def cancel_first(table_id: int, player_id: int, prompt: DmPrompt | None) -> None:
+        if prompt is not None and prompt.street == 2 and player_id == alice.id \
+                and not cancelled:
+            cancelled.append(True)
+            await service.cancel(table_id, alice.id, is_admin=False)
+        await record(table_id, player_id, prompt)
+
+    service.set_dm_message = cancel_first  # type: ignore[method-assign]
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    # Street 1 is played; once street 2 is dealt nobody clicks (the table is closing).
+    await play_until(double, table, seats_of((alice, bob)), lambda: next(
+        (m for m in (*alice.dms(), *bob.dms()) if "street 2" in title(m)), None))
+    await double.wait_until(lambda: cancelled and "My hand" not in table.labels(),
+                            what="the table closed")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+    assert cancelled
+    prompt = next(m for m in alice.dms() if "street 2" in title(m))
+    assert prompt.components == []
+    assert title(prompt) == "Hand 1: street 2 placed"
+    assert description(prompt).startswith("Table closed: your cards were placed for you.")

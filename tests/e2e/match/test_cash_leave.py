@@ -2,6 +2,8 @@
 says when the chips come back, they come back then, and a table left with one player waits
 for another instead of promising a deal."""
 
+import asyncio
+
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e import breakdowns
@@ -15,6 +17,7 @@ from tests.e2e.flows import (
     seats_of,
     seed_decks,
     title,
+    waiting_for,
 )
 
 BUST_SEED = 3  # Alice, two easy computers, buy-in 3: Alice alone busts in hand 1
@@ -61,3 +64,37 @@ async def test_the_busted_last_person_is_told_the_table_waits_and_a_buy_in_deals
     assert "Hand 1" in title(table)
     await double.resolved(await alice.slash("ofc join"))
     await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
+
+
+async def test_a_player_sat_out_keeps_no_way_back_on_the_prompt_of_the_hand(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        clock: FakeClock) -> None:
+    """R10 at a cash table that plays on: Alice never clicks, is placed for and sits out
+    after the hand. Her last prompt (sent while Bob acted, then placed for her at once) loses
+    its "I'm back", which could only be refused now that she is no longer seated (a
+    /ofc join buys in again), instead of keeping it until the table closes."""
+    seed_decks(bot, 5)
+    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off",
+                             turn_seconds=10, time_bank_seconds=0)
+
+    async def run_out_alices_clock() -> None:
+        while True:
+            await double.wait_until(lambda: "Alice" in waiting_for(table), timeout=60,
+                                    what="Alice's turn")
+            shown = len(table.history)
+            await clock.advance(10)
+            await double.wait_until(lambda shown=shown: len(table.history) > shown,
+                                    what="the table redrawn")
+
+    idle = asyncio.create_task(run_out_alices_clock())
+    try:
+        await play_until(double, table, seats_of((bob,)),
+                         lambda: True if breakdowns.posted(double.messages()) else None)
+    finally:
+        idle.cancel()
+    await double.wait_until(lambda: any("sat out (away)" in m.content
+                                        for m in double.messages()), what="Alice sat out")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+    prompts = [m for m in alice.dms() if "your result" not in title(m)]
+    assert len(prompts) == 5 and "I'm back" in prompts[0].labels()
+    assert prompts[-1].labels() == []

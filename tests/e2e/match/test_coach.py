@@ -33,9 +33,9 @@ from tests.e2e.privacy import PrivacyWatch
 LONG = 120.0  # a strong suggestion thinks for a second; a review for a few
 
 
-async def _practice_thread(double: DiscordDouble, member: Member) -> Channel:
-    answer = await double.resolved(await member.slash("ofc practice", level="easy", hands=1),
-                                   timeout=LONG)
+async def _practice_thread(double: DiscordDouble, member: Member, hands: int = 1) -> Channel:
+    answer = await double.resolved(await member.slash("ofc practice", level="easy",
+                                                      hands=hands), timeout=LONG)
     assert answer.ephemeral and "no chips at stake" in str(answer.content)
     found = re.search(r"<#(\d+)>", str(answer.content))
     assert found is not None
@@ -155,3 +155,20 @@ async def test_a_practice_lobby_states_play_chips_and_no_wallet_buy_in(
     assert over is not None
     assert re.match(r"1\. .+: \d+ play chips \([+-]\d+\)\n2\. .+: \d+ play chips \(",
                     description(over))
+
+
+async def test_a_practice_cancelled_says_no_wallet_changed(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    """/ofc cancel in a practice's thread, with hands still to play: the answer and the
+    thread's line say the table is closed and that its play chips changed no wallet (not that
+    every stack went back to its wallet), and the wallet is indeed as it was."""
+    thread = await _practice_thread(double, alice, hands=5)
+    await double.wait_for_message(lambda m: "My hand" in m.labels(), channel=thread,
+                                  timeout=LONG)
+    answer = await double.resolved(await alice.slash("ofc cancel", channel=thread),
+                                   timeout=LONG)
+    said = "The practice table is closed: these were play chips, no wallet changed."
+    assert answer.content == said
+    await double.wait_for_message(lambda m: m.content == said, channel=thread, timeout=LONG)
+    assert not [m for m in double.messages(thread) if "wallets" in m.content]
+    assert await balance(double, alice) == STARTING

@@ -66,6 +66,8 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     assert "Time ran out: your cards were placed for you." in description(first)
     assert first.labels() == ["I'm back"]
     assert all("You are marked away" in description(p) for p in later)
+    # Only street 1 ran out of time: the later ones were placed because she was away.
+    assert not any("Time ran out" in description(p) for p in later)
     assert all("I'm back" in p.labels() for p in later[:-1])
     assert later[-1].labels() == []
     assert all(title(p).startswith("Hand 1") for p in carol.dms())  # none in hand 2
