@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from tests.e2e.discord_double import Message
 
-SEAT = re.compile(r"(.+): ([+-]\d+) points, ([+-]\d+) chips \(stack (\d+)\)")
+SEAT = re.compile(r"(.+): ([+-]\d+) points?, ([+-]\d+) chips? \(stack (\d+)\)")
 ROW = re.compile(r"(Top|Middle|Bottom): .+?: .+?(?: \(\+(\d+)\))?")
 PAIR = re.compile(r"(.+) vs (.+): lines ([+-]\d) ([+-]\d) ([+-]\d), bonus ([+-]\d+), "
                   r"royalties ([+-]\d+) = \*\*([+-]\d+)\*\*")

@@ -31,7 +31,7 @@ SUIT_OF_SYMBOL = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 FILL_ORDER = ("bottom", "middle", "top")  # R10's order for the cards a member keeps
 STARTING = 1000  # OFC_STARTING_CHIPS default: a new wallet (R12)
 BUY_IN = 200  # RULES.md R12 default
-STANDING = re.compile(r"\d+\. (.+): (\d+) chips \(([+-]\d+)\)")  # a match-over line
+STANDING = re.compile(r"\d+\. (.+): (\d+) chips? \(([+-]\d+)\)")  # a match-over line
 COMPUTER = re.compile(r"Computer \d+ \((?:easy|strong)\)")  # a computer seat's name
 RESULT = "your result"  # the title of a showdown's result by DM (never a prompt)
 # member id -> buttons clicked on prompts (placements, Confirm, Solve): a phone's
