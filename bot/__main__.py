@@ -4,14 +4,12 @@ while the bot runs; bot/cli/dbtools.py)."""
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
-from bot.config import NO_TOKEN_HELP, ConfigError, load_settings
+from bot.config import ENV_FILE, NO_TOKEN_HELP, ConfigError, load_settings, named_env_file_missing
 from bot.refusal import error_line
 from bot.sharding import ShardPlan, ShardPlanError
 
 PROGRAM = "ofc-bot"
-ENV_FILE = ".env"  # read if it is there; a file named with --env-file must be
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,10 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_backup_parser(commands)
     add_migrate_parser(commands)
     args = parse_args(parser, argv)
-    if args.env_file != ENV_FILE and not Path(args.env_file).exists():
-        # named, so meant: never run on the defaults (a new, empty database) instead
-        print(error_line(PROGRAM, f"the settings file {args.env_file} does not exist"),
-              file=sys.stderr)
+    missing = named_env_file_missing(args.env_file)
+    if missing is not None:
+        print(error_line(PROGRAM, missing), file=sys.stderr)
         return 2
     if args.command is not None:
         return int(args.run(args))

@@ -90,6 +90,18 @@ class Settings:
         return int(logging.getLevelName(self.log_level))
 
 
+ENV_FILE = ".env"  # read if it is there; a file named with --env-file must be
+
+
+def named_env_file_missing(path: str | Path) -> str | None:
+    """Why a settings file given with --env-file cannot be read: it was named, so meant, and
+    running on the defaults instead (a new, empty database) would be wrong. None when it is
+    there, or is the default `.env`."""
+    if str(path) != ENV_FILE and not Path(path).exists():
+        return f"the settings file {path} does not exist"
+    return None
+
+
 def read_dotenv(path: str | Path) -> dict[str, str]:
     """KEY=value lines of a .env file: `#` comments, blank lines, an optional `export `, and
     values in single or double quotes are understood. A missing file is an empty mapping; one

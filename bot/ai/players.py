@@ -1,6 +1,7 @@
 """Computer players: from what a seat may see (a PrivateView) to the assignment Match.place takes.
 
-- `easy`: places each street where the rule of thumb (heuristic.py) scores the board highest.
+- `easy`: places each street where the rule of thumb (heuristic.py) scores the board highest,
+  but never where a foul is certain (the engine's judgement) when another placement avoids it.
 - `strong`: a Monte Carlo search over the street's placements (search.py) whose playouts are
   played by a policy that goes for Fantasyland when it pays (policy.py), Fantasyland valued at
   its measured worth (fantasy_value.py).
@@ -18,16 +19,19 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from bot.ai.fantasy_value import V1_FANTASY_VALUE, fantasy_worth
-from bot.ai.heuristic import Heuristic
+from bot.ai.heuristic import Heuristic, Rows
 from bot.ai.learned import applies, load
 from bot.ai.policy import Policy
 from bot.ai.search import Scorer, Search, seat
 from bot.ai.solver import solve
 from bot.ai.turn import assignment, decision_rng, future_streets, rows_after
 from bot.ai.v1 import StrongV1
+from bot.engine.board import Board
 from bot.engine.cards import Card
 from bot.engine.deal import BOARD_CARDS
 from bot.engine.errors import RuleError
+from bot.engine.outlook import foul_unavoidable
+from bot.engine.placement import legal_assignments
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.views import PrivateView
@@ -78,10 +82,24 @@ def decide_counted(view: PrivateView,
     heuristic = _heuristic(rules, _old_value(settings))
     if settings.level == "easy":
         rows, _ = heuristic.best(view.board.rows, view.dealt, view.discard_count)
-        return assignment(view, rows), 0
+        return assignment(view, _saved(view, rows, heuristic)), 0
     # strong-v1, and strong in the joker variant (the row keys hold no jokers' choices)
     search = StrongV1(view, settings, heuristic, _old_value(settings))
     return search.choose(), search.played
+
+
+def _saved(view: PrivateView, rows: Rows, heuristic: Heuristic) -> Rows:
+    """`rows`, unless they make a foul certain (R3, R9: the engine's exact judgement) while
+    another placement of the street does not: then the best of those by the rule of thumb,
+    which compares rows by their category and main rank only."""
+    pool, lowball = view.unseen(), view.table.rules.variant == "lowball"
+    if not foul_unavoidable(Board(*rows), pool, lowball):
+        return rows
+    saved = [after for after in (rows_after(view.board.rows, view.dealt, a)
+                                 for a in legal_assignments(view.board, view.dealt,
+                                                            view.discard_count))
+             if not foul_unavoidable(Board(*after), pool, lowball)]
+    return max(saved, key=heuristic.score, default=rows)
 
 
 def _old_value(settings: Settings) -> float:

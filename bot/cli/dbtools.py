@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from bot.config import ConfigError, load_settings
+from bot.config import ENV_FILE, ConfigError, load_settings, named_env_file_missing
 from bot.refusal import error_line
 from bot.storage import (
     AuditReport,
@@ -63,8 +63,11 @@ async def _audit(target: str) -> AuditReport:
 
 
 def audit_command(args: argparse.Namespace) -> int:
+    missing = named_env_file_missing(args.env_file)
+    if missing is not None:
+        return _refused("ofc audit", missing)
     try:
-        target = args.database or load_settings().database
+        target = args.database or load_settings(dotenv=args.env_file).database
         report = asyncio.run(_audit(target))
     except (ConfigError, StorageError) as error:
         return _refused("ofc audit", str(error))
@@ -83,6 +86,9 @@ def add_audit_parser(subparsers: Any) -> None:
                       "moves, chips against everything granted, idempotency keys")
     p.add_argument("--database", help="an SQLite file or a postgresql:// URL (default: "
                                       "OFC_DATABASE)")
+    p.add_argument("--env-file", default=ENV_FILE,
+                   help=f"the settings file OFC_DATABASE is read from, as ofc-bot's "
+                        f"--env-file (default: {ENV_FILE}, if there)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.set_defaults(run=audit_command)
 

@@ -34,7 +34,7 @@ from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
-from bot.process.workers import exit_with_parent
+from bot.process.workers import exit_with_parent, stop_pool
 from bot.refusal import error_line
 from bot.storage import StorageError
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
@@ -218,9 +218,12 @@ async def simulate(entries: Sequence[Entry], hands: int, seed: int,
                     if progress:
                         _progress(count, groups)
             except BaseException:
-                # Stopped (Ctrl+C): the matches not yet started are dropped, not played out
-                # by the pool's exit while the command seems to have stopped.
-                pool.shutdown(wait=False, cancel_futures=True)
+                # Stopped (Ctrl+C): the matches not yet started are dropped and those under
+                # way ended, not played out by the pool's exit while the command seems to
+                # have stopped (their futures cancelled first: no result is waited for).
+                for future in futures:
+                    future.cancel()
+                stop_pool(pool)
                 raise
             done = [f.result() for f in futures]
     for group_tallies, _ in done:  # in group order, whatever order they finished in

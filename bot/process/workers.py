@@ -185,7 +185,7 @@ class Workers:
             await asyncio.gather(self._starting, return_exceptions=True)
         pool, self._pool = self._pool, None
         if pool is not None:
-            await asyncio.to_thread(_stop, pool)
+            await asyncio.to_thread(stop_pool, pool)
         if self._runners:
             await asyncio.gather(*self._runners, return_exceptions=True)
 
@@ -331,7 +331,7 @@ def _context(preload: list[str]) -> Any:
     return context
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor) -> None:
     """Stop a pool now: running tasks are abandoned (their callers get WorkerError)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:

@@ -15,6 +15,9 @@ refresh they asked for is dropped rather than drawn again.
 A job runs only while `may_send()` says so (the process's lease on its shards, by its own
 clock): a process paused past its lease, then resumed, does not send what it had queued from
 its stale state before it learns its shards were taken over and stops.
+
+`when_idle(then)` calls `then` once nothing is queued or running any more: the presenter
+drops a closed table's outbox then.
 """
 
 import asyncio
@@ -37,6 +40,7 @@ class Outbox:
         self._posters: dict[str, asyncio.Task[None]] = {}
         self._wanted: dict[str, Job] = {}  # refresh key -> its job, while one is due
         self._refreshers: dict[str, asyncio.Task[None]] = {}
+        self._idle: Callable[[], None] | None = None
 
     def post(self, job: Job, lane: str = PEOPLE) -> None:
         self._posts.setdefault(lane, deque()).append(job)
@@ -53,17 +57,29 @@ class Outbox:
         if key in self._refreshers:
             self._wanted.pop(key, None)
 
+    def when_idle(self, then: Callable[[], None]) -> None:
+        """Call `then` once nothing is queued or running (at once if nothing is)."""
+        self._idle = then
+        self._check_idle()
+
     async def _run_posts(self, lane: str) -> None:
         jobs = self._posts[lane]
         while jobs:
             await self._run(jobs.popleft())
         del self._posts[lane], self._posters[lane]
+        self._check_idle()
 
     async def _run_refresh(self, key: str) -> None:
         while key in self._wanted:
             await self._run(self._wanted.pop(key))
             await asyncio.sleep(self.interval)
         del self._refreshers[key]
+        self._check_idle()
+
+    def _check_idle(self) -> None:
+        if self._idle is not None and not self.busy:
+            then, self._idle = self._idle, None
+            then()
 
     async def settled(self, lane: str) -> None:
         """Wait until `lane` has run every job queued on it (from another lane's job)."""

@@ -343,7 +343,10 @@ class TablePresenter(commands.Cog):
 
     async def _forget(self, table: int) -> None:
         # Its channel posts still to run check what is forgotten here (`unpostable`).
-        await self._outbox(table).settled(CHANNEL)
+        box = self._outbox(table)
+        await box.settled(CHANNEL)
+        # The outbox itself goes once its last edits are sent (this job is one of them).
+        box.when_idle(partial(self._drop_outbox, table, box))
         self.restoring.discard(table)
         self.unpostable.pop(table, None)
         self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
@@ -353,6 +356,10 @@ class TablePresenter(commands.Cog):
         self.told = {k for k in self.told if k[0] != table}
         self.hands.pop(table, None)
         self.auto_placed.pop(table, None)
+
+    def _drop_outbox(self, table: int, box: Outbox) -> None:
+        if self.outboxes.get(table) is box:
+            del self.outboxes[table]
 
     def _known(self, table: int) -> bool:
         try:

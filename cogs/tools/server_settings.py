@@ -64,7 +64,8 @@ async def settings(
 ) -> None:
     guild_id = guild_id_of(interaction)
     storage = storage_of(interaction)
-    before = await storage.settings.guild_settings(guild_id)
+    before = await in_time(interaction, storage.settings.guild_settings(guild_id),
+                           ephemeral=True)
     if reset is not None and reset != "all" and reset not in RESET_FIELDS:
         raise Refusal(Text("'{reset}' is not a setting that can be reset.", reset=excerpt(reset)))
     if language is not None and language not in LOCALES:
@@ -90,7 +91,8 @@ async def settings(
     defaults = (storage.defaults.starting_chips, storage.defaults.daily_chips)
     server_default = await server_locale(interaction.client, guild_id) \
         if after.language is None else after.language
-    audit = await storage.settings.settings_audit(guild_id, limit=AUDIT_SHOWN)
+    audit = await in_time(interaction, storage.settings.settings_audit(
+        guild_id, limit=AUDIT_SHOWN), ephemeral=True)
     await send(interaction, ephemeral=True, embed=embeds.settings(
         lang(interaction), after, defaults, TableRules.from_mapping(after.table_options),
         audit, changed, server_default))

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
+UNKNOWN_CHANNEL = 10003  # Discord's code: no such channel (deleted)
 ANNOUNCED = {"created": Text("Registration is open: {cmd}", cmd=Slash("ofc tournament join")),
              "closed": Text("Registration is closed. The director starts the tournament with "
                              "{cmd}.", cmd=Slash("ofc tournament start")),
@@ -57,17 +58,41 @@ def opener_for(bot: "OFCBot") -> TableOpener:
 
 class TournamentChannels(Cog):
     """A tournament whose channel is deleted is cancelled, every buy-in back (but the
-    excluded's): no command can reach it any more, nor can its next level open there."""
+    excluded's): no command can reach it any more, nor can its next level open there. A
+    deletion while the bot was off sends no event: when a server becomes available (at
+    start, after its channels are known), the channel of each of its tournaments that is
+    not among them is asked of Discord, and only a 404 Unknown Channel counts as deleted
+    (a 403 or a failed request leaves the tournament as it is)."""
 
-    def __init__(self, service: TournamentDirector) -> None:
+    def __init__(self, bot: "OFCBot", service: TournamentDirector) -> None:
+        self.bot = bot
         self.service = service
 
     @Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._cancel_in(channel.id)
+
+    @Cog.listener()
+    async def on_guild_available(self, guild: discord.Guild) -> None:
         for tm in self.service.live():
-            if self.service.channel_of(tm.tournament_id) == channel.id:
+            channel_id = self.service.channel_of(tm.tournament_id)
+            if tm.guild_id != guild.id or guild.get_channel(channel_id) is not None:
+                continue
+            try:
+                await self.bot.fetch_channel(channel_id)
+            except discord.NotFound as error:
+                if error.code == UNKNOWN_CHANNEL:
+                    await self._cancel_in(channel_id)
+            except discord.HTTPException as error:
+                log.warning("tournament %s: cannot tell whether channel %s is still there "
+                            "(%s %s): leaving it", tm.tournament_id, channel_id,
+                            error.status, error.code)
+
+    async def _cancel_in(self, channel_id: int) -> None:
+        for tm in self.service.live():
+            if self.service.channel_of(tm.tournament_id) == channel_id:
                 log.warning("tournament %s: channel %s was deleted: cancelling it",
-                            tm.tournament_id, channel.id)
+                            tm.tournament_id, channel_id)
                 with contextlib.suppress(TournamentError):  # over meanwhile
                     await self.service.cancel(tm.tournament_id, tm.director_id,
                                               is_admin=True)
@@ -91,7 +116,7 @@ async def setup(bot: "OFCBot") -> None:
             log.warning("could not post tournament %s standings", changed.tournament.tournament_id)
 
     service.add_listener(announce)
-    await bot.add_cog(TournamentChannels(service))
+    await bot.add_cog(TournamentChannels(bot, service))
     await service.restore()
     install_error_handler(bot.tree)
     await install_translator(bot.tree)

@@ -193,7 +193,8 @@ async def time(interaction: Interaction, member: Member) -> None:
 async def standings(interaction: Interaction) -> None:
     service = service_of(interaction)
     channel = channel_id_of(interaction)
-    found = service.for_channel(channel) or await service.last_finished(channel)
+    found = service.for_channel(channel) or await in_time(
+        interaction, service.last_finished(channel), ephemeral=True)
     if found is None:
         raise Refusal(NO_TOURNAMENT)
     await send(interaction, ephemeral=True, embed=embeds.standings(

@@ -11,9 +11,9 @@ import bot.ai.players as players_module
 from bot.ai.fantasy_value import V1_FANTASY_VALUE, fantasy_worth
 from bot.ai.players import LEVELS, AIPlayers, Settings, _heuristic, decide, estimate
 from bot.ai.solver import solve
-from bot.ai.turn import future_streets
+from bot.ai.turn import future_streets, rows_after
 from bot.ai.v1 import StrongV1
-from bot.engine.board import Board
+from bot.engine.board import Board, evaluate_board
 from bot.engine.cards import DECK, parse_cards
 from bot.engine.deal import PINEAPPLE_STREETS, TURBO_STREETS
 from bot.engine.errors import RuleError
@@ -95,6 +95,33 @@ def test_the_last_street_avoids_the_only_fouls() -> None:
     expected = dict(zip(dealt, ("discard", "bottom", "top"), strict=True))
     for level in LEVELS:
         assert decide(view, Settings(level=level, seed=2, **QUICK)) == expected
+
+
+# The last street of a board whose rows the easy player's rule of thumb compares by category
+# and main rank only (R2 compares every rank): (variant, top, middle, bottom, dealt).
+SAVEABLE = {
+    # Top T 9 4 is full. Middle T 8 7 6 + one: 4h gives T 8 7 6 4, under the top's T 9 4 (R2),
+    # a foul; 9h gives a straight, over any bottom QQ K 2 + one card can make (trips at
+    # best), a foul. The joker in the middle stands for a ten (R9): pair of tens, over the
+    # top, under the bottom's pair of queens. The only clean boards: X middle.
+    "joker": ("joker", "9s Th 4s", "6s Tc 8d 7h", "Qs Qh Ks 2c", "X 9h 4h"),
+    # Middle K 9 6 5 4 is full. Kc on top makes K Q 8 over it (Q > 9, R2), As on top A Q 8
+    # over it too: a foul either way. 7c on top (Q 8 7) is under it, and the bottom
+    # A 9 5 4 + As or Kc is over it.
+    "pineapple": ("pineapple", "8h Qs", "9c 4s 5c Kh 6h", "5d 4d 9d Ac", "Kc As 7c"),
+}
+
+
+@pytest.mark.parametrize("case", SAVEABLE)
+def test_the_easy_player_never_fouls_a_board_it_can_still_save(case: str) -> None:
+    variant, top, middle, bottom, cards = SAVEABLE[case]
+    rules = TableRules(variant=variant)
+    board = Board(*(tuple(parse_cards(row)) for row in (top, middle, bottom)))
+    dealt = tuple(parse_cards(cards))
+    view = private_view(rules, board, dealt, 1)
+    choice = decide(view, Settings(level="easy", seed=3))
+    finished = Board(*rows_after(board.rows, dealt, choice))
+    assert finished.complete and not evaluate_board(finished, rules).fouled, choice
 
 
 def test_seeded_decisions_repeat() -> None:

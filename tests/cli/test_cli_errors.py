@@ -1,5 +1,6 @@
 """`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import pytest
 
 from bot.__main__ import main as ofc_bot
 from bot.cli import main
+from bot.storage import Storage
 
 FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
                 "3c"]
@@ -175,3 +177,37 @@ def test_fantasy_value_refuses_a_size_given_twice(capsys: pytest.CaptureFixture[
     """`--sizes 14,14` measured the size twice over, the same deals, for two equal rows."""
     assert refusal(["fantasy-value", "--sizes", "14,15,14"], capsys) == (
         "ofc fantasy-value: --sizes gives 14 twice.")
+
+
+def test_audit_reads_its_database_from_the_settings_file_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`ofc audit --env-file PATH` audits the database PATH's OFC_DATABASE names, as
+    `ofc-bot --env-file PATH` runs on it."""
+    database = tmp_path / "prod.sqlite3"
+
+    async def create() -> None:
+        await (await Storage.open(str(database))).close()
+
+    asyncio.run(create())
+    settings = tmp_path / "prod.env"
+    settings.write_text(f"OFC_DATABASE={database}\n", encoding="utf-8")
+    monkeypatch.delenv("OFC_DATABASE", raising=False)
+    monkeypatch.chdir(tmp_path)  # no ./.env here
+    assert main(["audit", "--env-file", str(settings)]) == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines()[0] == f"audit of {database}" and err == ""
+
+
+def test_audit_refuses_a_settings_file_named_but_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A typo in --env-file is not an audit of the default database (a new, empty one: 'ok'
+    over no chips at all)."""
+    monkeypatch.delenv("OFC_DATABASE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    missing = tmp_path / "prod.env"
+    assert main(["audit", "--env-file", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ofc audit: the settings file {missing} does not exist.\n"
+    assert list(tmp_path.iterdir()) == []

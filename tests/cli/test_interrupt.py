@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,36 @@ def test_ctrl_c_stops_a_simulation_quietly_with_status_130(workers: int) -> None
             seen += read
         os.killpg(run.pid, signal.SIGINT)  # as Ctrl+C in a terminal: the whole group
         out, err = run.communicate(timeout=300)  # stderr closes once every worker is gone
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    errors = (seen + err).decode()
+    assert run.returncode == INTERRUPTED, errors
+    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
+    assert out == b""
+
+
+
+def test_ctrl_c_ends_a_match_under_way_in_a_worker_at_once(tmp_path: Path) -> None:
+    """A worker is held in the middle of a match (its first showdown image is written to a
+    named pipe no one reads, so that match cannot end by itself) while the first match is
+    played: Ctrl+C ends the held match too, rather than wait for it to finish."""
+    os.mkfifo(tmp_path / "match0002-seating1-hand001.png")
+    run = subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "simulate", "--hands", "30", "--ai", "easy,easy",
+         "--seed", "1", "--workers", "2", "--images", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert run.stderr is not None
+    seen = b""
+    try:
+        while b"1/3" not in seen:  # the first match is played, the second is held
+            read = run.stderr.read(1)
+            assert read, seen.decode()
+            seen += read
+        os.killpg(run.pid, signal.SIGINT)
+        # Only a bound on a wait that cannot end by itself: the held match never ends.
+        out, err = run.communicate(timeout=120)
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)

@@ -490,3 +490,19 @@ async def test_two_rematch_clicks_at_once_open_one_table_and_seat_both(
     rematch = table_id(bot, double)
     await double.wait_until(lambda: all(bot.tables.lobby(rematch).seated(m.id)
                                         for m in (alice, bob)), what="both seated")
+
+
+async def test_a_closed_table_leaves_no_outbox_behind(double: DiscordDouble, bot: OFCBot,
+                                                      alice: Member, bob: Member) -> None:
+    """The presenter keeps one outbox per table while it has messages to send; a closed
+    table's is dropped once its last messages are sent, so a bot running for weeks does not
+    keep one for every table it ever showed."""
+    await started(double, alice, bob, format="hands", hands=1, fantasy="off")
+    table = table_id(bot, double)
+    presenter = bot.get_cog("TablePresenter")
+    assert presenter is not None and table in presenter.outboxes  # type: ignore[attr-defined]
+    await bot.tables.cancel(table, alice.id)  # the hand completed, then the table closed
+    await bot.tables.idle()
+    await presenter.drain()  # type: ignore[attr-defined]
+    assert bot.tables.live_tables() == []
+    assert table not in presenter.outboxes  # type: ignore[attr-defined]

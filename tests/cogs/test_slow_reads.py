@@ -33,6 +33,8 @@ CASES: dict[str, tuple[str, dict[str, Any], str]] = {
     "preferences": ("ofc preferences", {}, "preferences"),
     "score": ("ofc score", BOARDS, "Player 1"),
     "solve": ("ofc solve", {"cards": "As Ks Qs Js Ts 5h 6d 7c 8h 9d 2h 2d 2c 3c"}, "Top"),
+    # no tournament live here: the channel's last finished one is read
+    "tournament standings": ("ofc tournament standings", {}, "no tournament in this channel"),
 }
 # Commands that read the server's settings, read once a process (then kept in memory): asked
 # before this process read them.
@@ -100,6 +102,17 @@ async def test_the_servers_settings_read_behind_a_waiting_write_are_deferred_the
     asked = await while_busy(double, bob, db_path, ask)
     assert asked.callback_type == DEFERRED
     assert expected.lower() in said(await double.resolved(asked)).lower()
+
+
+async def test_the_server_settings_and_their_history_behind_a_waiting_write_are_deferred(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, bob: Member,
+        db_path: Path) -> None:
+    """/ofc-admin settings without options only shows the settings and their last changes
+    (a read of the settings' history each time)."""
+    await double.resolved(await croupier.slash("ofc-admin settings", daily_chips=7))
+    asked = await while_busy(double, bob, db_path, lambda: croupier.slash("ofc-admin settings"))
+    assert asked.callback_type == DEFERRED
+    assert "daily_chips" in said(await double.resolved(asked)).lower().replace(" ", "_")
 
 
 async def test_the_history_menus_behind_a_waiting_write_are_deferred_then_answered(

@@ -458,3 +458,66 @@ async def test_standings_show_a_table_in_play_by_its_hand_not_by_points_not_yet_
                                               "Table 2 (playing: hand 1 of 2)"]
         for field in shown:
             assert "+0" not in field["value"] and "-10" not in field["value"], field
+
+
+@pytest.mark.parametrize("phase", ["registering", "level 1"])
+async def test_a_tournaments_channel_deleted_while_the_bot_was_off_cancels_it_at_start(
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member, tmp_path: Path,
+        phase: str) -> None:
+    """The channel of a tournament is deleted while the bot is off: no CHANNEL_DELETE ever
+    reaches it, and the restored tournament's channel is simply absent from the server the
+    bot connects to. Once the server is known, the bot asks Discord for the channel; a 404
+    Unknown Channel cancels the tournament as a deletion seen live does, every buy-in back."""
+    lounge = double.add_text_channel("lounge")
+    database = tmp_path / "ofc.sqlite3"
+    clock = FakeClock()
+    bot = await start_bot(double, database, clock)
+    try:
+        bot.tournaments.limits = replace(UNLIMITED, min_hands=1)
+        await double.resolved(await alice.slash("ofc tournament create", channel=lounge,
+                                                buy_in=50, table_seats=2, table_hands=1))
+        for member in (alice, bob, carol):
+            await double.resolved(await member.slash("ofc tournament join", channel=lounge))
+        await double.resolved(await alice.slash("ofc tournament computer", channel=lounge))
+        (t,) = bot.tournaments.live()
+        if phase == "level 1":
+            await double.resolved(await alice.slash("ofc tournament start", channel=lounge))
+            await double.wait_until(lambda: all(
+                table.status == "playing"
+                for table in bot.tournaments.tournament(t.tournament_id).tables),
+                what="both tables playing")
+    finally:
+        await double.stop_client(bot)
+    await double.delete_channel(lounge, announce=False)  # while no bot is connected
+
+    restarted = await start_bot(double, database, clock)
+    try:
+        await double.wait_until(lambda: not restarted.tournaments.live(), what="cancelled")
+        await play_out(restarted, clock)
+        assert restarted.tables.live_tables() == []
+        record = await restarted.storage.tournaments.tournament(t.tournament_id)
+        assert (record.status, record.pool) == ("cancelled", 0)
+        for member in (alice, bob, carol):
+            wallet = await restarted.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
+            assert wallet.balance == STARTING
+    finally:
+        await double.stop_client(restarted)
+    assert audit(database) == []
+
+
+async def test_a_tournament_whose_channel_is_still_there_survives_a_restart(
+        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
+    """The check at start cancels only what Discord says is gone: a tournament whose channel
+    the bot sees again is restored, registrations and all."""
+    database = tmp_path / "ofc.sqlite3"
+    clock = FakeClock()
+    bot = await start_bot(double, database, clock)
+    try:
+        t = await two_registered(bot, alice, bob)
+    finally:
+        await double.stop_client(bot)
+    restarted = await start_bot(double, database, clock)
+    try:
+        assert [x.tournament_id for x in restarted.tournaments.live()] == [t.tournament_id]
+    finally:
+        await double.stop_client(restarted)

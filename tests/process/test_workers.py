@@ -157,7 +157,7 @@ async def test_a_task_still_queued_in_the_stopped_pool_is_answered_with_an_error
             process.terminate()
             process.join()
 
-    monkeypatch.setattr(workers_module, "_stop", cancel_then_stop)
+    monkeypatch.setattr(workers_module, "stop_pool", cancel_then_stop)
     await workers.close()
     gate.touch()
     with pytest.raises(WorkerError):
