@@ -40,6 +40,7 @@ from bot.engine.events import (
     SeatResult,
     Showdown,
     Standing,
+    Staying,
     Timeout,
     Turn,
 )
@@ -657,6 +658,19 @@ class Match:
             events = []
             self._get_up(seat, Left, events)
         self._record({"do": "leave", "seat": seat}, events)
+        return events
+
+    def stay(self, seat: int) -> list[Event]:
+        """Cash format (R11): the player who asked to leave after the hand (`leave`) stays
+        after all, while it has not got up yet."""
+        player = self.player(seat)
+        if player.status == "out":
+            raise RuleError(Text("You have already left."))
+        if not player.leaving:
+            raise RuleError(Text("You are not leaving this table."))
+        player.leaving = False
+        events: list[Event] = [Staying(seat=seat, player_id=player.player_id)]
+        self._record({"do": "stay", "seat": seat}, events)
         return events
 
     # ----------------------------------------------------------------- views

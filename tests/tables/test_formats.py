@@ -337,3 +337,28 @@ async def test_a_computer_that_busted_at_a_cash_table_is_rated_at_its_level(
     (rated,) = [c for c in await storage.ratings.rating_changes(match.match_id)
                 if c.user_id == computer.user_id]
     assert (rated.level, rated.before) == ("strong", ratings.COMPUTERS["strong"])
+
+
+async def test_a_cash_player_takes_back_a_leave_before_the_hand_ends(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2}, seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.idle()
+    await service.leave(table, BOB)
+    assert service.lobby(table).leaving == (BOB,)
+    await service.stay(table, BOB)
+    assert service.lobby(table).leaving == ()
+    while not recorder.of(ShowdownDone):
+        for person in (ALICE, BOB):
+            if service.private_view(table, person).to_act:
+                await act(service, table, person)
+        await service.idle()
+    assert not recorder.of(PlayerLeft) and service.lobby(table).seated(BOB)
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
+    await service.cancel(table, ALICE)
+    assert audit(database) == []
+    await service.close()

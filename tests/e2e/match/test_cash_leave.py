@@ -118,3 +118,22 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_got_up(
     await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
     await carol.wait_for_dm()  # her cards
 
+
+async def test_a_player_who_asked_to_leave_takes_it_back_with_join(
+        double: DiscordDouble, bot: object, alice: Member, bob: Member) -> None:
+    before = await balance(double, bob)
+    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
+    seats = seats_of((alice, bob))
+    await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    await double.resolved(await bob.slash("ofc leave"))
+    stay = await double.resolved(await bob.slash("ofc join"))
+    assert stay.ephemeral and stay.content == (
+        "You stay at the table: you will not get up after this hand, and your chips stay "
+        "where they are.")
+    assert await balance(double, bob) == before - 200  # no second buy-in
+    again = await double.resolved(await bob.slash("ofc join"))
+    assert again.embed is not None and again.embed["description"] == (
+        "You are already at this table.")
+    await play_until(double, table, seats, lambda: True if "Hand 2" in title(table) else None)
+    assert display_name(bob) in table.embed["fields"][0]["value"]  # type: ignore[index]
+    assert await balance(double, bob) == before - 200

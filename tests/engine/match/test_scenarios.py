@@ -291,3 +291,19 @@ def test_a_seat_left_during_a_hand_frees_only_when_the_hand_ends() -> None:
         match.join(spec)
         assert match.seat_of(9) == 1
         check_replay(match)
+
+
+def test_a_cash_player_may_take_back_a_leave_before_the_hand_ends() -> None:
+    # R11: a player asked to get up after the hand; until it ends, it may change its mind.
+    match = new_match(2, stack=50, seats=2, format="cash")
+    match.start_hand(0.0)
+    assert kinds(match.leave(1)) == [LEAVING]
+    assert kinds(match.stay(1)) == ["staying"]
+    with pytest.raises(RuleError, match=r"You are not leaving this table\."):
+        match.stay(1)
+    match.complete_hand(0.0)
+    assert match.player(1).status == "playing" and match.seat_of(2) == 1  # still seated
+    check_replay(match)
+    assert kinds(match.leave(1)) == [LEFT]  # between hands: up at once, nothing to take back
+    with pytest.raises(RuleError, match=r"You have already left\."):
+        match.stay(1)
