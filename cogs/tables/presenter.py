@@ -590,7 +590,8 @@ class TablePresenter(commands.Cog):
         loc = await player_locale(self.bot, player)
         names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
         embed = result_embed(loc, event.hand_no, event.view, seat, names,
-                             self._where(event.table_id), view.rules.variant == "lowball")
+                             self._where(event.table_id), view.rules.variant == "lowball",
+                             self.tables.lobby(event.table_id).practice)
         if embed is None:
             return
         changes = [] if match_over is None else \
