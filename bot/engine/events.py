@@ -29,6 +29,7 @@ SAT_OUT = "sat_out"  # public: an away player sits out; `stack` goes back to its
 HAND_OVER = "hand_over"  # public: hand_no, Fantasyland owed next hand, next button
 JOINED = "joined"  # public (cash): a player sat down with `stack` from its wallet
 LEAVING = "leaving"  # public (cash): the player leaves after the hand / its Fantasyland hand
+STAYING = "staying"  # public (cash): the leaving player stays after all
 LEFT = "left"  # public (cash): the player got up; `stack` goes back to its wallet
 MATCH_OVER = "match_over"  # public: standings; `returned` chips go back to wallets (R11)
 
@@ -230,6 +231,12 @@ class Leaving(Event):
 
 
 @dataclass(slots=True, kw_only=True)
+class Staying(Event):
+    kind = STAYING
+    player_id: int
+
+
+@dataclass(slots=True, kw_only=True)
 class Left(Event):
     kind = LEFT
     player_id: int
@@ -244,7 +251,7 @@ class MatchOver(Event):
 
 KINDS: dict[str, type[Event]] = {c.kind: c for c in (
     HandStarted, Dealt, Turn, Placed, NewStreet, Timeout, Away, Back, Showdown, Busted, SatOut,
-    HandOver, Joined, Leaving, Left, MatchOver)}
+    HandOver, Joined, Leaving, Staying, Left, MatchOver)}
 # A list of events of any kinds as a field of state JSON (a hand's history).
 EVENTS = codec.Custom(lambda events: [e.to_json() for e in events],
                       lambda data: [Event.from_json(e) for e in data])

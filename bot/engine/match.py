@@ -40,6 +40,7 @@ from bot.engine.events import (
     SeatResult,
     Showdown,
     Standing,
+    Staying,
     Timeout,
     Turn,
 )
@@ -589,20 +590,22 @@ class Match:
                 if p is not None and p.player_id == spec.player_id]
         if mine:
             return self._sit_again(mine[0], spec, seat)
-        # A seat whose player got up frees at the next deal: until then its last hand shows.
+        # A seat whose player got up (or busted) is kept for it until the next deal, but a
+        # newcomer may take it: with no hand in play nothing else would free it (a table
+        # left with one player deals none). Empty seats go first.
         free = [s for s, p in enumerate(self.seats) if p is None]
+        free += [s for s, p in enumerate(self.seats) if p is not None and p.status == "out"]
         if seat is None:
             if not free:
-                everyone = self._active() == list(range(len(self.seats)))
-                raise RuleError(Text("The table is full.") if everyone
-                                else Text("A seat frees up when the next hand is dealt."))
-
+                raise RuleError(Text("The table is full."))
             seat = free[0]
         elif seat not in free:
             raise RuleError(Text("Seat {seat} is taken.", seat=seat) if 0 <= seat < len(self.seats)
                             else Text("There is no seat {seat}.", seat=seat))
         player = _spec_player(spec, self.rules)
         player.status = "joining"
+        if self.seats[seat] is not None:
+            self._free(seat)
         kept = self.kept_banks.pop(spec.player_id, None)
         if kept is not None:  # back at the table: its own bank, as it left it (R10)
             player.time_bank, player.bank_filled = kept.time_bank, kept.filled
@@ -657,6 +660,19 @@ class Match:
         self._record({"do": "leave", "seat": seat}, events)
         return events
 
+    def stay(self, seat: int) -> list[Event]:
+        """Cash format (R11): the player who asked to leave after the hand (`leave`) stays
+        after all, while it has not got up yet."""
+        player = self.player(seat)
+        if player.status == "out":
+            raise RuleError(Text("You have already left."))
+        if not player.leaving:
+            raise RuleError(Text("You are not leaving this table."))
+        player.leaving = False
+        events: list[Event] = [Staying(seat=seat, player_id=player.player_id)]
+        self._record({"do": "stay", "seat": seat}, events)
+        return events
+
     # ----------------------------------------------------------------- views
     def public_view(self, now: float | None = None) -> TableView:
         """What a spectator may see (R7, R8): no dealt-but-unplaced card, no discard, no
@@ -673,7 +689,7 @@ class Match:
         for s, p in enumerate(self.seats):
             if p is None:
                 continue
-            sh = hand.seats.get(s) if hand is not None else None
+            sh = self._hand_of(s, p)
             new_cards: tuple[Card, ...]
             board, hidden_cards, new_cards = EMPTY, 0, ()
             if sh is not None:
@@ -713,9 +729,9 @@ class Match:
 
     def view_for(self, seat: int, now: float | None = None) -> PrivateView:
         """What the seat's player may see: the public view plus its own cards and discards."""
-        self.player(seat)
+        player = self.player(seat)
         table = self.public_view(now)
-        sh = self.hand.seats.get(seat) if self.hand is not None else None
+        sh = self._hand_of(seat, player)
         if sh is None:
             return PrivateView(table=table, seat=seat, board=EMPTY)
         dealt = sh.dealt if self.phase == "playing" else ()
@@ -723,6 +739,13 @@ class Match:
         return PrivateView(table=table, seat=seat, board=sh.board, dealt=dealt,
                            discard_count=self.hand.discards_due(seat) if dealt else 0,
                            discards=sh.discards)
+
+    def _hand_of(self, seat: int, player: Player) -> SeatHand | None:
+        """The seat's part of the current or last hand. A player joining sits out that hand:
+        the seat's part of it may be another's, who got up after it."""
+        if self.hand is None or player.status == "joining":
+            return None
+        return self.hand.seats.get(seat)
 
     def _bank_left(self, seat: int, player: Player, now: float | None) -> float:
         sh = self._seat_hand(seat)

@@ -49,6 +49,8 @@ def _apply(match: Match, action: dict[str, Any], deck: list[Card]) -> None:
         match.join(PlayerSpec(**action["player"]), action["seat"])
     elif do == "leave":
         match.leave(action["seat"])
+    elif do == "stay":
+        match.stay(action["seat"])
     elif do == "finish":
         match.finish()
     else:

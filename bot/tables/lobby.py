@@ -58,7 +58,10 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         status=state.status, created_at=state.created_at,
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
         hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice,
-        lent=state.lent, match_id=state.match_id)
+        lent=state.lent, match_id=state.match_id,
+        leaving=tuple(p.player_id for p in state.match.seats
+                      if p is not None and p.leaving and p.status != "out")
+        if state.match is not None else ())
 
 
 def own_seat(state: TableState, player_id: int) -> int:
@@ -220,6 +223,17 @@ class Lobby:
             seat = own_seat(state, player_id)
             await core.after_match(live, match.leave(seat), match.pending(), [],
                                    [self.event(state, "left")])
+            return self.view(state)
+
+    async def stay(self, table_id: int, player_id: int) -> LobbyView:
+        core = self._core
+        async with core.locked(table_id) as live:
+            state = live.state
+            match = state.match
+            if match is None or player_id not in lobby_view(state, core.settings).leaving:
+                raise TableError(Text("You are not leaving this table."))
+            await core.after_match(live, match.stay(own_seat(state, player_id)),
+                                   match.pending(), [], [self.event(state, "stayed")])
             return self.view(state)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str,

@@ -176,6 +176,10 @@ class TableService:
         not at a tournament's table, whose players the tournament seated."""
         return await self._lobby.leave(table_id, player_id)
 
+    async def stay(self, table_id: int, player_id: int) -> LobbyView:
+        """Cash (R11): take back a `leave` that waits for the hand's end; chips stay put."""
+        return await self._lobby.stay(table_id, player_id)
+
     async def add_computer(self, table_id: int, actor_id: int, level: str = "easy", *,
                            is_admin: bool = False, name: str | None = None) -> LobbyView:
         """Seat a computer, named `name` or numbered at this table ("Computer 2 (easy)")."""

@@ -34,6 +34,7 @@ class LobbyView:
     practice: bool = False  # /ofc practice: play chips, nothing at stake
     lent: bool = False  # a tournament's table: the house lent the stacks (R13)
     match_id: int | None = None  # the history's match, once started (its ratings: storage)
+    leaving: tuple[int, ...] = ()  # cash: who gets up once the hand (or its FL hand) is over
 
     @property
     def is_full(self) -> bool:

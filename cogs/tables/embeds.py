@@ -336,7 +336,8 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
         embed.add_field(
             name=t(loc, "{name}: {points}, {chips} (stack {stack})",
                    name=_name(loc, names, seat.seat), points=signed_points(loc, seat.points),
-                   chips=signed_chips(loc, seat.chips), stack=seat.stack_after),
+                   chips=signed_chips(loc, seat.chips, "play" if practice else ""),
+                   stack=seat.stack_after),
             value="\n".join(rows), inline=False)
     pair_lines = []
     for pair in showdown.pairs:
@@ -367,9 +368,10 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
 
 def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
                  names: Mapping[int, str], where: Where | None = None,
-                 lowball: bool = False) -> discord.Embed | None:
+                 lowball: bool = False, practice: bool = False) -> discord.Embed | None:
     """One player's result of a showdown, for their DM: rows won and lost, royalties, points,
-    chips, Fantasyland earned; None when the seat was not in the hand."""
+    chips (play chips at a practice table), Fantasyland earned; None when the seat was not
+    in the hand."""
     mine = next((s for s in showdown.seats if s.seat == seat), None)
     if mine is None:
         return None
@@ -390,7 +392,8 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
     lines = [t(loc, rows),
              t(loc, "Royalties {royalties} · **{points}** · **{chips}** (stack {stack})",
                royalties=sum(mine.royalties), points=signed_points(loc, mine.points),
-               chips=signed_chips(loc, mine.chips), stack=mine.stack_after)]
+               chips=signed_chips(loc, mine.chips, "play" if practice else ""),
+               stack=mine.stack_after)]
     lines += _seat_rows(loc, mine, lowball)
     embed = discord.Embed(title=t(loc, "Hand {n}: your result", n=hand_no),
                           description="\n".join(lines), colour=COLOUR,

@@ -110,7 +110,12 @@ async def practice(interaction: Interaction, level: str = "strong",
 
 
 async def _join(interaction: Interaction, table: int) -> Text:
-    lobby = await tables_of(interaction).join(table, interaction.user.id, name_of(interaction.user))
+    service = tables_of(interaction)
+    if interaction.user.id in service.lobby(table).leaving:  # a cash leave still to come
+        await service.stay(table, interaction.user.id)
+        return Text("You stay at the table: you will not get up after this hand, and your "
+                    "chips stay where they are.")
+    lobby = await service.join(table, interaction.user.id, name_of(interaction.user))
     return Text("You sat down with {chips} from your wallet.",
                 chips=chips(lang(interaction), lobby.rules.buy_in))
 

@@ -289,6 +289,8 @@ class TablePresenter(commands.Cog):
                 note = TABLE_CLOSED if closing else \
                     TIME_RAN_OUT if (table, player) in timed_out else None
                 box.post(partial(self._edit_prompt, table, player, note))
+                if not closing:  # (the close ends every "My hand" itself: _end_hands)
+                    self._hands_placed(table, (player, hand, street), note, box)
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self._edit_prompt, table, player, close=False))
@@ -595,7 +597,8 @@ class TablePresenter(commands.Cog):
         loc = await player_locale(self.bot, player)
         names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
         embed = result_embed(loc, event.hand_no, event.view, seat, names,
-                             self._where(event.table_id), view.rules.variant == "lowball")
+                             self._where(event.table_id), view.rules.variant == "lowball",
+                             self.tables.lobby(event.table_id).practice)
         if embed is None:
             return
         changes = [] if match_over is None else \
@@ -814,31 +817,59 @@ class TablePresenter(commands.Cog):
                 completed = (shown.player, shown.hand_no, shown.street) in placed
                 box.post(partial(self._end_hand, table, message_id, shown, completed))
 
+    def _hands_placed(self, table: int, action: tuple[int, int, int], note: Text | None,
+                      box: Outbox) -> None:
+        """R10 placed the player's action (`action`: player, hand, street): each "My hand"
+        message showing it becomes its record, as the DM prompt does, rather than keeping
+        "Your turn" and controls whose click could only be refused."""
+        now = self.bot.clock.now()
+        hands = self.hands.get(table, {})
+        for message_id, shown in list(hands.items()):
+            if (shown.player, shown.hand_no, shown.street) == action:
+                del hands[message_id]  # a record now: the close leaves it as it is
+                if now - shown.at < HAND_EDITABLE_SECONDS:
+                    box.post(partial(self._record_hand, table, message_id, shown, note))
+
+    async def _record_hand(self, table: int, message_id: int, shown: HandShown,
+                           note: Text | None) -> None:
+        async with self.serial(message_id):
+            try:
+                state = self.tables.private_view(table, shown.player)
+            except TableError:  # the player has left, or the table is gone
+                return
+            await self._edit_hand(table, shown, state, note)
+
     async def _end_hand(self, table: int, message_id: int, shown: HandShown,
                         completed: bool) -> None:
         """As `_end_prompt`: a message showing an action whose cards were placed for its
         player (`completed`: by the close, or by the clock since, which the message never
         showed) becomes its record; any other (a street its player placed there, a match
         played out) just says the table closed. Either way its controls go."""
-        loc = lang(shown.interaction)
-        edit = shown.interaction.edit_original_response
         async with self.serial(message_id):
             try:
                 state = self.tables.private_view(table, shown.player) if completed else None
             except TableError:  # no longer the service's
                 state = None
-            try:
-                if state is not None:
-                    await edit(embed=placed_embed(
-                        loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
-                        TABLE_CLOSED, where=self._where(table)), view=discord.ui.View())
-                else:
-                    await edit(content=t(loc, CLOSED), view=discord.ui.View())
-            except discord.HTTPException as error:
-                # Discord refuses an expired token (401) or a message the member dismissed
-                # (404): it stays as it was, and a click there says the table is closed.
-                if error.status not in (401, 404):
-                    raise
+            await self._edit_hand(table, shown, state, TABLE_CLOSED)
+
+    async def _edit_hand(self, table: int, shown: HandShown, state: SeatState | None,
+                         note: Text | None) -> None:
+        """A "My hand" message without controls: the record of its action as `state` shows
+        it, headed by `note`; with no `state`, that the table is closed."""
+        loc = lang(shown.interaction)
+        edit = shown.interaction.edit_original_response
+        try:
+            if state is not None:
+                await edit(embed=placed_embed(
+                    loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
+                    note, where=self._where(table)), view=discord.ui.View())
+            else:
+                await edit(content=t(loc, CLOSED), view=discord.ui.View())
+        except discord.HTTPException as error:
+            # Discord refuses an expired token (401) or a message the member dismissed
+            # (404): it stays as it was, and a click there is answered.
+            if error.status not in (401, 404):
+                raise
 
     def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
         return self.bot.get_partial_messageable(

@@ -98,3 +98,20 @@ def test_a_penalty_of_one_point_says_one_point() -> None:
     penalty = Sanction("penalty", 11, 1, "slow play", 1, 1e9, 22)
     assert sanction_line("en-US", penalty, "Ann") == "Penalty: Ann loses 1 point (slow play)."
     assert sanction_line("ru", penalty, "Ann") == "Штраф: Ann теряет 1 очко (slow play)."
+
+
+@pytest.mark.parametrize(("loc", "chips"), [
+    ("en-US", "-1 play chip"),
+    ("ru", "-1 тренировочная фишка"),
+    ("sv-SE", "-1 träningsmark"),
+    ("zh-CN", "-1 练习筹码"),
+])
+def test_a_practice_result_and_showdown_say_play_chips(loc: str, chips: str) -> None:
+    # A practice table's stacks are play chips: its result DM and showdown say so, as its
+    # other messages do, never wallet chips.
+    view = one_chip_moved()
+    result = result_embed(loc, 1, view, 1, {0: "alice", 1: "bob"}, practice=True)  # type: ignore[arg-type]
+    assert result is not None and f"**{chips}**" in (result.description or "")
+    shown = showdown_embed(loc, 1, view, {0: "alice", 1: "bob"}, point_value=1,  # type: ignore[arg-type]
+                           practice=True)
+    assert chips in shown.fields[1].name

@@ -120,6 +120,45 @@ async def test_a_cash_table_takes_joiners_and_leavers(
     await service.close()
 
 
+async def test_a_full_cash_table_left_between_hands_seats_a_newcomer(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    # R11: players join and leave between hands. Heads-up, Bob gets up after hand 1: no hand
+    # is dealt with Alice alone, so nothing else would free his seat; Carol takes it and is
+    # dealt the next hand (before, the table waited for a buy-in it refused, then closed).
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2}, seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.idle()
+    while not recorder.of(ShowdownDone):
+        for person in (ALICE, BOB):
+            if service.private_view(table, person).to_act:
+                await act(service, table, person)
+        await service.idle()
+    await service.leave(table, BOB)
+    left = recorder.of(PlayerLeft)
+    assert [(e.player_id, e.reason) for e in left] == [(BOB, "left")]
+    await clock.advance(5)
+    await service.idle()
+    assert recorder.of(TableWaiting) and not recorder.of(TableClosed)
+    await service.join(table, CAROL, "Carol")
+    assert sorted(service.seats(table).values()) == [ALICE, CAROL]
+    await clock.advance(5)
+    await service.idle()
+    assert {e.private_to for e in recorder.of(Dealt) if e.hand_no == 2} == {ALICE, CAROL}
+    assert service.public_view(table).phase == "playing"
+    await service.cancel(table, ALICE)
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == (
+        START - 200 + left[0].returned)
+    wallets = [await storage.wallets.wallet(GUILD, p, now=clock.now())
+               for p in (ALICE, BOB, CAROL)]
+    assert sum(w.balance for w in wallets) == 3 * START  # R12: chips moved exactly once
+    assert audit(database) == []
+    await service.close()
+
+
 async def test_a_simulated_match_of_computers(storage: Storage, database: str) -> None:
     result = await play_computer_match(storage, ["easy", "strong"],
                                        {"format": "hands", "hands": 2}, seed=4, ai=QUICK_AI)
@@ -298,3 +337,28 @@ async def test_a_computer_that_busted_at_a_cash_table_is_rated_at_its_level(
     (rated,) = [c for c in await storage.ratings.rating_changes(match.match_id)
                 if c.user_id == computer.user_id]
     assert (rated.level, rated.before) == ("strong", ratings.COMPUTERS["strong"])
+
+
+async def test_a_cash_player_takes_back_a_leave_before_the_hand_ends(
+        storage: Storage, clock: FakeClock, database: str) -> None:
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2}, seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.idle()
+    await service.leave(table, BOB)
+    assert service.lobby(table).leaving == (BOB,)
+    await service.stay(table, BOB)
+    assert service.lobby(table).leaving == ()
+    while not recorder.of(ShowdownDone):
+        for person in (ALICE, BOB):
+            if service.private_view(table, person).to_act:
+                await act(service, table, person)
+        await service.idle()
+    assert not recorder.of(PlayerLeft) and service.lobby(table).seated(BOB)
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
+    await service.cancel(table, ALICE)
+    assert audit(database) == []
+    await service.close()

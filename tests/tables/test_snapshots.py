@@ -202,6 +202,8 @@ async def _come_and_go(storage: Storage) -> None:
         await act(service, small, ALICE)
         await service.join(small, BOB, "Bob")
         await service.leave(small, ALICE)  # gets up once the hand is over
+        await service.stay(small, ALICE)  # takes it back...
+        await service.leave(small, ALICE)  # ...and asks again
         await _run(service, clock, small, [ALICE, BOB], until_back=False)
         away = (await service.create_table(GUILD, CHANNEL + 10, ALICE, "Alice",
                                            {"format": "cash"}, seed=4)).table_id

@@ -98,3 +98,42 @@ async def test_a_player_sat_out_keeps_no_way_back_on_the_prompt_of_the_hand(
     prompts = [m for m in alice.dms() if "your result" not in title(m)]
     assert len(prompts) == 5 and "I'm back" in prompts[0].labels()
     assert prompts[-1].labels() == []
+
+
+async def test_a_newcomer_takes_the_seat_of_a_player_who_got_up(
+        double: DiscordDouble, bot: object, alice: Member, bob: Member, carol: Member) -> None:
+    """Heads-up, Bob gets up during a hand: once it is over, Alice's table waits for a
+    player, and Carol's /ofc join seats her in Bob's seat and deals the next hand (no hand
+    is dealt with Alice alone, so nothing else would free it)."""
+    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
+    seats = seats_of((alice, bob))
+    await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    await double.resolved(await bob.slash("ofc leave"))
+    await play_until(double, table, seats,
+                     lambda: True if breakdowns.posted(double.messages()) else None)
+    await double.wait_until(lambda: "Waiting for another player" in description(table),
+                            what="the table waiting for a player")
+    joined = await double.resolved(await carol.slash("ofc join"))
+    assert joined.content == "You sat down with 200 chips from your wallet."
+    await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
+    await carol.wait_for_dm()  # her cards
+
+
+async def test_a_player_who_asked_to_leave_takes_it_back_with_join(
+        double: DiscordDouble, bot: object, alice: Member, bob: Member) -> None:
+    before = await balance(double, bob)
+    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
+    seats = seats_of((alice, bob))
+    await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    await double.resolved(await bob.slash("ofc leave"))
+    stay = await double.resolved(await bob.slash("ofc join"))
+    assert stay.ephemeral and stay.content == (
+        "You stay at the table: you will not get up after this hand, and your chips stay "
+        "where they are.")
+    assert await balance(double, bob) == before - 200  # no second buy-in
+    again = await double.resolved(await bob.slash("ofc join"))
+    assert again.embed is not None and again.embed["description"] == (
+        "You are already at this table.")
+    await play_until(double, table, seats, lambda: True if "Hand 2" in title(table) else None)
+    assert display_name(bob) in table.embed["fields"][0]["value"]  # type: ignore[index]
+    assert await balance(double, bob) == before - 200

@@ -10,8 +10,10 @@ from tests.e2e.flows import (
     description,
     open_table,
     play_out,
+    play_until,
     seats_of,
     title,
+    waiting_for,
 )
 from tests.e2e.privacy import PrivacyWatch
 
@@ -85,3 +87,23 @@ async def test_a_my_hand_placed_by_its_player_only_says_the_table_closed(
     await double.wait_until(lambda: last.content == "This table is closed.",
                             what="the last My hand closed")
     assert not last.components and "placed for you" not in description(last)
+
+
+async def test_my_hand_becomes_the_record_of_a_street_the_clock_placed(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        clock: FakeClock) -> None:
+    """Bob's time runs out with his "My hand" open (R10 places his street): that message
+    becomes the record of the street, as his DM prompt would, instead of keeping "Your turn"
+    and buttons whose click could only say the cards are already placed."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off", turn_seconds=10, time_bank_seconds=0)
+    await play_until(double, table, seats_of((alice,)),
+                     lambda: True if "Bob" in waiting_for(table) else None)
+    mine = await double.resolved(await bob.click(table, "My hand"))
+    assert "Confirm" in mine.labels() and title(mine) == "Hand 1 of 1 · street 1 of 5"
+    await clock.advance(10)
+    await double.wait_until(lambda: not mine.components, what="the My hand closed")
+    assert description(mine).startswith("Time ran out: your cards were placed for you.")
+    assert title(mine) == "Hand 1: street 1 placed"
+    await double.resolved(await alice.slash("ofc cancel"))

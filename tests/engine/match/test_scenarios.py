@@ -2,6 +2,9 @@
 
 import random
 
+import pytest
+
+from bot.engine.errors import RuleError
 from bot.engine.events import (
     BUSTED,
     HAND_OVER,
@@ -248,3 +251,59 @@ def test_a_cash_player_who_busts_can_buy_in_again_before_the_next_deal() -> None
     assert (standings[2]["stack"], standings[2]["net"]) == (50, -3)
     assert (standings[1]["stack"], standings[1]["net"]) == (6, 3)
     check_replay(match)
+
+
+def test_a_seat_left_between_hands_is_free_for_a_newcomer_at_once() -> None:
+    # R11 cash: players join and leave between hands. At a full table where Bob got up after
+    # the hand, nothing else frees his seat (no hand is dealt with one player), so it is
+    # Eve's now; the last hand's board there stays Bob's, shown to nobody as Eve's.
+    match = new_match(2, stack=50, seats=2, format="cash")
+    stacked_deal(match, {0: P1, 1: P2})
+    bob = match.player(1).stack
+    assert kinds(match.leave(1)) == [LEFT] and match.player(1).stack == 0
+    events = match.join(PlayerSpec(9, "Eve", 40))
+    assert kinds(events) == ["joined"] and match.seat_of(9) == 1
+    assert match.seat_of(2) is None and match.player(1).status == "joining"
+    eve = match.public_view().seats[1]
+    assert (eve.name, eve.stack, eve.board.cards, eve.sitting_out) == ("Eve", 40, (), True)
+    mine = match.view_for(1)
+    assert mine.board.cards == () and mine.discards == ()
+    assert match.public_view().seats[0].board == P1  # Ann's last board still shows
+    events = match.start_hand(0.0)
+    assert sorted(first(events, HAND_STARTED).data["seats"]) == [0, 1]
+    over = first(match.finish(), MATCH_OVER).data["standings"]
+    # Chips once: Bob's stack went home with "left"; Ann and Eve keep what they brought in.
+    assert {s["player_id"]: s["stack"] for s in over} == {1: 100 - bob, 9: 40}
+    check_replay(match)
+
+
+def test_a_seat_left_during_a_hand_frees_only_when_the_hand_ends() -> None:
+    for seats in (2, 3, 4):
+        variant = "turbo" if seats == 4 else "pineapple"  # R7: turbo seats 4
+        match = new_match(seats, stack=50, seats=seats, format="cash", variant=variant)
+        match.start_hand(0.0)
+        assert kinds(match.leave(1)) == [LEAVING]
+        spec = PlayerSpec(9, "Eve", 40)
+        with pytest.raises(RuleError, match=r"The table is full\."):
+            match.join(spec)
+        match.complete_hand(0.0)  # the hand ends with nobody away
+        assert match.player(1).status == "out"
+        match.join(spec)
+        assert match.seat_of(9) == 1
+        check_replay(match)
+
+
+def test_a_cash_player_may_take_back_a_leave_before_the_hand_ends() -> None:
+    # R11: a player asked to get up after the hand; until it ends, it may change its mind.
+    match = new_match(2, stack=50, seats=2, format="cash")
+    match.start_hand(0.0)
+    assert kinds(match.leave(1)) == [LEAVING]
+    assert kinds(match.stay(1)) == ["staying"]
+    with pytest.raises(RuleError, match=r"You are not leaving this table\."):
+        match.stay(1)
+    match.complete_hand(0.0)
+    assert match.player(1).status == "playing" and match.seat_of(2) == 1  # still seated
+    check_replay(match)
+    assert kinds(match.leave(1)) == [LEFT]  # between hands: up at once, nothing to take back
+    with pytest.raises(RuleError, match=r"You have already left\."):
+        match.stay(1)
