@@ -13,8 +13,10 @@ if replaying an applied operation ever applies it again.
 
 import asyncio
 import json
+import os
 import random
 import sys
+import traceback
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -220,5 +222,15 @@ async def _loop(db: str, journal: Path, seed: int, ready: Connection) -> int:
 
 
 def run(db: str, journal: Path, seed: int, ready: Connection) -> None:
-    """The forked process's entry point; says "ready" on `ready` once the store is open."""
-    sys.exit(asyncio.run(_loop(db, journal, seed, ready)))
+    """The forked process's entry point; says "ready" on `ready` once the store is open.
+
+    It ends at once on an error (status 4, the traceback on stderr): an ordinary exit waits
+    for the database's threads, which a failed operation can leave running, and the parent
+    would wait forever for its next intent."""
+    try:
+        code = asyncio.run(_loop(db, journal, seed, ready))
+    except BaseException:
+        traceback.print_exc()
+        code = 4
+    sys.stderr.flush()
+    os._exit(code)
