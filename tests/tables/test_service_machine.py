@@ -1,0 +1,526 @@
+"""A stateful property test of the table service: random sequences of what people, admins and
+time do, on a real database, checked after every step.
+
+Hypothesis's rule-based machine (`TableMachine`) drives one `TableService` (the fake clock,
+the quick computers, no pauses) on a fresh SQLite file or PostgreSQL database per example:
+tables opened with random legal options (cash, a number of hands or a match; 2-4 seats; the
+variants; buy-ins around the starting wallet), practice tables, people sitting down and
+getting up (mid-hand too), computers added and removed by the host or an admin, the start,
+placements chosen at random from what the seat's controls offer (card by card then Confirm,
+or a whole action at once), placements and lobby actions that must be refused, time run past
+the deadlines, players coming back, daily claims, admin grants and corrections, the table
+closed, and the service restarted from storage (cleanly, or as after a crash).
+
+After every step: the database's independent audit (tests/storage/audit.py: chips conserved,
+the ledger equals the wallets, stacks equal their moves, no settlement creates chips); the
+external ledger rows equal what the machine gave out; every open table's snapshot in storage
+is the state in memory; no card is twice in a hand (deck, boards, cards to place, discards)
+and every row is within its size; every showdown scores zero-sum points and chips and leaves
+no stack negative. A refused action raises a readable TableError and changes nothing (every
+table's state, the database's money rows, the events told). A restart restores exactly the
+state the old service had (after a crash, moved on by the time the clocks stood still).
+
+docs/maintainers/tests.md says how to run it longer (OFC_MACHINE_EXAMPLES).
+"""
+
+import asyncio
+import os
+import random
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import event as hypothesis_event
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
+
+from bot.engine.cards import DECK, JOKERS
+from bot.engine.royalties import ROW_SIZES
+from bot.storage import DailyNotReady, Storage, StorageError
+from bot.tables import FakeClock, ShowdownDone, TableError, TableService
+from bot.tables.match_runner import FAST
+from bot.tables.recovery import _stand_still
+from bot.tables.state import TableState
+from tests.backends import BACKENDS, Reader, postgres_of
+from tests.storage.audit import audit
+
+from .driver import QUICK_AI, Recorder
+
+T = TypeVar("T")
+GUILD = 10
+ADMIN = 99
+PEOPLE = (101, 102, 103)
+CHANNELS = (20, 21, 22)
+START = 1000  # storage's default starting chips
+DAILY = 200  # and daily chips
+# Kinds of ledger rows that bring chips in (RULES.md R12), and every money row, whose
+# counts a refused action must leave alone.
+MONEY_ROWS = ("SELECT count(*), coalesce(sum(amount), 0) FROM ledger",
+              "SELECT count(*), coalesce(sum(amount), 0) FROM stack_moves",
+              "SELECT coalesce(sum(balance), 0) FROM wallets",
+              "SELECT coalesce(sum(stack), 0) FROM table_seats",
+              "SELECT count(*) FROM live_tables WHERE status = 'open'")
+
+HUNT = os.environ.get("OFC_MACHINE_EXAMPLES")  # a longer, random run (docs/maintainers/tests.md)
+EXAMPLES = int(HUNT or "6")
+STEPS = int(os.environ.get("OFC_MACHINE_STEPS", "30"))
+
+OPTIONS = st.fixed_dictionaries(
+    {"format": st.sampled_from(["cash", "hands", "match"]),
+     "variant": st.sampled_from(["pineapple", "turbo", "lowball", "joker"]),
+     "buy_in": st.sampled_from([1, 10, 200, 600, START + 1]),
+     "point_value": st.sampled_from([1, 5, 40]),
+     "order": st.sampled_from(["sequential", "simultaneous"]),
+     "turn_seconds": st.sampled_from([10, 60])},
+    optional={"hands": st.integers(1, 3), "fantasy": st.sampled_from(["standard", "progressive",
+                                                                        "off"]),
+              "clock": st.sampled_from(["per_street", "per_hand"]),
+              "time_bank_seconds": st.sampled_from([0, 30]),
+              "fantasy_deal": st.sampled_from(["first", "last"])})
+
+
+@dataclass
+class World:
+    """What the machine gave out (external chips) and the events it has checked so far."""
+
+    wallets: set[int]
+    daily: int = 0
+    grants: int = 0
+    corrections: int = 0
+    events_checked: int = 0
+
+
+class TableMachine(RuleBasedStateMachine):
+    """One service on one fresh database; see the module's docstring."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loop = asyncio.new_event_loop()
+        self.database = self.new_database()
+        self.storage = self.run(Storage.open(self.database))
+        self.clock = FakeClock()
+        self.recorder = Recorder()
+        self.service = self._service(self.storage, self.clock, self.recorder)
+        self.world = World(wallets=set())
+        self.abandoned: list[tuple[TableService, Storage]] = []
+
+    # ----------------------------------------------------------------- plumbing
+    def new_database(self) -> str:
+        """An empty database for this example (the test's backend)."""
+        raise NotImplementedError
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(coroutine)
+
+    @staticmethod
+    def _service(storage: Storage, clock: FakeClock, recorder: Recorder) -> TableService:
+        service = TableService(storage, clock, QUICK_AI, FAST)
+        service.add_listener(recorder)
+        return service
+
+    def teardown(self) -> None:
+        try:
+            self.run(self.service.close())
+            for old, storage in self.abandoned:
+                self.run(_crash(old))
+                self.run(storage.close())
+            self.run(self.storage.close())
+        finally:
+            self.loop.close()
+
+    def tables(self) -> dict[int, TableState]:
+        return {t: live.state for t, live in self.service._core.tables.items()
+                if live.state.status != "closed"}
+
+    def pick_table(self, data: st.DataObject) -> int | None:
+        tables = sorted(self.tables())
+        return data.draw(st.sampled_from(tables), label="table") if tables else None
+
+    def seated_people(self, table: int) -> list[int]:
+        return [p for p in self.service.seats(table).values() if p in PEOPLE]
+
+    def note_wallet(self, person: int) -> None:
+        self.world.wallets.add(person)
+
+    def settle(self) -> None:
+        self.run(self.service.idle())
+
+    def picture(self) -> tuple[dict[int, str], list[tuple[Any, ...]], int]:
+        """Everything a refused action must leave alone."""
+        with Reader(self.database) as query:
+            rows = [query(sql)[0] for sql in MONEY_ROWS]
+        return ({t: s.dumps() for t, s in self.tables().items()}, rows,
+                len(self.recorder.events))
+
+    def refused(self, action: Callable[[], Coroutine[Any, Any, Any]], *,
+                why: type[Exception] = TableError) -> None:
+        """`action` must be refused, readably, and change nothing."""
+        before = self.picture()
+        with pytest.raises(why) as refusal:
+            self.run(action())
+        if isinstance(refusal.value, TableError):
+            assert str(refusal.value.text), "a refusal with no sentence"
+        self.settle()
+        assert self.picture() == before, f"the refused action changed something: {refusal.value}"
+
+    def attempt(self, action: Callable[[], Coroutine[Any, Any, T]]) -> T | None:
+        """An action that may be refused (a full table, a wallet too short...): when it is,
+        nothing changed."""
+        before = self.picture()
+        try:
+            result = self.run(action())
+        except (TableError, StorageError) as error:
+            self.settle()
+            assert self.picture() == before, f"the refused action changed something: {error}"
+            return None
+        self.settle()
+        return result
+
+    # ----------------------------------------------------------------- lobby
+    @initialize()
+    def start_clean(self) -> None:
+        assert self.run(self.service.restore()) == []
+
+    @rule(channel=st.sampled_from(CHANNELS), host=st.sampled_from(PEOPLE), options=OPTIONS,
+          seats=st.integers(2, 4), seed=st.integers(0, 2**16))
+    def create(self, channel: int, host: int, options: dict[str, Any], seats: int,
+               seed: int) -> None:
+        chosen = {**options, "seats": seats if options["variant"] == "turbo" else min(seats, 3)}
+        lobby = self.attempt(lambda: self.service.create_table(GUILD, channel, host, "host",
+                                                               chosen, seed=seed))
+        if lobby is not None:
+            self.note_wallet(host)
+
+    @rule(channel=st.sampled_from(CHANNELS), options=OPTIONS, seed=st.integers(0, 2**16),
+          people=st.lists(st.sampled_from(PEOPLE), min_size=1, max_size=3, unique=True),
+          computers=st.lists(st.sampled_from(["easy", "strong"]), max_size=2))
+    def deal(self, channel: int, options: dict[str, Any], seed: int, people: list[int],
+             computers: list[str]) -> None:
+        """A table filled and started at once (the common way to play)."""
+        seats = len(people) + len(computers)
+        if not 2 <= seats <= (4 if options["variant"] == "turbo" else 3):
+            return
+        host, *others = people
+        lobby = self.attempt(lambda: self.service.create_table(
+            GUILD, channel, host, "host", {**options, "seats": seats}, seed=seed))
+        if lobby is None:
+            return
+        self.note_wallet(host)
+        for person in others:
+            if self.attempt(partial(self.service.join, lobby.table_id, person, "p")):
+                self.note_wallet(person)
+        for level in computers:
+            self.attempt(partial(self.service.add_computer, lobby.table_id, ADMIN, level,
+                                 is_admin=True))
+        self.attempt(lambda: self.service.start(lobby.table_id, host))
+
+    @rule(channel=st.sampled_from(CHANNELS), person=st.sampled_from(PEOPLE),
+          level=st.sampled_from(["easy", "strong"]), seed=st.integers(0, 2**16))
+    def practice(self, channel: int, person: int, level: str, seed: int) -> None:
+        self.attempt(lambda: self.service.practice(GUILD, channel, person, "p", level,
+                                                   {"format": "hands", "hands": 2}, seed=seed))
+
+    @rule(data=st.data(), person=st.sampled_from(PEOPLE))
+    def join(self, data: st.DataObject, person: int) -> None:
+        table = self.pick_table(data)
+        if table is not None and self.attempt(
+                lambda: self.service.join(table, person, "p")) is not None:
+            self.note_wallet(person)
+
+    @rule(data=st.data(), person=st.sampled_from(PEOPLE))
+    def leave(self, data: st.DataObject, person: int) -> None:
+        table = self.pick_table(data)
+        if table is not None:
+            self.attempt(lambda: self.service.leave(table, person))
+
+    @rule(data=st.data(), level=st.sampled_from(["easy", "strong"]), admin=st.booleans())
+    def add_computer(self, data: st.DataObject, level: str, admin: bool) -> None:
+        table = self.pick_table(data)
+        if table is None:
+            return
+        actor = ADMIN if admin else self.tables()[table].host_id
+        self.attempt(lambda: self.service.add_computer(table, actor, level, is_admin=admin))
+
+    @rule(data=st.data())
+    def remove_computer(self, data: st.DataObject) -> None:
+        table = self.pick_table(data)
+        if table is None:
+            return
+        computers = [s.player_id for s in self.tables()[table].seats if s.player_id < 0]
+        if computers:
+            player = data.draw(st.sampled_from(computers))
+            self.attempt(lambda: self.service.remove_computer(table, ADMIN, player,
+                                                              is_admin=True))
+
+    @rule(data=st.data(), admin=st.booleans())
+    def start(self, data: st.DataObject, admin: bool) -> None:
+        table = self.pick_table(data)
+        if table is None:
+            return
+        actor = ADMIN if admin else self.tables()[table].host_id
+        self.attempt(lambda: self.service.start(table, actor, is_admin=admin))
+
+    @rule(data=st.data(), admin=st.booleans())
+    def cancel(self, data: st.DataObject, admin: bool) -> None:
+        table = self.pick_table(data)
+        if table is None:
+            return
+        actor = ADMIN if admin else self.tables()[table].host_id
+        self.attempt(lambda: self.service.cancel(table, actor, is_admin=admin))
+
+    # ----------------------------------------------------------------- play
+    @rule(data=st.data(), whole=st.booleans())
+    def place(self, data: st.DataObject, whole: bool) -> None:
+        """A person whose turn it is places a random legal action."""
+        waiting = [(t, p) for t in sorted(self.tables()) if self.tables()[t].match is not None
+                   for p in self.seated_people(t)
+                   if self.service.private_view(t, p).to_act]
+        if not waiting:
+            return
+        table, person = data.draw(st.sampled_from(waiting), label="turn")
+        seat_state = self.service.private_view(table, person)
+        rows = _random_rows(seat_state.view.dealt, seat_state.free,
+                            seat_state.view.discard_count,
+                            random.Random(data.draw(st.integers(0, 2**16), label="rng")))
+        where = {"hand_no": seat_state.hand_no, "street": seat_state.street,
+                 "seat": seat_state.seat}
+        hypothesis_event("placed")  # --hypothesis-show-statistics: what the runs went through
+        if whole:
+            self.run(self.service.place(table, person, rows, **where))
+        else:
+            for card, row in rows.items():
+                self.run(self.service.set_draft(table, person, card=card, row=row, **where))
+            self.run(self.service.confirm(table, person, **where))
+        self.settle()
+
+    @rule(data=st.data(), how=st.sampled_from(["old hand", "other street", "not dealt",
+                                                "full row", "other seat", "not a row",
+                                                "early confirm"]))
+    def misplace(self, data: st.DataObject, how: str) -> None:
+        """A placement the service must refuse, leaving everything as it was."""
+        seated = [(t, p) for t in sorted(self.tables()) if self.tables()[t].match is not None
+                  for p in self.seated_people(t)]
+        if not seated:
+            return
+        table, person = data.draw(st.sampled_from(seated), label="seat")
+        seat_state = self.service.private_view(table, person)
+        dealt = seat_state.view.dealt
+        where = {"hand_no": seat_state.hand_no, "street": seat_state.street,
+                 "seat": seat_state.seat}
+        service = self.service
+        if not seat_state.to_act or not dealt:
+            card = dealt[0] if dealt else DECK[0]
+            self.refused(lambda: service.set_draft(table, person, card=card, row="bottom",
+                                                   **where))
+            return
+        if how == "old hand":
+            where["hand_no"] -= 1
+        elif how == "other street":
+            where["street"] += 1
+        elif how == "other seat":
+            where["seat"] += 1
+        if how in ("old hand", "other street", "other seat"):
+            self.refused(lambda: service.confirm(table, person, **where))
+        elif how == "not dealt":
+            foreign = next(c for c in (*DECK, *JOKERS) if c not in dealt)
+            self.refused(lambda: service.set_draft(table, person, card=foreign, row="bottom",
+                                                   **where))
+        elif how == "not a row":
+            self.refused(lambda: service.set_draft(table, person, card=dealt[0], row="side",
+                                                   **where))
+        elif how == "full row":
+            full = [r for r in ("top", "middle", "bottom") if seat_state.free[r] == 0]
+            if full:
+                self.refused(lambda: service.set_draft(table, person, card=dealt[0],
+                                                       row=full[0], **where))
+        elif len(dealt) - seat_state.view.discard_count > 0 and not seat_state.draft:
+            self.refused(lambda: service.confirm(table, person, **where))
+
+    @rule(data=st.data(), person=st.sampled_from(PEOPLE))
+    def back(self, data: st.DataObject, person: int) -> None:
+        table = self.pick_table(data)
+        if table is not None:
+            self.attempt(lambda: self.service.back(table, person))
+
+    @rule(seconds=st.sampled_from([1.0, 15.0, 70.0, 400.0, 1000.0, 4000.0]))
+    def wait(self, seconds: float) -> None:
+        """Time passes: every timer due on the way fires, in order."""
+        self.settle()
+        target = self.clock.now() + seconds
+        while (wake := self.clock.next_wake()) is not None and wake <= target:
+            self.run(self.clock.advance(wake - self.clock.now()))
+            self.settle()
+        self.run(self.clock.advance(target - self.clock.now()))
+        self.settle()
+
+    # ----------------------------------------------------------------- wallets
+    @rule(person=st.sampled_from(PEOPLE))
+    def claim_daily(self, person: int) -> None:
+        before = self.picture()
+        try:
+            claim = self.run(self.storage.wallets.claim_daily(GUILD, person,
+                                                              now=self.clock.now()))
+        except DailyNotReady:
+            assert self.picture() == before
+            return
+        self.note_wallet(person)
+        self.world.daily += claim.amount
+
+    @rule(person=st.sampled_from(PEOPLE), amount=st.integers(1, 500))
+    def grant(self, person: int, amount: int) -> None:
+        self.run(self.storage.wallets.grant(GUILD, person, amount, reason="test",
+                                            actor_id=ADMIN, now=self.clock.now()))
+        self.note_wallet(person)
+        self.world.grants += amount
+
+    @rule(person=st.sampled_from(PEOPLE), amount=st.integers(-1500, 300).filter(bool))
+    def correct(self, person: int, amount: int) -> None:
+        before = self.picture()
+        try:
+            self.run(self.storage.wallets.correct(GUILD, person, amount, reason="test",
+                                                  actor_id=ADMIN, now=self.clock.now()))
+        except StorageError:  # (not below zero)
+            assert self.picture() == before
+            return
+        self.note_wallet(person)
+        self.world.corrections += amount
+
+    # ----------------------------------------------------------------- restarts
+    @rule(crash=st.booleans())
+    def restart(self, crash: bool) -> None:
+        """A new service on a new connection restores every open table from storage."""
+        self.settle()
+        before = self.tables()
+        if crash:
+            self.run(_crash(self.service))
+            self.abandoned.append((self.service, self.storage))
+        else:
+            self.run(self.service.close())
+            self.run(self.storage.close())
+        with Reader(self.database) as query:
+            stopped = query("SELECT coalesce(max(updated_at), 0) FROM live_tables "
+                            "WHERE status = 'open'")[0][0]
+        self.storage = self.run(Storage.open(self.database))
+        self.clock = FakeClock(self.clock.now())
+        self.recorder = Recorder()
+        self.service = self._service(self.storage, self.clock, self.recorder)
+        self.world.events_checked = 0
+        restored = self.run(self.service.restore())
+        self.settle()
+        assert sorted(restored) == sorted(before)
+        gap = self.clock.now() - stopped
+        for table, state in before.items():
+            if gap > 0:
+                _stand_still(state, gap)
+            assert self.service._core.tables[table].state.dumps() == state.dumps()
+
+    # ----------------------------------------------------------------- invariants
+    @invariant()
+    def audited(self) -> None:
+        assert audit(self.database) == []
+
+    @invariant()
+    def external_chips(self) -> None:
+        """Only the starting chips, daily claims, grants and corrections the machine made
+        reached the wallets (R12); the house's rows are the computers' own."""
+        with Reader(self.database) as query:
+            sums = dict(query("SELECT kind, sum(amount) FROM ledger WHERE kind IN "
+                              "('start', 'daily', 'grant', 'correction') GROUP BY kind"))
+            wallets = {u for (u,) in query("SELECT user_id FROM wallets")}
+        world = self.world
+        assert wallets == world.wallets
+        assert sums == {k: v for k, v in {"start": START * len(wallets), "daily": world.daily,
+                                          "grant": world.grants,
+                                          "correction": world.corrections}.items() if v}
+
+    @invariant()
+    def snapshots_are_the_truth(self) -> None:
+        with Reader(self.database) as query:
+            stored = dict(query("SELECT id, state_json FROM live_tables WHERE status = 'open'"))
+        states = self.tables()
+        assert set(stored) == set(states)
+        for table, state in states.items():
+            assert stored[table] == state.dumps(), f"table {table}: memory is not storage"
+
+    @invariant()
+    def cards_and_boards(self) -> None:
+        for state in self.tables().values():
+            match = state.match
+            if match is None or match.hand is None:
+                continue
+            hand = match.hand
+            assert len(set(hand.deck)) == len(hand.deck)
+            held = [c for sh in hand.seats.values()
+                    for c in (*sh.board.cards, *sh.dealt, *sh.discards)]
+            assert len(set(held)) == len(held), f"a card twice in hand {match.hand_no}"
+            assert set(held) <= set(hand.deck[:hand.next_card])
+            for sh in hand.seats.values():
+                for row, size in ROW_SIZES.items():
+                    assert len(sh.board.row(row)) <= size
+            for player in match.seats:
+                assert player is None or player.stack >= 0
+
+    @invariant()
+    def showdowns(self) -> None:
+        events = self.recorder.events
+        for event in events[self.world.events_checked:]:
+            if isinstance(event, ShowdownDone):
+                hypothesis_event("shown down")
+                seats = event.view.seats
+                assert sum(s.points for s in seats) == 0
+                assert sum(s.chips for s in seats) == 0
+                assert all(s.stack_after >= 0 for s in seats)
+                assert all(s.board.complete for s in seats)
+        self.world.events_checked = len(events)
+
+
+async def _crash(service: TableService) -> None:
+    """Stop a service as a crash would: its tasks end, nothing more is saved."""
+    core = service._core
+    core.closing = True
+    tasks = list(core._tasks)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _random_rows(dealt: tuple[int, ...], free: dict[str, int], discards: int,
+                 rng: random.Random) -> dict[int, str]:
+    """A legal action from what the controls show: the discards due, the rest in rows with
+    room, at random."""
+    cards = list(dealt)
+    rng.shuffle(cards)
+    places = [row for row in ("top", "middle", "bottom") for _ in range(free[row])]
+    rng.shuffle(places)
+    return {card: ("discard" if i < discards else places[i - discards])
+            for i, card in enumerate(cards)}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_table_service_machine(backend: str, request: pytest.FixtureRequest,
+                               tmp_path: Path) -> None:
+    postgres = postgres_of(request) if backend == "postgresql" else None
+    count = iter(range(10**9))
+
+    class OnBackend(TableMachine):
+        def new_database(self) -> str:
+            if postgres is None:
+                return str(tmp_path / f"ofc{next(count)}.sqlite3")
+            return self.run(postgres.empty("machine"))
+
+    run_state_machine_as_test(
+        OnBackend,
+        settings=settings(max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None,
+                          database=None, derandomize=HUNT is None,
+                          suppress_health_check=[HealthCheck.too_slow,
+                                                 HealthCheck.filter_too_much]))
