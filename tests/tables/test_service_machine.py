@@ -303,6 +303,32 @@ class TableMachine(RuleBasedStateMachine):
             self.run(self.service.confirm(table, person, **where))
         self.settle()
 
+    @rule(data=st.data(), how=st.sampled_from(["draft", "take back", "row", "reset", "suggest",
+                                                "solve"]))
+    def draft(self, data: st.DataObject, how: str) -> None:
+        """Clicks before Confirm: a card to a row or back, a row menu, Reset, Suggest (hints
+        on only) or Solve (Fantasyland only), at any seat holding cards; what is refused
+        changes nothing."""
+        holding = [(t, p) for t in sorted(self.tables()) if self.tables()[t].match is not None
+                   for p in self.seated_people(t) if self.service.private_view(t, p).view.dealt]
+        if not holding:
+            return
+        table, person = data.draw(st.sampled_from(holding), label="seat")
+        seat_state = self.service.private_view(table, person)
+        card = data.draw(st.sampled_from(seat_state.view.dealt), label="card")
+        row = data.draw(st.sampled_from(["top", "middle", "bottom", "discard"]), label="row")
+        where = {"hand_no": seat_state.hand_no, "street": seat_state.street,
+                 "seat": seat_state.seat}
+        service = self.service
+        actions = {
+            "draft": lambda: service.set_draft(table, person, card=card, row=row, **where),
+            "take back": lambda: service.set_draft(table, person, card=card, row=None, **where),
+            "row": lambda: service.set_row(table, person, row=row, cards=[card], **where),
+            "reset": lambda: service.reset_draft(table, person, **where),
+            "suggest": lambda: service.suggest(table, person, **where),
+            "solve": lambda: service.best_arrangement(table, person, **where)}
+        self.attempt(actions[how])
+
     @rule(data=st.data(), how=st.sampled_from(["old hand", "other street", "not dealt",
                                                 "full row", "other seat", "not a row",
                                                 "early confirm"]))
@@ -318,10 +344,14 @@ class TableMachine(RuleBasedStateMachine):
         where = {"hand_no": seat_state.hand_no, "street": seat_state.street,
                  "seat": seat_state.seat}
         service = self.service
-        if not seat_state.to_act or not dealt:
-            card = dealt[0] if dealt else DECK[0]
-            self.refused(lambda: service.set_draft(table, person, card=card, row="bottom",
+        if not dealt:  # nothing to place: any card is refused
+            self.refused(lambda: service.set_draft(table, person, card=DECK[0], row="bottom",
                                                    **where))
+            return
+        if not seat_state.to_act:  # dealt but not its turn: it may draft, not place
+            rows = _random_rows(dealt, seat_state.free, seat_state.view.discard_count,
+                                random.Random(0))
+            self.refused(lambda: service.place(table, person, rows, **where))
             return
         if how == "old hand":
             where["hand_no"] -= 1
@@ -469,6 +499,16 @@ class TableMachine(RuleBasedStateMachine):
                     assert len(sh.board.row(row)) <= size
             for player in match.seats:
                 assert player is None or player.stack >= 0
+            for seat in hand.seats:
+                if not match.dealt_to(seat):  # (a placed action's draft is kept, unused)
+                    continue
+                draft = state.draft(seat)
+                assert set(draft) <= set(match.dealt_to(seat)), "a draft of cards not held"
+                needs = match.legal_rows(seat)
+                room = {row: needs.free(row) for row in ROW_SIZES} | {"discard": needs.discards}
+                for row, free in room.items():
+                    taken = sum(1 for r in draft.values() if r == row)
+                    assert taken <= free, f"a draft past the room of {row}"
 
     @invariant()
     def showdowns(self) -> None:
