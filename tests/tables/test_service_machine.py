@@ -9,7 +9,8 @@ getting up (mid-hand too), computers added and removed by the host or an admin, 
 placements chosen at random from what the seat's controls offer (card by card then Confirm,
 or a whole action at once), placements and lobby actions that must be refused, time run past
 the deadlines, players coming back, daily claims, admin grants and corrections, the table
-closed, and the service restarted from storage (cleanly, or as after a crash).
+closed, the service restarted from storage (cleanly, or as after a crash), and the database
+failing in the middle of an action's chip movements.
 
 After every step: the database's independent audit (tests/storage/audit.py: chips conserved,
 the ledger equals the wallets, stacks equal their moves, no settlement creates chips); the
@@ -18,7 +19,8 @@ is the state in memory; no card is twice in a hand (deck, boards, cards to place
 and every row is within its size; every showdown scores zero-sum points and chips and leaves
 no stack negative. A refused action raises a readable TableError and changes nothing (every
 table's state, the database's money rows, the events told). A restart restores exactly the
-state the old service had (after a crash, moved on by the time the clocks stood still).
+state the old service had (after a crash, moved on by the time the clocks stood still); the
+chip movements a failure left are finished, once, before anything else happens at the table.
 
 docs/maintainers/tests.md says how to run it longer (OFC_MACHINE_EXAMPLES).
 """
