@@ -51,7 +51,6 @@ from bot.engine.royalties import ROW_SIZES
 from bot.storage import DailyNotReady, Storage, StorageError
 from bot.tables import FakeClock, ShowdownDone, TableError, TableService
 from bot.tables.match_runner import FAST
-from bot.tables.recovery import _stand_still
 from bot.tables.state import TableState
 from tests.backends import BACKENDS, Reader, postgres_of
 from tests.storage.audit import audit
@@ -62,7 +61,7 @@ T = TypeVar("T")
 GUILD = 10
 ADMIN = 99
 PEOPLE = (101, 102, 103)
-CHANNELS = (20, 21, 22)
+CHANNELS = (20, 21, 22, 23, 24, 25)
 START = 1000  # storage's default starting chips
 DAILY = 200  # and daily chips
 # Kinds of ledger rows that bring chips in (RULES.md R12), and every money row, whose
@@ -206,11 +205,12 @@ class TableMachine(RuleBasedStateMachine):
 
     @rule(channel=st.sampled_from(CHANNELS), options=OPTIONS, seed=st.integers(0, 2**16),
           people=st.lists(st.sampled_from(PEOPLE), min_size=1, max_size=3, unique=True),
-          computers=st.lists(st.sampled_from(["easy", "strong"]), max_size=2))
+          computers=st.lists(st.sampled_from(["easy", "strong"]), max_size=2),
+          spare=st.integers(0, 1))
     def deal(self, channel: int, options: dict[str, Any], seed: int, people: list[int],
-             computers: list[str]) -> None:
+             computers: list[str], spare: int) -> None:
         """A table filled and started at once (the common way to play)."""
-        seats = len(people) + len(computers)
+        seats = len(people) + len(computers) + spare  # (a spare seat: a cash table's join)
         if not 2 <= seats <= (4 if options["variant"] == "turbo" else 3):
             return
         host, *others = people
@@ -508,9 +508,21 @@ class TableMachine(RuleBasedStateMachine):
             if state.pending:  # (movements a failure left: the restore did them)
                 assert table not in self.tables() or not self.tables()[table].pending
                 continue
-            if gap > 0:
-                _stand_still(state, gap)
-            assert self.service._core.tables[table].state.dumps() == state.dumps()
+            now = self.service._core.tables[table].state
+            if gap <= 0:
+                assert now.dumps() == state.dumps()
+                continue
+            # The clocks stood still for the `gap` no bot ran (R10): every timer is that much
+            # later, and the play is the same.
+            assert now.last_activity == state.last_activity + gap
+            assert now.next_hand_at == (None if state.next_hand_at is None
+                                        else state.next_hand_at + gap)
+            if state.match is not None:
+                assert now.match is not None and now.match.pending() == state.match.pending()
+                for seat in state.match.pending():
+                    old = state.match.deadline(seat)
+                    assert now.match.deadline(seat) == (None if old is None else old + gap)
+                assert now.match.public_view() == state.match.public_view()
 
     def last_save(self) -> float:
         """The latest save of an open table: when the bot is known to have run."""
