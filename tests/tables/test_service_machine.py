@@ -15,12 +15,13 @@ failing in the middle of an action's chip movements.
 After every step: the database's independent audit (tests/storage/audit.py: chips conserved,
 the ledger equals the wallets, stacks equal their moves, no settlement creates chips); the
 external ledger rows equal what the machine gave out; every open table's snapshot in storage
-is the state in memory; no card is twice in a hand (deck, boards, cards to place, discards)
-and every row is within its size; every showdown scores zero-sum points and chips and leaves
-no stack negative. A refused action raises a readable TableError and changes nothing (every
-table's state, the database's money rows, the events told). A restart restores exactly the
-state the old service had (after a crash, moved on by the time the clocks stood still); the
-chip movements a failure left are finished, once, before anything else happens at the table.
+is the state in memory, and its stacks the chips storage holds at it; no card is twice in a
+hand (deck, boards, cards to place, discards) and every row is within its size; every
+showdown scores zero-sum points and chips and leaves no stack negative. A refused action
+raises a readable TableError and changes nothing (every table's state, the database's money
+rows, the events told). A restart restores exactly the state the old service had (after a
+crash, every timer moved on by the time the clocks stood still); the chip movements a
+failure left are finished, once, before anything else happens at the table.
 
 docs/maintainers/tests.md says how to run it longer (OFC_MACHINE_EXAMPLES).
 """
