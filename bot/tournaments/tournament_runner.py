@@ -72,8 +72,10 @@ def report(t: Tournament) -> dict[str, Any]:
 def print_report(data: Mapping[str, Any]) -> None:
     # In English, the command line's language, with the standings' plural forms.
     hands = say(ENGLISH, "{n} hand a table", "{n} hands a table", n=data["hands"])
-    print(f"{data['players']} players, seed {data['seed']}, tables of at most "
-          f"{data['seats']}, {hands}")
+    # RULES.md: with 2 seats an odd number of players puts three at one table.
+    tables = ("tables of 2 (one of 3 when the number is odd)" if data["seats"] == 2
+              else f"tables of at most {data['seats']}")
+    print(f"{data['players']} players, seed {data['seed']}, {tables}, {hands}")
     for level in data["levels"]:
         print(f"Level {level['level']}{' (final)' if level['final'] else ''}")
         for table in level["tables"]:

@@ -148,3 +148,15 @@ def test_playout_budgets_give_the_same_tallies_with_workers() -> None:
     alone = players([])
     assert [p["ai"] for p in alone] == ["strong@3", "strong@6"]
     assert players(["--workers", "2"]) == alone
+
+
+def test_one_match_a_seating_has_no_interval_rather_than_a_zero_width_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A turbo match is the 10 hands asked for, so each seating plays one match: one sample.
+    argv = ["simulate", "--hands", "10", "--seed", "1", "--rules", "variant=turbo",
+            "--ai", "easy"]
+    assert main([*argv, "--json"]) == 0
+    assert [p["ci95"] for p in json.loads(capsys.readouterr().out)["players"]] == [None, None]
+    assert main(argv) == 0
+    rows = capsys.readouterr().out.splitlines()[2:4]
+    assert all("needs 2 matches" in row for row in rows), rows

@@ -41,3 +41,13 @@ def test_the_printed_report_counts_the_hands_in_the_singular_and_plural(
                  str(hands), "--ai", "easy"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first == f"2 players, seed 4, tables of at most 3, {says}"
+
+
+def test_the_report_says_two_seat_tables_seat_three_when_the_number_is_odd(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--tournament", "--players", "5", "--seats", "2", "--seed", "1",
+                 "--hands", "1", "--ai", "easy"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("5 players, seed 1, tables of 2 (one of 3 when the number is odd), "
+                      "1 hand a table")
+    assert out[2].count("(easy)") == 4  # the three players at level 1's first table, and its winner
