@@ -88,10 +88,13 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None,
             if tm.is_final else t(loc, "{title}, level {level}", title=title, level=tm.level)
     embed = discord.Embed(title=title, description=t(loc, note) if note else None)
     hands = t(loc, "{n} hand a table", "{n} hands a table", n=tm.hands)
+    # RULES.md R13: with 2 seats an odd number of players puts three at one table.
+    seating = (t(loc, "tables of 2 (one of 3 when the number is odd)") if tm.seats == 2
+               else t(loc, "tables of at most {seats}", seats=tm.seats))
     embed.add_field(name=t(loc, "Format"), value=t(
         loc, "buy-in {buy_in}, prize pool {pool} (people's buy-ins), paid to places: "
-             "{payouts}, tables of at most {seats}, {hands}", buy_in=tm.buy_in, pool=tm.pool,
-        payouts=payouts_words(tm.payouts), seats=tm.seats, hands=hands),
+             "{payouts}, {tables}, {hands}", buy_in=tm.buy_in, pool=tm.pool,
+        payouts=payouts_words(tm.payouts), tables=seating, hands=hands),
         inline=False)
     names = {e.player_id: seat_name(loc, e.name, e.ai_level is not None) for e in tm.entries}
     lines = []

@@ -17,7 +17,9 @@ def test_one_hand_and_one_warning_are_said_in_the_singular() -> None:
     t = tournament(1)
     t.warn(1, "slow", by=99, now=1.0)
     fields = {f.name: f.value for f in standings("en-US", t).fields}
-    assert str(fields["Format"]).endswith("tables of at most 2, 1 hand a table")
+    # R13: two seats and an odd number of players put three at one table
+    assert str(fields["Format"]).endswith(
+        "tables of 2 (one of 3 when the number is odd), 1 hand a table")
     assert "P1: in, 1 warning\n" in str(fields["Players (2)"]) + "\n"
 
 
@@ -28,6 +30,13 @@ def test_more_take_each_languages_plural() -> None:
     fields = {f.name: str(f.value) for f in standings("ru", t).fields}
     assert fields["Формат"].endswith("5 раздач за стол")
     assert "2 предупреждения" in fields["Игроки (2)"]
+
+
+def test_three_seat_tables_say_at_most_three() -> None:
+    t = Tournament.new(7, 10, 99, buy_in=50, seats=3, hands=20, payouts=(100,), seed=1,
+                       closes_at=100.0, min_hands=1)
+    fields = {f.name: str(f.value) for f in standings("sv-SE", t).fields}
+    assert fields["Format"].endswith("bord med högst 3, 20 händer per bord"), fields["Format"]
 
 
 def test_payout_shares_read_as_percentages() -> None:
