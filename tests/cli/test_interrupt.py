@@ -13,21 +13,21 @@ import pytest
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C ended
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_ctrl_c_stops_a_simulation_quietly_with_status_130(workers: int) -> None:
-    run = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "simulate", "--hands", "300", "--ai", "easy,easy",
-         "--seed", "1", "--workers", str(workers)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+def interrupt_once_it_says(args: list[str], progress: bytes, wait: float) -> None:
+    """Run `ofc simulate ARGS`, send Ctrl+C to its whole group once stderr shows PROGRESS,
+    and check it ended quietly with 130. WAIT only bounds a wait that could never end."""
+    run = subprocess.Popen([sys.executable, "-m", "bot.cli", "simulate", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True)
     assert run.stderr is not None
     seen = b""
     try:
-        while b"1/" not in seen:  # the first match is played: the workers are at work
+        while progress not in seen:
             read = run.stderr.read(1)
             assert read, seen.decode()
             seen += read
         os.killpg(run.pid, signal.SIGINT)  # as Ctrl+C in a terminal: the whole group
-        out, err = run.communicate(timeout=300)  # stderr closes once every worker is gone
+        out, err = run.communicate(timeout=wait)  # stderr closes once every worker is gone
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
@@ -37,6 +37,12 @@ def test_ctrl_c_stops_a_simulation_quietly_with_status_130(workers: int) -> None
     assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
     assert out == b""
 
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ctrl_c_stops_a_simulation_quietly_with_status_130(workers: int) -> None:
+    # once the first match is played: the workers are at work
+    interrupt_once_it_says(["--hands", "300", "--ai", "easy,easy", "--seed", "1",
+                            "--workers", str(workers)], b"1/", 300)
 
 
 def test_ctrl_c_ends_a_match_under_way_in_a_worker_at_once(tmp_path: Path) -> None:
@@ -44,25 +50,6 @@ def test_ctrl_c_ends_a_match_under_way_in_a_worker_at_once(tmp_path: Path) -> No
     named pipe no one reads, so that match cannot end by itself) while the first match is
     played: Ctrl+C ends the held match too, rather than wait for it to finish."""
     os.mkfifo(tmp_path / "match0002-seating1-hand001.png")
-    run = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "simulate", "--hands", "30", "--ai", "easy,easy",
-         "--seed", "1", "--workers", "2", "--images", str(tmp_path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    assert run.stderr is not None
-    seen = b""
-    try:
-        while b"1/3" not in seen:  # the first match is played, the second is held
-            read = run.stderr.read(1)
-            assert read, seen.decode()
-            seen += read
-        os.killpg(run.pid, signal.SIGINT)
-        # Only a bound on a wait that cannot end by itself: the held match never ends.
-        out, err = run.communicate(timeout=120)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
-            run.wait()
-    errors = (seen + err).decode()
-    assert run.returncode == INTERRUPTED, errors
-    assert "Traceback" not in errors and "KeyboardInterrupt" not in errors, errors
-    assert out == b""
+    # "1/3": the first match is played, the second is held
+    interrupt_once_it_says(["--hands", "30", "--ai", "easy,easy", "--seed", "1", "--workers",
+                            "2", "--images", str(tmp_path)], b"1/3", 120)

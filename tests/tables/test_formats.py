@@ -40,6 +40,28 @@ FANTASY_SEED = 157  # heads-up against an easy computer, Alice earns Fantasyland
 ALONE_BUST_SEED = 3  # Alice and two easy computers, buy-in 3: Alice alone busts in hand 1
 
 
+async def _heads_up_cash(storage: Storage, clock: FakeClock
+                         ) -> tuple[TableService, FakeClock, Recorder, int]:
+    """Alice and Bob at a heads-up cash table, its first hand dealt; 5 s between hands."""
+    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
+    service, clock, recorder = fresh_service(storage, clock.now(), settings)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "cash", "seats": 2}, seed=3)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.idle()
+    return service, clock, recorder, table
+
+
+async def _play_out_the_hand(service: TableService, table: int, recorder: Recorder) -> None:
+    """Alice and Bob act until the hand's showdown."""
+    while not recorder.of(ShowdownDone):
+        for person in (ALICE, BOB):
+            if service.private_view(table, person).to_act:
+                await act(service, table, person)
+        await service.idle()
+
+
 async def test_a_fantasyland_hand_with_best_arrangement(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         database: str) -> None:
@@ -125,18 +147,8 @@ async def test_a_full_cash_table_left_between_hands_seats_a_newcomer(
     # R11: players join and leave between hands. Heads-up, Bob gets up after hand 1: no hand
     # is dealt with Alice alone, so nothing else would free his seat; Carol takes it and is
     # dealt the next hand (before, the table waited for a buy-in it refused, then closed).
-    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
-    service, clock, recorder = fresh_service(storage, clock.now(), settings)
-    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
-                                        {"format": "cash", "seats": 2}, seed=3)).table_id
-    await service.join(table, BOB, "Bob")
-    await service.start(table, ALICE)
-    await service.idle()
-    while not recorder.of(ShowdownDone):
-        for person in (ALICE, BOB):
-            if service.private_view(table, person).to_act:
-                await act(service, table, person)
-        await service.idle()
+    service, clock, recorder, table = await _heads_up_cash(storage, clock)
+    await _play_out_the_hand(service, table, recorder)
     await service.leave(table, BOB)
     left = recorder.of(PlayerLeft)
     assert [(e.player_id, e.reason) for e in left] == [(BOB, "left")]
@@ -341,22 +353,12 @@ async def test_a_computer_that_busted_at_a_cash_table_is_rated_at_its_level(
 
 async def test_a_cash_player_takes_back_a_leave_before_the_hand_ends(
         storage: Storage, clock: FakeClock, database: str) -> None:
-    settings = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=5, ai_in_thread=False)
-    service, clock, recorder = fresh_service(storage, clock.now(), settings)
-    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
-                                        {"format": "cash", "seats": 2}, seed=3)).table_id
-    await service.join(table, BOB, "Bob")
-    await service.start(table, ALICE)
-    await service.idle()
+    service, clock, recorder, table = await _heads_up_cash(storage, clock)
     await service.leave(table, BOB)
     assert service.lobby(table).leaving == (BOB,)
     await service.stay(table, BOB)
     assert service.lobby(table).leaving == ()
-    while not recorder.of(ShowdownDone):
-        for person in (ALICE, BOB):
-            if service.private_view(table, person).to_act:
-                await act(service, table, person)
-        await service.idle()
+    await _play_out_the_hand(service, table, recorder)
     assert not recorder.of(PlayerLeft) and service.lobby(table).seated(BOB)
     assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == START - 200
     await service.cancel(table, ALICE)
