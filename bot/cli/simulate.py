@@ -77,16 +77,18 @@ class Tally:
 
     def to_dict(self) -> dict[str, Any]:
         mean = statistics.fmean(self.samples) if self.samples else 0.0
-        # One match (a single sample) has no spread to measure: no interval, not a zero-width one.
+        # One match (a single sample) has no spread to measure: the JSON contract keeps its
+        # [low, high] shape, as [mean, mean], and the printed table says there is no interval.
         half = (Z95 * statistics.stdev(self.samples) / math.sqrt(len(self.samples))
-                if len(self.samples) > 1 else None)
+                if len(self.samples) > 1 else 0.0)
         return {
             "ai": self.entry.label,
             "level": self.entry.level,
             "playouts": self.entry.playouts,
             "seconds": self.entry.seconds,
             "points_per_hand": round(mean, 3),
-            "ci95": None if half is None else [round(mean - half, 3), round(mean + half, 3)],
+            "ci95": [round(mean - half, 3), round(mean + half, 3)],
+            "matches": len(self.samples),
             "foul_rate": _rate(self.fouls, self.hands),
             "fantasy_entry_rate": _rate(self.entries, self.normal_hands),
             "fantasy_stay_rate": _rate(self.stays, self.fantasy_hands),
@@ -428,7 +430,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     print(f"{'ai':{width}}{'points/hand':>12}{'95% interval':>20}{'fouls':>8}{'FL in':>8}"
           f"{'FL stay':>9}{'royalties':>11}{'ms/decision':>13}")
     for p in report["players"]:
-        interval = ("needs 2 matches" if p["ci95"] is None
+        interval = ("needs 2 matches" if p["matches"] < 2
                     else "[{:.2f}, {:.2f}]".format(*p["ci95"]))
         print(f"{p['ai']:{width}}{p['points_per_hand']:>12.2f}{interval:>20}"
               f"{p['foul_rate']:>8.1%}{p['fantasy_entry_rate']:>8.1%}"
