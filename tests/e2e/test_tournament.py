@@ -88,6 +88,20 @@ async def two_heads_up_tables(double: DiscordDouble, bot: OFCBot, alice: Member,
     return t.tournament_id
 
 
+async def _cancelled_and_refunded(double: DiscordDouble, bot: OFCBot, clock: FakeClock,
+                                  tournament: int, members: tuple[Member, ...]) -> None:
+    """The tournament gets cancelled: its tables close, its pool is empty, and every member
+    has the wallet it started with."""
+    await double.wait_until(lambda: not bot.tournaments.live(), what="cancelled")
+    await play_out(bot, clock)
+    assert bot.tables.live_tables() == []
+    record = await bot.storage.tournaments.tournament(tournament)
+    assert (record.status, record.pool) == ("cancelled", 0)
+    for member in members:
+        wallet = await bot.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
+        assert wallet.balance == STARTING
+
+
 def the_bots_role(double: DiscordDouble) -> Any:
     (role,) = [r for r in double.guild.roles.values() if r.name == "OFC Test Bot"]
     return role
@@ -430,14 +444,7 @@ async def test_deleting_a_tournaments_channel_cancels_it_and_refunds_everyone(
                 for table in bot.tournaments.tournament(t.tournament_id).tables),
                 what="both tables playing")
         await double.delete_channel(lounge)
-        await double.wait_until(lambda: not bot.tournaments.live(), what="cancelled")
-        await play_out(bot, clock)
-        assert bot.tables.live_tables() == []
-        record = await bot.storage.tournaments.tournament(t.tournament_id)
-        assert (record.status, record.pool) == ("cancelled", 0)
-        for member in (alice, bob, carol):
-            wallet = await bot.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
-            assert wallet.balance == STARTING
+        await _cancelled_and_refunded(double, bot, clock, t.tournament_id, (alice, bob, carol))
         again = await double.resolved(await alice.slash("ofc tournament create", buy_in=5))
         assert again.ephemeral and "is open" in str(again.content)
 
@@ -492,14 +499,8 @@ async def test_a_tournaments_channel_deleted_while_the_bot_was_off_cancels_it_at
 
     restarted = await start_bot(double, database, clock)
     try:
-        await double.wait_until(lambda: not restarted.tournaments.live(), what="cancelled")
-        await play_out(restarted, clock)
-        assert restarted.tables.live_tables() == []
-        record = await restarted.storage.tournaments.tournament(t.tournament_id)
-        assert (record.status, record.pool) == ("cancelled", 0)
-        for member in (alice, bob, carol):
-            wallet = await restarted.storage.wallets.wallet(double.guild.id, member.id, now=0.0)
-            assert wallet.balance == STARTING
+        await _cancelled_and_refunded(double, restarted, clock, t.tournament_id,
+                                      (alice, bob, carol))
     finally:
         await double.stop_client(restarted)
     assert audit(database) == []

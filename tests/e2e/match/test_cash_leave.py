@@ -7,8 +7,9 @@ import asyncio
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e import breakdowns
-from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.flows import (
+    Seat,
     balance,
     description,
     display_name,
@@ -23,12 +24,19 @@ from tests.e2e.flows import (
 BUST_SEED = 3  # Alice, two easy computers, buy-in 3: Alice alone busts in hand 1
 
 
-async def test_leaving_mid_hand_says_when_and_the_table_then_waits(
-        double: DiscordDouble, bot: object, alice: Member, bob: Member) -> None:
-    before = await balance(double, bob)
+async def _heads_up_cash_at_street_2(double: DiscordDouble, alice: Member, bob: Member
+                                     ) -> tuple[Message, list[Seat]]:
+    """Alice's heads-up cash table with Bob, played to the first hand's second street."""
     table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
     seats = seats_of((alice, bob))
     await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    return table, seats
+
+
+async def test_leaving_mid_hand_says_when_and_the_table_then_waits(
+        double: DiscordDouble, bot: object, alice: Member, bob: Member) -> None:
+    before = await balance(double, bob)
+    table, seats = await _heads_up_cash_at_street_2(double, alice, bob)
     left = await double.resolved(await bob.slash("ofc leave"))
     assert left.content == ("You will get up after this hand; your chips go back to your "
                                  "wallet then.")
@@ -105,9 +113,7 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_got_up(
     """Heads-up, Bob gets up during a hand: once it is over, Alice's table waits for a
     player, and Carol's /ofc join seats her in Bob's seat and deals the next hand (no hand
     is dealt with Alice alone, so nothing else would free it)."""
-    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
-    seats = seats_of((alice, bob))
-    await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    table, seats = await _heads_up_cash_at_street_2(double, alice, bob)
     await double.resolved(await bob.slash("ofc leave"))
     await play_until(double, table, seats,
                      lambda: True if breakdowns.posted(double.messages()) else None)
@@ -122,9 +128,7 @@ async def test_a_newcomer_takes_the_seat_of_a_player_who_got_up(
 async def test_a_player_who_asked_to_leave_takes_it_back_with_join(
         double: DiscordDouble, bot: object, alice: Member, bob: Member) -> None:
     before = await balance(double, bob)
-    table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off")
-    seats = seats_of((alice, bob))
-    await play_until(double, table, seats, lambda: True if "street 2" in title(table) else None)
+    table, seats = await _heads_up_cash_at_street_2(double, alice, bob)
     await double.resolved(await bob.slash("ofc leave"))
     stay = await double.resolved(await bob.slash("ofc join"))
     assert stay.ephemeral and stay.content == (
