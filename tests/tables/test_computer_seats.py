@@ -1,13 +1,20 @@
 """Computer seats at live tables: a computer whose move could not be saved, a decision that
 arrives after the table moved on."""
 
+import asyncio
+import threading
+from typing import Any
+
 import pytest
 
+from bot.ai.players import AIPlayers
+from bot.engine.cards import Card
+from bot.engine.views import PrivateView
 from bot.storage import Storage
-from bot.tables import FakeClock, Placed, PlayerAway, TableService
+from bot.tables import FakeClock, Placed, PlayerAway, ServiceSettings, TableService
 from bot.tables.scheduling import RETRY_SECONDS
 
-from .driver import ALICE, CHANNEL, GUILD, Recorder, act, play
+from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, play
 from .test_restart import Flaky
 
 
@@ -33,3 +40,86 @@ async def test_a_computer_whose_move_could_not_be_saved_tries_again(
     await play(service, clock, table, [ALICE])
     assert not recorder.of(PlayerAway)
     assert sum(1 for e in recorder.of(Placed) if e.player_id < 0) == 5  # R7: five streets
+
+
+class Held(AIPlayers):
+    """A computer player deciding on a thread that waits until the test lets it answer."""
+
+    def __init__(self) -> None:
+        super().__init__(seconds=None, playouts=6)
+        self.entered = threading.Event()
+        self.gate = threading.Event()
+
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> dict[Card, str]:
+        self.entered.set()
+        self.gate.wait(30)
+        return super().decide(view, level, seed, seconds=seconds)
+
+
+THREAD = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=0, ai_in_thread=True)
+
+
+async def thinking(storage: Storage, clock: FakeClock, options: dict[str, Any]
+                   ) -> tuple[TableService, Held, Recorder, int]:
+    """Alice and an easy computer, dealt; returns once the computer is deciding."""
+    held = Held()
+    service = TableService(storage, clock, held, THREAD)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", options,
+                                        seed=5)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    if service.private_view(table, ALICE).to_act:
+        await act(service, table, ALICE)
+    while not held.entered.is_set():
+        await asyncio.sleep(0.01)
+    return service, held, recorder, table
+
+
+async def answered(service: TableService, held: Held) -> None:
+    held.gate.set()
+    for _ in range(50):  # the thread's answer reaches the loop
+        await asyncio.sleep(0.01)
+    await service.idle()
+
+
+async def test_a_decision_after_the_clock_placed_the_street_is_dropped(
+        storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
+    service, held, recorder, table = await thinking(
+        storage, clock, {"format": "hands", "hands": 1, "turn_seconds": 10,
+                         "time_bank_seconds": 0})
+    try:
+        await clock.advance(10)  # R10: the computer's street placed by the clock
+        while not recorder.of(Placed) or recorder.of(Placed)[-1].player_id > 0:
+            await asyncio.sleep(0.01)
+        placed = [(e.player_id, e.auto) for e in recorder.of(Placed)]
+        assert placed[-1] == (-1, True)
+        await answered(service, held)
+        assert [(e.player_id, e.auto) for e in recorder.of(Placed)][:len(placed)] == placed
+        assert "ERROR" not in caplog.text and "Traceback" not in caplog.text
+        await play(service, clock, table, [ALICE])
+    finally:
+        held.gate.set()
+        await service.close()
+
+
+async def test_a_decision_after_the_table_was_cancelled_is_dropped(
+        storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture,
+        database: str) -> None:
+    service, held, recorder, table = await thinking(storage, clock,
+                                                    {"format": "hands", "hands": 3})
+    try:
+        before = len(recorder.of(Placed))
+        await service.cancel(table, ALICE, is_admin=False)
+        after = len(recorder.of(Placed))
+        assert after > before
+        await answered(service, held)
+        assert len(recorder.of(Placed)) == after
+        assert "ERROR" not in caplog.text and "Traceback" not in caplog.text
+        _, stacks, _ = chips(database)
+        assert not stacks
+    finally:
+        held.gate.set()
+        await service.close()
