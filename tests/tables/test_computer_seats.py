@@ -3,6 +3,7 @@ arrives after the table moved on."""
 
 import asyncio
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,11 +12,21 @@ from bot.ai.players import AIPlayers
 from bot.engine.cards import Card
 from bot.engine.views import PrivateView
 from bot.storage import Storage
-from bot.tables import FakeClock, Placed, PlayerAway, ServiceSettings, TableService
+from bot.tables import (
+    FakeClock,
+    MatchOver,
+    Placed,
+    PlayerAway,
+    ServiceSettings,
+    ShowdownDone,
+    TableService,
+)
 from bot.tables.scheduling import RETRY_SECONDS
+from tests.backends import is_postgres, postgres_of, usable
+from tests.storage.audit import audit
 
-from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, play
-from .test_restart import Flaky
+from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, fresh_service, play
+from .test_restart import Copies, Flaky, recording
 
 
 async def test_a_computer_whose_move_could_not_be_saved_tries_again(
@@ -123,3 +134,47 @@ async def test_a_decision_after_the_table_was_cancelled_is_dropped(
     finally:
         held.gate.set()
         await service.close()
+
+
+async def test_a_computer_in_fantasyland_at_a_restart_sets_its_hand_once(
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    # Seed 17: the computer (seat 1) earns Fantasyland in hand 1 and plays it, 14 cards set
+    # at once, in hand 2. A copy of the database after every write of the match, each
+    # restored ten minutes later (a crash or a stop while the computer thinks) and played
+    # out: the same standings, each hand recorded once, its 14 cards placed in one action,
+    # chips audited.
+    postgres = postgres_of(request) if is_postgres(database) else None
+    copies = Copies(database, tmp_path, clock)
+    recording(storage, copies)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=17)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    copies.on = True
+    await play(service, clock, table, [ALICE])
+    assert recorder.of(ShowdownDone)[0].fantasy_next == {1: 14}
+    final = recorder.of(MatchOver)[0].standings
+    fantasy = [e for e in recorder.of(Placed) if e.player_id < 0 and e.street == 0]
+    assert len(fantasy) == 1 and not fantasy[0].auto
+    set_after_restart = 0
+    for taken, now in copies.taken:
+        path = await usable(taken, postgres)
+        copy = await Storage.open(path)
+        try:
+            resumed, later, events = fresh_service(copy, now + 600)
+            for restored in await resumed.restore():
+                await play(resumed, later, restored, [ALICE])
+            await resumed.close()
+            assert [e.standings for e in events.of(MatchOver)] in ([], [final]), path
+            again = [e for e in events.of(Placed) if e.player_id < 0 and e.street == 0]
+            assert [e.hand_no for e in again] in ([], [2]), path  # once, whole
+            set_after_restart += len(again)
+            assert not [e for e in events.of(Placed) if e.auto], path
+            assert (await copy.tables.table(table)).status == "closed", path
+            match = (await copy.history.recent_matches(GUILD, ALICE))[0].match_id
+            assert [h.hand_no for h in await copy.history.match_hands(match)] == [1, 2], path
+        finally:
+            await copy.close()
+        assert audit(path) == [], path
+    assert set_after_restart  # some copies were taken while the computer's hand was unset
