@@ -337,7 +337,7 @@ class Match:
         return events
 
     def timeout(self, now: float) -> list[Event]:
-        """R10: place for every seat whose deadline has passed, and mark it away."""
+        """R10: place for every seat whose deadline has passed, and mark it away (a person)."""
         events: list[Event] = []
         while self.phase == "playing" and self.hand is not None:
             late = [s for s in self.hand.pending()
@@ -353,7 +353,8 @@ class Match:
             sh.used += now - (sh.since or now)
             street = 0 if sh.fantasy else self.hand.street
             events.append(Timeout(seat=seat, player_id=player.player_id, street=street))
-            self._mark_away(seat, events)
+            if player.ai_level is None:  # a computer was kept waiting, not away: it has no
+                self._mark_away(seat, events)  # "I'm back", and its next action is its own
             self._after(self._auto(seat, now, events), now, events)
         if events:
             self._record({"do": "timeout", "now": now}, events)

@@ -178,3 +178,26 @@ async def test_a_computer_in_fantasyland_at_a_restart_sets_its_hand_once(
             await copy.close()
         assert audit(path) == [], path
     assert set_after_restart  # some copies were taken while the computer's hand was unset
+
+
+async def test_a_computer_whose_clock_ran_out_plays_its_next_streets_itself(
+        storage: Storage, clock: FakeClock) -> None:
+    # Worker processes busy past the computer's whole turn: R10's clock places that street.
+    # A person is then away until they act again (I'm back); a computer has no button, so
+    # it stays itself: not marked away, not placed for on its later streets, and at a
+    # tournament's table (which keeps away players seated) not placed for to the last hand.
+    service, held, recorder, table = await thinking(
+        storage, clock, {"format": "hands", "hands": 2, "turn_seconds": 10,
+                         "time_bank_seconds": 0, "sit_out_when_away": False})
+    try:
+        await clock.advance(10)
+        while not recorder.of(Placed) or recorder.of(Placed)[-1].player_id > 0:
+            await asyncio.sleep(0.01)
+        await answered(service, held)
+        await play(service, clock, table, [ALICE])
+        computer = [e.auto for e in recorder.of(Placed) if e.player_id < 0]
+        assert computer == [True] + [False] * 9  # two hands of five streets
+        assert not recorder.of(PlayerAway)
+    finally:
+        held.gate.set()
+        await service.close()
