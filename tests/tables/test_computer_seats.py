@@ -1,5 +1,6 @@
 """Computer seats at live tables: a computer whose move could not be saved, a decision that
-arrives after the table moved on."""
+arrives after the table moved on, a computer whose clock ran out, a computer in Fantasyland
+at a restart."""
 
 import asyncio
 import threading
@@ -90,9 +91,8 @@ async def thinking(storage: Storage, clock: FakeClock, options: dict[str, Any]
 
 
 async def answered(service: TableService, held: Held) -> None:
+    """Let the computer answer; return once its turn is over (idle() waits for it)."""
     held.gate.set()
-    for _ in range(50):  # the thread's answer reaches the loop
-        await asyncio.sleep(0.01)
     await service.idle()
 
 
