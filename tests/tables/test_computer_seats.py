@@ -201,3 +201,20 @@ async def test_a_computer_whose_clock_ran_out_plays_its_next_streets_itself(
     finally:
         held.gate.set()
         await service.close()
+
+
+async def test_the_last_person_sitting_out_ends_a_match_against_computers(
+        service: TableService, clock: FakeClock, recorder: Recorder, database: str) -> None:
+    # R11: computers play only for people. Alice never acts: R10 places for her, she sits out
+    # after the hand, and the match ends then, though two computers still have chips; their
+    # stacks go back to the house, hers to her wallet.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 5, "seats": 3},
+                                        seed=3)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    await play(service, clock, table, [])
+    assert len(recorder.of(ShowdownDone)) == 1 and len(recorder.of(MatchOver)) == 1
+    wallets, stacks, external = chips(database)
+    assert not stacks and sum(wallets.values()) == external  # the house's chips came back
