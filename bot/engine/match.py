@@ -336,9 +336,13 @@ class Match:
                       "cards": {code[c]: row for c, row in assignment.items()}}, events)
         return events
 
-    def timeout(self, now: float) -> list[Event]:
-        """R10: place for every seat whose deadline has passed, and mark it away."""
+    def timeout(self, now: float, *, computers_away: bool = False) -> list[Event]:
+        """R10: place for every seat whose deadline has passed, and mark it away: a person
+        only. A computer was kept waiting (the bot too busy), not away: it has no "I'm back",
+        and its next action is its own. `computers_away`: marks them too, as histories
+        recorded before that were played (replay.py)."""
         events: list[Event] = []
+        computer = False
         while self.phase == "playing" and self.hand is not None:
             late = [s for s in self.hand.pending()
                     if (d := self.deadline(s)) is not None and d <= now]
@@ -353,10 +357,15 @@ class Match:
             sh.used += now - (sh.since or now)
             street = 0 if sh.fantasy else self.hand.street
             events.append(Timeout(seat=seat, player_id=player.player_id, street=street))
-            self._mark_away(seat, events)
+            computer = computer or player.ai_level is not None
+            if player.ai_level is None or computers_away:
+                self._mark_away(seat, events)
             self._after(self._auto(seat, now, events), now, events)
         if events:
-            self._record({"do": "timeout", "now": now}, events)
+            # (a history says when a computer stayed, so that older ones replay as played)
+            self._record({"do": "timeout", "now": now,
+                          **({"computers_stay": True} if computer and not computers_away
+                             else {})}, events)
         return events
 
     def pause(self, seconds: float) -> list[Event]:

@@ -37,8 +37,8 @@ def _apply(match: Match, action: dict[str, Any], deck: list[Card]) -> None:
     elif do == "place":
         cards = dict(zip(decode(action["cards"]), action["cards"].values(), strict=True))
         match.place(action["seat"], cards, action["now"])
-    elif do == "timeout":
-        match.timeout(action["now"])
+    elif do == "timeout":  # before computers stayed, a history says nothing of them
+        match.timeout(action["now"], computers_away=not action.get("computers_stay", False))
     elif do == "complete":
         match.complete_hand(action["now"])
     elif do == "pause":

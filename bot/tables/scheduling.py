@@ -136,16 +136,24 @@ class Scheduler:
         except Exception:
             log.exception("computer player failed at table %s; placing by R10", state.table_id)
             choice = auto_assignment(view.board, view.dealt, view.discard_count)
-        try:
-            await self._play.place(state.table_id, player.player_id, choice, hand_no, street,
-                                   seat)
-        except StaleAction:
-            return
-        except TableError as error:
-            log.error("computer move refused at table %s: %s", state.table_id, error)
-            await self._play.place(state.table_id, player.player_id,
-                                   auto_assignment(view.board, view.dealt, view.discard_count),
-                                   hand_no, street, seat)
+        while True:
+            try:
+                await self._play.place(state.table_id, player.player_id, choice, hand_no,
+                                       street, seat)
+                return
+            except StaleAction:  # the table moved on meanwhile (R10's clock, a new street)
+                return
+            except TableError as error:
+                fallback = auto_assignment(view.board, view.dealt, view.discard_count)
+                if choice == fallback:
+                    raise
+                log.error("computer move refused at table %s: %s", state.table_id, error)
+                choice = fallback
+            except Exception:  # storage trouble: the table is as last saved; try again soon,
+                # or R10's clock would place this street and mark the computer away
+                log.exception("computer move at table %s failed; retrying in %s s",
+                              state.table_id, RETRY_SECONDS)
+                await self._core.sleep(RETRY_SECONDS)
 
 
 def _busted_people(match: Match) -> tuple[int, ...]:

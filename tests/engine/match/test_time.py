@@ -355,3 +355,31 @@ def test_another_player_in_the_freed_seat_gets_a_fresh_bank() -> None:
     match.leave(0)
     match.join(PlayerSpec(4, "Dee", 200), seat=0)
     assert (match.player(0).time_bank, match.player(0).bank_filled) == (10.0, 300.0)
+
+
+def _computer_times_out(computers_away: bool) -> Match:
+    """Seat 1 a computer whose street 1 times out; street 2 as the rules then go."""
+    rules = new_match(2).rules
+    match = Match.new(rules, [PlayerSpec(1, "Ann", 200), PlayerSpec(-1, "Computer", 200,
+                                                                    "easy")], button=1, seed=1)
+    start_with(match, "2c 9d Kh 4s Ah  3c 3d 3h 3s 4c  7c 8c 9c  5c 5d 5h")
+    match.place(0, dict(zip(cards_of("2c 9d Kh 4s Ah"),
+                            ("top", "middle", "middle", "bottom", "bottom"), strict=True)), 10.0)
+    match.timeout(match.deadline(1), computers_away=computers_away)  # type: ignore[arg-type]
+    match.place(0, dict(zip(cards_of("7c 8c 9c"), ("bottom", "bottom", "discard"),
+                            strict=True)), 20.0)
+    return match
+
+
+def test_a_computer_whose_time_ran_out_is_not_away_and_histories_replay_either_way() -> None:
+    # R10: the clock places the computer's street, but it is not away (it has no "I'm back"):
+    # street 2 waits for it. A history recorded before (the computer marked away, street 2
+    # placed at once) still replays as it was played, and so does one recorded now.
+    now = _computer_times_out(computers_away=False)
+    assert not now.seats[1].away and now.pending() == (1,)  # type: ignore[union-attr]
+    now.place(1, dict(zip(cards_of("5c 5d 5h"), ("middle", "middle", "discard"), strict=True)),
+              30.0)
+    check_replay(now)
+    before = _computer_times_out(computers_away=True)
+    assert before.seats[1].away and before.pending() == (0,)  # type: ignore[union-attr]
+    check_replay(before)
