@@ -237,13 +237,14 @@ class Lobby:
             return self.view(state)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str,
-                           is_admin: bool, name: str | None = None) -> LobbyView:
-        async with self._hosting(table_id, actor_id, is_admin) as live:
+                           is_admin: bool, name: str | None = None,
+                           by_tournament: bool = False) -> LobbyView:
+        async with self._hosting(table_id, actor_id, is_admin, by_tournament) as live:
             state = live.state
             if level not in LEVELS:
                 raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
                                       level=level, levels=", ".join(LEVELS)))
-            if not (is_admin or state.practice or state.lent):
+            if not (is_admin or state.practice):
                 raise NotAllowed(HOUSE_CHIPS)
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
             player_id = min([0, *(s.player_id for s in state.seats)]) - 1
@@ -252,7 +253,7 @@ class Lobby:
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,
                               is_admin: bool) -> LobbyView:
-        async with self._hosting(table_id, actor_id, is_admin) as live:
+        async with self._hosting(table_id, actor_id, is_admin, False) as live:
             state = live.state
             if player_id >= 0:
                 raise TableError(Text("That is not a computer player."))
@@ -261,9 +262,10 @@ class Lobby:
             op = money.CashOut(player_id, state.op_key("cash_out", player_id))
             return await self._lobby_action(live, "computer removed", [op])
 
-    async def start(self, table_id: int, actor_id: int, is_admin: bool) -> LobbyView:
+    async def start(self, table_id: int, actor_id: int, is_admin: bool,
+                    by_tournament: bool = False) -> LobbyView:
         core = self._core
-        async with self._hosting(table_id, actor_id, is_admin) as live:
+        async with self._hosting(table_id, actor_id, is_admin, by_tournament) as live:
             state = live.state
             specs = [PlayerSpec(s.player_id, s.name, s.stack, s.ai_level) for s in state.seats]
             pick = (secrets.SystemRandom() if state.seed is None
@@ -280,7 +282,7 @@ class Lobby:
             return self.view(state)
 
     async def cancel(self, table_id: int, actor_id: int, is_admin: bool) -> None:
-        async with self._hosting(table_id, actor_id, is_admin, in_lobby=False) as live:
+        async with self._hosting(table_id, actor_id, is_admin, True, in_lobby=False) as live:
             state = live.state
             ops: list[money.Op] = []
             shown: list[out.TableEvent] = []
@@ -315,11 +317,15 @@ class Lobby:
 
     # ----------------------------------------------------------------- internals
     @asynccontextmanager
-    async def _hosting(self, table_id: int, actor_id: int, is_admin: bool,
+    async def _hosting(self, table_id: int, actor_id: int, is_admin: bool, by_tournament: bool,
                        in_lobby: bool = True) -> AsyncIterator[Live]:
-        """The table, locked, for an action of its host (or an admin), before the start."""
+        """The table, locked, for an action of its host (or an admin), before the start. At a
+        tournament's table only the tournament seats and starts (its director hosts it, and a
+        seat it did not draw would hold a stack the house lent)."""
         async with self._core.locked(table_id) as live:
             _check_host(live.state, actor_id, is_admin)
+            if live.state.lent and not by_tournament:
+                raise NotAllowed(TOURNAMENT_SEATS)
             if in_lobby:
                 _check_lobby(live.state)
             yield live

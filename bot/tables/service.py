@@ -181,17 +181,21 @@ class TableService:
         return await self._lobby.stay(table_id, player_id)
 
     async def add_computer(self, table_id: int, actor_id: int, level: str = "easy", *,
-                           is_admin: bool = False, name: str | None = None) -> LobbyView:
-        """Seat a computer, named `name` or numbered at this table ("Computer 2 (easy)")."""
-        return await self._lobby.add_computer(table_id, actor_id, level, is_admin, name)
+                           is_admin: bool = False, name: str | None = None,
+                           by_tournament: bool = False) -> LobbyView:
+        """Seat a computer, named `name` or numbered at this table ("Computer 2 (easy)"); at
+        a tournament's table only the tournament does (`by_tournament`)."""
+        return await self._lobby.add_computer(table_id, actor_id, level, is_admin, name,
+                                              by_tournament)
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int, *,
                               is_admin: bool = False) -> LobbyView:
         return await self._lobby.remove_computer(table_id, actor_id, player_id, is_admin)
 
-    async def start(self, table_id: int, actor_id: int, *, is_admin: bool = False) -> LobbyView:
-        """Deal the first hand (host or admin)."""
-        return await self._lobby.start(table_id, actor_id, is_admin)
+    async def start(self, table_id: int, actor_id: int, *, is_admin: bool = False,
+                    by_tournament: bool = False) -> LobbyView:
+        """Deal the first hand (host or admin; at a tournament's table, the tournament)."""
+        return await self._lobby.start(table_id, actor_id, is_admin, by_tournament)
 
     async def cancel(self, table_id: int, actor_id: int, *, is_admin: bool = False) -> None:
         """Close the table now (host or admin): every stack back to its wallet. A hand in

@@ -642,8 +642,9 @@ class TournamentDirector:
                                             by_tournament=True)
                 else:
                     await self._tables.add_computer(lobby.table_id, director, entry.ai_level,
-                                                    is_admin=True, name=entry.name)
-            await self._tables.start(lobby.table_id, director, is_admin=True)
+                                                    is_admin=True, name=entry.name,
+                                                    by_tournament=True)
+            await self._tables.start(lobby.table_id, director, is_admin=True, by_tournament=True)
             table.status = "playing"
             await self._save(t)
             await self._emit(t, "level")

@@ -198,10 +198,11 @@ def _button(action: str, table: int, label: str, style: discord.ButtonStyle, *, 
 
 
 def lobby_view(loc: str, lobby: LobbyView) -> discord.ui.View:
-    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started.
-    In the server's language (`loc`), as the lobby message is."""
+    """Join / Leave / Start / Cancel, and computers of both levels; nothing once it started,
+    nor at a tournament's table (the tournament seats and starts it). In the server's
+    language (`loc`), as the lobby message is."""
     view = discord.ui.View(timeout=None)
-    if lobby.status != "lobby":
+    if lobby.status != "lobby" or lobby.lent:
         return view
     full = lobby.is_full
     table = lobby.table_id

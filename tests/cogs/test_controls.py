@@ -178,3 +178,4 @@ def test_lobby_buttons_follow_the_seats() -> None:
     assert buttons["Join"].disabled and not buttons["Start"].disabled
     assert not buttons["Remove computer"].disabled
     assert lobby_view("en-US", replace(full, status="playing")).children == []
+    assert lobby_view("en-US", replace(lobby, lent=True)).children == []  # the tournament's

@@ -112,8 +112,8 @@ async def play_tables(storage: Storage) -> None:
         lent = (await service.create_table(GUILD, CHANNEL + 3, BOB, "Bob",
                                            {"sit_out_when_away": False}, seed=14,
                                            lent=True)).table_id
-        await service.add_computer(lent, BOB, "easy", is_admin=True)
-        await service.start(lent, BOB)
+        await service.add_computer(lent, BOB, "easy", is_admin=True, by_tournament=True)
+        await service.start(lent, BOB, by_tournament=True)
         await service.idle()
         await clock.advance(3600)  # Bob's turn and time bank run out: away (R10)
         await service.idle()

@@ -255,6 +255,34 @@ async def test_nobody_but_the_tournament_sits_down_at_its_table(bot: Bot,
     assert await balance(storage, CAROL) == START
 
 
+async def test_the_director_cannot_work_its_tables_lobby(bot: Bot, storage: Storage) -> None:
+    """R13: the tournament seats its table's players and starts its match. Its director hosts
+    the table, so the lobby's host buttons were open to them between the table's creation and
+    its start: a computer added there sat with a stack the house lent, at a seat no draw put it
+    in. Pressed the moment the table is created: Add computer, Remove computer and Start are
+    refused, and the table opens with its two players alone."""
+    tries: list[asyncio.Future[LobbyView]] = []
+
+    async def host_buttons(events: list[TableEvent]) -> None:
+        for event in events:
+            if isinstance(event, LobbyChanged) and event.reason == "created" and event.lobby.lent:
+                tables, table = bot.tables, event.table_id
+                tries.extend(asyncio.ensure_future(c) for c in (
+                    tables.add_computer(table, DIRECTOR, "easy"),
+                    tables.add_computer(table, DIRECTOR, "easy", is_admin=True),
+                    tables.remove_computer(table, DIRECTOR, -1, is_admin=True),
+                    tables.start(table, DIRECTOR, is_admin=True)))
+
+    bot.tables.add_listener(host_buttons)
+    tid = await heads_up(bot, 1)
+    (table,) = (await stored(storage, tid)).tables
+    assert table.status == "playing" and set(table.players) == {ALICE, BOB}
+    assert len(tries) == 4 and all(isinstance(t.exception(), NotAllowed) for t in tries)
+    view = bot.tables.public_view(table.table_id)
+    assert view is not None and {s.player_id for s in view.seats} == {ALICE, BOB}
+    await bot.run(tid)
+
+
 async def test_a_table_the_stop_cut_off_while_it_opened_is_opened_again(
         storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
     """tournaments.md: "a table that was being opened is opened again". The bot stops while a
