@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.errors import RuleError
-from bot.engine.events import Event, Left, SatOut
+from bot.engine.events import Busted, Event, Left, SatOut
 from bot.engine.match import Match
 from bot.engine.text import Text
 from bot.sharding import ShardPlan
@@ -277,7 +277,7 @@ class TableCore:
         match = state.match
         assert match is not None
         now = self.clock.now()
-        if _last_person_gone(match, events):
+        if _last_person_gone(state, events):
             events = [*events, *match.finish()]  # nobody to play for: stacks go home
         outcome = translate(state, events, pending_before)
         state.drafts = {s: d for s, d in state.drafts.items() if state.draft(s)}
@@ -300,11 +300,17 @@ def _readable(error: BaseException) -> BaseException:
     return error
 
 
-def _last_person_gone(match: Match, events: list[Event]) -> bool:
-    """A person got up (sat out, R10, or left a cash table, R11) between hands and no person
-    is left: the match ends rather than computers playing on for nobody. (A table of
-    computers only, a simulation, never had anyone to lose.)"""
-    left = any(isinstance(e, SatOut | Left) and is_person(e.player_id) for e in events)
+def _last_person_gone(state: TableState, events: list[Event]) -> bool:
+    """A person got up (sat out, R10, or left a cash table, R11) or busted (R6) between hands
+    and no person is left: the match ends rather than computers playing on for nobody. Not
+    for a bust at a cash table, which waits for a buy-in (`can_deal`), nor at a tournament's
+    table, which plays all its hands (R13). (A table of computers only, a simulation, never
+    had anyone to lose.)"""
+    match = state.match
+    assert match is not None
+    bust_ends = match.rules.format != "cash" and not state.lent
+    left = any(is_person(e.player_id) for e in events
+               if isinstance(e, SatOut | Left) or (bust_ends and isinstance(e, Busted)))
     return left and not _person_plays(match) and match.phase not in ("playing", "over")
 
 

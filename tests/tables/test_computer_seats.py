@@ -218,3 +218,25 @@ async def test_the_last_person_sitting_out_ends_a_match_against_computers(
     assert len(recorder.of(ShowdownDone)) == 1 and len(recorder.of(MatchOver)) == 1
     wallets, stacks, external = chips(database)
     assert not stacks and sum(wallets.values()) == external  # the house's chips came back
+
+
+
+async def test_the_last_person_busting_ends_a_match_against_computers(
+        service: TableService, clock: FakeClock, recorder: Recorder, database: str) -> None:
+    # R11: computers play only for people, whatever the format. Alice never acts (placed for
+    # by R10, not sat out) and busts in the first hand (seed 3) while both computers keep
+    # chips: the match ends there, rather than the computers playing its other four hands
+    # among themselves for nobody, and every stack goes home.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 5, "seats": 3,
+                                         "buy_in": 12, "sit_out_when_away": False},
+                                        seed=3)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    await play(service, clock, table, [])
+    (first, *later) = recorder.of(ShowdownDone)
+    assert [first.player_ids[s] for s in first.busted] == [ALICE]  # the computers have chips
+    assert later == [] and len(recorder.of(MatchOver)) == 1
+    wallets, stacks, external = chips(database)
+    assert not stacks and sum(wallets.values()) == external
