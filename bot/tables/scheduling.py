@@ -147,7 +147,9 @@ class Scheduler:
                 fallback = auto_assignment(view.board, view.dealt, view.discard_count)
                 if choice == fallback:
                     raise
-                log.error("computer move refused at table %s: %s", state.table_id, error)
+                # (not the refusal's text: it may name a card of the computer's hidden hand)
+                log.error("computer move refused at table %s (%s); placing by R10",
+                          state.table_id, type(error).__name__)
                 choice = fallback
             except Exception:  # storage trouble: the table is as last saved; try again soon,
                 # or R10's clock would place this street and mark the computer away

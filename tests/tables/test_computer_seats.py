@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.ai.players import AIPlayers
-from bot.engine.cards import Card
+from bot.engine.cards import DECK, Card, card_str
 from bot.engine.views import PrivateView
 from bot.storage import Storage
 from bot.tables import (
@@ -240,3 +240,42 @@ async def test_the_last_person_busting_ends_a_match_against_computers(
     assert later == [] and len(recorder.of(MatchOver)) == 1
     wallets, stacks, external = chips(database)
     assert not stacks and sum(wallets.values()) == external
+
+
+class Wrong(AIPlayers):
+    """A computer player with a bug: it places a card it was not dealt."""
+
+    def __init__(self) -> None:
+        super().__init__(seconds=None, playouts=6)
+        self.named: list[Card] = []
+
+    def decide(self, view: PrivateView, level: str, seed: int | None, *,
+               seconds: float | None = None) -> dict[Card, str]:
+        choice = super().decide(view, level, seed, seconds=seconds)
+        first = next(iter(choice))
+        stranger = next(c for c in DECK if c not in view.dealt and c not in view.board.cards)
+        self.named.append(stranger)
+        return {stranger if c == first else c: row for c, row in choice.items()}
+
+
+async def test_a_computers_refused_move_is_logged_without_its_cards(
+        storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture) -> None:
+    # A bug in a computer player: the engine refuses its move naming the card ("Ks is not in
+    # your hand."), and R10's rule places instead. The log is the operator's, often shared:
+    # it says a move was refused, never which card (R7: that computer's hand is hidden).
+    wrong = Wrong()
+    service = TableService(storage, clock, wrong, THREAD)
+    recorder = Recorder()
+    service.add_listener(recorder)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 1}, seed=5)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    await service.start(table, ALICE)
+    try:
+        await play(service, clock, table, [ALICE])
+    finally:
+        await service.close()
+    refused = [r for r in caplog.records if "computer move refused" in r.getMessage()]
+    assert refused and wrong.named and len(recorder.of(MatchOver)) == 1
+    logged = "\n".join(r.getMessage() for r in refused)  # (other lines may hold "9s" timings)
+    assert not any(card_str(c) in logged for c in wrong.named)
