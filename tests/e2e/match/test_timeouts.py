@@ -60,12 +60,16 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     # Her first prompt becomes the record of street 1 and says time ran out, with only the
     # way back left; each later street's prompt reaches her while the others act (an away
     # seat is then placed the moment its turn begins), says so and offers the way back; the
-    # last, still open when she sat out, loses it when the table closes (no way back there).
+    # last, still open when she sat out, loses it then and says so (no way back to a table
+    # of hands: only a cash table seats a player again).
     first, *later = [m for m in carol.dms() if RESULT not in title(m)]  # her prompts
     assert len(later) == 4
     assert "Time ran out: your cards were placed for you." in description(first)
     assert first.labels() == ["I'm back"]
-    assert all("You are marked away" in description(p) for p in later)
+    assert all("You are marked away" in description(p) for p in later[:-1])
+    assert title(later[-1]) == "Hand 1: street 5 placed"
+    assert description(later[-1]).endswith(" chips went back to your wallet.")
+    assert "You sat out (away): " in description(later[-1])
     # Only street 1 ran out of time: the later ones were placed because she was away.
     assert not any("Time ran out" in description(p) for p in later)
     assert all("I'm back" in p.labels() for p in later[:-1])
