@@ -674,6 +674,10 @@ class TablePresenter(commands.Cog):
             self.turn_shown[table, message.id] = state.to_act
             self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
             await self.tables.set_dm_message(table, player, shown)
+        if sent is not None and state.away:
+            # One way back per table, on the newest prompt: the record before it had it.
+            async with self.serial(sent.message_id):
+                await self._drop_way_back(table, player, sent)
         # The table closed while this prompt was on its way, or before it was recorded (the
         # record waits for the table, which the close held): the close did not see it, so it
         # ends here as the close ends the prompts it saw.
