@@ -173,11 +173,14 @@ class Where:
     channel: str | None
     url: str | None = None
     practice: bool = False  # a practice table: the DM records say so
+    named: bool = False  # its player sits at another table too: the prompt's title names it
 
 
 # The author line's room on one line of a phone (tests/phone.py), in columns: a wide (CJK)
 # character takes two.
 AUTHOR_COLUMNS = 38
+# The most of a channel's name a prompt's title holds: with the action, two phone lines.
+TITLE_CHANNEL = 20
 
 
 def columns(text: str) -> int:
@@ -281,8 +284,13 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
         lines.insert(0, t(loc, note))
     # No author line (a phone's screen has no room for it): the title links to the table
     # message, and the prompt's record names the server and channel once the action is over.
-    embed = discord.Embed(title=action_title(loc, state), description="\n".join(lines),
-                          colour=COLOUR, url=where.url if where else None)
+    # A player at two tables reads the channel first: a second title line, worth it then.
+    title = action_title(loc, state)
+    if where is not None and where.named and where.channel:
+        title = t(loc, "#{channel} · {action}", channel=fit(where.channel, TITLE_CHANNEL),
+                  action=title)
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR,
+                          url=where.url if where else None)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 

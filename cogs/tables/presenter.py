@@ -627,8 +627,11 @@ class TablePresenter(commands.Cog):
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        return await prompt(loc, state, note=note, where=self._where(table), image=fresh,
-                            four_colour=four_colour)
+        # A player seated at another table too reads which table this is in the title.
+        named = any(other != table and self.tables.lobby(other).seated(state.player_id)
+                    for other in self.tables.live_tables())
+        return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
+                            where=dataclasses.replace(self._where(table), named=named))
 
     # ------------------------------------------------------------ prompts by DM
     # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
