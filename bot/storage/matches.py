@@ -278,7 +278,7 @@ class History(Part):
             matches = await conn.fetch(
                 "SELECT m.id, m.table_id, m.guild_id, m.options_json, m.started_at, m.ended_at, "
                 "(SELECT count(*) FROM hands AS h WHERE h.match_id = m.id), m.practice, "
-                "m.cancelled, t.lent "
+                "m.cancelled, t.lent, coalesce(t.thread_id, t.channel_id) "
                 "FROM matches AS m JOIN match_players AS mp ON mp.match_id = m.id "
                 "JOIN live_tables AS t ON t.id = m.table_id "
                 "WHERE m.guild_id = ? AND mp.user_id = ? ORDER BY m.id DESC LIMIT ?",
@@ -298,7 +298,7 @@ class History(Part):
         for match_id, user, points, chips, hands, won in rows:
             players[match_id].append(MatchPlayer(user, points, chips, hands, bool(won)))
         return [MatchSummary(m[0], m[1], m[2], m[3], m[4], m[5], m[6], tuple(players[m[0]]),
-                             bool(m[7]), bool(m[8]), bool(m[9]))
+                             bool(m[7]), bool(m[8]), bool(m[9]), int(m[10]))
                 for m in matches]
 
     async def played_hands(self, guild_id: int, user_id: int, limit: int = 25

@@ -166,6 +166,7 @@ class MatchSummary:
     practice: bool = False  # /ofc practice: play chips, left out of /ofc stats
     cancelled: bool = False  # ended by /ofc cancel or a refund: not rated, not in /ofc stats
     tournament: bool = False  # a tournament's table: its chips were lent by the house
+    channel_id: int = 0  # where its table played (its thread, if it had one)
 
     def player(self, user_id: int) -> MatchPlayer:
         return next(p for p in self.players if p.user_id == user_id)

@@ -47,9 +47,33 @@ def _picked(values: Sequence[str]) -> int:
     return int(values[0])
 
 
-async def _recent_match(storage: Storage, guild_id: int, user_id: int,
-                        match_id: int) -> MatchSummary:
-    for match in await storage.history.recent_matches(guild_id, user_id, limit=CHECK_DEPTH):
+def _seen_by(interaction: Interaction, user_id: int,
+             matches: Sequence[MatchSummary]) -> list[MatchSummary]:
+    """The member's matches as the asker may see them. A member's own are all theirs, and so
+    is a match the asker played in; another's only from a channel the asker can view now
+    (its boards were shown down there, to that channel's readers). A channel the bot no
+    longer knows, or a private thread, is left out: nothing says who could read it."""
+    asker = interaction.user
+    if user_id == asker.id:
+        return list(matches)
+    guild = interaction.guild
+
+    def seen(match: MatchSummary) -> bool:
+        if any(p.user_id == asker.id for p in match.players):
+            return True
+        channel = guild.get_channel_or_thread(match.channel_id) if guild else None
+        if channel is None or not isinstance(asker, discord.Member):
+            return False
+        if isinstance(channel, discord.Thread) and channel.is_private():
+            return False
+        return channel.permissions_for(asker).view_channel
+    return [m for m in matches if seen(m)]
+
+
+async def _recent_match(interaction: Interaction, storage: Storage, guild_id: int,
+                        user_id: int, match_id: int) -> MatchSummary:
+    recent = await storage.history.recent_matches(guild_id, user_id, limit=CHECK_DEPTH)
+    for match in _seen_by(interaction, user_id, recent):
         if match.match_id == match_id:
             return match
     raise Refusal(Text("Match #{n} is not among that member's matches in this server.",
@@ -64,7 +88,7 @@ async def _match_and_hands(interaction: Interaction, user_id: int,
     guild_id = guild_id_of(interaction)
 
     async def read() -> tuple[MatchSummary, list[HandHistory]]:
-        summary = await _recent_match(storage, guild_id, user_id, match_id)
+        summary = await _recent_match(interaction, storage, guild_id, user_id, match_id)
         return summary, await storage.history.match_hands(match_id)
     return await in_time(interaction, read(), ephemeral=True)
 
@@ -147,8 +171,8 @@ async def history(interaction: Interaction, member: Member | None = None) -> Non
     storage = storage_of(interaction)
 
     async def read() -> tuple[list[MatchSummary], list[SanctionRecord], list[TournamentResult]]:
-        return (await storage.history.recent_matches(guild_id, target.id,
-                                                     limit=RECENT_MATCHES),
+        recent = await storage.history.recent_matches(guild_id, target.id, limit=CHECK_DEPTH)
+        return (_seen_by(interaction, target.id, recent)[:RECENT_MATCHES],
                 await storage.tournaments.member_sanctions(guild_id, target.id,
                                                            limit=RECENT_SANCTIONS),
                 await storage.tournaments.member_tournaments(guild_id, target.id,

@@ -173,11 +173,14 @@ class Where:
     channel: str | None
     url: str | None = None
     practice: bool = False  # a practice table: the DM records say so
+    named: bool = False  # its player sits at another table too: the prompt's title names it
 
 
 # The author line's room on one line of a phone (tests/phone.py), in columns: a wide (CJK)
 # character takes two.
 AUTHOR_COLUMNS = 38
+# The most of a channel's name a prompt's title holds: with the action, two phone lines.
+TITLE_CHANNEL = 20
 
 
 def columns(text: str) -> int:
@@ -281,8 +284,13 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
         lines.insert(0, t(loc, note))
     # No author line (a phone's screen has no room for it): the title links to the table
     # message, and the prompt's record names the server and channel once the action is over.
-    embed = discord.Embed(title=action_title(loc, state), description="\n".join(lines),
-                          colour=COLOUR, url=where.url if where else None)
+    # A player at two tables reads the channel first: a second title line, worth it then.
+    title = action_title(loc, state)
+    if where is not None and where.named and where.channel:
+        title = t(loc, "#{channel} · {action}", channel=fit(where.channel, TITLE_CHANNEL),
+                  action=title)
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR,
+                          url=where.url if where else None)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
 
@@ -290,9 +298,7 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
 def placed_embed(loc: str, hand_no: int, street: int, state: SeatState,
                  note: Text | None = None, *, where: Where | None = None) -> discord.Embed:
     """What a DM prompt turns into once its action is over; `note` says how (time ran out)."""
-    title = Text("Hand {n}: your Fantasyland hand placed", n=hand_no) if street == 0 \
-        else Text("Hand {n}: street {street} placed", n=hand_no, street=street)
-    embed = discord.Embed(title=t(loc, title), colour=COLOUR)
+    embed = discord.Embed(title=t(loc, placed_title(hand_no, street)), colour=COLOUR)
     lines = [t(loc, note)] if note is not None else []
     if state.away:
         lines.append(t(loc, AWAY))
@@ -302,6 +308,44 @@ def placed_embed(loc: str, hand_no: int, street: int, state: SeatState,
     _where(loc, embed, where)
     embed.set_image(url=f"attachment://{HAND_IMAGE}")
     return embed
+
+
+def placed_title(hand_no: int, street: int) -> Text:
+    return Text("Hand {n}: your Fantasyland hand placed", n=hand_no) if street == 0 \
+        else Text("Hand {n}: street {street} placed", n=hand_no, street=street)
+
+
+def without_way_back(loc: str, shown: discord.Embed, hand_no: int, street: int,
+                     note: Text | None = None, *, where: Where | None = None) -> discord.Embed:
+    """A DM prompt as `shown`, once its "I'm back" is gone (a newer prompt carries it, or its
+    player got up): the record of its action, every placed card in it (R10 placed what the
+    player did not), without the away line and with `note`. A prompt still open then showed
+    a turn and a draft that are over: only its title and image stay."""
+    title = t(loc, placed_title(hand_no, street))
+    lines = (shown.description or "").splitlines() if shown.title == title else []
+    lines = [line for line in lines if line != t(loc, AWAY)]
+    if note is not None:
+        lines.append(t(loc, note))
+    embed = discord.Embed(title=title, description="\n".join(lines) or None, colour=COLOUR)
+    _where(loc, embed, where)
+    embed.set_image(url=f"attachment://{HAND_IMAGE}")
+    return embed
+
+
+def got_up_note(chips: int, *, away: bool, practice: bool, cash: bool) -> Text:
+    """What the DM prompt on record says once its player got up (or sat out while away):
+    where the stack went, and at a cash table how to sit down again."""
+    if practice:
+        play = Text("{n:,} play chip", "{n:,} play chips", n=chips)
+        return (Text("You sat out (away): {chips}, no wallet changed.", chips=play) if away
+                else Text("You got up: {chips}, no wallet changed.", chips=play))
+    back = chip_count(chips)
+    note = (Text("You sat out (away): {chips} went back to your wallet.", chips=back) if away
+            else Text("You got up: {chips} went back to your wallet.", chips=back))
+    if cash:
+        return joined([note, Text("Use `{join}` in the table channel to sit down again.",
+                                  join=Slash("ofc join"))], " ")
+    return note
 
 
 def _seat_rows(loc: str, seat: ShowdownSeat, lowball: bool) -> list[str]:

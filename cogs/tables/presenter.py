@@ -72,6 +72,7 @@ from cogs.tables.embeds import (
     CLOSED,
     PRACTICE_CLOSED,
     Where,
+    got_up_note,
     left_notice,
     lobby_embed,
     placed_embed,
@@ -80,6 +81,7 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
     waiting_notice,
+    without_way_back,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import CHANNEL, Outbox
@@ -308,11 +310,13 @@ class TablePresenter(commands.Cog):
             case PlayerLeft(seat=seat, player_id=player, returned=chips, reason=reason):
                 who = f"<@{player}>" if is_person(player) else \
                     SeatName(self._names(table).get(seat, ""))
-                left = left_notice(who, chips, away=reason == "away",
-                                   practice=self.tables.lobby(table).practice)
+                lobby = self.tables.lobby(table)
+                left = left_notice(who, chips, away=reason == "away", practice=lobby.practice)
                 to_channel(lambda: self._notice(event.channel_id, left, table))
                 if is_person(player):
-                    box.post(partial(self._got_up, table, player))
+                    note = got_up_note(chips, away=reason == "away", practice=lobby.practice,
+                                       cash=lobby.rules.format == "cash")
+                    box.post(partial(self._got_up, table, player, note))
             case TableWaiting(busted=busted, closes_at=closes_at):
                 waits = waiting_notice(busted, closes_at)
                 to_channel(lambda: self._notice(event.channel_id, waits, table))
@@ -623,8 +627,11 @@ class TablePresenter(commands.Cog):
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        return await prompt(loc, state, note=note, where=self._where(table), image=fresh,
-                            four_colour=four_colour)
+        # A player seated at another table too reads which table this is in the title.
+        named = any(other != table and self.tables.lobby(other).seated(state.player_id)
+                    for other in self.tables.live_tables())
+        return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
+                            where=dataclasses.replace(self._where(table), named=named))
 
     # ------------------------------------------------------------ prompts by DM
     # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
@@ -670,6 +677,10 @@ class TablePresenter(commands.Cog):
             self.turn_shown[table, message.id] = state.to_act
             self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
             await self.tables.set_dm_message(table, player, shown)
+        if sent is not None and state.away:
+            # One way back per table, on the newest prompt: the record before it had it.
+            async with self.serial(sent.message_id):
+                await self._drop_way_back(table, player, sent)
         # The table closed while this prompt was on its way, or before it was recorded (the
         # record waits for the table, which the close held): the close did not see it, so it
         # ends here as the close ends the prompts it saw.
@@ -763,10 +774,10 @@ class TablePresenter(commands.Cog):
                                where=self._where(table)),
             view=controls_view(loc, state) if state.away else discord.ui.View())
 
-    async def _got_up(self, table: int, player: int) -> None:
+    async def _got_up(self, table: int, player: int, note: Text) -> None:
         """The player got up, or sat out while away (R10, R11): the prompt on record keeps
         no control ("I'm back" there could only be refused: a cash table's /ofc join buys in
-        again)."""
+        again) and says so (`note`); the hand was over, so its action was placed."""
         try:
             sent = self.tables.messages(table).dm.get(player)
         except TableError:  # no longer the service's: its close ended the prompts
@@ -774,7 +785,18 @@ class TablePresenter(commands.Cog):
         if sent is not None:
             async with self.serial(sent.message_id):
                 self.closed.add((table, sent.message_id))
-                await self._dm_message(sent).edit(view=discord.ui.View())
+                await self._drop_way_back(table, player, sent, note)
+
+    async def _drop_way_back(self, table: int, player: int, sent: DmPrompt,
+                             note: Text | None = None) -> None:
+        """The prompt loses its controls and the away line that offered them (its text is
+        read back: the board it recorded may be gone from the table by now)."""
+        message = await self._dm_message(sent).fetch()
+        loc = await player_locale(self.bot, player)
+        shown = message.embeds[0] if message.embeds else discord.Embed()
+        await message.edit(embed=without_way_back(loc, shown, sent.hand_no, sent.street, note,
+                                                  where=self._where(table)),
+                           view=discord.ui.View())
 
     async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
         """The table closed with the prompt's action open: closing completed the hand in play

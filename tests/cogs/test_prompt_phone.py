@@ -15,7 +15,7 @@ from bot.tables import SeatState
 from cogs.tables.controls import PlaceButton, controls_view, fouls
 from cogs.tables.embeds import Where, action_title, author_line, placed_embed, prompt_embed
 from rendering import samples
-from tests.phone import AUTHOR_SIZE, EMBED_INNER, lines
+from tests.phone import AUTHOR_SIZE, EMBED_INNER, TITLE_SIZE, lines
 from tests.phone_prompts import new_match as phone_match
 from tests.phone_prompts import seat_state
 
@@ -112,6 +112,25 @@ def test_the_author_line_of_a_record_keeps_to_one_phone_line() -> None:
     assert all(author_line(loc, replace(where, practice=True)).endswith(
         t(loc, "#{channel} · practice", channel="")[1:]) for loc in LOCALES)
     assert author_line("en-US", Where("Club", "ofc", None)) == "Club · #ofc"
+
+
+def test_a_player_at_two_tables_reads_the_channel_first_in_the_title() -> None:
+    """A player seated at another table too tells the prompts apart by their title: the
+    table's channel leads it, cut with an ellipsis so the title takes at most two lines on a
+    phone. A player at one table keeps the one-line title (the screen has no room to spare);
+    a channel the bot cannot name leaves the action alone."""
+    whole = state(GOOD, "2c 3h 7d", ("top", "bottom", "middle"), complete=True)
+    named = Where("Poker Club", "ofc", "https://discord.com/channels/1/2/3", named=True)
+    assert prompt_embed("en-US", whole, where=named).title == \
+        "#ofc · Hand 2 of 3 · street 5 of 5"
+    long = Where("Club", "ofc-pineapple-high-stakes-friday-night-tables", None, named=True)
+    for loc in LOCALES:
+        title = str(prompt_embed(loc, whole, where=long).title)
+        assert title.startswith("#ofc-pineapple") and "…" in title, title
+        assert title.endswith(" · " + action_title(loc, whole)), title
+        assert lines(title, TITLE_SIZE, EMBED_INNER, bold=True) <= 2, title
+    assert prompt_embed("en-US", whole, where=replace(named, channel=None)).title == \
+        "Hand 2 of 3 · street 5 of 5"
 
 
 def sequential_and_simultaneous(order: str) -> tuple[SeatState, SeatState]:

@@ -72,6 +72,7 @@ async def test_recent_matches_show_standings_and_the_hands(storage: Storage, tab
     [summary] = await storage.history.recent_matches(GUILD, BOB)
     assert (summary.match_id, summary.table_id, summary.options_json, summary.started_at,
             summary.ended_at, summary.hands) == (match, table, OPTIONS, 10.0, 20.0, 3)
+    assert summary.channel_id == CHANNEL  # where /ofc history asks who may see it
     assert summary.players == (
         MatchPlayer(ALICE, 7, 7, 3, True),
         MatchPlayer(BOB, 0, 0, 3, False),

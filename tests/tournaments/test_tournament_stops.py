@@ -252,6 +252,22 @@ async def test_a_player_excluded_in_registration_cannot_leave_with_the_buy_in(
     assert sum(p.prize for p in final.placings) == 150  # BOB's buy-in is in the prizes
 
 
+async def test_a_cancel_refunds_all_but_the_excluded_whose_buy_in_stays_in_the_pool(
+        bot: Bot, storage: Storage) -> None:
+    """RULES.md R13 and tournaments.md: a cancelled tournament refunds every person but the
+    excluded (seed 001: "inköp återbetalas ej"); nobody is paid the excluded's buy-in, which
+    stays in the cancelled tournament's pool (the audit counts it there: no chip lost)."""
+    t = await create(bot, [ALICE, BOB, CAROL])
+    tid = t.tournament_id
+    for reason in ("slow", "rude", "again"):
+        await bot.service.warn(tid, DIRECTOR, BOB, reason)
+    await bot.service.cancel(tid, DIRECTOR)
+    await bot.service.idle()
+    assert [await balance(storage, p) for p in (ALICE, BOB, CAROL)] == [START, START - 50, START]
+    assert (await storage.tournaments.tournament(tid)).pool == 50
+    assert (await storage.audit()).problems == ()
+
+
 async def test_a_cancel_while_the_next_level_opens_leaves_no_table_playing(
         bot: Bot, storage: Storage) -> None:
     """Cancelled between levels, while the next level's table is being opened (its thread is

@@ -378,6 +378,15 @@ class DiscordDouble:
     def add_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
         return self.state.add_text_channel(guild or self.guild, name)
 
+    async def create_text_channel(self, name: str, *, guild: Guild | None = None) -> Channel:
+        """A channel a server admin creates while the bot is connected: the bot gets
+        CHANNEL_CREATE (a channel added by `add_text_channel` is one the bot's cache never
+        saw, as if it came while it was away)."""
+        channel = self.add_text_channel(name, guild=guild)
+        await self.gateway.dispatch("CHANNEL_CREATE", channel.payload())
+        self.state.changed()
+        return channel
+
     async def delete_channel(self, channel: Channel, *, announce: bool = True) -> None:
         """A moderator deletes `channel` (and its threads); `announce=False`: the clients miss
         the CHANNEL_DELETE event, and learn of it from a 404 Unknown Channel."""

@@ -74,13 +74,10 @@ async def test_the_busted_last_person_is_told_the_table_waits_and_a_buy_in_deals
     await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
 
 
-async def test_a_player_sat_out_keeps_no_way_back_on_the_prompt_of_the_hand(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
-        clock: FakeClock) -> None:
-    """R10 at a cash table that plays on: Alice never clicks, is placed for and sits out
-    after the hand. Her last prompt (sent while Bob acted, then placed for her at once) loses
-    its "I'm back", which could only be refused now that she is no longer seated (a
-    /ofc join buys in again), instead of keeping it until the table closes."""
+async def _alice_sits_out(double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+                          clock: FakeClock) -> list[Message]:
+    """R10 at a heads-up cash table that plays on: Alice never clicks, is placed for and sits
+    out after the first hand. Her prompts of that hand, once the bot is done with them."""
     seed_decks(bot, 5)
     table = await open_table(double, alice, bob, seats=2, format="cash", fantasy="off",
                              turn_seconds=10, time_bank_seconds=0)
@@ -103,9 +100,32 @@ async def test_a_player_sat_out_keeps_no_way_back_on_the_prompt_of_the_hand(
     await double.wait_until(lambda: any("sat out (away)" in m.content
                                         for m in double.messages()), what="Alice sat out")
     await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
-    prompts = [m for m in alice.dms() if "your result" not in title(m)]
-    assert len(prompts) == 5 and "I'm back" in prompts[0].labels()
-    assert prompts[-1].labels() == []
+    return [m for m in alice.dms() if "your result" not in title(m)]
+
+
+async def test_a_player_sat_out_keeps_no_way_back_on_the_prompt_of_the_hand(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+        clock: FakeClock) -> None:
+    """Alice's last prompt (sent while Bob acted, then placed for her at once) loses its
+    "I'm back", which could only be refused now that she is no longer seated (a /ofc join
+    buys in again), instead of keeping it until the table closes. It becomes the record of
+    its street and says what is true now: she sat out, her stack is in her wallet, and
+    /ofc join sits her down again; not that it waits for Bob, nor to press a button that is
+    gone."""
+    prompts = await _alice_sits_out(double, bot, alice, bob, clock)
+    assert len(prompts) == 5
+    last = prompts[-1]
+    assert last.labels() == []
+    assert title(last) == "Hand 1: street 5 placed"
+    told = description(last)
+    assert "Waiting for" not in told and "I'm back" not in told
+    stack = int(told.split("You sat out (away): ")[1].split()[0])
+    assert 0 < stack <= 200  # hand 1's result, read by hand in the result DM below
+    result = next(m for m in alice.dms() if "your result" in title(m))
+    assert f"(stack {stack})" in description(result)
+    assert told.endswith(
+        f"You sat out (away): {stack} chips went back to your wallet. "
+        "Use `/ofc join` in the table channel to sit down again.")
 
 
 async def test_a_newcomer_takes_the_seat_of_a_player_who_got_up(

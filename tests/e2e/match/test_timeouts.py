@@ -15,6 +15,7 @@ from tests.e2e.flows import (
     match_over,
     open_table,
     play_out,
+    play_until,
     seats_of,
     seed_decks,
     title,
@@ -57,19 +58,20 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     await idle  # it ended on its own at the match's end (or raises what went wrong)
     await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
 
-    # Her first prompt becomes the record of street 1 and says time ran out, with only the
-    # way back left; each later street's prompt reaches her while the others act (an away
-    # seat is then placed the moment its turn begins), says so and offers the way back; the
-    # last, still open when she sat out, loses it when the table closes (no way back there).
+    # Her first prompt becomes the record of street 1 and says time ran out; each later
+    # street's prompt reaches her while the others act (an away seat is then placed the
+    # moment its turn begins) and takes over the way back from the one before (one per
+    # table); the last, still open when she sat out, loses it then and says so (no way back
+    # to a table of hands: only a cash table seats a player again).
     first, *later = [m for m in carol.dms() if RESULT not in title(m)]  # her prompts
     assert len(later) == 4
     assert "Time ran out: your cards were placed for you." in description(first)
-    assert first.labels() == ["I'm back"]
-    assert all("You are marked away" in description(p) for p in later)
+    assert [title(p) for p in later] == [f"Hand 1: street {n} placed" for n in range(2, 6)]
+    assert description(later[-1]).endswith(" chips went back to your wallet.")
+    assert "You sat out (away): " in description(later[-1])
     # Only street 1 ran out of time: the later ones were placed because she was away.
     assert not any("Time ran out" in description(p) for p in later)
-    assert all("I'm back" in p.labels() for p in later[:-1])
-    assert later[-1].labels() == []
+    assert not any("I'm back" in description(p) or p.labels() for p in (first, *later))
     assert all(title(p).startswith("Hand 1") for p in carol.dms())  # none in hand 2
     assert not [i for i in double.state.interactions.values()
                 if i.user.id == carol.id and i.channel is carol.dm_channel]  # never clicked
@@ -84,3 +86,31 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     assert stacks["Carol"] == carol_stack
     # Nobody saw the cards the clock placed or discarded for her, nor she theirs (R7).
     assert watch.problems(double, double.channel, (alice, bob, carol)) == []
+
+
+async def test_only_the_latest_prompt_of_an_away_player_offers_the_way_back(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
+        clock: FakeClock) -> None:
+    """Carol's street 1 runs out: its prompt becomes its record with "I'm back". Once her
+    street 2 prompt comes (offering it in turn), the record loses the button and the away
+    line that pointed to it: one way back per table, on the newest prompt, and it works."""
+    seed_decks(bot, SEED)
+    table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
+                             fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
+    await play_until(double, table, seats_of((alice, bob)),
+                     lambda: True if "Carol" in waiting_for(table) else None)
+    await clock.advance(TURN_SECONDS)
+
+    def prompts() -> list[Message]:
+        return [m for m in carol.dms() if RESULT not in title(m)]
+
+    await double.wait_until(lambda: len(prompts()) == 2, what="Carol's street 2 prompt")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+    first, second = prompts()
+    assert title(first) == "Hand 1: street 1 placed"
+    assert "Time ran out: your cards were placed for you." in description(first)
+    assert "I'm back" not in description(first) and first.labels() == []
+    assert "You are marked away" in description(second) and "I'm back" in second.labels()
+    await double.resolved(await carol.click(second, "I'm back"))
+    await double.wait_until(lambda: "You are marked away" not in description(second),
+                            what="Carol back")
