@@ -45,6 +45,14 @@ HOUSE_CHIPS = Text("A computer plays with the house's chips, so at a table with 
                    "chips with {practice}.", practice=Slash("ofc practice"))
 
 
+def is_seated(state: TableState, player_id: int) -> bool:
+    """`lobby_view(state).seated(player_id)`, without building the view."""
+    if state.match is None:
+        return any(s.player_id == player_id for s in state.seats)
+    return any(p is not None and p.player_id == player_id and p.status != "out"
+               for p in state.match.seats)
+
+
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
     if state.match is None:
         seats = tuple(state.seats)

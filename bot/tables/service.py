@@ -20,7 +20,7 @@ from bot.process.workers import Workers
 from bot.sharding import ShardPlan
 from bot.storage import UNCHANGED, LiveTable, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
-from bot.tables.lobby import Lobby
+from bot.tables.lobby import Lobby, is_seated
 from bot.tables.messages import Messages
 from bot.tables.play import Assignment, Play
 from bot.tables.recovery import Recovery
@@ -84,6 +84,13 @@ class TableService:
 
     def lobby(self, table_id: int) -> LobbyView:
         return self._lobby.view(self._core.live(table_id).state)
+
+    def seated_elsewhere(self, player_id: int, table_id: int) -> bool:
+        """Whether the player sits at another live table of this process (its lobby or its
+        match, not out): read on every prompt, so without building each table's view."""
+        return any(t != table_id and live.state.status != "closed"
+                   and is_seated(live.state, player_id)
+                   for t, live in self._core.tables.items())
 
     async def rematch_offer(self, table_id: int) -> LobbyView | None:
         """The closed table whose match over offers "Rematch", or None (survives a restart)."""

@@ -628,8 +628,7 @@ class TablePresenter(commands.Cog):
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
         # A player seated at another table too reads which table this is in the title.
-        named = any(other != table and self.tables.lobby(other).seated(state.player_id)
-                    for other in self.tables.live_tables())
+        named = self.tables.seated_elsewhere(state.player_id, table)
         return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
                             where=dataclasses.replace(self._where(table), named=named))
 
