@@ -598,20 +598,22 @@ class TournamentDirector:
 
     async def _open_tables(self, tournament_id: int,
                            tables: Sequence[TournamentTable]) -> None:
-        for table in tables:
-            place = (tournament_id, table.level, table.index)
-            if place in self._opening:
-                continue  # already being opened (a director's start beside a restart's)
-            self._opening.add(place)
-            try:
-                await self._open_table(tournament_id, table)
-            except TournamentError as error:  # the others wait with it for the director
-                t = self._live.get(tournament_id)
-                if t is not None:
-                    await self._emit(t, "blocked", error.text)
-                return
-            finally:
-                self._opening.discard(place)
+        # Every one marked before the first await: a start waiting for the lock meanwhile
+        # (a double click) finds none left to open and says the tournament has started.
+        places = {(tournament_id, table.level, table.index): table for table in tables}
+        mine = [place for place in places if place not in self._opening]
+        self._opening.update(mine)  # (one already being opened: a start beside a restart's)
+        try:
+            for place in mine:
+                try:
+                    await self._open_table(tournament_id, places[place])
+                except TournamentError as error:  # the others wait with it for the director
+                    t = self._live.get(tournament_id)
+                    if t is not None:
+                        await self._emit(t, "blocked", error.text)
+                    return
+        finally:
+            self._opening.difference_update(mine)
 
     async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
         """Open the table where the opener says (a TournamentError there leaves it waiting

@@ -12,8 +12,8 @@ from bot.storage import Storage
 from bot.tables import FakeClock
 from bot.tournaments import TournamentError
 from bot.tournaments.limits import TournamentLimits
-from tests.tables.driver import ALICE, BOB, CHANNEL, GUILD
-from tests.tournaments.test_tournaments import DIRECTOR, SHORT, Bot
+from tests.tables.driver import ALICE, BOB, CAROL, CHANNEL, GUILD
+from tests.tournaments.test_tournaments import DAVE, DIRECTOR, SHORT, Bot, create
 
 
 async def test_computers_added_while_a_registration_is_saved_each_register(
@@ -74,4 +74,22 @@ async def test_computers_added_at_once_stop_at_the_cap(storage: Storage,
     refused = [str(r) for r in three if isinstance(r, TournamentError)]
     assert refused == ["A tournament takes at most 2 computers."]
     assert len(bot.service.tournament(t.tournament_id).entries) == 2
+    await bot.close()
+
+
+async def test_a_double_click_on_start_starts_once_and_says_so(storage: Storage,
+                                                               clock: FakeClock) -> None:
+    """Two starts at once of a tournament of two tables: one starts it and opens each table
+    once; the other is told it has already started (not 'Started' a second time)."""
+    bot = Bot(storage, clock)
+    t = await create(bot, [ALICE, BOB, CAROL, DAVE], computers=2)
+    both = await asyncio.gather(
+        *(bot.service.start(t.tournament_id, DIRECTOR) for _ in range(2)),
+        return_exceptions=True)
+    refused = [str(r) for r in both if isinstance(r, TournamentError)]
+    assert refused == ["The tournament has already started."]
+    await bot.service.idle()
+    tables = bot.service.tournament(t.tournament_id).current_tables
+    assert [table.status for table in tables] == ["playing", "playing"]
+    assert sorted(bot.opened) == [(t.tournament_id, 1, 0), (t.tournament_id, 1, 1)]
     await bot.close()
