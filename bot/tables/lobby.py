@@ -19,7 +19,7 @@ from bot.i18n.names import computer_name
 from bot.storage import InvalidInput, UnknownTable
 from bot.tables import money
 from bot.tables import table_events as out
-from bot.tables.errors import NotAllowed, NotYourSeat, TableError
+from bot.tables.errors import NotAllowed, NotYourSeat, StaleAction, TableError
 from bot.tables.runtime import NOT_HELD, Live, TableCore
 from bot.tables.seating import LEVELS, is_person
 from bot.tables.state import BadSnapshot, TableState
@@ -239,7 +239,8 @@ class Lobby:
             state = live.state
             match = state.match
             if match is None or player_id not in lobby_view(state, core.settings).leaving:
-                raise TableError(Text("You are not leaving this table."))
+                # (stale: a leave seen a moment ago may have been done since, the hand over)
+                raise StaleAction(Text("You are not leaving this table."))
             await core.after_match(live, match.stay(own_seat(state, player_id)),
                                    match.pending(), [], [self.event(state, "stayed")])
             return self.view(state)

@@ -247,36 +247,44 @@ class TournamentDirector:
     async def join(self, tournament_id: int, player_id: int, name: str,
                    ai_level: str | None = None) -> Tournament:
         async with self._locked(tournament_id) as t:
-            self._rule(lambda: t.join(player_id, name, self._clock.now(), ai_level))
-            try:
-                if ai_level is None:
-                    await self._storage.tournaments.tournament_move(
-                        tournament_id, player_id, t.buy_in, "buy_in",
-                        key=_key(t, "join", player_id, t.registrations),
-                        now=self._clock.now(), snapshot=t.to_json())
-                else:  # a computer plays for no one's chips
-                    await self._save(t)
-            except StorageError as error:
-                entry = t.entry(player_id)
-                if entry is not None:
-                    t.entries.remove(entry)
-                raise TournamentError(error.text) from error
-            await self._emit(t, "joined" if ai_level is None else "computer")
-            return t
+            return await self._register(t, player_id, name, ai_level)
+
+    async def _register(self, t: Tournament, player_id: int, name: str,
+                        ai_level: str | None) -> Tournament:
+        """Register a person (their buy-in into the pool) or a computer (under the lock)."""
+        self._rule(lambda: t.join(player_id, name, self._clock.now(), ai_level))
+        try:
+            if ai_level is None:
+                await self._storage.tournaments.tournament_move(
+                    t.tournament_id, player_id, t.buy_in, "buy_in",
+                    key=_key(t, "join", player_id, t.registrations),
+                    now=self._clock.now(), snapshot=t.to_json())
+            else:  # a computer plays for no one's chips
+                await self._save(t)
+        except StorageError as error:
+            entry = t.entry(player_id)
+            if entry is not None:
+                t.entries.remove(entry)
+            raise TournamentError(error.text) from error
+        await self._emit(t, "joined" if ai_level is None else "computer")
+        return t
 
     async def add_computer(self, tournament_id: int, actor_id: int, level: str = "easy", *,
                            is_admin: bool = False) -> Tournament:
-        t = self.tournament(tournament_id)
-        self.check_director(t, actor_id, is_admin)
-        if level not in LEVELS:
-            raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
-                                       level=level, levels=", ".join(LEVELS)))
-        self._check_computer(t, actor_id)
-        player_id = min([0, *(e.player_id for e in t.entries)]) - 1
-        joined = await self.join(tournament_id, player_id, str(computer_name(-player_id, level)),
-                                 level)
-        self._cooldowns.done("computer", actor_id, t.guild_id, self._clock.now())  # a success
-        return joined
+        """Register a computer. Its checks, its id and its registration are one step under
+        the tournament's lock: clicks at once (a double click, the director beside an admin)
+        each see the computers the others registered, and so the cooldown and the caps."""
+        async with self._locked(tournament_id) as t:
+            self.check_director(t, actor_id, is_admin)
+            if level not in LEVELS:
+                raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
+                                           level=level, levels=", ".join(LEVELS)))
+            self._check_computer(t, actor_id)
+            player_id = min([0, *(e.player_id for e in t.entries)]) - 1
+            joined = await self._register(t, player_id, str(computer_name(-player_id, level)),
+                                          level)
+            self._cooldowns.done("computer", actor_id, t.guild_id, self._clock.now())
+            return joined
 
     def _check_computer(self, t: Tournament, actor_id: int) -> None:
         """The caps and cooldowns on computers (a buy-in's own cap is the engine's)."""
@@ -590,20 +598,22 @@ class TournamentDirector:
 
     async def _open_tables(self, tournament_id: int,
                            tables: Sequence[TournamentTable]) -> None:
-        for table in tables:
-            place = (tournament_id, table.level, table.index)
-            if place in self._opening:
-                continue  # already being opened (a director's start beside a restart's)
-            self._opening.add(place)
-            try:
-                await self._open_table(tournament_id, table)
-            except TournamentError as error:  # the others wait with it for the director
-                t = self._live.get(tournament_id)
-                if t is not None:
-                    await self._emit(t, "blocked", error.text)
-                return
-            finally:
-                self._opening.discard(place)
+        # Every one marked before the first await: a start waiting for the lock meanwhile
+        # (a double click) finds none left to open and says the tournament has started.
+        places = {(tournament_id, table.level, table.index): table for table in tables}
+        mine = [place for place in places if place not in self._opening]
+        self._opening.update(mine)  # (one already being opened: a start beside a restart's)
+        try:
+            for place in mine:
+                try:
+                    await self._open_table(tournament_id, places[place])
+                except TournamentError as error:  # the others wait with it for the director
+                    t = self._live.get(tournament_id)
+                    if t is not None:
+                        await self._emit(t, "blocked", error.text)
+                    return
+        finally:
+            self._opening.difference_update(mine)
 
     async def _open_table(self, tournament_id: int, table: TournamentTable) -> None:
         """Open the table where the opener says (a TournamentError there leaves it waiting

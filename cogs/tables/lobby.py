@@ -15,7 +15,7 @@ from discord.app_commands import locale_str
 
 from bot.i18n import Slash, Text, t
 from bot.i18n.names import LEVELS, seat_name
-from bot.tables import LobbyView, TableError
+from bot.tables import LobbyView, StaleAction, TableError
 from cogs.common.answers import (
     ELSEWHERE,
     PersistentItem,
@@ -112,9 +112,12 @@ async def practice(interaction: Interaction, level: str = "strong",
 async def _join(interaction: Interaction, table: int) -> Text:
     service = tables_of(interaction)
     if interaction.user.id in service.lobby(table).leaving:  # a cash leave still to come
-        await service.stay(table, interaction.user.id)
-        return Text("You stay at the table: you will not get up after this hand, and your "
-                    "chips stay where they are.")
+        # The hand may end (and the leave be done) before the table's turn comes to this
+        # click: then the member sits down again, as Join does for anyone.
+        with contextlib.suppress(StaleAction):
+            await service.stay(table, interaction.user.id)
+            return Text("You stay at the table: you will not get up after this hand, and "
+                        "your chips stay where they are.")
     lobby = await service.join(table, interaction.user.id, name_of(interaction.user))
     return Text("You sat down with {chips} from your wallet.",
                 chips=chips(lang(interaction), lobby.rules.buy_in))
