@@ -181,6 +181,9 @@ class Lobby:
                 raise TableError(Text("Only people can join; add computers with Add computer."))
             if state.lent and not by_tournament:
                 raise NotAllowed(TOURNAMENT_SEATS)
+            if state.practice and player_id != state.host_id:  # (its lobby lives a moment)
+                raise TableError(Text("This practice table is its player's alone: {cmd} opens "
+                                      "one of your own.", cmd=Slash("ofc practice")))
             if state.match is None:
                 if any(s.player_id == player_id for s in state.seats):
                     raise TableError(Text("You are already at this table."))

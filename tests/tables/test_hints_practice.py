@@ -4,6 +4,7 @@ where hints are off or the control is not the clicker's; practice tables played 
 chips (no wallet or ledger moves, out of /ofc stats and the leaderboard, through a restart).
 """
 
+import asyncio
 from collections.abc import Mapping
 
 import pytest
@@ -14,11 +15,14 @@ from bot.engine.views import PrivateView
 from bot.storage import Storage
 from bot.tables import (
     FakeClock,
+    LobbyChanged,
+    LobbyView,
     NotYourSeat,
     Placed,
     ShowdownDone,
     StaleAction,
     TableError,
+    TableEvent,
     TableService,
 )
 from bot.tables.match_runner import FAST
@@ -195,3 +199,30 @@ async def test_leaving_a_practice_names_the_way_to_end_it(service: TableService)
         await service.leave(lobby.table_id, ALICE)
     assert str(refused.value.text) == "To end this practice, use /ofc cancel."
     assert service.lobby(lobby.table_id).status == "playing"
+
+
+async def test_nobody_else_sits_down_at_a_practice_table(
+        service: TableService, storage: Storage, clock: FakeClock) -> None:
+    """A practice is its one person's, against one computer, for play chips. Bob presses Join
+    the moment the practice's lobby is created, before its computer sits down: refused, with
+    the way to a practice of his own, and no chip of his moves; the practice opens heads-up
+    as asked."""
+    tries: list[asyncio.Future[LobbyView]] = []
+
+    async def sneak_in(events: list[TableEvent]) -> None:
+        for event in events:
+            if isinstance(event, LobbyChanged) and event.reason == "created":
+                tries.append(asyncio.ensure_future(service.join(event.table_id, BOB, "Bob")))
+
+    service.add_listener(sneak_in)
+    lobby = await service.practice(GUILD, CHANNEL, ALICE, "Alice", "easy",
+                                   {"format": "hands", "hands": 1}, seed=5)
+    await service.idle()
+    (tried,) = tries
+    refused = tried.exception()
+    assert isinstance(refused, TableError)
+    assert str(refused.text) == "This practice table is its player's alone: /ofc practice " \
+        "opens one of your own."
+    seats = service.lobby(lobby.table_id).seats
+    assert [(s.player_id, s.ai_level) for s in seats] == [(ALICE, None), (-1, "easy")]
+    assert (await storage.wallets.wallet(GUILD, BOB, now=clock.now())).balance == 1000
