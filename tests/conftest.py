@@ -19,12 +19,19 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from bot.storage import Storage
 from bot.tables import FakeClock
 from tests.backends import Postgres, start_postgres
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.storage.audit import audit
+
+# No deadline on any Hypothesis example: one the machine happened to stall past it (a busy CI
+# host) fails as "Unreliable test timings" when the replay is quick. Timings belong in
+# `ofc bench`.
+settings.register_profile("ofc", deadline=None)
+settings.load_profile("ofc")
 
 
 @pytest.fixture(autouse=True)
