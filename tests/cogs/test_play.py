@@ -383,7 +383,7 @@ async def test_a_refused_fantasyland_menu_leaves_the_draft_as_it_was(
                          f"{card_str(not_dealt)} is not in your hand.")):
         before = alice.last_ephemeral()
         await alice.forge(prompt, top, component_type=3, values=[str(INDEX[c]) for c in values])
-        answer = await alice.wait_for_ephemeral(after=before, timeout=5)
+        answer = await alice.wait_for_ephemeral(after=before)
         assert answer.embed is not None and answer.embed["description"] == why
         assert seat_state(bot, table, alice).draft == drafted
 
