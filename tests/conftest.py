@@ -10,19 +10,44 @@ text channel `double.channel`); after the test it checks that no request left 12
 hit an unknown route, and neither discord.py nor the bot's own code (`bot`, `cogs` loggers)
 logged an error (a test that provokes one on purpose clears `double.errors.records`,
 `double.escaped` or `double.requests`). `alice`, `bob`, `carol`: members of that guild, added
-before any bot connects.
+before any bot connects. Every test ends with the root logger as it found it
+(`logging_as_it_was`).
 """
 
+import logging
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from bot.storage import Storage
 from bot.tables import FakeClock
 from tests.backends import Postgres, start_postgres
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.storage.audit import audit
+
+# No deadline on any Hypothesis example: one the machine happened to stall past it (a busy CI
+# host) fails as "Unreliable test timings" when the replay is quick. Timings belong in
+# `ofc bench`.
+settings.register_profile("ofc", deadline=None)
+settings.load_profile("ofc")
+
+
+@pytest.fixture(autouse=True)
+def logging_as_it_was() -> Iterator[None]:
+    """`ofc-bot`'s main() run in the test process sets up logging as a process does: a
+    handler on the root logger, at INFO, writing to the stderr pytest captures for that one
+    test and closes after it. Left there, every later test's log record would be formatted
+    and fail to write ("I/O operation on closed file"). pytest's own capture handlers come and
+    go by themselves."""
+    root = logging.getLogger()
+    handlers, level = set(root.handlers), root.level
+    yield
+    for handler in root.handlers[:]:
+        if handler not in handlers and not type(handler).__module__.startswith("_pytest"):
+            root.removeHandler(handler)
+    root.setLevel(level)
 
 
 @pytest.fixture

@@ -44,7 +44,7 @@ async def her_message(double: DiscordDouble, mallory: Member) -> Message:
 async def refused_with(member: Member, message: Message, custom_id: str, text: str) -> None:
     before = member.last_ephemeral()
     await member.forge(message, custom_id)
-    answer = await member.wait_for_ephemeral(after=before, timeout=5)
+    answer = await member.wait_for_ephemeral(after=before)
     assert answer.embed is not None and answer.embed["description"] == text
 
 
@@ -91,7 +91,7 @@ async def test_fantasyland_controls_are_refused_on_a_normal_street(
     before = first.last_ephemeral()
     await first.forge(prompt, str(FantasyRowId(turn, "bottom")), component_type=3,
                       values=[str(INDEX[c]) for c in dealt[:3]])
-    answer = await first.wait_for_ephemeral(after=before, timeout=5)
+    answer = await first.wait_for_ephemeral(after=before)
     assert answer.embed is not None and answer.embed["description"] == "That control is not valid."
     assert seat_state(bot, table, first).draft == {}
 

@@ -123,7 +123,7 @@ async def test_a_double_click_on_remove_computer_removes_one_and_says_so(
     await alice.click(lobby, "Remove computer")
     await double.wait_until(lambda: len(waiting) == 2, what="both clicks on their way")
     release.set()
-    answer = await alice.wait_for_ephemeral(after=before, timeout=5)
+    answer = await alice.wait_for_ephemeral(after=before)
     assert answer.embed is not None
     assert answer.embed["description"] == "That computer player was already removed."
     await double.wait_until(lambda: "Computer 2" not in str(lobby.embed))

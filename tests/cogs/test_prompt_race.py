@@ -70,6 +70,9 @@ async def test_a_late_redraw_never_turns_an_old_prompt_into_the_fantasyland_prom
     await play_hand(bot, table, (alice, bob), toward_fantasy(alice.id))
     await double.wait_until(lambda: seat_state(bot, table, alice).street == 0,
                             what="hand 2, alice's Fantasyland hand, dealt")
+    # Dealt in memory is not told yet: the deal is saved first, then its events reach the
+    # presenter, whose drain below would otherwise find no Fantasyland prompt queued.
+    await bot.tables.idle()
     await double.wait_until(lambda: sum(h.held for h in holds) > 0, what="a held DM")
     for hold in holds:
         hold.release()

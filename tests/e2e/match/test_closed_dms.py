@@ -25,7 +25,9 @@ async def test_a_member_with_closed_dms_plays_every_street_through_my_hand(
         double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
         watch: PrivacyWatch) -> None:
     double.close_dms(bob)
-    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1)
+    # One hand, five streets: a Fantasyland earned would add a hand (R11).
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
     notice = await double.wait_for_message(lambda m: m.content.startswith(bob.mention))
     assert "cannot send you direct messages" in notice.content and "My hand" in notice.content
 

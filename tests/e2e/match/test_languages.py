@@ -119,8 +119,11 @@ async def test_a_chinese_server_gets_its_table_in_chinese(
         assert [f["name"] for f in table.embed["fields"]] == ["码量"]
         (image,) = [a for a in table.attachments if a.content_type.startswith("image/")]
         assert watch.rendered_from(image).locale == "zh-CN"  # the table image in Chinese
-        prompt = await double.wait_until(lambda: Seat(alice).prompt() or Seat(bob).prompt(),
-                                         timeout=PATIENCE, what="a DM prompt")
+        # The prompt of whoever acts first (the button is drawn at random): the other's
+        # prompt waits, its Confirm disabled until then.
+        prompt = await double.wait_until(
+            lambda: next((p for p in (Seat(alice).prompt(), Seat(bob).prompt()) if ready(p)),
+                         None), timeout=PATIENCE, what="the first player's DM prompt")
         assert title(prompt).startswith("Hand 1 of 2")  # a DM: its reader's language
 
         # An admin chooses Russian for this server: the table message follows.

@@ -31,7 +31,7 @@ async def pressed(member: Member, message: Message, custom_id: str) -> str:
     """What the member is told after a press of `custom_id` on `message` (a DM prompt)."""
     before = member.last_ephemeral()
     await member.forge(message, custom_id)
-    return said(await member.wait_for_ephemeral(after=before, timeout=5))
+    return said(await member.wait_for_ephemeral(after=before))
 
 
 async def test_review_and_the_review_button_share_one_limit_per_member(
