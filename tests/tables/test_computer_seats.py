@@ -23,11 +23,11 @@ from bot.tables import (
     TableService,
 )
 from bot.tables.scheduling import RETRY_SECONDS
-from tests.backends import is_postgres, postgres_of, usable
+from tests.backends import usable
 from tests.storage.audit import audit
 
-from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, fresh_service, play
-from .test_restart import Copies, Flaky, recording
+from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, play
+from .test_restart import Flaky, copying, finish, start_match
 
 
 async def test_a_computer_whose_move_could_not_be_saved_tries_again(
@@ -72,17 +72,24 @@ class Held(AIPlayers):
 THREAD = ServiceSettings(ai_delay_seconds=0, next_hand_seconds=0, ai_in_thread=True)
 
 
-async def thinking(storage: Storage, clock: FakeClock, options: dict[str, Any]
-                   ) -> tuple[TableService, Held, Recorder, int]:
-    """Alice and an easy computer, dealt; returns once the computer is deciding."""
-    held = Held()
-    service = TableService(storage, clock, held, THREAD)
+async def against(players: AIPlayers, storage: Storage, clock: FakeClock,
+                  options: dict[str, Any]) -> tuple[TableService, Recorder, int]:
+    """Alice and an easy computer deciding with `players` on a thread, dealt (seed 5)."""
+    service = TableService(storage, clock, players, THREAD)
     recorder = Recorder()
     service.add_listener(recorder)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", options,
                                         seed=5)).table_id
     await service.add_computer(table, ALICE, "easy", is_admin=True)
     await service.start(table, ALICE)
+    return service, recorder, table
+
+
+async def thinking(storage: Storage, clock: FakeClock, options: dict[str, Any]
+                   ) -> tuple[TableService, Held, Recorder, int]:
+    """Alice and an easy computer, dealt; returns once the computer is deciding."""
+    held = Held()
+    service, recorder, table = await against(held, storage, clock, options)
     if service.private_view(table, ALICE).to_act:
         await act(service, table, ALICE)
     while not held.entered.is_set():
@@ -144,13 +151,8 @@ async def test_a_computer_in_fantasyland_at_a_restart_sets_its_hand_once(
     # restored ten minutes later (a crash or a stop while the computer thinks) and played
     # out: the same standings, each hand recorded once, its 14 cards placed in one action,
     # chips audited.
-    postgres = postgres_of(request) if is_postgres(database) else None
-    copies = Copies(database, tmp_path, clock)
-    recording(storage, copies)
-    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
-                                        {"format": "hands", "hands": 1}, seed=17)).table_id
-    await service.add_computer(table, ALICE, "easy", is_admin=True)
-    await service.start(table, ALICE)
+    postgres, copies = copying(storage, database, tmp_path, clock, request)
+    table = await start_match(service, seed=17)
     copies.on = True
     await play(service, clock, table, [ALICE])
     assert recorder.of(ShowdownDone)[0].fantasy_next == {1: 14}
@@ -160,12 +162,8 @@ async def test_a_computer_in_fantasyland_at_a_restart_sets_its_hand_once(
     set_after_restart = 0
     for taken, now in copies.taken:
         path = await usable(taken, postgres)
-        copy = await Storage.open(path)
+        _, events, _, copy = await finish(path, now + 600)
         try:
-            resumed, later, events = fresh_service(copy, now + 600)
-            for restored in await resumed.restore():
-                await play(resumed, later, restored, [ALICE])
-            await resumed.close()
             assert [e.standings for e in events.of(MatchOver)] in ([], [final]), path
             again = [e for e in events.of(Placed) if e.player_id < 0 and e.street == 0]
             assert [e.hand_no for e in again] in ([], [2]), path  # once, whole
@@ -264,13 +262,8 @@ async def test_a_computers_refused_move_is_logged_without_its_cards(
     # your hand."), and R10's rule places instead. The log is the operator's, often shared:
     # it says a move was refused, never which card (R7: that computer's hand is hidden).
     wrong = Wrong()
-    service = TableService(storage, clock, wrong, THREAD)
-    recorder = Recorder()
-    service.add_listener(recorder)
-    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
-                                        {"format": "hands", "hands": 1}, seed=5)).table_id
-    await service.add_computer(table, ALICE, "easy", is_admin=True)
-    await service.start(table, ALICE)
+    service, recorder, table = await against(wrong, storage, clock,
+                                             {"format": "hands", "hands": 1})
     try:
         await play(service, clock, table, [ALICE])
     finally:

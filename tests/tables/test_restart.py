@@ -23,7 +23,7 @@ from bot.tables import (
     TableService,
     Turn,
 )
-from tests.backends import Reader, Rows, copy_now, is_postgres, postgres_of, usable
+from tests.backends import Postgres, Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
 from .driver import (
@@ -59,6 +59,15 @@ class Copies:
         self.taken.append((copy_now(self.source, path), self.clock.now()))
 
 
+def copying(storage: Storage, database: str, folder: Path, clock: FakeClock,
+            request: pytest.FixtureRequest) -> tuple[Postgres | None, Copies]:
+    """The PostgreSQL server a copy is restored to (None on SQLite), and the copies of the
+    database after every committed write, taken once `copies.on`."""
+    copies = Copies(database, folder, clock)
+    recording(storage, copies)
+    return (postgres_of(request) if is_postgres(database) else None), copies
+
+
 def recording(storage: Storage, copies: Copies) -> None:
     """Make every writing storage call take a copy once it has committed."""
     for topic, names in WRITES.items():
@@ -74,9 +83,10 @@ def recording(storage: Storage, copies: Copies) -> None:
             setattr(part, name, write)
 
 
-async def start_match(service: TableService) -> int:
+async def start_match(service: TableService, seed: int = 5) -> int:
+    """Alice and an easy computer, one hand dealt."""
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
-                                        {"format": "hands", "hands": 1}, seed=5)).table_id
+                                        {"format": "hands", "hands": 1}, seed=seed)).table_id
     await service.add_computer(table, ALICE, "easy", is_admin=True)
     await service.start(table, ALICE)
     return table
@@ -96,9 +106,7 @@ async def finish(path: str, now: float) -> tuple[list[int], Recorder, FakeClock,
 async def test_every_saved_state_resumes_to_the_same_end(
         service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
         database: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    postgres = postgres_of(request) if is_postgres(database) else None
-    copies = Copies(database, tmp_path, clock)
-    recording(storage, copies)
+    postgres, copies = copying(storage, database, tmp_path, clock, request)
     table = await start_match(service)
     copies.on = True
     await play(service, clock, table, [ALICE])
@@ -139,10 +147,8 @@ async def test_every_saved_state_of_fantasyland_hands_resumes_after_a_long_stop(
     # that. A copy of the database after every write of hand 2 up to hand 3's deal, each
     # restored ten minutes later and played out: the same standings, each hand's history
     # written once, chips audited.
-    postgres = postgres_of(request) if is_postgres(database) else None
+    postgres, copies = copying(storage, database, tmp_path, clock, request)
     people = [ALICE, BOB, CAROL]
-    copies = Copies(database, tmp_path, clock)
-    recording(storage, copies)
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 1}, seed=2)).table_id
     await service.join(table, BOB, "Bob")
