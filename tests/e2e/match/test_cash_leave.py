@@ -68,7 +68,10 @@ async def test_the_busted_last_person_is_told_the_table_waits_and_a_buy_in_deals
     assert notice.content == (
         f"{alice.mention}: out of chips. This cash table waits for a player to buy in "
         f"(/ofc join) before it deals again, and closes <t:{ended + 900}:R> if nobody does.")
-    assert "Waiting for another player to sit down" in description(table)
+    # The table message is redrawn on its own, after the notice or before it (the channel's
+    # table images wait behind people's messages): wait for it, never read it at once.
+    await double.wait_until(lambda: "Waiting for another player to sit down" in description(
+        table), what="the table message waiting for a player")
     assert "Hand 1" in title(table)
     await double.resolved(await alice.slash("ofc join"))
     await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
