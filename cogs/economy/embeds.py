@@ -115,6 +115,14 @@ def leaderboard(loc: str, rows: Sequence[LeaderRow], me: LeaderRow | None,
     return embed
 
 
+def season_name(loc: str, season: Season) -> str:
+    """The season's name; the one storage gives when the admin named none ("Season 2") in the
+    member's language."""
+    if season.name == f"Season {season.number}":
+        return t(loc, "Season {number}", number=season.number)
+    return season.name
+
+
 def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
                  me: RatingRow | None, guild_name: str | None) -> discord.Embed:
     """A season's skill ratings, best first (bot/ratings.py: mu - 3 sigma, newcomers 1,000)."""
@@ -123,7 +131,7 @@ def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
                "**{rank}.** {member} {rating:,} ({n} matches)", rank=row.rank,
                member=f"<@{row.user_id}>", rating=row.shown, n=row.matches) for row in rows]
     title = t(loc, "Ratings of {server}", server=server) if season is None else t(
-        loc, "Ratings of {server}: {season}", server=server, season=season.name)
+        loc, "Ratings of {server}: {season}", server=server, season=season_name(loc, season))
     embed = discord.Embed(title=title[:256], colour=MONEY, description="\n".join(lines) or t(
         loc, "No finished match has been rated here yet."))
     if season is not None and season.ended_at is not None:
@@ -141,7 +149,8 @@ def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
 
 
 def season_started(loc: str, season: Season, by: str) -> discord.Embed:
-    return discord.Embed(title=t(loc, "{season} begins", season=season.name)[:256], colour=MONEY,
+    title = t(loc, "{season} begins", season=season_name(loc, season))
+    return discord.Embed(title=title[:256], colour=MONEY,
                          description=t(loc, "{admin} started a new rating season. Everyone "
                                             "starts again at 1,000; the last season's board "
                                             "stays readable in {leaderboard}.", admin=by,
