@@ -35,7 +35,7 @@ from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.process.workers import exit_with_parent, stop_pool
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 from bot.storage import StorageError
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
 from bot.tables.table_events import HandStarted, ShowdownDone
@@ -330,10 +330,11 @@ def add_simulate_parser(subparsers: Any) -> None:
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")
     p.add_argument("--json", action="store_true", help="one JSON object")
-    p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
+    p.add_argument("--images", type=named, metavar="DIR",
+                   help="save each showdown's image in this folder")
     p.add_argument("--workers", type=int, default=1,
                    help="processes to share the matches among (default 1; same results)")
-    p.add_argument("--database", metavar="URL",
+    p.add_argument("--database", type=named, metavar="URL",
                    help="play on this database (an SQLite file or a postgresql:// URL; its "
                         "tables and history stay there) instead of a throwaway SQLite file")
     p.set_defaults(run=simulate_command)

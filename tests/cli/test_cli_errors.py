@@ -211,3 +211,34 @@ def test_audit_refuses_a_settings_file_named_but_missing(
     out, err = capsys.readouterr()
     assert out == "" and err == f"ofc audit: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("command", "argv", "line"), [
+    (main, ["audit", "--database", ""], "ofc audit: argument --database: names nothing"),
+    (main, ["audit", "--env-file", ""], "ofc audit: argument --env-file: names nothing"),
+    (main, ["simulate", "--hands", "1", "--database", ""],
+     "ofc simulate: argument --database: names nothing"),
+    (main, ["simulate", "--hands", "1", "--images", ""],
+     "ofc simulate: argument --images: names nothing"),
+    (ofc_bot, ["backup", "--database", "", "copy.sqlite3"],
+     "ofc-bot backup: argument --database: names nothing"),
+    (ofc_bot, ["migrate-db", "--from", "", "--to", "postgresql://x@/y"],
+     "ofc-bot migrate-db: argument --from: names nothing"),
+    (ofc_bot, ["--env-file", ""], "ofc-bot: argument --env-file: names nothing"),
+])
+def test_an_empty_file_or_database_name_is_refused_not_read_as_the_default(
+        command: Callable[[list[str]], object], argv: list[str], line: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--database "$DB"` with DB unset arrives as an empty name: taken as no option at all,
+    it audited or backed up the default database (an 'ok' about another one), played on a
+    throwaway one, or saved no images, without a word."""
+    monkeypatch.delenv("OFC_DATABASE", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    async def create() -> None:
+        await (await Storage.open(str(tmp_path / "ofc.sqlite3"))).close()
+
+    asyncio.run(create())  # the default database, which an empty name must not fall back to
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert_one_usage_line(command, argv, line, capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
