@@ -242,3 +242,20 @@ def test_an_empty_file_or_database_name_is_refused_not_read_as_the_default(
     before = sorted(p.name for p in tmp_path.iterdir())
     assert_one_usage_line(command, argv, line, capsys)
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+SCORED_HAND = ('{"button": 1, "players": [{"name": "A", "top": "Qh Qd 2c", "middle": '
+               '"5s 5d 9c 9h Kd", "bottom": "2h 3h 4h 5h 7h"}, {"name": "B", "top": '
+               '"Ah Kc 2s", "middle": "Ts Td Jc 3s 3c", "bottom": "As Ad Ac 7d 7c"}]}')
+
+
+def test_score_refuses_an_input_past_a_megabyte_instead_of_reading_it_all(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One hand's JSON is a few hundred bytes; `ofc score /dev/zero`, or a log named by
+    mistake, was read whole into memory (endlessly, for /dev/zero) before any word."""
+    hand = tmp_path / "hand.json"
+    hand.write_text(SCORED_HAND + " " * 1_000_000, encoding="utf-8")  # valid JSON, too big
+    assert refusal(["score", str(hand)], capsys) == \
+        "ofc score: the input is larger than 1 MB: one hand's JSON is a few hundred bytes."
+    hand.write_text(SCORED_HAND + " " * (1_000_000 - len(SCORED_HAND)), encoding="utf-8")
+    assert main(["score", str(hand)]) == 0  # 1 MB exactly is read
