@@ -155,6 +155,6 @@ def add_backup_parser(subparsers: Any) -> None:
                     "moment, while the bot runs (SQLite's online backup). PATH must not exist: "
                     "a backup never replaces a file.",
         epilog="example: ofc-bot backup backups/ofc-$(date +%F).sqlite3")
-    p.add_argument("path", metavar="PATH", help="the new file to write the copy into")
+    p.add_argument("path", type=named, metavar="PATH", help="the new file to write the copy into")
     p.add_argument("--database", type=named, help="an SQLite file (default: OFC_DATABASE)")
     p.set_defaults(run=backup_command)

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 
 USAGE_ERROR = 2
 MAX_SCORE_INPUT = 1_000_000  # bytes: one hand's JSON is a few hundred
@@ -177,8 +177,9 @@ def bench_command(args: argparse.Namespace) -> int:
 
 def _add_score(sub: Any) -> None:
     p = sub.add_parser("score", help="score and settle a finished hand given as JSON")
-    p.add_argument("file", nargs="?", help="JSON file ('-' or none: standard input; none at "
-                                           "a terminal shows what it expects)")
+    p.add_argument("file", nargs="?", type=named,
+                   help="JSON file ('-' or none: standard input; none at a terminal shows "
+                        "what it expects)")
     p.set_defaults(run=score_command)
 
 

@@ -225,6 +225,8 @@ def test_audit_refuses_a_settings_file_named_but_missing(
     (ofc_bot, ["migrate-db", "--from", "", "--to", "postgresql://x@/y"],
      "ofc-bot migrate-db: argument --from: names nothing"),
     (ofc_bot, ["--env-file", ""], "ofc-bot: argument --env-file: names nothing"),
+    (ofc_bot, ["backup", ""], "ofc-bot backup: argument PATH: names nothing"),
+    (main, ["score", ""], "ofc score: argument file: names nothing"),
 ])
 def test_an_empty_file_or_database_name_is_refused_not_read_as_the_default(
         command: Callable[[list[str]], object], argv: list[str], line: str, tmp_path: Path,
