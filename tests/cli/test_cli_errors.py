@@ -261,3 +261,21 @@ def test_score_refuses_an_input_past_a_megabyte_instead_of_reading_it_all(
         "ofc score: the input is larger than 1 MB: one hand's JSON is a few hundred bytes."
     hand.write_text(SCORED_HAND + " " * (1_000_000 - len(SCORED_HAND)), encoding="utf-8")
     assert main(["score", str(hand)]) == 0  # 1 MB exactly is read
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    # A tournament's entries take --ai's levels in turn: a level past the last entry would
+    # never play, and the run report levels nobody asked for without a word.
+    (["simulate", "--tournament", "--players", "2", "--ai", "easy,strong,strong"],
+     "ofc simulate: --ai names 3 levels but the tournament has 2 players."),
+    # The table run refuses a negative stay value: the tournament run took it.
+    (["simulate", "--tournament", "--players", "4", "--ai", "easy", "--stay-value", "-5"],
+     "ofc simulate: the stay value cannot be negative."),
+    # --seats sizes a tournament's tables; without --tournament it was ignored without a word.
+    (["simulate", "--ai", "easy", "--hands", "1", "--seats", "2"],
+     "ofc simulate: --seats sizes a tournament's tables: give --tournament, or --players "
+     "for one table."),
+])
+def test_simulate_refuses_what_its_run_would_ignore(argv: list[str], line: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert refusal(argv, capsys) == line
