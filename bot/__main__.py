@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="publish the slash commands to every server (needed once, and after the commands "
              "change; global commands can take up to an hour to appear)")
     parser.add_argument(
-        "--export-commands", metavar="FILE",
+        "--export-commands", type=named, metavar="FILE",
         help="write the slash commands as they would be synced to Discord (JSON) to FILE "
              "('-': standard output) and exit, without connecting")
     parser.add_argument(

@@ -226,6 +226,7 @@ def test_audit_refuses_a_settings_file_named_but_missing(
      "ofc-bot migrate-db: argument --from: names nothing"),
     (ofc_bot, ["--env-file", ""], "ofc-bot: argument --env-file: names nothing"),
     (ofc_bot, ["backup", ""], "ofc-bot backup: argument PATH: names nothing"),
+    (ofc_bot, ["--export-commands", ""], "ofc-bot: argument --export-commands: names nothing"),
     (main, ["score", ""], "ofc score: argument file: names nothing"),
 ])
 def test_an_empty_file_or_database_name_is_refused_not_read_as_the_default(
