@@ -291,7 +291,7 @@ def split_address(address: str, name: str) -> tuple[str, int]:
 
 def _snowflake(name: str, raw: str) -> int:
     value = _whole(name, raw)
-    if value == 0:
+    if not 0 < value < 2**63:  # every Discord id fits in 63 bits
         raise ConfigError(f"{name} must be a server id (right-click the server: Copy Server ID)")
     return value
 

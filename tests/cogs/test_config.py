@@ -82,6 +82,9 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_RELAY_TLS_CERT", "relay.pem", "OFC_RELAY_TLS_CERT and OFC_RELAY_TLS_KEY go together"),
     ("OFC_RELAY_TLS_CA", "ca.pem", "OFC_RELAY_TLS_CA needs them"),
     ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
+    # past the 64 bits of every Discord id: the sync to that server could only fail
+    ("OFC_DEV_GUILD", str(2**63), "^OFC_DEV_GUILD must be a server id"),
+    ("OFC_DEV_GUILD", "9" * 25, "^OFC_DEV_GUILD must be a server id"),
     ("OFC_METRICS_PORT", "http", "whole number"),
     ("OFC_DATABASE", "mysql://me:secret@db/ofc",
      "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
