@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.config import ENV_FILE, NO_TOKEN_HELP, ConfigError, load_settings, named_env_file_missing
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 from bot.sharding import ShardPlan, ShardPlanError
 
 PROGRAM = "ofc-bot"
@@ -23,7 +23,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="publish the slash commands to every server (needed once, and after the commands "
              "change; global commands can take up to an hour to appear)")
     parser.add_argument(
-        "--export-commands", metavar="FILE",
+        "--export-commands", type=named, metavar="FILE",
         help="write the slash commands as they would be synced to Discord (JSON) to FILE "
              "('-': standard output) and exit, without connecting")
     parser.add_argument(
@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--shards", metavar="A-B",
         help="the shard ids this process runs, e.g. 0-3 or 0,2 (default: all N); each shard "
              "has one owner, held by a lease in the database")
-    parser.add_argument("--env-file", default=ENV_FILE,
+    parser.add_argument("--env-file", type=named, default=ENV_FILE,
                         help=f"settings file (default: {ENV_FILE}, if there)")
     commands = parser.add_subparsers(dest="command", metavar="{backup,migrate-db}",
                                      parser_class=OneLineParser)

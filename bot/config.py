@@ -124,12 +124,24 @@ def read_dotenv(path: str | Path) -> dict[str, str]:
         key, value = key.strip(), value.strip()
         if not sep or not key.isidentifier():
             raise ConfigError(f"{path}, line {number}: expected KEY=value, got {raw.strip()!r}")
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
+        if value[:1] in ("'", '"'):
+            value = _unquoted(value, f"{path}, line {number}", key)
         elif " #" in value:  # an unquoted value may carry a trailing comment
             value = value.split(" #", 1)[0].rstrip()
         values[key] = value
     return values
+
+
+def _unquoted(value: str, where: str, key: str) -> str:
+    """A quoted value without its quotes, and without a comment after them. A quote left
+    open would otherwise be read into the value: a database named `"ofc.sqlite3`, new and
+    empty, beside the real one."""
+    end = value.find(value[0], 1)
+    rest = value[end + 1:].strip() if end > 0 else None
+    if rest is None or (rest and not rest.startswith("#")):
+        raise ConfigError(f"{where}: the quote that opens the value of {key} is not closed "
+                          f"where the value ends")
+    return value[1:end]
 
 
 def load_settings(environ: Mapping[str, str] | None = None,
@@ -279,7 +291,7 @@ def split_address(address: str, name: str) -> tuple[str, int]:
 
 def _snowflake(name: str, raw: str) -> int:
     value = _whole(name, raw)
-    if value == 0:
+    if not 0 < value < 2**63:  # every Discord id fits in 63 bits
         raise ConfigError(f"{name} must be a server id (right-click the server: Copy Server ID)")
     return value
 

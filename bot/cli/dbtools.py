@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from bot.config import ENV_FILE, ConfigError, load_settings, named_env_file_missing
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 from bot.storage import (
     AuditReport,
     CopyReport,
@@ -84,9 +84,9 @@ def add_audit_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "audit", help="check the books: wallets against the ledger, stacks against their "
                       "moves, chips against everything granted, idempotency keys")
-    p.add_argument("--database", help="an SQLite file or a postgresql:// URL (default: "
+    p.add_argument("--database", type=named, help="an SQLite file or a postgresql:// URL (default: "
                                       "OFC_DATABASE)")
-    p.add_argument("--env-file", default=ENV_FILE,
+    p.add_argument("--env-file", type=named, default=ENV_FILE,
                    help=f"the settings file OFC_DATABASE is read from, as ofc-bot's "
                         f"--env-file (default: {ENV_FILE}, if there)")
     p.add_argument("--json", action="store_true", help="one JSON object")
@@ -128,9 +128,9 @@ def add_migrate_parser(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "migrate-db", help="copy every row of a database into an empty one (SQLite into "
                            "PostgreSQL), then audit both and compare; stop the bot first")
-    p.add_argument("--from", dest="source", required=True, metavar="SOURCE",
+    p.add_argument("--from", type=named, dest="source", required=True, metavar="SOURCE",
                    help="the database to copy: sqlite:PATH (or a postgresql:// URL)")
-    p.add_argument("--to", dest="destination", required=True, metavar="DESTINATION",
+    p.add_argument("--to", type=named, dest="destination", required=True, metavar="DESTINATION",
                    help="an empty database: a postgresql:// URL (or sqlite:PATH)")
     p.set_defaults(run=migrate_command)
 
@@ -155,6 +155,6 @@ def add_backup_parser(subparsers: Any) -> None:
                     "moment, while the bot runs (SQLite's online backup). PATH must not exist: "
                     "a backup never replaces a file.",
         epilog="example: ofc-bot backup backups/ofc-$(date +%F).sqlite3")
-    p.add_argument("path", metavar="PATH", help="the new file to write the copy into")
-    p.add_argument("--database", help="an SQLite file (default: OFC_DATABASE)")
+    p.add_argument("path", type=named, metavar="PATH", help="the new file to write the copy into")
+    p.add_argument("--database", type=named, help="an SQLite file (default: OFC_DATABASE)")
     p.set_defaults(run=backup_command)

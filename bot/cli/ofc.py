@@ -13,9 +13,10 @@ from typing import Any
 
 from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 
 USAGE_ERROR = 2
+MAX_SCORE_INPUT = 1_000_000  # bytes: one hand's JSON is a few hundred
 INTERRUPTED = 128 + signal.SIGINT
 
 # A finished hand as `ofc score` takes it (the shape shown in its help and to a person who runs
@@ -117,13 +118,19 @@ def _read_json(path: str | None) -> Any:
     # Bytes, which json decodes itself (UTF-8, a byte-order mark some editors write allowed).
     text: str | bytes
     try:
+        # At most one byte past the limit: /dev/zero, or a log named by mistake, would
+        # otherwise be read whole into memory before any word.
         if path in (None, "-"):
-            text = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+            text = sys.stdin.buffer.read(MAX_SCORE_INPUT + 1) if hasattr(sys.stdin, "buffer") \
+                else sys.stdin.read(MAX_SCORE_INPUT + 1)
         else:
             with open(path, "rb") as handle:
-                text = handle.read()
+                text = handle.read(MAX_SCORE_INPUT + 1)
     except OSError as error:
         fail(f"cannot read {path}: {error.strerror}", "ofc score")
+    if len(text) > MAX_SCORE_INPUT:
+        fail("the input is larger than 1 MB: one hand's JSON is a few hundred bytes",
+             "ofc score")
     try:
         return json.loads(text, object_pairs_hook=_object)
     except UnicodeDecodeError as error:
@@ -170,8 +177,9 @@ def bench_command(args: argparse.Namespace) -> int:
 
 def _add_score(sub: Any) -> None:
     p = sub.add_parser("score", help="score and settle a finished hand given as JSON")
-    p.add_argument("file", nargs="?", help="JSON file ('-' or none: standard input; none at "
-                                           "a terminal shows what it expects)")
+    p.add_argument("file", nargs="?", type=named,
+                   help="JSON file ('-' or none: standard input; none at a terminal shows "
+                        "what it expects)")
     p.set_defaults(run=score_command)
 
 

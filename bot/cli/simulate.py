@@ -35,7 +35,7 @@ from bot.engine.rules import TableRules
 from bot.engine.tournament import MAX_PLAYERS as MAX_TOURNAMENT_PLAYERS
 from bot.engine.views import PrivateView, SeatView, TableView
 from bot.process.workers import exit_with_parent, stop_pool
-from bot.refusal import error_line
+from bot.refusal import error_line, named
 from bot.storage import StorageError
 from bot.tables.match_runner import MatchResult, play_computer_match, simulation_storage
 from bot.tables.table_events import HandStarted, ShowdownDone
@@ -311,7 +311,8 @@ def add_simulate_parser(subparsers: Any) -> None:
                         "or a tournament table's hands (default 20)")
     p.add_argument("--tournament", action="store_true",
                    help="a shootout tournament of --players computers (RULES.md R13)")
-    p.add_argument("--seats", type=int, default=3, help="tournament tables seat 2 or 3")
+    p.add_argument("--seats", type=int, default=None,
+                   help="tournament tables seat 2 or 3 (default 3)")
     p.add_argument("--seed", type=int, default=1, help="makes the whole run reproducible")
     p.add_argument("--ai", default="strong,easy",
                    help="levels, one per seat or one for all: easy, strong, strong-v2, "
@@ -330,10 +331,11 @@ def add_simulate_parser(subparsers: Any) -> None:
                    help="points a Fantasyland hand is worth to the players (default: as "
                         "measured for strong, 13 for easy and strong-v1)")
     p.add_argument("--json", action="store_true", help="one JSON object")
-    p.add_argument("--images", metavar="DIR", help="save each showdown's image in this folder")
+    p.add_argument("--images", type=named, metavar="DIR",
+                   help="save each showdown's image in this folder")
     p.add_argument("--workers", type=int, default=1,
                    help="processes to share the matches among (default 1; same results)")
-    p.add_argument("--database", metavar="URL",
+    p.add_argument("--database", type=named, metavar="URL",
                    help="play on this database (an SQLite file or a postgresql:// URL; its "
                         "tables and history stay there) instead of a throwaway SQLite file")
     p.set_defaults(run=simulate_command)
@@ -389,6 +391,11 @@ def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | N
         return None
 
 
+def _check_stay_value(args: argparse.Namespace) -> None:
+    if args.stay_value is not None and args.stay_value < 0:
+        raise RuleError("the stay value cannot be negative")
+
+
 def _computer_players(args: argparse.Namespace) -> AIPlayers:
     return AIPlayers(**_run_budget(args), fantasy_value=args.stay_value)
 
@@ -400,13 +407,15 @@ def simulate_command(args: argparse.Namespace) -> int:
     try:
         options = _options(args)
         rules = TableRules.from_mapping(options)
+        if args.seats is not None:  # it would be ignored without a word
+            raise RuleError("--seats sizes a tournament's tables: give --tournament, or "
+                            "--players for one table")
         if not 2 <= args.players <= rules.max_seats:
             raise RuleError(f"{rules.variant} seats 2 to {rules.max_seats} players")
         entries = _entries(args, args.players)
         if not 1 <= args.hands <= MAX_HANDS:
             raise RuleError(f"--hands is 1 to {MAX_HANDS:,}")
-        if args.stay_value is not None and args.stay_value < 0:
-            raise RuleError("the stay value cannot be negative")
+        _check_stay_value(args)
         if not 1 <= args.workers <= MAX_WORKERS:
             raise RuleError(f"--workers is 1 to {MAX_WORKERS}")
         if args.workers > 1 and args.database is not None:
@@ -447,16 +456,21 @@ def tournament_command(args: argparse.Namespace) -> int:
     from bot.tournaments.tournament_runner import play_tournament, print_report
 
     hands = 20 if args.hands is None else args.hands
+    seats = 3 if args.seats is None else args.seats
     try:
         options = _options(args)
         TableRules.from_mapping(options)
         if not 2 <= args.players <= MAX_TOURNAMENT_PLAYERS:
             raise RuleError(f"a tournament takes 2 to {MAX_TOURNAMENT_PLAYERS} players")
-        entries = _entries(args, len(args.ai.split(",")))  # one level, or one per entry
+        entries = _entries(args, len(args.ai.split(",")))  # the entries take them in turn
+        if len(entries) > args.players:  # a level past the last entry would never play
+            raise RuleError(f"--ai names {len(entries)} levels but the tournament has "
+                            f"{args.players} players")
         if any(entry.label != entry.level for entry in entries):
             raise RuleError("--tournament seats levels without a budget of their own: give "
                             "--playouts or --seconds")
-        if args.seats not in (2, 3) or not 1 <= hands <= 1000:
+        _check_stay_value(args)
+        if seats not in (2, 3) or not 1 <= hands <= 1000:
             raise RuleError("--seats is 2 or 3 and --hands from 1 to 1000")
         if args.workers != 1 or args.images:
             raise RuleError("--tournament plays in one process and saves no images: leave out "
@@ -467,7 +481,7 @@ def tournament_command(args: argparse.Namespace) -> int:
     seated = [entries[i % len(entries)].level for i in range(args.players)]
     deep = {"buy_in": TOURNAMENT_STACK, **options}  # points are chips: nobody busts
     report = _on_database(play_tournament(seated, seed=args.seed, hands=hands,
-                                          seats=args.seats, options=deep, ai=players,
+                                          seats=seats, options=deep, ai=players,
                                           database=args.database))
     if report is None:
         return USAGE_ERROR

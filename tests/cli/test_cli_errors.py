@@ -211,3 +211,72 @@ def test_audit_refuses_a_settings_file_named_but_missing(
     out, err = capsys.readouterr()
     assert out == "" and err == f"ofc audit: the settings file {missing} does not exist.\n"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("command", "argv", "line"), [
+    (main, ["audit", "--database", ""], "ofc audit: argument --database: names nothing"),
+    (main, ["audit", "--env-file", ""], "ofc audit: argument --env-file: names nothing"),
+    (main, ["simulate", "--hands", "1", "--database", ""],
+     "ofc simulate: argument --database: names nothing"),
+    (main, ["simulate", "--hands", "1", "--images", ""],
+     "ofc simulate: argument --images: names nothing"),
+    (ofc_bot, ["backup", "--database", "", "copy.sqlite3"],
+     "ofc-bot backup: argument --database: names nothing"),
+    (ofc_bot, ["migrate-db", "--from", "", "--to", "postgresql://x@/y"],
+     "ofc-bot migrate-db: argument --from: names nothing"),
+    (ofc_bot, ["--env-file", ""], "ofc-bot: argument --env-file: names nothing"),
+    (ofc_bot, ["backup", ""], "ofc-bot backup: argument PATH: names nothing"),
+    (ofc_bot, ["--export-commands", ""], "ofc-bot: argument --export-commands: names nothing"),
+    (main, ["score", ""], "ofc score: argument file: names nothing"),
+])
+def test_an_empty_file_or_database_name_is_refused_not_read_as_the_default(
+        command: Callable[[list[str]], object], argv: list[str], line: str, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--database "$DB"` with DB unset arrives as an empty name: taken as no option at all,
+    it audited or backed up the default database (an 'ok' about another one), played on a
+    throwaway one, or saved no images, without a word."""
+    monkeypatch.delenv("OFC_DATABASE", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    async def create() -> None:
+        await (await Storage.open(str(tmp_path / "ofc.sqlite3"))).close()
+
+    asyncio.run(create())  # the default database, which an empty name must not fall back to
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert_one_usage_line(command, argv, line, capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+SCORED_HAND = ('{"button": 1, "players": [{"name": "A", "top": "Qh Qd 2c", "middle": '
+               '"5s 5d 9c 9h Kd", "bottom": "2h 3h 4h 5h 7h"}, {"name": "B", "top": '
+               '"Ah Kc 2s", "middle": "Ts Td Jc 3s 3c", "bottom": "As Ad Ac 7d 7c"}]}')
+
+
+def test_score_refuses_an_input_past_a_megabyte_instead_of_reading_it_all(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One hand's JSON is a few hundred bytes; `ofc score /dev/zero`, or a log named by
+    mistake, was read whole into memory (endlessly, for /dev/zero) before any word."""
+    hand = tmp_path / "hand.json"
+    hand.write_text(SCORED_HAND + " " * 1_000_000, encoding="utf-8")  # valid JSON, too big
+    assert refusal(["score", str(hand)], capsys) == \
+        "ofc score: the input is larger than 1 MB: one hand's JSON is a few hundred bytes."
+    hand.write_text(SCORED_HAND + " " * (1_000_000 - len(SCORED_HAND)), encoding="utf-8")
+    assert main(["score", str(hand)]) == 0  # 1 MB exactly is read
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    # A tournament's entries take --ai's levels in turn: a level past the last entry would
+    # never play, and the run report levels nobody asked for without a word.
+    (["simulate", "--tournament", "--players", "2", "--ai", "easy,strong,strong"],
+     "ofc simulate: --ai names 3 levels but the tournament has 2 players."),
+    # The table run refuses a negative stay value: the tournament run took it.
+    (["simulate", "--tournament", "--players", "4", "--ai", "easy", "--stay-value", "-5"],
+     "ofc simulate: the stay value cannot be negative."),
+    # --seats sizes a tournament's tables; without --tournament it was ignored without a word.
+    (["simulate", "--ai", "easy", "--hands", "1", "--seats", "2"],
+     "ofc simulate: --seats sizes a tournament's tables: give --tournament, or --players "
+     "for one table."),
+])
+def test_simulate_refuses_what_its_run_would_ignore(argv: list[str], line: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert refusal(argv, capsys) == line

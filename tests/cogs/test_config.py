@@ -82,6 +82,9 @@ def test_environment_wins_over_dotenv_and_defaults_fill_the_rest(tmp_path: Path)
     ("OFC_RELAY_TLS_CERT", "relay.pem", "OFC_RELAY_TLS_CERT and OFC_RELAY_TLS_KEY go together"),
     ("OFC_RELAY_TLS_CA", "ca.pem", "OFC_RELAY_TLS_CA needs them"),
     ("OFC_METRICS_PORT", "0", "port number from 1 to 65535"),
+    # past the 64 bits of every Discord id: the sync to that server could only fail
+    ("OFC_DEV_GUILD", str(2**63), "^OFC_DEV_GUILD must be a server id"),
+    ("OFC_DEV_GUILD", "9" * 25, "^OFC_DEV_GUILD must be a server id"),
     ("OFC_METRICS_PORT", "http", "whole number"),
     ("OFC_DATABASE", "mysql://me:secret@db/ofc",
      "^OFC_DATABASE must be an SQLite file or a postgresql:// URL, not a mysql:// URL$"),
@@ -218,3 +221,23 @@ def test_a_database_whose_folder_is_a_file_is_named_by_its_setting(tmp_path: Pat
     with pytest.raises(ConfigError, match=f"^OFC_DATABASE is {database}, but {database.parent} "
                                           "is a file, not a folder: correct the path$"):
         load_settings({"OFC_DATABASE": str(database)}, dotenv=None)
+
+
+@pytest.mark.parametrize("line", ['OFC_DATABASE="/srv/ofc/ofc.sqlite3',
+                                  "OFC_DATABASE='/srv/ofc/ofc.sqlite3\"",
+                                  'OFC_DATABASE="/srv/ofc/ofc.sqlite3"x',
+                                  'OFC_DATABASE="'])
+def test_a_quote_left_open_is_named_not_read_into_the_value(tmp_path: Path, line: str) -> None:
+    """A closing quote forgotten would make the quote part of the database's name: the bot
+    would start on a new, empty database beside the real one, every wallet at its start."""
+    env = tmp_path / ".env"
+    env.write_text(f"DISCORD_TOKEN=abc\n{line}\n")
+    with pytest.raises(ConfigError, match=r"\.env, line 2: the quote that opens the value of "
+                                          r"OFC_DATABASE is not closed"):
+        read_dotenv(env)
+
+
+def test_a_comment_after_a_quoted_value_is_not_part_of_it(tmp_path: Path) -> None:
+    env = tmp_path / ".env"
+    env.write_text('OFC_DATABASE="my file.sqlite3"  # production\nOFC_LOG_LEVEL=\'debug\' #x\n')
+    assert read_dotenv(env) == {"OFC_DATABASE": "my file.sqlite3", "OFC_LOG_LEVEL": "debug"}
