@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.engine.errors import RuleError
-from bot.engine.match import Match, PlayerSpec
+from bot.engine.match import Match, Player, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.text import Text
 from bot.i18n import Slash
@@ -45,12 +45,15 @@ HOUSE_CHIPS = Text("A computer plays with the house's chips, so at a table with 
                    "chips with {practice}.", practice=Slash("ofc practice"))
 
 
+def _in_match(match: Match) -> list[Player]:
+    """The match's players still in it (not busted, not got up)."""
+    return [p for p in match.seats if p is not None and p.status != "out"]
+
+
 def is_seated(state: TableState, player_id: int) -> bool:
     """`lobby_view(state).seated(player_id)`, without building the view."""
-    if state.match is None:
-        return any(s.player_id == player_id for s in state.seats)
-    return any(p is not None and p.player_id == player_id and p.status != "out"
-               for p in state.match.seats)
+    seated = state.seats if state.match is None else _in_match(state.match)
+    return any(s.player_id == player_id for s in seated)
 
 
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
@@ -58,7 +61,7 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         seats = tuple(state.seats)
     else:
         seats = tuple(LobbySeat(p.player_id, p.name, p.ai_level, p.stack)
-                      for p in state.match.seats if p is not None and p.status != "out")
+                      for p in _in_match(state.match))
     lobby = state.status == "lobby"
     return LobbyView(
         table_id=state.table_id, guild_id=state.guild_id, channel_id=state.channel_id,
@@ -67,8 +70,7 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
         hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice,
         lent=state.lent, match_id=state.match_id,
-        leaving=tuple(p.player_id for p in state.match.seats
-                      if p is not None and p.leaving and p.status != "out")
+        leaving=tuple(p.player_id for p in _in_match(state.match) if p.leaving)
         if state.match is not None else ())
 
 
@@ -251,7 +253,7 @@ class Lobby:
     async def add_computer(self, table_id: int, actor_id: int, level: str,
                            is_admin: bool, name: str | None = None,
                            by_tournament: bool = False) -> LobbyView:
-        async with self._hosting(table_id, actor_id, is_admin, by_tournament) as live:
+        async with self._hosting(table_id, actor_id, is_admin, by_tournament=by_tournament) as live:
             state = live.state
             if level not in LEVELS:
                 raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
@@ -265,7 +267,7 @@ class Lobby:
 
     async def remove_computer(self, table_id: int, actor_id: int, player_id: int,
                               is_admin: bool) -> LobbyView:
-        async with self._hosting(table_id, actor_id, is_admin, False) as live:
+        async with self._hosting(table_id, actor_id, is_admin) as live:
             state = live.state
             if player_id >= 0:
                 raise TableError(Text("That is not a computer player."))
@@ -277,7 +279,7 @@ class Lobby:
     async def start(self, table_id: int, actor_id: int, is_admin: bool,
                     by_tournament: bool = False) -> LobbyView:
         core = self._core
-        async with self._hosting(table_id, actor_id, is_admin, by_tournament) as live:
+        async with self._hosting(table_id, actor_id, is_admin, by_tournament=by_tournament) as live:
             state = live.state
             specs = [PlayerSpec(s.player_id, s.name, s.stack, s.ai_level) for s in state.seats]
             pick = (secrets.SystemRandom() if state.seed is None
@@ -294,7 +296,7 @@ class Lobby:
             return self.view(state)
 
     async def cancel(self, table_id: int, actor_id: int, is_admin: bool) -> None:
-        async with self._hosting(table_id, actor_id, is_admin, True, in_lobby=False) as live:
+        async with self._hosting(table_id, actor_id, is_admin, in_lobby=False) as live:
             state = live.state
             ops: list[money.Op] = []
             shown: list[out.TableEvent] = []
@@ -329,16 +331,18 @@ class Lobby:
 
     # ----------------------------------------------------------------- internals
     @asynccontextmanager
-    async def _hosting(self, table_id: int, actor_id: int, is_admin: bool, by_tournament: bool,
-                       in_lobby: bool = True) -> AsyncIterator[Live]:
-        """The table, locked, for an action of its host (or an admin), before the start. At a
-        tournament's table only the tournament seats and starts (its director hosts it, and a
-        seat it did not draw would hold a stack the house lent)."""
+    async def _hosting(self, table_id: int, actor_id: int, is_admin: bool, *,
+                       by_tournament: bool = False, in_lobby: bool = True
+                       ) -> AsyncIterator[Live]:
+        """The table, locked, for an action of its host (or an admin): before the start
+        unless not `in_lobby` (a cancel). At a tournament's table only the tournament seats
+        and starts (its director hosts it, and a seat it did not draw would hold a stack the
+        house lent)."""
         async with self._core.locked(table_id) as live:
             _check_host(live.state, actor_id, is_admin)
-            if live.state.lent and not by_tournament:
-                raise NotAllowed(TOURNAMENT_SEATS)
             if in_lobby:
+                if live.state.lent and not by_tournament:
+                    raise NotAllowed(TOURNAMENT_SEATS)
                 _check_lobby(live.state)
             yield live
 
