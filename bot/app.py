@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -75,6 +76,7 @@ class OFCBot(commands.Bot):
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
                  storage: Storage | None = None, shards: ShardPlan | None = None,
                  keeper: ShardKeeper | None = None, relay: Relay | None = None,
+                 metrics_socket: socket.socket | None = None,
                  **client_options: Any) -> None:
         # No message events: the bot reads none, and every message it sends or edits would
         # come back to it to parse. No privileged intent (message content, members).
@@ -89,7 +91,11 @@ class OFCBot(commands.Bot):
         self.shard_plan = shards or ShardPlan()
         self.relay = relay
         self.lease_lost: str | None = None  # why the bot stopped itself, if it did
-        self.metrics = Metrics() if settings.metrics_port is not None else None
+        # A socket bound already is served instead of OFC_METRICS_HOST:PORT: a test that picked
+        # a free port and let the bot bind it later could find it taken by then.
+        self._metrics_socket = metrics_socket
+        self.metrics = (Metrics() if settings.metrics_port is not None
+                        or metrics_socket is not None else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._metrics_runner: web.AppRunner | None = None
@@ -299,7 +305,7 @@ class OFCBot(commands.Bot):
 
     async def _serve_metrics(self) -> None:
         metrics = self.metrics
-        assert metrics is not None and self.settings.metrics_port is not None
+        assert metrics is not None
         metrics.live_tables.set_function(lambda: len(self.tables.live_tables()))
         metrics.worker_queue.set_function(self.workers.queued)
         metrics.worker_running.set_function(self.workers.running)
@@ -308,8 +314,11 @@ class OFCBot(commands.Bot):
                 lambda: 1.0 if self.keeper.held() else 0.0)
         metrics.lease_left.set_function(
             lambda: max(0.0, self.keeper.expires_at - self.keeper.clock.now()))
-        self._metrics_runner = await metrics.serve(
-            self.settings.metrics_host, self.settings.metrics_port, self.health)
+        where: socket.socket | tuple[str, int] | None = self._metrics_socket
+        if where is None:
+            assert self.settings.metrics_port is not None
+            where = (self.settings.metrics_host, self.settings.metrics_port)
+        self._metrics_runner = await metrics.serve(where, self.health)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether this process serves its servers now, and the facts behind the answer."""

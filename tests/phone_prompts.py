@@ -2,9 +2,10 @@
 (tests/phone.py): each language, seat count, variant, street, Fantasyland size and hints
 setting; to act (nothing drafted, one card drafted, all drafted, asked to confirm a board that
 fouls), waiting for another seat (nothing drafted, all drafted), away, and away once its time
-ran out (the prompt says so).
+ran out (the prompt says so); each as a player at one table sees it, and as a player seated
+at two tables at once, whose title names the table's channel on a line more.
 
-`tallest()` is the tallest of them all: `ofc bench`'s ui_dm_height_pt (tests/e2e/ui_run.py).
+`tallest()` is the tallest at one table: `ofc bench`'s ui_dm_height_pt (tests/e2e/ui_run.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import io
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 from PIL import Image
@@ -34,6 +35,8 @@ from tests.phone import Height, Prompt, height
 # line a prompt has.
 WHERE = Where("The Friday Night Open-Face Club", "ofc-pineapple-high-stakes",
               "https://discord.com/channels/1/2/3", practice=True)
+# The same table, its player seated at another one too: the channel leads the title.
+TWO_TABLES = replace(WHERE, named=True)
 NOW = 1_800_000_000.0
 SEARCH = 400  # placements tried for one that fouls (the question asked before confirming it)
 SEED = 3
@@ -56,11 +59,13 @@ class Case:
     fantasy: int  # cards of the Fantasyland hand at the table (0: a normal hand)
     street: int  # the prompt's action: 0 a Fantasyland hand
     version: str
+    two_tables: bool = False  # its player sits at another table too (the channel's title line)
 
     def __str__(self) -> str:
         fantasy = f", Fantasyland {self.fantasy}" if self.fantasy else ""
+        two = ", two tables" if self.two_tables else ""
         return (f"{self.loc} {self.variant} {self.seats} seats, hints {self.hints}{fantasy}, "
-                f"street {self.street}, {self.version}")
+                f"street {self.street}, {self.version}{two}")
 
 
 def measured(content: Content, image: tuple[int, int] | None) -> Height:
@@ -151,7 +156,8 @@ def tables() -> Iterator[tuple[str, int, str, int]]:
 
 
 def heights() -> Iterator[tuple[Case, Height]]:
-    """Every prompt version of the matrix with its height on the phone."""
+    """Every prompt version of the matrix with its height on the phone, as a player at one
+    table sees it and as a player at two."""
     sizes: dict[tuple[object, ...], tuple[int, int]] = {}
     for variant, seats, hints, fantasy in tables():
         for version, state in states(new_match(variant, seats, hints, fantasy)):
@@ -163,14 +169,17 @@ def heights() -> Iterator[tuple[Case, Height]]:
                     sizes[key] = private_image(state.view, {}, False, loc).size
                 asking = version == "foul asked"
                 note = TIME_RAN_OUT if version == "timed out" else None
-                content = Content(prompt_embed(loc, state, note, where=WHERE, asking=asking),
-                                  controls_view(loc, state, asking=asking))
-                yield (Case(loc, variant, seats, hints, fantasy, state.street, version),
-                       measured(content, sizes[key]))
+                for two_tables, where in ((False, WHERE), (True, TWO_TABLES)):
+                    content = Content(prompt_embed(loc, state, note, where=where,
+                                                   asking=asking),
+                                      controls_view(loc, state, asking=asking))
+                    yield (Case(loc, variant, seats, hints, fantasy, state.street, version,
+                                two_tables), measured(content, sizes[key]))
 
 
 def tallest() -> tuple[Case, Height]:
-    return max(heights(), key=lambda pair: pair[1].total)
+    return max(((case, got) for case, got in heights() if not case.two_tables),
+               key=lambda pair: pair[1].total)
 
 
 def image_of(content: Content) -> tuple[int, int] | None:

@@ -11,6 +11,7 @@ queue, the leases). No discord import.
 """
 
 import re
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -87,10 +88,10 @@ class Metrics:
         self.transactions.labels("write" if write else "read").observe(seconds)
 
     # ----------------------------------------------------------------- serving
-    async def serve(self, host: str, port: int,
+    async def serve(self, where: tuple[str, int] | socket.socket,
                     health: Callable[[], tuple[bool, dict[str, Any]]]) -> web.AppRunner:
-        """Serve /health and /metrics until the returned runner is cleaned up (ConfigError:
-        it cannot listen there)."""
+        """Serve /health and /metrics on `where` (host and port, or a socket bound already)
+        until the returned runner is cleaned up (ConfigError: it cannot listen there)."""
 
         async def get_health(request: web.Request) -> web.Response:
             ok, facts = health()
@@ -106,10 +107,13 @@ class Metrics:
         app.router.add_get("/metrics", get_metrics)
         runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await runner.setup()
+        site = (web.SockSite(runner, where) if isinstance(where, socket.socket)
+                else web.TCPSite(runner, *where))
         try:
-            await web.TCPSite(runner, host, port).start()
+            await site.start()
         except OSError as error:  # a port taken, a host name unknown or not this machine's
             await runner.cleanup()
+            host, port = where.getsockname()[:2] if isinstance(where, socket.socket) else where
             raise ConfigError(f"cannot serve /health and /metrics on {host}:{port} "
                               f"(OFC_METRICS_HOST, OFC_METRICS_PORT): "
                               f"{error.strerror or error}") from error

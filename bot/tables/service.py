@@ -250,7 +250,9 @@ class TableService:
         return await self._play.suggest(table_id, player_id, hand_no, street, seat)
 
     async def back(self, table_id: int, player_id: int) -> None:
-        """An away player is back (R10): its actions wait for it again."""
+        """An away player is back (R10): its actions wait for it again. A player back already
+        (through another "I'm back": a "My hand" message the bot can no longer edit keeps its
+        own) changes nothing, and the click shows the action to play as the first did."""
         await self._play.back(table_id, player_id)
 
     # ================================================================= restart

@@ -1,13 +1,15 @@
-"""Health and metrics for operators: the bot with OFC_METRICS_PORT set serves
-/health and Prometheus /metrics on 127.0.0.1; scraped during a whole match through the
-double, the counters move with the play, and the gauges say what is live. /health says 503
-while the gateway connection is down, and 200 again once it is back."""
+"""Health and metrics for operators: the bot serves /health and Prometheus /metrics; scraped
+during a whole match through the double, the counters move with the play, and the gauges say
+what is live. /health says 503 while the gateway connection is down, and 200 again once it is
+back. The bot serves a socket the test bound already (a free port found first and bound by the
+bot later could be taken in between); that it binds OFC_METRICS_HOST:OFC_METRICS_PORT itself,
+and says so when it cannot, is tests/e2e/test_start_stop.py's."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
-from dataclasses import replace
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +25,15 @@ from tests.e2e.discord_double.gateway import IDENTIFY, RESUME
 from tests.e2e.flows import open_table, play_out, play_until, seats_of
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+@pytest.fixture
+def listening() -> Iterator[socket.socket]:
+    """A socket listening on a port of 127.0.0.1, bound before the bot starts."""
+    with socket.create_server(("127.0.0.1", 0)) as bound:
+        yield bound
+
+
+def port_of(bound: socket.socket) -> int:
+    return int(bound.getsockname()[1])
 
 
 async def scrape(port: int) -> tuple[dict[tuple[str, tuple[tuple[str, str], ...]], float],
@@ -50,9 +57,10 @@ def value(samples: dict[tuple[str, tuple[tuple[str, str], ...]], float], name: s
 
 
 async def test_metrics_move_during_a_match(double: DiscordDouble, alice: Member, bob: Member,
-                                           clock: FakeClock, database: Path) -> None:
-    port = free_port()
-    bot = OFCBot(replace(settings_for(double, database), metrics_port=port), clock=clock)
+                                           clock: FakeClock, database: Path,
+                                           listening: socket.socket) -> None:
+    port = port_of(listening)
+    bot = OFCBot(settings_for(double, database), clock=clock, metrics_socket=listening)
     await double.start_client(bot)
     try:
         before, status, health = await scrape(port)
@@ -92,10 +100,11 @@ async def test_metrics_move_during_a_match(double: DiscordDouble, alice: Member,
 
 async def test_health_is_503_while_the_gateway_is_down(double: DiscordDouble, clock: FakeClock,
                                                        database: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       listening: socket.socket) -> None:
     # discord.py keeps is_ready() set while it reconnects: /health must look at the socket.
-    port = free_port()
-    bot = OFCBot(replace(settings_for(double, database), metrics_port=port), clock=clock)
+    port = port_of(listening)
+    bot = OFCBot(settings_for(double, database), clock=clock, metrics_socket=listening)
     await double.start_client(bot)
     try:
         assert (await scrape(port))[1] == 200

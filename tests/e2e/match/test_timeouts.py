@@ -114,3 +114,38 @@ async def test_only_the_latest_prompt_of_an_away_player_offers_the_way_back(
     await double.resolved(await carol.click(second, "I'm back"))
     await double.wait_until(lambda: "You are marked away" not in description(second),
                             what="Carol back")
+
+
+async def test_my_hand_keeps_a_working_way_back_once_the_player_is_back(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
+        clock: FakeClock) -> None:
+    """Away, Carol opens "My hand" (it offers "I'm back", as her newest DM prompt does), then
+    comes back through the DM prompt. The "My hand" message's "I'm back" is still on her
+    screen (Discord lets the bot edit it only for a while): clicking it shows her action to
+    play, as the prompt's did, rather than refusing with "You are not marked away." while the
+    message says she is; and it acts once: her DM prompt keeps its controls."""
+    seed_decks(bot, SEED)
+    table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
+                             fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
+    await play_until(double, table, seats_of((alice, bob)),
+                     lambda: True if "Carol" in waiting_for(table) else None)
+    await clock.advance(TURN_SECONDS)
+    await double.wait_until(lambda: len(carol.dms()) == 2, what="Carol's street 2 prompt")
+    await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
+    prompt = carol.dms()[-1]
+    assert "You are marked away" in description(prompt)
+    mine = await double.resolved(await carol.click(table, "My hand"))
+    assert "You are marked away" in description(mine) and mine.labels() == ["I'm back"]
+
+    await double.resolved(await carol.click(prompt, "I'm back"))
+    await double.wait_until(lambda: "Confirm" in prompt.labels(), what="Carol back")
+
+    def answers() -> list[str]:  # the refusals told to Carol since (ephemeral embeds)
+        return [description(m) for m in carol.ephemerals() if m.id > mine.id]
+
+    await carol.click(mine, "I'm back")
+    await double.wait_until(lambda: "You are marked away" not in description(mine)
+                            or answers(), what="the My hand redrawn, or a refusal")
+    assert answers() == []
+    assert "Confirm" in mine.labels() and title(mine) == title(prompt)
+    assert "Confirm" in prompt.labels()
