@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import ENGLISH, number, short_number, t
 from rendering import theme
 from rendering.canvas import header_bar, panel_base, text, to_png
+from rendering.fonts import font, length
 from rendering.seat import amount
 
 WIDTH = 640
@@ -19,6 +20,8 @@ EDGE = 12
 PAD = 16
 CHART_H = 150
 BAR_H = 16
+LABEL_W = 70  # the chart's room for its total, widened for a wider one
+LABEL_SIZE = 22
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,11 @@ def _chart(img: Image.Image, x: int, y: int, w: int, h: int, nets: Sequence[int]
         totals.append(totals[-1] + net)
     low, high = min(totals), max(totals)
     span = max(high - low, 1)
-    label_w = 70
+    # The total at the line's end, in short form ("-123.5K") when the full one is too wide; the
+    # line leaves it room, since a cut one would lose its unit and read as another number.
+    label = amount(number(loc, totals[-1], signed=True),
+                   short_number(loc, totals[-1], signed=True), LABEL_W + 2, LABEL_SIZE)
+    label_w = max(LABEL_W, length(label, font(LABEL_SIZE, "bold", label)) - 2)
 
     def at(i: int, value: int) -> tuple[int, int]:
         return (x + round(i * (w - label_w) / max(len(totals) - 1, 1)),
@@ -69,12 +76,7 @@ def _chart(img: Image.Image, x: int, y: int, w: int, h: int, nets: Sequence[int]
         draw.line(points, fill=colour, width=4, joint="curve")
     end = points[-1]
     draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
-    # Up to the panel's edge: a total too wide for it is written short ("+12.3K"), smaller.
-    room = x + w + PAD - 4 - (end[0] + 10)
-    label = amount(number(loc, totals[-1], signed=True),
-                   short_number(loc, totals[-1], signed=True), room, 22)
-    text(img, (end[0] + 10, end[1]), label, 22, "bold", colour, "lm", max_width=room,
-         min_size=14)
+    text(img, (end[0] + 10, end[1]), label, LABEL_SIZE, "bold", colour, "lm")
 
 
 def _compare(img: Image.Image, x: int, y: int, w: int, label: str, mine: float,

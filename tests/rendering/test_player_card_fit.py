@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from bot.i18n import number, short_number
 from rendering import canvas, player_card, player_card_png, theme
 from rendering.fonts import ELLIPSIS
 from rendering.player_card import EDGE, WIDTH, Figures, PlayerCard
@@ -55,3 +56,25 @@ def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
     player_card.player_card_image(replace(CARD, rank=99999, rated=100000), "ru")
     assert "#99999 из 100000" in shown
     assert not any(s.endswith(ELLIPSIS) and "из" in s for s in shown)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "sv-SE", "zh-CN"])
+@pytest.mark.parametrize("total", [-12_345, -123_456, 12_345_678, -999_999_999])
+def test_the_net_total_keeps_its_unit(monkeypatch: pytest.MonkeyPatch, locale: str,
+                                      total: int) -> None:
+    # "-123,5 тыс." cut to "-123,5…" would read as -123.5 points.
+    shown: list[str] = []
+    real = canvas._ink
+
+    def seen(img: Image.Image, xy: tuple[int, int], s: str, *args: object) -> None:
+        shown.append(s)
+        real(img, xy, s, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(canvas, "_ink", seen)
+    player_card.player_card_image(replace(CARD, nets=(total // 2, total - total // 2)), locale)
+    assert {number(locale, total, signed=True), short_number(locale, total, signed=True)} \
+        & set(shown)
+    image = player_card.player_card_image(replace(CARD, nets=(total,)), locale)
+    edge = image.crop((WIDTH - EDGE - 2, 0, WIDTH, image.height)).convert("RGB").tobytes()
+    assert all(sum(abs(a - b) for a, b in zip(edge[i:i + 3], colour, strict=True)) >= 90
+               for colour in (theme.WIN, theme.LOSS) for i in range(0, len(edge), 3))
