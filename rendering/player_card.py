@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, number, short_number, t
+from bot.i18n import ENGLISH, decimal, number, short_number, t
 from rendering import theme
 from rendering.canvas import header_bar, panel_base, text, to_png
 from rendering.fonts import font, length
@@ -144,8 +144,8 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
          card.average.fantasy_entry_rate, (_percent(loc, card.mine.fantasy_entry_rate),
                                            _percent(loc, card.average.fantasy_entry_rate))),
         (t(loc, "Royalties a hand"), card.mine.royalties_per_hand,
-         card.average.royalties_per_hand, (f"{card.mine.royalties_per_hand:.1f}",
-                                           f"{card.average.royalties_per_hand:.1f}")),
+         card.average.royalties_per_hand, (decimal(loc, card.mine.royalties_per_hand),
+                                           decimal(loc, card.average.royalties_per_hand))),
     )
     for label, mine, average, values in rows:
         y += _compare(img, x, y, inner, label, mine, average, values, loc) + 10

@@ -78,3 +78,21 @@ def test_the_net_total_keeps_its_unit(monkeypatch: pytest.MonkeyPatch, locale: s
     edge = image.crop((WIDTH - EDGE - 2, 0, WIDTH, image.height)).convert("RGB").tobytes()
     assert all(sum(abs(a - b) for a, b in zip(edge[i:i + 3], colour, strict=True)) >= 90
                for colour in (theme.WIN, theme.LOSS) for i in range(0, len(edge), 3))
+
+
+@pytest.mark.parametrize(("locale", "mine", "server"), [
+    ("en-US", "3.4", "2.7"), ("ru", "3,4", "2,7"), ("sv-SE", "3,4", "2,7"),
+    ("zh-CN", "3.4", "2.7")])
+def test_royalties_a_hand_are_written_the_languages_way(
+        monkeypatch: pytest.MonkeyPatch, locale: str, mine: str, server: str) -> None:
+    # CARD's figures: 3.4 royalties a hand, the server's 2.7; Russian and Swedish write 3,4.
+    shown: list[str] = []
+    real = canvas._ink
+
+    def seen(img: Image.Image, xy: tuple[int, int], s: str, *args: object) -> None:
+        shown.append(s)
+        real(img, xy, s, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(canvas, "_ink", seen)
+    player_card.player_card_image(CARD, locale)
+    assert mine in shown and server in shown
