@@ -55,7 +55,7 @@ REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 def hands_count(n: int) -> Text:
     """'1 hand', '12 hands'."""
-    return Text("{n} hand", "{n} hands", n=n)
+    return Text("{n:,} hand", "{n:,} hands", n=n)
 
 
 def _percent(rate: float) -> str:

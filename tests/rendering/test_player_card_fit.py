@@ -44,7 +44,8 @@ def test_the_net_total_stays_inside_its_panel() -> None:
     assert not greens
 
 
-def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+def drawn_strings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each string drawn from now on, as drawn (shrunk or cut)."""
     shown: list[str] = []
     real = canvas._ink
 
@@ -53,8 +54,13 @@ def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
         real(img, xy, s, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(canvas, "_ink", seen)
+    return shown
+
+
+def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = drawn_strings(monkeypatch)
     player_card.player_card_image(replace(CARD, rank=99999, rated=100000), "ru")
-    assert "#99999 из 100000" in shown
+    assert "#99\u00a0999 из 100\u00a0000" in shown
     assert not any(s.endswith(ELLIPSIS) and "из" in s for s in shown)
 
 
@@ -63,14 +69,7 @@ def test_a_rank_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_net_total_keeps_its_unit(monkeypatch: pytest.MonkeyPatch, locale: str,
                                       total: int) -> None:
     # "-123,5 тыс." cut to "-123,5…" would read as -123.5 points.
-    shown: list[str] = []
-    real = canvas._ink
-
-    def seen(img: Image.Image, xy: tuple[int, int], s: str, *args: object) -> None:
-        shown.append(s)
-        real(img, xy, s, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(canvas, "_ink", seen)
+    shown = drawn_strings(monkeypatch)
     player_card.player_card_image(replace(CARD, nets=(total // 2, total - total // 2)), locale)
     assert {number(locale, total, signed=True), short_number(locale, total, signed=True)} \
         & set(shown)
@@ -86,13 +85,18 @@ def test_the_net_total_keeps_its_unit(monkeypatch: pytest.MonkeyPatch, locale: s
 def test_royalties_a_hand_are_written_the_languages_way(
         monkeypatch: pytest.MonkeyPatch, locale: str, mine: str, server: str) -> None:
     # CARD's figures: 3.4 royalties a hand, the server's 2.7; Russian and Swedish write 3,4.
-    shown: list[str] = []
-    real = canvas._ink
-
-    def seen(img: Image.Image, xy: tuple[int, int], s: str, *args: object) -> None:
-        shown.append(s)
-        real(img, xy, s, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(canvas, "_ink", seen)
+    shown = drawn_strings(monkeypatch)
     player_card.player_card_image(CARD, locale)
     assert mine in shown and server in shown
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "sv-SE", "zh-CN"])
+def test_counts_are_grouped_as_the_rating_is(monkeypatch: pytest.MonkeyPatch,
+                                             locale: str) -> None:
+    # "12345 матчей · 1234567 раздач" beside a rating of "1 284": every number the same way.
+    shown = drawn_strings(monkeypatch)
+    card = replace(CARD, matches=12_345, hands=1_234_567, rank=12_345, rated=100_000)
+    player_card.player_card_image(card, locale)
+    drawn = " ".join(shown)
+    for n in (12_345, 1_234_567, 100_000):
+        assert number(locale, n) in drawn
