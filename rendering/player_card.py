@@ -118,7 +118,7 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
 
     rating = t(loc, "unrated") if card.rating is None else number(loc, card.rating)
     text(img, (x, y), t(loc, "Rating"), 20, "condensed", theme.MUTED)
-    text(img, (x, y + 24), rating, 46, "bold", theme.GOLD, max_width=inner // 2)
+    text(img, (x, y + 24), rating, 46, "bold", theme.GOLD, max_width=inner // 2, min_size=24)
     rank = t(loc, "#{rank:,} of {n:,}", rank=card.rank, n=card.rated) if card.rank else ""
     played = t(loc, "{n:,} match", "{n:,} matches", n=card.matches)
     hands = t(loc, "{n:,} hand", "{n:,} hands", n=card.hands)

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.i18n import number, short_number
+from bot.i18n import number, short_number, t
 from rendering import canvas, player_card, player_card_png, theme
 from rendering.fonts import ELLIPSIS
 from rendering.player_card import EDGE, WIDTH, Figures, PlayerCard
@@ -100,3 +100,11 @@ def test_counts_are_grouped_as_the_rating_is(monkeypatch: pytest.MonkeyPatch,
     drawn = " ".join(shown)
     for n in (12_345, 1_234_567, 100_000):
         assert number(locale, n) in drawn
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "sv-SE", "zh-CN"])
+def test_unrated_is_shrunk_not_cut(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
+    # A member with no rated match yet: "без рейтинга" was cut to "без рейт…".
+    shown = drawn_strings(monkeypatch)
+    player_card.player_card_image(replace(CARD, rating=None, rank=None), locale)
+    assert t(locale, "unrated") in shown
