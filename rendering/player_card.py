@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from bot.i18n import ENGLISH, number, short_number, t
+from bot.i18n import ENGLISH, decimal, number, short_number, t
 from rendering import theme
 from rendering.canvas import header_bar, panel_base, text, to_png
+from rendering.fonts import font, length
 from rendering.seat import amount
 
 WIDTH = 640
@@ -19,6 +20,8 @@ EDGE = 12
 PAD = 16
 CHART_H = 150
 BAR_H = 16
+LABEL_W = 70  # the chart's room for its total, widened for a wider one
+LABEL_SIZE = 22
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +57,11 @@ def _chart(img: Image.Image, x: int, y: int, w: int, h: int, nets: Sequence[int]
         totals.append(totals[-1] + net)
     low, high = min(totals), max(totals)
     span = max(high - low, 1)
-    label_w = 70
+    # The total at the line's end, in short form ("-123.5K") when the full one is too wide; the
+    # line leaves it room, since a cut one would lose its unit and read as another number.
+    label = amount(number(loc, totals[-1], signed=True),
+                   short_number(loc, totals[-1], signed=True), LABEL_W + 2, LABEL_SIZE)
+    label_w = max(LABEL_W, length(label, font(LABEL_SIZE, "bold", label)) - 2)
 
     def at(i: int, value: int) -> tuple[int, int]:
         return (x + round(i * (w - label_w) / max(len(totals) - 1, 1)),
@@ -69,12 +76,7 @@ def _chart(img: Image.Image, x: int, y: int, w: int, h: int, nets: Sequence[int]
         draw.line(points, fill=colour, width=4, joint="curve")
     end = points[-1]
     draw.ellipse((end[0] - 5, end[1] - 5, end[0] + 5, end[1] + 5), fill=colour)
-    # Up to the panel's edge: a total too wide for it is written short ("+12.3K"), smaller.
-    room = x + w + PAD - 4 - (end[0] + 10)
-    label = amount(number(loc, totals[-1], signed=True),
-                   short_number(loc, totals[-1], signed=True), room, 22)
-    text(img, (end[0] + 10, end[1]), label, 22, "bold", colour, "lm", max_width=room,
-         min_size=14)
+    text(img, (end[0] + 10, end[1]), label, LABEL_SIZE, "bold", colour, "lm")
 
 
 def _compare(img: Image.Image, x: int, y: int, w: int, label: str, mine: float,
@@ -116,10 +118,10 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
 
     rating = t(loc, "unrated") if card.rating is None else number(loc, card.rating)
     text(img, (x, y), t(loc, "Rating"), 20, "condensed", theme.MUTED)
-    text(img, (x, y + 24), rating, 46, "bold", theme.GOLD, max_width=inner // 2)
-    rank = t(loc, "#{rank} of {n}", rank=card.rank, n=card.rated) if card.rank else ""
-    played = t(loc, "{n} match", "{n} matches", n=card.matches)
-    hands = t(loc, "{n} hand", "{n} hands", n=card.hands)
+    text(img, (x, y + 24), rating, 46, "bold", theme.GOLD, max_width=inner // 2, min_size=24)
+    rank = t(loc, "#{rank:,} of {n:,}", rank=card.rank, n=card.rated) if card.rank else ""
+    played = t(loc, "{n:,} match", "{n:,} matches", n=card.matches)
+    hands = t(loc, "{n:,} hand", "{n:,} hands", n=card.hands)
     right = x + inner
     # Shrunk before cut: a cut number would read as another.
     text(img, (right, y + 6), rank, 30, "bold", theme.TEXT, "ra", max_width=inner // 2,
@@ -142,8 +144,8 @@ def player_card_image(card: PlayerCard, locale: str = ENGLISH) -> Image.Image:
          card.average.fantasy_entry_rate, (_percent(loc, card.mine.fantasy_entry_rate),
                                            _percent(loc, card.average.fantasy_entry_rate))),
         (t(loc, "Royalties a hand"), card.mine.royalties_per_hand,
-         card.average.royalties_per_hand, (f"{card.mine.royalties_per_hand:.1f}",
-                                           f"{card.average.royalties_per_hand:.1f}")),
+         card.average.royalties_per_hand, (decimal(loc, card.mine.royalties_per_hand),
+                                           decimal(loc, card.average.royalties_per_hand))),
     )
     for label, mine, average, values in rows:
         y += _compare(img, x, y, inner, label, mine, average, values, loc) + 10

@@ -58,7 +58,9 @@ def seat_badges(loc: str, seat: SeatView, to_act: bool,
         badges.append((t(loc, "FANTASYLAND {n}", n=seat.fantasy_size), theme.FANTASY))
     if seat.away:
         badges.append((t(loc, "AWAY"), theme.AWAY))
-    if seat.sitting_out:
+    if seat.out:  # busted or got up (R6, R11): out for the match, not back next hand
+        badges.append((t(loc, "OUT"), theme.AWAY))
+    elif seat.sitting_out:
         badges.append((t(loc, "SITTING OUT"), theme.AWAY))
     if seat.is_ai:
         level = LEVELS.get(seat.ai_level or "")

@@ -25,6 +25,7 @@ from bot.i18n.catalogue import (
     LANGUAGE_NAMES,
     LOCALES,
     Slash,
+    decimal,
     locale_of,
     number,
     short_number,
@@ -32,5 +33,5 @@ from bot.i18n.catalogue import (
     untranslated,
 )
 
-__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "locale_of",
-           "number", "short_number", "t", "untranslated"]
+__all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "decimal",
+           "locale_of", "number", "short_number", "t", "untranslated"]

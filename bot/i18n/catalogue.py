@@ -10,6 +10,7 @@ Russian and Swedish).
 import gettext
 import io
 import logging
+import re
 import string
 from collections.abc import Mapping
 from functools import cache, lru_cache
@@ -19,7 +20,7 @@ from typing import Any
 from babel import Locale as BabelLocale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_compact_decimal, format_decimal
+from babel.numbers import format_compact_decimal, format_decimal, get_decimal_symbol
 
 from bot.engine.text import Text
 
@@ -103,7 +104,13 @@ class _Formatter(string.Formatter):
             return format(localized(self.locale), format_spec)
         if isinstance(value, int) and not isinstance(value, bool) and "," in format_spec:
             return number(self.locale, value, signed="+" in format_spec)
+        places = _PLACES.fullmatch(format_spec)
+        if isinstance(value, float) and places:
+            return decimal(self.locale, value, int(places["digits"]), signed=bool(places["sign"]))
         return format(value, format_spec)
+
+
+_PLACES = re.compile(r"(?P<sign>\+)?\.(?P<digits>\d)f")  # "{x:.1f}", "{x:+.2f}"
 
 
 def number(locale: str, value: int, signed: bool = False) -> str:
@@ -111,6 +118,17 @@ def number(locale: str, value: int, signed: bool = False) -> str:
     for negatives, and "+" for the others when `signed`."""
     grouped = format_decimal(abs(value), locale=_babel_locale(locale))
     return ("-" if value < 0 else "+" if signed else "") + grouped
+
+
+def decimal(locale: str, value: float, digits: int = 1, signed: bool = False) -> str:
+    """`value` rounded to `digits` places, written as `locale` writes it ("3.5", "3,5",
+    "1 234,5"); a sign for negatives (none for one that rounds to zero), "+" for the others when
+    `signed`."""
+    whole, _, fraction = f"{abs(value):.{digits}f}".partition(".")
+    shown = number(locale, int(whole)) + (
+        get_decimal_symbol(_babel_locale(locale)) + fraction if digits else "")
+    negative = value < 0 and any(c not in "0" for c in whole + fraction)
+    return ("-" if negative else "+" if signed else "") + shown
 
 
 @lru_cache(maxsize=4096)  # every image formats each seat's stack: the same ones come back

@@ -195,7 +195,7 @@ def rules_paragraph(loc: str, rules: TableRules, buy_in: str | None = None) -> s
     wallet chips (a practice's play chips, a tournament table's lent chips)."""
     match_length = {
         "match": Text("one hand per player"),
-        "hands": Text("{n} hand", "{n} hands", n=rules.hands),
+        "hands": Text("{n:,} hand", "{n:,} hands", n=rules.hands),
         "cash": Text("cash table: join and leave between hands"),
     }[rules.format]
     fantasy = fantasy_words(rules) if rules.fantasy == "off" else Text(

@@ -13,7 +13,7 @@ from bot.engine.ordering import order_cards
 from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
-from bot.i18n import Slash, Text, number, t
+from bot.i18n import Slash, Text, decimal, number, t
 from bot.i18n.names import seat_name
 from bot.ratings import places
 from bot.storage import (
@@ -55,7 +55,7 @@ REASON_SHOWN = 100  # characters of a director's reason in /ofc history
 
 def hands_count(n: int) -> Text:
     """'1 hand', '12 hands'."""
-    return Text("{n} hand", "{n} hands", n=n)
+    return Text("{n:,} hand", "{n:,} hands", n=n)
 
 
 def _percent(rate: float) -> str:
@@ -368,7 +368,7 @@ def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None 
         (Text("Hands played"), Text("{n:,}", n=s.hands)),
         (Text("Net points"), Text("{points} ({per_hand} a hand)",
                                   points=number(loc, s.net_points, signed=True),
-                                  per_hand=f"{per_hand:+.2f}")),
+                                  per_hand=decimal(loc, per_hand, 2, signed=True))),
         (Text("Net chips"), number(loc, s.net_chips, signed=True)),
         (Text("Matches won"), Text("{won} of {n} ({rate})", won=number(loc, s.matches_won),
                                    n=number(loc, s.matches),
@@ -389,7 +389,7 @@ def stats(loc: str, mention: str, s: PlayerStats, *, server: PlayerStats | None 
         fields.append((Text("Server average"), Text(
             "Fouls {fouls}, Fantasyland entries {entries}, royalties {royalties} a hand",
             fouls=_percent(server.foul_rate), entries=_percent(server.fantasy_entry_rate),
-            royalties=f"{server.royalties_per_hand:.1f}")))
+            royalties=decimal(loc, server.royalties_per_hand))))
     for name, value in fields:
         embed.add_field(name=t(loc, name), value=value if isinstance(value, str)
                         else t(loc, value))

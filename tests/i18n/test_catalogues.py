@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from bot.app import OFCBot
 from bot.config import Settings
 from bot.engine.text import Rank, Text, listing
-from bot.i18n import LOCALES, Slash, locale_of, number, t
+from bot.i18n import LOCALES, Slash, decimal, locale_of, number, t
 from bot.i18n import catalogue as catalogues
 from bot.i18n.catalogue import FILES, PO_DIR
 from bot.i18n.extract import ROOT, Key, code_templates
@@ -187,3 +187,18 @@ def test_the_catalogues_are_the_committed_text_files() -> None:
     assert not list(PO_DIR.glob("*.mo"))
     assert {p.name for p in PO_DIR.glob("*.po")} == {f"{name}.po" for name in FILES.values()}
 
+
+
+@pytest.mark.parametrize(("locale", "shown"), [
+    ("en-US", "Its choice: **+1,234.5 points**: as good as yours."),
+    ("ru", "Его выбор: **+1\u00a0234,5 очк.**: равноценен вашему."),
+    ("sv-SE", "Dess val: **+1\u00a0234,5 poäng**: lika bra som ditt.")])
+def test_a_decimal_field_is_written_the_languages_way(locale: str, shown: str) -> None:
+    text = Text("Its choice: **{gain:+.1f} points**: as good as yours.", gain=1234.5)
+    assert t(locale, text) == shown
+
+
+def test_a_decimal_rounding_to_zero_has_no_minus() -> None:
+    assert decimal("ru", -0.04) == "0,0"
+    assert decimal("en-US", -0.04, signed=True) == "+0.0"
+    assert decimal("sv-SE", -2.25, 2) == "-2,25"

@@ -21,9 +21,10 @@ REPEATED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
 COUNTED = re.compile(r"{(\w+)[^}]*}\**\s+(?:(?:play|tournament|lent)\s+)?(?:chips|cards)\b")
 # Words that another word of the same language already says: English left in Swedish (the
 # sheet's bust is död hand, royalties premier), a row that is not "линия", a director or a
-# scoop said two ways in Chinese, and the house called 庄家, the Chinese for the button.
+# scoop said two ways in Chinese, and the house called 庄家, the Chinese for the button; and
+# Swedish "över" (sitter över: sits out) written without its dots.
 OTHER_WORDS = {"ru": r"\b(ряд|роялти|фол)\b",
-               "sv-SE": r"\b(royalt\w*|foul\w*|bust\w*)\b",
+               "sv-SE": r"\b(royalt\w*|foul\w*|bust\w*|over)\b",
                "zh-CN": r"裁判长|全胜|爆牌|庄家的筹码"}
 
 

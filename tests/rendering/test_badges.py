@@ -1,11 +1,16 @@
 """Status badges stay inside their line: a little smaller first, then the least urgent left
 out, never the most urgent, and never drawn past the room they were given."""
 
+import pytest
 from PIL import Image
 
-from rendering import theme
+from bot.engine.match import Match, PlayerSpec
+from bot.engine.rules import TableRules
+from bot.engine.views import TableView
+from bot.i18n import t
+from rendering import samples, theme
 from rendering.canvas import pill_width
-from rendering.seat import fit_badges
+from rendering.seat import fit_badges, seat_badges
 
 TURN, FANTASY, BOT = ("TO ACT", theme.GOLD), ("FANTASYLAND 17", theme.FANTASY), ("BOT", theme.MUTED)
 
@@ -36,3 +41,27 @@ def test_the_least_urgent_go_first_and_the_drawing_stays_in_its_room() -> None:
     box = canvas.getbbox()
     assert box is not None and box[0] == 10 and box[2] <= 10 + room
     assert fit_badges([TURN, FANTASY, BOT], 5, 17, 6).shown == ()
+
+
+def busted_at_showdown() -> TableView:
+    """A cash table's showdown where the seat that came with 1 chip lost it (R6)."""
+    def make(seed: int) -> Match:
+        rules = TableRules.from_mapping({"seats": 3, "format": "cash"})
+        match = Match.new(rules, [PlayerSpec(1, "Alice", 1), PlayerSpec(2, "Bo", 200),
+                                  PlayerSpec(3, "Chen", 200)], seed=seed)
+        match.start_hand(0.0)
+        return samples.finish(match, careless=frozenset({0}))
+    return samples.search(make, lambda m: m.public_view().seats[0].stack == 0).public_view()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ru", "sv-SE", "zh-CN"])
+def test_a_busted_seat_is_marked_out_not_sitting_out(locale: str) -> None:
+    # It played the hand and is dealt no more (R6): "sitting out" would say it is back later.
+    view = busted_at_showdown()
+    busted = view.seats[0]
+    assert busted.out and busted.sitting_out
+    labels = [label for label, _ in seat_badges(locale, busted, False)]
+    assert labels == [t(locale, "OUT")]
+    assert t(locale, "OUT") != t(locale, "SITTING OUT")
+    still = [label for label, _ in seat_badges(locale, view.seats[1], False)]
+    assert t(locale, "OUT") not in still
