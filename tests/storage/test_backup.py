@@ -153,6 +153,20 @@ def test_the_pg_dump_line_a_postgresql_database_gets_runs_as_printed(
                          url.replace(":secret", "").replace("password=secret&", "")], line
 
 
+def test_the_pg_dump_line_names_a_dump_not_an_sqlite_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """backup.md's cron line, run on a bot moved to PostgreSQL, names an SQLite file: the
+    suggested pg_dump writes a dump (pg_restore's format), so it names it `.dump`, not a
+    `.sqlite3` that the SQLite restore steps and `ofc audit` would take for a database."""
+    url = "postgresql://ofc@db.example/ofc"
+    assert ofc_bot(["backup", str(tmp_path / "ofc-2026-11-28-03.sqlite3"),
+                    "--database", url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    words = shlex.split(line[line.index("pg_dump "):])
+    assert words[2] == f"--file={tmp_path}/ofc-2026-11-28-03.dump", line
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
 def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
