@@ -38,7 +38,11 @@ class Backup:
 
 def pg_dump_line(target: str, path: str | Path) -> str:
     """The command that backs up a PostgreSQL database into `path` (without the URL's
-    password: pg_dump asks for it, or reads ~/.pgpass or PGPASSWORD)."""
+    password: pg_dump asks for it, or reads ~/.pgpass or PGPASSWORD). A `path` named as an
+    SQLite file (the SQLite cron line, kept after a move to PostgreSQL) becomes `.dump`: the
+    SQLite restore and `ofc audit` would take the file for a database."""
+    if Path(path).suffix == ".sqlite3":
+        path = Path(path).with_suffix(".dump")
     return (f"pg_dump --format=custom --file={shlex.quote(str(path))} "
             f"{shlex.quote(without_password(target))}")
 

@@ -28,10 +28,17 @@ def test_the_unit_restarts_on_failure_in_its_folder_with_its_settings() -> None:
     unit = settings()
     assert unit["Restart"] == ["on-failure"]
     assert unit["WorkingDirectory"] == [INSTALLED]
-    assert unit["EnvironmentFile"] == [f"{INSTALLED}/.env"]
-    assert unit["ExecStart"] == [f"{INSTALLED}/.venv/bin/ofc-bot"]
+    assert unit["ExecStart"] == [f"{INSTALLED}/.venv/bin/ofc-bot --env-file {INSTALLED}/.env"]
     assert unit["KillSignal"] == ["SIGTERM"]  # the bot's clean stop
     assert unit["WantedBy"] == ["multi-user.target"]
+
+
+def test_the_settings_file_is_read_by_the_bot_alone() -> None:
+    """systemd's EnvironmentFile= keeps a comment after a value (`OFC_DATABASE=ofc.sqlite3 #
+    main` is the file `ofc.sqlite3 # main`, new and empty) where the bot's reader drops it, as
+    settings.md allows, and the environment wins over .env: given both ways, the bot would
+    start on other settings than the .env it documents."""
+    assert "EnvironmentFile" not in settings()
 
 
 def test_the_admins_page_shows_the_unit_as_it_is() -> None:

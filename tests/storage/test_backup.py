@@ -153,6 +153,20 @@ def test_the_pg_dump_line_a_postgresql_database_gets_runs_as_printed(
                          url.replace(":secret", "").replace("password=secret&", "")], line
 
 
+def test_the_pg_dump_line_names_a_dump_not_an_sqlite_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """backup.md's cron line, run on a bot moved to PostgreSQL, names an SQLite file: the
+    suggested pg_dump writes a dump (pg_restore's format), so it names it `.dump`, not a
+    `.sqlite3` that the SQLite restore steps and `ofc audit` would take for a database."""
+    url = "postgresql://ofc@db.example/ofc"
+    assert ofc_bot(["backup", str(tmp_path / "ofc-2026-11-28-03.sqlite3"),
+                    "--database", url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    words = shlex.split(line[line.index("pg_dump "):])
+    assert words[2] == f"--file={tmp_path}/ofc-2026-11-28-03.dump", line
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="no /sys here (not Linux)")
 def test_a_folder_it_cannot_write_in_is_one_line(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,6 +213,11 @@ async def _closed(opening: Awaitable[Storage]) -> None:
     await (await opening).close()
 
 
+# The commands as installed, running this tree's code.
+_OFC_COMMANDS = {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
+                 "ofc-bot": f'exec {sys.executable} -m bot "$@"'}
+
+
 def _restore_lines() -> list[str]:
     """The shell lines of backup.md's SQLite restore (steps 2 and 3), as the bot's user."""
     page = (Path(__file__).parents[2] / "docs" / "admins" / "backup.md").read_text()
@@ -212,8 +231,7 @@ def _restore_lines() -> list[str]:
 def test_a_second_restore_keeps_the_database_the_first_one_put_aside(tmp_path: Path) -> None:
     """backup.md's restore, run as written twice (the clock says two different days): each
     database it moves aside is kept, the first one as well."""
-    tools = _commands(tmp_path, {"ofc": f'exec {sys.executable} -m bot.cli "$@"',
-                                 "date": 'echo "$RESTORED_ON"'})  # the clock, held here
+    tools = _commands(tmp_path, {**_OFC_COMMANDS, "date": 'echo "$RESTORED_ON"'})
     folder = tmp_path / "bot"
     (folder / "backups").mkdir(parents=True)
     lines = _restore_lines()
@@ -243,3 +261,37 @@ def test_a_second_restore_keeps_the_database_the_first_one_put_aside(tmp_path: P
                                                     "ORDER BY user_id")
     # the database of before the first restore, and the first restore's, played on since
     assert sorted(put_aside.values()) == [[(ALICE,), (BOB + 1,)], [(BOB,)]]
+
+
+def test_the_restore_done_while_the_bot_runs_moves_and_replaces_nothing(tmp_path: Path) -> None:
+    """backup.md's restore, run as written with the bot not stopped: the database it holds,
+    its -wal and its lock stay where they are (moved aside, the bot would play on unseen in
+    the moved file, and its lock would no longer keep a second bot off the restored one), the
+    backup is not copied over it, and the admin is told."""
+    tools = _commands(tmp_path, _OFC_COMMANDS)
+    folder = tmp_path / "bot"
+    (folder / "backups").mkdir(parents=True)
+    lines = _restore_lines()
+    [backup_name] = {word for line in lines for word in line.split()
+                     if word.startswith("backups/")}
+    asyncio.run(_closed(Storage.open(folder / backup_name)))
+
+    async def running_bot() -> None:
+        storage = await Storage.open(folder / "ofc.sqlite3", exclusive=True)  # as the bot
+        try:
+            await storage.wallets.wallet(GUILD, ALICE, now=1.0)  # played since the backup
+            environment = {**os.environ, "PATH": f"{tools}:{os.environ['PATH']}"}
+            done = subprocess.run(["sh", "-c", "\n".join(lines)], cwd=folder,
+                                  env=environment, capture_output=True, text=True,
+                                  check=False)
+            assert "Nothing moved: is the bot stopped?" in done.stdout
+            assert "ofc.sqlite3 already exists" in done.stderr
+            assert {p.name for p in folder.rglob("ofc.sqlite3*")} == {
+                "ofc.sqlite3", "ofc.sqlite3-wal", "ofc.sqlite3-shm", "ofc.sqlite3.lock"}
+            assert all(p.parent == folder for p in folder.rglob("ofc.sqlite3*"))
+        finally:
+            await storage.close()
+
+    asyncio.run(running_bot())
+    with Reader(folder / "ofc.sqlite3") as query:
+        assert query("SELECT user_id FROM wallets") == [(ALICE,)]
