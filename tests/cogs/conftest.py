@@ -19,9 +19,8 @@ from bot.app import OFCBot
 from bot.config import Settings
 from bot.engine.cards import Card
 from bot.tables import FakeClock
-from cogs.common import interactions
 from cogs.tables.ids import parse_place
-from tests.e2e.discord_double import PATIENCE, DiscordDouble, Interaction, Member, Message
+from tests.e2e.discord_double import DiscordDouble, Interaction, Member, Message
 from tests.e2e.discord_double.components import walk
 from tests.e2e.discord_double.model import MANAGE_GUILD
 from tests.storage.audit import audit
@@ -127,15 +126,6 @@ async def started(double: DiscordDouble, host: Member, *guests: Member,
     await host.click(lobby, "Start")
     return await table_message(double)
 
-
-
-@pytest.fixture
-def held_deferral(double: DiscordDouble, monkeypatch: pytest.MonkeyPatch) -> None:
-    """For a test whose truth is that the bot answered before any deferral (a refusal that
-    comes before the work): the bot's DEFER_AFTER and Discord's 3 s are pushed out to the
-    double's patience, so that a machine stalled for 1.5 s cannot make the bot defer."""
-    monkeypatch.setattr(interactions, "DEFER_AFTER", PATIENCE)
-    double.state.interaction_deadline = PATIENCE
 
 
 @pytest.fixture

@@ -360,7 +360,8 @@ CORRECTION = "The option `amount` takes a number from -1,000,000,000,000 to 1,00
 ])
 async def test_bad_corrections_are_refused_and_change_nothing(
         double: DiscordDouble, croupier: Member, robot: Member, bot: OFCBot, alice: Member,
-        bob: Member, db_path: Path, who: str, amount: int, message: str) -> None:
+        bob: Member, db_path: Path, held_deferral: None, who: str, amount: int,
+        message: str) -> None:
     """Below zero, zero, past the bounds, a bot, a user not in the server, or sent by a member
     without Manage Server (a modified client): refused privately, nothing written."""
     await double.resolved(await alice.slash("ofc balance"))
