@@ -10,7 +10,8 @@ text channel `double.channel`); after the test it checks that no request left 12
 hit an unknown route, and neither discord.py nor the bot's own code (`bot`, `cogs` loggers)
 logged an error (a test that provokes one on purpose clears `double.errors.records`,
 `double.escaped` or `double.requests`). `alice`, `bob`, `carol`: members of that guild, added
-before any bot connects. Every test ends with the root logger as it found it
+before any bot connects. `held_deferral`: the bot's deferral timer out of the way
+(docs/maintainers/tests.md). Every test ends with the root logger as it found it
 (`logging_as_it_was`).
 """
 
@@ -23,8 +24,9 @@ from hypothesis import settings
 
 from bot.storage import Storage
 from bot.tables import FakeClock
+from cogs.common import interactions
 from tests.backends import Postgres, start_postgres
-from tests.e2e.discord_double import DiscordDouble, Member
+from tests.e2e.discord_double import PATIENCE, DiscordDouble, Member
 from tests.storage.audit import audit
 
 # No deadline on any Hypothesis example: one the machine happened to stall past it (a busy CI
@@ -87,6 +89,15 @@ async def double() -> AsyncIterator[DiscordDouble]:
     async with DiscordDouble(watched_loggers=("discord", "bot", "cogs")) as running:
         yield running
         running.assert_clean()
+
+
+@pytest.fixture
+def held_deferral(double: DiscordDouble, monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a test whose truth is that the bot answered before any deferral (a refusal that
+    comes before the work): the bot's DEFER_AFTER and Discord's 3 s are pushed out to the
+    double's patience, so that a machine stalled for 1.5 s cannot make the bot defer."""
+    monkeypatch.setattr(interactions, "DEFER_AFTER", PATIENCE)
+    double.state.interaction_deadline = PATIENCE
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from discord import app_commands
 from bot.i18n import Slash, Text
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.common.answers import Refusal, Refused
+from cogs.common.answers import ALREADY_ANSWERED, Refusal, Refused
 from cogs.common.client import Interaction
 
 NO_TABLE = Text("There is no table in this channel. Open one with {cmd}.",
@@ -97,7 +97,13 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=max(0.0, began + DEFER_AFTER - loop.time()))
     if not done and not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        try:
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        except discord.HTTPException as error:
+            # A redelivered interaction (a resumed gateway) was answered the first time: its
+            # work goes on, and its answer is refused as when the work is quick.
+            if error.code != ALREADY_ANSWERED:
+                raise
     return await task
 
 

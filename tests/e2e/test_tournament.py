@@ -363,7 +363,7 @@ async def test_a_tournament_tables_lobby_states_lent_chips_and_no_wallet_buy_in(
 
 async def test_only_the_director_or_manage_server_directs_and_bad_input_changes_nothing(
         double: DiscordDouble, alice: Member, bob: Member, carol: Member,
-        tmp_path: Path) -> None:
+        tmp_path: Path, held_deferral: None) -> None:
     """tournaments.md: the director (the creator) and members with Manage Server do the
     director's things; anyone else, and every bad value, is refused privately with a reason
     and changes nothing in the database."""

@@ -9,6 +9,7 @@ import sqlite3
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,7 @@ from tests.e2e.discord_double.model import MANAGE_GUILD
 HOUR = 3600.0
 CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 EPHEMERAL = 1 << 6
+DEFERRED = 5  # the interaction callback type of "thinking..."
 
 
 @pytest.fixture
@@ -201,13 +203,47 @@ async def test_grant_is_public_and_written_in_the_ledger(
 async def redelivered(double: DiscordDouble, member: Member, asked: object) -> dict[str, object]:
     """Discord delivers `asked` again (a resumed gateway): the bot's answer to the copy.
     Discord refuses a second answer to one interaction (the member keeps seeing the first), so
-    the answer is read from the bot's request."""
+    the answer is read from the bot's request (after its defer, when its work took 1.5 s)."""
     answered = len(double.requests_to("POST", CALLBACK))
     await member.redeliver(asked)  # type: ignore[arg-type]
-    (repeat,) = await double.wait_until(lambda: double.requests_to("POST", CALLBACK)[answered:],
-                                        what="the bot's answer to the redelivery")
-    assert repeat.status == 400  # 40060: already acknowledged
+
+    def answer() -> Any:
+        return next((sent for sent in double.requests_to("POST", CALLBACK)[answered:]
+                     if int(sent.json["type"]) != DEFERRED), None)
+
+    repeat = await double.wait_until(answer, what="the bot's answer to the redelivery")
+    assert all(sent.status == 400  # 40060: already acknowledged
+               for sent in double.requests_to("POST", CALLBACK)[answered:])
     return dict(repeat.json["data"])
+
+
+async def test_a_redelivered_grant_waiting_on_a_busy_database_is_made_once(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        db_path: Path) -> None:
+    """A redelivered grant (a resumed gateway) whose write waits for the database: the bot's
+    defer after 1.5 s is refused as already acknowledged (Discord's 40060), and the bot goes
+    on as when the write is quick: granted once, its refusal sent, no failure logged (the
+    double's check after the test)."""
+    asked = await croupier.slash("ofc-admin grant", member=alice, amount=100, reason="bonus")
+    await double.resolved(asked)
+    answered = len(double.requests_to("POST", CALLBACK))
+    other = sqlite3.connect(db_path, isolation_level=None)  # another process's writer
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        await croupier.redeliver(asked)  # type: ignore[arg-type]
+        await double.wait_until(lambda: double.requests_to("POST", CALLBACK)[answered:],
+                                what="the bot's defer while the write waits")
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    deferred, repeat = await double.wait_until(
+        lambda: (lambda sent: sent if len(sent) == 2 else None)(
+            double.requests_to("POST", CALLBACK)[answered:]),
+        what="the bot's answer to the redelivery")
+    assert deferred.status == repeat.status == 400  # 40060: already acknowledged
+    assert int(deferred.json["type"]) == DEFERRED
+    assert "already made" in repeat.json["data"]["embeds"][0]["description"]
+    assert ledger(db_path, alice) == [("start", 1000, 1000), ("grant", 100, 1100)]
 
 
 async def test_a_redelivered_grant_pays_once(double: DiscordDouble, croupier: Member,
@@ -360,7 +396,8 @@ CORRECTION = "The option `amount` takes a number from -1,000,000,000,000 to 1,00
 ])
 async def test_bad_corrections_are_refused_and_change_nothing(
         double: DiscordDouble, croupier: Member, robot: Member, bot: OFCBot, alice: Member,
-        bob: Member, db_path: Path, who: str, amount: int, message: str) -> None:
+        bob: Member, db_path: Path, held_deferral: None, who: str, amount: int,
+        message: str) -> None:
     """Below zero, zero, past the bounds, a bot, a user not in the server, or sent by a member
     without Manage Server (a modified client): refused privately, nothing written."""
     await double.resolved(await alice.slash("ofc balance"))

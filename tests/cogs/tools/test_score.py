@@ -184,7 +184,7 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(
      "Alice: 'X' is not a card."),
 ])
 async def test_bad_boards_are_refused_with_the_bad_card_named(
-        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path,
+        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path, held_deferral: None,
         players: dict[str, str], extra: dict[str, Any], message: str) -> None:
     """Typed by a member, or (a point value the client does not send) by a modified client."""
     before = dump(db_path)

@@ -84,8 +84,8 @@ async def test_solve_under_tournament_rules_never_stays(double: DiscordDouble, b
      "The option `variant` takes one of its choices (pineapple, turbo, lowball, joker)."),
 ])
 async def test_bad_solve_input_is_refused_before_any_work(
-        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path, cards: str,
-        options: dict[str, str], message: str) -> None:
+        double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path, held_deferral: None,
+        cards: str, options: dict[str, str], message: str) -> None:
     """Typed by a member, or (a variant the client does not offer) by a modified client."""
     before = dump(db_path)
     asked = await alice.raw_slash("ofc solve", {"cards": cards, **options})
