@@ -227,8 +227,11 @@ async def test_a_redelivered_grant_waiting_on_a_busy_database_is_made_once(
     asked = await croupier.slash("ofc-admin grant", member=alice, amount=100, reason="bonus")
     await double.resolved(asked)
     answered = len(double.requests_to("POST", CALLBACK))
-    other = sqlite3.connect(db_path, isolation_level=None)  # another process's writer
-    other.execute("BEGIN IMMEDIATE")
+    # Another process's writer. Its lock is taken off the event loop: the bot may still be
+    # finishing a write of its own, which needs the loop to commit.
+    other = sqlite3.connect(db_path, isolation_level=None, timeout=30,
+                            check_same_thread=False)
+    await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
     try:
         await croupier.redeliver(asked)  # type: ignore[arg-type]
         await double.wait_until(lambda: double.requests_to("POST", CALLBACK)[answered:],
@@ -328,8 +331,11 @@ async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_g
         double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
         db_path: Path) -> None:
     await double.resolved(await alice.slash("ofc balance"))  # alice's wallet: 1,000 chips
-    other = sqlite3.connect(db_path, isolation_level=None)  # another process's writer
-    other.execute("BEGIN IMMEDIATE")
+    # Another process's writer. Its lock is taken off the event loop: the bot may still be
+    # finishing a write of its own, which needs the loop to commit.
+    other = sqlite3.connect(db_path, isolation_level=None, timeout=30,
+                            check_same_thread=False)
+    await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
     asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
     try:
         # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
