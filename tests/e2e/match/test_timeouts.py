@@ -88,18 +88,25 @@ async def test_a_member_who_never_clicks_is_placed_for_and_sits_out(
     assert watch.problems(double, double.channel, (alice, bob, carol)) == []
 
 
-async def test_only_the_latest_prompt_of_an_away_player_offers_the_way_back(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
-        clock: FakeClock) -> None:
-    """Carol's street 1 runs out: its prompt becomes its record with "I'm back". Once her
-    street 2 prompt comes (offering it in turn), the record loses the button and the away
-    line that pointed to it: one way back per table, on the newest prompt, and it works."""
+async def carol_times_out(double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+                          carol: Member, clock: FakeClock) -> Message:
+    """A three-seat table where Carol's street 1 runs out (no time bank): she is marked away."""
     seed_decks(bot, SEED)
     table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
                              fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
     await play_until(double, table, seats_of((alice, bob)),
                      lambda: True if "Carol" in waiting_for(table) else None)
     await clock.advance(TURN_SECONDS)
+    return table
+
+
+async def test_only_the_latest_prompt_of_an_away_player_offers_the_way_back(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, carol: Member,
+        clock: FakeClock) -> None:
+    """Carol's street 1 runs out: its prompt becomes its record with "I'm back". Once her
+    street 2 prompt comes (offering it in turn), the record loses the button and the away
+    line that pointed to it: one way back per table, on the newest prompt, and it works."""
+    await carol_times_out(double, bot, alice, bob, carol, clock)
 
     def prompts() -> list[Message]:
         return [m for m in carol.dms() if RESULT not in title(m)]
@@ -124,12 +131,7 @@ async def test_my_hand_keeps_a_working_way_back_once_the_player_is_back(
     screen (Discord lets the bot edit it only for a while): clicking it shows her action to
     play, as the prompt's did, rather than refusing with "You are not marked away." while the
     message says she is; and it acts once: her DM prompt keeps its controls."""
-    seed_decks(bot, SEED)
-    table = await open_table(double, alice, bob, carol, seats=3, format="hands", hands=2,
-                             fantasy="off", turn_seconds=TURN_SECONDS, time_bank_seconds=0)
-    await play_until(double, table, seats_of((alice, bob)),
-                     lambda: True if "Carol" in waiting_for(table) else None)
-    await clock.advance(TURN_SECONDS)
+    table = await carol_times_out(double, bot, alice, bob, carol, clock)
     await double.wait_until(lambda: len(carol.dms()) == 2, what="Carol's street 2 prompt")
     await bot.get_cog("TablePresenter").drain()  # type: ignore[union-attr]
     prompt = carol.dms()[-1]
