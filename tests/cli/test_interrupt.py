@@ -13,12 +13,19 @@ import pytest
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C ended
 
 
+def _as_in_a_terminal() -> None:
+    """A terminal's shell starts a command with SIGINT at its default. A test suite started in
+    the background of a script (`cmd &`) has it ignored, and every process it starts inherits
+    that, Python included (it then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_once_it_says(args: list[str], progress: bytes, wait: float) -> None:
     """Run `ofc simulate ARGS`, send Ctrl+C to its whole group once stderr shows PROGRESS,
     and check it ended quietly with 130. WAIT only bounds a wait that could never end."""
     run = subprocess.Popen([sys.executable, "-m", "bot.cli", "simulate", *args],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           start_new_session=True)
+                           start_new_session=True, preexec_fn=_as_in_a_terminal)
     assert run.stderr is not None
     seen = b""
     try:
