@@ -166,7 +166,8 @@ class Play:
             seat = own_seat(state, player_id)
             assert state.match is not None
             match = state.match
-            if match.player(seat).status != "out" and not match.player(seat).away:
+            player = match.player(seat)
+            if player.status != "out" and not player.away:
                 return  # back already, by another "I'm back" (a "My hand" message keeps its own)
             await core.after_match(live, match.back(seat, core.clock.now()), match.pending())
 
