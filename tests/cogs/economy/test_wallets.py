@@ -336,14 +336,16 @@ async def test_a_grant_waiting_on_a_busy_database_is_answered_and_a_redelivery_g
     other = sqlite3.connect(db_path, isolation_level=None, timeout=30,
                             check_same_thread=False)
     await asyncio.to_thread(other.execute, "BEGIN IMMEDIATE")
-    asyncio.get_running_loop().call_later(3.5, other.execute, "COMMIT")
     try:
-        # Discord's 3 s: the bot must answer (defer) while the write waits for the database.
+        # Discord's 3 s: the bot must answer (defer) while the write waits for the database,
+        # which is released only then (not after a while: a stalled machine could outlast it).
         asked = await croupier.slash("ofc-admin grant", member=alice, amount=250, reason="prize")
-        answer = await double.resolved(asked, timeout=10)
+        await double.wait_until(lambda: asked.callback_type is not None,
+                                what="the bot's answer while the write waits")
     finally:
-        await asyncio.sleep(0)
+        other.execute("COMMIT")
         other.close()
+    answer = await double.resolved(asked)
     assert asked.callback_type == 5 and not answer.ephemeral  # deferred, then followed up
     assert answer.embed is not None and answer.embed["title"] == "Chips granted"
     assert grants(db_path, alice) == [(250, 1250)]
