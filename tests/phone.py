@@ -55,6 +55,13 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size)
 
 
+@cache
+def _length(text: str, size: int, bold: bool = False) -> float:
+    """A word's width in points (the matrix of tests/phone_prompts.py measures the same words
+    hundreds of thousands of times)."""
+    return float(_font(size, bold).getlength(text))
+
+
 def plain(text: str) -> str:
     """Discord markdown as the reader sees it."""
     return _MARKDOWN.sub("", _TIMESTAMP.sub("in 59 seconds", text))
@@ -76,13 +83,13 @@ def _words(line: str, bold: bool) -> list[tuple[str, bool]]:
 def lines(text: str, size: int, width: int, *, bold: bool = False) -> int:
     """How many lines `text` takes in `width` points, wrapped at spaces (bold words measured
     in the bold face)."""
-    space = _font(size, False).getlength(" ")
+    space = _length(" ", size)
     count = 0
     for paragraph in text.split("\n"):
         count += 1
         used = 0.0
         for word, strong in _words(paragraph, bold):
-            w = _font(size, strong).getlength(word)
+            w = _length(word, size, strong)
             if used and used + space + w > width:
                 count, used = count + 1, w
             else:
@@ -91,7 +98,7 @@ def lines(text: str, size: int, width: int, *, bold: bool = False) -> int:
 
 
 def button_width(label: str) -> float:
-    return max(BUTTON_MIN, _font(BUTTON_SIZE, False).getlength(label) + 2 * BUTTON_PAD)
+    return max(BUTTON_MIN, _length(label, BUTTON_SIZE) + 2 * BUTTON_PAD)
 
 
 def button_lines(row: Sequence[str]) -> int:
