@@ -72,7 +72,8 @@ class Recovery:
             gap = core.clock.now() - stopped
             if gap > 0:
                 _stand_still(state, gap)  # saved below, so that a second restart counts it once
-            if state.pending or gap > 0:
+            computers_back = _computers_back(state, core.clock.now())
+            if state.pending or gap > 0 or computers_back:
                 await core.flush(live)
             if state.status == "closed":  # the crash came as it closed: finish closing
                 core.rearm(live)
@@ -115,6 +116,20 @@ def _stand_still(state: TableState, seconds: float) -> None:
         state.next_hand_at += seconds
     if state.match is not None:
         state.match.pause(seconds)
+
+
+def _computers_back(state: TableState, now: float) -> bool:
+    """A computer that an older bot marked away when its clock ran out is back: only
+    people are marked away (R10), and a computer has no "I'm back" to click, so it would be
+    placed for until it sat out. Its hand's history records the return, as a person's."""
+    match = state.match
+    if match is None:
+        return False
+    away = [seat for seat, p in enumerate(match.seats) if p is not None
+            and p.ai_level is not None and p.away and p.status != "out"]
+    for seat in away:
+        match.back(seat, now)
+    return bool(away)
 
 
 def _expected_stacks(state: TableState) -> dict[int, int]:

@@ -1,8 +1,9 @@
 """Computer seats at live tables: a computer whose move could not be saved, a decision that
 arrives after the table moved on, a computer whose clock ran out, a computer in Fantasyland
-at a restart."""
+at a restart, a computer an older bot marked away."""
 
 import asyncio
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,10 @@ from bot.tables import (
     TableService,
 )
 from bot.tables.scheduling import RETRY_SECONDS
-from tests.backends import usable
+from tests.backends import Reader, usable
 from tests.storage.audit import audit
 
-from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, play
+from .driver import ALICE, CHANNEL, GUILD, Recorder, act, chips, fresh_service, play
 from .test_restart import Flaky, copying, finish, start_match
 
 
@@ -272,3 +273,36 @@ async def test_a_computers_refused_move_is_logged_without_its_cards(
     assert refused and wrong.named and len(recorder.of(MatchOver)) == 1
     logged = "\n".join(r.getMessage() for r in refused)  # (other lines may hold "9s" timings)
     assert not any(card_str(c) in logged for c in wrong.named)
+
+
+async def test_a_computer_an_older_bot_marked_away_plays_on_after_the_restart(
+        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+    # Older bots marked a computer away when its clock ran out. It has no "I'm back", so at a
+    # table they saved it stayed away and sat out after the hand (R10), ending a heads-up
+    # match early (saved with its street placed, R10 placed every later one at once): the
+    # restart brings it back, and it plays both hands.
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
+                                        {"format": "hands", "hands": 2}, seed=5)).table_id
+    await service.add_computer(table, ALICE, "easy", is_admin=True)
+    placed = Recorder()
+    service.add_listener(placed)
+    await service.start(table, ALICE)
+    while not [e for e in placed.of(Placed) if e.player_id < 0]:  # its first street
+        await act(service, table, ALICE)
+        await service.idle()
+    assert service.private_view(table, ALICE).to_act  # so its next street starts at her click
+    await service.close()
+    with Reader(database) as query:
+        ((text,),) = query("SELECT state_json FROM live_tables WHERE id = ?", (table,))
+        state = json.loads(text)
+        (computer,) = [p for p in state["match"]["seats"] if p and p["player_id"] < 0]
+        computer["away"] = True
+        query.write("UPDATE live_tables SET state_json = ? WHERE id = ?",
+                    (json.dumps(state), table))
+    resumed, later, recorder = fresh_service(storage, clock.now())
+    assert await resumed.restore() == [table]
+    await play(resumed, later, table, [ALICE])
+    assert len(recorder.of(ShowdownDone)) == 2
+    before = len([e for e in placed.of(Placed) if e.player_id < 0])
+    assert [e.auto for e in recorder.of(Placed) if e.player_id < 0] == [False] * (10 - before)
+    await resumed.close()
