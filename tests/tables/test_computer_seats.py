@@ -276,7 +276,8 @@ async def test_a_computers_refused_move_is_logged_without_its_cards(
 
 
 async def test_a_computer_an_older_bot_marked_away_plays_on_after_the_restart(
-        service: TableService, storage: Storage, clock: FakeClock, database: str) -> None:
+        service: TableService, storage: Storage, clock: FakeClock, recorder: Recorder,
+        database: str) -> None:
     # Older bots marked a computer away when its clock ran out. It has no "I'm back", so at a
     # table they saved it stayed away and sat out after the hand (R10), ending a heads-up
     # match early (saved with its street placed, R10 placed every later one at once): the
@@ -284,10 +285,8 @@ async def test_a_computer_an_older_bot_marked_away_plays_on_after_the_restart(
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"format": "hands", "hands": 2}, seed=5)).table_id
     await service.add_computer(table, ALICE, "easy", is_admin=True)
-    placed = Recorder()
-    service.add_listener(placed)
     await service.start(table, ALICE)
-    while not [e for e in placed.of(Placed) if e.player_id < 0]:  # its first street
+    while not [e for e in recorder.of(Placed) if e.player_id < 0]:  # its first street
         await act(service, table, ALICE)
         await service.idle()
     assert service.private_view(table, ALICE).to_act  # so its next street starts at her click
@@ -299,10 +298,10 @@ async def test_a_computer_an_older_bot_marked_away_plays_on_after_the_restart(
         computer["away"] = True
         query.write("UPDATE live_tables SET state_json = ? WHERE id = ?",
                     (json.dumps(state), table))
-    resumed, later, recorder = fresh_service(storage, clock.now())
+    resumed, later, events = fresh_service(storage, clock.now())
     assert await resumed.restore() == [table]
     await play(resumed, later, table, [ALICE])
-    assert len(recorder.of(ShowdownDone)) == 2
-    before = len([e for e in placed.of(Placed) if e.player_id < 0])
-    assert [e.auto for e in recorder.of(Placed) if e.player_id < 0] == [False] * (10 - before)
+    assert len(events.of(ShowdownDone)) == 2
+    before = len([e for e in recorder.of(Placed) if e.player_id < 0])
+    assert [e.auto for e in events.of(Placed) if e.player_id < 0] == [False] * (10 - before)
     await resumed.close()
