@@ -32,6 +32,8 @@ Assignment = Mapping[Card, str] | Mapping[str, str] | Mapping[Card | str, str]
 
 NOT_STARTED = Text("The match has not started yet: your cards come once the host presses "
                    "**Start**.")
+OUT_OF_DATE = Text("This prompt is out of date: use your newest one, or **My hand** on the "
+                   "table message.")
 
 
 class Play:
@@ -214,8 +216,14 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
         raise NotYourSeat(Text("These controls belong to another player."))
     match = state.match
     assert match is not None
+    # A control for a later hand or street than the table's was sent for play that a restore
+    # from a backup undid: the table is back where the backup had it.
+    if hand_no > match.hand_no:
+        raise StaleAction(OUT_OF_DATE)
     if match.phase != "playing" or hand_no != match.hand_no:
         raise StaleAction(Text("That hand is over."))
+    if street > street_of(match, own):
+        raise StaleAction(OUT_OF_DATE)
     if street != street_of(match, own) or not match.dealt_to(own):
         raise StaleAction(Text("Those cards are already placed."))
     deadline = match.deadline(own)

@@ -227,6 +227,30 @@ async def test_refused_actions_change_nothing(service: TableService, storage: St
     assert len(service.private_view(table, other).draft) == 5
 
 
+async def test_a_control_from_play_a_restore_undid_says_it_is_out_of_date(
+        service: TableService, storage: Storage) -> None:
+    """backup.md: after a restore from a backup, a prompt sent for a later street or hand
+    than the table is at now is out of date (not "already placed", not "over"); one for an
+    earlier street was placed, one for an earlier hand is over. Nothing changes."""
+    people = [ALICE, BOB]
+    table = await new_table(service, people)
+    first = to_act(service, table, people)[0]
+    me = service.private_view(table, first)
+    assert (me.hand_no, me.street) == (1, 1)
+    snapshot = (await storage.tables.table(table)).state_json
+    card = me.view.dealt[0]
+    out_of_date = "This prompt is out of date: use your newest one, or **My hand** on the " \
+        "table message."
+    for hand_no, street, said in ((1, 2, out_of_date), (2, 1, out_of_date),
+                                  (1, 0, "Those cards are already placed."),
+                                  (0, 1, "That hand is over.")):
+        with pytest.raises(StaleAction) as refused:
+            await service.set_draft(table, first, hand_no=hand_no, street=street, card=card,
+                                    row="top")
+        assert str(refused.value) == said
+        assert (await storage.tables.table(table)).state_json == snapshot
+
+
 async def test_concurrent_confirms_place_once(service: TableService,
                                               recorder: Recorder) -> None:
     people = [ALICE, BOB]

@@ -36,6 +36,8 @@ from tests.e2e.privacy import CARD_TEXT
 
 NOT_VALID = "That control is not valid."
 PLACED_ALREADY = "Those cards are already placed."
+OUT_OF_DATE = ("This prompt is out of date: use your newest one, or **My hand** on the table "
+               "message.")
 
 
 def refusals(member: Member, since: Message | None) -> list[str]:
@@ -88,8 +90,12 @@ async def test_bad_clicks_are_refused_or_applied_once_and_the_hand_plays_on(
     for custom_id in (f"ofc:place:{turn}:77:top", f"ofc:place:{turn}:0:sideways",
                       "ofc:launch:1"):
         assert await refused(double, first, first.forge(prompt, custom_id)) == NOT_VALID
-    stale_hand = f"ofc:place:{table_id}:9:{street}:{seat}:0:top"
+    # A hand before this one is over; a later one's prompt could only come from play that a
+    # restore from a backup undid (backup.md).
+    stale_hand = f"ofc:place:{table_id}:0:{street}:{seat}:0:top"
     assert await refused(double, first, first.forge(prompt, stale_hand)) == "That hand is over."
+    later_hand = f"ofc:place:{table_id}:9:{street}:{seat}:0:top"
+    assert await refused(double, first, first.forge(prompt, later_hand)) == OUT_OF_DATE
     assert [b for b in placements(prompt).values() if b.get("style") == SUCCESS] == []
 
     # The same button twice at once: applied once (a card is in one row).
