@@ -272,7 +272,9 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     else:
         names = _names(loc, table)
         waiting = listing([names[s] for s in table.to_act]) or Text("the others")
-        status = Text("⏳ Waiting for {who}: arrange now.", who=waiting)
+        # A complete draft has nothing left to arrange: the line only says whom it waits for.
+        status = Text("⏳ Waiting for {who}.", who=waiting) if state.complete \
+            else Text("⏳ Waiting for {who}: arrange now.", who=waiting)
     if task is not None:
         status = joined([status, task], " ")
     lines = [t(loc, status)]

@@ -1,9 +1,8 @@
 """Every DM prompt (its text, its image and its controls) fits one phone screen without
 scrolling: street 1, streets 2-5, Fantasyland, turbo, hints, 2-4 seats, every language, the
-waiting prompt and the foul question; with the title line a player at two tables gets, all
-but the few docs/players/playing.md names, by at most the 20 pt it says. Heights come from
-what each prompt holds (tests/phone.py's model of Discord's app on a 390 x 844 pt phone), never
-from timing."""
+waiting prompt and the foul question, at one table and with the title line a player at two
+tables gets. Heights come from what each prompt holds (tests/phone.py's model of Discord's
+app on a 390 x 844 pt phone), never from timing."""
 
 from collections.abc import Mapping
 from dataclasses import replace
@@ -30,24 +29,12 @@ from tests.phone import (
     Prompt,
     height,
 )
-from tests.phone_prompts import Case, image_of
+from tests.phone_prompts import image_of
 
 # The longest names a server and a channel have in practice; the clock is always shown.
 WHERE = Where("The Friday Night Open-Face Club", "ofc-pineapple-high-stakes",
               "https://discord.com/channels/1/2/3")
 NOW = 1_800_000_000.0
-# docs/players/playing.md: how far past the screen a prompt with the two-table title may go.
-TWO_TABLE_SCROLL = 20
-
-
-def two_table_scroll(case: Case) -> bool:
-    """The prompts docs/players/playing.md says may scroll for a player at two tables: at a
-    four-seat turbo table, waiting for another seat with the draft complete; at a three-seat
-    Russian lowball table with a Fantasyland of 15 cards, waiting on street 5."""
-    return case.two_tables and (
-        (case.variant, case.seats, case.version) == ("turbo", 4, "waiting, all drafted")
-        or ((case.loc, case.variant, case.seats, case.fantasy, case.street)
-            == ("ru", "lowball", 3, 15, 5) and case.version.startswith("waiting")))
 
 
 def state_of(view: PrivateView, draft: Mapping[Card, str] | None = None, *,
@@ -133,11 +120,8 @@ def test_every_prompt_version_fits_a_phone() -> None:
     """The whole matrix (tests/phone_prompts.py): every language, seat count, variant, street,
     Fantasyland size and hints setting, each version of the prompt, at one table and at two."""
     measured_all = list(phone_prompts.heights())
-    over = [f"{case}: {got}" for case, got in measured_all if got.total > USABLE
-            and not (two_table_scroll(case) and got.total <= USABLE + TWO_TABLE_SCROLL)]
+    over = [f"{case}: {got}" for case, got in measured_all if got.total > USABLE]
     assert not over, f"{len(over)} prompts taller than the screen:\n" + "\n".join(over[:20])
-    # The page says these scroll: true while they do (once they fit, it must say so).
-    assert any(got.total > USABLE for case, got in measured_all if two_table_scroll(case))
     # The channel's title line is measured: a line more than at one table (the name is cut
     # to fit one).
     # (tests/phone_prompts.py measures each version at one table, then at two.)

@@ -15,7 +15,7 @@ from bot.tables import SeatState
 from cogs.tables.controls import PlaceButton, controls_view, fouls
 from cogs.tables.embeds import Where, action_title, author_line, placed_embed, prompt_embed
 from rendering import samples
-from tests.phone import AUTHOR_SIZE, EMBED_INNER, TITLE_SIZE, lines
+from tests.phone import AUTHOR_SIZE, EMBED_INNER, TEXT_SIZE, TITLE_SIZE, lines
 from tests.phone_prompts import new_match as phone_match
 from tests.phone_prompts import seat_state
 
@@ -158,6 +158,25 @@ def test_confirm_is_enabled_only_on_the_seats_turn_in_sequential_play() -> None:
                    if isinstance(item, PlaceButton))
     assert "Waiting for Alice" in str(prompt_embed("en-US", waiting).description) or \
         "Waiting for Bob" in str(prompt_embed("en-US", waiting).description)
+
+
+def test_a_waiting_seat_is_told_to_arrange_until_its_draft_is_complete() -> None:
+    # docs/players/playing.md: "Waiting for Alice: arrange now." while there is something to
+    # arrange; once every card has a place, only whom it waits for (Confirm is grey until the
+    # seat's turn), in every language on one phone line even for a long name.
+    _, waiting = sequential_and_simultaneous("sequential")
+    acting = waiting.view.table.seats[waiting.view.table.to_act[0]].name
+    empty = replace(waiting, draft={}, complete=False)
+    assert str(prompt_embed("en-US", empty).description).split("\n")[0] == \
+        f"⏳ Waiting for {acting}: arrange now."
+    assert str(prompt_embed("en-US", waiting).description).split("\n")[0] == \
+        f"⏳ Waiting for {acting}."
+    seats = tuple(replace(s, name="Bartholomew the Great") for s in waiting.view.table.seats)
+    long = replace(waiting, view=replace(waiting.view, table=replace(
+        waiting.view.table, seats=seats)))
+    for loc in LOCALES:
+        line = str(prompt_embed(loc, long).description).split("\n")[0]
+        assert "Bartholomew the Great" in line and lines(line, TEXT_SIZE, EMBED_INNER) == 1, line
 
 
 def test_confirm_is_enabled_for_every_seat_in_simultaneous_play() -> None:
