@@ -13,15 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from bot.refusal import TRY_OFFLINE
 from bot.storage.backend import foreign_scheme, is_postgres
 from bot.storage.validate import MAX_CHIPS
 
 T = TypeVar("T")
 
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
-
-# The offline try suggested to newcomers (here and in `ofc --help`): a few seconds' run.
-TRY_OFFLINE = "ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy"
 
 NO_TOKEN_HELP = f"""\
 ofc-bot: no DISCORD_TOKEN is set, so the bot cannot connect to Discord.

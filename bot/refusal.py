@@ -4,6 +4,9 @@ command line, so that the bot's own start-up refusals (bot/app.py) end the same 
 import argparse
 
 SENTENCE_ENDS = (".", "!", "?")
+# The offline try suggested to newcomers (ofc-bot without a token, `ofc --help`): a few
+# seconds' run.
+TRY_OFFLINE = "ofc simulate --players 2 --hands 20 --seed 1 --ai strong,easy"
 
 
 def error_line(program: str, message: str) -> str:

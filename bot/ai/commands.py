@@ -52,8 +52,7 @@ def board_lines(cards: Mapping[str, Any], names: Sequence[str],
             for index, row in enumerate(("top", "middle", "bottom"))]
 
 
-def add_solve_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser("solve", help="the best Fantasyland arrangement of 13-17 cards")
+def add_solve_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("cards", nargs="+", help="the cards, e.g. 'As Ks Qs ...' (X for a joker)")
     p.add_argument("--rules", nargs="+", action="extend", default=[], metavar="K=V",
                    help="table options by their RULES.md names, e.g. variant=joker")
@@ -87,9 +86,7 @@ def solve_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_fantasy_value_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser("fantasy-value",
-                              help="measure what a Fantasyland hand is worth, with the solver")
+def add_fantasy_value_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hands", type=int, default=2000,
                    help=f"deals per size (default 2000, at most {MAX_HANDS:,})")
     p.add_argument("--seed", type=int, default=1, help="makes the measurement reproducible")

@@ -80,10 +80,7 @@ def audit_command(args: argparse.Namespace) -> int:
     return 0 if report.ok else MISMATCH
 
 
-def add_audit_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "audit", help="check the books: wallets against the ledger, stacks against their "
-                      "moves, chips against everything granted, idempotency keys")
+def add_audit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--database", type=named, help="an SQLite file or a postgresql:// URL (default: "
                                       "OFC_DATABASE)")
     p.add_argument("--env-file", type=named, default=ENV_FILE,

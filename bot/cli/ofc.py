@@ -4,16 +4,16 @@ Bad input prints one line on stderr and exits 2 (DESIGN.md). Bare `ofc` prints t
 every `--help` ends with examples."""
 
 import argparse
+import importlib
 import json
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from bot.config import TRY_OFFLINE
 from bot.engine.errors import RuleError
-from bot.refusal import error_line, named
+from bot.refusal import TRY_OFFLINE, error_line, named
 
 USAGE_ERROR = 2
 MAX_SCORE_INPUT = 1_000_000  # bytes: one hand's JSON is a few hundred
@@ -175,31 +175,43 @@ def bench_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_score(sub: Any) -> None:
-    p = sub.add_parser("score", help="score and settle a finished hand given as JSON")
+def add_score_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", nargs="?", type=named,
                    help="JSON file ('-' or none: standard input; none at a terminal shows "
                         "what it expects)")
     p.set_defaults(run=score_command)
 
 
-def _add_bench(sub: Any) -> None:
-    p = sub.add_parser("bench", help="print the benchmark figures")
+def add_bench_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--only", help="comma-separated figure keys")
     p.add_argument("--json", action="store_true", help="one JSON object of flat keys")
     p.set_defaults(run=bench_command)
 
 
-def _subcommands() -> list[Callable[[Any], None]]:
-    """Each adds one subcommand; the solver's and simulator's come from their own modules."""
-    from bot.ai.commands import add_fantasy_value_parser, add_solve_parser
-    from bot.cli.dbtools import add_audit_parser
-    from bot.cli.simulate import add_simulate_parser
+# Each subcommand: its line in `ofc --help`, and where the function that adds its arguments
+# lives. That module is imported only when its subcommand is named: the solver's tables and
+# the table service take about a second to load, which `ofc score` and `ofc --help` need not
+# wait for.
+SUBCOMMANDS = {
+    "score": ("score and settle a finished hand given as JSON",
+              "bot.cli.ofc", "add_score_arguments"),
+    "solve": ("the best Fantasyland arrangement of 13-17 cards",
+              "bot.ai.commands", "add_solve_arguments"),
+    "simulate": ("computer players against each other",
+                 "bot.cli.simulate", "add_simulate_arguments"),
+    "fantasy-value": ("measure what a Fantasyland hand is worth, with the solver",
+                      "bot.ai.commands", "add_fantasy_value_arguments"),
+    "bench": ("print the benchmark figures", "bot.cli.ofc", "add_bench_arguments"),
+    "audit": ("check the books: wallets against the ledger, stacks against their moves, "
+              "chips against everything granted, idempotency keys",
+              "bot.cli.dbtools", "add_audit_arguments"),
+}
 
-    adders: list[Callable[[Any], None]] = [_add_score, add_solve_parser, add_simulate_parser,
-                                           add_fantasy_value_parser, _add_bench,
-                                           add_audit_parser]
-    return adders
+
+def _named(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` names: its first word that is not an option (`ofc` itself takes
+    only --help)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
@@ -207,20 +219,24 @@ def _with_examples(parser: argparse.ArgumentParser, name: str) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # the examples' lines kept
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """`ofc` and its subcommands, each help ending with its examples."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """`ofc` and its subcommands, each help ending with its examples. With `argv`, only the
+    subcommand it names gets its arguments (the others, their line in the help)."""
     parser = OneLineParser(prog="ofc", description=__doc__.splitlines()[0])
     _with_examples(parser, "ofc")
     sub = parser.add_subparsers(dest="command", parser_class=OneLineParser)
-    for add in _subcommands():
-        add(sub)
-    for name, command in sub.choices.items():
+    named = _named(argv) if argv is not None else None
+    for name, (summary, module, adder) in SUBCOMMANDS.items():
+        command = sub.add_parser(name, help=summary)
         _with_examples(command, name)
+        if argv is None or name == named:
+            getattr(importlib.import_module(module), adder)(command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parse_args(parser, argv)
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()

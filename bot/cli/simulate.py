@@ -303,8 +303,7 @@ async def _play_group(entries: Sequence[Entry], group: int, deals: int, seed: in
     return tallies, last
 
 
-def add_simulate_parser(subparsers: Any) -> None:
-    p = subparsers.add_parser("simulate", help="computer players against each other")
+def add_simulate_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", type=int, default=2, help="seats at the table (2-4)")
     p.add_argument("--hands", type=int, default=None,
                    help=f"deals to play (per seating; default 100, at most {MAX_HANDS:,}), "

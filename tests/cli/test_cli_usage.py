@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.cli.ofc import EXAMPLES, build_parser
+from bot.cli.ofc import EXAMPLES, SCORE_EXAMPLE, build_parser
 from bot.engine.scoresheet import score_sheet
 
 COMMANDS = ("score", "solve", "simulate", "fantasy-value", "bench", "audit")
@@ -119,3 +119,44 @@ def test_simulate_counts_its_deals_in_the_singular_and_plural(
         capsys: pytest.CaptureFixture[str], hands: int, says: str) -> None:
     assert main(["simulate", "--hands", str(hands), "--seed", "3", "--ai", "easy"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == says
+
+
+def _loaded_after(argv: list[str]) -> set[str]:
+    """The modules a fresh `ofc ARGV` has imported by the time it is done."""
+    program = ("import sys\nfrom bot.cli.ofc import main\ntry:\n    main(sys.argv[1:])\n"
+               "except SystemExit:\n    pass\nprint(' '.join(sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", program, *argv], capture_output=True,
+                          text=True, check=False, timeout=120)
+    return set(done.stderr.split()[-1000:])
+
+
+# What only `ofc simulate`, `bench` and `audit` need: the table service and storage, Discord's
+# library, the simulator.
+HEAVY = ("bot.tables", "bot.storage", "discord", "bot.cli.simulate")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["score", "HAND"], ["solve", "--help"]])
+def test_a_subcommand_loads_only_what_it_runs(argv: list[str], tmp_path: Path) -> None:
+    """`ofc --help`, `ofc score` and `ofc solve` do not wait for the modules of the other
+    subcommands (about a second to load)."""
+    hand = tmp_path / "hand.json"
+    hand.write_text(SCORE_EXAMPLE, encoding="utf-8")
+    loaded = _loaded_after([str(hand) if word == "HAND" else word for word in argv])
+    assert "bot.cli.ofc" in loaded
+    assert [m for m in loaded if m.startswith(HEAVY)] == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_subcommand_built_alone_parses_and_helps_as_among_all(
+        command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The parser `ofc COMMAND ...` builds (that subcommand's arguments only) shows the same
+    help, and its subcommand the same help, as the parser with every subcommand's."""
+    alone, every = build_parser([command, "--json"]), build_parser()
+    assert alone.format_help() == every.format_help()
+    helps = []
+    for parser in (alone, every):
+        with pytest.raises(SystemExit):
+            parser.parse_args([command, "--help"])
+        helps.append(capsys.readouterr().out)
+    assert helps[0] == helps[1]
+    assert "\nexamples:\n" in helps[0]
