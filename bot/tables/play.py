@@ -222,9 +222,10 @@ def _acting_seat(state: TableState, player_id: int, hand_no: int, street: int,
         raise StaleAction(OUT_OF_DATE)
     if match.phase != "playing" or hand_no != match.hand_no:
         raise StaleAction(Text("That hand is over."))
-    if street > street_of(match, own):
+    current = street_of(match, own)
+    if street > current:
         raise StaleAction(OUT_OF_DATE)
-    if street != street_of(match, own) or not match.dealt_to(own):
+    if street != current or not match.dealt_to(own):
         raise StaleAction(Text("Those cards are already placed."))
     deadline = match.deadline(own)
     if deadline is not None and now >= deadline:  # R10: the timer's due, even if not yet run

@@ -127,7 +127,7 @@ def _loaded_after(argv: list[str]) -> set[str]:
                "except SystemExit:\n    pass\nprint(' '.join(sys.modules), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", program, *argv], capture_output=True,
                           text=True, check=False, timeout=120)
-    return set(done.stderr.split()[-1000:])
+    return set(done.stderr.splitlines()[-1].split())  # its last line: every module's name
 
 
 # What only `ofc simulate`, `bench` and `audit` need: the table service and storage, Discord's
