@@ -34,7 +34,7 @@ import discord
 from aiohttp import web
 from discord.ext import commands
 
-from bot.cluster.metrics import Metrics
+from bot.cluster.metrics import Metrics, listen
 from bot.cluster.relay import Relay, RelayError, RelayTLS, relay_key
 from bot.cluster.shard_lease import ShardKeeper
 from bot.config import ConfigError, Settings
@@ -76,7 +76,7 @@ class OFCBot(commands.Bot):
                  clock: Clock | None = None, extensions: Sequence[str] = EXTENSIONS,
                  storage: Storage | None = None, shards: ShardPlan | None = None,
                  keeper: ShardKeeper | None = None, relay: Relay | None = None,
-                 metrics_socket: socket.socket | None = None,
+                 metrics_sockets: Sequence[socket.socket] = (),
                  **client_options: Any) -> None:
         # No message events: the bot reads none, and every message it sends or edits would
         # come back to it to parse. No privileged intent (message content, members).
@@ -91,11 +91,11 @@ class OFCBot(commands.Bot):
         self.shard_plan = shards or ShardPlan()
         self.relay = relay
         self.lease_lost: str | None = None  # why the bot stopped itself, if it did
-        # A socket bound already is served instead of OFC_METRICS_HOST:PORT: a test that picked
-        # a free port and let the bot bind it later could find it taken by then.
-        self._metrics_socket = metrics_socket
+        # Sockets bound already (run() binds OFC_METRICS_HOST:PORT before connecting) are
+        # served instead of binding them at setup.
+        self._metrics_sockets = list(metrics_sockets)
         self.metrics = (Metrics() if settings.metrics_port is not None
-                        or metrics_socket is not None else None)
+                        or self._metrics_sockets else None)
         self._heartbeat: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._metrics_runner: web.AppRunner | None = None
@@ -314,11 +314,10 @@ class OFCBot(commands.Bot):
                 lambda: 1.0 if self.keeper.held() else 0.0)
         metrics.lease_left.set_function(
             lambda: max(0.0, self.keeper.expires_at - self.keeper.clock.now()))
-        where: socket.socket | tuple[str, int] | None = self._metrics_socket
-        if where is None:
+        if not self._metrics_sockets:
             assert self.settings.metrics_port is not None
-            where = (self.settings.metrics_host, self.settings.metrics_port)
-        self._metrics_runner = await metrics.serve(where, self.health)
+            self._metrics_sockets = listen(self.settings.metrics_host, self.settings.metrics_port)
+        self._metrics_runner = await metrics.serve(self._metrics_sockets, self.health)
 
     def health(self) -> tuple[bool, dict[str, Any]]:
         """Whether this process serves its servers now, and the facts behind the answer."""
@@ -366,6 +365,8 @@ class OFCBot(commands.Bot):
             await self.relay.close()
         if self._metrics_runner is not None:
             await self._metrics_runner.cleanup()
+        for bound in self._metrics_sockets:  # (served ones are closed already: no harm)
+            bound.close()
         if hasattr(self, "workers"):
             await self.workers.close()
         if hasattr(self, "storage"):
@@ -539,16 +540,25 @@ def run(settings: Settings, *, sync_global: bool = False, shards: ShardPlan | No
     plan = shards or ShardPlan()
 
     async def main() -> str | None:
-        storage = await open_storage(settings, plan)  # before connecting to Discord
-        keeper = ShardKeeper(storage, plan, SystemClock(), seconds=settings.shard_lease_seconds)
+        # Everything that can refuse a setting comes before connecting to Discord.
+        metrics = ([] if settings.metrics_port is None
+                   else listen(settings.metrics_host, settings.metrics_port))
         try:
-            relay = await claim_shards(keeper, settings, None)
+            storage = await open_storage(settings, plan)
+            keeper = ShardKeeper(storage, plan, SystemClock(),
+                                 seconds=settings.shard_lease_seconds)
+            try:
+                relay = await claim_shards(keeper, settings, None)
+            except BaseException:
+                await storage.close()
+                raise
         except BaseException:
-            await storage.close()
+            for bound in metrics:
+                bound.close()
             raise
         quiet_collector()
         async with make_bot(settings, shards=plan, sync_global=sync_global, storage=storage,
-                            keeper=keeper, relay=relay) as bot:
+                            keeper=keeper, relay=relay, metrics_sockets=metrics) as bot:
             loop, started = asyncio.get_running_loop(), asyncio.current_task()
             assert started is not None
             for number in (signal.SIGTERM, signal.SIGINT):

@@ -13,7 +13,7 @@ queue, the leases). No discord import.
 import re
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiohttp import web
@@ -88,10 +88,10 @@ class Metrics:
         self.transactions.labels("write" if write else "read").observe(seconds)
 
     # ----------------------------------------------------------------- serving
-    async def serve(self, where: tuple[str, int] | socket.socket,
+    async def serve(self, sockets: Sequence[socket.socket],
                     health: Callable[[], tuple[bool, dict[str, Any]]]) -> web.AppRunner:
-        """Serve /health and /metrics on `where` (host and port, or a socket bound already)
-        until the returned runner is cleaned up (ConfigError: it cannot listen there)."""
+        """Serve /health and /metrics on `sockets` (bound already, `listen`) until the
+        returned runner is cleaned up (ConfigError: one cannot listen)."""
 
         async def get_health(request: web.Request) -> web.Response:
             ok, facts = health()
@@ -107,14 +107,39 @@ class Metrics:
         app.router.add_get("/metrics", get_metrics)
         runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await runner.setup()
-        site = (web.SockSite(runner, where) if isinstance(where, socket.socket)
-                else web.TCPSite(runner, *where))
-        try:
-            await site.start()
-        except OSError as error:  # a port taken, a host name unknown or not this machine's
-            await runner.cleanup()
-            host, port = where.getsockname()[:2] if isinstance(where, socket.socket) else where
-            raise ConfigError(f"cannot serve /health and /metrics on {host}:{port} "
-                              f"(OFC_METRICS_HOST, OFC_METRICS_PORT): "
-                              f"{error.strerror or error}") from error
+        for bound in sockets:
+            try:
+                await web.SockSite(runner, bound).start()
+            except OSError as error:
+                await runner.cleanup()
+                host, port = bound.getsockname()[:2]
+                raise _refused(host, port, error) from error
         return runner
+
+
+def listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to `port` on every address `host` names, as aiohttp's TCPSite would
+    bind them, for `Metrics.serve`. Bound by `ofc-bot` before it connects to Discord, so that
+    a port taken or a host that is not this machine's is refused before anything else
+    happens (ConfigError)."""
+    bound: list[socket.socket] = []
+    try:
+        found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        for family, kind, proto, _, address in dict.fromkeys(found):
+            one = socket.socket(family, kind, proto)
+            bound.append(one)
+            one.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:  # its own address only, as asyncio binds it
+                one.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            one.bind(address)
+    except OSError as error:  # a port taken, a host name unknown or not this machine's
+        for one in bound:
+            one.close()
+        raise _refused(host, port, error) from error
+    return bound
+
+
+def _refused(host: str, port: int, error: OSError) -> ConfigError:
+    return ConfigError(f"cannot serve /health and /metrics on {host}:{port} "
+                       f"(OFC_METRICS_HOST, OFC_METRICS_PORT): {error.strerror or error}")

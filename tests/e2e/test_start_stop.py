@@ -74,6 +74,8 @@ async def stopped(process: asyncio.subprocess.Process) -> tuple[int, str]:
 
 
 def leases(database: Path) -> list[tuple[object, ...]]:
+    if not database.exists():  # refused before opening it: nothing held
+        return []
     with contextlib.closing(sqlite3.connect(database)) as conn:
         return conn.execute("SELECT shard_id, owner FROM shard_leases").fetchall()
 
@@ -146,16 +148,18 @@ async def test_a_metrics_port_taken_is_one_line_and_exit_2(tmp_path: Path) -> No
         port = taken.getsockname()[1]
         async with DiscordDouble(watched_loggers=()) as double:
             lines = await refused_start(double, tmp_path, OFC_METRICS_PORT=str(port))
+            assert double.requests == []  # refused before the bot logged in to Discord
     assert len(lines) == 1
     assert lines[0].startswith(f"ofc-bot: cannot serve /health and /metrics on 127.0.0.1:{port} "
                                "(OFC_METRICS_HOST, OFC_METRICS_PORT): ")
-    assert "address already in use" in lines[0]
+    assert "address already in use" in lines[0].lower()
 
 
 async def test_a_metrics_host_that_is_not_here_is_one_line_and_exit_2(tmp_path: Path) -> None:
     async with DiscordDouble(watched_loggers=()) as double:
         lines = await refused_start(double, tmp_path, OFC_METRICS_PORT="9",
                                     OFC_METRICS_HOST="host.invalid")
+        assert double.requests == []
     assert len(lines) == 1
     assert lines[0].startswith("ofc-bot: cannot serve /health and /metrics on host.invalid:9 "
                                "(OFC_METRICS_HOST, OFC_METRICS_PORT): ")

@@ -60,7 +60,7 @@ async def test_metrics_move_during_a_match(double: DiscordDouble, alice: Member,
                                            clock: FakeClock, database: Path,
                                            listening: socket.socket) -> None:
     port = port_of(listening)
-    bot = OFCBot(settings_for(double, database), clock=clock, metrics_socket=listening)
+    bot = OFCBot(settings_for(double, database), clock=clock, metrics_sockets=[listening])
     await double.start_client(bot)
     try:
         before, status, health = await scrape(port)
@@ -104,7 +104,7 @@ async def test_health_is_503_while_the_gateway_is_down(double: DiscordDouble, cl
                                                        listening: socket.socket) -> None:
     # discord.py keeps is_ready() set while it reconnects: /health must look at the socket.
     port = port_of(listening)
-    bot = OFCBot(settings_for(double, database), clock=clock, metrics_socket=listening)
+    bot = OFCBot(settings_for(double, database), clock=clock, metrics_sockets=[listening])
     await double.start_client(bot)
     try:
         assert (await scrape(port))[1] == 200
