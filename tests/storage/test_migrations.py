@@ -285,3 +285,16 @@ async def _money_survives_unmigrated(target: str) -> None:
         query.write("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
         query.write("INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, "
                     "created_at) VALUES (?, ?, 1234, 1234, 'start', 0)", (GUILD, ALICE))
+
+
+async def test_an_older_database_that_cannot_be_written_is_refused_at_open(
+        tmp_path: Path) -> None:
+    """Its audit migrates it in a transaction then rolled back, which takes a write: on a
+    read-only file that write failed in the middle of the audit, an sqlite3 error where a
+    StorageError names the file (SQLite's read-only mode: root cannot write either)."""
+    path = tmp_path / "backup.sqlite3"
+    await _file_at(path, SCHEMA_VERSION - 1)
+    with pytest.raises(StorageError, match="cannot be written: attempt to write a readonly"):
+        storage = await Storage.open(f"file:{path}?mode=ro", migrate=False)
+        await storage.close()
+    assert _versions(path)[-1] == SCHEMA_VERSION - 1
