@@ -192,6 +192,9 @@ async def migrate_file(conn: aiosqlite.Connection, target: int | None = None) ->
         reached = await migrate(SQLiteConnection(conn), target)
         await conn.execute("COMMIT")
     except BaseException:
-        await conn.execute("ROLLBACK")
+        # A COMMIT the disk refused (full) was rolled back by SQLite itself: this ROLLBACK's
+        # "no transaction is active" would then hide why.
+        with contextlib.suppress(sqlite3.OperationalError):
+            await conn.execute("ROLLBACK")
         raise
     return reached
