@@ -307,3 +307,20 @@ def test_an_output_that_cannot_be_written_is_one_line(argv: list[str]) -> None:
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
         f"ofc {argv[0]}: cannot write the output: No space left on device."]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_image_that_cannot_be_saved_is_one_line(workers: int, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder is checked before playing, but a showdown's image can still fail to be
+    saved (a full disk; here a folder in the way of its name): that was an OSError
+    traceback, from a worker process too."""
+    images = tmp_path / "showdowns"
+    images.mkdir()
+    (images / "match0001-seating1-hand001.png").mkdir()
+    assert main(["simulate", "--hands", "1", "--ai", "easy", "--workers", str(workers),
+                 "--images", str(images)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"ofc simulate: cannot save {images}/match0001-seating1-"
+                                "hand001.png: Is a directory."]
