@@ -241,16 +241,60 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # bare `ofc`: what it can do, not an error
         parser.print_help()
         return 0
+    if sys.stdout is None:  # started with standard output closed: the result would go nowhere
+        fail("there is no standard output to write to", f"ofc {args.command}")
+    stdout = sys.stdout
+    sys.stdout = _Output(stdout)
     try:
         code = int(args.run(args))
         sys.stdout.flush()  # here, not at exit, where a closed pipe could not be caught
     except BrokenPipeError:
         # The reader left early (`ofc score hand.json | head -1`): nothing to say about it.
-        # Python would try the flush again at exit, so stdout is pointed at nothing first.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output(stdout)
         return 1
+    except OutputError as error:
+        _drop_output(stdout)
+        fail(f"cannot write the output: {error}", f"ofc {args.command}")
     except KeyboardInterrupt:
         # Ctrl+C: asked for, so no traceback; the status a shell gives a command it ended.
         return INTERRUPTED
+    finally:
+        sys.stdout = stdout
     return code
 
+
+class OutputError(Exception):
+    """Standard output refused what it was given (`> result.json` on a full disk)."""
+
+
+class _Output:
+    """Standard output, whose write errors are told apart from another file's (an image, the
+    database): those are not ours to word. A reader gone (BrokenPipeError) stays as it is."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(error.strerror) from error
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(error.strerror) from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _drop_output(stdout: Any) -> None:
+    """Point standard output at nothing: Python flushes it again at exit, and would print that
+    failure's traceback."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())

@@ -165,6 +165,11 @@ def _progress(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+class ImageNotSaved(Exception):
+    """A showdown's image could not be written: the run stops, with one line (a plain
+    message, so that it comes back whole from a worker process)."""
+
+
 def _save_images(result: MatchResult, entries: Sequence[Entry], rules: TableRules,
                  folder: Path, prefix: str) -> None:
     """Each showdown of a match as the showdown image players see (rendering), one PNG each."""
@@ -186,7 +191,11 @@ def _save_images(result: MatchResult, entries: Sequence[Entry], rules: TableRule
             view = TableView(rules=rules, hand_no=event.hand_no, phase="showdown", street=plan,
                              streets=plan, button=hand.button, seats=seats,
                              showdown=event.view)
-            (folder / f"{prefix}-hand{event.hand_no:03d}.png").write_bytes(showdown_png(view))
+            path = folder / f"{prefix}-hand{event.hand_no:03d}.png"
+            try:
+                path.write_bytes(showdown_png(view))
+            except OSError as error:  # checked writable before playing, but a disk fills up
+                raise ImageNotSaved(f"cannot save {path}: {error.strerror}") from None
 
 
 async def simulate(entries: Sequence[Entry], hands: int, seed: int,
@@ -376,16 +385,17 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def _refused(error: RuleError | StorageError) -> int:
+def _refused(error: RuleError | StorageError | ImageNotSaved) -> int:
     print(error_line("ofc simulate", str(error)), file=sys.stderr)
     return USAGE_ERROR
 
 
 def _on_database(run: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any] | None:
-    """Run a simulation; None (and one line on stderr) when its database cannot be used."""
+    """Run a simulation; None (and one line on stderr) when its database cannot be used, or
+    an image cannot be saved."""
     try:
         return asyncio.run(run)
-    except StorageError as error:
+    except (StorageError, ImageNotSaved) as error:
         _refused(error)
         return None
 

@@ -84,7 +84,10 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
         raise RuleError("'players' must be a list of objects")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(f"scoring needs 2 to 4 players, not {len(players)}")
-    names = [_field(p, "name", str) for p in players]
+    for number, player in enumerate(players, start=1):
+        if not isinstance(player.get("name"), str):  # not quoted: it reads as no name
+            raise RuleError(f"player {number}: 'name' must be text")
+    names: list[str] = [p["name"] for p in players]
     for number, name in enumerate(names, start=1):
         # Refusals quote a name: it must read as one, on the refusal's one line.
         if not 0 < len(name) <= MAX_NAME or not name.isprintable():

@@ -15,7 +15,7 @@ import aiosqlite
 from bot.storage import guard
 from bot.storage.backend import AtOnce, Dialect, Row, closed_on_failure
 from bot.storage.errors import StorageError
-from bot.storage.migrations import migrate
+from bot.storage.migrations import LATEST, migrate, version_of
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -84,13 +84,16 @@ class SQLiteDatabase:
         (DatabaseInUse); SQLite's quick_check (DatabaseDamaged); a write in a transaction
         rolled back (DatabaseReadOnly), so a read-only file fails now, not at the first
         write. `path` may be an SQLite `file:` URI (`?mode=ro`). Without `migrate` (the
-        audit) the file is only read: not migrated, nor turned to WAL, nor probed."""
+        audit) the file is only read: not migrated, nor turned to WAL, nor required to be
+        writable (a backup on a read-only mount is audited); only an older bot's is probed,
+        since its audit migrates it in a transaction then rolled back."""
         file = guard.file_of(path)
         lock = guard.acquire_lock(file) if exclusive else None
         try:
-            guard.check_access(file)
-            if migrate and not str(path).startswith("file:"):
-                _create_owner_only(file)
+            if migrate:
+                guard.check_access(file)
+                if not str(path).startswith("file:"):
+                    _create_owner_only(file)
             return cls(await cls._connect(path, migrate), lock)
         except BaseException:
             guard.release_lock(lock)
@@ -115,6 +118,10 @@ class SQLiteDatabase:
             await guard.quick_check(conn, path)
             await conn.execute("PRAGMA foreign_keys = ON")
             if not migrate:
+                # Only read, but an older bot's database is audited migrated in a transaction
+                # then rolled back: that takes a write, refused here as the bot's would be.
+                if await version_of(SQLiteConnection(conn)) < LATEST:
+                    await guard.probe_write(conn, path)
                 return conn
             mode = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
             if mode[0][0] != "wal":
@@ -185,6 +192,9 @@ async def migrate_file(conn: aiosqlite.Connection, target: int | None = None) ->
         reached = await migrate(SQLiteConnection(conn), target)
         await conn.execute("COMMIT")
     except BaseException:
-        await conn.execute("ROLLBACK")
+        # A COMMIT the disk refused (full) was rolled back by SQLite itself: this ROLLBACK's
+        # "no transaction is active" would then hide why.
+        with contextlib.suppress(sqlite3.OperationalError):
+            await conn.execute("ROLLBACK")
         raise
     return reached

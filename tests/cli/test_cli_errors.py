@@ -1,6 +1,9 @@
 """`ofc`'s usage errors: one line on stderr naming the subcommand, exit 2, nothing run."""
 
 import asyncio
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -8,6 +11,7 @@ import pytest
 
 from bot.__main__ import main as ofc_bot
 from bot.cli import main
+from bot.cli.ofc import SCORE_EXAMPLE
 from bot.storage import Storage
 
 FANTASY_HAND = ["As", "Ks", "Qs", "Js", "Ts", "5h", "6d", "7c", "8h", "9d", "2h", "2d", "2c",
@@ -280,3 +284,43 @@ def test_score_refuses_an_input_past_a_megabyte_instead_of_reading_it_all(
 def test_simulate_refuses_what_its_run_would_ignore(argv: list[str], line: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert refusal(argv, capsys) == line
+
+
+def test_no_standard_output_at_all_is_one_line() -> None:
+    """Run with standard output closed (`ofc score hand.json >&-`): Python has no sys.stdout,
+    so the result went nowhere, then flushing it was an AttributeError traceback."""
+    done = subprocess.run([sys.executable, "-m", "bot.cli", "score", "-"], input=SCORE_EXAMPLE,
+                          stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.close(1),
+                          check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == ["ofc score: there is no standard output to write to."]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+@pytest.mark.parametrize("argv", [["score", "-"], ["solve", *FANTASY_HAND]])
+def test_an_output_that_cannot_be_written_is_one_line(argv: list[str]) -> None:
+    """`ofc score hand.json > result.json` on a full disk (/dev/full refuses every write with
+    ENOSPC): it was an OSError traceback."""
+    with open("/dev/full", "w", encoding="utf-8") as full:
+        done = subprocess.run([sys.executable, "-m", "bot.cli", *argv], input=SCORE_EXAMPLE,
+                              stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"ofc {argv[0]}: cannot write the output: No space left on device."]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_image_that_cannot_be_saved_is_one_line(workers: int, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The folder is checked before playing, but a showdown's image can still fail to be
+    saved (a full disk; here a folder in the way of its name): that was an OSError
+    traceback, from a worker process too."""
+    images = tmp_path / "showdowns"
+    images.mkdir()
+    (images / "match0001-seating1-hand001.png").mkdir()
+    assert main(["simulate", "--hands", "1", "--ai", "easy", "--workers", str(workers),
+                 "--images", str(images)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.splitlines() == [f"ofc simulate: cannot save {images}/match0001-seating1-"
+                                "hand001.png: Is a directory."]

@@ -79,6 +79,11 @@ def test_reads_a_file(tmp_path) -> None:
      "player 2: a name is 1 to 32 printable characters."),
     ({"players": [A, {**B, "name": "x" * 33}]},
      "player 2: a name is 1 to 32 printable characters."),
+    # A name that is no text was quoted as Python wrote it: "None: 'name' must be text."
+    ({"players": [A, {**B, "name": None}]}, "ofc score: player 2: 'name' must be text."),
+    ({"players": [{**A, "name": ["A"]}, B]}, "ofc score: player 1: 'name' must be text."),
+    ({"players": [A, {k: v for k, v in B.items() if k != "name"}]},
+     "ofc score: player 2: 'name' must be text."),
     # A key written twice: JSON readers keep the last one without a word.
     (json.dumps({"rules": {"scoring": "2-4"}, "players": [A, B]}).replace(
         '{"scoring": "2-4"}', '{"scoring": "2-4", "scoring": "1-6"}'),

@@ -16,6 +16,7 @@ import pytest
 from bot.cli import main
 from bot.cli.ofc import EXAMPLES, SCORE_EXAMPLE, build_parser
 from bot.engine.scoresheet import score_sheet
+from bot.refusal import TRY_OFFLINE
 
 COMMANDS = ("score", "solve", "simulate", "fantasy-value", "bench", "audit")
 
@@ -160,3 +161,19 @@ def test_a_subcommand_built_alone_parses_and_helps_as_among_all(
         helps.append(capsys.readouterr().out)
     assert helps[0] == helps[1]
     assert "\nexamples:\n" in helps[0]
+
+
+def test_the_offline_try_prints_what_the_docs_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md shows the output of the run `ofc-bot` suggests without a token; its figures
+    had stayed those of the easy player before it learnt to avoid certain fouls. Only the time
+    a decision takes depends on the machine."""
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    shown = docs.split(f"```sh\n{TRY_OFFLINE}\n```\n\n```text\n")[1].split("```")[0]
+    assert main(shlex.split(TRY_OFFLINE)[1:]) == 0
+    printed = capsys.readouterr().out
+
+    def without_timings(text: str) -> list[str]:
+        return [line.rsplit(maxsplit=1)[0] if line.startswith(("strong ", "easy ")) else line
+                for line in text.splitlines()]
+
+    assert without_timings(printed) == without_timings(shown)

@@ -89,3 +89,16 @@ def test_another_program_s_database_is_left_as_it_was(
                                 "one."]
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.sqlite3"]
+
+
+def test_an_empty_file_is_played_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty file (a `touch`) holds nothing to spoil: it is taken, as the refusal of another
+    program's database advises ("give the bot's database or an empty one"), and docs/cli.md
+    says (it said such a file was refused)."""
+    path = tmp_path / "played.sqlite3"
+    path.touch()
+    assert main(["simulate", "--hands", "1", "--ai", "easy", "--database", str(path)]) == 0
+    assert capsys.readouterr().out.startswith("1 deal per seating\n")
+    with Reader(str(path)) as query:
+        assert query("SELECT count(*) FROM hands")[0][0] == 1
+    assert audit(str(path)) == []

@@ -295,3 +295,27 @@ def test_the_restore_done_while_the_bot_runs_moves_and_replaces_nothing(tmp_path
     asyncio.run(running_bot())
     with Reader(folder / "ofc.sqlite3") as query:
         assert query("SELECT user_id FROM wallets") == [(ALICE,)]
+
+
+def test_a_read_only_backup_is_audited_and_left_as_it_was(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The audit only reads (backup.md): a backup made read-only, or on a read-only mount, was
+    refused as "read-only: the bot needs to write to it"."""
+    database, kept = tmp_path / "ofc.sqlite3", tmp_path / "kept"
+    assert ofc(["simulate", "--hands", "1", "--ai", "easy", "--database", str(database)]) == 0
+    kept.mkdir()
+    assert back_up_now(kept / "backup.sqlite3", database) == 0
+    capsys.readouterr()
+    backup = kept / "backup.sqlite3"
+    before = backup.read_bytes()
+    backup.chmod(0o444)
+    kept.chmod(0o555)
+    try:
+        if os.access(backup, os.W_OK):
+            pytest.skip("this user writes to read-only files anyway (root)")
+        assert ofc(["audit", "--database", str(backup)]) == 0
+        assert "\nok: " in capsys.readouterr().out
+    finally:
+        kept.chmod(0o755)
+    assert backup.read_bytes() == before
+    assert [p.name for p in kept.iterdir()] == ["backup.sqlite3"]

@@ -285,3 +285,44 @@ async def _money_survives_unmigrated(target: str) -> None:
         query.write("INSERT INTO wallets VALUES (?, ?, 1234, NULL, 0)", (GUILD, ALICE))
         query.write("INSERT INTO ledger (guild_id, user_id, amount, balance_after, kind, "
                     "created_at) VALUES (?, ?, 1234, 1234, 'start', 0)", (GUILD, ALICE))
+
+
+async def test_an_older_database_that_cannot_be_written_is_refused_at_open(
+        tmp_path: Path) -> None:
+    """Its audit migrates it in a transaction then rolled back, which takes a write: on a
+    read-only file that write failed in the middle of the audit, an sqlite3 error where a
+    StorageError names the file (SQLite's read-only mode: root cannot write either)."""
+    path = tmp_path / "backup.sqlite3"
+    await _file_at(path, SCHEMA_VERSION - 1)
+    with pytest.raises(StorageError, match="cannot be written: attempt to write a readonly"):
+        storage = await Storage.open(f"file:{path}?mode=ro", migrate=False)
+        await storage.close()
+    assert _versions(path)[-1] == SCHEMA_VERSION - 1
+
+
+class _FullDisk:
+    """An SQLite connection whose COMMIT fails as on a full disk: SQLite rolls the
+    transaction back itself, then reports the error (seen on a full tmpfs)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, *params: object) -> object:
+        if sql == "COMMIT":
+            await self._conn.execute("ROLLBACK")
+            raise sqlite3.OperationalError("database or disk is full")
+        return await self._conn.execute(sql, *params)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+
+async def test_a_migration_the_disk_refused_says_so(tmp_path: Path) -> None:
+    """The ROLLBACK after a COMMIT SQLite had rolled back failed in turn ("cannot rollback -
+    no transaction is active"), and that error was the one reported: `ofc simulate
+    --database` or the bot on a full disk said nothing of the disk."""
+    path = tmp_path / "ofc.sqlite3"
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        with pytest.raises(sqlite3.OperationalError, match=r"^database or disk is full$"):
+            await migrate_file(_FullDisk(conn))  # type: ignore[arg-type]
+    assert not _schema(path)  # nothing was kept
