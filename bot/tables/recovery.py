@@ -16,6 +16,7 @@ from bot.engine.text import Text
 from bot.tables import table_events as out
 from bot.tables.lobby import Lobby
 from bot.tables.runtime import Live, TableCore
+from bot.tables.scheduling import waits_for_players
 from bot.tables.seating import is_person
 from bot.tables.state import BadSnapshot, TableState
 from bot.tables.translate import dealt_event, turn_event
@@ -69,6 +70,7 @@ class Recovery:
         core = self._core
         async with live.lock:
             state = live.state
+            waiting = waits_for_players(state, core.settings)  # (before the stop moves it)
             gap = core.clock.now() - stopped
             if gap > 0:
                 _stand_still(state, gap)  # saved below, so that a second restart counts it once
@@ -90,6 +92,10 @@ class Recovery:
                 events += [dealt_event(state, s) for s, p in enumerate(match.seats)
                            if p is not None and is_person(p.player_id) and match.dealt_to(s)]
                 events.append(turn_event(state))
+            elif waiting:  # the closing time the channel was told moved with the stop (R11)
+                assert state.next_hand_at is not None
+                events.append(out.TableWaiting(table_id=state.table_id, channel_id=state.home,
+                                               closes_at=state.next_hand_at, busted=()))
             await core.emit(events)
             core.rearm(live)
             return True

@@ -14,6 +14,7 @@ from bot.tables.runtime import Live, TableCore, can_deal
 from bot.tables.seating import is_person
 from bot.tables.state import TableState, street_of
 from bot.tables.table_events import TableWaiting
+from bot.tables.tunables import ServiceSettings
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +93,7 @@ class Scheduler:
         elif (match is not None and state.next_hand_at is not None
               and now >= state.next_hand_at):
             state.next_hand_at = None
-            wait_until = state.last_activity + core.settings.lobby_idle_seconds
+            wait_until = closing_time(state, core.settings)
             if can_deal(state):
                 await core.after_match(live, match.start_hand(now), ())
             elif now < wait_until:  # cash: a busted player may buy in again, others join
@@ -156,6 +157,20 @@ class Scheduler:
                 log.exception("computer move at table %s failed; retrying in %s s",
                               state.table_id, RETRY_SECONDS)
                 await self._core.sleep(RETRY_SECONDS)
+
+
+def closing_time(state: TableState, settings: ServiceSettings) -> float:
+    """When a cash table short of players closes if nobody buys in (R11): the lobby's idle
+    time after its last hand."""
+    return state.last_activity + settings.lobby_idle_seconds
+
+
+def waits_for_players(state: TableState, settings: ServiceSettings) -> bool:
+    """Whether the table has put its next deal off until it closes, for want of players, and
+    told its channel so (TableWaiting); the pause before a deal is shorter."""
+    match = state.match
+    return (match is not None and match.phase != "playing" and state.next_hand_at is not None
+            and state.next_hand_at == closing_time(state, settings))
 
 
 def _busted_people(match: Match) -> tuple[int, ...]:

@@ -235,8 +235,11 @@ class TablePresenter(commands.Cog):
         # player already away come with no such mark (their time did not run out).
         timed_out = {(event.table_id, event.player_id) for event in events
                      if isinstance(event, PlayerAway)}
+        # A restored table announces again the deals it had announced before the stop.
+        restored = {event.table_id for event in events if isinstance(event, TableRestored)}
         for event in events:
-            self._present(event, closing=event.table_id in closing, timed_out=timed_out)
+            self._present(event, closing=event.table_id in closing, timed_out=timed_out,
+                          again=event.table_id in restored)
 
     def _outbox(self, table: int) -> Outbox:
         if table not in self.outboxes:
@@ -245,7 +248,7 @@ class TablePresenter(commands.Cog):
         return self.outboxes[table]
 
     def _present(self, event: TableEvent, *, closing: bool = False,
-                 timed_out: Collection[tuple[int, int]] = ()) -> None:
+                 timed_out: Collection[tuple[int, int]] = (), again: bool = False) -> None:
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
@@ -279,7 +282,7 @@ class TablePresenter(commands.Cog):
                 if lobby.status == "playing":
                     refresh_table()
             case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
-                box.post(partial(self._send_prompt, table, player, hand, street))
+                box.post(partial(self._send_prompt, table, player, hand, street, again))
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
@@ -638,9 +641,10 @@ class TablePresenter(commands.Cog):
     # controls. Every edit of a prompt takes that message's turn (`serial`), as clicks do, and
     # reads the table when it runs: a late job can close an old prompt but never draw a later
     # action on it, and the next action always comes as a new message with its controls.
-    async def _send_prompt(self, table: int, player: int, hand: int, street: int) -> None:
+    async def _send_prompt(self, table: int, player: int, hand: int, street: int,
+                           again: bool = False) -> None:
         """The seat's controls for this action by DM, once: when the action's prompt is
-        already out (a restart announces every deal again) it is redrawn in place."""
+        already out (a restart announces every deal again: `again`) it is redrawn in place."""
         try:
             state = self.tables.private_view(table, player)
         except TableError:
@@ -658,8 +662,12 @@ class TablePresenter(commands.Cog):
             return
         if (table, player, hand) in self.no_dm:
             return
+        # A deal announced again after a restart, to a player with no DM on record who was
+        # dealt an earlier street of this hand (or earned this Fantasyland here): a DM was
+        # tried then, found no way, and the channel was told (once a table).
+        told = again and sent is None and street != 1
         if (await self.bot.storage.preferences.preferences(player)).controls == "channel":
-            await self._in_channel(table, player, hand)  # /ofc preferences: no DMs
+            await self._in_channel(table, player, hand, told)  # /ofc preferences: no DMs
             return
         if sent is not None:
             await self._close_prompt(table, player, sent)
@@ -669,7 +677,7 @@ class TablePresenter(commands.Cog):
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise
-            await self._dms_closed(table, player, hand)
+            await self._dms_closed(table, player, hand, told)
             return
         shown = DmPrompt(message.channel.id, message.id, hand, street)
         if table not in self.ended:
@@ -686,26 +694,29 @@ class TablePresenter(commands.Cog):
         if table in self.ended:
             await self._end_prompt(table, player, shown)
 
-    async def _in_channel(self, table: int, player: int, hand: int) -> None:
+    async def _in_channel(self, table: int, player: int, hand: int, told: bool) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
-        await self._no_dm(table, player, hand, Text(
+        await self._no_dm(table, player, hand, told, Text(
             "{who}, as you prefer, your cards are not sent by DM: press **My hand** on the "
             "table message (or use `{cmd}`) to place them.", who=f"<@{player}>",
             cmd=Slash("ofc hand")))
 
-    async def _dms_closed(self, table: int, player: int, hand: int) -> None:
-        await self._no_dm(table, player, hand, Text(
+    async def _dms_closed(self, table: int, player: int, hand: int, told: bool) -> None:
+        await self._no_dm(table, player, hand, told, Text(
             "{who}, I cannot send you direct messages. Press **My hand** on the table message "
             "(or use `{cmd}`) to see your cards and place them.", who=f"<@{player}>",
             cmd=Slash("ofc hand")))
 
-    async def _no_dm(self, table: int, player: int, hand: int, notice: Text) -> None:
+    async def _no_dm(self, table: int, player: int, hand: int, told: bool,
+                     notice: Text) -> None:
         """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
-        the channel is told why once a table."""
+        the channel is told why once a table (`told`: before a restart)."""
         self.no_dm.add((table, player, hand))
         if (table, player) in self.told:
             return
         self.told.add((table, player))
+        if told:
+            return
         await self._to_channel(table, lambda: self._notice(self._channel_of(table), notice,
                                                            table))
 

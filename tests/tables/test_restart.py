@@ -3,6 +3,7 @@ timers come back with the time left; a table that cannot be restored is refunded
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,8 +22,10 @@ from bot.tables import (
     TableRefunded,
     TableRestored,
     TableService,
+    TableWaiting,
     Turn,
 )
+from bot.tables.match_runner import FAST
 from tests.backends import Postgres, Reader, Rows, copy_now, is_postgres, postgres_of, usable
 from tests.storage.audit import audit
 
@@ -395,12 +398,44 @@ async def test_a_cash_table_waiting_for_players_waits_its_time_left_after_a_rest
     resumed, later, recorder = fresh_service(storage, clock.now() + 3600)
     assert await resumed.restore() == [table]
     left = waited_from + 900 - clock.now()
+    # The channel was told when the table closes; that moment moved with the stop, so it is
+    # told again (nobody named: the busted were told already).
+    (told,) = recorder.of(TableWaiting)
+    assert (told.closes_at, told.busted) == (later.now() + left, ())
     await later.advance(left - 1)
     await resumed.idle()
     assert not recorder.of(MatchOver)
     await later.advance(1)
     await resumed.idle()
     assert recorder.of(MatchOver) and table not in resumed.live_tables()
+    await resumed.close()
+
+
+async def test_a_stop_before_a_cash_table_says_it_waits_leaves_the_saying_to_its_timer(
+        storage: Storage, clock: FakeClock) -> None:
+    # R11: in the pause after a hand, a cash table short of players has not yet told the
+    # channel it waits: a restart then adds nothing, and the table's timer tells it once.
+    paused = replace(FAST, next_hand_seconds=8.0)
+    service, clock, recorder = fresh_service(storage, clock.now(), paused)
+    table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"format": "cash"},
+                                        seed=5)).table_id
+    await service.join(table, BOB, "Bob")
+    await service.start(table, ALICE)
+    await service.leave(table, BOB)
+    while BOB in service.seats(table).values():
+        await act(service, table, next(p for p in (ALICE, BOB)
+                                       if service.private_view(table, p).to_act))
+        await service.idle()
+    assert not recorder.of(TableWaiting)  # the pause before the next deal
+    await service.close()
+
+    resumed, later, recorder = fresh_service(storage, clock.now() + 3600, paused)
+    assert await resumed.restore() == [table]
+    assert not recorder.of(TableWaiting)
+    await later.advance(8)
+    await resumed.idle()
+    (told,) = recorder.of(TableWaiting)
+    assert told.closes_at == later.now() - 8 + 900
     await resumed.close()
 
 

@@ -3,6 +3,7 @@ says when the chips come back, they come back then, and a table left with one pl
 for another instead of promising a deal."""
 
 import asyncio
+from pathlib import Path
 
 from bot.app import OFCBot
 from bot.tables import FakeClock
@@ -17,6 +18,7 @@ from tests.e2e.flows import (
     play_until,
     seats_of,
     seed_decks,
+    start_bot,
     title,
     waiting_for,
 )
@@ -75,6 +77,32 @@ async def test_the_busted_last_person_is_told_the_table_waits_and_a_buy_in_deals
     assert "Hand 1" in title(table)
     await double.resolved(await alice.slash("ofc join"))
     await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
+
+
+async def test_a_restart_while_the_table_waits_says_again_when_it_closes(
+        double: DiscordDouble, croupier: Member, bot: OFCBot, alice: Member,
+        clock: FakeClock, database: Path) -> None:
+    """R11, R10: the bot stopped for an hour five minutes into the wait for a buy-in. The
+    clocks stood still, so the table closes an hour later than the channel was told: the
+    restarted bot says when it closes now (naming no one again), and a buy-in still deals."""
+    seed_decks(bot, BUST_SEED)
+    table = await open_table(double, alice, seats=3, format="cash", buy_in=3,
+                             computers=("easy", "easy"), seater=croupier)
+    await play_until(double, table, seats_of((alice,)), lambda: next(
+        (m for m in double.messages() if "out of chips" in m.content), None))
+    ended = int(clock.now())  # the wait starts: it closes at ended + 900 (15 minutes)
+    await clock.advance(300)
+    await double.stop_client(bot)
+    await clock.advance(3600)
+    restarted = await start_bot(double, database, clock)
+    try:
+        now = ("This cash table waits for a player to buy in (/ofc join) before it deals "
+               f"again, and closes <t:{ended + 900 + 3600}:R> if nobody does.")
+        await double.wait_for_message(lambda m: m.content == now)
+        await double.resolved(await alice.slash("ofc join"))
+        await double.wait_until(lambda: "Hand 2" in title(table), what="the next hand")
+    finally:
+        await double.stop_client(restarted)
 
 
 async def _alice_sits_out(double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,

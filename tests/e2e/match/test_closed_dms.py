@@ -1,6 +1,8 @@
 """A member whose DMs are closed (Discord error 50007) plays a whole hand through the table
 message's "My hand" button: the ephemeral controls, never a DM, one notice in the channel."""
 
+from pathlib import Path
+
 from bot.app import OFCBot
 from bot.tables import FakeClock
 from tests.e2e import breakdowns
@@ -12,6 +14,7 @@ from tests.e2e.flows import (
     play_out,
     play_until,
     seats_of,
+    start_bot,
     title,
     waiting_for,
 )
@@ -47,6 +50,30 @@ async def test_a_member_with_closed_dms_plays_every_street_through_my_hand(
     await check_wallets(double, (alice, bob))
     # bob's cards were shown only to bob (ephemerals), and never in the channel.
     assert watch.problems(double, double.channel, (alice, bob)) == []
+
+
+async def test_a_restart_tells_the_channel_no_second_time(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
+        database: Path) -> None:
+    """The channel was told that Bob gets no DMs; a restart mid-hand tries his DMs again for
+    the hand it resumes (they may have opened), and when they are still closed it does not
+    tell the channel a second time, nor at the next hand: once a table."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=2,
+                             fantasy="off")
+    notice = await double.wait_for_message(lambda m: m.content.startswith(bob.mention))
+    seats = seats_of((alice, bob), my_hand=(bob,))
+    await play_until(double, table, seats, lambda: True if any(
+        "street 3" in title(m) for m in alice.dms()) else None)
+    await double.stop_client(bot)
+    restarted = await start_bot(double, database, clock)
+    try:
+        await play_out(double, table, seats)
+        assert [m.content for m in double.messages() if m.content] == [notice.content]
+        assert bob.dms() == []
+        await check_wallets(double, (alice, bob))
+    finally:
+        await double.stop_client(restarted)
 
 
 async def test_my_hand_loses_its_controls_when_the_table_closes_while_discord_allows(
