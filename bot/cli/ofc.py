@@ -30,10 +30,11 @@ SCORE_EXAMPLE = """\
 SCORE_INPUT = f"""\
 It reads one finished hand as JSON, for example:
 {SCORE_EXAMPLE}
-"players": 2 to 4, clockwise, each with its name (1 to 32 characters) and three rows (3, 5 and
-5 cards: Ah, Td or 10d, X for a joker); optional: "rules" (table options by their RULES.md
-names), "button" (an index into "players", default 0), and per player "stack" (chips, 0 to
-10^12, default 0), "in_fantasy" (true or false) and "fantasy_entry_cards" (13 to 17)."""
+"players": 2 to 3 (turbo: 4), clockwise, each with its name (1 to 32 characters) and three
+rows (3, 5 and 5 cards: Ah, Td or 10d, X for a joker); optional: "rules" (table options by
+their RULES.md names), "button" (an index into "players", default 0), and per player "stack"
+(chips, 0 to 10^12, default 0), "in_fantasy" (true or false) and "fantasy_entry_cards" (13 to
+17)."""
 
 EXAMPLES = {
     "ofc": f"""examples:

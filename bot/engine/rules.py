@@ -180,6 +180,13 @@ class TableRules:
         """R7: 17 cards a player in the pineapple family (3 x 17 = 51); turbo seats four."""
         return 4 if self.variant == "turbo" else 3
 
+    def check_players(self, count: int) -> None:
+        """R7: RuleError when `count` players are more than the variant seats."""
+        if count > self.max_seats:
+            raise RuleError(Text("{variant} seats at most {n} player.",
+                                 "{variant} seats at most {n} players.",
+                                 variant=self.variant, n=self.max_seats))
+
     @property
     def jokers(self) -> bool:
         return self.variant == "joker"
@@ -217,10 +224,7 @@ class TableRules:
                                          values.get("format", "match")).items():
             values.setdefault(name, value)
         rules = replace(TableRules(), **values)
-        if rules.seats > rules.max_seats:
-            raise RuleError(Text("{variant} seats at most {n} player.",
-                                 "{variant} seats at most {n} players.",
-                                 variant=rules.variant, n=rules.max_seats))
+        rules.check_players(rules.seats)
         return rules
 
 

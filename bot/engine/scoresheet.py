@@ -84,6 +84,7 @@ def score_sheet(data: Mapping[str, Any]) -> dict[str, Any]:
         raise RuleError("'players' must be a list of objects")
     if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
         raise RuleError(f"scoring needs 2 to 4 players, not {len(players)}")
+    rules.check_players(len(players))  # four only where four are dealt (turbo)
     for number, player in enumerate(players, start=1):
         if not isinstance(player.get("name"), str):  # not quoted: it reads as no name
             raise RuleError(f"player {number}: 'name' must be text")

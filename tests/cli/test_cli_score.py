@@ -11,6 +11,8 @@ A = {"name": "A", "stack": 100, "top": "Qh Qd 2c", "middle": "5s 5d 9c 9h Kd",
      "bottom": "2h 3h 4h 5h 7h"}
 B = {"name": "B", "stack": 3, "top": "Ah Kc 2s", "middle": "Ts Td Jc 3s 3c",
      "bottom": "As Ad Ac 7d 7c"}
+C = {"name": "C", "top": "4c 4d 6s", "middle": "8s 8d 8c Js Jd", "bottom": "Ks Kh Qc Qs 6h"}
+D = {"name": "D", "top": "2d 3d 6d", "middle": "9s 9d Th Jh 6c", "bottom": "Tc 4s 5c 7s 8h"}
 
 
 def run(payload: object) -> subprocess.CompletedProcess[str]:
@@ -54,6 +56,8 @@ def test_reads_a_file(tmp_path) -> None:
     ({"players": [A, B], "rules": {"stakes": 2}}, "unknown option 'stakes'."),
     ({"players": [A, B], "rules": {"scoring": "1-7"}}, "'1-7' is not a valid scoring"),
     ({"players": [A]}, "scoring needs 2 to 4 players, not 1"),
+    # R7: 17 cards a player, so no pineapple hand had four players (turbo's below has).
+    ({"players": [A, B, C, D]}, "pineapple seats at most 3 players."),
     ({"players": [A, B], "button": 2}, "'button' must be a player index from 0 to 1"),
     ({"players": [A, {**B, "top": "X Kc 2s"}]}, "B: 'X' is not a card."),
     ("{not json", "bad JSON"),
@@ -164,3 +168,14 @@ def test_no_standard_input_at_all_is_one_line(argv: list[str]) -> None:
     assert done.stderr.splitlines() == [
         "ofc score: there is no standard input to read: give a JSON file (ofc score "
         "hand.json)."]
+
+
+def test_turbo_scores_four_players() -> None:
+    # R7: turbo seats four. C (bottom two pair under a full house) and D (ten high under a
+    # pair of nines) foul; R5 by hand: a fouled board pays 6 and the other's royalties (A 11:
+    # queens on top 7, a flush at the bottom 4; B 6: a full house at the bottom), two fouled
+    # boards score 0 between them, and A beats B 2-1 with 11 - 6 royalties: 4 for A.
+    done = run({"rules": {"variant": "turbo"}, "players": [A, B, C, D]})
+    assert done.returncode == 0, done.stderr
+    points = {p["name"]: p["points"] for p in json.loads(done.stdout)["players"]}
+    assert points == {"A": 17 + 17 + 4, "B": 12 + 12 - 4, "C": -12 - 17, "D": -12 - 17}

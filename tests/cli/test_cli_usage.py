@@ -64,7 +64,7 @@ def test_the_score_help_shows_a_hand_that_scores(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["score", "--help"])
     shown = capsys.readouterr().out
-    hand = json.loads(shown.split("for example:\n")[1].split('\n"players": 2 to 4')[0])
+    hand = json.loads(shown.split("for example:\n")[1].split('\n"players": 2 to 3')[0])
     result = score_sheet(hand)
     # By hand (R4, R5 under scoring 1-6): A wins the top (queens against ace high) and loses
     # the middle (nines and fives against tens and threes) and the bottom (a flush against a
