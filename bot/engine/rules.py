@@ -1,6 +1,7 @@
 """Table options (RULES.md): every option declared once, as a field of one frozen dataclass,
 with its default, bounds or choices, section, words and help (bot/engine/options.py)."""
 
+import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
@@ -245,7 +246,7 @@ def parse(name: str, raw: Any) -> Any:
         if value not in declared_as.choices:
             allowed = ", ".join(declared_as.choices)
             raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed}).",
-                                 value=excerpt(str(raw)), name=name, allowed=allowed))
+                                 value=_shown(raw), name=name, allowed=allowed))
         return value
     if declared_as.kind is bool:
         return _parse_bool(name, raw)
@@ -276,7 +277,7 @@ def _parse_bool(name: str, raw: Any) -> bool:
     if text in _FALSE:
         return False
     raise RuleError(Text("'{value}' is not a valid {name} (choose on or off).",
-                         value=excerpt(str(raw)), name=name))
+                         value=_shown(raw), name=name))
 
 
 def _parse_int(declared_as: Option, raw: Any) -> int:
@@ -306,6 +307,12 @@ def _options(rules: TableRules) -> dict[str, Any]:
 RULES = codec.Custom(lambda rules: dict(_options(rules)), _stored)
 
 
+def _shown(raw: Any) -> str:
+    """A refused value as its giver wrote it: typed text as it is, a JSON value (`ofc score`'s
+    rules, a stored rule set) as JSON (false, null), not as Python writes it."""
+    return excerpt(raw if isinstance(raw, str) else json.dumps(raw, default=repr))
+
+
 def _not_whole(raw: Any, name: str) -> Text:
-    return Text("'{value}' is not a valid {name} (a whole number).", value=excerpt(str(raw)),
+    return Text("'{value}' is not a valid {name} (a whole number).", value=_shown(raw),
                 name=name)

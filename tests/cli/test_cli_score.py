@@ -55,6 +55,10 @@ def test_reads_a_file(tmp_path) -> None:
     ({"players": [{**A, "top": "Qh Qd"}, B]}, "A: the top row needs 3 cards, not 2."),
     ({"players": [A, B], "rules": {"stakes": 2}}, "unknown option 'stakes'."),
     ({"players": [A, B], "rules": {"scoring": "1-7"}}, "'1-7' is not a valid scoring"),
+    # A JSON value is quoted as JSON, as it was written (it read 'None', 'True').
+    ({"players": [A, B], "rules": {"royalties": None}}, "'null' is not a valid royalties"),
+    ({"players": [A, B], "rules": {"point_value": True}},
+     "'true' is not a valid point_value (a whole number)."),
     ({"players": [A]}, "scoring needs 2 to 4 players, not 1"),
     # R7: 17 cards a player, so no pineapple hand had four players (turbo's below has).
     ({"players": [A, B, C, D]}, "pineapple seats at most 3 players."),
