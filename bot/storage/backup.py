@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.storage import guard
 from bot.storage.backend import describe, is_postgres, sqlite_path, without_password
 from bot.storage.errors import StorageError
 from bot.storage.sqlite import BUSY_TIMEOUT_MS
@@ -54,6 +55,7 @@ def backup(target: str, destination: str | Path) -> Backup:
         raise BackupRefused(f"{describe(target)} is a PostgreSQL database: run "
                             f"{pg_dump_line(target, destination)} to back it up")
     source = Path(sqlite_path(target))
+    guard.check_not_folder(source)
     if not source.is_file():
         raise BackupRefused(f"There is no database at {source}")
     path = Path(destination)

@@ -60,10 +60,19 @@ def release_lock(handle: IO[str] | None) -> None:
             handle.close()
 
 
+def check_not_folder(path: str | Path) -> None:
+    """A folder where the database file was meant: said so, before a lock file is made
+    beside it (SQLite would only say it is "unable to open database file")."""
+    if Path(path).is_dir():
+        raise StorageError(f"{path} is a folder, not a database file: name the file itself, "
+                           f"for example {Path(path) / 'ofc.sqlite3'}")
+
+
 def check_ours(path: str | Path, accept: Accept) -> None:
     """Refuse, before opening would write the bot's tables into it, a file `accept` does not
     take: no file, or one that is no database of the bot (another program's; for "ours", an
     empty one too)."""
+    check_not_folder(path)
     if not Path(path).is_file():
         if accept == "ours or empty":
             return

@@ -88,6 +88,7 @@ class SQLiteDatabase:
         writable (a backup on a read-only mount is audited); only an older bot's is probed,
         since its audit migrates it in a transaction then rolled back."""
         file = guard.file_of(path)
+        guard.check_not_folder(file)
         lock = guard.acquire_lock(file) if exclusive else None
         try:
             if migrate:

@@ -108,6 +108,19 @@ async def test_a_read_only_database_fails_at_open_not_at_the_first_write(
         "database")
 
 
+async def test_a_folder_named_as_the_database_is_said_to_be_one(tmp_path: Path) -> None:
+    # SQLite said only "unable to open database file", after a lock file was made beside it.
+    folder = tmp_path / "data"
+    folder.mkdir()
+    for accept in ("ours or empty", "any"):
+        with pytest.raises(StorageError) as refused:
+            await Storage.open(folder, exclusive=True, accept=accept)
+        assert str(refused.value) == (f"{folder} is a folder, not a database file: name the "
+                                      f"file itself, for example {folder / 'ofc.sqlite3'}")
+    assert sorted(tmp_path.iterdir()) == [folder]  # nothing made beside it
+    assert list(folder.iterdir()) == []
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files anyway")
 async def test_a_read_only_file_or_folder_fails_at_open(tmp_path: Path) -> None:
     path = tmp_path / "data" / "ofc.sqlite3"
