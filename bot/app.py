@@ -117,6 +117,7 @@ class OFCBot(commands.Bot):
         self._heartbeat = asyncio.create_task(self.keeper.keep(self._lost_lease))
         if self.relay is not None:
             self.relay.deliver = self._deliver_forwarded
+            self.relay.refuse = self._refuse_forwarded
         if self.relay is not None or self.metrics is not None:
             self._hook_interactions()
         if self.metrics is not None:
@@ -271,6 +272,9 @@ class OFCBot(commands.Bot):
             self.metrics.arrived(payload)
         self._parse(payload)
         return True
+
+    async def _refuse_forwarded(self, payload: dict[str, Any]) -> None:
+        await self._refuse(payload, NOT_HELD)
 
     async def _refuse(self, payload: dict[str, Any], reason: Text) -> None:
         interaction: discord.Interaction[OFCBot] = discord.Interaction(
