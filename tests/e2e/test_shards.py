@@ -30,9 +30,20 @@ from bot.sharding import ShardPlan, shard_of
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock
 from bot.tables.lobby import OTHER_SHARD
+from bot.tables.runtime import NOT_HELD
 from tests.cogs.conftest import settings_for
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
+from tests.e2e.flows import (
+    check_wallets,
+    chosen_row,
+    dealt,
+    description,
+    open_table,
+    place_id,
+    play_out,
+    ready,
+    seats_of,
+)
 from tests.storage.audit import audit
 
 TIMEOUT = 30.0
@@ -151,6 +162,64 @@ async def test_two_sharded_bots_each_run_their_servers_tables(
     assert zero.relay is not None and one.relay is not None
     assert one.relay.received > 0 and zero.relay.forwarded == one.relay.received
     assert zero.relay.received == 0
+
+
+async def test_a_dm_click_relayed_to_a_stopping_process_is_refused_and_plays_after_its_restart(
+        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path) -> None:
+    """Shard 1's process is stopping (its components and its connection to Discord gone)
+    but its relay still listens, and its lease still names it: a DM click handed to it then
+    is not taken, so shard 0's process tells the member to try again in a minute, and nothing
+    changes. Once it is back, on a relay address of its own, the same click plays."""
+    zero, one = bots
+    guild1 = double.add_guild("Shard one", shard=1)
+    channel1 = double.add_text_channel("ofc-table", guild=guild1)
+    carol, dan = double.add_member("carol", guild=guild1), double.add_member("dan", guild=guild1)
+    await double.stop_client(one)  # the new guild reaches shard 1's bot on its next connect
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    table = await open_table(double, carol, dan, channel=channel1, timeout=TIMEOUT,
+                             format="hands", hands=1, fantasy="off")
+    seats = seats_of((carol, dan))
+    await double.wait_until(lambda: ready(seats[0].prompt()), timeout=TIMEOUT,
+                            what="carol's first prompt")
+    prompt = seats[0].prompt()
+    assert prompt is not None
+    card = dealt(prompt)[0]
+    stopped, resume = asyncio.Event(), asyncio.Event()
+    assert one.relay is not None
+    relay_close = one.relay.close
+
+    async def held_close() -> None:  # the stop holds here: the rest of it is done
+        stopped.set()
+        await resume.wait()
+        await relay_close()
+
+    one.relay.close = held_close  # type: ignore[method-assign]
+    stopping = asyncio.create_task(double.stop_client(one))
+    try:
+        await stopped.wait()
+        refusal = await double.resolved(
+            await carol.click(prompt, custom_id=place_id(prompt, card, "bottom")),
+            timeout=TIMEOUT)
+    finally:
+        resume.set()
+        await stopping
+    assert refusal.ephemeral and refusal.embed is not None
+    assert refusal.embed["description"] == str(NOT_HELD)
+
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    assert zero.relay is not None and one.relay is not None
+    await double.wait_until(lambda: ready(seats[0].prompt()), timeout=TIMEOUT,
+                            what="carol's prompt after the restart")
+    prompt = seats[0].prompt()
+    assert prompt is not None
+    assert chosen_row(prompt, card) is None, description(prompt)  # the refused click did nothing
+    forwarded = zero.relay.forwarded
+    await carol.click(prompt, custom_id=place_id(prompt, card, "bottom"))
+    await double.wait_until(lambda: chosen_row(prompt, card) == "bottom", timeout=TIMEOUT,
+                            what="the click played after the restart")
+    assert zero.relay.forwarded == forwarded + 1 and one.relay.received == 1
+    await play_out(double, table, seats, timeout=TIMEOUT)
+    await check_wallets(double, (carol, dan), channel=channel1)
 
 
 async def test_a_second_bot_for_a_held_shard_is_refused(
