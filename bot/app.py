@@ -117,6 +117,7 @@ class OFCBot(commands.Bot):
         self._heartbeat = asyncio.create_task(self.keeper.keep(self._lost_lease))
         if self.relay is not None:
             self.relay.deliver = self._deliver_forwarded
+            self.relay.refuse = self._refuse_forwarded
         if self.relay is not None or self.metrics is not None:
             self._hook_interactions()
         if self.metrics is not None:
@@ -261,16 +262,22 @@ class OFCBot(commands.Bot):
 
     async def _deliver_forwarded(self, payload: dict[str, Any]) -> bool:
         """A click another process handed over: handled here as if our gateway had sent it;
-        False (the sender looks again) when its table's server is not, or no longer, ours."""
+        False (the sender looks again, then refuses it) when its table's server is not, or no
+        longer, ours, or when this process is stopping: its components and its connection to
+        Discord may be gone already, and nothing would answer the click."""
         table = self._table_clicked(payload)
         guild = None if table is None else await self._guild_of_table(table)
-        if guild is None or not self.shard_plan.owns(guild) or not self.keeper.held():
+        if guild is None or not self.shard_plan.owns(guild) or not self.keeper.held() \
+                or self.shutting_down:
             return False
         if self.metrics is not None:
             self.metrics.relayed.labels("in").inc()
             self.metrics.arrived(payload)
         self._parse(payload)
         return True
+
+    async def _refuse_forwarded(self, payload: dict[str, Any]) -> None:
+        await self._refuse(payload, NOT_HELD)
 
     async def _refuse(self, payload: dict[str, Any], reason: Text) -> None:
         interaction: discord.Interaction[OFCBot] = discord.Interaction(

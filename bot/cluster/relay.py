@@ -17,7 +17,8 @@ What a message proves (docs/admins/relay.md):
   captured message sent again delivers nothing;
 - a click is handled once: a sender that stopped waiting for the answer sends it again (a new
   message), and a process that already took that interaction answers 202 without a second
-  delivery;
+  delivery; one that was still deciding, and then does not take it (its lease ran out
+  meanwhile), answers the click itself with `refuse`, as the sender would have;
 - with a certificate and key in the settings (RelayTLS), nobody on the way reads it: the
   payload holds the interaction's token, which answers for the bot for 15 minutes, and the
   DM prompt clicked, with its player's cards.
@@ -102,10 +103,15 @@ async def _nobody(payload: dict[str, Any]) -> bool:
     return False
 
 
+async def _silent(payload: dict[str, Any]) -> None:
+    return None
+
+
 class Relay:
     """Serves `POST /interactions` for `deliver(payload)` (True: taken, 202; False: not this
     process's, 409; refused: 403), and forwards payloads to other processes' relays.
-    `clock`: epoch seconds (the tests hold it)."""
+    `refuse(payload)` answers a click this process said it took (to a copy sent while it was
+    still deciding) and then did not. `clock`: epoch seconds (the tests hold it)."""
 
     def __init__(self, key: bytes, *, tls: RelayTLS | None = None,
                  clock: Callable[[], float] = time.time) -> None:
@@ -113,11 +119,14 @@ class Relay:
         self._tls = tls
         self._clock = clock
         self.deliver: Callable[[dict[str, Any]], Awaitable[bool]] = _nobody
+        self.refuse: Callable[[dict[str, Any]], Awaitable[None]] = _silent
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._seen: OrderedDict[str, float] = OrderedDict()  # nonce -> its timestamp
         # interaction id -> when it was taken: a sender that stopped waiting sends it again
         self._taken: OrderedDict[str, float] = OrderedDict()
+        # interaction id -> whether a copy was answered as taken while the first is decided
+        self._deciding: dict[str, bool] = {}
         self._refusals = ThrottledLog(log, clock=clock)
         self.address = ""  # where it listens, once started (the real port when given 0)
         self.received = 0
@@ -195,14 +204,20 @@ class Relay:
         now = self._clock()
         _forget_before(self._taken, now - MAX_AGE_SECONDS)
         if interaction in self._taken:  # handled (or being handled) here already
+            if interaction in self._deciding:
+                self._deciding[interaction] = True
             return web.Response(status=202)
         self._taken[interaction] = now
+        self._deciding[interaction] = False
         taken = False
         try:
             taken = await self.deliver(payload)
         finally:
+            promised = self._deciding.pop(interaction, False)
             if not taken:  # not handled here: a copy is judged afresh
                 self._taken.pop(interaction, None)
+                if promised:  # its sender stopped at the copy's 202: ours to answer
+                    await self.refuse(payload)
         if not taken:
             return web.Response(status=409)
         self.received += 1

@@ -99,3 +99,40 @@ async def test_a_click_whose_delivery_failed_is_delivered_when_sent_again() -> N
     finally:
         for relay in (receiver, sender):
             await relay.close()
+
+
+
+async def test_a_click_promised_to_a_copy_and_then_not_taken_is_answered_by_the_receiver() -> None:
+    """The receiving process was slow to look the click's table up (its database slow), and
+    the copy the sender sent meanwhile was answered as taken, so the sender stopped there.
+    Then the receiver found the table no longer its own (its lease ran out meanwhile): it
+    answers the click with the refusal the sender would have given, rather than nobody."""
+    release, tries, refused = asyncio.Event(), [], []
+
+    async def slow_then_not_mine(payload: dict[str, Any]) -> bool:
+        tries.append(payload)
+        await release.wait()
+        return False
+
+    async def refuse(payload: dict[str, Any]) -> None:
+        refused.append(payload)
+
+    receiver, sender = Relay(relay_key("token")), Relay(relay_key("token"))
+    receiver.deliver, receiver.refuse = slow_then_not_mine, refuse
+    address = await receiver.start("127.0.0.1:0")
+    try:
+        first = asyncio.create_task(sender.forward(address, PAYLOAD))
+        while not tries:
+            await asyncio.sleep(0.01)
+        await sender.forward(address, PAYLOAD)  # the sender's second try: answered as taken
+        assert refused == []
+        release.set()
+        with pytest.raises(RelayError, match="answered 409"):
+            await first
+        assert tries == [PAYLOAD] and refused == [PAYLOAD] and receiver.received == 0
+        with pytest.raises(RelayError, match="answered 409"):  # nothing promised: the sender
+            await sender.forward(address, {**PAYLOAD, "id": "2"})  # refuses it, not the receiver
+        assert len(tries) == 2 and refused == [PAYLOAD]
+    finally:
+        for relay in (receiver, sender):
+            await relay.close()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +30,25 @@ from bot.sharding import ShardPlan, shard_of
 from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock
 from bot.tables.lobby import OTHER_SHARD
-from tests.cogs.conftest import settings_for
-from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
+from bot.tables.runtime import NOT_HELD
+from cogs.tables.ids import table_of
+from tests.cogs.conftest import buttons, settings_for
+from tests.e2e.discord_double import DiscordDouble, Member, Message
+from tests.e2e.flows import (
+    RESULT,
+    Seat,
+    action_of,
+    check_wallets,
+    chosen_row,
+    dealt,
+    description,
+    open_table,
+    place_id,
+    play_out,
+    ready,
+    seats_of,
+    title,
+)
 from tests.storage.audit import audit
 
 TIMEOUT = 30.0
@@ -151,6 +167,120 @@ async def test_two_sharded_bots_each_run_their_servers_tables(
     assert zero.relay is not None and one.relay is not None
     assert one.relay.received > 0 and zero.relay.forwarded == one.relay.received
     assert zero.relay.received == 0
+
+
+async def test_a_dm_click_relayed_to_a_stopping_process_is_refused_and_plays_after_its_restart(
+        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path) -> None:
+    """Shard 1's process is stopping (its components and its connection to Discord gone)
+    but its relay still listens, and its lease still names it: a DM click handed to it then
+    is not taken, so shard 0's process tells the member to try again in a minute, and nothing
+    changes. Once it is back, on a relay address of its own, the same click plays."""
+    zero, one = bots
+    guild1 = double.add_guild("Shard one", shard=1)
+    channel1 = double.add_text_channel("ofc-table", guild=guild1)
+    carol, dan = double.add_member("carol", guild=guild1), double.add_member("dan", guild=guild1)
+    await double.stop_client(one)  # the new guild reaches shard 1's bot on its next connect
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    table = await open_table(double, carol, dan, channel=channel1, timeout=TIMEOUT,
+                             format="hands", hands=1, fantasy="off")
+    seats = seats_of((carol, dan))
+    # the player left of the button acts first (R7): either of them
+    first = await double.wait_until(
+        lambda: next((s for s in seats if ready(s.prompt())), None), timeout=TIMEOUT,
+        what="the first prompt")
+    prompt = first.prompt()
+    assert prompt is not None
+    card = dealt(prompt)[0]
+    stopped, resume = asyncio.Event(), asyncio.Event()
+    assert one.relay is not None
+    relay_close = one.relay.close
+
+    async def held_close() -> None:  # the stop holds here: the rest of it is done
+        stopped.set()
+        await resume.wait()
+        await relay_close()
+
+    one.relay.close = held_close  # type: ignore[method-assign]
+    stopping = asyncio.create_task(double.stop_client(one))
+    try:
+        await stopped.wait()
+        refusal = await double.resolved(
+            await first.member.click(prompt, custom_id=place_id(prompt, card, "bottom")),
+            timeout=TIMEOUT)
+    finally:
+        resume.set()
+        await stopping
+    assert refusal.ephemeral and refusal.embed is not None
+    assert refusal.embed["description"] == str(NOT_HELD)
+
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    assert zero.relay is not None and one.relay is not None
+    await double.wait_until(lambda: ready(first.prompt()), timeout=TIMEOUT,
+                            what="the first prompt after the restart")
+    prompt = first.prompt()
+    assert prompt is not None
+    assert chosen_row(prompt, card) is None, description(prompt)  # the refused click did nothing
+    forwarded = zero.relay.forwarded
+    await first.member.click(prompt, custom_id=place_id(prompt, card, "bottom"))
+    await double.wait_until(lambda: chosen_row(prompt, card) == "bottom", timeout=TIMEOUT,
+                            what="the click played after the restart")
+    assert zero.relay.forwarded == forwarded + 1 and one.relay.received == 1
+    await play_out(double, table, seats, timeout=TIMEOUT)
+    await check_wallets(double, (carol, dan), channel=channel1)
+
+
+@dataclass
+class SeatAt(Seat):
+    """A seat at one of the member's two tables: its prompts are the DMs of that table."""
+
+    table: int = 0
+
+    def prompt(self) -> Message | None:
+        prompts = [m for m in self.member.dms() if not m.ephemeral and RESULT not in title(m)
+                   and table_of(action_of(m) or "") == self.table]
+        latest = prompts[-1] if prompts else None
+        return latest if action_of(latest) not in self.done else None
+
+
+async def test_a_member_at_a_table_of_each_process_reads_which_each_prompt_is_for(
+        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path) -> None:
+    """Carol plays at a table of shard 1's process, then at one of shard 0's too: both send
+    their prompts to her one DM, so each title starts with its table's channel from then on
+    (as at two tables of one process; an action already prompted keeps its title), and she
+    plays both by their buttons to their ends."""
+    zero, one = bots
+    guild1 = double.add_guild("Shard one", shard=1)
+    far = double.add_text_channel("ofc-far", guild=guild1)
+    carol, alice = double.add_member("carol"), double.add_member("alice")
+    dan = double.add_member("dan", guild=guild1)
+    double.state.join(guild1, carol.user, ())
+    carol_far = Member(double, carol.user, guild1, carol.locale)
+    await double.stop_client(one)  # the new guild reaches shard 1's bot on its next connect
+    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
+    far_table = await open_table(double, carol_far, dan, channel=far, timeout=TIMEOUT,
+                                 format="hands", hands=2, fantasy="off")
+    away = SeatAt(carol_far, table=table_of(buttons(far_table)["My hand"]["custom_id"]) or 0)
+    first = await double.wait_until(away.prompt, timeout=TIMEOUT, what="carol's first prompt")
+    assert not title(first).startswith("#")  # one table so far
+    near_table = await open_table(double, carol, alice, timeout=TIMEOUT, format="hands",
+                                  hands=2, fantasy="off")
+    near = SeatAt(carol, table=table_of(buttons(near_table)["My hand"]["custom_id"]) or 0)
+    assert zero.tables.live_tables() == [near.table] and one.tables.live_tables() == [away.table]
+    titles: dict[int, list[str]] = {near.table: [], away.table: []}
+
+    def noting(member: Member, prompt: Message) -> None:
+        if member.id == carol.id:
+            titles[table_of(action_of(prompt) or "") or 0].append(title(prompt))
+
+    await asyncio.gather(
+        play_out(double, near_table, [near, *seats_of((alice,))], noting, timeout=TIMEOUT),
+        play_out(double, far_table, [away, *seats_of((dan,))], noting, timeout=TIMEOUT))
+    channel = f"#{double.channel.name} · "
+    assert len(titles[near.table]) == 10 and all(  # 2 hands of 5 streets
+        t.startswith(channel) for t in titles[near.table]), titles
+    assert all(t.startswith("#ofc-far · ") for t in titles[away.table][-5:]), titles  # hand 2
+    await check_wallets(double, (carol, alice))
+    await check_wallets(double, (carol_far, dan), channel=far)
 
 
 async def test_a_second_bot_for_a_held_shard_is_refused(
