@@ -82,6 +82,8 @@ Live tables and their chips: `storage.tables` (tables.py)
   (omitted: kept, None: cleared).
 - `live_tables()` -> [LiveTable] (open tables with snapshot, message ids and `stacks`
   {user: chips}) for restart recovery; `table(table_id)` -> LiveTable, any status.
+- `seated_elsewhere(user, table_id)` -> bool: a stack at another open table, of any
+  process (a sharded bot's DM prompts name their table then).
 - `buy_in(table_id, user, amount, key=, now=, snapshot=None, hand_no=None)` ->
   StackMove(applied, amount, stack, balance): wallet -> stack (a second buy-in tops the stack
   up). InsufficientChips if the wallet cannot pay.

@@ -399,6 +399,17 @@ class Tables(Part):
         async with self._db.transaction(write=False) as conn:
             return await self._load_tables(conn, f"status = 'open' AND {where}", params)
 
+    async def seated_elsewhere(self, user_id: int, table_id: int) -> bool:
+        """Whether the player has a stack at an open table other than `table_id`, in any
+        process sharing the database."""
+        user_id = validate.snowflake("user id", user_id)
+        async with self._db.transaction(write=False) as conn:
+            rows = await conn.fetch(
+                "SELECT 1 FROM table_seats AS s JOIN live_tables AS t ON t.id = s.table_id "
+                "WHERE s.user_id = ? AND s.table_id <> ? AND t.status = 'open' LIMIT 1",
+                (user_id, validate.snowflake("table id", table_id)))
+        return bool(rows)
+
     async def _load_tables(
         self, conn: Connection, where: str, params: Sequence[object]
     ) -> list[LiveTable]:

@@ -630,8 +630,12 @@ class TablePresenter(commands.Cog):
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        # A player seated at another table too reads which table this is in the title.
-        named = self.tables.seated_elsewhere(state.player_id, table)
+        # A player seated at another table too reads which table this is in the title: one
+        # of this process's, or (sharded) one another process runs, whose prompts come by
+        # the same DM.
+        named = self.tables.seated_elsewhere(state.player_id, table) or (
+            not self.bot.shard_plan.every
+            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table))
         return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
                             where=dataclasses.replace(self._where(table), named=named))
 

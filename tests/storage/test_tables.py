@@ -250,3 +250,18 @@ async def test_malformed_arguments_are_refused(storage: Storage, table: int, cal
         await call(storage.tables)
     assert [t.id for t in await storage.tables.live_tables()] == [table]
     assert (await storage.tables.table(table)).stacks == {}
+
+
+async def test_seated_elsewhere_sees_a_stack_at_another_open_table(
+    storage: Storage, table: int
+) -> None:
+    other = await storage.tables.create_table(GUILD, CHANNEL + 1, '{"hand": 0}', now=0.0)
+    await storage.tables.buy_in(table, ALICE, 100, key="in", now=0.0)
+    assert not await storage.tables.seated_elsewhere(ALICE, table)  # only this one
+    assert await storage.tables.seated_elsewhere(ALICE, other)
+    assert not await storage.tables.seated_elsewhere(BOB, other)  # no seat anywhere
+    await storage.tables.cash_out(table, ALICE, key="out", now=1.0)
+    assert not await storage.tables.seated_elsewhere(ALICE, other)  # got up
+    await storage.tables.buy_in(table, ALICE, 100, key="in2", now=2.0)
+    await storage.tables.refund_table(table, "closed", now=3.0)
+    assert not await storage.tables.seated_elsewhere(ALICE, other)  # the table is over
