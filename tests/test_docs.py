@@ -23,6 +23,7 @@ from babel.messages.pofile import read_po
 from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.engine.rules import OPTIONS
 from bot.i18n.catalogue import FILES, PO_DIR
 from bot.storage.migrations import LATEST
 from bot.tables.snapshot_versions import CURRENT
@@ -393,3 +394,17 @@ def test_the_words_the_playing_page_quotes_are_the_bots() -> None:
                           for part in re.split(r"in \d+ seconds|[\d…]+|Alice|#[\w-]+", words)
                           if part.strip(" .·:"))]
     assert missing == [], "quoted on docs/players/playing.md, but not what the bot writes"
+
+
+def test_the_options_the_tables_page_leaves_out_of_create_are_those_it_lacks(
+        published: list[dict[str, Any]]) -> None:
+    """"Every table option is a slash option of `/ofc create` (but ...)": the options named in
+    those brackets are the table options `/ofc create` does not publish, and only they."""
+    page = (ROOT / "docs" / "players" / "tables.md").read_text(encoding="utf-8")
+    found = re.search(r"is a slash option of `/ofc create` \(but ([^)]*)\)", page)
+    assert found, "the sentence was read"
+    named = set(re.findall(r"`(\w+)`", found[1]))
+    create = children(next(c for c in published if c["name"] == "ofc"))["create"]
+    lacking = set(OPTIONS) - {o["name"] for o in create.get("options") or ()}
+    assert "clock" in lacking  # the options were read
+    assert sorted(named) == sorted(lacking)
