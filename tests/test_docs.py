@@ -6,7 +6,8 @@ table and the limits page's lengths and ranges against the commands the bot publ
 commands and controls, and the tournaments page's cooldowns and caps against the
 director's; the repository paths and README.md's links against the files;
 the dependencies, benchmark figures and snapshot versions against pyproject.toml, `ofc bench`
-and the snapshot codec; the schema versions the admin pages quote against the migrations."""
+and the snapshot codec; the schema versions the admin pages quote against the migrations; the
+words the playing page quotes from the bot, in every language, against the catalogues."""
 
 import asyncio
 import json
@@ -17,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 
 from bot.app import OFCBot, export_commands
 from bot.cli.bench import FIGURES
 from bot.config import MAX_WORKERS, MIN_WORKERS, Settings
+from bot.engine.rules import OPTIONS
+from bot.i18n.catalogue import FILES, PO_DIR
 from bot.storage.migrations import LATEST
 from bot.tables.snapshot_versions import CURRENT
 from bot.tournaments.limits import TournamentLimits
@@ -360,3 +364,47 @@ def test_the_schema_versions_the_pages_quote_are_the_current_one() -> None:
     assert newer and backups  # the pages were read
     assert [n for n in newer if n[1:] != (LATEST + 1, LATEST)] == []
     assert [b for b in backups if b[1] != LATEST] == []
+
+
+def catalogue_texts() -> list[str]:
+    """Every English text of the bot and every translation, without its bold marks."""
+    texts = []
+    for name in FILES.values():
+        with (PO_DIR / f"{name}.po").open("rb") as po:
+            for message in read_po(po, locale=name):
+                for text in (*_forms(message.id), *_forms(message.string)):
+                    texts.append(text.replace("**", ""))
+    return texts
+
+
+def _forms(text: object) -> tuple[str, ...]:
+    return tuple(str(t or "") for t in text) if isinstance(text, tuple) else (str(text or ""),)
+
+
+def test_the_words_the_playing_page_quotes_are_the_bots() -> None:
+    """The page's italics quote what the bot writes (*död hand*, *Готово*, the Swedish images'
+    *FANTASYLAND*); a number, a name or a clock Discord draws ("in 59 seconds") stands for
+    any ("+72 фишки", "#ofc-friday · Hand 2")."""
+    page = (ROOT / "docs" / "players" / "playing.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"(?<![*\w])\*([^*\n]+)\*(?!\*)", page)
+    texts = catalogue_texts()
+    assert "död hand" in quoted and len(texts) > 1000  # the page and the catalogues were read
+    missing = [words for words in quoted
+               if not all(any(part.strip(" ·") in text for text in texts)
+                          for part in re.split(r"in \d+ seconds|[\d…]+|Alice|#[\w-]+", words)
+                          if part.strip(" .·:"))]
+    assert missing == [], "quoted on docs/players/playing.md, but not what the bot writes"
+
+
+def test_the_options_the_tables_page_leaves_out_of_create_are_those_it_lacks(
+        published: list[dict[str, Any]]) -> None:
+    """"Every table option is a slash option of `/ofc create` (but ...)": the options named in
+    those brackets are the table options `/ofc create` does not publish, and only they."""
+    page = (ROOT / "docs" / "players" / "tables.md").read_text(encoding="utf-8")
+    found = re.search(r"is a slash option of `/ofc create` \(but ([^)]*)\)", page)
+    assert found, "the sentence was read"
+    named = set(re.findall(r"`(\w+)`", found[1]))
+    create = children(next(c for c in published if c["name"] == "ofc"))["create"]
+    lacking = set(OPTIONS) - {o["name"] for o in create.get("options") or ()}
+    assert "clock" in lacking  # the options were read
+    assert sorted(named) == sorted(lacking)

@@ -177,3 +177,24 @@ def test_the_offline_try_prints_what_the_docs_show(capsys: pytest.CaptureFixture
                 for line in text.splitlines()]
 
     assert without_timings(printed) == without_timings(shown)
+
+
+@pytest.mark.parametrize("shown_as", [
+    "$ ofc solve ",  # the run is the block's first line, its output the rest
+    "A tournament's report (`ofc simulate --tournament ",  # the run is named in the prose
+])
+def test_the_solve_and_tournament_examples_print_what_the_docs_show(
+        shown_as: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md's other outputs, neither of which depends on the machine: the solver is
+    exact, and a tournament of easy computers is its seed's."""
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    after = docs.split(shown_as, 1)[1]
+    if shown_as.startswith("$"):
+        run, shown = after.split("\n", 1)
+        argv = ["solve", *run.split()]
+    else:
+        run = after.split("`", 1)[0]
+        argv = ["simulate", "--tournament", *" ".join(run.split()).split()]
+        shown = after.split("```text\n", 1)[1]
+    assert main(argv) == 0
+    assert capsys.readouterr().out == shown.split("```", 1)[0]

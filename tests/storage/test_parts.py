@@ -15,7 +15,7 @@ TOPICS = {
                 "leaderboard", "rank_of"},
     "tables": {"create_table", "save_snapshot", "save_snapshots", "set_table_messages", "table",
                "live_tables", "buy_in", "cash_out", "settle_hand", "close_table",
-               "refund_table"},
+               "refund_table", "seated_elsewhere"},
     "history": {"record_match_start", "current_match", "record_hand", "record_match_end",
                 "recent_matches", "played_hands", "played_hand", "match_hands", "stats",
                 "server_stats", "recent_nets", "table_results"},
