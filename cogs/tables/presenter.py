@@ -34,6 +34,7 @@ from bot.tables import (
     Dealt,
     DmPrompt,
     LobbyChanged,
+    LobbySeat,
     MatchOver,
     NoTable,
     Placed,
@@ -269,6 +270,7 @@ class TablePresenter(commands.Cog):
             return
         if isinstance(event, TableRestored):
             self.restoring.add(table)
+            box.post(partial(self._told_before_stop, table, event.lobby.seats))
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
@@ -697,6 +699,22 @@ class TablePresenter(commands.Cog):
         # ends here as the close ends the prompts it saw.
         if table in self.ended:
             await self._end_prompt(table, player, shown)
+
+    async def _told_before_stop(self, table: int, seats: Sequence[LobbySeat]) -> None:
+        """A restored table's player with no DM on record and cards on their board was told
+        before the stop, at their first street, that no DM reaches them: with nothing dealt
+        to them now (they placed their street and wait for the others), no deal announced
+        again says so, and the next hand's deal must not tell the channel a second time."""
+        dms = self.tables.messages(table).dm
+        for seat in seats:
+            if not is_person(seat.player_id) or seat.player_id in dms:
+                continue
+            try:
+                state = self.tables.private_view(table, seat.player_id)
+            except TableError:
+                continue
+            if state.view.board.cards:
+                self.told.add((table, seat.player_id))
 
     async def _in_channel(self, table: int, player: int, hand: int, told: bool) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""

@@ -8,6 +8,7 @@ from bot.tables import FakeClock
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.flows import (
+    act,
     check_wallets,
     description,
     open_table,
@@ -136,3 +137,26 @@ async def test_my_hand_becomes_the_record_of_a_street_the_clock_placed(
     assert description(mine).startswith("Time ran out: your cards were placed for you.")
     assert title(mine) == "Hand 1: street 1 placed"
     await double.resolved(await alice.slash("ofc cancel"))
+
+
+async def test_a_restart_while_my_hand_waits_tells_the_channel_no_second_time(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
+        database: Path) -> None:
+    """The restart comes after Bob placed his street through "My hand" and before Alice
+    placed hers: nothing is dealt to him to announce again, yet the channel was told at his
+    first street; the next hand's deal does not tell it a second time."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=2,
+                             fantasy="off", order="simultaneous")
+    notice = await double.wait_for_message(lambda m: m.content.startswith(bob.mention))
+    mine = await double.resolved(await bob.click(table, "My hand"))
+    await act(double, bob, mine)
+    await double.wait_until(lambda: waiting_for(table) == ["Alice"], what="Bob's street placed")
+    await double.stop_client(bot)
+    restarted = await start_bot(double, database, clock)
+    try:
+        await play_out(double, table, seats_of((alice, bob), my_hand=(bob,)))
+        assert [m.content for m in double.messages() if m.content] == [notice.content]
+        assert bob.dms() == []
+    finally:
+        await double.stop_client(restarted)
