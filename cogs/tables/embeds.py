@@ -261,8 +261,10 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     table = view.table
     # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete
     # (none with nothing dealt: a board set, or a seat waiting for the Fantasyland boards).
-    task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
-                discards=view.discard_count) \
+    # (Turbo's 13 cards are all set: nothing to discard, R9.)
+    task = (Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
+                 discards=view.discard_count) if view.discard_count
+            else Text("Fantasyland: set all 13 cards")) \
         if state.street == 0 and view.dealt and not state.complete else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
