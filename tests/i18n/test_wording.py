@@ -78,3 +78,10 @@ def test_chinese_puts_no_space_after_a_sentence() -> None:
              if re.match(rf"{{{field}}} [^\x00-\x7f]", text)]
     wrong += [text for _, text in translated("zh-CN") if "。 " in text]
     assert wrong == []
+
+
+def test_chinese_puts_no_space_between_a_chip_count_and_the_next_word() -> None:
+    # {chips} is a count with its word ("200 筹码"): a space after it splits the sentence,
+    # "你从钱包带 200 筹码 入座。", where Chinese spaces only between a digit and a character.
+    assert [text for _, text in translated("zh-CN")
+            if re.search(r"{chips}\s+[\u4e00-\u9fff]", text)] == []
