@@ -16,7 +16,7 @@ from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
 from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
-from bot.i18n import Slash, Text, t
+from bot.i18n import Slash, Text, number, t
 from bot.i18n.names import seat_name
 from bot.tables import LobbyView, SeatState, Standing
 from cogs.common.format import (
@@ -65,18 +65,18 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
                           else paragraph)
     size = min(lobby.rules.seats, lobby.rules.max_seats)
     lines = []
-    for number in range(size):
-        if number < len(lobby.seats):
-            seat = lobby.seats[number]
+    for index in range(size):
+        if index < len(lobby.seats):
+            seat = lobby.seats[index]
             who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
             stack = at_table(seat.stack)
-            line = Text("{n}. {who} (host): {chips}", n=number + 1, who=who,
+            line = Text("{n}. {who} (host): {chips}", n=index + 1, who=who,
                         chips=stack) if seat.player_id == lobby.host_id \
-                else Text("{n}. {who}: {chips}", n=number + 1, who=who, chips=stack)
+                else Text("{n}. {who}: {chips}", n=index + 1, who=who, chips=stack)
             lines.append(t(loc, line))
         else:
-            lines.append(t(loc, "{n}. *free*", n=number + 1))
+            lines.append(t(loc, "{n}. *free*", n=index + 1))
     embed.add_field(name=t(loc, "Seats"), value="\n".join(lines), inline=False)
     # The bot seats and starts a practice, the tournament a table of its own: no one joins.
     if lobby.status == "lobby" and not (lobby.practice or lobby.lent):
@@ -145,8 +145,9 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
                           description="\n".join([turn_line(loc, view, closed), *notes]))
     names = _names(loc, view)
     stacks = ", ".join(
-        t(loc, "{name} {stack} (away)", name=names[s.seat], stack=s.stack) if s.away
-        else f"{names[s.seat]} {s.stack}" for s in view.seats if not s.out)
+        t(loc, "{name} {stack} (away)", name=names[s.seat], stack=number(loc, s.stack))
+        if s.away else f"{names[s.seat]} {number(loc, s.stack)}"
+        for s in view.seats if not s.out)
     embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
                     else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
@@ -260,8 +261,10 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     table = view.table
     # A street's task is in its buttons; a Fantasyland hand's, until its draft is complete
     # (none with nothing dealt: a board set, or a seat waiting for the Fantasyland boards).
-    task = Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
-                discards=view.discard_count) \
+    # (Turbo's 13 cards are all set: nothing to discard, R9.)
+    task = (Text("Fantasyland: set 13 of {n}, discard {discards}", n=len(view.dealt),
+                 discards=view.discard_count) if view.discard_count
+            else Text("Fantasyland: set all 13 cards")) \
         if state.street == 0 and view.dealt and not state.complete else None
     if not view.dealt:
         status = Text("Nothing to place right now.")
@@ -383,7 +386,7 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
             name=t(loc, "{name}: {points}, {chips} (stack {stack})",
                    name=_name(loc, names, seat.seat), points=signed_points(loc, seat.points),
                    chips=signed_chips(loc, seat.chips, "play" if practice else ""),
-                   stack=seat.stack_after),
+                   stack=number(loc, seat.stack_after)),
             value="\n".join(rows), inline=False)
     pair_lines = []
     for pair in showdown.pairs:
@@ -402,9 +405,9 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
             continue
         payer, payee = _name(loc, names, move.payer), _name(loc, names, move.payee)
         moves.append(t(loc, "{payer} → {payee}: {paid} (owed {owed}, paid {paid}: table "
-                            "stakes)", payer=payer, payee=payee, paid=move.paid,
-                       owed=move.owed) if move.capped
-                     else f"{payer} → {payee}: {move.paid}")
+                            "stakes)", payer=payer, payee=payee, paid=number(loc, move.paid),
+                       owed=number(loc, move.owed)) if move.capped
+                     else f"{payer} → {payee}: {number(loc, move.paid)}")
     moved = (Text("Play chips moved ({chips} per point)", chips=chips(loc, point_value))
              if practice else Text("Chips moved ({chips} per point)",
                                    chips=chips(loc, point_value)))
@@ -439,7 +442,7 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
              t(loc, "Royalties {royalties} · **{points}** · **{chips}** (stack {stack})",
                royalties=sum(mine.royalties), points=signed_points(loc, mine.points),
                chips=signed_chips(loc, mine.chips, "play" if practice else ""),
-               stack=mine.stack_after)]
+               stack=number(loc, mine.stack_after))]
     lines += _seat_rows(loc, mine, lowball)
     embed = discord.Embed(title=t(loc, "Hand {n}: your result", n=hand_no),
                           description="\n".join(lines), colour=COLOUR,

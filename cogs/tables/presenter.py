@@ -34,6 +34,7 @@ from bot.tables import (
     Dealt,
     DmPrompt,
     LobbyChanged,
+    LobbySeat,
     MatchOver,
     NoTable,
     Placed,
@@ -269,6 +270,7 @@ class TablePresenter(commands.Cog):
             return
         if isinstance(event, TableRestored):
             self.restoring.add(table)
+            box.post(partial(self._told_before_stop, table, event.lobby.seats))
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
@@ -283,10 +285,12 @@ class TablePresenter(commands.Cog):
                     refresh_table()
             case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
                 box.post(partial(self._send_prompt, table, player, hand, street, again))
+                self._hands_follow(table, player, box)
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
                     box.post(partial(self._edit_prompt, table, player, turn=True))
+                    self._hands_follow(table, player, box)
             case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
                     if is_person(player):
                 self.auto_placed.setdefault(table, set()).add((player, hand, street))
@@ -698,6 +702,22 @@ class TablePresenter(commands.Cog):
         if table in self.ended:
             await self._end_prompt(table, player, shown)
 
+    async def _told_before_stop(self, table: int, seats: Sequence[LobbySeat]) -> None:
+        """A restored table's player with no DM on record and cards on their board was told
+        before the stop, at their first street, that no DM reaches them: with nothing dealt
+        to them now (they placed their street and wait for the others), no deal announced
+        again says so, and the next hand's deal must not tell the channel a second time."""
+        dms = self.tables.messages(table).dm
+        for seat in seats:
+            if not is_person(seat.player_id) or seat.player_id in dms:
+                continue
+            try:
+                state = self.tables.private_view(table, seat.player_id)
+            except TableError:
+                continue
+            if state.view.board.cards:
+                self.told.add((table, seat.player_id))
+
     async def _in_channel(self, table: int, player: int, hand: int, told: bool) -> None:
         """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
         await self._no_dm(table, player, hand, told, Text(
@@ -842,6 +862,48 @@ class TablePresenter(commands.Cog):
         shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
                                       state.street)
         self.hands[table] = shown
+
+    def _hands_follow(self, table: int, player: int, box: Outbox) -> None:
+        """The player's turn came, or their next action was dealt: their newest "My hand"
+        message in reach shows it, as their DM prompt would, rather than "Waiting for" a
+        player who has acted, or nothing to place, until they press My hand again."""
+        now = self.bot.clock.now()
+        mine = [(shown.at, message_id) for message_id, shown in self.hands.get(table, {}).items()
+                if shown.player == player and now - shown.at < HAND_EDITABLE_SECONDS]
+        if mine:
+            box.post(partial(self._follow_hand, table, max(mine)[1]))
+
+    async def _follow_hand(self, table: int, message_id: int) -> None:
+        async with self.serial(message_id):
+            shown = self.hands.get(table, {}).get(message_id)
+            if shown is None:  # the record of its action now, or the table closed
+                return
+            try:
+                state = self.tables.private_view(table, shown.player)
+            except TableError:  # the player has left, or the table is gone
+                return
+            if not state.view.dealt:
+                return  # nothing to place: the message shows its last action as it ended
+            loc = lang(shown.interaction)
+            key = image_key(loc, state)
+            fresh = self.shown.get(message_id) != key
+            four_colour = fresh and (
+                await self.bot.storage.preferences.preferences(shown.player)).four_colour
+            content = await prompt(loc, state, image=fresh, four_colour=four_colour,
+                                   where=self._where(table))
+            try:
+                await shown.interaction.edit_original_response(**content.to_edit())
+            except discord.HTTPException as error:
+                # An expired token (401) or a message the member dismissed (404): a press
+                # of My hand shows the action again.
+                if error.status not in (401, 404):
+                    raise
+                return
+            self.shown[message_id] = key
+            hands = self.hands.get(table)
+            if hands is not None and message_id in hands:  # its action now, for the clock
+                hands[message_id] = dataclasses.replace(shown, hand_no=state.hand_no,
+                                                        street=state.street)
 
     def _end_hands(self, table: int, box: Outbox) -> None:
         """The table closed: each "My hand" message still in reach loses its controls (an

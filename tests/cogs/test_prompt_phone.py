@@ -220,3 +220,21 @@ def test_a_seat_waiting_for_the_fantasyland_boards_reads_no_fantasyland_title() 
     setting = replace(waiting, view=replace(waiting.view, table=replace(
         waiting.view.table, seats=seats)))
     assert action_title("en-US", setting) == "Hand 2 of 3 · Fantasyland"
+
+
+def test_a_fantasyland_of_13_cards_asks_to_set_them_all_not_to_discard_none() -> None:
+    """Turbo's Fantasyland deals 13 cards, all set (R9): the task reads "set all 13 cards",
+    not "set 13 of 13, discard 0", in every language."""
+    game = phone_match("turbo", 3, "off", 13, fantasy_deal="first")
+    fantasy = game.public_view().seats[-1].seat
+    seat = seat_state(game, fantasy)
+    assert len(seat.view.dealt) == 13 and seat.view.discard_count == 0
+    tasks = {"en-US": "Fantasyland: set all 13 cards", "ru": "Фантазия: выложите все 13 карт",
+             "sv-SE": "Fantasyland: lägg alla 13 korten", "zh-CN": "梦幻乐园：摆好全部 13 张牌"}
+    for loc, task in tasks.items():
+        first = str(prompt_embed(loc, seat).description).split("\n")[0]
+        assert first.endswith(f" {task}"), first
+    fourteen = phone_match("pineapple", 3, "off", 14, fantasy_deal="first")
+    dealt14 = seat_state(fourteen, fourteen.public_view().seats[-1].seat)
+    assert str(prompt_embed("en-US", dealt14).description).split("\n")[0].endswith(
+        " Fantasyland: set 13 of 14, discard 1")

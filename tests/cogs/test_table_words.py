@@ -6,9 +6,16 @@ from typing import Any
 
 from bot.engine.board import Board
 from bot.engine.rules import TableRules
+from bot.engine.settlement import Transfer
 from bot.engine.views import SeatView, ShowdownSeat, ShowdownView, TableView
 from bot.i18n import t
-from cogs.tables.embeds import result_embed, table_embed, turn_line, waiting_notice
+from cogs.tables.embeds import (
+    result_embed,
+    showdown_embed,
+    table_embed,
+    turn_line,
+    waiting_notice,
+)
 from rendering.labels import hand_counter, street_text
 from tests.engine.match.boards import P1, P2
 from tests.engine.match.helpers import new_match, stacked_deal
@@ -125,3 +132,31 @@ def test_the_waiting_notice_names_the_busted_and_the_closing_time() -> None:
     assert t("en-US", waiting_notice((), 1_000.0)) == (
         "This cash table waits for a player to buy in (/ofc join) before it deals again, "
         "and closes <t:1000:R> if nobody does.")
+
+
+def test_stacks_and_chips_moved_group_their_digits_as_each_language_does() -> None:
+    """A tournament's tables lend 100,000 chips a seat (R13): the table message's stacks, the
+    showdown's stacks and chips moved, and each result DM write them as the rest of the
+    message does ("100 000 фишек в долг"), not as bare digits ("100006")."""
+    stacks = (replace(SEATS[0], stack=100_006), replace(SEATS[1], stack=99_994, away=True))
+    seats = tuple(ShowdownSeat(seat=s, board=b, resolved=b, fouled=False, names=("", "", ""),
+                               royalties=(0, 0, 0), points=p, chips=p * 1000,
+                               stack_after=100_000 + p * 1000, fantasy_next=0)
+                  for s, b, p in ((0, P1, 6), (1, P2, -6)))  # P1 scoops P2 (boards.py)
+    shown = ShowdownView(seats=seats, pairs=(), transfers=(
+        Transfer(payer=1, payee=0, owed=6000, paid=6000),
+        Transfer(payer=1, payee=0, owed=9000, paid=4000)))  # capped by a stack (R6)
+    names = {0: "alice", 1: "bob"}
+    for loc, separator in (("en-US", ","), ("ru", "\u00a0"), ("sv-SE", "\u00a0"),
+                           ("zh-CN", ",")):
+        def grouped(n: int, separator: str = separator) -> str:
+            return f"{n:,}".replace(",", separator)
+        field = table_embed(loc, view(1, 2, seats=stacks), lent=True).fields[0].value
+        assert field.startswith(f"alice {grouped(100_006)}, bob {grouped(99_994)}"), field
+        showdown = showdown_embed(loc, 1, shown, names, 1000)
+        assert grouped(106_000) in showdown.fields[0].name, showdown.fields[0].name
+        moved = showdown.fields[-1].value.split("\n")
+        assert moved[0] == f"bob → alice: {grouped(6000)}", moved
+        assert grouped(4000) in moved[1] and grouped(9000) in moved[1], moved
+        result = result_embed(loc, 1, shown, 0, names)
+        assert result is not None and grouped(106_000) in str(result.description)

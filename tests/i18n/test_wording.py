@@ -67,3 +67,21 @@ def test_a_russian_count_without_a_plural_form_agrees_with_every_number() -> Non
              for field in COUNTED.findall(message.id) if field not in ("n", "high")
              if re.search(rf"{{{field}[^}}]*}}\**\s+(?:[а-яё]+\s+)?[а-яё]+\b(?!\.)", text)]
     assert wrong == []
+
+
+def test_chinese_puts_no_space_after_a_sentence() -> None:
+    # A field that is a whole sentence ("{how} The lobby closes...", "{reason} Chips back to
+    # wallets...") ends with Chinese's full stop "。", which carries its own space: "。 如果"
+    # reads as a stray gap, in the lobby of every Chinese server.
+    wrong = [text for message, text in translated("zh-CN") if isinstance(message.id, str)
+             for field in re.findall(r"^{(\w+)} [A-Z]", message.id)
+             if re.match(rf"{{{field}}} [^\x00-\x7f]", text)]
+    wrong += [text for _, text in translated("zh-CN") if "。 " in text]
+    assert wrong == []
+
+
+def test_chinese_puts_no_space_between_a_chip_count_and_the_next_word() -> None:
+    # {chips} is a count with its word ("200 筹码"): a space after it splits the sentence,
+    # "你从钱包带 200 筹码 入座。", where Chinese spaces only between a digit and a character.
+    assert [text for _, text in translated("zh-CN")
+            if re.search(r"{chips}\s+[\u4e00-\u9fff]", text)] == []

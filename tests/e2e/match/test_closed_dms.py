@@ -8,12 +8,19 @@ from bot.tables import FakeClock
 from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.e2e.flows import (
+    TAPS,
+    Seat,
+    act,
+    action_of,
     check_wallets,
     description,
+    match_over,
     open_table,
     play_out,
     play_until,
+    ready,
     seats_of,
+    seed_decks,
     start_bot,
     title,
     waiting_for,
@@ -136,3 +143,57 @@ async def test_my_hand_becomes_the_record_of_a_street_the_clock_placed(
     assert description(mine).startswith("Time ran out: your cards were placed for you.")
     assert title(mine) == "Hand 1: street 1 placed"
     await double.resolved(await alice.slash("ofc cancel"))
+
+
+async def test_a_restart_while_my_hand_waits_tells_the_channel_no_second_time(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member, clock: FakeClock,
+        database: Path) -> None:
+    """The restart comes after Bob placed his street through "My hand" and before Alice
+    placed hers: nothing is dealt to him to announce again, yet the channel was told at his
+    first street; the next hand's deal does not tell it a second time."""
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=2,
+                             fantasy="off", order="simultaneous")
+    notice = await double.wait_for_message(lambda m: m.content.startswith(bob.mention))
+    mine = await double.resolved(await bob.click(table, "My hand"))
+    await act(double, bob, mine)
+    await double.wait_until(lambda: waiting_for(table) == ["Alice"], what="Bob's street placed")
+    await double.stop_client(bot)
+    restarted = await start_bot(double, database, clock)
+    try:
+        await play_out(double, table, seats_of((alice, bob), my_hand=(bob,)))
+        assert [m.content for m in double.messages() if m.content] == [notice.content]
+        assert bob.dms() == []
+    finally:
+        await double.stop_client(restarted)
+
+
+async def test_one_press_of_my_hand_follows_the_whole_hand(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """With DMs closed, one press of "My hand" is enough for the hand: the message follows
+    the seat's action as a DM prompt does (its turn comes: "Your turn" and Confirm; the next
+    street is dealt: its cards), so the hand is 18 taps and that press (playing.md), not a
+    press more each time the message went stale ("Waiting for Alice" long after she acted,
+    or nothing to place while the next street was out)."""
+    seed_decks(bot, 4)  # filled bottom up, neither board fouls: no Confirm anyway
+    double.close_dms(bob)
+    table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
+                             fantasy="off")
+    await double.resolved(await bob.click(table, "My hand"))
+    seats = [Seat(alice), Seat(bob, my_hand=True)]
+    TAPS.pop(bob.id, None)
+    while True:
+        seat = await double.wait_until(
+            lambda: "over" if match_over(double) is not None
+            else next((s for s in seats if ready(s.prompt())), None), what="a turn or the end")
+        if seat == "over":
+            break
+        assert isinstance(seat, Seat)
+        prompt = seat.prompt()
+        assert prompt is not None
+        seat.done.add(str(action_of(prompt)))
+        await act(double, seat.member, prompt)
+    presses = [i for i in double.state.interactions.values() if i.user.id == bob.id
+               and str(i.data.get("custom_id", "")).startswith("ofc:hand:")]
+    assert len(presses) == 1
+    assert TAPS[bob.id] == 18  # 6 on street 1, 3 on each later street
