@@ -2,6 +2,8 @@
 Discord timestamps, signed numbers, chips, and a table's rules in short.
 """
 
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -15,7 +17,7 @@ from bot.engine.royalties import Row
 from bot.engine.rules import OPTIONS, TableRules
 from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
-from bot.i18n.names import VARIANTS
+from bot.i18n.names import VARIANTS, seat_name
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
 # What a public post may ping: the members it names, never @everyone, @here or a role, which
@@ -54,6 +56,37 @@ def bank_words(rules: TableRules) -> Text:
         return Text("time bank {bank} s, full again after {n} s", bank=rules.time_bank_seconds,
                     n=rules.time_bank_refill_seconds)
     return Text("time bank {bank} s", bank=rules.time_bank_seconds)
+
+
+# Line breaks and other control characters, which would start a line of the name's own (a
+# heading, a quote) or forge one of the bot's.
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+# Isolate controls: a name's own could close the isolate its right-to-left text is kept in.
+_ISOLATES = re.compile("[\u2066-\u2069]")
+# What Discord reads as a mention or other markup in a message: @everyone, @here, <@id>,
+# <@&role>, <#channel>, </command:id>, <:emoji:id>, <t:time>.
+_MARKUP = re.compile(r"(?<=@)(?=everyone|here)|(?<=<)(?=[@#/:]|a:|t:)")
+# Characters that reorder the text around them: right-to-left letters, embeddings, overrides.
+_RTL = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF"})
+FSI, PDI = "\u2068", "\u2069"  # first strong isolate ... pop directional isolate
+ZWSP = "\u200b"
+
+
+def shown(text: str) -> str:
+    """What a member typed (a name, a server's or channel's, a director's reason), as a message
+    shows it: as typed, its markdown escaped, no mention or other markup (it pings no one), on
+    one line, its right-to-left text isolated so that it does not reorder the bot's words
+    around it."""
+    line = _ISOLATES.sub("", _BREAKS.sub(" ", text))
+    escaped = _MARKUP.sub(ZWSP, discord.utils.escape_markdown(line))
+    if any(unicodedata.bidirectional(c) in _RTL for c in line):
+        return FSI + escaped + PDI
+    return escaped
+
+
+def shown_seat(loc: str, name: str, is_ai: bool = True) -> str:
+    """A seat's name as a message shows it: a computer's in `loc`, a member's as typed."""
+    return shown(seat_name(loc, name, is_ai))
 
 
 def clip(text: str, limit: int) -> str:
@@ -159,7 +192,7 @@ HINTS_ON = OPTIONS["hints"].words["on"]
 
 def sanction_reason(loc: str, reason: str) -> str:
     """A sanction's reason as given; the time penalty a table's clock called, translated."""
-    return t(loc, Text("time ran out")) if reason == TIME_REASON else reason
+    return t(loc, Text("time ran out")) if reason == TIME_REASON else shown(reason)
 
 
 def sanction_words(kind: str, points: int, excluded: bool) -> Text:
