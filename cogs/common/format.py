@@ -15,6 +15,7 @@ from bot.engine.deal import streets
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
 from bot.engine.rules import OPTIONS, TableRules
+from bot.engine.text import Typed
 from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
 from bot.i18n.names import VARIANTS, seat_name
@@ -82,6 +83,15 @@ def shown(text: str) -> str:
     if any(unicodedata.bidirectional(c) in _RTL for c in line):
         return FSI + escaped + PDI
     return escaped
+
+
+def as_shown(text: Text) -> Text:
+    """`text` with what a member typed in it (its `Typed` fields, in the texts inside it too)
+    as `shown`."""
+    return Text(text.msgid, text.plural, **{
+        key: shown(value) if isinstance(value, Typed) else
+        as_shown(value) if isinstance(value, Text) else value
+        for key, value in text.fields.items()})
 
 
 def shown_seat(loc: str, name: str, is_ai: bool = True) -> str:
