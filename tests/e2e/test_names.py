@@ -67,3 +67,23 @@ async def test_a_match_shows_hostile_names_as_typed_and_pings_no_one(
     for channel in double.state.channels.values():
         for message in channel.messages:
             assert set(message.pinged) <= players, (message.content, message.pinged)
+
+
+async def test_a_tournaments_standings_show_hostile_names_as_typed(
+        double: DiscordDouble, tmp_path: Path) -> None:
+    alice = double.add_member("alice")
+    bob = double.add_member("bob")
+    alice.user.global_name = "~~Al~~ > q"
+    bob.user.global_name = "<#123456789012345678> `b"
+    database = tmp_path / "ofc.sqlite3"
+    bot = await start_bot(double, database)
+    await alice.slash("ofc tournament create", buy_in=0)
+    for member in (alice, bob):
+        await member.slash("ofc tournament join")
+    standings = await double.resolved(await bob.slash("ofc tournament standings"))
+    await double.stop_client(bot)
+    assert audit(database) == []
+    players = next(f["value"] for f in standings.embed["fields"]
+                   if f["name"] == "Players (2)")
+    assert players.splitlines() == [r"\~\~Al\~\~ > q: in",
+                                    f"<{ZWSP}#123456789012345678> \\`b: in"]
