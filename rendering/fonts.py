@@ -11,7 +11,6 @@ an emoji or a zalgo's rarer mark is left out, a run of letters in a script the f
 (Thai, Devanagari, rarer kanji) is one "?".
 """
 
-import re
 import unicodedata
 from functools import cache, lru_cache
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Literal
 
 from PIL import ImageFont
 
+from bot.i18n.names import one_line
 from rendering.bidi import visual
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -75,10 +75,6 @@ def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]
     return bytes(mask), mask.size
 
 
-# Line breaks, tabs and other control characters: drawn as one space, not run together.
-_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
-
-
 @lru_cache(maxsize=4096)  # the same names come back image after image
 def drawable(text: str, style: Style = "bold") -> str:
     """`text` without the characters its font has no glyph for (an emoji would be a box), a
@@ -87,7 +83,7 @@ def drawable(text: str, style: Style = "bold") -> str:
     as a space; "?" when nothing visible is left of it."""
     cjk = needs_cjk(text)
     kept: list[str] = []
-    for c in _BREAKS.sub(" ", text):
+    for c in one_line(text):
         shown = _shown(c, style, cjk)
         if shown:
             kept.append(shown)

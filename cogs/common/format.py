@@ -18,7 +18,7 @@ from bot.engine.rules import OPTIONS, TableRules
 from bot.engine.text import Typed
 from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
-from bot.i18n.names import VARIANTS, seat_name
+from bot.i18n.names import VARIANTS, one_line, seat_name
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
 # What a public post may ping: the members it names, never @everyone, @here or a role, which
@@ -59,9 +59,6 @@ def bank_words(rules: TableRules) -> Text:
     return Text("time bank {bank} s", bank=rules.time_bank_seconds)
 
 
-# Line breaks and other control characters, which would start a line of the name's own (a
-# heading, a quote) or forge one of the bot's.
-_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 # Isolate controls: a name's own could close the isolate its right-to-left text is kept in.
 _ISOLATES = re.compile("[\u2066-\u2069]")
 # What Discord reads as a mention or other markup in a message: @everyone, @here, <@id>,
@@ -78,7 +75,7 @@ def shown(text: str) -> str:
     shows it: as typed, its markdown escaped, no mention or other markup (it pings no one), on
     one line, its right-to-left text isolated so that it does not reorder the bot's words
     around it."""
-    line = _ISOLATES.sub("", _BREAKS.sub(" ", text))
+    line = _ISOLATES.sub("", one_line(text))
     escaped = _MARKUP.sub(ZWSP, discord.utils.escape_markdown(line))
     if any(unicodedata.bidirectional(c) in _RTL for c in line):
         return FSI + escaped + PDI
