@@ -20,6 +20,7 @@ from bot.i18n import Slash, Text, t
 from bot.tables import LobbyView, SeatState, Standing, is_person
 from cogs.common.format import (
     HINTS_ON,
+    add_lines,
     chip_count,
     chips,
     row_label,
@@ -394,9 +395,8 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
                  "**{points}**", a=_name(loc, names, pair.a), b=_name(loc, names, pair.b),
             lines=lines, bonus=signed(pair.bonus), royalties=signed(pair.royalties),
             points=signed(pair.points)))
-    if pair_lines:
-        embed.add_field(name=t(loc, "Points per pair"), value="\n".join(pair_lines),
-                        inline=False)
+    # Six pairs of four long names whose markdown is escaped pass one field's 1,024 characters.
+    add_lines(loc, embed, t(loc, "Points per pair"), pair_lines)
     moves = []
     for move in showdown.transfers:
         if not move.owed:
@@ -409,7 +409,7 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
     moved = (Text("Play chips moved ({chips} per point)", chips=chips(loc, point_value))
              if practice else Text("Chips moved ({chips} per point)",
                                    chips=chips(loc, point_value)))
-    embed.add_field(name=t(loc, moved), value="\n".join(moves) or t(loc, "None"), inline=False)
+    add_lines(loc, embed, t(loc, moved), moves or [t(loc, "None")])
     return embed
 
 
