@@ -18,6 +18,7 @@ from typing import Literal
 
 from PIL import ImageFont
 
+from bot.i18n.names import one_line
 from rendering.bidi import visual
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -78,18 +79,26 @@ def _drawn(f: ImageFont.FreeTypeFont, char: str) -> tuple[bytes, tuple[int, int]
 def drawable(text: str, style: Style = "bold") -> str:
     """`text` without the characters its font has no glyph for (an emoji would be a box), a
     styled letter as its plain one; each run of letters or digits no bundled font holds (Thai,
-    Devanagari, rare kanji) as one "?", so that "Raj राज" does not read "Raj"; "?" when
-    nothing else is left of it."""
+    Devanagari, rare kanji) as one "?", so that "Raj राज" does not read "Raj"; a line break
+    as a space; "?" when nothing visible is left of it."""
     cjk = needs_cjk(text)
     kept: list[str] = []
-    for c in text:
+    for c in one_line(text):
         shown = _shown(c, style, cjk)
         if shown:
             kept.append(shown)
         elif unicodedata.category(c)[0] in "LN" and kept[-1:] != [PLACEHOLDER]:
             kept.append(PLACEHOLDER)  # a mark or emoji (decoration) is just left out
     drawn = "".join(kept)
-    return drawn if drawn.strip() or not text.strip() else PLACEHOLDER
+    # A name of blank glyphs only (the Braille blank, zero-width characters) would leave its
+    # seat nameless.
+    inked = any(_has_ink(c, style, cjk) for c in drawn)
+    return drawn if inked or not text.strip() else PLACEHOLDER
+
+
+@cache
+def _has_ink(char: str, style: Style, cjk: bool) -> bool:
+    return any(_drawn(_font(24, style, cjk), char)[0])
 
 
 @cache

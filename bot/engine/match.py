@@ -56,7 +56,7 @@ from bot.engine.placement import (
 )
 from bot.engine.rules import RULES, TableRules
 from bot.engine.showdown import show_down
-from bot.engine.text import Text, listing
+from bot.engine.text import Text, Typed, listing
 from bot.engine.views import Phase, PrivateView, SeatView, ShowdownView, TableView
 
 STATE_VERSION = 1
@@ -126,7 +126,7 @@ class MatchJson:
 
 def _spec_player(spec: PlayerSpec, rules: TableRules) -> Player:
     if not isinstance(spec.stack, int) or isinstance(spec.stack, bool) or spec.stack <= 0:
-        raise RuleError(Text("{name} needs chips to sit down.", name=spec.name)
+        raise RuleError(Text("{name} needs chips to sit down.", name=Typed(spec.name))
                         if spec.name else Text("A player needs chips to sit down."))
     if not spec.name.strip():
         raise RuleError(Text("A player needs a name."))
@@ -414,11 +414,11 @@ class Match:
                          "streets."))
         if hand.street == 0:  # R8: the others' streets wait for the Fantasyland boards
             return Text("Fantasyland is set first: waiting for {names}.", names=listing(
-                [self.player(s).name for s in hand.pending()]))
+                [Typed(self.player(s).name) for s in hand.pending()]))
         if hand.street == len(hand.plan) and sh.acted:
             return Text("Your board is complete.")
         waiting = [s for s in hand.pending() if not hand.seats[s].fantasy]
-        names = listing([self.player(s).name for s in waiting])
+        names = listing([Typed(self.player(s).name) for s in waiting])
         if hand.simultaneous:
             return Text("You have placed this street; waiting for {names}.", names=names)
         return Text("It is {names}'s turn.", names=names)

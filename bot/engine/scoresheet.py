@@ -14,7 +14,7 @@ from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
 from bot.engine.scoring import score_hand
 from bot.engine.settlement import settle
-from bot.engine.text import Text
+from bot.engine.text import Text, Typed
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 # The most chips a stack may hold: the bot's books hold no more (bot.storage's MAX_CHIPS), and
@@ -61,7 +61,7 @@ def parse_boards(players: list[Mapping[str, Any]], rules: TableRules) -> list[Bo
         try:
             boards.append(Board.parse(rows[0], rows[1], rows[2], jokers=rules.jokers))
         except RuleError as error:
-            raise RuleError(Text("{name}: {reason}", name=player["name"],
+            raise RuleError(Text("{name}: {reason}", name=Typed(player["name"]),
                                  reason=error.text)) from None
 
     # A card can be on one board only; there are two jokers in the whole deck (R1, R9).

@@ -41,6 +41,13 @@ class Rank:
         return word.capitalize() if spec[0].isupper() else word
 
 
+class Typed(str):
+    """A field of a Text that a member typed or is called by (a player's name, an excerpt of
+    their input): the Discord layer shows it as typed, never as markdown or a mention."""
+
+    __slots__ = ()
+
+
 class Text:
     """`Text("Seat {seat} is empty", seat=3)`; with a plural form,
     `Text("{n} chip", "{n} chips", n=5)` (the count is the field `n`; a language picks its own
@@ -96,7 +103,7 @@ def listing(items: Sequence[str]) -> Text | str:
     """'A', 'A and B', 'A, B and C', in the reader's language once shown."""
     if len(items) < 2:
         return items[0] if items else ""
-    return Text("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+    return Text("{first} and {last}", first=joined(items[:-1], ", "), last=items[-1])
 
 
 def joined(parts: Sequence[Text | str], separator: str = "\n") -> Text:
@@ -109,10 +116,10 @@ def joined(parts: Sequence[Text | str], separator: str = "\n") -> Text:
 EXCERPT = 24  # characters of a member's input a refusal quotes at most
 
 
-def excerpt(text: str, limit: int = EXCERPT) -> str:
+def excerpt(text: str, limit: int = EXCERPT) -> Typed:
     """A short prefix of what a member typed, for a refusal to quote: a whole input could be
     past Discord's limits on an answer (or just flood it)."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return Typed(text if len(text) <= limit else text[:limit - 1] + "…")
 
 
 _PLAIN = "{message}"  # a name, not a literal: a plain message is not looked up in a catalogue

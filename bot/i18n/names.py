@@ -10,6 +10,15 @@ from bot.i18n.catalogue import t
 LEVELS = {"easy": Text("easy"), "strong": Text("strong")}
 VARIANTS = OPTIONS["variant"].words
 _COMPUTER = re.compile(r"Computer (?P<n>[0-9]+) \((?P<level>[a-z]+)\)")
+# Line breaks, tabs and other control characters: in a name, one space.
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+def one_line(name: str) -> str:
+    """`name` on one line, as the messages and images show it: a line break would start a line
+    of its own in a message (a heading, a quote, one that looks like the bot's) and run its
+    words together in an image."""
+    return _BREAKS.sub(" ", name)
 
 
 def computer_name(number: int, level: str) -> Text:

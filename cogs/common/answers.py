@@ -25,6 +25,7 @@ from bot.i18n import Text, t
 from bot.storage import StorageError
 from cogs.common.bounds import refusal
 from cogs.common.client import Interaction, Tree
+from cogs.common.format import as_shown
 from cogs.common.language import lang, remember
 
 log = logging.getLogger(__name__)
@@ -162,7 +163,7 @@ def reason(loc: str, error: BaseException) -> str:
     """A refusal's reason in the reader's language (discord.py's own checks have theirs)."""
     text = getattr(error, "text", None)
     if isinstance(text, Text):
-        return t(loc, text)
+        return t(loc, as_shown(text))
     if isinstance(error, app_commands.TransformerError):
         return t(loc, "'{value}' is not a valid value for this option.",
                  value=excerpt(str(error.value)))

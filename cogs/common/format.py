@@ -2,6 +2,8 @@
 Discord timestamps, signed numbers, chips, and a table's rules in short.
 """
 
+import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
@@ -13,9 +15,10 @@ from bot.engine.deal import streets
 from bot.engine.ordering import sort_row
 from bot.engine.royalties import Row
 from bot.engine.rules import OPTIONS, TableRules
+from bot.engine.text import Typed
 from bot.engine.tournament import TIME_REASON
 from bot.i18n import Text, t
-from bot.i18n.names import VARIANTS
+from bot.i18n.names import VARIANTS, one_line, seat_name
 
 INFO = discord.Colour.blurple()  # the colour of answers that only inform
 # What a public post may ping: the members it names, never @everyone, @here or a role, which
@@ -54,6 +57,43 @@ def bank_words(rules: TableRules) -> Text:
         return Text("time bank {bank} s, full again after {n} s", bank=rules.time_bank_seconds,
                     n=rules.time_bank_refill_seconds)
     return Text("time bank {bank} s", bank=rules.time_bank_seconds)
+
+
+# Isolate controls: a name's own could close the isolate its right-to-left text is kept in.
+_ISOLATES = re.compile("[\u2066-\u2069]")
+# What Discord reads as a mention or other markup in a message: @everyone, @here, <@id>,
+# <@&role>, <#channel>, </command:id>, <:emoji:id>, <t:time>.
+_MARKUP = re.compile(r"(?<=@)(?=everyone|here)|(?<=<)(?=[@#/:]|a:|t:)")
+# Characters that reorder the text around them: right-to-left letters, embeddings, overrides.
+_RTL = frozenset({"R", "AL", "AN", "RLE", "RLO", "LRE", "LRO", "PDF"})
+FSI, PDI = "\u2068", "\u2069"  # first strong isolate ... pop directional isolate
+ZWSP = "\u200b"
+
+
+def shown(text: str) -> str:
+    """What a member typed (a name, a server's or channel's, a director's reason), as a message
+    shows it: as typed, its markdown escaped, no mention or other markup (it pings no one), on
+    one line, its right-to-left text isolated so that it does not reorder the bot's words
+    around it."""
+    line = _ISOLATES.sub("", one_line(text))
+    escaped = _MARKUP.sub(ZWSP, discord.utils.escape_markdown(line))
+    if any(unicodedata.bidirectional(c) in _RTL for c in line):
+        return FSI + escaped + PDI
+    return escaped
+
+
+def as_shown(text: Text) -> Text:
+    """`text` with what a member typed in it (its `Typed` fields, in the texts inside it too)
+    as `shown`."""
+    return Text(text.msgid, text.plural, **{
+        key: shown(value) if isinstance(value, Typed) else
+        as_shown(value) if isinstance(value, Text) else value
+        for key, value in text.fields.items()})
+
+
+def shown_seat(loc: str, name: str, is_ai: bool = True) -> str:
+    """A seat's name as a message shows it: a computer's in `loc`, a member's as typed."""
+    return shown(seat_name(loc, name, is_ai))
 
 
 def clip(text: str, limit: int) -> str:
@@ -159,7 +199,7 @@ HINTS_ON = OPTIONS["hints"].words["on"]
 
 def sanction_reason(loc: str, reason: str) -> str:
     """A sanction's reason as given; the time penalty a table's clock called, translated."""
-    return t(loc, Text("time ran out")) if reason == TIME_REASON else reason
+    return t(loc, Text("time ran out")) if reason == TIME_REASON else shown(reason)
 
 
 def sanction_words(kind: str, points: int, excluded: bool) -> Text:

@@ -14,7 +14,6 @@ from bot.engine.outlook import row_text
 from bot.engine.royalties import Row
 from bot.engine.rules import TableRules
 from bot.i18n import Slash, Text, decimal, number, t
-from bot.i18n.names import seat_name
 from bot.ratings import places
 from bot.storage import (
     DailyClaim,
@@ -32,6 +31,7 @@ from bot.storage import (
 from bot.tables import is_person
 from cogs.common.format import (
     EMBED_TOTAL,
+    FIELD_NAME,
     INFO,
     add_lines,
     cards_label,
@@ -43,6 +43,8 @@ from cogs.common.format import (
     rules_line,
     sanction_reason,
     sanction_words,
+    shown,
+    shown_seat,
     signed_chips,
     signed_points,
     when,
@@ -103,7 +105,8 @@ def leaderboard(loc: str, rows: Sequence[LeaderRow], me: LeaderRow | None,
         for row in rows
     ]
     embed = discord.Embed(
-        title=t(loc, "Leaderboard of {server}", server=guild_name or t(loc, "this server")),
+        title=clip(t(loc, "Leaderboard of {server}",
+                     server=shown(guild_name) if guild_name else t(loc, "this server")), 256),
         colour=MONEY, description="\n".join(lines) or t(loc, "Nobody has chips here yet."))
     if me is None:
         embed.set_footer(text=t(loc, "You have no wallet here yet: {daily} or {balance} opens "
@@ -120,19 +123,19 @@ def season_name(loc: str, season: Season) -> str:
     member's language."""
     if season.name == f"Season {season.number}":
         return t(loc, "Season {number}", number=season.number)
-    return season.name
+    return shown(season.name)
 
 
 def rating_board(loc: str, season: Season | None, rows: Sequence[RatingRow],
                  me: RatingRow | None, guild_name: str | None) -> discord.Embed:
     """A season's skill ratings, best first (bot/ratings.py: mu - 3 sigma, newcomers 1,000)."""
-    server = guild_name or t(loc, "this server")
+    server = shown(guild_name) if guild_name else t(loc, "this server")
     lines = [t(loc, "**{rank}.** {member} {rating:,} ({n} match)",
                "**{rank}.** {member} {rating:,} ({n} matches)", rank=row.rank,
                member=f"<@{row.user_id}>", rating=row.shown, n=row.matches) for row in rows]
     title = t(loc, "Ratings of {server}", server=server) if season is None else t(
         loc, "Ratings of {server}: {season}", server=server, season=season_name(loc, season))
-    embed = discord.Embed(title=title[:256], colour=MONEY, description="\n".join(lines) or t(
+    embed = discord.Embed(title=clip(title, 256), colour=MONEY, description="\n".join(lines) or t(
         loc, "No finished match has been rated here yet."))
     if season is not None and season.ended_at is not None:
         embed.add_field(name=t(loc, "Season over"), value=t(
@@ -337,10 +340,10 @@ def hand_detail(loc: str, match: MatchSummary, hand: HandHistory) -> discord.Emb
         if seat is not None:
             text = f"{_board_lines(loc, seat, lowball)}\n{text}"
         name = names.get(r.user_id)
-        shown_name = seat_name(loc, name, not is_person(r.user_id)) if name else (
+        shown_name = shown_seat(loc, name, not is_person(r.user_id)) if name else (
             t(loc, "Player {id}", id=r.user_id) if is_person(r.user_id)
             else t(loc, "Computer"))
-        embed.add_field(name=discord.utils.escape_markdown(shown_name)[:256], value=text,
+        embed.add_field(name=clip(shown_name, FIELD_NAME), value=text,
                         inline=False)
     return embed
 

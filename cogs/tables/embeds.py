@@ -17,15 +17,17 @@ from bot.engine.royalties import ROWS
 from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
 from bot.i18n import Slash, Text, number, t
-from bot.i18n.names import seat_name
-from bot.tables import LobbyView, SeatState, Standing
+from bot.tables import LobbyView, SeatState, Standing, is_person
 from cogs.common.format import (
     HINTS_ON,
+    add_lines,
     chip_count,
     chips,
     row_label,
     row_word,
     rules_paragraph,
+    shown,
+    shown_seat,
     signed,
     signed_chips,
     signed_points,
@@ -68,7 +70,7 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
     for index in range(size):
         if index < len(lobby.seats):
             seat = lobby.seats[index]
-            who = seat_name(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
+            who = shown_seat(loc, seat.name) if seat.ai_level else f"<@{seat.player_id}>"
             # a computer's name says it is one, and how strong
             stack = at_table(seat.stack)
             line = Text("{n}. {who} (host): {chips}", n=index + 1, who=who,
@@ -90,7 +92,7 @@ def lobby_embed(loc: str, lobby: LobbyView) -> discord.Embed:
 
 
 def _names(loc: str, view: TableView) -> dict[int, str]:
-    return {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+    return {s.seat: shown_seat(loc, s.name, s.is_ai) for s in view.seats}
 
 
 def turn_line(loc: str, view: TableView, closed: bool = False) -> str:
@@ -292,7 +294,7 @@ def prompt_embed(loc: str, state: SeatState, note: Text | None = None, *,
     # A player at two tables reads the channel first: a second title line, worth it then.
     title = action_title(loc, state)
     if where is not None and where.named and where.channel:
-        title = t(loc, "#{channel} · {action}", channel=fit(where.channel, TITLE_CHANNEL),
+        title = t(loc, "#{channel} · {action}", channel=shown(fit(where.channel, TITLE_CHANNEL)),
                   action=title)
     embed = discord.Embed(title=title, description="\n".join(lines), colour=COLOUR,
                           url=where.url if where else None)
@@ -396,9 +398,8 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
                  "**{points}**", a=_name(loc, names, pair.a), b=_name(loc, names, pair.b),
             lines=lines, bonus=signed(pair.bonus), royalties=signed(pair.royalties),
             points=signed(pair.points)))
-    if pair_lines:
-        embed.add_field(name=t(loc, "Points per pair"), value="\n".join(pair_lines),
-                        inline=False)
+    # Six pairs of four long names whose markdown is escaped pass one field's 1,024 characters.
+    add_lines(loc, embed, t(loc, "Points per pair"), pair_lines)
     moves = []
     for move in showdown.transfers:
         if not move.owed:
@@ -411,7 +412,7 @@ def showdown_embed(loc: str, hand_no: int, showdown: ShowdownView, names: Mappin
     moved = (Text("Play chips moved ({chips} per point)", chips=chips(loc, point_value))
              if practice else Text("Chips moved ({chips} per point)",
                                    chips=chips(loc, point_value)))
-    embed.add_field(name=t(loc, moved), value="\n".join(moves) or t(loc, "None"), inline=False)
+    add_lines(loc, embed, t(loc, moved), moves or [t(loc, "None")])
     return embed
 
 
@@ -484,7 +485,7 @@ def standings_embed(loc: str, standings: Iterable[Standing], practice: bool = Fa
     id), and what happens now (a rematch, a practice, a tournament)."""
     rated = ratings or {}
     lines = [t(loc, "{place}. {name}: {chips} ({net})", place=n,
-               name=seat_name(loc, s.name),
+               name=shown_seat(loc, s.name, not is_person(s.player_id)),
                chips=stake(loc, s.stack, practice=practice, lent=tournament), net=signed(s.net))
              + ("" if s.player_id not in rated else " · " + t(
                  loc, "rating {rating:,} ({change:+,})", rating=rated[s.player_id][1],

@@ -29,7 +29,7 @@ from discord.ext import commands
 
 from bot.engine.views import TableView
 from bot.i18n import ENGLISH, Slash, Text, t
-from bot.i18n.names import SeatName, seat_name
+from bot.i18n.names import SeatName
 from bot.tables import (
     Dealt,
     DmPrompt,
@@ -56,7 +56,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
-from cogs.common.format import MENTION_USERS, chip_count
+from cogs.common.format import MENTION_USERS, chip_count, shown_seat
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
@@ -592,7 +592,7 @@ class TablePresenter(commands.Cog):
     async def _post_showdown(self, event: ShowdownDone, view: TableView | None) -> None:
         assert view is not None  # a showdown happens in a started match
         loc = await self._locale(event.table_id)
-        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        names = {s.seat: shown_seat(loc, s.name, s.is_ai) for s in view.seats}
         embed = showdown_embed(loc, event.hand_no, event.view, names, view.rules.point_value,
                                view.rules.variant == "lowball",
                                self.tables.lobby(event.table_id).practice)
@@ -606,7 +606,7 @@ class TablePresenter(commands.Cog):
         if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
             return
         loc = await player_locale(self.bot, player)
-        names = {s.seat: seat_name(loc, s.name, s.is_ai) for s in view.seats}
+        names = {s.seat: shown_seat(loc, s.name, s.is_ai) for s in view.seats}
         embed = result_embed(loc, event.hand_no, event.view, seat, names,
                              self._where(event.table_id), view.rules.variant == "lowball",
                              self.tables.lobby(event.table_id).practice)

@@ -21,6 +21,7 @@ from cogs.common.format import (
     row_label,
     row_word,
     rules_line,
+    shown,
     signed,
     signed_chips,
     signed_points,
@@ -66,7 +67,8 @@ def _pair_line(loc: str, pair: Mapping[str, Any], point_value: int) -> str:
     rows = ", ".join(t(loc, _ROW_RESULTS[row], result=_LINE_WORDS[line])
                      for row, line in zip(ROWS, pair["lines"], strict=True))
     points = pair["points"]
-    winner, loser = (pair["a"], pair["b"]) if points >= 0 else (pair["b"], pair["a"])
+    a, b = shown(pair["a"]), shown(pair["b"])
+    winner, loser = (a, b) if points >= 0 else (b, a)
     if not points:
         result = t(loc, "**even**")
     elif point_value != 1:
@@ -75,7 +77,7 @@ def _pair_line(loc: str, pair: Mapping[str, Any], point_value: int) -> str:
     else:
         result = f"**{winner} +{abs(points)}**"
     return t(loc, "{a} v {b}: {rows} ({lines}), bonus {bonus}, royalties {royalties} → {result}",
-             a=pair["a"], b=pair["b"], rows=rows, lines=signed(pair["line_points"]),
+             a=a, b=b, rows=rows, lines=signed(pair["line_points"]),
              bonus=signed(pair["bonus"]), royalties=signed(pair["royalties"]), result=result)
 
 
@@ -86,9 +88,9 @@ def score(loc: str, rules: TableRules, boards: Sequence[Board],
     embed = discord.Embed(title=t(loc, "Hand scored"), colour=FOUL if fouled else OK,
                           description=rules_line(loc, rules))
     for player, board in zip(sheet["players"], boards, strict=True):
-        title = t(loc, "{name}: FOULED", name=player["name"]) if player["fouled"] \
-            else player["name"]
-        embed.add_field(name=discord.utils.escape_markdown(title), inline=False,
+        name = shown(player["name"])
+        title = t(loc, "{name}: FOULED", name=name) if player["fouled"] else name
+        embed.add_field(name=title, inline=False,
                         value=_player_field(loc, player, board, rules))
     # Six pairs of 32-character names at a large point value exceed one field (1,024 chars).
     add_lines(loc, embed, t(loc, "Head to head"),

@@ -13,7 +13,7 @@ from bot.engine.errors import RuleError
 from bot.engine.fantasy import repeats_entry
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import MAX_NAME
-from bot.engine.text import Text, excerpt
+from bot.engine.text import Text, Typed, excerpt
 from bot.i18n import ENGLISH, t
 
 ROW_SEPARATOR = re.compile(r"[/|\n]")
@@ -32,7 +32,7 @@ def parse_player(text: str, number: int, loc: str = ENGLISH) -> dict[str, Any]:
     rows = [row.strip() for row in ROW_SEPARATOR.split(rows_text.strip())]
     if len(rows) != 3:
         raise RuleError(Text("{name}: write the three rows split by '/', like `{example}`.",
-                             name=name, example=EXAMPLE))
+                             name=Typed(name), example=EXAMPLE))
     return {"name": name, "top": rows[0], "middle": rows[1], "bottom": rows[2]}
 
 
@@ -49,10 +49,10 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         name = by_key.get(" ".join(words).casefold())
         if name is None:
             raise RuleError(Text("'{entry}' is not one of the players ({names}).",
-                                 entry=excerpt(entry), names=", ".join(names)))
+                                 entry=excerpt(entry), names=Typed(", ".join(names))))
         if repeats_entry(rules) and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
-                                 "Fantasyland hand, like '{name} 15'.", name=name))
+                                 "Fantasyland hand, like '{name} 15'.", name=Typed(name)))
         fantasy[name] = count
     return fantasy
 

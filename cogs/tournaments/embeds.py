@@ -9,7 +9,7 @@ from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.i18n import Text, t
 from bot.i18n.names import seat_name
 from bot.tournaments import TournamentChanged
-from cogs.common.format import fits, sanction_reason, sanction_words
+from cogs.common.format import fits, sanction_reason, sanction_words, shown_seat
 
 FIELD_LIMIT = 1024
 SANCTIONS_SHOWN = 10
@@ -96,7 +96,7 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None,
              "{payouts}, {tables}, {hands}", buy_in=tm.buy_in, pool=tm.pool,
         payouts=payouts_words(tm.payouts), tables=seating, hands=hands),
         inline=False)
-    names = {e.player_id: seat_name(loc, e.name, e.ai_level is not None) for e in tm.entries}
+    names = {e.player_id: shown_seat(loc, e.name, e.ai_level is not None) for e in tm.entries}
     lines = []
     for e in tm.entries:
         parts = [f"{names[e.player_id]}: {_word(loc, ENTRY_STATUSES, e.status)}"]

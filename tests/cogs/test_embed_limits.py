@@ -41,6 +41,7 @@ from bot.storage.records import MatchPlayer, PlayerHandResult, SanctionRecord
 from bot.storage.validate import MAX_CHIPS
 from bot.tables import FakeClock, LobbySeat, LobbyView, Standing, TableService
 from bot.tables.match_runner import FAST
+from cogs.common.format import shown_seat
 from cogs.common.permissions import MissingPermissions, require_table_permissions
 from cogs.economy import embeds as economy
 from cogs.economy.past_play import (
@@ -112,7 +113,9 @@ async def export_tree(tmp_path: Path) -> AsyncIterator[Any]:
 
 
 def name(n: int) -> str:
-    return (f"*_Ｎ{n}_*" * 8)[:MAX_NAME]  # markdown that escaping lengthens; no English
+    # The longest a message shows a name: markdown escaping doubles, a mention broken by a
+    # zero-width space, right-to-left text isolated (cogs.common.format.shown). No English.
+    return "*" * (MAX_NAME - 3 - len(str(n))) + "<@" + "א" + str(n)
 
 
 def within_limits(embed: discord.Embed, loc: str = "en-US") -> None:
@@ -184,7 +187,7 @@ def test_solution_and_rules_of_every_variant(loc: str) -> None:
 def test_showdown_and_standings_of_four_long_names_and_huge_stacks(loc: str) -> None:
     stacks = dict.fromkeys(range(4), MAX_CHIPS)
     view = show_down(FOUR, dict(enumerate(BOARDS)), {}, stacks, button=3)
-    names = {seat: name(seat) for seat in range(4)}
+    names = {seat: shown_seat(loc, name(seat), False) for seat in range(4)}  # as the presenter
     within_limits(showdown_embed(loc, 99, view, names, point_value=BIG_POINT), loc)
     for seat in range(4):
         result = result_embed(loc, 99, view, seat, names, WHERE)

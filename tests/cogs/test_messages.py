@@ -62,6 +62,17 @@ def test_standings_list_stacks_and_nets() -> None:
     assert "wallet" in embed.description
 
 
+def test_a_member_named_like_a_computer_is_not_translated_as_one() -> None:
+    # A computer's name is translated (negative ids are computers'); a person's is as typed,
+    # even the one a computer would have.
+    embed = standings_embed("ru", (Standing(0, 11, "Computer 1 (strong)", 260, 60),
+                                   Standing(1, -1, "Computer 1 (strong)", 140, -60)))
+    first, second = embed.description.splitlines()[:2]
+    assert first.startswith("1. Computer 1 (strong): ")
+    assert second.startswith("2. Компьютер 1 (сильный): ")
+    assert "Computer" not in second
+
+
 def test_rules_paragraph_names_every_option_in_force() -> None:
     text = rules_paragraph("en-US", TableRules(variant="turbo", seats=4, format="hands", hands=8,
                                     scoring="2-4", royalties="russian", fantasy="off",

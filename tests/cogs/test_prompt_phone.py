@@ -131,6 +131,10 @@ def test_a_player_at_two_tables_reads_the_channel_first_in_the_title() -> None:
         assert lines(title, TITLE_SIZE, EMBED_INNER, bold=True) <= 2, title
     assert prompt_embed("en-US", whole, where=replace(named, channel=None)).title == \
         "Hand 2 of 3 · street 5 of 5"
+    # A thread's name is free text (a practice's holds its player's name): shown as typed.
+    thread = replace(named, channel="Practice: **Al** vs")
+    assert prompt_embed("en-US", whole, where=thread).title == \
+        "#Practice: \\*\\*Al\\*\\* vs · Hand 2 of 3 · street 5 of 5"
 
 
 def sequential_and_simultaneous(order: str) -> tuple[SeatState, SeatState]:

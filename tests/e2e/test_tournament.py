@@ -319,21 +319,24 @@ async def test_a_swedish_tournament_posts_each_channel_message_once_in_swedish(
 
 
 async def test_a_sanctions_reason_posted_to_the_channel_pings_no_one_but_the_player(
-        double: DiscordDouble, alice: Member, bob: Member, tmp_path: Path) -> None:
-    """The director's reason is quoted in the channel's post as written: an @everyone or a
-    role mention in it stays text, only the sanctioned player is mentioned."""
+        double: DiscordDouble, alice: Member, bob: Member, carol: Member,
+        tmp_path: Path) -> None:
+    """The director's reason is quoted in the channel's post as written: an @everyone, a
+    role's or another member's mention in it stays text (a zero-width space after its "@" or
+    "<"), its markdown is shown as typed, and only the sanctioned player is mentioned."""
     async with audited_bot(double, tmp_path) as (bot, _):
         await two_registered(bot, alice, bob)
         await double.resolved(await alice.slash("ofc tournament start"))
-        reason = "slow play @everyone @here <@&123456789012345678>"
+        reason = f"**slow** play @everyone @here <@&123456789012345678> <@{carol.id}>"
         await double.resolved(await alice.slash("ofc tournament warn", member=bob,
                                                 reason=reason))
         await double.wait_until(lambda: any("Warning to" in (m.content or "")
                                             for m in double.messages()), what="the post")
-        (post,) = [r for r in double.requests_to("POST", "/channels/{channel_id}/messages")
-                   if "Warning to" in str((r.json or {}).get("content"))]
-        assert reason in post.json["content"] and bob.mention in post.json["content"]
-        assert post.json["allowed_mentions"]["parse"] == ["users"], post.json
+        (post,) = [m for m in double.messages() if "Warning to" in (m.content or "")]
+        z = "\u200b"
+        assert (f"\\*\\*slow\\*\\* play @{z}everyone @{z}here <{z}@&123456789012345678> "
+                f"<{z}@{carol.id}>") in post.content and bob.mention in post.content
+        assert post.pinged == [f"user:{bob.id}"]
 
 
 async def test_a_tournament_tables_lobby_states_lent_chips_and_no_wallet_buy_in(

@@ -87,3 +87,18 @@ def test_letters_no_font_has_leave_a_question_mark(name: str, shown: str) -> Non
     # letters the fonts lack is one "?", while an emoji or a zalgo mark (decoration) goes.
     assert drawable(name) == shown
     assert not boxes(shown)
+
+
+@pytest.mark.parametrize("name", ["\u2800", "\u2800\u2800\u2800", "\u200b", "\u3164",
+                                  "\u2063\u200d", " \u200b "])
+def test_a_name_that_draws_no_ink_is_a_question_mark(name: str) -> None:
+    # Discord lets a member look nameless (the Braille blank, the Hangul filler, zero-width
+    # characters): the fonts hold some of them as empty glyphs, and the seat would have no
+    # name at all in the image.
+    assert drawable(name) == "?"
+    assert drawn(name) == drawn("?")
+
+
+def test_a_line_break_in_a_name_is_drawn_as_a_space() -> None:
+    assert drawable("Ann\nLee") == "Ann Lee"
+    assert drawable("Ann\r\n\tLee") == "Ann Lee"

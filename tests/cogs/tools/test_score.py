@@ -182,6 +182,11 @@ async def test_names_are_optional_and_rows_may_be_split_by_bars(
      "The option `point_value` takes a number from 1 to 1,000,000."),
     ({"player1": f"Alice: {X.replace('Kh', 'X')}", "player2": f"Bob: {B}"}, {},
      "Alice: 'X' is not a card."),
+    # A name's markdown and mentions are quoted as typed, not formatted.
+    ({"player1": "**Al** @here: Qh Qd 1x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
+      "player2": f"Bob: {B}"}, {}, "\\*\\*Al\\*\\* @\u200bhere: '1x' is not a card."),
+    ({"player1": f"_A_: {A}", "player2": f"||B||: {B}"}, {"in_fantasy": "C"},
+     "'C' is not one of the players (\\_A\\_, \\|\\|B\\|\\|)."),
 ])
 async def test_bad_boards_are_refused_with_the_bad_card_named(
         double: DiscordDouble, bot: OFCBot, alice: Member, db_path: Path, held_deferral: None,
@@ -223,6 +228,16 @@ async def test_score_a_typed_hand_publicly(double: DiscordDouble, bot: OFCBot,
         "ofc score", player1="A: Qh Qd 2x / 5s 5d 9c 9h Kd / 2h 3h 4h 5h 7h",
         player2="B: Ah Kc 2s / Ts Td Jc 3s 3c / As Ad Ac 7d 7c"))
     assert typo.ephemeral and typo.embed["description"] == "A: '2x' is not a card."
+
+
+async def test_a_scored_hand_shows_the_names_markdown_as_typed(
+        double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
+    answer = await double.resolved(await alice.slash(
+        "ofc score", player1=f"**A: {X}", player2=f"_B_: {Z}"))
+    fields = answer.embed["fields"]
+    assert [f["name"] for f in fields] == ["\\*\\*A", "\\_B\\_: FOULED", "Head to head"]
+    assert fields[2]["value"].startswith("\\*\\*A v \\_B\\_: ")
+    assert fields[2]["value"].endswith("→ **\\*\\*A +6**")
 
 
 def long_name(letter: str) -> str:

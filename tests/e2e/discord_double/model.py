@@ -202,6 +202,9 @@ class Message:
     thread_id: int | None = None
     shown_at: float = field(default_factory=time.monotonic)
     """When people last saw it change (created or edited), on the monotonic clock."""
+    pinged: list[str] = field(default_factory=list)
+    """Whom its content notified, at its creation and each edit: "@everyone" (@here too),
+    "role:<id>", "user:<id>" (see `state.pings`)."""
 
     @property
     def ephemeral(self) -> bool:

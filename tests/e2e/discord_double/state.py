@@ -12,6 +12,7 @@ import contextlib
 import copy
 import io
 import mimetypes
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -82,6 +83,8 @@ _CALLBACKS_FOR = {
 _EDITABLE_FLAGS = (1 << 2) | comp.COMPONENTS_V2  # suppress embeds, components v2
 _CREATE_FLAGS = _EDITABLE_FLAGS | EPHEMERAL | (1 << 12)  # + suppress notifications
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+# The mentions Discord reads in a message's content: @everyone and @here, a role, a member.
+_MENTIONS = re.compile(r"@(?P<everyone>everyone|here)|<@&(?P<role>[0-9]+)>|<@!?(?P<user>[0-9]+)>")
 _POLL_SECONDS = 0.02
 
 Dispatch = Callable[[str, dict[str, Any], int], Awaitable[None]]
@@ -420,6 +423,8 @@ class DoubleState:
             raise ApiError(400, 50035, "Invalid Form Body", errors.errors)
         if "content" in body:
             message.content = body["content"] or ""
+            if not message.ephemeral:
+                message.pinged += pings(message.content, body.get("allowed_mentions"))
         if "components" in body:
             message.components = self._unfurled(_numbered(body["components"] or []), attachments)
         if "flags" in body and not creating:
@@ -809,3 +814,21 @@ def _numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
             component["id"] = next_id  # type: ignore[index]
             taken.add(next_id)
     return out
+
+
+def pings(content: str, allowed: Mapping[str, Any] | None) -> list[str]:
+    """Whom `content` notifies under `allowed_mentions` as Discord reads them: without it,
+    every mention it holds (@everyone and roles as for a bot with Mention Everyone, the worst
+    case); with it, the kinds in `parse` and the ids in `users` and `roles` only."""
+    parse = {"everyone", "roles", "users"} if allowed is None else set(allowed.get("parse") or ())
+    users = {str(u) for u in (allowed or {}).get("users") or ()}
+    roles = {str(r) for r in (allowed or {}).get("roles") or ()}
+    found = []
+    for mention in _MENTIONS.finditer(content):
+        if mention["everyone"] and "everyone" in parse:
+            found.append("@everyone")
+        elif mention["role"] and ("roles" in parse or mention["role"] in roles):
+            found.append(f"role:{mention['role']}")
+        elif mention["user"] and ("users" in parse or mention["user"] in users):
+            found.append(f"user:{mention['user']}")
+    return found
