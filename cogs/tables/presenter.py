@@ -176,6 +176,9 @@ class TablePresenter(commands.Cog):
         self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
         self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
+        # "My hand" messages whose follow is queued and has not read the table yet: a deal
+        # and the turn it gives come together, and one redraw shows both
+        self.following: set[int] = set()
         # table -> (player, hand, street) whose cards the system placed (R10, or the close)
         self.auto_placed: dict[int, set[tuple[int, int, int]]] = {}
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
@@ -870,11 +873,13 @@ class TablePresenter(commands.Cog):
         now = self.bot.clock.now()
         mine = [(shown.at, message_id) for message_id, shown in self.hands.get(table, {}).items()
                 if shown.player == player and now - shown.at < HAND_EDITABLE_SECONDS]
-        if mine:
-            box.post(partial(self._follow_hand, table, max(mine)[1]))
+        if mine and (newest := max(mine)[1]) not in self.following:
+            self.following.add(newest)
+            box.post(partial(self._follow_hand, table, newest))
 
     async def _follow_hand(self, table: int, message_id: int) -> None:
         async with self.serial(message_id):
+            self.following.discard(message_id)  # what is asked from here on, it reads anew
             shown = self.hands.get(table, {}).get(message_id)
             if shown is None:  # the record of its action now, or the table closed
                 return
