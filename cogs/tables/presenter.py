@@ -629,20 +629,22 @@ class TablePresenter(commands.Cog):
         return where_of(self.bot, self.tables, table)
 
     async def _prompt(self, table: int, message_id: int | None, state: SeatState,
-                      note: Text | None = None) -> Content:
-        """A DM prompt's content, in the player's language, its image only when what it
-        shows changed."""
-        loc = await player_locale(self.bot, state.player_id)
+                      note: Text | None = None, *, loc: str | None = None) -> Content:
+        """A prompt's content, its image only when what it shows changed: a DM prompt's in
+        its player's language; with `loc`, a "My hand" message's (its interaction's)."""
+        dm = loc is None
+        if loc is None:
+            loc = await player_locale(self.bot, state.player_id)
         key = image_key(loc, state)
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        # A player seated at another table too reads which table this is in the title: one
-        # of this process's, or (sharded) one another process runs, whose prompts come by
-        # the same DM.
-        named = self.tables.seated_elsewhere(state.player_id, table) or (
+        # A player seated at another table too reads which table a DM prompt is for in its
+        # title: one of this process's, or (sharded) one another process runs, whose prompts
+        # come by the same DM.
+        named = dm and (self.tables.seated_elsewhere(state.player_id, table) or (
             not self.bot.shard_plan.every
-            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table))
+            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table)))
         return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
                             where=dataclasses.replace(self._where(table), named=named))
 
@@ -890,12 +892,7 @@ class TablePresenter(commands.Cog):
             if not state.view.dealt:
                 return  # nothing to place: the message shows its last action as it ended
             loc = lang(shown.interaction)
-            key = image_key(loc, state)
-            fresh = self.shown.get(message_id) != key
-            four_colour = fresh and (
-                await self.bot.storage.preferences.preferences(shown.player)).four_colour
-            content = await prompt(loc, state, image=fresh, four_colour=four_colour,
-                                   where=self._where(table))
+            content = await self._prompt(table, message_id, state, loc=loc)
             try:
                 await shown.interaction.edit_original_response(**content.to_edit())
             except discord.HTTPException as error:
@@ -904,7 +901,7 @@ class TablePresenter(commands.Cog):
                 if error.status not in (401, 404):
                     raise
                 return
-            self.shown[message_id] = key
+            self.shown[message_id] = image_key(loc, state)
             hands = self.hands.get(table)
             if hands is not None and message_id in hands:  # its action now, for the clock
                 hands[message_id] = dataclasses.replace(shown, hand_no=state.hand_no,
