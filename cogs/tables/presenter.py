@@ -28,13 +28,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
-from bot.i18n import ENGLISH, Slash, Text, t
+from bot.i18n import ENGLISH, Text, t
 from bot.i18n.names import SeatName
 from bot.tables import (
     Dealt,
-    DmPrompt,
     LobbyChanged,
-    LobbySeat,
     MatchOver,
     NoTable,
     Placed,
@@ -62,17 +60,14 @@ from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import (
     Content,
-    controls_view,
     hand_view,
     image_key,
     play_of,
-    prompt,
     where_of,
 )
 from cogs.tables.embeds import (
     CLOSED,
     PRACTICE_CLOSED,
-    Where,
     got_up_note,
     left_notice,
     lobby_embed,
@@ -82,22 +77,19 @@ from cogs.tables.embeds import (
     standings_embed,
     table_embed,
     waiting_notice,
-    without_way_back,
 )
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import CHANNEL, Outbox
+from cogs.tables.prompts import TABLE_CLOSED, TIME_RAN_OUT, Prompts
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
 
-DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
 MISSING_PERMISSIONS = 50013
 DRAIN_SECONDS = 5.0
-TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
-TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
 # Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
 # the edit's own way there.
 HAND_EDITABLE_SECONDS = 14 * 60
@@ -163,18 +155,13 @@ Draw = Callable[[], Awaitable[Content]]
 
 
 class TablePresenter(commands.Cog):
-    """Presents every table: one Outbox each; remembers which prompts went out by DM."""
+    """Presents every table: one Outbox each; its DM prompts through `prompts`."""
 
     def __init__(self, bot: "OFCBot") -> None:
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
-        # (table, DM prompt message) -> whether it shows "your turn"
-        self.turn_shown: dict[tuple[int, int], bool] = {}
-        self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
         self.ended: set[int] = set()  # tables closed, until their last jobs have run
-        self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
-        self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
         self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
         # "My hand" messages whose follow is queued and has not read the table yet: a deal
         # and the turn it gives come together, and one redraw shows both
@@ -187,9 +174,7 @@ class TablePresenter(commands.Cog):
         self.unpostable: dict[int, Told] = {}
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
-        # prompt message -> what its image shows (controls.image_key): uploaded again only
-        # when that changes
-        self.shown: dict[int, tuple[object, ...]] = {}
+        self.prompts = Prompts(bot, self.serial, self.ended, self._tell_channel)
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -267,13 +252,13 @@ class TablePresenter(commands.Cog):
                     self.ended.add(table)
                     if self._known(table):  # its DM prompts lose their controls
                         for player, sent in self.tables.messages(table).dm.items():
-                            box.post(partial(self._end_prompt, table, player, sent))
+                            box.post(partial(self.prompts.end_prompt, table, player, sent))
                     self._end_hands(table, box)
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
             self.restoring.add(table)
-            box.post(partial(self._told_before_stop, table, event.lobby.seats))
+            box.post(partial(self.prompts.told_before_stop, table, event.lobby.seats))
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
@@ -287,12 +272,12 @@ class TablePresenter(commands.Cog):
                 if lobby.status == "playing":
                     refresh_table()
             case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
-                box.post(partial(self._send_prompt, table, player, hand, street, again))
+                box.post(partial(self.prompts.send_prompt, table, player, hand, street, again))
                 self._hands_follow(table, player, box)
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
-                    box.post(partial(self._edit_prompt, table, player, turn=True))
+                    box.post(partial(self.prompts.edit_prompt, table, player, turn=True))
                     self._hands_follow(table, player, box)
             case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
                     if is_person(player):
@@ -300,12 +285,12 @@ class TablePresenter(commands.Cog):
                 refresh_table()
                 note = TABLE_CLOSED if closing else \
                     TIME_RAN_OUT if (table, player) in timed_out else None
-                box.post(partial(self._edit_prompt, table, player, note))
+                box.post(partial(self.prompts.edit_prompt, table, player, note))
                 if not closing:  # (the close ends every "My hand" itself: _end_hands)
                     self._hands_placed(table, (player, hand, street), note, box)
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player, close=False))
+                box.post(partial(self.prompts.edit_prompt, table, player, close=False))
             case ShowdownDone():
                 # The view as the showdown left it (the next deal comes in a later batch).
                 shown = self.tables.public_view(table)
@@ -326,7 +311,7 @@ class TablePresenter(commands.Cog):
                 if is_person(player):
                     note = got_up_note(chips, away=reason == "away", practice=lobby.practice,
                                        cash=lobby.rules.format == "cash")
-                    box.post(partial(self._got_up, table, player, note))
+                    box.post(partial(self.prompts.got_up, table, player, note))
             case TableWaiting(busted=busted, closes_at=closes_at):
                 waits = waiting_notice(busted, closes_at)
                 to_channel(lambda: self._notice(event.channel_id, waits, table))
@@ -351,7 +336,7 @@ class TablePresenter(commands.Cog):
                     box.refresh("lobby", lambda: self._refresh_lobby(table))
                     refresh_table()
                     for player, sent in self.tables.messages(table).dm.items():
-                        box.post(partial(self._end_prompt, table, player, sent))
+                        box.post(partial(self.prompts.end_prompt, table, player, sent))
                 self._end_hands(table, box)
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
@@ -365,11 +350,8 @@ class TablePresenter(commands.Cog):
         box.when_idle(partial(self._drop_outbox, table, box))
         self.restoring.discard(table)
         self.unpostable.pop(table, None)
-        self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
-        self.closed = {k for k in self.closed if k[0] != table}
+        self.prompts.forget(table)
         self.ended.discard(table)
-        self.no_dm = {k for k in self.no_dm if k[0] != table}
-        self.told = {k for k in self.told if k[0] != table}
         self.hands.pop(table, None)
         self.auto_placed.pop(table, None)
 
@@ -409,6 +391,10 @@ class TablePresenter(commands.Cog):
         """A line in the table's channel, in its server's language."""
         await self.bot.get_partial_messageable(channel_id).send(
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
+
+    async def _tell_channel(self, table: int, text: Text) -> None:
+        """`_notice` in the table's channel as it is now, through `_to_channel`."""
+        await self._to_channel(table, lambda: self._notice(self._channel_of(table), text, table))
 
     async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
                               practice: bool, tournament: bool, match_id: int | None) -> None:
@@ -606,12 +592,13 @@ class TablePresenter(commands.Cog):
                            view: TableView | None, match_over: int | None = None) -> None:
         """A player's own result of a showdown, by DM, linking to the table; after the
         match's last one (`match_over`: its id), with the player's new rating."""
-        if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
+        if view is None or (event.table_id, player, event.hand_no) in self.prompts.no_dm:
             return
         loc = await player_locale(self.bot, player)
         names = {s.seat: shown_seat(loc, s.name, s.is_ai) for s in view.seats}
         embed = result_embed(loc, event.hand_no, event.view, seat, names,
-                             self._where(event.table_id), view.rules.variant == "lowball",
+                             where_of(self.bot, self.tables, event.table_id),
+                             view.rules.variant == "lowball",
                              self.tables.lobby(event.table_id).practice)
         if embed is None:
             return
@@ -624,234 +611,6 @@ class TablePresenter(commands.Cog):
         user = self.bot.get_user(player) or await self.bot.fetch_user(player)
         with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
             await user.send(embed=embed)
-
-    def _where(self, table: int) -> Where:
-        return where_of(self.bot, self.tables, table)
-
-    async def _prompt(self, table: int, message_id: int | None, state: SeatState,
-                      note: Text | None = None, *, loc: str | None = None) -> Content:
-        """A prompt's content, its image only when what it shows changed: a DM prompt's in
-        its player's language; with `loc`, a "My hand" message's (its interaction's)."""
-        dm = loc is None
-        if loc is None:
-            loc = await player_locale(self.bot, state.player_id)
-        key = image_key(loc, state)
-        fresh = message_id is None or self.shown.get(message_id) != key
-        four_colour = fresh and (
-            await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        # A player seated at another table too reads which table a DM prompt is for in its
-        # title: one of this process's, or (sharded) one another process runs, whose prompts
-        # come by the same DM.
-        named = dm and (self.tables.seated_elsewhere(state.player_id, table) or (
-            not self.bot.shard_plan.every
-            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table)))
-        return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
-                            where=dataclasses.replace(self._where(table), named=named))
-
-    # ------------------------------------------------------------ prompts by DM
-    # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
-    # redrawn with that action; once the action is over it becomes its record, with no
-    # controls. Every edit of a prompt takes that message's turn (`serial`), as clicks do, and
-    # reads the table when it runs: a late job can close an old prompt but never draw a later
-    # action on it, and the next action always comes as a new message with its controls.
-    async def _send_prompt(self, table: int, player: int, hand: int, street: int,
-                           again: bool = False) -> None:
-        """The seat's controls for this action by DM, once: when the action's prompt is
-        already out (a restart announces every deal again: `again`) it is redrawn in place."""
-        try:
-            state = self.tables.private_view(table, player)
-        except TableError:
-            return  # the player got up (or the table closed) before this job ran
-        sent = self.tables.messages(table).dm.get(player)
-        if not _asks(state, hand, street):
-            # Placed (or timed out) meanwhile: nothing to ask. When the DMs fell behind the
-            # play, the prompt on record may be of an action over since: it closes now, not
-            # when the next action's prompt comes (the next hand's, if this was the last).
-            if sent is not None and not _asks(state, sent.hand_no, sent.street):
-                await self._redraw_prompt(table, player, sent)
-            return
-        if sent is not None and (sent.hand_no, sent.street) == (hand, street):
-            await self._redraw_prompt(table, player, sent)
-            return
-        if (table, player, hand) in self.no_dm:
-            return
-        # A deal announced again after a restart, to a player with no DM on record who was
-        # dealt an earlier street of this hand (or earned this Fantasyland here): a DM was
-        # tried then, found no way, and the channel was told (once a table).
-        told = again and sent is None and street != 1
-        if (await self.bot.storage.preferences.preferences(player)).controls == "channel":
-            await self._in_channel(table, player, hand, told)  # /ofc preferences: no DMs
-            return
-        if sent is not None:
-            await self._close_prompt(table, player, sent)
-        try:
-            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            message = await user.send(**(await self._prompt(table, None, state)).to_send())
-        except discord.Forbidden as error:
-            if error.code != DMS_CLOSED:
-                raise
-            await self._dms_closed(table, player, hand, told)
-            return
-        shown = DmPrompt(message.channel.id, message.id, hand, street)
-        if table not in self.ended:
-            self.turn_shown[table, message.id] = state.to_act
-            self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
-            await self.tables.set_dm_message(table, player, shown)
-        if sent is not None and state.away:
-            # One way back per table, on the newest prompt: the record before it had it.
-            async with self.serial(sent.message_id):
-                await self._drop_way_back(table, player, sent)
-        # The table closed while this prompt was on its way, or before it was recorded (the
-        # record waits for the table, which the close held): the close did not see it, so it
-        # ends here as the close ends the prompts it saw.
-        if table in self.ended:
-            await self._end_prompt(table, player, shown)
-
-    async def _told_before_stop(self, table: int, seats: Sequence[LobbySeat]) -> None:
-        """A restored table's player with no DM on record and cards on their board was told
-        before the stop, at their first street, that no DM reaches them: with nothing dealt
-        to them now (they placed their street and wait for the others), no deal announced
-        again says so, and the next hand's deal must not tell the channel a second time."""
-        dms = self.tables.messages(table).dm
-        for seat in seats:
-            if not is_person(seat.player_id) or seat.player_id in dms:
-                continue
-            try:
-                state = self.tables.private_view(table, seat.player_id)
-            except TableError:
-                continue
-            if state.view.board.cards:
-                self.told.add((table, seat.player_id))
-
-    async def _in_channel(self, table: int, player: int, hand: int, told: bool) -> None:
-        """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
-        await self._no_dm(table, player, hand, told, Text(
-            "{who}, as you prefer, your cards are not sent by DM: press **My hand** on the "
-            "table message (or use `{cmd}`) to place them.", who=f"<@{player}>",
-            cmd=Slash("ofc hand")))
-
-    async def _dms_closed(self, table: int, player: int, hand: int, told: bool) -> None:
-        await self._no_dm(table, player, hand, told, Text(
-            "{who}, I cannot send you direct messages. Press **My hand** on the table message "
-            "(or use `{cmd}`) to see your cards and place them.", who=f"<@{player}>",
-            cmd=Slash("ofc hand")))
-
-    async def _no_dm(self, table: int, player: int, hand: int, told: bool,
-                     notice: Text) -> None:
-        """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
-        the channel is told why once a table (`told`: before a restart)."""
-        self.no_dm.add((table, player, hand))
-        if (table, player) in self.told:
-            return
-        self.told.add((table, player))
-        if told:
-            return
-        await self._to_channel(table, lambda: self._notice(self._channel_of(table), notice,
-                                                           table))
-
-    async def _edit_prompt(self, table: int, player: int, note: Text | None = None, *,
-                           turn: bool = False, close: bool = True) -> None:
-        """Update the player's DM prompt: its turn came (`turn`: only if that changes it), it
-        is away (`close=False`: the prompt of an action already over is left to the note that
-        says how it ended), or `note` says why its action is over."""
-        sent = self.tables.messages(table).dm.get(player)
-        if sent is not None:
-            await self._redraw_prompt(table, player, sent, note, turn=turn, close=close)
-
-    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt,
-                             note: Text | None = None, *, turn: bool = False,
-                             close: bool = True) -> None:
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:
-                return  # the player has left
-            if turn and (not state.to_act or self.turn_shown.get((table, sent.message_id), True)):
-                return  # shown as its turn already, or closed: a confirm's record stays
-            message = self._dm_message(sent)
-            if state.away and not state.view.dealt:
-                # R10: nothing to place while away; the prompt offers the way back, and the
-                # action it shows from now on is the seat's current one.
-                await message.edit(**(await self._prompt(table, sent.message_id, state,
-                                                         note)).to_edit())
-                self.shown[sent.message_id] = image_key(
-                    await player_locale(self.bot, player), state)
-                self.turn_shown[table, sent.message_id] = state.to_act
-                self.closed.discard((table, sent.message_id))
-                await self.tables.set_dm_message(
-                    table, player, sent._replace(hand_no=state.hand_no, street=state.street))
-            elif _asks(state, sent.hand_no, sent.street):
-                await message.edit(**(await self._prompt(table, sent.message_id, state,
-                                                         note)).to_edit())
-                self.shown[sent.message_id] = image_key(
-                    await player_locale(self.bot, player), state)
-                self.turn_shown[table, sent.message_id] = state.to_act
-            elif close:
-                await self._close_locked(table, sent, state, note)
-
-    async def _close_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
-        """The prompt's action is over: it becomes its record, without controls."""
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:
-                return
-            await self._close_locked(table, sent, state)
-
-    async def _close_locked(self, table: int, sent: DmPrompt, state: SeatState,
-                            note: Text | None = None) -> None:
-        if (table, sent.message_id) in self.closed:
-            return
-        self.closed.add((table, sent.message_id))
-        self.turn_shown[table, sent.message_id] = True
-        self.shown.pop(sent.message_id, None)  # a record keeps its image
-        # No attachments given: the image of the action as it was shown stays. An away seat
-        # keeps its way back, which belongs to no action.
-        loc = await player_locale(self.bot, state.player_id)
-        await self._dm_message(sent).edit(
-            embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
-                               where=self._where(table)),
-            view=controls_view(loc, state) if state.away else discord.ui.View())
-
-    async def _got_up(self, table: int, player: int, note: Text) -> None:
-        """The player got up, or sat out while away (R10, R11): the prompt on record keeps
-        no control ("I'm back" there could only be refused: a cash table's /ofc join buys in
-        again) and says so (`note`); the hand was over, so its action was placed."""
-        try:
-            sent = self.tables.messages(table).dm.get(player)
-        except TableError:  # no longer the service's: its close ended the prompts
-            return
-        if sent is not None:
-            async with self.serial(sent.message_id):
-                self.closed.add((table, sent.message_id))
-                await self._drop_way_back(table, player, sent, note)
-
-    async def _drop_way_back(self, table: int, player: int, sent: DmPrompt,
-                             note: Text | None = None) -> None:
-        """The prompt loses its controls and the away line that offered them (its text is
-        read back: the board it recorded may be gone from the table by now)."""
-        message = await self._dm_message(sent).fetch()
-        loc = await player_locale(self.bot, player)
-        shown = message.embeds[0] if message.embeds else discord.Embed()
-        await message.edit(embed=without_way_back(loc, shown, sent.hand_no, sent.street, note,
-                                                  where=self._where(table)),
-                           view=discord.ui.View())
-
-    async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
-        """The table closed with the prompt's action open: closing completed the hand in play
-        (R10 placed its cards), so the prompt becomes its record and says so, rather than
-        keeping "Your turn" and a countdown to a moment that never comes. Away or not, the
-        player has no way back to a closed table."""
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:  # no longer the service's: only the controls go
-                if (table, sent.message_id) not in self.closed:
-                    self.closed.add((table, sent.message_id))
-                    await self._dm_message(sent).edit(view=discord.ui.View())
-                return
-            await self._close_locked(table, sent, dataclasses.replace(state, away=False),
-                                     TABLE_CLOSED)
 
     # ------------------------------------------------------------ "My hand" messages
     def hand_shown(self, table: int, message_id: int, interaction: Interaction,
@@ -892,7 +651,7 @@ class TablePresenter(commands.Cog):
             if not state.view.dealt:
                 return  # nothing to place: the message shows its last action as it ended
             loc = lang(shown.interaction)
-            content = await self._prompt(table, message_id, state, loc=loc)
+            content = await self.prompts.content(table, message_id, state, loc=loc)
             try:
                 await shown.interaction.edit_original_response(**content.to_edit())
             except discord.HTTPException as error:
@@ -901,7 +660,7 @@ class TablePresenter(commands.Cog):
                 if error.status not in (401, 404):
                     raise
                 return
-            self.shown[message_id] = image_key(loc, state)
+            self.prompts.shown[message_id] = image_key(loc, state)
             hands = self.hands.get(table)
             if hands is not None and message_id in hands:  # its action now, for the clock
                 hands[message_id] = dataclasses.replace(shown, hand_no=state.hand_no,
@@ -962,7 +721,7 @@ class TablePresenter(commands.Cog):
             if state is not None:
                 await edit(embed=placed_embed(
                     loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
-                    note, where=self._where(table)), view=discord.ui.View())
+                    note, where=where_of(self.bot, self.tables, table)), view=discord.ui.View())
             else:
                 await edit(content=t(loc, CLOSED), view=discord.ui.View())
         except discord.HTTPException as error:
@@ -971,37 +730,10 @@ class TablePresenter(commands.Cog):
             if error.status not in (401, 404):
                 raise
 
-    def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
-        return self.bot.get_partial_messageable(
-            sent.channel_id, type=discord.ChannelType.private).get_partial_message(sent.message_id)
-
     def follow(self, table: int, player: int) -> None:
         """The seat's action changed through "My hand": its DM prompt follows (the draft
         shown, or closed once placed), in turn with the table's other DM edits."""
-        self._outbox(table).post(lambda: self._edit_prompt(table, player))
-
-    def confirmed(self, table: int, message: discord.Message | None) -> None:
-        """A DM prompt's Confirm turned it into its record (the click's own edit)."""
-        if message is not None:
-            self.closed.add((table, message.id))
-            self.turn_shown[table, message.id] = True
-            self.shown.pop(message.id, None)  # a record keeps its image
-
-    async def came_back(self, table: int, player: int, message: discord.Message | None,
-                        state: SeatState) -> None:
-        """"Back" redrew a DM prompt with the seat's current action: it is that action's
-        prompt now."""
-        if message is None:
-            return
-        self.closed.discard((table, message.id))
-        self.turn_shown[table, message.id] = state.to_act
-        await self.tables.set_dm_message(
-            table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
-
-
-def _asks(state: SeatState, hand: int, street: int) -> bool:
-    """Whether the seat's action now is that of `hand` and `street`, with cards to place."""
-    return (state.hand_no, state.street) == (hand, street) and bool(state.view.dealt)
+        self._outbox(table).post(lambda: self.prompts.edit_prompt(table, player))
 
 
 def _gone(error: discord.HTTPException) -> bool:
