@@ -135,7 +135,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
                            four_colour=prefs.four_colour)
     shown = await send(interaction, ephemeral=True, **content.to_send())
     if shown is not None:
-        play_of(interaction).hand_shown(table, shown.id, interaction, state, began)
+        play_of(interaction).hands.hand_shown(table, shown.id, interaction, state, began)
 
 
 @contextlib.asynccontextmanager
@@ -177,7 +177,7 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     if interaction.guild_id is not None:
         play.follow(state.table_id, state.player_id)
         if message is not None:  # this click's token reaches the "My hand" message longest
-            play.hand_shown(state.table_id, message.id, interaction, state, began)
+            play.hands.hand_shown(state.table_id, message.id, interaction, state, began)
 
 
 def _button(kind: type[B], custom_id: object, label: str, style: discord.ButtonStyle, *,

@@ -4,7 +4,8 @@
   are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
 - Each seated person gets a DM per action with the private image and the controls; if DMs are
   closed (50007) the channel is told once to use "My hand" / `/ofc hand`, which shows the same
-  controls ephemerally.
+  controls ephemerally (cogs/tables/prompts.py); a "My hand" message follows its seat's hand
+  while Discord lets the bot edit it (cogs/tables/hands.py).
 - Clicks are cogs/tables/controls.py's; the cog orders the clicks on one message (`serial`)
   and routes a component id that is on no message through the same checks.
 - A table whose channel is gone (deleted, or hidden from the bot: Discord's CHANNEL_DELETE or
@@ -17,7 +18,6 @@
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from functools import partial
@@ -38,7 +38,6 @@ from bot.tables import (
     Placed,
     PlayerAway,
     PlayerLeft,
-    SeatState,
     ShowdownDone,
     Standing,
     TableClosed,
@@ -61,23 +60,21 @@ from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import (
     Content,
     hand_view,
-    image_key,
     play_of,
     where_of,
 )
 from cogs.tables.embeds import (
-    CLOSED,
     PRACTICE_CLOSED,
     got_up_note,
     left_notice,
     lobby_embed,
-    placed_embed,
     result_embed,
     showdown_embed,
     standings_embed,
     table_embed,
     waiting_notice,
 )
+from cogs.tables.hands import Hands
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import CHANNEL, Outbox
 from cogs.tables.prompts import TABLE_CLOSED, TIME_RAN_OUT, Prompts
@@ -90,23 +87,6 @@ log = logging.getLogger(__name__)
 UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
 MISSING_PERMISSIONS = 50013
 DRAIN_SECONDS = 5.0
-# Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
-# the edit's own way there.
-HAND_EDITABLE_SECONDS = 14 * 60
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HandShown:
-    """A "My hand" message (ephemeral: only an interaction's token can edit it), the latest
-    interaction that drew it, when, and the action it showed."""
-
-    interaction: Interaction
-    at: float
-    player: int
-    hand_no: int
-    street: int
-
-
 def told_after_restart(channel: int, chips: int) -> Text:
     """What the players of a table restored into a channel that refuses the bot are told."""
     return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
@@ -155,19 +135,14 @@ Draw = Callable[[], Awaitable[Content]]
 
 
 class TablePresenter(commands.Cog):
-    """Presents every table: one Outbox each; its DM prompts through `prompts`."""
+    """Presents every table: one Outbox each; its DM prompts through `prompts`, its "My
+    hand" messages through `hands`."""
 
     def __init__(self, bot: "OFCBot") -> None:
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
         self.ended: set[int] = set()  # tables closed, until their last jobs have run
-        self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
-        # "My hand" messages whose follow is queued and has not read the table yet: a deal
-        # and the turn it gives come together, and one redraw shows both
-        self.following: set[int] = set()
-        # table -> (player, hand, street) whose cards the system placed (R10, or the close)
-        self.auto_placed: dict[int, set[tuple[int, int, int]]] = {}
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
         # tables closing because their channel is gone or refuses the bot -> what their
         # players are told by DM (told_after_restart, told_channel_gone)
@@ -175,6 +150,7 @@ class TablePresenter(commands.Cog):
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
         self.prompts = Prompts(bot, self.serial, self.ended, self._tell_channel)
+        self.hands = Hands(bot, self.serial, self.ended, self.prompts)
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -253,7 +229,7 @@ class TablePresenter(commands.Cog):
                     if self._known(table):  # its DM prompts lose their controls
                         for player, sent in self.tables.messages(table).dm.items():
                             box.post(partial(self.prompts.end_prompt, table, player, sent))
-                    self._end_hands(table, box)
+                    self.hands.end(table, box)
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
@@ -273,21 +249,21 @@ class TablePresenter(commands.Cog):
                     refresh_table()
             case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
                 box.post(partial(self.prompts.send_prompt, table, player, hand, street, again))
-                self._hands_follow(table, player, box)
+                self.hands.follow(table, player, box)
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
                     box.post(partial(self.prompts.edit_prompt, table, player, turn=True))
-                    self._hands_follow(table, player, box)
+                    self.hands.follow(table, player, box)
             case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
                     if is_person(player):
-                self.auto_placed.setdefault(table, set()).add((player, hand, street))
+                self.hands.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
                 note = TABLE_CLOSED if closing else \
                     TIME_RAN_OUT if (table, player) in timed_out else None
                 box.post(partial(self.prompts.edit_prompt, table, player, note))
-                if not closing:  # (the close ends every "My hand" itself: _end_hands)
-                    self._hands_placed(table, (player, hand, street), note, box)
+                if not closing:  # (the close ends every "My hand" itself: Hands.end)
+                    self.hands.placed(table, (player, hand, street), note, box)
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
                 box.post(partial(self.prompts.edit_prompt, table, player, close=False))
@@ -337,7 +313,7 @@ class TablePresenter(commands.Cog):
                     refresh_table()
                     for player, sent in self.tables.messages(table).dm.items():
                         box.post(partial(self.prompts.end_prompt, table, player, sent))
-                self._end_hands(table, box)
+                self.hands.end(table, box)
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -352,8 +328,7 @@ class TablePresenter(commands.Cog):
         self.unpostable.pop(table, None)
         self.prompts.forget(table)
         self.ended.discard(table)
-        self.hands.pop(table, None)
-        self.auto_placed.pop(table, None)
+        self.hands.forget(table)
 
     def _drop_outbox(self, table: int, box: Outbox) -> None:
         if self.outboxes.get(table) is box:
@@ -611,124 +586,6 @@ class TablePresenter(commands.Cog):
         user = self.bot.get_user(player) or await self.bot.fetch_user(player)
         with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
             await user.send(embed=embed)
-
-    # ------------------------------------------------------------ "My hand" messages
-    def hand_shown(self, table: int, message_id: int, interaction: Interaction,
-                   state: SeatState, at: float) -> None:
-        """A "My hand" message was drawn by `interaction`, received `at`: the table's close
-        edits it through that interaction's token while Discord allows
-        (HAND_EDITABLE_SECONDS)."""
-        if table in self.ended:
-            return
-        now = self.bot.clock.now()
-        shown = {m: h for m, h in self.hands.get(table, {}).items()
-                 if now - h.at < HAND_EDITABLE_SECONDS}  # the others are out of reach
-        shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
-                                      state.street)
-        self.hands[table] = shown
-
-    def _hands_follow(self, table: int, player: int, box: Outbox) -> None:
-        """The player's turn came, or their next action was dealt: their newest "My hand"
-        message in reach shows it, as their DM prompt would, rather than "Waiting for" a
-        player who has acted, or nothing to place, until they press My hand again."""
-        now = self.bot.clock.now()
-        mine = [(shown.at, message_id) for message_id, shown in self.hands.get(table, {}).items()
-                if shown.player == player and now - shown.at < HAND_EDITABLE_SECONDS]
-        if mine and (newest := max(mine)[1]) not in self.following:
-            self.following.add(newest)
-            box.post(partial(self._follow_hand, table, newest))
-
-    async def _follow_hand(self, table: int, message_id: int) -> None:
-        async with self.serial(message_id):
-            self.following.discard(message_id)  # what is asked from here on, it reads anew
-            shown = self.hands.get(table, {}).get(message_id)
-            if shown is None:  # the record of its action now, or the table closed
-                return
-            try:
-                state = self.tables.private_view(table, shown.player)
-            except TableError:  # the player has left, or the table is gone
-                return
-            if not state.view.dealt:
-                return  # nothing to place: the message shows its last action as it ended
-            loc = lang(shown.interaction)
-            content = await self.prompts.content(table, message_id, state, loc=loc)
-            try:
-                await shown.interaction.edit_original_response(**content.to_edit())
-            except discord.HTTPException as error:
-                # An expired token (401) or a message the member dismissed (404): a press
-                # of My hand shows the action again.
-                if error.status not in (401, 404):
-                    raise
-                return
-            self.prompts.shown[message_id] = image_key(loc, state)
-            hands = self.hands.get(table)
-            if hands is not None and message_id in hands:  # its action now, for the clock
-                hands[message_id] = dataclasses.replace(shown, hand_no=state.hand_no,
-                                                        street=state.street)
-
-    def _end_hands(self, table: int, box: Outbox) -> None:
-        """The table closed: each "My hand" message still in reach loses its controls (an
-        older one keeps them; a click there says the table is closed)."""
-        now = self.bot.clock.now()
-        placed = self.auto_placed.pop(table, set())
-        for message_id, shown in self.hands.pop(table, {}).items():
-            if now - shown.at < HAND_EDITABLE_SECONDS:
-                completed = (shown.player, shown.hand_no, shown.street) in placed
-                box.post(partial(self._end_hand, table, message_id, shown, completed))
-
-    def _hands_placed(self, table: int, action: tuple[int, int, int], note: Text | None,
-                      box: Outbox) -> None:
-        """R10 placed the player's action (`action`: player, hand, street): each "My hand"
-        message showing it becomes its record, as the DM prompt does, rather than keeping
-        "Your turn" and controls whose click could only be refused."""
-        now = self.bot.clock.now()
-        hands = self.hands.get(table, {})
-        for message_id, shown in list(hands.items()):
-            if (shown.player, shown.hand_no, shown.street) == action:
-                del hands[message_id]  # a record now: the close leaves it as it is
-                if now - shown.at < HAND_EDITABLE_SECONDS:
-                    box.post(partial(self._record_hand, table, message_id, shown, note))
-
-    async def _record_hand(self, table: int, message_id: int, shown: HandShown,
-                           note: Text | None) -> None:
-        async with self.serial(message_id):
-            try:
-                state = self.tables.private_view(table, shown.player)
-            except TableError:  # the player has left, or the table is gone
-                return
-            await self._edit_hand(table, shown, state, note)
-
-    async def _end_hand(self, table: int, message_id: int, shown: HandShown,
-                        completed: bool) -> None:
-        """As `_end_prompt`: a message showing an action whose cards were placed for its
-        player (`completed`: by the close, or by the clock since, which the message never
-        showed) becomes its record; any other (a street its player placed there, a match
-        played out) just says the table closed. Either way its controls go."""
-        async with self.serial(message_id):
-            try:
-                state = self.tables.private_view(table, shown.player) if completed else None
-            except TableError:  # no longer the service's
-                state = None
-            await self._edit_hand(table, shown, state, TABLE_CLOSED)
-
-    async def _edit_hand(self, table: int, shown: HandShown, state: SeatState | None,
-                         note: Text | None) -> None:
-        """A "My hand" message without controls: the record of its action as `state` shows
-        it, headed by `note`; with no `state`, that the table is closed."""
-        loc = lang(shown.interaction)
-        edit = shown.interaction.edit_original_response
-        try:
-            if state is not None:
-                await edit(embed=placed_embed(
-                    loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
-                    note, where=where_of(self.bot, self.tables, table)), view=discord.ui.View())
-            else:
-                await edit(content=t(loc, CLOSED), view=discord.ui.View())
-        except discord.HTTPException as error:
-            # Discord refuses an expired token (401) or a message the member dismissed
-            # (404): it stays as it was, and a click there is answered.
-            if error.status not in (401, 404):
-                raise
 
     def follow(self, table: int, player: int) -> None:
         """The seat's action changed through "My hand": its DM prompt follows (the draft
