@@ -13,7 +13,7 @@
   closed at once as `/ofc cancel` closes it, its players told by DM, and nothing more is sent
   there; so is a table whose channel refuses the bot a permission it needs (403 Missing
   Permissions on a send or edit there), and a table restored into a channel the bot can no
-  longer post in.
+  longer post in (cogs/tables/unpostable.py).
 """
 
 import asyncio
@@ -41,7 +41,6 @@ from bot.tables import (
     ShowdownDone,
     Standing,
     TableClosed,
-    TableError,
     TableEvent,
     TableRefunded,
     TableRestored,
@@ -53,7 +52,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
-from cogs.common.format import MENTION_USERS, chip_count, shown_seat
+from cogs.common.format import MENTION_USERS, shown_seat
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
@@ -78,59 +77,16 @@ from cogs.tables.hands import Hands
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import CHANNEL, Outbox
 from cogs.tables.prompts import TABLE_CLOSED, TIME_RAN_OUT, Prompts
+from cogs.tables.unpostable import Unpostable, told_after_restart
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
 
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
-MISSING_PERMISSIONS = 50013
+UNKNOWN_MESSAGE = 10008  # Discord's code
 DRAIN_SECONDS = 5.0
-def told_after_restart(channel: int, chips: int) -> Text:
-    """What the players of a table restored into a channel that refuses the bot are told."""
-    return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
-                "longer post there (it needs View Channel, Send Messages, Embed Links, Attach "
-                "Files and Read Message History in that channel). Any hand in play was "
-                "completed and settled; your {chips} went back to your wallet.",
-                channel=channel, chips=chip_count(chips))
-
-
-def told_channel_gone(channel: int, chips: int) -> Text:
-    """What the players of a table whose channel is gone are told."""
-    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
-                "can no longer see it. Any hand in play was completed and settled; your "
-                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
-
-
-def told_no_stake_gone(channel: int, chips: int) -> Text:
-    """`told_channel_gone` at a table of play or lent chips (a practice, a tournament's)."""
-    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
-                "can no longer see it. Any hand in play was completed and settled.",
-                channel=channel)
-
-
-def told_refused(channel: int, chips: int) -> Text:
-    """What the players are told when the bot lost a permission it needs in the table's
-    channel mid-game (Discord answered a post or edit there 403 Missing Permissions)."""
-    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
-                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
-                "History in that channel). Any hand in play was completed and settled; your "
-                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
-
-
-def told_no_stake_refused(channel: int, chips: int) -> Text:
-    """`told_refused` at a table of play or lent chips (a practice, a tournament's)."""
-    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
-                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
-                "History in that channel). Any hand in play was completed and settled.",
-                channel=channel)
-
-
-Told = Callable[[int, int], Text]  # (channel, chips) -> a player's DM
 COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
-
-
 Draw = Callable[[], Awaitable[Content]]
 
 
@@ -144,13 +100,11 @@ class TablePresenter(commands.Cog):
         self.outboxes: dict[int, Outbox] = {}
         self.ended: set[int] = set()  # tables closed, until their last jobs have run
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
-        # tables closing because their channel is gone or refuses the bot -> what their
-        # players are told by DM (told_after_restart, told_channel_gone)
-        self.unpostable: dict[int, Told] = {}
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
         self.prompts = Prompts(bot, self.serial, self.ended, self._tell_channel)
         self.hands = Hands(bot, self.serial, self.ended, self.prompts)
+        self.unpostable = Unpostable(bot, lambda: self.closing, self._channel_of)
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -217,13 +171,13 @@ class TablePresenter(commands.Cog):
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
-            told = self.unpostable[table]
+            told = self.unpostable.told[table]
             match event:
                 case TableRefunded(refunds=refunds):
-                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds, told))
+                    box.post(lambda: self.unpostable.tell(event.channel_id, refunds, told))
                 case MatchOver(standings=standings):  # the hand completed was the last
                     stacks = {s.player_id: s.stack for s in standings}
-                    box.post(lambda: self._tell_unpostable(event.channel_id, stacks, told))
+                    box.post(lambda: self.unpostable.tell(event.channel_id, stacks, told))
                 case TableClosed():
                     self.ended.add(table)
                     if self._known(table):  # its DM prompts lose their controls
@@ -240,7 +194,7 @@ class TablePresenter(commands.Cog):
             box.refresh("table", lambda: self._refresh_table(table))
 
         def to_channel(job: Callable[[], Awaitable[object]]) -> None:
-            box.post(lambda: self._to_channel(table, job), CHANNEL)
+            box.post(lambda: self.unpostable.to_channel(table, job), CHANNEL)
 
         match event:
             case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
@@ -325,7 +279,7 @@ class TablePresenter(commands.Cog):
         # The outbox itself goes once its last edits are sent (this job is one of them).
         box.when_idle(partial(self._drop_outbox, table, box))
         self.restoring.discard(table)
-        self.unpostable.pop(table, None)
+        self.unpostable.forget(table)
         self.prompts.forget(table)
         self.ended.discard(table)
         self.hands.forget(table)
@@ -368,8 +322,9 @@ class TablePresenter(commands.Cog):
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
     async def _tell_channel(self, table: int, text: Text) -> None:
-        """`_notice` in the table's channel as it is now, through `_to_channel`."""
-        await self._to_channel(table, lambda: self._notice(self._channel_of(table), text, table))
+        """`_notice` in the table's channel as it is now, through `Unpostable.to_channel`."""
+        await self.unpostable.to_channel(
+            table, lambda: self._notice(self._channel_of(table), text, table))
 
     async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
                               practice: bool, tournament: bool, match_id: int | None) -> None:
@@ -402,7 +357,7 @@ class TablePresenter(commands.Cog):
 
     async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
                                main: bool) -> int | None:
-        """`_show` in the table's channel, through `_to_channel`. When a table
+        """`_show` in the table's channel, through `Unpostable.to_channel`. When a table
         restored after a restart cannot be shown there (Forbidden: the bot lost a permission
         it needs), it is closed as `/ofc cancel` closes it (a hand in play is completed and
         settled, every stack refunded) and the players are told by DM. `main`: the message of
@@ -419,80 +374,20 @@ class TablePresenter(commands.Cog):
                 log.warning("table %s cannot post in channel %s after a restart (%s %s): "
                             "closing it and refunding every stack", table,
                             self._channel_of(table), error.code, error.text)
-                await self._close_unpostable(table, told_after_restart)
+                await self.unpostable.close(table, told_after_restart)
 
-        await self._to_channel(table, show)
+        await self.unpostable.to_channel(table, show)
         if main and shown:
             self.restoring.discard(table)
         return shown[0] if shown else None
 
-    async def _to_channel(self, table: int, job: Callable[[], Awaitable[object]]) -> None:
-        """A send or edit in the table's channel, unless that channel is known to be gone. When
-        Discord answers that it is (404 Unknown Channel, 403 Missing Access), every table of
-        that channel is closed at once."""
-        if table in self.unpostable:
-            return
-        try:
-            await job()
-        except discord.HTTPException as error:
-            refused = (error.status, error.code) == (403, MISSING_PERMISSIONS)
-            if not (_gone(error) or refused):
-                raise
-            try:
-                channel = self._channel_of(table)
-            except NoTable:
-                return  # no longer the service's: nothing left to close
-            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}",
-                                     refused=refused)
-
-    async def end_tables_of(self, channel_id: int, why: str, *, refused: bool = False) -> None:
-        """Close every table of a channel (or of a thread in it) that is gone, or that
-        `refused` the bot a permission it needs there (a table the bot cannot show would
-        hold its players' buy-ins unseen), refunding every stack as `/ofc cancel` does; one
-        log line each."""
-        if self.closing:
-            return  # shutting down: the tables are saved, and restored with their channel
-        for table in self.tables.live_tables():
-            lobby = self.tables.lobby(table)
-            if channel_id in (lobby.channel_id, lobby.thread_id) \
-                    and table not in self.unpostable:
-                log.warning("table %s: channel %s %s (%s): closing it and refunding every "
-                            "stack", table, channel_id,
-                            "refuses the bot" if refused else "is gone", why)
-                no_stake = lobby.practice or lobby.lent
-                told = (told_no_stake_refused if no_stake else told_refused) if refused else \
-                    (told_no_stake_gone if no_stake else told_channel_gone)
-                await self._close_unpostable(table, told)
-
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.end_tables_of(channel.id, "deleted")
+        await self.unpostable.end_tables_of(channel.id, "deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.end_tables_of(payload.thread_id, "deleted")
-
-    async def _close_unpostable(self, table: int, told: Told) -> None:
-        """Close the table now: nothing more is sent to its channel, its players are told
-        `told` by DM."""
-        if table in self.unpostable:
-            return
-        self.unpostable[table] = told
-        with contextlib.suppress(TableError):  # closed meanwhile: its refunds are done
-            await self.tables.cancel(table, 0, is_admin=True)
-
-    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int],
-                               told: Told) -> None:
-        """The players of a table closed because its channel is gone or refuses the bot, by
-        DM (the channel is the one place it cannot say so); a member with closed DMs is
-        skipped."""
-        for player, chips in refunds.items():
-            if not is_person(player):
-                continue
-            with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-                await user.send(t(await player_locale(self.bot, player),
-                                  told(channel_id, chips)))
+        await self.unpostable.end_tables_of(payload.thread_id, "deleted")
 
     async def _refresh_lobby(self, table: int) -> None:
         if table in self.unpostable:
@@ -592,10 +487,6 @@ class TablePresenter(commands.Cog):
         shown, or closed once placed), in turn with the table's other DM edits."""
         self._outbox(table).post(lambda: self.prompts.edit_prompt(table, player))
 
-
-def _gone(error: discord.HTTPException) -> bool:
-    """Does Discord say the channel addressed is gone (deleted, or hidden from the bot)?"""
-    return (error.status, error.code) in ((404, UNKNOWN_CHANNEL), (403, MISSING_ACCESS))
 
 
 @per_member(2, 30)
