@@ -26,7 +26,7 @@ from bot.tables.drafting import is_complete
 from bot.tables.state import street_of
 from cogs.tables.controls import Content, controls_view, fouls
 from cogs.tables.embeds import Where, prompt_embed
-from cogs.tables.presenter import TIME_RAN_OUT
+from cogs.tables.prompts import TIME_RAN_OUT
 from rendering import samples
 from rendering.private import private_image
 from tests.phone import Height, Prompt, height

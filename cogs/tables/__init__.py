@@ -3,6 +3,9 @@
 - lobby.py: `/ofc create`, `join`, `leave`, `start`, `cancel`, `practice` and the lobby buttons;
 - presenter.py: the TablePresenter cog: the service's events turned into the lobby, table,
   showdown and DM messages, through one outbox per table (outbox.py); `/ofc table`;
+- prompts.py: a seat's prompt by DM, and the channel told once when no DM reaches it;
+- hands.py: the "My hand" messages that follow their seat's hand;
+- unpostable.py: the tables closed because their channel is gone or refuses the bot;
 - controls.py: a seat's prompt and placement controls, what each click does; `/ofc hand`;
 - ids.py: the custom_ids of those components; embeds.py: what the messages say.
 """

@@ -135,7 +135,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
                            four_colour=prefs.four_colour)
     shown = await send(interaction, ephemeral=True, **content.to_send())
     if shown is not None:
-        play_of(interaction).hand_shown(table, shown.id, interaction, state, began)
+        play_of(interaction).hands.hand_shown(table, shown.id, interaction, state, began)
 
 
 @contextlib.asynccontextmanager
@@ -164,7 +164,7 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     loc = lang(interaction)
     key = image_key(loc, state)
     message = interaction.message
-    fresh = message is None or play.shown.get(message.id) != key
+    fresh = message is None or play.prompts.shown.get(message.id) != key
     where = where_of(interaction.client, tables_of(interaction), state.table_id)
     four_colour = fresh and (await storage_of(interaction).preferences.preferences(
         interaction.user.id)).four_colour
@@ -173,11 +173,11 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     await acknowledged(interaction)
     await interaction.edit_original_response(**content.to_edit())
     if message is not None:
-        play.shown[message.id] = key
+        play.prompts.shown[message.id] = key
     if interaction.guild_id is not None:
         play.follow(state.table_id, state.player_id)
         if message is not None:  # this click's token reaches the "My hand" message longest
-            play.hand_shown(state.table_id, message.id, interaction, state, began)
+            play.hands.hand_shown(state.table_id, message.id, interaction, state, began)
 
 
 def _button(kind: type[B], custom_id: object, label: str, style: discord.ButtonStyle, *,
@@ -204,8 +204,8 @@ class BackButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.BA
             state = service.private_view(table, interaction.user.id)
             await redraw(interaction, state)
             if interaction.guild_id is None:
-                await play_of(interaction).came_back(table, interaction.user.id,
-                                                     interaction.message, state)
+                await play_of(interaction).prompts.came_back(table, interaction.user.id,
+                                                             interaction.message, state)
 
 
 class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.PLACE):
@@ -253,7 +253,7 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                     embed=placed_embed(lang(interaction), turn.hand, turn.street, state,
                                        where=where),
                     view=discord.ui.View())
-                play_of(interaction).confirmed(turn.table, interaction.message)
+                play_of(interaction).prompts.confirmed(turn.table, interaction.message)
             else:
                 await redraw(interaction, state)
 

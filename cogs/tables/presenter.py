@@ -4,7 +4,8 @@
   are edited in place through a per-table Outbox, coalesced (OFC_TABLE_EDIT_SECONDS).
 - Each seated person gets a DM per action with the private image and the controls; if DMs are
   closed (50007) the channel is told once to use "My hand" / `/ofc hand`, which shows the same
-  controls ephemerally.
+  controls ephemerally (cogs/tables/prompts.py); a "My hand" message follows its seat's hand
+  while Discord lets the bot edit it (cogs/tables/hands.py).
 - Clicks are cogs/tables/controls.py's; the cog orders the clicks on one message (`serial`)
   and routes a component id that is on no message through the same checks.
 - A table whose channel is gone (deleted, or hidden from the bot: Discord's CHANNEL_DELETE or
@@ -12,12 +13,11 @@
   closed at once as `/ofc cancel` closes it, its players told by DM, and nothing more is sent
   there; so is a table whose channel refuses the bot a permission it needs (403 Missing
   Permissions on a send or edit there), and a table restored into a channel the bot can no
-  longer post in.
+  longer post in (cogs/tables/unpostable.py).
 """
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from functools import partial
@@ -28,23 +28,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
-from bot.i18n import ENGLISH, Slash, Text, t
+from bot.i18n import ENGLISH, Text, t
 from bot.i18n.names import SeatName
 from bot.tables import (
     Dealt,
-    DmPrompt,
     LobbyChanged,
-    LobbySeat,
     MatchOver,
     NoTable,
     Placed,
     PlayerAway,
     PlayerLeft,
-    SeatState,
     ShowdownDone,
     Standing,
     TableClosed,
-    TableError,
     TableEvent,
     TableRefunded,
     TableRestored,
@@ -56,140 +52,59 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
-from cogs.common.format import MENTION_USERS, chip_count, shown_seat
+from cogs.common.format import MENTION_USERS, shown_seat
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
 from cogs.tables.controls import ITEMS as CONTROLS
 from cogs.tables.controls import (
     Content,
-    controls_view,
     hand_view,
-    image_key,
     play_of,
-    prompt,
     where_of,
 )
 from cogs.tables.embeds import (
-    CLOSED,
     PRACTICE_CLOSED,
-    Where,
     got_up_note,
     left_notice,
     lobby_embed,
-    placed_embed,
     result_embed,
     showdown_embed,
     standings_embed,
     table_embed,
     waiting_notice,
-    without_way_back,
 )
+from cogs.tables.hands import Hands
 from cogs.tables.lobby import LobbyButton, RematchButton, lobby_view, rematch_view
 from cogs.tables.outbox import CHANNEL, Outbox
+from cogs.tables.prompts import TABLE_CLOSED, TIME_RAN_OUT, Prompts
+from cogs.tables.unpostable import Unpostable, told_after_restart
 
 if TYPE_CHECKING:
     from bot.app import OFCBot
 
 log = logging.getLogger(__name__)
 
-DMS_CLOSED = 50007  # Discord: "Cannot send messages to this user"
-UNKNOWN_CHANNEL, UNKNOWN_MESSAGE, MISSING_ACCESS = 10003, 10008, 50001  # Discord's codes
-MISSING_PERMISSIONS = 50013
+UNKNOWN_MESSAGE = 10008  # Discord's code
 DRAIN_SECONDS = 5.0
-TIME_RAN_OUT = Text("Time ran out: your cards were placed for you.")
-TABLE_CLOSED = Text("Table closed: your cards were placed for you.")
-# Discord lets an interaction's token edit its messages for 15 minutes; a minute is left for
-# the edit's own way there.
-HAND_EDITABLE_SECONDS = 14 * 60
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class HandShown:
-    """A "My hand" message (ephemeral: only an interaction's token can edit it), the latest
-    interaction that drew it, when, and the action it showed."""
-
-    interaction: Interaction
-    at: float
-    player: int
-    hand_no: int
-    street: int
-
-
-def told_after_restart(channel: int, chips: int) -> Text:
-    """What the players of a table restored into a channel that refuses the bot are told."""
-    return Text("Your table in <#{channel}> was closed after the bot restarted: the bot can no "
-                "longer post there (it needs View Channel, Send Messages, Embed Links, Attach "
-                "Files and Read Message History in that channel). Any hand in play was "
-                "completed and settled; your {chips} went back to your wallet.",
-                channel=channel, chips=chip_count(chips))
-
-
-def told_channel_gone(channel: int, chips: int) -> Text:
-    """What the players of a table whose channel is gone are told."""
-    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
-                "can no longer see it. Any hand in play was completed and settled; your "
-                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
-
-
-def told_no_stake_gone(channel: int, chips: int) -> Text:
-    """`told_channel_gone` at a table of play or lent chips (a practice, a tournament's)."""
-    return Text("Your table in <#{channel}> was closed: its channel was deleted, or the bot "
-                "can no longer see it. Any hand in play was completed and settled.",
-                channel=channel)
-
-
-def told_refused(channel: int, chips: int) -> Text:
-    """What the players are told when the bot lost a permission it needs in the table's
-    channel mid-game (Discord answered a post or edit there 403 Missing Permissions)."""
-    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
-                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
-                "History in that channel). Any hand in play was completed and settled; your "
-                "{chips} went back to your wallet.", channel=channel, chips=chip_count(chips))
-
-
-def told_no_stake_refused(channel: int, chips: int) -> Text:
-    """`told_refused` at a table of play or lent chips (a practice, a tournament's)."""
-    return Text("Your table in <#{channel}> was closed: the bot can no longer post there (it "
-                "needs View Channel, Send Messages, Embed Links, Attach Files and Read Message "
-                "History in that channel). Any hand in play was completed and settled.",
-                channel=channel)
-
-
-Told = Callable[[int, int], Text]  # (channel, chips) -> a player's DM
 COMPONENTS = (LobbyButton, RematchButton, *CONTROLS)  # every kind of table component
-
-
 Draw = Callable[[], Awaitable[Content]]
 
 
 class TablePresenter(commands.Cog):
-    """Presents every table: one Outbox each; remembers which prompts went out by DM."""
+    """Presents every table: one Outbox each; its DM prompts through `prompts`, its "My
+    hand" messages through `hands`."""
 
     def __init__(self, bot: "OFCBot") -> None:
         self.bot = bot
         self.tables: TableService = bot.tables
         self.outboxes: dict[int, Outbox] = {}
-        # (table, DM prompt message) -> whether it shows "your turn"
-        self.turn_shown: dict[tuple[int, int], bool] = {}
-        self.closed: set[tuple[int, int]] = set()  # DM prompts now the record of their action
         self.ended: set[int] = set()  # tables closed, until their last jobs have run
-        self.no_dm: set[tuple[int, int, int]] = set()  # (table, player, hand): DM refused
-        self.told: set[tuple[int, int]] = set()  # (table, player) told to use My hand
-        self.hands: dict[int, dict[int, HandShown]] = {}  # table -> "My hand" message -> it
-        # "My hand" messages whose follow is queued and has not read the table yet: a deal
-        # and the turn it gives come together, and one redraw shows both
-        self.following: set[int] = set()
-        # table -> (player, hand, street) whose cards the system placed (R10, or the close)
-        self.auto_placed: dict[int, set[tuple[int, int, int]]] = {}
         self.restoring: set[int] = set()  # tables restored, not yet shown in their channel
-        # tables closing because their channel is gone or refuses the bot -> what their
-        # players are told by DM (told_after_restart, told_channel_gone)
-        self.unpostable: dict[int, Told] = {}
         self.closing = False
         self._serial: dict[int, tuple[asyncio.Lock, int]] = {}  # message -> (lock, users)
-        # prompt message -> what its image shows (controls.image_key): uploaded again only
-        # when that changes
-        self.shown: dict[int, tuple[object, ...]] = {}
+        self.prompts = Prompts(bot, self.serial, self.ended, self._tell_channel)
+        self.hands = Hands(bot, self.serial, self.ended, self.prompts)
+        self.unpostable = Unpostable(bot, lambda: self.closing, self._channel_of)
 
     async def cog_load(self) -> None:
         self.tables.add_listener(self.on_events)
@@ -256,30 +171,30 @@ class TablePresenter(commands.Cog):
         table = event.table_id
         box = self._outbox(table)
         if table in self.unpostable:  # closing: nothing more goes to its channel
-            told = self.unpostable[table]
+            told = self.unpostable.told[table]
             match event:
                 case TableRefunded(refunds=refunds):
-                    box.post(lambda: self._tell_unpostable(event.channel_id, refunds, told))
+                    box.post(lambda: self.unpostable.tell(event.channel_id, refunds, told))
                 case MatchOver(standings=standings):  # the hand completed was the last
                     stacks = {s.player_id: s.stack for s in standings}
-                    box.post(lambda: self._tell_unpostable(event.channel_id, stacks, told))
+                    box.post(lambda: self.unpostable.tell(event.channel_id, stacks, told))
                 case TableClosed():
                     self.ended.add(table)
                     if self._known(table):  # its DM prompts lose their controls
                         for player, sent in self.tables.messages(table).dm.items():
-                            box.post(partial(self._end_prompt, table, player, sent))
-                    self._end_hands(table, box)
+                            box.post(partial(self.prompts.end_prompt, table, player, sent))
+                    self.hands.end(table, box)
                     box.post(lambda: self._forget(table))
             return
         if isinstance(event, TableRestored):
             self.restoring.add(table)
-            box.post(partial(self._told_before_stop, table, event.lobby.seats))
+            box.post(partial(self.prompts.told_before_stop, table, event.lobby.seats))
 
         def refresh_table() -> None:
             box.refresh("table", lambda: self._refresh_table(table))
 
         def to_channel(job: Callable[[], Awaitable[object]]) -> None:
-            box.post(lambda: self._to_channel(table, job), CHANNEL)
+            box.post(lambda: self.unpostable.to_channel(table, job), CHANNEL)
 
         match event:
             case LobbyChanged(lobby=lobby) | TableRestored(lobby=lobby):
@@ -287,25 +202,25 @@ class TablePresenter(commands.Cog):
                 if lobby.status == "playing":
                     refresh_table()
             case Dealt(private_to=int(player), hand_no=hand, street=street) if is_person(player):
-                box.post(partial(self._send_prompt, table, player, hand, street, again))
-                self._hands_follow(table, player, box)
+                box.post(partial(self.prompts.send_prompt, table, player, hand, street, again))
+                self.hands.follow(table, player, box)
             case Turn(player_ids=players):
                 refresh_table()
                 for player in filter(is_person, players):
-                    box.post(partial(self._edit_prompt, table, player, turn=True))
-                    self._hands_follow(table, player, box)
+                    box.post(partial(self.prompts.edit_prompt, table, player, turn=True))
+                    self.hands.follow(table, player, box)
             case Placed(player_id=player, auto=True, hand_no=hand, street=street) \
                     if is_person(player):
-                self.auto_placed.setdefault(table, set()).add((player, hand, street))
+                self.hands.auto_placed.setdefault(table, set()).add((player, hand, street))
                 refresh_table()
                 note = TABLE_CLOSED if closing else \
                     TIME_RAN_OUT if (table, player) in timed_out else None
-                box.post(partial(self._edit_prompt, table, player, note))
-                if not closing:  # (the close ends every "My hand" itself: _end_hands)
-                    self._hands_placed(table, (player, hand, street), note, box)
+                box.post(partial(self.prompts.edit_prompt, table, player, note))
+                if not closing:  # (the close ends every "My hand" itself: Hands.end)
+                    self.hands.placed(table, (player, hand, street), note, box)
             case PlayerAway(player_id=player) if is_person(player):
                 refresh_table()
-                box.post(partial(self._edit_prompt, table, player, close=False))
+                box.post(partial(self.prompts.edit_prompt, table, player, close=False))
             case ShowdownDone():
                 # The view as the showdown left it (the next deal comes in a later batch).
                 shown = self.tables.public_view(table)
@@ -326,7 +241,7 @@ class TablePresenter(commands.Cog):
                 if is_person(player):
                     note = got_up_note(chips, away=reason == "away", practice=lobby.practice,
                                        cash=lobby.rules.format == "cash")
-                    box.post(partial(self._got_up, table, player, note))
+                    box.post(partial(self.prompts.got_up, table, player, note))
             case TableWaiting(busted=busted, closes_at=closes_at):
                 waits = waiting_notice(busted, closes_at)
                 to_channel(lambda: self._notice(event.channel_id, waits, table))
@@ -351,8 +266,8 @@ class TablePresenter(commands.Cog):
                     box.refresh("lobby", lambda: self._refresh_lobby(table))
                     refresh_table()
                     for player, sent in self.tables.messages(table).dm.items():
-                        box.post(partial(self._end_prompt, table, player, sent))
-                self._end_hands(table, box)
+                        box.post(partial(self.prompts.end_prompt, table, player, sent))
+                self.hands.end(table, box)
                 box.post(lambda: self._forget(table))
             case _:  # hand started, placed, player back: the table message shows it
                 refresh_table()
@@ -364,14 +279,10 @@ class TablePresenter(commands.Cog):
         # The outbox itself goes once its last edits are sent (this job is one of them).
         box.when_idle(partial(self._drop_outbox, table, box))
         self.restoring.discard(table)
-        self.unpostable.pop(table, None)
-        self.turn_shown = {k: v for k, v in self.turn_shown.items() if k[0] != table}
-        self.closed = {k for k in self.closed if k[0] != table}
+        self.unpostable.forget(table)
+        self.prompts.forget(table)
         self.ended.discard(table)
-        self.no_dm = {k for k in self.no_dm if k[0] != table}
-        self.told = {k for k in self.told if k[0] != table}
-        self.hands.pop(table, None)
-        self.auto_placed.pop(table, None)
+        self.hands.forget(table)
 
     def _drop_outbox(self, table: int, box: Outbox) -> None:
         if self.outboxes.get(table) is box:
@@ -410,6 +321,11 @@ class TablePresenter(commands.Cog):
         await self.bot.get_partial_messageable(channel_id).send(
             t(await self._locale(table, channel_id), text), allowed_mentions=MENTION_USERS)
 
+    async def _tell_channel(self, table: int, text: Text) -> None:
+        """`_notice` in the table's channel as it is now, through `Unpostable.to_channel`."""
+        await self.unpostable.to_channel(
+            table, lambda: self._notice(self._channel_of(table), text, table))
+
     async def _send_standings(self, channel_id: int, table: int, standings: Sequence[Standing],
                               practice: bool, tournament: bool, match_id: int | None) -> None:
         """The match's end in its server's language, with each person's rating change (the
@@ -441,7 +357,7 @@ class TablePresenter(commands.Cog):
 
     async def _show_in_channel(self, table: int, message_id: int | None, draw: Draw, *,
                                main: bool) -> int | None:
-        """`_show` in the table's channel, through `_to_channel`. When a table
+        """`_show` in the table's channel, through `Unpostable.to_channel`. When a table
         restored after a restart cannot be shown there (Forbidden: the bot lost a permission
         it needs), it is closed as `/ofc cancel` closes it (a hand in play is completed and
         settled, every stack refunded) and the players are told by DM. `main`: the message of
@@ -458,80 +374,20 @@ class TablePresenter(commands.Cog):
                 log.warning("table %s cannot post in channel %s after a restart (%s %s): "
                             "closing it and refunding every stack", table,
                             self._channel_of(table), error.code, error.text)
-                await self._close_unpostable(table, told_after_restart)
+                await self.unpostable.close(table, told_after_restart)
 
-        await self._to_channel(table, show)
+        await self.unpostable.to_channel(table, show)
         if main and shown:
             self.restoring.discard(table)
         return shown[0] if shown else None
 
-    async def _to_channel(self, table: int, job: Callable[[], Awaitable[object]]) -> None:
-        """A send or edit in the table's channel, unless that channel is known to be gone. When
-        Discord answers that it is (404 Unknown Channel, 403 Missing Access), every table of
-        that channel is closed at once."""
-        if table in self.unpostable:
-            return
-        try:
-            await job()
-        except discord.HTTPException as error:
-            refused = (error.status, error.code) == (403, MISSING_PERMISSIONS)
-            if not (_gone(error) or refused):
-                raise
-            try:
-                channel = self._channel_of(table)
-            except NoTable:
-                return  # no longer the service's: nothing left to close
-            await self.end_tables_of(channel, f"{error.status} {error.code} {error.text}",
-                                     refused=refused)
-
-    async def end_tables_of(self, channel_id: int, why: str, *, refused: bool = False) -> None:
-        """Close every table of a channel (or of a thread in it) that is gone, or that
-        `refused` the bot a permission it needs there (a table the bot cannot show would
-        hold its players' buy-ins unseen), refunding every stack as `/ofc cancel` does; one
-        log line each."""
-        if self.closing:
-            return  # shutting down: the tables are saved, and restored with their channel
-        for table in self.tables.live_tables():
-            lobby = self.tables.lobby(table)
-            if channel_id in (lobby.channel_id, lobby.thread_id) \
-                    and table not in self.unpostable:
-                log.warning("table %s: channel %s %s (%s): closing it and refunding every "
-                            "stack", table, channel_id,
-                            "refuses the bot" if refused else "is gone", why)
-                no_stake = lobby.practice or lobby.lent
-                told = (told_no_stake_refused if no_stake else told_refused) if refused else \
-                    (told_no_stake_gone if no_stake else told_channel_gone)
-                await self._close_unpostable(table, told)
-
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.end_tables_of(channel.id, "deleted")
+        await self.unpostable.end_tables_of(channel.id, "deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.end_tables_of(payload.thread_id, "deleted")
-
-    async def _close_unpostable(self, table: int, told: Told) -> None:
-        """Close the table now: nothing more is sent to its channel, its players are told
-        `told` by DM."""
-        if table in self.unpostable:
-            return
-        self.unpostable[table] = told
-        with contextlib.suppress(TableError):  # closed meanwhile: its refunds are done
-            await self.tables.cancel(table, 0, is_admin=True)
-
-    async def _tell_unpostable(self, channel_id: int, refunds: dict[int, int],
-                               told: Told) -> None:
-        """The players of a table closed because its channel is gone or refuses the bot, by
-        DM (the channel is the one place it cannot say so); a member with closed DMs is
-        skipped."""
-        for player, chips in refunds.items():
-            if not is_person(player):
-                continue
-            with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-                await user.send(t(await player_locale(self.bot, player),
-                                  told(channel_id, chips)))
+        await self.unpostable.end_tables_of(payload.thread_id, "deleted")
 
     async def _refresh_lobby(self, table: int) -> None:
         if table in self.unpostable:
@@ -606,12 +462,13 @@ class TablePresenter(commands.Cog):
                            view: TableView | None, match_over: int | None = None) -> None:
         """A player's own result of a showdown, by DM, linking to the table; after the
         match's last one (`match_over`: its id), with the player's new rating."""
-        if view is None or (event.table_id, player, event.hand_no) in self.no_dm:
+        if view is None or (event.table_id, player, event.hand_no) in self.prompts.no_dm:
             return
         loc = await player_locale(self.bot, player)
         names = {s.seat: shown_seat(loc, s.name, s.is_ai) for s in view.seats}
         embed = result_embed(loc, event.hand_no, event.view, seat, names,
-                             self._where(event.table_id), view.rules.variant == "lowball",
+                             where_of(self.bot, self.tables, event.table_id),
+                             view.rules.variant == "lowball",
                              self.tables.lobby(event.table_id).practice)
         if embed is None:
             return
@@ -625,388 +482,11 @@ class TablePresenter(commands.Cog):
         with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
             await user.send(embed=embed)
 
-    def _where(self, table: int) -> Where:
-        return where_of(self.bot, self.tables, table)
-
-    async def _prompt(self, table: int, message_id: int | None, state: SeatState,
-                      note: Text | None = None, *, loc: str | None = None) -> Content:
-        """A prompt's content, its image only when what it shows changed: a DM prompt's in
-        its player's language; with `loc`, a "My hand" message's (its interaction's)."""
-        dm = loc is None
-        if loc is None:
-            loc = await player_locale(self.bot, state.player_id)
-        key = image_key(loc, state)
-        fresh = message_id is None or self.shown.get(message_id) != key
-        four_colour = fresh and (
-            await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        # A player seated at another table too reads which table a DM prompt is for in its
-        # title: one of this process's, or (sharded) one another process runs, whose prompts
-        # come by the same DM.
-        named = dm and (self.tables.seated_elsewhere(state.player_id, table) or (
-            not self.bot.shard_plan.every
-            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table)))
-        return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
-                            where=dataclasses.replace(self._where(table), named=named))
-
-    # ------------------------------------------------------------ prompts by DM
-    # A DM prompt is recorded with the action it was sent for (DmPrompt) and is only ever
-    # redrawn with that action; once the action is over it becomes its record, with no
-    # controls. Every edit of a prompt takes that message's turn (`serial`), as clicks do, and
-    # reads the table when it runs: a late job can close an old prompt but never draw a later
-    # action on it, and the next action always comes as a new message with its controls.
-    async def _send_prompt(self, table: int, player: int, hand: int, street: int,
-                           again: bool = False) -> None:
-        """The seat's controls for this action by DM, once: when the action's prompt is
-        already out (a restart announces every deal again: `again`) it is redrawn in place."""
-        try:
-            state = self.tables.private_view(table, player)
-        except TableError:
-            return  # the player got up (or the table closed) before this job ran
-        sent = self.tables.messages(table).dm.get(player)
-        if not _asks(state, hand, street):
-            # Placed (or timed out) meanwhile: nothing to ask. When the DMs fell behind the
-            # play, the prompt on record may be of an action over since: it closes now, not
-            # when the next action's prompt comes (the next hand's, if this was the last).
-            if sent is not None and not _asks(state, sent.hand_no, sent.street):
-                await self._redraw_prompt(table, player, sent)
-            return
-        if sent is not None and (sent.hand_no, sent.street) == (hand, street):
-            await self._redraw_prompt(table, player, sent)
-            return
-        if (table, player, hand) in self.no_dm:
-            return
-        # A deal announced again after a restart, to a player with no DM on record who was
-        # dealt an earlier street of this hand (or earned this Fantasyland here): a DM was
-        # tried then, found no way, and the channel was told (once a table).
-        told = again and sent is None and street != 1
-        if (await self.bot.storage.preferences.preferences(player)).controls == "channel":
-            await self._in_channel(table, player, hand, told)  # /ofc preferences: no DMs
-            return
-        if sent is not None:
-            await self._close_prompt(table, player, sent)
-        try:
-            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            message = await user.send(**(await self._prompt(table, None, state)).to_send())
-        except discord.Forbidden as error:
-            if error.code != DMS_CLOSED:
-                raise
-            await self._dms_closed(table, player, hand, told)
-            return
-        shown = DmPrompt(message.channel.id, message.id, hand, street)
-        if table not in self.ended:
-            self.turn_shown[table, message.id] = state.to_act
-            self.shown[message.id] = image_key(await player_locale(self.bot, player), state)
-            await self.tables.set_dm_message(table, player, shown)
-        if sent is not None and state.away:
-            # One way back per table, on the newest prompt: the record before it had it.
-            async with self.serial(sent.message_id):
-                await self._drop_way_back(table, player, sent)
-        # The table closed while this prompt was on its way, or before it was recorded (the
-        # record waits for the table, which the close held): the close did not see it, so it
-        # ends here as the close ends the prompts it saw.
-        if table in self.ended:
-            await self._end_prompt(table, player, shown)
-
-    async def _told_before_stop(self, table: int, seats: Sequence[LobbySeat]) -> None:
-        """A restored table's player with no DM on record and cards on their board was told
-        before the stop, at their first street, that no DM reaches them: with nothing dealt
-        to them now (they placed their street and wait for the others), no deal announced
-        again says so, and the next hand's deal must not tell the channel a second time."""
-        dms = self.tables.messages(table).dm
-        for seat in seats:
-            if not is_person(seat.player_id) or seat.player_id in dms:
-                continue
-            try:
-                state = self.tables.private_view(table, seat.player_id)
-            except TableError:
-                continue
-            if state.view.board.cards:
-                self.told.add((table, seat.player_id))
-
-    async def _in_channel(self, table: int, player: int, hand: int, told: bool) -> None:
-        """A player who chose My hand over DMs (`/ofc preferences`) is told so once a table."""
-        await self._no_dm(table, player, hand, told, Text(
-            "{who}, as you prefer, your cards are not sent by DM: press **My hand** on the "
-            "table message (or use `{cmd}`) to place them.", who=f"<@{player}>",
-            cmd=Slash("ofc hand")))
-
-    async def _dms_closed(self, table: int, player: int, hand: int, told: bool) -> None:
-        await self._no_dm(table, player, hand, told, Text(
-            "{who}, I cannot send you direct messages. Press **My hand** on the table message "
-            "(or use `{cmd}`) to see your cards and place them.", who=f"<@{player}>",
-            cmd=Slash("ofc hand")))
-
-    async def _no_dm(self, table: int, player: int, hand: int, told: bool,
-                     notice: Text) -> None:
-        """No DMs to the player this hand (tried again next hand: DMs may open meanwhile);
-        the channel is told why once a table (`told`: before a restart)."""
-        self.no_dm.add((table, player, hand))
-        if (table, player) in self.told:
-            return
-        self.told.add((table, player))
-        if told:
-            return
-        await self._to_channel(table, lambda: self._notice(self._channel_of(table), notice,
-                                                           table))
-
-    async def _edit_prompt(self, table: int, player: int, note: Text | None = None, *,
-                           turn: bool = False, close: bool = True) -> None:
-        """Update the player's DM prompt: its turn came (`turn`: only if that changes it), it
-        is away (`close=False`: the prompt of an action already over is left to the note that
-        says how it ended), or `note` says why its action is over."""
-        sent = self.tables.messages(table).dm.get(player)
-        if sent is not None:
-            await self._redraw_prompt(table, player, sent, note, turn=turn, close=close)
-
-    async def _redraw_prompt(self, table: int, player: int, sent: DmPrompt,
-                             note: Text | None = None, *, turn: bool = False,
-                             close: bool = True) -> None:
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:
-                return  # the player has left
-            if turn and (not state.to_act or self.turn_shown.get((table, sent.message_id), True)):
-                return  # shown as its turn already, or closed: a confirm's record stays
-            message = self._dm_message(sent)
-            if state.away and not state.view.dealt:
-                # R10: nothing to place while away; the prompt offers the way back, and the
-                # action it shows from now on is the seat's current one.
-                await message.edit(**(await self._prompt(table, sent.message_id, state,
-                                                         note)).to_edit())
-                self.shown[sent.message_id] = image_key(
-                    await player_locale(self.bot, player), state)
-                self.turn_shown[table, sent.message_id] = state.to_act
-                self.closed.discard((table, sent.message_id))
-                await self.tables.set_dm_message(
-                    table, player, sent._replace(hand_no=state.hand_no, street=state.street))
-            elif _asks(state, sent.hand_no, sent.street):
-                await message.edit(**(await self._prompt(table, sent.message_id, state,
-                                                         note)).to_edit())
-                self.shown[sent.message_id] = image_key(
-                    await player_locale(self.bot, player), state)
-                self.turn_shown[table, sent.message_id] = state.to_act
-            elif close:
-                await self._close_locked(table, sent, state, note)
-
-    async def _close_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
-        """The prompt's action is over: it becomes its record, without controls."""
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:
-                return
-            await self._close_locked(table, sent, state)
-
-    async def _close_locked(self, table: int, sent: DmPrompt, state: SeatState,
-                            note: Text | None = None) -> None:
-        if (table, sent.message_id) in self.closed:
-            return
-        self.closed.add((table, sent.message_id))
-        self.turn_shown[table, sent.message_id] = True
-        self.shown.pop(sent.message_id, None)  # a record keeps its image
-        # No attachments given: the image of the action as it was shown stays. An away seat
-        # keeps its way back, which belongs to no action.
-        loc = await player_locale(self.bot, state.player_id)
-        await self._dm_message(sent).edit(
-            embed=placed_embed(loc, sent.hand_no, sent.street, state, note,
-                               where=self._where(table)),
-            view=controls_view(loc, state) if state.away else discord.ui.View())
-
-    async def _got_up(self, table: int, player: int, note: Text) -> None:
-        """The player got up, or sat out while away (R10, R11): the prompt on record keeps
-        no control ("I'm back" there could only be refused: a cash table's /ofc join buys in
-        again) and says so (`note`); the hand was over, so its action was placed."""
-        try:
-            sent = self.tables.messages(table).dm.get(player)
-        except TableError:  # no longer the service's: its close ended the prompts
-            return
-        if sent is not None:
-            async with self.serial(sent.message_id):
-                self.closed.add((table, sent.message_id))
-                await self._drop_way_back(table, player, sent, note)
-
-    async def _drop_way_back(self, table: int, player: int, sent: DmPrompt,
-                             note: Text | None = None) -> None:
-        """The prompt loses its controls and the away line that offered them (its text is
-        read back: the board it recorded may be gone from the table by now)."""
-        message = await self._dm_message(sent).fetch()
-        loc = await player_locale(self.bot, player)
-        shown = message.embeds[0] if message.embeds else discord.Embed()
-        await message.edit(embed=without_way_back(loc, shown, sent.hand_no, sent.street, note,
-                                                  where=self._where(table)),
-                           view=discord.ui.View())
-
-    async def _end_prompt(self, table: int, player: int, sent: DmPrompt) -> None:
-        """The table closed with the prompt's action open: closing completed the hand in play
-        (R10 placed its cards), so the prompt becomes its record and says so, rather than
-        keeping "Your turn" and a countdown to a moment that never comes. Away or not, the
-        player has no way back to a closed table."""
-        async with self.serial(sent.message_id):
-            try:
-                state = self.tables.private_view(table, player)
-            except TableError:  # no longer the service's: only the controls go
-                if (table, sent.message_id) not in self.closed:
-                    self.closed.add((table, sent.message_id))
-                    await self._dm_message(sent).edit(view=discord.ui.View())
-                return
-            await self._close_locked(table, sent, dataclasses.replace(state, away=False),
-                                     TABLE_CLOSED)
-
-    # ------------------------------------------------------------ "My hand" messages
-    def hand_shown(self, table: int, message_id: int, interaction: Interaction,
-                   state: SeatState, at: float) -> None:
-        """A "My hand" message was drawn by `interaction`, received `at`: the table's close
-        edits it through that interaction's token while Discord allows
-        (HAND_EDITABLE_SECONDS)."""
-        if table in self.ended:
-            return
-        now = self.bot.clock.now()
-        shown = {m: h for m, h in self.hands.get(table, {}).items()
-                 if now - h.at < HAND_EDITABLE_SECONDS}  # the others are out of reach
-        shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
-                                      state.street)
-        self.hands[table] = shown
-
-    def _hands_follow(self, table: int, player: int, box: Outbox) -> None:
-        """The player's turn came, or their next action was dealt: their newest "My hand"
-        message in reach shows it, as their DM prompt would, rather than "Waiting for" a
-        player who has acted, or nothing to place, until they press My hand again."""
-        now = self.bot.clock.now()
-        mine = [(shown.at, message_id) for message_id, shown in self.hands.get(table, {}).items()
-                if shown.player == player and now - shown.at < HAND_EDITABLE_SECONDS]
-        if mine and (newest := max(mine)[1]) not in self.following:
-            self.following.add(newest)
-            box.post(partial(self._follow_hand, table, newest))
-
-    async def _follow_hand(self, table: int, message_id: int) -> None:
-        async with self.serial(message_id):
-            self.following.discard(message_id)  # what is asked from here on, it reads anew
-            shown = self.hands.get(table, {}).get(message_id)
-            if shown is None:  # the record of its action now, or the table closed
-                return
-            try:
-                state = self.tables.private_view(table, shown.player)
-            except TableError:  # the player has left, or the table is gone
-                return
-            if not state.view.dealt:
-                return  # nothing to place: the message shows its last action as it ended
-            loc = lang(shown.interaction)
-            content = await self._prompt(table, message_id, state, loc=loc)
-            try:
-                await shown.interaction.edit_original_response(**content.to_edit())
-            except discord.HTTPException as error:
-                # An expired token (401) or a message the member dismissed (404): a press
-                # of My hand shows the action again.
-                if error.status not in (401, 404):
-                    raise
-                return
-            self.shown[message_id] = image_key(loc, state)
-            hands = self.hands.get(table)
-            if hands is not None and message_id in hands:  # its action now, for the clock
-                hands[message_id] = dataclasses.replace(shown, hand_no=state.hand_no,
-                                                        street=state.street)
-
-    def _end_hands(self, table: int, box: Outbox) -> None:
-        """The table closed: each "My hand" message still in reach loses its controls (an
-        older one keeps them; a click there says the table is closed)."""
-        now = self.bot.clock.now()
-        placed = self.auto_placed.pop(table, set())
-        for message_id, shown in self.hands.pop(table, {}).items():
-            if now - shown.at < HAND_EDITABLE_SECONDS:
-                completed = (shown.player, shown.hand_no, shown.street) in placed
-                box.post(partial(self._end_hand, table, message_id, shown, completed))
-
-    def _hands_placed(self, table: int, action: tuple[int, int, int], note: Text | None,
-                      box: Outbox) -> None:
-        """R10 placed the player's action (`action`: player, hand, street): each "My hand"
-        message showing it becomes its record, as the DM prompt does, rather than keeping
-        "Your turn" and controls whose click could only be refused."""
-        now = self.bot.clock.now()
-        hands = self.hands.get(table, {})
-        for message_id, shown in list(hands.items()):
-            if (shown.player, shown.hand_no, shown.street) == action:
-                del hands[message_id]  # a record now: the close leaves it as it is
-                if now - shown.at < HAND_EDITABLE_SECONDS:
-                    box.post(partial(self._record_hand, table, message_id, shown, note))
-
-    async def _record_hand(self, table: int, message_id: int, shown: HandShown,
-                           note: Text | None) -> None:
-        async with self.serial(message_id):
-            try:
-                state = self.tables.private_view(table, shown.player)
-            except TableError:  # the player has left, or the table is gone
-                return
-            await self._edit_hand(table, shown, state, note)
-
-    async def _end_hand(self, table: int, message_id: int, shown: HandShown,
-                        completed: bool) -> None:
-        """As `_end_prompt`: a message showing an action whose cards were placed for its
-        player (`completed`: by the close, or by the clock since, which the message never
-        showed) becomes its record; any other (a street its player placed there, a match
-        played out) just says the table closed. Either way its controls go."""
-        async with self.serial(message_id):
-            try:
-                state = self.tables.private_view(table, shown.player) if completed else None
-            except TableError:  # no longer the service's
-                state = None
-            await self._edit_hand(table, shown, state, TABLE_CLOSED)
-
-    async def _edit_hand(self, table: int, shown: HandShown, state: SeatState | None,
-                         note: Text | None) -> None:
-        """A "My hand" message without controls: the record of its action as `state` shows
-        it, headed by `note`; with no `state`, that the table is closed."""
-        loc = lang(shown.interaction)
-        edit = shown.interaction.edit_original_response
-        try:
-            if state is not None:
-                await edit(embed=placed_embed(
-                    loc, shown.hand_no, shown.street, dataclasses.replace(state, away=False),
-                    note, where=self._where(table)), view=discord.ui.View())
-            else:
-                await edit(content=t(loc, CLOSED), view=discord.ui.View())
-        except discord.HTTPException as error:
-            # Discord refuses an expired token (401) or a message the member dismissed
-            # (404): it stays as it was, and a click there is answered.
-            if error.status not in (401, 404):
-                raise
-
-    def _dm_message(self, sent: DmPrompt) -> discord.PartialMessage:
-        return self.bot.get_partial_messageable(
-            sent.channel_id, type=discord.ChannelType.private).get_partial_message(sent.message_id)
-
     def follow(self, table: int, player: int) -> None:
         """The seat's action changed through "My hand": its DM prompt follows (the draft
         shown, or closed once placed), in turn with the table's other DM edits."""
-        self._outbox(table).post(lambda: self._edit_prompt(table, player))
+        self._outbox(table).post(lambda: self.prompts.edit_prompt(table, player))
 
-    def confirmed(self, table: int, message: discord.Message | None) -> None:
-        """A DM prompt's Confirm turned it into its record (the click's own edit)."""
-        if message is not None:
-            self.closed.add((table, message.id))
-            self.turn_shown[table, message.id] = True
-            self.shown.pop(message.id, None)  # a record keeps its image
-
-    async def came_back(self, table: int, player: int, message: discord.Message | None,
-                        state: SeatState) -> None:
-        """"Back" redrew a DM prompt with the seat's current action: it is that action's
-        prompt now."""
-        if message is None:
-            return
-        self.closed.discard((table, message.id))
-        self.turn_shown[table, message.id] = state.to_act
-        await self.tables.set_dm_message(
-            table, player, DmPrompt(message.channel.id, message.id, state.hand_no, state.street))
-
-
-def _asks(state: SeatState, hand: int, street: int) -> bool:
-    """Whether the seat's action now is that of `hand` and `street`, with cards to place."""
-    return (state.hand_no, state.street) == (hand, street) and bool(state.view.dealt)
-
-
-def _gone(error: discord.HTTPException) -> bool:
-    """Does Discord say the channel addressed is gone (deleted, or hidden from the bot)?"""
-    return (error.status, error.code) in ((404, UNKNOWN_CHANNEL), (403, MISSING_ACCESS))
 
 
 @per_member(2, 30)

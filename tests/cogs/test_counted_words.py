@@ -13,7 +13,7 @@ from bot.i18n import t
 from bot.storage.records import MatchPlayer, MatchSummary
 from cogs.economy.embeds import history
 from cogs.tables.embeds import left_notice, result_embed, showdown_embed
-from cogs.tables.presenter import told_after_restart, told_channel_gone, told_refused
+from cogs.tables.unpostable import told_after_restart, told_channel_gone, told_refused
 
 # Both boards hold: alice wins the top (QQ over ace high) and loses the middle (nines and
 # fives under tens and threes) and the bottom (a flush under a full house): lines -1; her

@@ -391,15 +391,15 @@ def test_table_channel_lines_and_closing_dms_fit_a_message(loc: str) -> None:
     """The plain lines a table posts in its channel (a seat left, a cash table waiting with
     every seat busted) and the DMs of a table closed because its channel is gone or refuses
     the bot, at their longest: the longest snowflakes, the largest stack."""
-    from cogs.tables import presenter
+    from cogs.tables import unpostable
     from cogs.tables.embeds import left_notice, waiting_notice
     lines = [left_notice(MENTION, MAX_CHIPS, away=away, practice=practice)
              for away in (True, False) for practice in (True, False)]
     lines.append(waiting_notice([USER - n for n in range(4)], 2e9))
     lines += [told(USER, MAX_CHIPS) for told in (
-        presenter.told_after_restart, presenter.told_channel_gone,
-        presenter.told_no_stake_gone, presenter.told_refused,
-        presenter.told_no_stake_refused)]
+        unpostable.told_after_restart, unpostable.told_channel_gone,
+        unpostable.told_no_stake_gone, unpostable.told_refused,
+        unpostable.told_no_stake_refused)]
     for line in lines:
         shown = t(loc, line)
         assert 0 < len(shown) <= 2000, shown
