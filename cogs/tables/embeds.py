@@ -16,7 +16,7 @@ from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
 from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
-from bot.i18n import Slash, Text, number, t
+from bot.i18n import Slash, Text, number, series, t
 from bot.tables import LobbyView, SeatState, Standing, is_person
 from cogs.common.format import (
     HINTS_ON,
@@ -146,10 +146,10 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     embed = discord.Embed(title=title, colour=COLOUR,
                           description="\n".join([turn_line(loc, view, closed), *notes]))
     names = _names(loc, view)
-    stacks = ", ".join(
-        t(loc, "{name} {stack} (away)", name=names[s.seat], stack=number(loc, s.stack))
+    stacks = t(loc, series([
+        Text("{name} {stack} (away)", name=names[s.seat], stack=number(loc, s.stack))
         if s.away else f"{names[s.seat]} {number(loc, s.stack)}"
-        for s in view.seats if not s.out)
+        for s in view.seats if not s.out]))
     embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
                     else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
@@ -437,7 +437,7 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
         against.append(t(loc, "{points} against {name}", points=signed(pair.points * sign),
                          name=_name(loc, names, other)))
     rows = Text("Rows won {won}, lost {lost} (points: {against})", won=won, lost=lost,
-                against=", ".join(against)) if against \
+                against=series(against)) if against \
         else Text("Rows won {won}, lost {lost}", won=won, lost=lost)
     lines = [t(loc, rows),
              t(loc, "Royalties {royalties} · **{points}** · **{chips}** (stack {stack})",
