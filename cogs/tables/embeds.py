@@ -23,6 +23,7 @@ from cogs.common.format import (
     add_lines,
     chip_count,
     chips,
+    isolated,
     row_label,
     row_word,
     rules_paragraph,
@@ -199,16 +200,18 @@ def fit(text: str, room: int) -> str:
 
 def author_line(loc: str, where: Where) -> str:
     """'Server · #channel' (at a practice table '#channel · practice') on one phone line: a
-    long server name is cut first, then the channel; the practice marker never."""
+    long server name is cut first, then the channel; the practice marker never. The embed's
+    author is plain text: the names are `isolated`, not escaped."""
     channel = where.channel or t(loc, "the table channel")
     if where.practice:
         room = AUTHOR_COLUMNS - columns(t(loc, "#{channel} · practice", channel=""))
-        return t(loc, "#{channel} · practice", channel=fit(channel, room))
-    rest = fit(f"#{channel}", AUTHOR_COLUMNS)
-    room = AUTHOR_COLUMNS - columns(rest) - 3
+        return t(loc, "#{channel} · practice", channel=isolated(fit(channel, room)))
+    # Each name cut first, then isolated: a right-to-left one must not reorder the line.
+    rest = fit(channel, AUTHOR_COLUMNS - 1)
+    room = AUTHOR_COLUMNS - columns(rest) - 4
     if room < 8:
-        return rest
-    return f"{fit(where.server or t(loc, 'your server'), room)} · {rest}"
+        return f"#{isolated(rest)}"
+    return f"{isolated(fit(where.server or t(loc, 'your server'), room))} · #{isolated(rest)}"
 
 
 def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
