@@ -10,7 +10,7 @@ from bot.engine.cards import Card, rank_of, suit_of
 from bot.engine.ordering import joker_choices
 from bot.engine.royalties import ROWS
 from bot.engine.views import SeatView, ShowdownSeat, TableView
-from bot.i18n import ENGLISH, number, short_number, t
+from bot.i18n import ENGLISH, number, series, short_number, t
 from bot.i18n.names import seat_name
 from rendering import theme
 from rendering.board import board_size, draw_board, row_y, shown_rows
@@ -117,7 +117,7 @@ def _captions(loc: str, img: Image.Image, x: int, y: int, result: ShowdownSeat,
         jokers = joker_choices(result.board.row(row), result.resolved.row(row)).values()
         if jokers:
             # R9: say what each joker stood for, under the hand it made.
-            note = t(loc, "★ joker as {cards}", cards=", ".join(_card_text(c) for c in jokers))
+            note = t(loc, "★ joker as {cards}", cards=series([_card_text(c) for c in jokers]))
             text(img, (x, mid + 6), note, 19, "condensed_bold", theme.JOKER_NOTE, "la",
                  max_width=CAPTION_W)
             mid -= 12

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from bot.engine import codec
 from bot.engine.errors import RuleError
 from bot.engine.options import Option, declared, option, written
-from bot.engine.text import Text, excerpt
+from bot.engine.text import Text, excerpt, series
 
 Variant = Literal["pineapple", "turbo", "lowball", "joker"]
 Royalties = Literal["american", "russian", "off"]
@@ -244,7 +244,7 @@ def parse(name: str, raw: Any) -> Any:
     if declared_as.choices:
         value = str(raw).lower()
         if value not in declared_as.choices:
-            allowed = ", ".join(declared_as.choices)
+            allowed = series(declared_as.choices)
             raise RuleError(Text("'{value}' is not a valid {name} (choose {allowed}).",
                                  value=_shown(raw), name=name, allowed=allowed))
         return value

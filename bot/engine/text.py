@@ -99,11 +99,20 @@ def _rebuild(msgid: str, plural: str | None, fields: dict[str, Any]) -> Text:
     return Text(msgid, plural, **fields)
 
 
-def listing(items: Sequence[str]) -> Text | str:
+def series(items: Sequence[Text | str]) -> Text | str:
+    """'A, B, C': the items of a list, separated as the reader's language separates them
+    once shown (Chinese writes 'A、B、C')."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    half = len(items) // 2  # halves: a long list nests only as deep as its logarithm
+    return Text("{items}, {more}", items=series(items[:half]), more=series(items[half:]))
+
+
+def listing(items: Sequence[Text | str]) -> Text | str:
     """'A', 'A and B', 'A, B and C', in the reader's language once shown."""
     if len(items) < 2:
         return items[0] if items else ""
-    return Text("{first} and {last}", first=joined(items[:-1], ", "), last=items[-1])
+    return Text("{first} and {last}", first=series(items[:-1]), last=items[-1])
 
 
 def joined(parts: Sequence[Text | str], separator: str = "\n") -> Text:

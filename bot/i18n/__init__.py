@@ -19,7 +19,7 @@ Locales are Discord's codes (`interaction.locale`): en-US, ru, sv-SE, zh-CN. Any
 reads English (en-GB too, as en-US).
 """
 
-from bot.engine.text import Rank, Text
+from bot.engine.text import Rank, Text, series
 from bot.i18n.catalogue import (
     ENGLISH,
     LANGUAGE_NAMES,
@@ -34,4 +34,5 @@ from bot.i18n.catalogue import (
 )
 
 __all__ = ["ENGLISH", "LANGUAGE_NAMES", "LOCALES", "Rank", "Slash", "Text", "decimal",
-           "locale_of", "number", "short_number", "t", "untranslated"]
+           "locale_of", "number", "series", "short_number", "t",
+           "untranslated"]

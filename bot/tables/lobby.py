@@ -13,7 +13,7 @@ from typing import Any
 from bot.engine.errors import RuleError
 from bot.engine.match import Match, Player, PlayerSpec
 from bot.engine.rules import TableRules
-from bot.engine.text import Text
+from bot.engine.text import Text, series
 from bot.i18n import Slash
 from bot.i18n.names import computer_name
 from bot.storage import InvalidInput, UnknownTable
@@ -129,7 +129,7 @@ class Lobby:
             raise TableError(Text("Only people can practice."))
         if level not in LEVELS:
             raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
-                                  level=level, levels=", ".join(LEVELS)))
+                                  level=level, levels=series(LEVELS)))
         chosen = {**(options or {}), **PRACTICE_OPTIONS}
         async with self._creating:
             lobby = await self._create(guild_id, channel_id, player_id, name, chosen, None,
@@ -257,7 +257,7 @@ class Lobby:
             state = live.state
             if level not in LEVELS:
                 raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
-                                      level=level, levels=", ".join(LEVELS)))
+                                      level=level, levels=series(LEVELS)))
             if not (is_admin or state.practice):
                 raise NotAllowed(HOUSE_CHIPS)
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))

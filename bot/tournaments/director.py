@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 
 from bot.engine.errors import RuleError
 from bot.engine.rules import TableRules
-from bot.engine.text import Text
+from bot.engine.text import Text, series
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
 from bot.i18n.names import computer_name
 from bot.storage import SanctionRecord, Storage, StorageError, TournamentResult
@@ -278,7 +278,7 @@ class TournamentDirector:
             self.check_director(t, actor_id, is_admin)
             if level not in LEVELS:
                 raise TournamentError(Text("'{level}' is not a computer level ({levels}).",
-                                           level=level, levels=", ".join(LEVELS)))
+                                           level=level, levels=series(LEVELS)))
             self._check_computer(t, actor_id)
             player_id = min([0, *(e.player_id for e in t.entries)]) - 1
             joined = await self._register(t, player_id, str(computer_name(-player_id, level)),

@@ -18,7 +18,7 @@ from typing import Any
 from discord import AppCommandOptionType as Kind
 from discord import app_commands
 
-from bot.engine.text import Text, excerpt
+from bot.engine.text import Text, excerpt, series
 
 SUBCOMMANDS = (Kind.subcommand.value, Kind.subcommand_group.value)
 SNOWFLAKES = (Kind.user, Kind.channel, Kind.role, Kind.mentionable, Kind.attachment)
@@ -83,8 +83,8 @@ def check_value(parameter: app_commands.Parameter, value: object) -> None:
     if parameter.choices:
         if value not in [choice.value for choice in parameter.choices]:
             raise OptionRefused(Text("The option {option} takes one of its choices ({choices}).",
-                                     option=option, choices=", ".join(
-                                         str(choice.value) for choice in parameter.choices)))
+                                     option=option, choices=series(
+                                         [str(choice.value) for choice in parameter.choices])))
         return
     if kind is Kind.string:
         assert isinstance(value, str)

@@ -76,10 +76,21 @@ def shown(text: str) -> str:
     one line, its right-to-left text isolated so that it does not reorder the bot's words
     around it."""
     line = _ISOLATES.sub("", one_line(text))
-    escaped = _MARKUP.sub(ZWSP, discord.utils.escape_markdown(line))
+    return _isolate(line, _MARKUP.sub(ZWSP, discord.utils.escape_markdown(line)))
+
+
+def isolated(text: str) -> str:
+    """What a member typed, where Discord shows plain text (an embed's author line, a thread's
+    name: no markdown, no mentions, so nothing to escape): on one line, its right-to-left text
+    isolated as `shown` isolates it."""
+    line = _ISOLATES.sub("", one_line(text))
+    return _isolate(line, line)
+
+
+def _isolate(line: str, shown_as: str) -> str:
     if any(unicodedata.bidirectional(c) in _RTL for c in line):
-        return FSI + escaped + PDI
-    return escaped
+        return FSI + shown_as + PDI
+    return shown_as
 
 
 def as_shown(text: Text) -> Text:

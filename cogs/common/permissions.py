@@ -7,7 +7,7 @@ check them before anything changes.
 
 import discord
 
-from bot.engine.text import joined
+from bot.engine.text import joined, series
 from bot.i18n import Text
 from cogs.common.answers import Refusal
 from cogs.common.client import Interaction
@@ -37,6 +37,11 @@ IN_A_THREAD: Needed = tuple(
 NO_CHIPS_TAKEN = Text("No chips were taken.")
 
 
+def _bold(names: list[Text]) -> Text | str:
+    """'**A**, **B**' in the reader's language."""
+    return series([Text("**{a}**", a=name) for name in names])
+
+
 class MissingPermissions(Refusal):
     """The bot lacks a permission it needs in the channel; nothing was changed."""
 
@@ -44,12 +49,6 @@ class MissingPermissions(Refusal):
 def missing(permissions: discord.Permissions, needed: Needed = NEEDED) -> list[Text]:
     """The names (as Discord's settings show them) of the permissions the bot lacks."""
     return [name for attribute, name, _ in needed if not getattr(permissions, attribute)]
-
-
-def _bold(names: list[Text]) -> Text:
-    """'**A**, **B**' in the reader's language."""
-    return Text("**{a}**", a=names[0]) if len(names) == 1 else Text(
-        "{first}, **{last}**", first=_bold(names[:-1]), last=names[-1])
 
 
 def require_table_permissions(permissions: discord.Permissions, needed: Needed = NEEDED, *,
@@ -85,7 +84,7 @@ def table_needs(channel: object) -> Needed:
     return IN_A_THREAD if isinstance(channel, discord.Thread) else NEEDED
 
 
-def needed_line() -> Text:
+def needed_line() -> Text | str:
     """The permissions a table needs, in one line (for /ofc help)."""
     return _bold([name for _, name, _ in NEEDED])
 

@@ -16,13 +16,14 @@ from bot.engine.outlook import Outlook, draft_outlook
 from bot.engine.royalties import ROWS
 from bot.engine.text import joined, listing
 from bot.engine.views import ShowdownSeat, ShowdownView, TableView
-from bot.i18n import Slash, Text, number, t
+from bot.i18n import Slash, Text, number, series, t
 from bot.tables import LobbyView, SeatState, Standing, is_person
 from cogs.common.format import (
     HINTS_ON,
     add_lines,
     chip_count,
     chips,
+    isolated,
     row_label,
     row_word,
     rules_paragraph,
@@ -146,10 +147,10 @@ def table_embed(loc: str, view: TableView, practice: bool = False,
     embed = discord.Embed(title=title, colour=COLOUR,
                           description="\n".join([turn_line(loc, view, closed), *notes]))
     names = _names(loc, view)
-    stacks = ", ".join(
-        t(loc, "{name} {stack} (away)", name=names[s.seat], stack=number(loc, s.stack))
+    stacks = t(loc, series([
+        Text("{name} {stack} (away)", name=names[s.seat], stack=number(loc, s.stack))
         if s.away else f"{names[s.seat]} {number(loc, s.stack)}"
-        for s in view.seats if not s.out)
+        for s in view.seats if not s.out]))
     embed.add_field(name=t(loc, "Stacks (lent for the tournament)") if lent
                     else t(loc, "Stacks"), value=stacks or "—", inline=False)
     embed.set_image(url=f"attachment://{TABLE_IMAGE}")
@@ -199,16 +200,18 @@ def fit(text: str, room: int) -> str:
 
 def author_line(loc: str, where: Where) -> str:
     """'Server · #channel' (at a practice table '#channel · practice') on one phone line: a
-    long server name is cut first, then the channel; the practice marker never."""
+    long server name is cut first, then the channel; the practice marker never. The embed's
+    author is plain text: the names are `isolated`, not escaped."""
     channel = where.channel or t(loc, "the table channel")
     if where.practice:
         room = AUTHOR_COLUMNS - columns(t(loc, "#{channel} · practice", channel=""))
-        return t(loc, "#{channel} · practice", channel=fit(channel, room))
-    rest = fit(f"#{channel}", AUTHOR_COLUMNS)
-    room = AUTHOR_COLUMNS - columns(rest) - 3
+        return t(loc, "#{channel} · practice", channel=isolated(fit(channel, room)))
+    # Each name cut first, then isolated: a right-to-left one must not reorder the line.
+    rest = fit(channel, AUTHOR_COLUMNS - 1)
+    room = AUTHOR_COLUMNS - columns(rest) - 4
     if room < 8:
-        return rest
-    return f"{fit(where.server or t(loc, 'your server'), room)} · {rest}"
+        return f"#{isolated(rest)}"
+    return f"{isolated(fit(where.server or t(loc, 'your server'), room))} · #{isolated(rest)}"
 
 
 def _where(loc: str, embed: discord.Embed, where: Where | None) -> None:
@@ -437,7 +440,7 @@ def result_embed(loc: str, hand_no: int, showdown: ShowdownView, seat: int,
         against.append(t(loc, "{points} against {name}", points=signed(pair.points * sign),
                          name=_name(loc, names, other)))
     rows = Text("Rows won {won}, lost {lost} (points: {against})", won=won, lost=lost,
-                against=", ".join(against)) if against \
+                against=series(against)) if against \
         else Text("Rows won {won}, lost {lost}", won=won, lost=lost)
     lines = [t(loc, rows),
              t(loc, "Royalties {royalties} · **{points}** · **{chips}** (stack {stack})",

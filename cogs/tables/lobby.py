@@ -25,7 +25,7 @@ from cogs.common.answers import (
     send,
 )
 from cogs.common.client import Interaction, SlashCommand
-from cogs.common.format import chips, clip
+from cogs.common.format import chips, clip, isolated
 from cogs.common.interactions import (
     channel_id_of,
     guild_id_of,
@@ -85,10 +85,11 @@ async def practice(interaction: Interaction, level: str = "strong",
         raise Refusal(NO_PRACTICE_THREAD)
     await interaction.response.defer(ephemeral=True, thinking=True)
     name = name_of(interaction.user)
-    # The thread's name is seen by the whole server: in its language.
+    # The thread's name is seen by the whole server: in its language. It is plain text: the
+    # member's name is isolated, not escaped.
     server = await server_locale(interaction.client, guild_id)
     thread = await channel.create_thread(
-        name=clip(t(server, "Practice: {name} vs computer ({level})", name=name,
+        name=clip(t(server, "Practice: {name} vs computer ({level})", name=isolated(name),
                     level=LEVELS.get(level, level)), THREAD_NAME),
         type=discord.ChannelType.public_thread)
     try:

@@ -28,7 +28,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.views import TableView
-from bot.i18n import ENGLISH, Text, t
+from bot.i18n import ENGLISH, Text, series, t
 from bot.i18n.names import SeatName
 from bot.tables import (
     Dealt,
@@ -251,7 +251,7 @@ class TablePresenter(commands.Cog):
                                                         lobby.practice, lobby.lent,
                                                         lobby.match_id))
             case TableRefunded(reason=reason, refunds=refunds):
-                back = ", ".join(f"<@{p}> {c}" for p, c in refunds.items() if is_person(p))
+                back = series([f"<@{p}> {c}" for p, c in refunds.items() if is_person(p)])
                 if self._known(table) and self.tables.lobby(table).practice:
                     refunded = PRACTICE_CLOSED  # (a table not even restored is not known)
                 elif back:

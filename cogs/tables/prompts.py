@@ -20,6 +20,7 @@ from bot.i18n import Slash, Text
 from bot.tables import DmPrompt, LobbySeat, SeatState, TableError, is_person
 from cogs.common.language import player_locale
 from cogs.tables.controls import Content, controls_view, image_key, prompt, where_of
+from cogs.tables.elsewhere import Elsewhere
 from cogs.tables.embeds import Where, placed_embed, without_way_back
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ class Prompts:
         # prompt message -> what its image shows (controls.image_key): uploaded again only
         # when that changes
         self.shown: dict[int, tuple[object, ...]] = {}
+        self.elsewhere = Elsewhere(bot.tables, bot.storage.tables, bot.shard_plan)
 
     def forget(self, table: int) -> None:
         """The table is closed and its last jobs have run."""
@@ -75,11 +77,8 @@ class Prompts:
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
         # A player seated at another table too reads which table a DM prompt is for in its
-        # title: one of this process's, or (sharded) one another process runs, whose prompts
-        # come by the same DM.
-        named = dm and (self.tables.seated_elsewhere(state.player_id, table) or (
-            not self.bot.shard_plan.every
-            and await self.bot.storage.tables.seated_elsewhere(state.player_id, table)))
+        # title (cogs/tables/elsewhere.py).
+        named = dm and await self.elsewhere.seated(table, state)
         return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
                             where=dataclasses.replace(self._where(table), named=named))
 

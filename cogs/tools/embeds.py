@@ -10,7 +10,7 @@ from bot.ai.solver import Solution
 from bot.engine.board import Board, evaluate_board
 from bot.engine.royalties import ROWS
 from bot.engine.rules import TableRules
-from bot.i18n import LANGUAGE_NAMES, Slash, Text, t
+from bot.i18n import LANGUAGE_NAMES, Slash, Text, series, t
 from bot.storage import GuildSettings, SettingsChange
 from cogs.common.format import (
     INFO,
@@ -64,8 +64,8 @@ def _player_field(loc: str, player: Mapping[str, Any], board: Board, rules: Tabl
 
 
 def _pair_line(loc: str, pair: Mapping[str, Any], point_value: int) -> str:
-    rows = ", ".join(t(loc, _ROW_RESULTS[row], result=_LINE_WORDS[line])
-                     for row, line in zip(ROWS, pair["lines"], strict=True))
+    rows = t(loc, series([t(loc, _ROW_RESULTS[row], result=_LINE_WORDS[line])
+                          for row, line in zip(ROWS, pair["lines"], strict=True)]))
     points = pair["points"]
     a, b = shown(pair["a"]), shown(pair["b"])
     winner, loser = (a, b) if points >= 0 else (b, a)
@@ -157,7 +157,7 @@ def settings(loc: str, current: GuildSettings, defaults: tuple[int, int], rules:
     starting, daily_amount = defaults
     embed = discord.Embed(
         title=t(loc, "Server settings"), colour=INFO,
-        description=t(loc, "Changed: {names}.", names=", ".join(t(loc, c) for c in changed))
+        description=t(loc, "Changed: {names}.", names=series(changed))
         if changed else t(loc, "Nothing changed. Give options to change these settings."),
     )
     embed.add_field(name=t(loc, "Starting chips (new wallets)"),
@@ -166,7 +166,7 @@ def settings(loc: str, current: GuildSettings, defaults: tuple[int, int], rules:
                     value=_setting(loc, current.daily_chips, daily_amount))
     embed.add_field(name=t(loc, "Language of the table messages"),
                     value=language_name(loc, current.language, server_default))
-    custom = ", ".join(f"{k} = {v}" for k, v in sorted(current.table_options.items()))
+    custom = t(loc, series([f"{k} = {v}" for k, v in sorted(current.table_options.items())]))
     embed.add_field(name=t(loc, "Default table options"), inline=False,
                     value=f"{rules_line(loc, rules)}\n{custom or t(loc, 'the usual defaults')}")
     if changes:

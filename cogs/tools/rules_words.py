@@ -12,7 +12,7 @@ from bot.engine.evaluation import eval3, eval5
 from bot.engine.fantasy import LOWBALL_CARDS, TURBO_CARDS, fantasy_cards
 from bot.engine.royalties import ROYALTY
 from bot.engine.rules import TableRules
-from bot.i18n import Text, t
+from bot.i18n import Text, series, t
 from cogs.common.format import chips, clock_words, option_notes
 
 # R4's paying hands, one example each, in the order RULES.md lists them.
@@ -151,9 +151,9 @@ def _fantasy(loc: str, rules: TableRules) -> str:
             entry = Text("QQ or better on top (board not fouled): {n} cards next hand.",
                          n=counts[0])
         else:
-            entry = Text("On top (board not fouled): {counts} cards.", counts=", ".join(
+            entry = Text("On top (board not fouled): {counts} cards.", counts=series([
                 f"{t(loc, name) if isinstance(name, Text) else name} {n}"
-                for (name, _), n in zip(_ENTRY_TOPS, counts, strict=True)))
+                for (name, _), n in zip(_ENTRY_TOPS, counts, strict=True)]))
         repeat = _cards(rules, *_STAY_BOARD, True, entry=max(counts))
         if not repeat:
             stay = Text("Nobody stays: Fantasyland is played once.")

@@ -13,7 +13,7 @@ from bot.engine.errors import RuleError
 from bot.engine.fantasy import repeats_entry
 from bot.engine.rules import TableRules
 from bot.engine.scoresheet import MAX_NAME
-from bot.engine.text import Text, Typed, excerpt
+from bot.engine.text import Text, Typed, excerpt, series
 from bot.i18n import ENGLISH, t
 
 ROW_SEPARATOR = re.compile(r"[/|\n]")
@@ -49,7 +49,7 @@ def parse_fantasy(text: str, names: list[str], rules: TableRules) -> dict[str, i
         name = by_key.get(" ".join(words).casefold())
         if name is None:
             raise RuleError(Text("'{entry}' is not one of the players ({names}).",
-                                 entry=excerpt(entry), names=Typed(", ".join(names))))
+                                 entry=excerpt(entry), names=series([Typed(n) for n in names])))
         if repeats_entry(rules) and not count:
             raise RuleError(Text("Under ultimate Fantasyland, give the cards of {name}'s "
                                  "Fantasyland hand, like '{name} 15'.", name=Typed(name)))

@@ -6,7 +6,7 @@ from typing import Any
 import discord
 
 from bot.engine.tournament import Sanction, Tournament, TournamentTable
-from bot.i18n import Text, t
+from bot.i18n import Text, series, t
 from bot.i18n.names import seat_name
 from bot.tournaments import TournamentChanged
 from cogs.common.format import fits, sanction_reason, sanction_words, shown_seat
@@ -104,7 +104,7 @@ def standings(loc: str, tournament: Tournament, note: Text | None = None,
             parts.append(t(loc, "{n} warning", "{n} warnings", n=tm.warnings(e.player_id)))
         if tm.penalty_points(e.player_id):
             parts.append(t(loc, "-{n} point", "-{n} points", n=tm.penalty_points(e.player_id)))
-        lines.append(", ".join(parts))
+        lines.append(t(loc, series(parts)))
     embed.add_field(name=t(loc, "Players ({n})", n=len(tm.entries)),
                     value=_cut("\n".join(lines) or t(loc, "none yet")), inline=False)
     tail: list[tuple[str, str]] = []  # after the tables, whatever their number

@@ -147,12 +147,12 @@ def test_stacks_and_chips_moved_group_their_digits_as_each_language_does() -> No
         Transfer(payer=1, payee=0, owed=6000, paid=6000),
         Transfer(payer=1, payee=0, owed=9000, paid=4000)))  # capped by a stack (R6)
     names = {0: "alice", 1: "bob"}
-    for loc, separator in (("en-US", ","), ("ru", "\u00a0"), ("sv-SE", "\u00a0"),
-                           ("zh-CN", ",")):
+    for loc, separator, between in (("en-US", ",", ", "), ("ru", "\u00a0", ", "),
+                                    ("sv-SE", "\u00a0", ", "), ("zh-CN", ",", "、")):
         def grouped(n: int, separator: str = separator) -> str:
             return f"{n:,}".replace(",", separator)
         field = table_embed(loc, view(1, 2, seats=stacks), lent=True).fields[0].value
-        assert field.startswith(f"alice {grouped(100_006)}, bob {grouped(99_994)}"), field
+        assert field.startswith(f"alice {grouped(100_006)}{between}bob {grouped(99_994)}"), field
         showdown = showdown_embed(loc, 1, shown, names, 1000)
         assert grouped(106_000) in showdown.fields[0].name, showdown.fields[0].name
         moved = showdown.fields[-1].value.split("\n")
@@ -160,3 +160,16 @@ def test_stacks_and_chips_moved_group_their_digits_as_each_language_does() -> No
         assert grouped(4000) in moved[1] and grouped(9000) in moved[1], moved
         result = result_embed(loc, 1, shown, 0, names)
         assert result is not None and grouped(106_000) in str(result.description)
+
+
+def test_a_list_reads_as_each_language_lists() -> None:
+    """Chinese separates the items of a list with "、" and no space; the others with ", ".
+    The stacks and the players a turn waits for, in the table message."""
+    carol = SeatView(seat=2, player_id=3, name="carol", stack=150, board=Board(), away=True)
+    three = view(1, 2, seats=(*SEATS, carol), to_act=(0, 1, 2))
+    stacks = {loc: table_embed(loc, three).fields[0].value for loc in ("zh-CN", "ru", "sv-SE")}
+    assert stacks == {"zh-CN": "alice 200、bob 200、carol 150（离开）",
+                      "ru": "alice 200, bob 200, carol 150 (отошёл)",
+                      "sv-SE": "alice 200, bob 200, carol 150 (borta)"}
+    assert turn_line("zh-CN", three) == "等待 **alice**、**bob** 和 **carol**。"
+    assert turn_line("sv-SE", three) == "Väntar på **alice**, **bob** och **carol**."

@@ -87,3 +87,29 @@ async def test_a_tournaments_standings_show_hostile_names_as_typed(
                    if f["name"] == "Players (2)")
     assert players.splitlines() == [r"\~\~Al\~\~ > q: in",
                                     f"<{ZWSP}#123456789012345678> \\`b: in"]
+
+
+async def test_right_to_left_names_in_plain_text_keep_the_words_around_them(
+        double: DiscordDouble, tmp_path: Path) -> None:
+    """An embed's author line and a thread's name are plain text (no markdown to escape), but
+    a right-to-left name there would still reorder what follows it: "\u202e" (right-to-left
+    override) reverses the rest of the line, " · #channel" or " vs computer (easy)". Each
+    name is isolated (FSI ... PDI ends the override with the name) and nothing escaped."""
+    double.guild.name = "שרת\u202e_1_"
+    double.channel.name = "כללי"
+    alice = double.add_member("alice")
+    bob = double.add_member("bob")
+    carol = double.add_member("carol")
+    carol.user.global_name = "שלום\u202e*c*"
+    bot = await start_bot(double, tmp_path / "ofc.sqlite3")
+    table = await open_table(double, alice, bob)
+    await play_out(double, table, seats_of([alice, bob]))
+    # A DM prompt's record (its action over) names the server and channel in its author line.
+    authors = {str(m.embed["author"]["name"]) for m in alice.dms()
+               if m.embed is not None and "author" in m.embed}
+    assert authors == {f"{FSI}שרת\u202e_1_{PDI} · #{FSI}כללי{PDI}"}
+    answer = await double.resolved(await carol.slash("ofc practice", level="easy", hands=1))
+    assert answer.ephemeral
+    threads = [c for c in double.state.channels.values() if c.parent_id == double.channel.id]
+    assert [c.name for c in threads] == [f"Practice: {FSI}שלום\u202e*c*{PDI} vs computer (easy)"]
+    await double.stop_client(bot)

@@ -16,6 +16,7 @@ shard 1 is refused. The books balance (tests/storage/audit.py).
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -292,6 +293,28 @@ async def test_a_member_at_a_table_of_each_process_reads_which_each_prompt_is_fo
         t.startswith("#ofc-far · ") for t in titles[away.table][1:]), titles
     await check_wallets(double, (carol, alice))
     await check_wallets(double, (carol_far, dan), channel=far)
+
+
+async def test_a_prompt_asks_the_database_for_other_tables_once_an_action(
+        double: DiscordDouble, bots: list[OFCBot], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A sharded bot asks the shared database whether a DM prompt's player sits at another
+    process's table (the prompt's title then names its channel): once for each action of the
+    seat, not on each redraw of its prompt (every card drafted, every turn passed). One hand
+    of 5 streets (R2): 5 reads for each player."""
+    stored = bots[0].storage.tables
+    read = stored.seated_elsewhere
+    reads: list[int] = []
+
+    async def counted(user_id: int, table_id: int) -> bool:
+        reads.append(user_id)
+        return await read(user_id, table_id)
+
+    monkeypatch.setattr(stored, "seated_elsewhere", counted)
+    alice, bob = double.add_member("alice"), double.add_member("bob")
+    table = await open_table(double, alice, bob, timeout=TIMEOUT, format="hands", hands=1,
+                             fantasy="off")
+    await play_out(double, table, seats_of((alice, bob)), timeout=TIMEOUT)
+    assert Counter(reads) == {alice.id: 5, bob.id: 5}
 
 
 async def test_a_second_bot_for_a_held_shard_is_refused(

@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from bot.app import OFCBot
 from bot.config import Settings
-from bot.engine.text import Rank, Text, listing
+from bot.engine.text import Rank, Text, listing, series
 from bot.i18n import LOCALES, Slash, decimal, locale_of, number, t
 from bot.i18n import catalogue as catalogues
 from bot.i18n.catalogue import FILES, PO_DIR
@@ -122,6 +122,11 @@ def test_each_language_says_a_text_its_way() -> None:
     assert str(pair) == "Pair of Queens"  # what `ofc score` prints
     assert t("ru", "Open one with {cmd}.", cmd=Slash("ofc create")) == "Open one with /ofc создать."
     assert t("sv-SE", listing(["A", "B", "C"])) == "A, B och C"
+    # Chinese separates a list's items with "、", no space.
+    assert t("zh-CN", listing(["A", "B", "C"])) == "A、B 和 C"
+    assert [t(loc, series(list("ABCDE"))) for loc in ("zh-CN", "ru")] == ["A、B、C、D、E",
+                                                                         "A, B, C, D, E"]
+    assert str(series(list("ABCDE"))) == "A, B, C, D, E"  # what `ofc` prints
 
 
 @pytest.mark.parametrize(("n", "russian"), [

@@ -3,7 +3,7 @@ so the two are told apart without following the link; at one table the title sta
 action alone (a phone's screen has no line to spare)."""
 
 from tests.e2e.discord_double import DiscordDouble, Member
-from tests.e2e.flows import open_table, title
+from tests.e2e.flows import dealt, draft, open_table, title
 
 
 async def test_the_prompts_of_a_player_at_two_tables_name_their_channels(
@@ -17,3 +17,6 @@ async def test_the_prompts_of_a_player_at_two_tables_name_their_channels(
     second = await alice.wait_for_dm(lambda m: "backroom" in title(m))
     assert title(second) == "#backroom · Hand 1 of 1 · street 1 of 5"
     assert not any("backroom" in title(m) for m in carol.dms())  # Carol sits at one table
+    # Drafting a card redraws the prompt: still named.
+    await draft(double, alice, second, dealt(second)[0], "bottom")
+    assert title(second) == "#backroom · Hand 1 of 1 · street 1 of 5"
