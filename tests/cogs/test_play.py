@@ -23,6 +23,7 @@ from tests.cogs.conftest import (
     started,
     table_message,
 )
+from tests.e2e import breakdowns
 from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.discord_double.model import ATTACH_FILES
 
@@ -262,6 +263,11 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     shown = await double.wait_for_message(lambda m: m.embed is not None
                                           and m.embed["title"] == "Hand 1: showdown")
     assert shown.embed_image() and "Points per pair" in str(shown.embed)
+    # The showdown checked by the rules (R3-R6) from the buy-ins of 200: each DM below says
+    # its reader's points and chips of it.
+    shown_down = breakdowns.read(shown)
+    stacks = breakdowns.check(shown_down, dict.fromkeys(shown_down.seats, 200))
+    seat_of = {name.lower(): seat for name, seat in shown_down.seats.items()}
     # Each player's own result by DM, naming the server and channel, linking to
     # the table message.
     table_msg = bot.tables.messages(table).table_message_id
@@ -278,6 +284,8 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
         assert "Rows won" in text and amounts is not None
         for number, noun in ((amounts[1], amounts[2]), (amounts[3], amounts[4])):
             assert noun.endswith("s") == (abs(int(number)) != 1)
+        seat = seat_of[member.name]
+        assert (int(amounts[1]), int(amounts[3])) == (seat.points, seat.chips)
         assert "Top: " in text and "Bottom: " in text
     over = await double.wait_for_message(lambda m: m.embed is not None
                                          and m.embed["title"] == "Match over")
@@ -288,6 +296,7 @@ async def test_showdown_and_match_end_are_posted(double: DiscordDouble, bot: OFC
     for line in lines[:2]:
         name, rest = line.split(". ", 1)[1].split(": ")
         assert wallets[name.lower()] == 1000 - 200 + int(rest.split()[0])
+        assert int(rest.split()[0]) == stacks[name]
     assert sum(wallets.values()) == 2000  # chips are conserved (R6)
 
     # Rematch opens a table here with the same options; each click sits its

@@ -277,19 +277,32 @@ def test_any_13_cards_can_be_set_without_a_foul() -> None:
 def test_every_prompt_of_joker_hands_has_an_outlook() -> None:
     # Every seat's view at every action of 30 seeded joker hands (R9), placed at random so
     # rows fill in every order: its outlook is what the prompt and its image show.
+    # An unavoidable foul is a promise about every card still to come: the board shown down
+    # fouls (R3). Each row has its text once it holds a card, none while it is empty.
     rules = TableRules.from_mapping({"seats": 3, "variant": "joker"})
-    prompts = 0
+    prompts = promised = 0
     for seed in range(30):
         match = Match.new(rules, [PlayerSpec(i + 1, f"P{i}", 1000) for i in range(3)], seed=seed)
         match.start_hand(0.0)
         rng = random.Random(seed)
+        doomed = set()
         while match.phase == "playing":
             seat = match.pending()[0]
-            got = draft_outlook(match.view_for(seat))
-            assert len(got.rows) == 3
+            view = match.view_for(seat)
+            got = draft_outlook(view)
+            assert [text is None for text in got.rows] == [
+                not view.board.row(row) for row in ("top", "middle", "bottom")]
+            assert not got.complete
+            if got.foul_unavoidable:
+                doomed.add(seat)
             prompts += 1
-            match.place(seat, match.random_assignment(seat, rng), 1.0)
+            events = match.place(seat, match.random_assignment(seat, rng), 1.0)
+        (shown,) = [e for e in events if e.kind == "showdown"]
+        fouled = {s["seat"]: s["fouled"] for s in shown.data["seats"]}
+        assert all(fouled[seat] for seat in doomed), (seed, doomed, fouled)
+        promised += len(doomed)
     assert prompts == 30 * 3 * 5  # five streets each, three seats, no Fantasyland in hand 1
+    assert promised > 0  # some random placements did doom their board early
 
 
 def test_a_drafts_outlook_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) -> None:

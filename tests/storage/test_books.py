@@ -73,6 +73,18 @@ def test_each_check_fails_on_a_corrupted_copy(database: str, corruption: str, tm
     code, report = _audit(copy, capsys)
     assert code == 1 and not report["ok"]
     assert {problem.split(":")[0].split()[0] for problem in report["problems"]} == broken, report
+    if corruption == "pool":  # every line says "granted": their figures tell them apart
+        with Reader(copy) as query:
+            (open_one, _), (over, _) = query("SELECT id, pool FROM tournaments ORDER BY id")
+            wallets = query("SELECT sum(balance) FROM wallets")[0][0]
+            stacks = query("SELECT sum(stack) FROM table_seats")[0][0]
+        # Bob's buy-in of 100 and the finished one's buy-in and prize of 10 (0 left), each
+        # pool 5 more than its moves; the 10 extra chips in all the granted ones do not hold.
+        assert report["problems"] == [
+            f"granted: the prize pool of tournament {open_one} holds 105, its moves sum to 100",
+            f"granted: the prize pool of tournament {over} holds 5, its moves sum to 0",
+            f"granted: wallets {wallets} + stacks {stacks} + prize pools 110 = "
+            f"{wallets + stacks + 110}, but {wallets + stacks + 100} were granted"]
     assert _audit(database, capsys)[0] == 0  # the original is untouched
 
 

@@ -174,9 +174,18 @@ async def test_a_full_cash_table_left_between_hands_seats_a_newcomer(
 async def test_a_simulated_match_of_computers(storage: Storage, database: str) -> None:
     result = await play_computer_match(storage, ["easy", "strong"],
                                        {"format": "hands", "hands": 2}, seed=4, ai=QUICK_AI)
-    assert len(result.showdowns) >= 2
+    # R11: the 2 hands, plus one after each hand in which anyone earned Fantasyland.
+    shown = result.showdowns
+    assert len(shown) == 2 + sum(1 for s in shown if s.fantasy_next)
+    assert not shown[-1].fantasy_next  # a Fantasyland earned in the last hand is still owed
     assert {s.player_id for s in result.standings} == {-1, -2}
     assert sum(s.net for s in result.standings) == 0
+    # R6: each standing's net is what its showdowns moved.
+    moved = {s.player_id: 0 for s in result.standings}
+    for done in shown:
+        for seat in done.view.seats:
+            moved[done.player_ids[seat.seat]] += seat.chips
+    assert {s.player_id: s.net for s in result.standings} == moved
     assert (await storage.tables.table(result.table_id)).status == "closed"
     assert FAST.ai_delay_seconds == 0
     assert audit(database) == []

@@ -8,7 +8,7 @@ from bot.storage import Storage, TableClosed
 from bot.tables import FakeClock, TableService
 from tests.storage.audit import audit
 
-from .driver import GUILD, fresh_service
+from .driver import GUILD, START, fresh_service
 from .test_restart import Flaky
 
 TABLES = 6
@@ -89,7 +89,8 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
         assert lobby in await service.restore()
         assert [s.player_id for s in service.lobby(lobby).seats] == [600, 601]
         buyer = await again.wallets.wallet(GUILD, 601, now=clock.now())
-        assert buyer.balance < 1000  # the buy-in left the wallet
+        assert buyer.balance == START - 200  # the default buy-in (R12) left the wallet
+        assert (await again.tables.table(lobby)).stacks == {600: 200, 601: 200}
         await service.close()
     finally:
         await again.close()

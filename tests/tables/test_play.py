@@ -377,10 +377,30 @@ async def test_cancel_completes_and_settles_the_hand_in_play(
         await act(service, table, to_act(service, table, people)[0])
         await service.idle()
     assert not recorder.of(ShowdownDone)
+    boards = {s.seat: s.board for s in service.public_view(table).seats}
+    confirmed = {seat: {e.street for e in recorder.of(Placed) if e.seat == seat}
+                 for seat in boards}
     await service.cancel(table, ALICE)
     [shown] = recorder.of(ShowdownDone)
     assert shown.hand_no == 1
-    assert all(len(s.board.cards) == 13 for s in shown.view.seats)
+    for seat in shown.view.seats:
+        before, after = boards[seat.seat], seat.board
+        assert len(after.cards) == 13
+        for row in ("top", "middle", "bottom"):  # R7: what was placed stays where it was
+            assert set(before.row(row)) <= set(after.row(row)), (seat.seat, row)
+        # R10 on the street each owed at the cancel, from its deal: the first cards into the
+        # first rows with room, bottom, then middle, then top; the third of three discarded.
+        rows = {row: len(before.row(row)) for row in ("top", "middle", "bottom")}
+        for deal in recorder.of(Dealt):
+            if deal.seat != seat.seat or deal.street in confirmed[seat.seat]:
+                continue
+            kept = deal.cards[:len(deal.cards) - deal.discards]
+            for card in kept:
+                row = next(r for r, size in (("bottom", 5), ("middle", 5), ("top", 3))
+                           if rows[r] < size)
+                rows[row] += 1
+                assert card in after.row(row), (seat.seat, card_str(card), row)
+            assert not set(deal.cards[len(kept):]) & set(after.cards)  # discarded
     refunded = recorder.of(TableRefunded)[-1]
     for seat in shown.view.seats:  # the stacks refunded are the settled ones (R6)
         pid = shown.player_ids[seat.seat]

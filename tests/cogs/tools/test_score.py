@@ -71,6 +71,31 @@ CASES: dict[str, Case] = {
 }
 
 
+# Each case's row royalties (R4: top, middle, bottom; nothing for a fouled board) and lines
+# (R5, pairs in R6's order: the button is the last player), by hand from the boards above.
+# X, Y, W and PLAIN pay nothing (trips on the bottom, a pair in the middle, no top pair).
+NOTHING = (0, 0, 0)
+Rows = tuple[int, int, int]
+BY_HAND: dict[str, tuple[dict[str, Rows], list[tuple[str, str, Rows]]]] = {
+    "two wins and a tie, 1-6": ({"X": NOTHING, "W": NOTHING}, [("X", "W", (0, 1, 1))]),
+    "two wins and a tie, 2-4": ({"X": NOTHING, "W": NOTHING}, [("X", "W", (0, 1, 1))]),
+    "scoop, 1-6": ({"X": NOTHING, "Y": NOTHING}, [("X", "Y", (1, 1, 1))]),
+    "scoop, 2-4": ({"X": NOTHING, "Y": NOTHING}, [("X", "Y", (1, 1, 1))]),
+    "three players, one fouled": ({"X": NOTHING, "Y": NOTHING, "Z": NOTHING}, [
+        ("X", "Y", (1, 1, 1)), ("X", "Z", (1, 1, 1)), ("Y", "Z", (1, 1, 1))]),
+    # QQ 7 and a flush 4; aces full 6 on the bottom (the same in both tables).
+    "royalties, 1-6": ({"A": (7, 0, 4), "B": (0, 0, 6)}, [("A", "B", (1, -1, -1))]),
+    "royalties, 2-4, russian": ({"A": (7, 0, 4), "B": (0, 0, 6)}, [("A", "B", (1, -1, -1))]),
+    "R2 top beats middle": ({"Alice": NOTHING, "Bob": NOTHING},
+                            [("Alice", "Bob", (-1, -1, -1))]),
+    "R2 top equals middle": ({"Alice": (7, 0, 6), "Bob": NOTHING},
+                             [("Alice", "Bob", (1, 1, 1))]),
+    "progressive kings": ({"Alice": (8, 0, 0), "Bob": NOTHING}, [("Alice", "Bob", (1, 1, 1))]),
+    # 555 on top 5 + 8, trip nines in the middle 2, tens full 6.
+    "progressive stay": ({"Alice": (13, 2, 6), "Bob": NOTHING}, [("Alice", "Bob", (1, 1, 1))]),
+}
+
+
 @pytest.fixture(scope="module")
 def cli_outputs() -> dict[str, dict[str, Any]]:
     """`ofc score` on every case, the processes started together (each loads the engine)."""
@@ -110,6 +135,10 @@ async def test_score_matches_ofc_score_on_the_worked_examples(
     assert {p["name"]: p["points"] for p in cli["players"]} == points
     assert {p["name"]: p["fantasy_cards"] for p in cli["players"] if p["fantasy_cards"]} == fantasy
     assert {p["name"] for p in cli["players"] if p["fouled"]} == fouled
+    royalties, lines = BY_HAND[case]
+    assert {p["name"]: tuple(p["row_royalties"][row] for row in ("top", "middle", "bottom"))
+            for p in cli["players"]} == royalties
+    assert [(p["a"], p["b"], tuple(p["lines"])) for p in cli["pairs"]] == lines
 
     typed = {f"player{n}": f"{name}: {text}" for n, (name, text) in enumerate(boards.items(), 1)}
     asked = await alice.slash("ofc score", **typed, **options)
