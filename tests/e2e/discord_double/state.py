@@ -215,8 +215,6 @@ class DoubleState:
         """Wake every `wait_until` so it re-checks its condition."""
         self._changed.set()
         self._changed = asyncio.Event()
-        self.busy = asyncio.Lock()
-        """Held while a request is handled and recorded: waiters see whole requests only."""
 
     async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
         """Wait until `predicate()` is truthy: re-checked on every change in the double, and
