@@ -8,9 +8,7 @@ defers, however busy the machine (the other tests give the bot the double's pati
 record how late each callback came: `Interaction.lateness`)."""
 
 import asyncio
-import contextlib
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -24,6 +22,7 @@ from tests.e2e.discord_double import (
     Interaction,
     Member,
 )
+from tests.loop_clock import held_loop_clock
 
 DEFERRED = 5  # the interaction callback type of "thinking..."
 
@@ -31,32 +30,6 @@ DEFERRED = 5  # the interaction callback type of "thinking..."
 @pytest.fixture
 def extensions() -> tuple[str, ...]:
     return EXTENSIONS
-
-
-class HeldClock:
-    """The running loop's clock, standing still unless `advance`d."""
-
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def time(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@contextlib.contextmanager
-def held_loop_clock() -> Iterator[HeldClock]:
-    """Within: the loop's timers (the bot's, discord.py's, the double's) fire only when the
-    test moves the clock; sockets and threads go on as ever."""
-    loop = asyncio.get_running_loop()
-    clock = HeldClock(loop.time())
-    loop.time = clock.time  # type: ignore[method-assign]
-    try:
-        yield clock
-    finally:
-        del loop.time  # the class's own clock again
 
 
 class Held:
