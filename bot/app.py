@@ -337,6 +337,14 @@ class OFCBot(commands.Bot):
                                             - self.keeper.clock.now()), 1),
             "live_tables": len(self.tables.live_tables()), "owner": self.keeper.owner}
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # discord.py's close leaves its wait for the guilds after READY (2 s) running: a stop
+        # in that wait must not have it dispatch `ready` with the loop gone (an AttributeError
+        # logged as a traceback by a clean stop)
+        if self.loop is discord.utils.MISSING:
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     def gateway_open(self) -> bool:
         """Whether the gateway connection is open now (discord.py keeps is_ready() set while
         it reconnects)."""

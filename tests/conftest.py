@@ -26,7 +26,7 @@ from bot.storage import Storage
 from bot.tables import FakeClock
 from cogs.common import interactions
 from tests.backends import Postgres, start_postgres
-from tests.e2e.discord_double import PATIENCE, DiscordDouble, Member
+from tests.e2e.discord_double import DiscordDouble, Member
 from tests.storage.audit import audit
 
 # No deadline on any Hypothesis example: one the machine happened to stall past it (a busy CI
@@ -94,10 +94,9 @@ async def double() -> AsyncIterator[DiscordDouble]:
 @pytest.fixture
 def held_deferral(double: DiscordDouble, monkeypatch: pytest.MonkeyPatch) -> None:
     """For a test whose truth is that the bot answered before any deferral (a refusal that
-    comes before the work): the bot's DEFER_AFTER and Discord's 3 s are pushed out to the
-    double's patience, so that a machine stalled for 1.5 s cannot make the bot defer."""
-    monkeypatch.setattr(interactions, "DEFER_AFTER", PATIENCE)
-    double.state.interaction_deadline = PATIENCE
+    comes before the work): the bot's DEFER_AFTER is pushed out to the double's patience (its
+    interaction deadline), so that a machine stalled for 1.5 s cannot make the bot defer."""
+    monkeypatch.setattr(interactions, "DEFER_AFTER", double.state.interaction_deadline)
 
 
 @pytest.fixture

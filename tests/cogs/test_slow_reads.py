@@ -4,8 +4,8 @@ connection: a read queued behind the bot's own write, which waits on another pro
 lock, waits as long. Here another process holds the write lock and bob's `/ofc daily` is
 stuck behind it (already deferred); alice's reading command or menu choice comes next. The
 lock is held until the bot acknowledged it, however long that takes, so nothing depends on the
-machine's speed: a command that read before acknowledging is never answered in time (the
-double refuses the late answer, Unknown interaction)."""
+machine's speed: a command that read before acknowledging is not answered while the lock is
+held, and the wait for it fails. When the defer comes is tests/cogs/test_deferral.py's."""
 
 import asyncio
 import sqlite3

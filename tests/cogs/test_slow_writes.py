@@ -1,8 +1,8 @@
 """Commands that write while the database is busy (another process holds its write lock) are
 answered within Discord's 3 s: deferred, then followed up once the write went through. The
 lock is held until the bot's answer is seen, however long that takes, so nothing here
-depends on the machine's speed: without the defer the double refuses the late answer
-(Unknown interaction) and the member sees nothing."""
+depends on the machine's speed: without the defer no answer comes while the lock is held, and
+the wait for it fails. When the defer comes is tests/cogs/test_deferral.py's."""
 
 import asyncio
 import sqlite3

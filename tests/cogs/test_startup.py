@@ -1,6 +1,7 @@
 """Start-up against the local Discord: commands are synced only when asked (discord.py's
 advice), globally with --sync or to the development server; default intents only."""
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from bot.app import OFCBot
 from bot.tables import FakeClock
 from cogs.common.options import AT_A_TABLE
 from tests.cogs.conftest import EXTENSIONS, settings_for
-from tests.e2e.discord_double import DiscordDouble
+from tests.e2e.discord_double import PATIENCE, DiscordDouble
+from tests.loop_clock import held_loop_clock
 
 SYNC = ("PUT", "/applications/{application_id}/commands")
 GUILD_SYNC = ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
@@ -71,3 +73,25 @@ async def test_dev_guild_gets_the_commands_at_every_start(double: DiscordDouble,
         assert [c["name"] for c in double.state.commands[double.guild.id]] == ["ofc"]
     finally:
         await double.stop_client(bot)
+
+
+async def test_a_stop_while_discord_py_waits_for_the_guilds_ends_without_an_error(
+        double: DiscordDouble, tmp_path: Path) -> None:
+    """After READY discord.py waits for the guilds (`guild_ready_timeout`, 2 s on Discord),
+    then dispatches `ready`. A stop (SIGTERM) in that wait: discord.py's close leaves the wait
+    running, and its `ready` after the stop found no loop to run on (AttributeError: a
+    traceback in the log of a clean stop). Here the wait is long and the loop's clock is moved
+    past it only once the bot has closed."""
+    bot = OFCBot(settings_for(double, tmp_path / "ofc.sqlite3"), clock=FakeClock(),
+                 extensions=EXTENSIONS, guild_ready_timeout=PATIENCE)
+    task = asyncio.create_task(bot.start(double.token))  # not start_client: it waits for ready
+    await double.wait_until(lambda: bot.get_guild(double.guild.id) is not None,
+                            what="the guild, with ready still to come")
+    waiting = bot._connection._ready_task
+    assert waiting is not None and not bot.is_ready()
+    await bot.close()
+    await task
+    with held_loop_clock() as clock:
+        clock.advance(PATIENCE)
+        await asyncio.wait({waiting})
+    assert waiting.cancelled() or waiting.exception() is None

@@ -18,7 +18,10 @@ loop, and the figures are the bot's. Images are rendered for real when rendering
 functions (else, or with --stub-rendering, a 1x1 PNG).
 
 Measured in the double, per interaction (slash commands and clicks):
-- ack: INTERACTION_CREATE dispatched -> the bot's callback recorded (Discord allows 3 s);
+- ack: INTERACTION_CREATE dispatched -> the bot's callback recorded (Discord allows 3 s:
+  by default the double refuses a later callback, as Discord does, which is an error; with
+  `deadline` longer, as the tests run it on a machine busy with other work, a late callback is
+  accepted and counted in `late_callbacks`);
 - done: dispatched -> the bot's first follow-up or edit of the response (what the member
   waits for: the redrawn prompt), or the callback when it sends nothing more.
 Errors: exceptions in a table's flow (an unanswered interaction, a wait that timed out),
@@ -71,6 +74,7 @@ class LoadReport:
     # grow with the load; CPU time much less)
     bot_cpu_ms_per_interaction: float = 0.0
     bot_tree_cpu_ms_per_interaction: float = 0.0  # the bot with its worker processes
+    late_callbacks: int = 0  # callbacks later than Discord's 3 s (accepted under `deadline`)
     errors: list[str] = field(default_factory=list)
 
 
@@ -85,14 +89,17 @@ def percentile(values: Sequence[float], share: float) -> float:
 
 # ------------------------------------------------------------------ the driver
 async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | None = None,
-                   stub_rendering: bool = False, computer: str = "easy") -> LoadReport:
-    """Start the double and the bot process, play `tables` tables at once, report."""
-    from tests.e2e.discord_double import DiscordDouble
+                   stub_rendering: bool = False, computer: str = "easy",
+                   deadline: float | None = None) -> LoadReport:
+    """Start the double and the bot process, play `tables` tables at once, report. The double
+    refuses a callback later than `deadline` seconds (by default Discord's 3 s)."""
+    from tests.e2e.discord_double import DISCORD_DEADLINE, DiscordDouble
     from tests.e2e.discord_double.model import MANAGE_GUILD
     from tests.e2e.flows import check_wallets, open_table, play_out, seats_of
 
     async with DiscordDouble() as double:
         double.reaction_time = think
+        double.state.interaction_deadline = DISCORD_DEADLINE if deadline is None else deadline
         channels = [double.add_text_channel(f"table-{n + 1}") for n in range(tables)]
         # Each host has Manage Server: computers play with the house's chips (R12).
         croupier = double.add_role("Croupier", MANAGE_GUILD)
@@ -160,7 +167,7 @@ async def load_run(tables: int = 50, *, think: float = 1.0, ai_delay: float | No
         driver_cpu_seconds=round(cpu, 2),
         bot_cpu_ms_per_interaction=per_interaction(bot_cpu, len(measured)),
         bot_tree_cpu_ms_per_interaction=per_interaction(tree_cpu, len(measured)),
-        errors=errors)
+        late_callbacks=len(double.state.late()), errors=errors)
 
 
 def per_interaction(cpu_seconds: float, interactions: int) -> float:

@@ -608,3 +608,37 @@ async def test_a_cancelled_wait_ends_cancelled_while_the_double_keeps_changing(
             assert done and waiting.cancelled()
     finally:
         churner.cancel()
+
+
+async def test_a_waiter_sees_whole_requests_even_when_something_changed_meanwhile(
+    double: DiscordDouble, bot: TinyBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A message is in its channel before its MESSAGE_CREATE is sent; its request is recorded
+    # after. Here the dispatch is held and something else changes meanwhile (a member's
+    # action, another request ending): a waiter must still see the request whole.
+    entered, release = asyncio.Event(), asyncio.Event()
+    dispatch = double.gateway.dispatch
+
+    async def held(event: str, data: dict[str, Any], intent: int | None) -> None:
+        if event == "MESSAGE_CREATE":
+            entered.set()
+            await release.wait()
+        await dispatch(event, data, intent)
+
+    monkeypatch.setattr(double.gateway, "dispatch", held)
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=double.channel.id)
+    sending = asyncio.create_task(bot.http.request(route, json={"content": "whole"}))
+    await entered.wait()
+    double.state.changed()
+    recorded: list[int] = []
+
+    def sent() -> bool:
+        recorded.append(len(double.requests_to("POST", "/channels/{channel_id}/messages")))
+        return bool(double.messages())
+
+    waiting = asyncio.create_task(double.wait_until(sent, what="the message"))
+    await asyncio.sleep(0)  # the waiter's first look
+    release.set()
+    await sending
+    await waiting
+    assert recorded[-1] == 1  # when it saw the message, it saw its request

@@ -3,10 +3,11 @@
 from .components import ComponentError
 from .model import Attachment, Channel, Guild, Message, Role, Snapshot, User
 from .server import DiscordDouble, RecordedRequest, Violation
-from .state import PATIENCE, ApiError, Interaction
+from .state import DISCORD_DEADLINE, PATIENCE, ApiError, Interaction
 from .users import InteractionNotAnswered, Member
 
 __all__ = [
+    "DISCORD_DEADLINE",
     "PATIENCE",
     "ApiError",
     "Attachment",

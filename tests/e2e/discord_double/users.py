@@ -524,7 +524,8 @@ class Member:
         timeout: float | None,
         trigger: Interaction | None = None,
     ) -> Interaction:
-        """Send INTERACTION_CREATE and wait for the bot's callback (Discord's 3 s by default)."""
+        """Send INTERACTION_CREATE and wait for the bot's callback (by default as long as the
+        double accepts one: `state.interaction_deadline`)."""
         state = self.double.state
         if not self.double.gateway.ready_sessions:
             raise InteractionNotAnswered(f"{what}: no bot is connected to the gateway")
