@@ -11,7 +11,7 @@ error path, cogs/common/answers.py).
 
 import contextlib
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
@@ -165,10 +165,8 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
     key = image_key(loc, state)
     message = interaction.message
     fresh = message is None or play.prompts.shown.get(message.id) != key
-    where = where_of(interaction.client, tables_of(interaction), state.table_id)
-    if interaction.guild_id is None:  # a DM prompt: its title as prompts.py draws it
-        where = replace(where, named=await play.prompts.elsewhere.seated(
-            state.table_id, state))
+    where = (await play.prompts.dm_where(state.table_id, state) if interaction.guild_id is None
+             else where_of(interaction.client, tables_of(interaction), state.table_id))
     four_colour = fresh and (await storage_of(interaction).preferences.preferences(
         interaction.user.id)).four_colour
     content = await prompt(loc, state, where=where, image=fresh, asking=asking,

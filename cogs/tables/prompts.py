@@ -65,6 +65,12 @@ class Prompts:
     def _where(self, table: int) -> Where:
         return where_of(self.bot, self.tables, table)
 
+    async def dm_where(self, table: int, state: SeatState) -> Where:
+        """The table a DM prompt is for: a player seated at another table too reads which in
+        its title (cogs/tables/elsewhere.py)."""
+        return dataclasses.replace(self._where(table),
+                                   named=await self.elsewhere.seated(table, state))
+
     async def content(self, table: int, message_id: int | None, state: SeatState,
                       note: Text | None = None, *, loc: str | None = None) -> Content:
         """A prompt's content, its image only when what it shows changed: a DM prompt's in
@@ -76,11 +82,9 @@ class Prompts:
         fresh = message_id is None or self.shown.get(message_id) != key
         four_colour = fresh and (
             await self.bot.storage.preferences.preferences(state.player_id)).four_colour
-        # A player seated at another table too reads which table a DM prompt is for in its
-        # title (cogs/tables/elsewhere.py).
-        named = dm and await self.elsewhere.seated(table, state)
         return await prompt(loc, state, note=note, image=fresh, four_colour=four_colour,
-                            where=dataclasses.replace(self._where(table), named=named))
+                            where=await self.dm_where(table, state) if dm
+                            else self._where(table))
 
     async def send_prompt(self, table: int, player: int, hand: int, street: int,
                            again: bool = False) -> None:
