@@ -82,6 +82,12 @@ def own_seat(state: TableState, player_id: int) -> int:
     return seat
 
 
+def _check_level(level: str) -> None:
+    if level not in LEVELS:
+        raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
+                              level=level, levels=series(LEVELS)))
+
+
 class Lobby:
     def __init__(self, core: TableCore) -> None:
         self._core = core
@@ -127,9 +133,7 @@ class Lobby:
         for play chips (no wallet moves, not in /ofc stats), dealt at once."""
         if not is_person(player_id):
             raise TableError(Text("Only people can practice."))
-        if level not in LEVELS:
-            raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
-                                  level=level, levels=series(LEVELS)))
+        _check_level(level)
         chosen = {**(options or {}), **PRACTICE_OPTIONS}
         async with self._creating:
             lobby = await self._create(guild_id, channel_id, player_id, name, chosen, None,
@@ -255,9 +259,7 @@ class Lobby:
                            by_tournament: bool = False) -> LobbyView:
         async with self._hosting(table_id, actor_id, is_admin, by_tournament=by_tournament) as live:
             state = live.state
-            if level not in LEVELS:
-                raise TableError(Text("'{level}' is not a computer level (choose {levels}).",
-                                      level=level, levels=series(LEVELS)))
+            _check_level(level)
             if not (is_admin or state.practice):
                 raise NotAllowed(HOUSE_CHIPS)
             number = 1 + sum(1 for s in state.seats if not is_person(s.player_id))
