@@ -64,6 +64,10 @@ class Hands:
         self.messages.pop(table, None)
         self.auto_placed.pop(table, None)
 
+    def _in_reach(self, shown: HandShown) -> bool:
+        """Whether Discord still lets the message's token edit it."""
+        return self.bot.clock.now() - shown.at < HAND_EDITABLE_SECONDS
+
     def hand_shown(self, table: int, message_id: int, interaction: Interaction,
                    state: SeatState, at: float) -> None:
         """A "My hand" message was drawn by `interaction`, received `at`: the table's close
@@ -71,9 +75,8 @@ class Hands:
         (HAND_EDITABLE_SECONDS)."""
         if table in self.ended:
             return
-        now = self.bot.clock.now()
         shown = {m: h for m, h in self.messages.get(table, {}).items()
-                 if now - h.at < HAND_EDITABLE_SECONDS}  # the others are out of reach
+                 if self._in_reach(h)}  # the others are out of reach
         shown[message_id] = HandShown(interaction, at, state.player_id, state.hand_no,
                                       state.street)
         self.messages[table] = shown
@@ -82,9 +85,8 @@ class Hands:
         """The player's turn came, or their next action was dealt: their newest "My hand"
         message in reach shows it, as their DM prompt would, rather than "Waiting for" a
         player who has acted, or nothing to place, until they press My hand again."""
-        now = self.bot.clock.now()
         mine = [(shown.at, message_id) for message_id, shown in self.messages.get(table, {}).items()
-                if shown.player == player and now - shown.at < HAND_EDITABLE_SECONDS]
+                if shown.player == player and self._in_reach(shown)]
         if mine and (newest := max(mine)[1]) not in self.following:
             self.following.add(newest)
             box.post(partial(self._follow_hand, table, newest))
@@ -120,24 +122,22 @@ class Hands:
     def end(self, table: int, box: Outbox) -> None:
         """The table closed: each "My hand" message still in reach loses its controls (an
         older one keeps them; a click there says the table is closed)."""
-        now = self.bot.clock.now()
         placed = self.auto_placed.pop(table, set())
         for message_id, shown in self.messages.pop(table, {}).items():
-            if now - shown.at < HAND_EDITABLE_SECONDS:
+            if self._in_reach(shown):
                 completed = (shown.player, shown.hand_no, shown.street) in placed
                 box.post(partial(self._end_hand, table, message_id, shown, completed))
 
     def placed(self, table: int, action: tuple[int, int, int], note: Text | None,
-                      box: Outbox) -> None:
+               box: Outbox) -> None:
         """R10 placed the player's action (`action`: player, hand, street): each "My hand"
         message showing it becomes its record, as the DM prompt does, rather than keeping
         "Your turn" and controls whose click could only be refused."""
-        now = self.bot.clock.now()
         hands = self.messages.get(table, {})
         for message_id, shown in list(hands.items()):
             if (shown.player, shown.hand_no, shown.street) == action:
                 del hands[message_id]  # a record now: the close leaves it as it is
-                if now - shown.at < HAND_EDITABLE_SECONDS:
+                if self._in_reach(shown):
                     box.post(partial(self._record_hand, table, message_id, shown, note))
 
     async def _record_hand(self, table: int, message_id: int, shown: HandShown,
