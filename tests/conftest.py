@@ -16,11 +16,16 @@ before any bot connects. `held_deferral`: the bot's deferral timer out of the wa
 """
 
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+# Every save of a table's changes is checked to rebuild it exactly (bot/tables/runtime.py), here
+# and in the bots the tests start as processes.
+os.environ["OFC_CHECK_CHANGES"] = "1"
 
 from bot.storage import Storage
 from bot.tables import FakeClock

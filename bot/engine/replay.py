@@ -1,6 +1,6 @@
 """Replaying a hand's history (history.py): the same actions on the same state and deck."""
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from bot.engine.cards import Card
@@ -28,6 +28,18 @@ def steps(history: dict[str, Any]) -> Iterator[tuple[Match, dict[str, Any] | Non
         yield match, action
         _apply(match, action, log.deck)
     yield match, None
+
+
+def carry_on(match: Match, actions: Iterable[dict[str, Any]]) -> None:
+    """Take, on the match, actions of its hand taken after the state it is in (its history
+    goes on with them, as it did when they were taken). Never a deal: a deal starts another
+    hand, with its own deck."""
+    log = match.log
+    assert log is not None
+    for action in actions:
+        if action["do"] == "start":
+            raise RuleError("A hand's next deal cannot carry on its history")
+        _apply(match, action, log.deck)
 
 
 def _apply(match: Match, action: dict[str, Any], deck: list[Card]) -> None:

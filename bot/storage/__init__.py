@@ -75,12 +75,14 @@ Live tables and their chips: `storage.tables` (tables.py)
   table_message_id=, lent=)` -> table id (`lent`: its stacks are the house's, a
   tournament's: a person's buy-in there is a 'grant' row then the 'buy_in' row, its cash-out
   or refund that row then a 'correction' row, in the one transaction, so the wallet never
-  holds them). `save_snapshot(table_id, state_json, now=)`;
-  `save_snapshots([(table_id, state_json), ...], now=)` saves several in one transaction
-  (one fsync) and returns each entry's refusal or None.
+  holds them). `save_snapshot(table_id, state_json, now=, changes=False)` (`changes`: the
+  text is what changed since the last whole snapshot, kept beside it in `changes_json`; a
+  whole snapshot, by this or by any chip movement, clears it);
+  `save_snapshots([(table_id, state_json, changes), ...], now=)` saves several in one
+  transaction (one fsync) and returns each entry's refusal or None.
   `set_table_messages(table_id, now=, thread_id=, lobby_message_id=, table_message_id=)`
   (omitted: kept, None: cleared).
-- `live_tables()` -> [LiveTable] (open tables with snapshot, message ids and `stacks`
+- `live_tables()` -> [LiveTable] (open tables with snapshot, changes, message ids and `stacks`
   {user: chips}) for restart recovery; `table(table_id)` -> LiveTable, any status.
 - `seated_elsewhere(user, table_id)` -> bool: a stack at another open table, of any
   process (a sharded bot's DM prompts name their table then).

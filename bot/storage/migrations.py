@@ -353,10 +353,16 @@ ALTER TABLE seasons ADD COLUMN start_key TEXT;
 CREATE UNIQUE INDEX seasons_by_key ON seasons (guild_id, start_key);
 """
 
+# 16: what changed in a live table since its last whole snapshot (most actions write only
+# this, bot/tables/runtime.py); NULL when the snapshot is whole.
+_CHANGES = """
+ALTER TABLE live_tables ADD COLUMN changes_json TEXT;
+"""
+
 MIGRATIONS: tuple[str, ...] = (_MONEY, _HISTORY, _GUILD_SETTINGS, _CANCELLED,
                                _PLAYER_PREFERENCES, _TOURNAMENTS, _PRACTICE, _SHARD_LEASES,
                                _LANGUAGES, _LENT, _RATINGS, _TOURNAMENT_RESULTS, _FENCING,
-                               _MONEY_VERSION, _SEASON_KEYS)
+                               _MONEY_VERSION, _SEASON_KEYS, _CHANGES)
 LATEST = len(MIGRATIONS)
 
 _SCHEMA_VERSION = (

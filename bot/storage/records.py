@@ -91,7 +91,8 @@ class LiveTable:
     thread_id: int | None
     lobby_message_id: int | None
     table_message_id: int | None
-    state_json: str
+    state_json: str  # the last whole snapshot
+    changes_json: str | None  # what changed since it, when saved as changes
     status: str  # 'open', 'closed' or 'refunded'
     close_reason: str | None
     stacks: dict[int, int]

@@ -42,7 +42,7 @@ from bot.storage.records import HandRecord, LiveTable, Refund, Settlement, Stack
 
 _TABLE_COLUMNS = (
     "id, guild_id, channel_id, thread_id, lobby_message_id, table_message_id, state_json, "
-    "status, close_reason, created_at, updated_at"
+    "changes_json, status, close_reason, created_at, updated_at"
 )
 _MESSAGE_COLUMNS = ("thread_id", "lobby_message_id", "table_message_id")
 # (table, user, amount, stack_after, kind, counterparty, hand_no, op_key, created_at)
@@ -140,7 +140,11 @@ async def _record_stack_moves(conn: Connection, rows: Iterable[StackMoveRow]) ->
     )
 
 
-_SAVE_STATE = "UPDATE live_tables SET state_json = ?, updated_at = ? WHERE id = ?"
+# A whole snapshot replaces the changes saved since the one before; changes are kept beside
+# the snapshot they follow (`save_snapshot(..., changes=True)`).
+_SAVE_STATE = ("UPDATE live_tables SET state_json = ?, changes_json = NULL, updated_at = ? "
+               "WHERE id = ?")
+_SAVE_CHANGES = "UPDATE live_tables SET changes_json = ?, updated_at = ? WHERE id = ?"
 
 
 async def _save_state(
@@ -228,8 +232,8 @@ def _settle_at_once(table_id: int, key: str, now: float, version: int, known: di
                      "WHERE id = ? AND status = 'open' AND money_version = ? RETURNING 1)")
         params += [table_id, version]
     else:
-        parts.append("tab AS (UPDATE live_tables SET state_json = ?, updated_at = ?, "
-                     "money_version = money_version + 1 "
+        parts.append("tab AS (UPDATE live_tables SET state_json = ?, changes_json = NULL, "
+                     "updated_at = ?, money_version = money_version + 1 "
                      "WHERE id = ? AND status = 'open' AND money_version = ? RETURNING 1)")
         params += [state, now, table_id, version]
     checks.append("(SELECT count(*) FROM tab) = 1")
@@ -305,8 +309,11 @@ class Tables(Part):
             )
         return int(rows[0][0])
 
-    async def save_snapshot(self, table_id: int, state_json: str, *, now: float) -> None:
-        """Replace an open table's serialized state."""
+    async def save_snapshot(self, table_id: int, state_json: str, *, now: float,
+                            changes: bool = False) -> None:
+        """Replace an open table's serialized state; `changes`: the text is what changed
+        since the last whole snapshot, kept beside it (and replacing the changes saved before),
+        which a reader applies to it (`LiveTable.changes_json`)."""
         table_id = validate.snowflake("table id", table_id)
         state = _state(state_json)
         async with self._db.transaction() as conn:
@@ -314,28 +321,29 @@ class Tables(Part):
                 await self._core.fenced(conn, await open_table(conn, table_id))
             # One statement when the table is open (the most frequent write of all);
             # otherwise the next one says why nothing was saved.
-            if not await conn.execute(f"{_SAVE_STATE} AND status = 'open'",
-                                      (state, now, table_id)):
+            if not await conn.execute(f"{_SAVE_CHANGES if changes else _SAVE_STATE} "
+                                      "AND status = 'open'", (state, now, table_id)):
                 await open_table(conn, table_id)
 
     async def save_snapshots(
-        self, snapshots: Sequence[tuple[int, str]], *, now: float
+        self, snapshots: Sequence[tuple[int, str, bool]], *, now: float
     ) -> list[StorageError | None]:
         """Replace several open tables' states in ONE transaction (one commit, one fsync):
-        the table service's group commit of snapshot-only saves. Each entry is checked as
-        save_snapshot checks it; an entry refused (a table closed or unknown, a bad snapshot)
-        gets its error in the list returned, at its index, and the others are saved (None).
-        An I/O failure raises and saves none of them."""
+        the table service's group commit of snapshot-only saves, each (table, text,
+        changes) as save_snapshot takes them. Each entry is checked as save_snapshot checks
+        it; an entry refused (a table closed or unknown, a bad snapshot) gets its error in the
+        list returned, at its index, and the others are saved (None). An I/O failure raises
+        and saves none of them."""
         results: list[StorageError | None] = []
-        checked: list[tuple[int, int, str]] = []  # (table, index, snapshot)
-        for index, (table_id, state_json) in enumerate(snapshots):
+        checked: list[tuple[int, int, str, bool]] = []  # (table, index, text, changes)
+        for index, (table_id, state_json, changes) in enumerate(snapshots):
             try:
-                checked.append(
-                    (validate.snowflake("table id", table_id), index, _state(state_json)))
+                checked.append((validate.snowflake("table id", table_id), index,
+                                _state(state_json), changes))
                 results.append(None)
             except StorageError as error:
                 results.append(error)
-        ids = sorted({table_id for table_id, _, _ in checked})
+        ids = sorted({entry[0] for entry in checked})
         async with self._db.transaction() as conn:
             # Two statements whatever the number of tables (each is a round trip), the rows
             # locked in table order: two transactions locking several never wait for each other.
@@ -346,15 +354,17 @@ class Tables(Part):
             guild = {int(table_id): int(guild_id) for table_id, _, guild_id in rows}
             stale = set() if self._core.fence is None else await fencing.stale_guilds(
                 conn, self._core.fence, set(guild.values()))
-            saved = []
-            for table_id, index, state in checked:
+            saved: dict[bool, list[tuple[str, float, int]]] = {False: [], True: []}
+            for table_id, index, state, changes in checked:
                 results[index] = refusal(table_id, status.get(table_id))
                 if results[index] is None and guild[table_id] in stale:
                     assert self._core.fence is not None
                     results[index] = fencing.refusal(self._core.fence, guild[table_id])
                 if results[index] is None:
-                    saved.append((state, now, table_id))
-            await conn.executemany(_SAVE_STATE, saved)
+                    saved[changes].append((state, now, table_id))
+            for changes, rows in saved.items():
+                if rows:
+                    await conn.executemany(_SAVE_CHANGES if changes else _SAVE_STATE, rows)
         return results
 
     async def set_table_messages(
@@ -420,7 +430,7 @@ class Tables(Part):
         for row in rows:
             stacks = (await _money(conn, row[0], lock=False)).stacks
             tables.append(LiveTable(row[0], row[1], row[2], row[3], row[4], row[5], row[6],
-                                    row[7], row[8], stacks, row[9], row[10]))
+                                    row[7], row[8], row[9], stacks, row[10], row[11]))
         return tables
 
     async def _owner_pays(

@@ -24,6 +24,7 @@ class _Save:
     table_id: int
     text: str
     now: float
+    changes: bool  # the text is what changed since the table's whole snapshot
     done: asyncio.Future[None]
 
 
@@ -33,10 +34,11 @@ class GroupCommit:
         self._batches = Batches(self._write)
         self.transactions = 0  # for tests and figures: transactions written
 
-    async def save(self, table_id: int, text: str, now: float) -> None:
-        """Save a table's snapshot with the others of this tick; return once committed (or
-        raise the storage error that refused it)."""
-        entry = _Save(table_id, text, now, asyncio.get_running_loop().create_future())
+    async def save(self, table_id: int, text: str, now: float, *, changes: bool = False) -> None:
+        """Save a table's snapshot (`changes`: what changed since its whole one) with the
+        others of this tick; return once committed (or raise the storage error that refused
+        it)."""
+        entry = _Save(table_id, text, now, changes, asyncio.get_running_loop().create_future())
         self._batches.add(entry)
         await entry.done
 
@@ -63,12 +65,13 @@ class GroupCommit:
         if len(batch) == 1:
             one = batch[0]
             try:
-                await self._tables.save_snapshot(one.table_id, one.text, now=one.now)
+                await self._tables.save_snapshot(one.table_id, one.text, now=one.now,
+                                                 changes=one.changes)
             except Exception as error:
                 return [error]
             return [None]
         found = await self._tables.save_snapshots(
-            [(s.table_id, s.text) for s in batch], now=max(s.now for s in batch))
+            [(s.table_id, s.text, s.changes) for s in batch], now=max(s.now for s in batch))
         return list(found)
 
 

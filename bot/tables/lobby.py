@@ -110,8 +110,7 @@ class Lobby:
     async def _stored(self, table_id: int) -> TableState | None:
         try:
             row = await self._core.storage.tables.table(table_id)
-            return TableState.loads(row.state_json, table_id=row.id, guild_id=row.guild_id,
-                                    channel_id=row.channel_id, thread_id=row.thread_id)
+            return TableState.stored(row)
         except (UnknownTable, BadSnapshot, InvalidInput):  # InvalidInput: no table's id
             return None
 

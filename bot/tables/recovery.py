@@ -41,16 +41,12 @@ class Recovery:
             if row.id in core.tables:
                 continue
             try:
-                state = TableState.loads(
-                    row.state_json, table_id=row.id, guild_id=row.guild_id,
-                    channel_id=row.channel_id, thread_id=row.thread_id,
-                    lobby_message_id=row.lobby_message_id,
-                    table_message_id=row.table_message_id)
+                state = TableState.stored(row)
             except BadSnapshot as error:
                 log.error("table %s cannot be restored: %s", row.id, error)
                 await self._refund_unrestorable(row.id, row.thread_id or row.channel_id)
                 continue
-            live = Live(state, row.state_json)
+            live = Live(state, row.state_json, row.changes_json)
             core.register(live)
             try:
                 if not await self._resume(live, stopped):

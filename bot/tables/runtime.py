@@ -1,7 +1,9 @@
 """The service's machinery: live tables in memory, their locks, background tasks, persistence.
 
 Snapshot-only saves of many tables arriving together share one transaction (commits.py);
-chip movements keep their own, with their snapshot.
+chip movements keep their own, with their snapshot. Within a street of a hand, a snapshot-only
+save writes what changed since the last whole snapshot (`TableState.changes`); a street's
+end, a hand's end, the lobby and every chip movement write the whole snapshot.
 
 Every action on a table runs inside `TableCore.locked`: one at a time per table, and any
 failure puts the table back exactly as it was last saved (so a refused action changes nothing,
@@ -15,6 +17,7 @@ hold this core and work through it; service.py puts them behind one facade.
 
 import asyncio
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -32,7 +35,7 @@ from bot.tables.clock import Clock
 from bot.tables.commits import GroupCommit
 from bot.tables.errors import NoTable, TableError
 from bot.tables.seating import is_person
-from bot.tables.state import TableState
+from bot.tables.state import Point, TableState
 from bot.tables.translate import translate
 from bot.tables.tunables import ServiceSettings
 
@@ -46,6 +49,9 @@ NOT_HELD = Text("This table is moving to another process of the bot; nothing was
 # Storage refusals a player can cause and read (anything else is a bug or an I/O failure).
 _PLAYER_STORAGE_ERRORS = (InsufficientChips, NotSeated, TableClosed)
 CLOSED = Text("This table is closed.")
+# The test suite sets it (tests/conftest.py): every save of changes is first checked to rebuild
+# the table exactly as its whole snapshot would.
+CHECK_CHANGES = os.environ.get("OFC_CHECK_CHANGES") == "1"
 
 
 @dataclass(eq=False)
@@ -53,12 +59,18 @@ class Live:
     """One table in memory: its state, the last snapshot saved, its lock and tasks."""
 
     state: TableState
-    saved: str  # the snapshot storage holds: what a failed action rolls back to
+    saved: str  # the whole snapshot storage holds: with `changes`, what a failed action
+    changes: str | None = None  # rolls back to (the changes storage holds since `saved`)
+    base: Point | None = None  # where the match stood at `saved` (changes follow from there)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     owner: asyncio.Task[Any] | None = None  # the task holding `lock`
     timer: asyncio.Task[Any] | None = None
     timer_at: float | None = None
     computers: dict[tuple[int, int, int], asyncio.Task[Any]] = field(default_factory=dict)
+
+    def whole(self, text: str, at: Point | None) -> None:
+        """Storage now holds this whole snapshot, taken at `at`."""
+        self.saved, self.changes, self.base = text, None, at
 
 
 class TableCore:
@@ -165,7 +177,8 @@ class TableCore:
         if live.lock.locked():
             return
         async with live.lock:  # taken at once: nothing runs between the test and here
-            await self.saves.save(live.state.table_id, live.saved, self.clock.now())
+            await self.saves.save(live.state.table_id, live.changes or live.saved,
+                                  self.clock.now(), changes=live.changes is not None)
 
     # ----------------------------------------------------------------- tables
     def live(self, table_id: int) -> Live:
@@ -219,8 +232,8 @@ class TableCore:
     def _rollback(self, live: Live) -> None:
         s = live.state
         live.state = TableState.loads(
-            live.saved, table_id=s.table_id, guild_id=s.guild_id, channel_id=s.channel_id,
-            thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
+            live.saved, changes=live.changes, table_id=s.table_id, guild_id=s.guild_id,
+            channel_id=s.channel_id, thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
             table_message_id=s.table_message_id)
 
     async def flush(self, live: Live) -> list[Any]:
@@ -229,9 +242,7 @@ class TableCore:
         state = live.state
         now = self.clock.now()
         if not state.pending:
-            text = state.dumps()
-            await self.saves.save(state.table_id, text, now)
-            live.saved = text
+            await self._save(live, now)
             return []
         results = []
         unsaved = False
@@ -240,23 +251,36 @@ class TableCore:
             state.pending, status = rest, state.status
             if op.terminal:
                 state.status = "closed"
-            text = state.dumps()
+            text, at = state.dumps(), state.point()
             try:
                 results.append(await op.apply(self.storage, state.table_id, text, now))
             except BaseException:
                 state.pending, state.status = [op, *rest], status
                 raise
             unsaved = not op.with_snapshot
-            if not unsaved:
-                live.saved = text
+            if not unsaved or state.status == "closed":
+                live.whole(text, at)
             if state.status == "closed":
-                live.saved = text
                 return results
         if unsaved:
-            text = state.dumps()
-            await self.saves.save(state.table_id, text, now)
-            live.saved = text
+            await self._save(live, now)
         return results
+
+    async def _save(self, live: Live, now: float) -> None:
+        """Save the table alone: what changed since its last whole snapshot when its match
+        is still on that snapshot's street of that hand, else whole."""
+        state = live.state
+        at = state.point()
+        if live.base is not None and live.base.holds(at):
+            text = state.changes(live.base.actions)
+            if CHECK_CHANGES:
+                _check_changes(live, text)
+            await self.saves.save(state.table_id, text, now, changes=True)
+            live.changes = text
+            return
+        text = state.dumps()
+        await self.saves.save(state.table_id, text, now)
+        live.whole(text, at)
 
     # ----------------------------------------------------------------- committing actions
     async def commit(self, live: Live, events: Sequence[out.TableEvent],
@@ -286,6 +310,15 @@ class TableCore:
             state.last_activity = now  # a cash table short of players waits from here
         await self.commit(live, [*(first or ()), *outcome.events],
                           [*(ops or ()), *outcome.ops])
+
+
+def _check_changes(live: Live, changes: str) -> None:
+    s = live.state
+    rebuilt = TableState.loads(
+        live.saved, changes=changes, table_id=s.table_id, guild_id=s.guild_id,
+        channel_id=s.channel_id).dumps()
+    if rebuilt != s.dumps():
+        raise AssertionError(f"table {s.table_id}: its changes rebuild another table")
 
 
 def _readable(error: BaseException) -> BaseException:

@@ -117,8 +117,7 @@ class TableService:
         """`absences` from a table's last snapshot, as storage holds it: for a table that ended
         while no process ran it (empty when its snapshot cannot be read)."""
         try:
-            state = TableState.loads(record.state_json, table_id=record.id,
-                                     guild_id=record.guild_id, channel_id=record.channel_id)
+            state = TableState.stored(record)
         except BadSnapshot:
             return {}
         return _absences(state)

@@ -4,17 +4,25 @@ The snapshot (`state_json` in storage) is this service's envelope around the eng
 JSON: the lobby, the drafts of the action in progress, DM message ids, and the money
 operations decided but not yet applied (`pending`, see money.py). Where the table lives in
 Discord (thread, lobby and table messages) is kept in storage's own columns.
+
+Within a street of a hand, a save may write only what changed since the last whole snapshot
+(`changes`, kept in storage's `changes_json`): the hand's actions taken since, which the
+engine takes again on the snapshot's match (`replay.carry_on`), and the rest of the table
+whole, which is small.
 """
 
 import json
-from dataclasses import dataclass, field
-from typing import Annotated, Any
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, NamedTuple
 
 from bot.engine import codec
 from bot.engine.cards import Card
 from bot.engine.deal import CARD_KEYS
+from bot.engine.history import HandLog
 from bot.engine.match import Match
+from bot.engine.replay import carry_on
 from bot.engine.rules import RULES, TableRules
+from bot.storage import LiveTable
 from bot.tables import money
 from bot.tables.snapshot_versions import CURRENT, upgrade
 from bot.tables.snapshot_versions import BadSnapshot as BadSnapshot  # raised by loads
@@ -39,6 +47,19 @@ _DM = codec.as_array(DmPrompt)
 _MATCH = codec.Custom(Match.to_json, Match.from_json, Match.text)
 _MONEY = codec.Custom(money.to_json, money.from_json)
 _ELSEWHERE = codec.SKIP  # kept in storage's own columns, not in the snapshot
+
+
+class Point(NamedTuple):
+    """Where a match stands in its hand: its history (the object), street and actions."""
+
+    log: HandLog
+    street: int
+    actions: int
+
+    def holds(self, later: "Point | None") -> bool:
+        """Whether a save at `later` may be written as changes since a whole one here: the
+        same hand (its very history) on the same street."""
+        return later is not None and later.log is self.log and later.street == self.street
 
 
 def street_of(match: Match, seat: int) -> int:
@@ -103,19 +124,67 @@ class TableState:
         """`to_json()` as compact JSON text (the same text), at the cost of what changed."""
         return f'{{"service_version":{CURRENT},{codec.dumps(self)[1:]}'
 
+    def point(self) -> Point | None:
+        """Where the match stands in a hand being played; None between hands and outside a
+        match, where every save is whole."""
+        match = self.match
+        if match is None or match.phase != "playing" or match.hand is None or match.log is None:
+            return None
+        return Point(match.log, match.hand.street, len(match.log.actions))
+
+    def changes(self, since: int) -> str:
+        """What changed since the whole snapshot taken when the hand's history held `since`
+        actions, at the same point of the hand (`Point.holds`): the actions after those, and
+        the table but its match."""
+        match = self.match
+        assert match is not None and match.log is not None
+        actions = ",".join(map(codec.compact, match.log.actions[since:]))
+        return (f'{{"service_version":{CURRENT},"from":{since},"actions":[{actions}],'
+                f'"table":{codec.dumps(replace(self, match=None))}}}')
+
     @staticmethod
-    def loads(text: str, *, table_id: int, guild_id: int, channel_id: int,
-              thread_id: int | None = None, lobby_message_id: int | None = None,
+    def stored(row: LiveTable) -> "TableState":
+        """The table as storage holds it (`loads` of its snapshot and changes)."""
+        return TableState.loads(
+            row.state_json, changes=row.changes_json, table_id=row.id, guild_id=row.guild_id,
+            channel_id=row.channel_id, thread_id=row.thread_id,
+            lobby_message_id=row.lobby_message_id, table_message_id=row.table_message_id)
+
+    @staticmethod
+    def loads(text: str, *, changes: str | None = None, table_id: int, guild_id: int,
+              channel_id: int, thread_id: int | None = None,
+              lobby_message_id: int | None = None,
               table_message_id: int | None = None) -> "TableState":
         """Rebuild a table from its snapshot, of any version up to this code's (upgraded
-        first, snapshot_versions.py); BadSnapshot when it cannot be read."""
+        first, snapshot_versions.py), and the changes saved since it; BadSnapshot when they
+        cannot be read."""
         try:
-            d = upgrade(json.loads(text))
-            return codec.load(
-                TableState, d, table_id=table_id, guild_id=guild_id, channel_id=channel_id,
-                thread_id=thread_id, lobby_message_id=lobby_message_id,
+            d = json.loads(text)
+            actions: list[dict[str, Any]] = []
+            if changes is not None:
+                d, actions = _changed(d, json.loads(changes))
+            state = codec.load(
+                TableState, upgrade(d), table_id=table_id, guild_id=guild_id,
+                channel_id=channel_id, thread_id=thread_id, lobby_message_id=lobby_message_id,
                 table_message_id=table_message_id)
+            if actions:
+                assert state.match is not None  # _changed checked the snapshot's match
+                carry_on(state.match, actions)
+            return state
         except BadSnapshot:
             raise
         except Exception as error:  # any malformed snapshot: the caller refunds the table
             raise BadSnapshot(f"{type(error).__name__}: {error}") from error
+
+
+def _changed(whole: dict[str, Any],
+             changes: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A snapshot with the table of the changes saved since it, and the hand's actions taken
+    since, to take again on its match."""
+    if changes.get("service_version") != whole.get("service_version"):
+        raise BadSnapshot("changes written by another version than their snapshot")
+    history = (whole.get("match") or {}).get("history") or {}
+    if len(history.get("actions", ())) != changes["from"]:
+        raise BadSnapshot("changes that do not follow their snapshot")
+    table = {key: value for key, value in changes["table"].items() if key != "match"}
+    return {**whole, **table}, changes["actions"]

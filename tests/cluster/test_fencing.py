@@ -111,8 +111,8 @@ async def test_once_a_shard_is_taken_over_the_old_owner_writes_nothing_of_its_ta
         assert issubclass(WriteFenced, LeaseLost)  # the table service says: table moving
 
         # a group commit refuses the fenced entry only; old still runs shard 0's tables
-        results = await old.tables.save_snapshots([(mine, '{"v": 2}'), (table, '{"v": "old"}')],
-                                                  now=T0 + 34)
+        results = await old.tables.save_snapshots(
+            [(mine, '{"v": 2}', False), (table, '{"v": "old"}', True)], now=T0 + 34)
         assert results[0] is None and isinstance(results[1], WriteFenced)
         assert (await old.tables.table(mine)).state_json == '{"v": 2}'
         await old.tables.save_snapshot(mine, '{"v": 3}', now=T0 + 34)

@@ -154,8 +154,8 @@ def quiet_in_second_hand(database: str, members: tuple[Member, ...]) -> bool:
     latest = [[m for m in member.dms() if not m.ephemeral][-1] for member in members]
     if not all(title(m).startswith("Hand 2") for m in latest):
         return False
-    with Reader(database) as read:
-        ((state,),) = read("SELECT state_json FROM live_tables")
+    with Reader(database) as read:  # the DM prompts are in the changes since the snapshot
+        ((state,),) = read("SELECT state_json || coalesce(changes_json, '') FROM live_tables")
     return all(str(m.id) in state for m in latest)
 
 

@@ -3,6 +3,8 @@
 The operations: a table's buy-ins, settlements, cash-outs and refunding close; daily claims,
 grants and corrections; a tournament's registrations, leaves, its table whose stacks the house
 lends, and its end, paid or cancelled (one keyed move per prize or refund, as the director does).
+Between them, now and then, a save of what changed since a table's snapshot (`changes`, naming
+the stacks that snapshot shows), which moves no chip and is in no journal.
 
 Before each operation it appends its intent to a journal (the parent checks the database
 against it), and on start it replays the last whole intent with the same key, as the bot does
@@ -200,8 +202,18 @@ async def apply(store: Storage, op: dict[str, Any], now: float) -> bool:
     return True
 
 
+async def save_changes(store: Storage, rng: random.Random, now: float) -> None:
+    """Save changes beside an open table's snapshot, naming the stacks it shows."""
+    tables = await store.tables.live_tables()
+    if tables:
+        table = rng.choice(tables)
+        of = json.loads(table.state_json)["stacks"]
+        await store.tables.save_snapshot(table.id, json.dumps({"of": of}), now=now, changes=True)
+
+
 async def _loop(db: str, journal: Path, seed: int, ready: Connection) -> int:
     rng = random.Random(seed)
+    between = random.Random(-seed)  # its own: the operations are the same with or without
     store = await Storage.open(db, daily_cooldown_seconds=0)
     written = entries(journal)
     if written and "key" in (last := written[-1]):
@@ -219,6 +231,8 @@ async def _loop(db: str, journal: Path, seed: int, ready: Connection) -> int:
             out.flush()
             if await apply(store, op, now=seed) and "key" in op:
                 applied.append(op)
+            if between.random() < 0.3:
+                await save_changes(store, between, now=seed)
     return 0
 
 

@@ -122,14 +122,18 @@ def _check_against_journal(db: str, journal: dict[str, dict[str, Any]]) -> list[
                 problems.append(f"{key}: stack moves {moves.get(key)} != journal {expected}")
             if op["op"] in ("grant", "correct") and grants.get(key) != [op["amount"]]:
                 problems.append(f"{key}: {op['op']} rows {grants.get(key)} != [{op['amount']}]")
-        for table, state in conn(
-            "SELECT id, state_json FROM live_tables WHERE status = 'open'"
+        for table, state, changes in conn(
+            "SELECT id, state_json, changes_json FROM live_tables WHERE status = 'open'"
         ):
             stacks = dict(conn(
                 "SELECT user_id, stack FROM table_seats WHERE table_id = ?", (table,)))
-            shown = {int(u): s for u, s in json.loads(state)["stacks"].items()}
-            if shown != stacks:
+            shown = json.loads(state)["stacks"]
+            if {int(u): s for u, s in shown.items()} != stacks:
                 problems.append(f"table {table}: snapshot shows {shown}, stacks are {stacks}")
+            # a whole snapshot clears the changes saved beside the one before, in its commit
+            if changes is not None and json.loads(changes)["of"] != shown:
+                problems.append(f"table {table}: changes of {json.loads(changes)['of']} "
+                                f"beside a snapshot of {shown}")
     return problems
 
 

@@ -97,6 +97,29 @@ async def test_settlement_moves_chips_between_stacks_with_the_snapshot(
     assert [await _balance(storage, u) for u in (ALICE, BOB, CAROL)] == [900, 900, 900]
 
 
+async def test_changes_stay_beside_their_snapshot_until_a_whole_one_replaces_them(
+    storage: Storage, table: int
+) -> None:
+    async def held() -> tuple[str, str | None]:
+        live = await storage.tables.table(table)
+        return live.state_json, live.changes_json
+
+    await _seat_three(storage, table)
+    await storage.tables.save_snapshot(table, '{"c": 1}', now=1.0, changes=True)
+    assert await held() == ('{"hand": 0}', '{"c": 1}')
+    await storage.tables.buy_in(table, ALICE, 1, key="more", now=2.0)  # no snapshot: kept
+    assert await held() == ('{"hand": 0}', '{"c": 1}')
+    for hand in (1, 2):  # PostgreSQL writes the second settlement as one statement
+        await storage.tables.save_snapshot(table, f'{{"c": {hand}}}', now=3.0, changes=True)
+        await storage.tables.settle_hand(table, hand, [Transfer(ALICE, BOB, 1)],
+                                         key=f"t:{hand}:settle", now=4.0,
+                                         snapshot=f'{{"hand": {hand}}}')
+        assert await held() == (f'{{"hand": {hand}}}', None)
+    await storage.tables.save_snapshot(table, '{"c": 3}', now=5.0, changes=True)
+    await storage.tables.save_snapshot(table, '{"hand": 3}', now=6.0)
+    assert await held() == ('{"hand": 3}', None)
+
+
 async def test_two_settlements_with_one_key_pay_once(storage: Storage, table: int) -> None:
     await _seat_three(storage, table)
     first = await storage.tables.settle_hand(table, 1, [(ALICE, BOB, 40)], key="s", now=1.0)

@@ -7,6 +7,7 @@ from bot.ai.players import AIPlayers, Settings, decide
 from bot.storage import SanctionRecord, Storage, TournamentResult
 from bot.tables import FakeClock, ServiceSettings, TableEvent, TableService
 from bot.tables.match_runner import FAST
+from bot.tables.state import TableState
 from tests.backends import Reader
 
 GUILD = 10
@@ -75,6 +76,12 @@ async def play(service: TableService, clock: FakeClock, table_id: int,
         if not acted and not await clock.advance_to_next():
             raise AssertionError("the table is stuck")
     raise AssertionError("the table did not finish")
+
+
+async def stored(storage: Storage, table_id: int) -> str:
+    """The table's whole snapshot as storage holds it: the last whole one, with the changes
+    saved since applied (runtime.py)."""
+    return TableState.stored(await storage.tables.table(table_id)).dumps()
 
 
 def chips(database: str, guild: int = GUILD) -> tuple[dict[int, int], dict[int, int], int]:

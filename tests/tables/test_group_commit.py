@@ -8,7 +8,7 @@ from bot.storage import Storage, TableClosed
 from bot.tables import FakeClock, TableService
 from tests.storage.audit import audit
 
-from .driver import GUILD, START, fresh_service
+from .driver import GUILD, START, fresh_service, stored
 from .test_restart import Flaky
 
 TABLES = 6
@@ -42,12 +42,17 @@ async def test_save_snapshots_saves_several_in_one_go_and_names_the_refused(
     tables = [await storage.tables.create_table(GUILD, 700 + n, "{}", now=1.0) for n in range(3)]
     await storage.tables.close_table(tables[1], now=2.0)
     found = await storage.tables.save_snapshots(
-        [(tables[0], '{"a": 1}'), (tables[1], '{"b": 2}'), (tables[2], '{"c": 3}'),
-         (tables[2] + 99, '{"d": 4}')], now=3.0)
+        [(tables[0], '{"a": 1}', False), (tables[1], '{"b": 2}', False),
+         (tables[2], '{"c": 3}', True), (tables[2] + 99, '{"d": 4}', False)], now=3.0)
     assert found[0] is None and found[2] is None
     assert isinstance(found[1], TableClosed) and found[3] is not None
-    assert [(await storage.tables.table(t)).state_json for t in (tables[0], tables[2])] == [
-        '{"a": 1}', '{"c": 3}']
+    saved = [await storage.tables.table(t) for t in (tables[0], tables[2])]
+    # changes are kept beside the whole snapshot, which stays; a whole one replaces both
+    assert [(t.state_json, t.changes_json) for t in saved] == [
+        ('{"a": 1}', None), ("{}", '{"c": 3}')]
+    await storage.tables.save_snapshots([(tables[2], '{"e": 5}', False)], now=4.0)
+    again = await storage.tables.table(tables[2])
+    assert (again.state_json, again.changes_json, again.updated_at) == ('{"e": 5}', None, 4.0)
 
 
 async def test_tables_acting_together_share_a_transaction_and_every_snapshot_is_saved(
@@ -60,7 +65,7 @@ async def test_tables_acting_together_share_a_transaction_and_every_snapshot_is_
     assert not [r for r in results if isinstance(r, BaseException)]
     assert saves.transactions - before < TABLES  # grouped (1 or 2 on any machine)
     for table, _ in tables:  # what storage holds is what each table holds in memory
-        assert (await storage.tables.table(table)).state_json == service._core.tables[table].saved
+        assert await stored(storage, table) == service._core.tables[table].state.dumps()
         assert service._core.tables[table].state.drafts
     await service.close()
 
@@ -70,7 +75,7 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
     service, _, _ = fresh_service(storage, clock.now())
     tables = await started(service)
     lobby = (await service.create_table(GUILD, 999, 600, "host")).table_id
-    snapshots = {t: (await storage.tables.table(t)).state_json for t, _ in tables}
+    snapshots = {t: await stored(storage, t) for t, _ in tables}
     Flaky(storage.tables, "save_snapshots")  # the grouped transaction dies (a crash, a disk error)
 
     drafts, joined = await asyncio.gather(draft_all(service, tables),
@@ -78,7 +83,7 @@ async def test_a_failed_group_commit_loses_no_chip_movement(
     assert all(isinstance(r, sqlite3.OperationalError) for r in drafts)
     assert [s.player_id for s in joined.seats] == [600, 601]  # its own transaction
     for table, _ in tables:  # the drafts rolled back, in memory as on disk
-        assert (await storage.tables.table(table)).state_json == snapshots[table]
+        assert await stored(storage, table) == snapshots[table]
         assert not service._core.tables[table].state.drafts
     await service.close()
     assert audit(database) == []

@@ -30,7 +30,18 @@ from bot.tables.play import HINTS_OFF
 from tests.backends import Reader
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, QUICK_AI, Recorder, fresh_service, play
+from .driver import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    QUICK_AI,
+    Recorder,
+    fresh_service,
+    play,
+    stored,
+)
 
 EASY = Settings(level="easy")
 
@@ -76,22 +87,20 @@ async def _heads_up(service: TableService, hints: str) -> tuple[int, int, int]:
     return table, first, BOB if first == ALICE else ALICE
 
 
-async def _snapshot(storage: Storage, table: int) -> str:
-    return (await storage.tables.table(table)).state_json
 
 
 async def test_hints_off_refuses_suggest_and_changes_nothing(
         hinted: TableService, storage: Storage, hinting: Hinting) -> None:
     table, first, _ = await _heads_up(hinted, "off")
     state = hinted.private_view(table, first)
-    before = await _snapshot(storage, table)
+    before = await stored(storage, table)
     with pytest.raises(TableError) as refused:
         await hinted.suggest(table, first, hand_no=state.hand_no, street=state.street,
                              seat=state.seat)
     assert str(refused.value) == str(HINTS_OFF)
     assert hinting.asked == []  # the strong player was never asked
     assert hinted.private_view(table, first).draft == {}
-    assert await _snapshot(storage, table) == before
+    assert await stored(storage, table) == before
 
 
 async def test_hints_on_fill_the_draft_from_the_seats_own_view(

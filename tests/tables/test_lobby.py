@@ -16,7 +16,7 @@ from bot.tables import (
     TableService,
 )
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, chips
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, START, Recorder, chips, stored
 
 BUY_IN = 200  # RULES.md default buy_in
 
@@ -79,11 +79,11 @@ async def test_join_without_chips_changes_nothing(
         service: TableService, storage: Storage, clock: FakeClock) -> None:
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", {"buy_in": 600}))
     await storage.wallets.correct(GUILD, BOB, -500, reason="test", actor_id=ALICE, now=clock.now())
-    before = (await storage.tables.table(table.table_id)).state_json
+    before = await stored(storage, table.table_id)
     with pytest.raises(TableError, match="Not enough chips"):
         await service.join(table.table_id, BOB, "Bob")
     assert service.lobby(table.table_id).seats == table.seats
-    assert (await storage.tables.table(table.table_id)).state_json == before
+    assert await stored(storage, table.table_id) == before
     assert await wallet(storage, BOB, clock) == START - 500
 
 
@@ -135,11 +135,11 @@ async def test_only_a_member_with_manage_server_seats_a_computer_for_the_houses_
     try is refused and changes nothing. A practice table's computer plays for play chips."""
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice",
                                         {"hints": "on", "point_value": 1000})).table_id
-    before = (await storage.tables.table(table)).state_json
+    before = await stored(storage, table)
     with pytest.raises(NotAllowed, match="Manage Server"):
         await service.add_computer(table, ALICE, "easy")
     assert [s.player_id for s in service.lobby(table).seats] == [ALICE]
-    assert (await storage.tables.table(table)).state_json == before
+    assert await stored(storage, table) == before
     assert chips(database) == ({ALICE: START - BUY_IN}, {ALICE: BUY_IN}, START)  # no house row
     computer = (await service.add_computer(table, BOB, "easy", is_admin=True)).seats[-1]
     assert computer.ai_level == "easy" and chips(database)[2] == START + BUY_IN

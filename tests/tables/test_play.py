@@ -43,6 +43,7 @@ from .driver import (
     chips,
     fresh_service,
     play,
+    stored,
 )
 
 BUY_IN = 200
@@ -186,7 +187,7 @@ async def test_refused_actions_change_nothing(service: TableService, storage: St
     other = BOB if first == ALICE else ALICE
     me = service.private_view(table, first)
     theirs = service.private_view(table, other)
-    snapshot = (await storage.tables.table(table)).state_json
+    snapshot = await stored(storage, table)
     where = {"hand_no": me.hand_no, "street": me.street}
     card = me.view.dealt[0]
     refused = [
@@ -211,7 +212,7 @@ async def test_refused_actions_change_nothing(service: TableService, storage: St
     for error, call in refused:
         with pytest.raises(error):
             await call
-        assert (await storage.tables.table(table)).state_json == snapshot
+        assert await stored(storage, table) == snapshot
         assert service.private_view(table, first).draft == {}
     # the top row holds 3: a 4th draft is refused, the three stay
     for c in me.view.dealt[:3]:
@@ -237,7 +238,7 @@ async def test_a_control_from_play_a_restore_undid_says_it_is_out_of_date(
     first = to_act(service, table, people)[0]
     me = service.private_view(table, first)
     assert (me.hand_no, me.street) == (1, 1)
-    snapshot = (await storage.tables.table(table)).state_json
+    snapshot = await stored(storage, table)
     card = me.view.dealt[0]
     out_of_date = "This prompt is out of date: use your newest one, or **My hand** on the " \
         "table message."
@@ -248,7 +249,7 @@ async def test_a_control_from_play_a_restore_undid_says_it_is_out_of_date(
             await service.set_draft(table, first, hand_no=hand_no, street=street, card=card,
                                     row="top")
         assert str(refused.value) == said
-        assert (await storage.tables.table(table)).state_json == snapshot
+        assert await stored(storage, table) == snapshot
 
 
 async def test_concurrent_confirms_place_once(service: TableService,

@@ -40,6 +40,7 @@ from .driver import (
     act,
     fresh_service,
     play,
+    stored,
 )
 
 WRITES = {"tables": ("save_snapshot", "buy_in", "cash_out", "settle_hand", "close_table",
@@ -322,10 +323,10 @@ async def test_a_second_close_writes_nothing(
     assert await resumed.restore() == [table]
     first = next(p for p in (ALICE, BOB) if resumed.private_view(table, p).to_act)
     await act(resumed, table, first)
-    newer = (await storage.tables.table(table)).state_json
+    newer = await stored(storage, table)
     await resumed.close()
     await service.close()
-    assert (await storage.tables.table(table)).state_json == newer
+    assert await stored(storage, table) == newer
 
 
 async def test_dm_prompts_recorded_as_the_bot_stops_outlive_it(
@@ -530,13 +531,13 @@ async def test_a_failed_save_changes_nothing_and_timers_retry(
     await service.start(table, ALICE)
     first = next(p for p in (ALICE, BOB) if service.private_view(table, p).to_act)
     state = service.private_view(table, first)
-    snapshot = (await storage.tables.table(table)).state_json
+    snapshot = await stored(storage, table)
     Flaky(storage.tables, "save_snapshot")
     with pytest.raises(sqlite3.OperationalError):
         await service.place(table, first, {c: "bottom" for c in state.view.dealt},
                             hand_no=state.hand_no, street=state.street)
     assert service.private_view(table, first) == state  # memory as storage has it
-    assert (await storage.tables.table(table)).state_json == snapshot
+    assert await stored(storage, table) == snapshot
     Flaky(storage.tables, "save_snapshot")
     await clock.advance(state.deadline - clock.now())  # R10 timeout, whose save fails
     await service.idle()

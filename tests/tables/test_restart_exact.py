@@ -16,9 +16,8 @@ from bot.storage import Storage
 from bot.tables import MatchOver, ServiceSettings, ShowdownDone, TableService
 from bot.tables.clock import FakeClock
 from bot.tables.match_runner import FAST, SIMULATION_HOST
-from bot.tables.state import TableState
 
-from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, fresh_service
+from .driver import ALICE, BOB, CAROL, CHANNEL, GUILD, Recorder, fresh_service, stored
 
 DOWN = 3600.0  # how long each stop lasts
 PEOPLE = Settings(level="easy", seed=7)  # the people's choices, the same in both runs
@@ -74,9 +73,8 @@ class Run:
         await self.service.idle()
         self.keep()
         await self.service.close()
-        text = (await self.storage.tables.table(table)).state_json
-        state = TableState.loads(text, table_id=table, guild_id=GUILD, channel_id=CHANNEL)
-        assert state.dumps() == text  # the snapshot holds the whole state, exactly
+        # storage (its last whole snapshot, with the changes since) holds the state exactly
+        assert await stored(self.storage, table) == self.service._core.live(table).state.dumps()
         self.service, self.clock, self.recorder = fresh_service(
             self.storage, self.clock.now() + DOWN, settings)
         await self.service.restore()

@@ -565,11 +565,15 @@ class TableMachine(RuleBasedStateMachine):
     @invariant()
     def snapshots_are_the_truth(self) -> None:
         with Reader(self.database) as query:
-            stored = dict(query("SELECT id, state_json FROM live_tables WHERE status = 'open'"))
+            stored = {table: (whole, changes) for table, whole, changes in query(
+                "SELECT id, state_json, changes_json FROM live_tables WHERE status = 'open'")}
         states = self.tables()
         assert set(stored) == set(states)
         for table, state in states.items():
-            assert stored[table] == state.dumps(), f"table {table}: memory is not storage"
+            whole, changes = stored[table]
+            held = TableState.loads(whole, changes=changes, table_id=table, guild_id=GUILD,
+                                    channel_id=state.channel_id)
+            assert held.dumps() == state.dumps(), f"table {table}: memory is not storage"
 
     @invariant()
     def stacks_are_the_chips(self) -> None:

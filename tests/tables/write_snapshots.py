@@ -11,6 +11,7 @@ import json
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from bot.storage import Storage
 from bot.tables import DmPrompt, FakeClock, TableService
 from bot.tables.match_runner import FAST
 from bot.tables.snapshot_versions import CURRENT
+from bot.tables.state import TableState
 
 from .driver import ALICE, BOB, CHANNEL, GUILD, QUICK_AI, act, play
 
@@ -64,22 +66,29 @@ SHAPES: dict[str, Shape] = {
 
 
 def keep_snapshots(storage: Storage, kept: list[str]) -> None:
-    """Keep every snapshot text storage is given to write."""
+    """Keep every snapshot text storage is given to write (changes as the whole snapshot
+    they make with the one storage holds)."""
     tables = storage.tables
 
-    def wrap(name: str, texts: Callable[[tuple[Any, ...], dict[str, Any]], list[str]]) -> None:
+    async def whole(table_id: int, text: str, changes: bool) -> str:
+        if not changes:
+            return text
+        return TableState.stored(replace(await tables.table(table_id), changes_json=text)).dumps()
+
+    def wrap(name: str, texts: Callable[[tuple[Any, ...], dict[str, Any]],
+                                        list[tuple[int, str, bool]]]) -> None:
         method = getattr(tables, name)
 
         async def write(*args: Any, **kwargs: Any) -> Any:
-            kept.extend(t for t in texts(args, kwargs) if t)
+            kept.extend([await whole(*entry) for entry in texts(args, kwargs) if entry[1]])
             return await method(*args, **kwargs)
 
         setattr(tables, name, write)
 
-    wrap("save_snapshot", lambda args, kwargs: [args[1]])
-    wrap("save_snapshots", lambda args, kwargs: [text for _, text in args[0]])
+    wrap("save_snapshot", lambda args, kwargs: [(args[0], args[1], kwargs.get("changes", False))])
+    wrap("save_snapshots", lambda args, kwargs: list(args[0]))
     for name in ("buy_in", "cash_out", "settle_hand", "close_table"):
-        wrap(name, lambda args, kwargs: [kwargs.get("snapshot") or ""])
+        wrap(name, lambda args, kwargs: [(0, kwargs.get("snapshot") or "", False)])
 
 
 async def play_tables(storage: Storage) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from bot.engine.errors import RuleError
 from bot.engine.match import Match
-from bot.engine.replay import replay
+from bot.engine.replay import carry_on, replay
 from tests.engine.match.helpers import new_match, round_trip
 
 
@@ -19,6 +19,24 @@ def play_hand_with_a_timeout() -> Match:
     while match.phase == "playing":
         match.place(1, match.random_assignment(1, rng), 400.0)
     return match
+
+
+def test_a_saved_match_carries_on_with_the_actions_taken_since() -> None:
+    """What a table saves within a street (bot/tables/state.py): the match as it was, and
+    the hand's actions after it, taken again, reach the match as it is; never a deal."""
+    match = new_match(2, button=1, seed=3)
+    match.start_hand(0.0)
+    saved, since = match.to_json(), len(match.log.actions)  # type: ignore[union-attr]
+    rng = random.Random(2)
+    for _ in range(3):
+        seat = match.pending()[0]
+        match.place(seat, match.random_assignment(seat, rng), 10.0)
+    match.timeout(10_000.0)
+    later = Match.from_json(saved)
+    carry_on(later, match.log.actions[since:])  # type: ignore[union-attr]
+    assert later.to_json() == match.to_json() != saved
+    with pytest.raises(RuleError, match="next deal"):
+        carry_on(Match.from_json(saved), [{"do": "start", "now": 1.0}])
 
 
 def test_history_lists_the_hand_in_order_and_replays() -> None:
