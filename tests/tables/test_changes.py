@@ -1,6 +1,6 @@
 """A save within a street writes what changed since the last whole snapshot (runtime.py,
 `TableState.changes`); a street's end writes the whole snapshot; a restart from the changes
-resumes exactly, and changes that cannot be read refund the table."""
+resumes exactly (changes that cannot be read refund the table: test_restart.py)."""
 
 import json
 
@@ -8,12 +8,11 @@ import pytest
 
 from bot.engine.cards import Card, card_str
 from bot.storage import Storage
-from bot.tables import FakeClock, TableRefunded, TableService
+from bot.tables import FakeClock, TableService
 from bot.tables.state import TableState
-from tests.backends import Reader
 from tests.storage.audit import audit
 
-from .driver import ALICE, BOB, CHANNEL, GUILD, START, act, fresh_service, stored
+from .driver import ALICE, BOB, CHANNEL, GUILD, act, fresh_service, stored
 
 
 async def _started(service: TableService) -> tuple[int, int, int]:
@@ -84,34 +83,6 @@ async def test_a_crash_after_changes_resumes_exactly(
     assert resumed.private_view(table, first).street == 2
     await resumed.close()
     assert audit(database) == []
-
-
-def _not_following(changes: str) -> str:
-    return json.dumps({**json.loads(changes), "from": 0})
-
-
-def _other_version(changes: str) -> str:
-    return json.dumps({**json.loads(changes), "service_version": 1})
-
-
-@pytest.mark.parametrize("corrupt", [_not_following, _other_version])
-async def test_changes_that_cannot_be_read_refund_the_table(
-        service: TableService, storage: Storage, clock: FakeClock, database: str,
-        corrupt: object) -> None:
-    table, first, _ = await _started(service)
-    await act(service, table, first)
-    await service.close()
-    with Reader(database) as query:
-        ((changes,),) = query("SELECT changes_json FROM live_tables WHERE id = ?", (table,))
-        query.write("UPDATE live_tables SET changes_json = ? WHERE id = ?",
-                    (corrupt(changes), table))  # type: ignore[operator]
-    resumed, _, recorder = fresh_service(storage, clock.now())
-    assert await resumed.restore() == []
-    assert [e.refunds for e in recorder.of(TableRefunded)] == [{ALICE: 200, BOB: 200}]
-    for pid in (ALICE, BOB):
-        assert (await storage.wallets.wallet(GUILD, pid, now=clock.now())).balance == START
-    assert audit(database) == []
-    await resumed.close()
 
 
 async def test_the_suites_check_refuses_changes_that_rebuild_another_table(

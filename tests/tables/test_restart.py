@@ -481,18 +481,31 @@ def _stacks_disagree(state: str) -> str:
     return json.dumps(d)
 
 
-@pytest.mark.parametrize("corrupt", [_bad_json, _other_version, _stacks_disagree])
+def _changes_not_following(changes: str) -> str:
+    return json.dumps({**json.loads(changes), "from": 0})
+
+
+def _changes_of_another_version(changes: str) -> str:
+    return json.dumps({**json.loads(changes), "service_version": 1})
+
+
+@pytest.mark.parametrize(("column", "corrupt"), [
+    ("state_json", _bad_json), ("state_json", _other_version), ("state_json", _stacks_disagree),
+    ("changes_json", _changes_not_following), ("changes_json", _changes_of_another_version)])
 async def test_a_table_that_cannot_be_restored_is_refunded(
         service: TableService, storage: Storage, clock: FakeClock, database: str,
-        corrupt: object) -> None:
+        column: str, corrupt: object) -> None:
+    """Its snapshot, or the changes saved since it (test_changes.py), cannot be read."""
     table = (await service.create_table(GUILD, CHANNEL, ALICE, "Alice", seed=5)).table_id
     await service.join(table, BOB, "Bob")
     await service.start(table, ALICE)
+    await act(service, table, next(p for p in (ALICE, BOB)
+                                   if service.private_view(table, p).to_act))  # changes
     await service.close()
     with Reader(database) as query:
-        ((state,),) = query("SELECT state_json FROM live_tables WHERE id = ?", (table,))
-        query.write("UPDATE live_tables SET state_json = ? WHERE id = ?",
-                    (corrupt(state), table))  # type: ignore[operator]
+        ((text,),) = query(f"SELECT {column} FROM live_tables WHERE id = ?", (table,))
+        query.write(f"UPDATE live_tables SET {column} = ? WHERE id = ?",
+                    (corrupt(text), table))  # type: ignore[operator]
     resumed, _, recorder = fresh_service(storage, clock.now())
     assert await resumed.restore() == []
     refunded = recorder.of(TableRefunded)
