@@ -59,9 +59,12 @@ class Live:
     """One table in memory: its state, the last snapshot saved, its lock and tasks."""
 
     state: TableState
-    saved: str  # the whole snapshot storage holds: with `changes`, what a failed action
-    changes: str | None = None  # rolls back to (the changes storage holds since `saved`)
-    base: Point | None = None  # where the match stood at `saved` (changes follow from there)
+    # What storage holds, and a failed action rolls back to: the last whole snapshot, and the
+    # changes saved since it (None: none); where the match stood at `saved` (None: the next
+    # save is whole).
+    saved: str
+    changes: str | None = None
+    base: Point | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     owner: asyncio.Task[Any] | None = None  # the task holding `lock`
     timer: asyncio.Task[Any] | None = None
