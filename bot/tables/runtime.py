@@ -78,6 +78,14 @@ class Live:
         """Storage now holds this whole snapshot, taken at `at`."""
         self.saved, self.changes, self.base = text, None, at
 
+    def rebuilt(self, changes: str | None) -> TableState:
+        """The table from its whole snapshot and `changes`, where it lives as it is now."""
+        s = self.state
+        return TableState.loads(
+            self.saved, changes=changes, table_id=s.table_id, guild_id=s.guild_id,
+            channel_id=s.channel_id, thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
+            table_message_id=s.table_message_id)
+
 
 class TableCore:
     def __init__(self, storage: Storage, clock: Clock, settings: ServiceSettings,
@@ -236,11 +244,7 @@ class TableCore:
                 live.owner = None
 
     def _rollback(self, live: Live) -> None:
-        s = live.state
-        live.state = TableState.loads(
-            live.saved, changes=live.changes, table_id=s.table_id, guild_id=s.guild_id,
-            channel_id=s.channel_id, thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
-            table_message_id=s.table_message_id)
+        live.state = live.rebuilt(live.changes)
 
     async def flush(self, live: Live) -> list[Any]:
         """Apply the pending chip movements, each with a snapshot listing the ones left;
@@ -327,10 +331,7 @@ def _check_changes(live: Live, changes: str) -> None:
     done = (live.saved, s.match.text())
     if _CHECKED.get(live) == done:
         return
-    rebuilt = TableState.loads(
-        live.saved, changes=changes, table_id=s.table_id, guild_id=s.guild_id,
-        channel_id=s.channel_id).dumps()
-    if rebuilt != s.dumps():
+    if live.rebuilt(changes).dumps() != s.dumps():
         raise AssertionError(f"table {s.table_id}: its changes rebuild another table")
     _CHECKED[live] = done
 
