@@ -52,6 +52,7 @@ from bot.tables import (
 from cogs.common import images
 from cogs.common.answers import answer_unlisted, send
 from cogs.common.client import Interaction
+from cogs.common.dms import dm_channel
 from cogs.common.format import MENTION_USERS, shown_seat
 from cogs.common.interactions import per_member, table_here
 from cogs.common.language import lang, player_locale, server_locale
@@ -478,9 +479,9 @@ class TablePresenter(commands.Cog):
             embed.add_field(name=t(loc, "Your rating"), value=t(
                 loc, "{rating:,} ({change:+,}) after this match", rating=change.after.shown,
                 change=change.after.shown - change.before.shown), inline=False)
-        user = self.bot.get_user(player) or await self.bot.fetch_user(player)
+        dm = await dm_channel(self.bot, player)
         with contextlib.suppress(discord.Forbidden):  # DMs closed: the channel shows it all
-            await user.send(embed=embed)
+            await dm.send(embed=embed)
 
     def follow(self, table: int, player: int) -> None:
         """The seat's action changed through "My hand": its DM prompt follows (the draft

@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import Slash, Text
 from bot.tables import DmPrompt, LobbySeat, SeatState, TableError, is_person
+from cogs.common.dms import dm_channel
 from cogs.common.language import player_locale
 from cogs.tables.controls import Content, controls_view, image_key, prompt, where_of
 from cogs.tables.elsewhere import Elsewhere
@@ -117,8 +118,8 @@ class Prompts:
         if sent is not None:
             await self._close_prompt(table, player, sent)
         try:
-            user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-            message = await user.send(**(await self.content(table, None, state)).to_send())
+            dm = await dm_channel(self.bot, player)
+            message = await dm.send(**(await self.content(table, None, state)).to_send())
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
                 raise

@@ -14,6 +14,7 @@ import discord
 
 from bot.i18n import Text, t
 from bot.tables import NoTable, TableError, is_person
+from cogs.common.dms import dm_channel
 from cogs.common.format import chip_count
 from cogs.common.language import player_locale
 
@@ -145,8 +146,8 @@ class Unpostable:
             if not is_person(player):
                 continue
             with contextlib.suppress(discord.HTTPException):
-                user = self.bot.get_user(player) or await self.bot.fetch_user(player)
-                await user.send(t(await player_locale(self.bot, player),
+                dm = await dm_channel(self.bot, player)
+                await dm.send(t(await player_locale(self.bot, player),
                                   told(channel_id, chips)))
 
 
