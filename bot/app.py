@@ -59,6 +59,7 @@ WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering", "cogs.common.w
 # Gateway events: servers and their channels only (`where_of` names them); slash commands
 # and clicks arrive whatever the intents.
 INTENTS = discord.Intents(guilds=True)
+_RECEIVED = "ofc_received"  # in Interaction.extras: when it was dispatched (loop time)
 
 
 class OFCBot(commands.Bot):
@@ -343,7 +344,16 @@ class OFCBot(commands.Bot):
         # logged as a traceback by a clean stop)
         if self.loop is discord.utils.MISSING:
             return
+        if event_name == "interaction":
+            # Dispatched as it is parsed, before any of its callbacks runs: Discord's 3 s run
+            # from about here, however long a busy loop makes the callback wait to start.
+            args[0].extras.setdefault(_RECEIVED, self.loop.time())
         super().dispatch(event_name, *args, **kwargs)
+
+    def received_at(self, interaction: discord.Interaction[Any]) -> float:
+        """When the bot received `interaction` (loop time): what its deadlines count from."""
+        received: float = interaction.extras.setdefault(_RECEIVED, self.loop.time())
+        return received
 
     def gateway_open(self) -> bool:
         """Whether the gateway connection is open now (discord.py keeps is_ready() set while

@@ -17,14 +17,12 @@ from discord import app_commands
 from bot.i18n import Slash, Text
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.common.answers import ALREADY_ANSWERED, Refusal, Refused
+from cogs.common.answers import ALREADY_ANSWERED, Refusal, Refused, defer_at
 from cogs.common.client import Interaction
 
 NO_TABLE = Text("There is no table in this channel. Open one with {cmd}.",
                 cmd=Slash("ofc create"))
 T = TypeVar("T")
-DEFER_AFTER = 1.5  # seconds a write may take before the answer is deferred (Discord allows 3)
-_BEGAN = "ofc_in_time"  # in Interaction.extras: when its first `in_time` began (loop time)
 
 
 def storage_of(interaction: Interaction) -> Storage:
@@ -90,12 +88,12 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
     writes, which may wait on a busy database), answered in Discord's 3 s: when it takes
     longer than DEFER_AFTER the interaction is deferred ("thinking", with the visibility of
     its answer), and the answer then comes as the follow-up. A quick refusal stays an
-    immediate private answer. Several calls for one interaction share one DEFER_AFTER,
-    counted from the first: two reads of 1.4 s each are deferred before the second ends."""
+    immediate private answer. DEFER_AFTER counts from when the bot received the interaction,
+    for every call it makes: a callback that waited for a busy loop has less of it, and two
+    reads of 1.4 s each are deferred before the second ends."""
     loop = asyncio.get_running_loop()
-    began: float = interaction.extras.setdefault(_BEGAN, loop.time())
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, began + DEFER_AFTER - loop.time()))
+    done, _ = await asyncio.wait({task}, timeout=max(0.0, defer_at(interaction) - loop.time()))
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
