@@ -124,7 +124,8 @@ def _multisets(free: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int],
     return tuple(out)
 
 
-@lru_cache(maxsize=256)
+# A row's content is its key: 1,024 of them (about 5 MB) hold the rows in play at 100 tables.
+@lru_cache(maxsize=1024)
 def _fillings(size: int, ranks: tuple[int, ...], free: int) -> tuple[Filling, ...]:
     """Every way to fill a row holding `ranks` with `free` more ranks, weakest first: (value,
     (rank, how many) needed, the ranks added, ANY / UNSUITED / SUITED). It does not depend on
@@ -134,12 +135,14 @@ def _fillings(size: int, ranks: tuple[int, ...], free: int) -> tuple[Filling, ..
     held = Counter(ranks)
     distinct = len(held) == len(ranks)
     for extra, need, key in _multisets(free):
-        if any(held[r] + n > 4 for r, n in need):
-            continue  # five of a rank: never (R9: a joker never makes five of a kind)
+        # Five of a rank, never (R9: a joker never makes five of a kind): with at most five
+        # cards in a row, only when the free places all take the one rank every held card has.
+        if len(need) == 1 and held[need[0][0]] + free > 4:
+            continue
         key += base
         if size == 3:
             out.append((TOP3[key], need, extra, ANY))
-        elif not distinct or len(need) < free or any(r in held for r in extra):
+        elif not distinct or len(need) < free or not held.keys().isdisjoint(extra):
             out.append((PLAIN5[key], need, extra, ANY))
         else:
             out.append((PLAIN5[key], need, extra, UNSUITED))

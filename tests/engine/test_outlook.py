@@ -327,3 +327,39 @@ def test_a_drafts_outlook_is_worked_out_once(monkeypatch: pytest.MonkeyPatch) ->
         assert len(judged) == 2
     finally:
         outlook.cache_clear()  # nothing judged by the stand-in outlives this test
+
+
+def test_every_row_content_fills_with_every_multiset_short_of_five_of_a_rank() -> None:
+    """What the foul check reasons from (outlook._fillings), against its definition, for every
+    row content: the ranks a row's free places may take are every multiset of them but five of
+    one rank (R9: a joker never makes five of a kind), each once; a 5-card row whose ranks all
+    differ may also make them a flush, the same hand of one suit; a top never (R2)."""
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    from bot.engine.outlook import ANY, SUITED, UNSUITED, _fillings
+
+    checked = 0
+    for size in (3, 5):
+        for held in range(size + 1):
+            free = size - held
+            for ranks in combinations_with_replacement(range(13), held):
+                if max(Counter(ranks).values(), default=0) > 4:
+                    continue
+                made = Counter((extra, suited) for _, _, extra, suited in
+                               _fillings(size, ranks, free))
+                expected: Counter[tuple[tuple[int, ...], int]] = Counter()
+                for extra in combinations_with_replacement(range(13), free):
+                    if max(Counter(ranks + extra).values()) > 4:
+                        continue
+                    if size == 5 and len(set(ranks + extra)) == 5:
+                        expected[extra, UNSUITED] += 1
+                        expected[extra, SUITED] += 1
+                    else:
+                        expected[extra, ANY] += 1
+                assert made == expected, (size, ranks)
+                checked += 1
+    # every row content: the multisets of 0-5 ranks but five of one, and of 0-3 ranks
+    rows, tops = (sum(comb(12 + n, n) for n in range(size + 1)) for size in (5, 3))
+    assert checked == rows - 13 + tops
