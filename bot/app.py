@@ -59,15 +59,7 @@ WORKER_MODULES = ("bot.ai.players", "bot.ai.review", "rendering", "cogs.common.w
 # Gateway events: servers and their channels only (`where_of` names them); slash commands
 # and clicks arrive whatever the intents.
 INTENTS = discord.Intents(guilds=True)
-_RECEIVED = "ofc_received"  # in Interaction.extras: when the bot received it (loop time)
-# In a DM click handed to another process: seconds since this one received it (not Discord's)
-_AGE = "ofc_age"
-
-
-def _age(value: object) -> float:
-    """A handed-over click's age as sent, within Discord's 3 s (a forged one changes nothing
-    but how soon its answer is deferred)."""
-    return min(3.0, max(0.0, value)) if isinstance(value, int | float) else 0.0
+_RECEIVED = "ofc_received"  # in Interaction.extras: when it was dispatched (loop time)
 
 
 class OFCBot(commands.Bot):
@@ -111,7 +103,6 @@ class OFCBot(commands.Bot):
         self._guilds_of_tables: dict[int, int] = {}  # table -> server, for routing DM clicks
         self._relay_addresses: dict[int, str] = {}  # shard -> its owner's relay
         self._parse_interaction: Callable[[dict[str, Any]], None] | None = None
-        self._receiving: float | None = None  # the receipt of the interaction being parsed
         if storage is not None:  # opened before connecting (run): start-up checks come first
             self.storage = storage
         if keeper is not None:  # claimed before connecting (run)
@@ -203,7 +194,6 @@ class OFCBot(commands.Bot):
         parsers["INTERACTION_CREATE"] = self._on_interaction_payload
 
     def _on_interaction_payload(self, payload: dict[str, Any]) -> None:
-        received = self.loop.time()
         if self.metrics is not None:
             self.metrics.arrived(payload)
         guild = payload.get("guild_id")
@@ -215,33 +205,25 @@ class OFCBot(commands.Bot):
         table = self._table_clicked(payload) if guild is None and not self.shard_plan.every \
             else None
         if table is None:
-            self._parse(payload, received)
+            self._parse(payload)
         else:
-            self.spawn(self._route_dm_click(payload, table, received))
+            self.spawn(self._route_dm_click(payload, table))
 
-    def _parse(self, payload: dict[str, Any], received: float) -> None:
-        """discord.py's parse of the payload, which dispatches its Interaction before
-        returning: `dispatch` stamps it with `received`."""
+    def _parse(self, payload: dict[str, Any]) -> None:
         assert self._parse_interaction is not None
-        self._receiving = received
-        try:
-            self._parse_interaction(payload)
-        finally:
-            self._receiving = None
+        self._parse_interaction(payload)
 
     def _table_clicked(self, payload: dict[str, Any]) -> int | None:
         data = payload.get("data") or {}
         custom_id = data.get("custom_id") if payload.get("type") == 3 else None
         return None if not isinstance(custom_id, str) else self.table_of_component(custom_id)
 
-    async def _route_dm_click(self, payload: dict[str, Any], table: int,
-                              received: float) -> None:
+    async def _route_dm_click(self, payload: dict[str, Any], table: int) -> None:
         """A click in a DM (Discord sends them all to shard 0): here if its table's server is
-        ours, else to the relay of the process that holds its shard, with how long ago it
-        came (its 3 s run from then)."""
+        ours, else to the relay of the process that holds its shard."""
         guild = await self._guild_of_table(table)
         if guild is None or self.shard_plan.owns(guild):
-            self._parse(payload, received)  # an unknown table gets the usual refusal
+            self._parse(payload)  # an unknown table gets the usual refusal
             return
         shard = shard_of(guild, self.shard_plan.count)
         assert self.relay is not None
@@ -250,8 +232,7 @@ class OFCBot(commands.Bot):
             if address is None:
                 break
             try:
-                await self.relay.forward(address, payload | {
-                    _AGE: max(0.0, self.loop.time() - received)})
+                await self.relay.forward(address, payload)
             except RelayError as error:
                 log.warning("could not hand a click on table %s to shard %s: %s", table, shard,
                             error)
@@ -285,7 +266,6 @@ class OFCBot(commands.Bot):
         False (the sender looks again, then refuses it) when its table's server is not, or no
         longer, ours, or when this process is stopping: its components and its connection to
         Discord may be gone already, and nothing would answer the click."""
-        received = self.loop.time() - _age(payload.pop(_AGE, 0.0))
         table = self._table_clicked(payload)
         guild = None if table is None else await self._guild_of_table(table)
         if guild is None or not self.shard_plan.owns(guild) or not self.keeper.held() \
@@ -294,7 +274,7 @@ class OFCBot(commands.Bot):
         if self.metrics is not None:
             self.metrics.relayed.labels("in").inc()
             self.metrics.arrived(payload)
-        self._parse(payload, received)
+        self._parse(payload)
         return True
 
     async def _refuse_forwarded(self, payload: dict[str, Any]) -> None:
@@ -364,11 +344,10 @@ class OFCBot(commands.Bot):
         # logged as a traceback by a clean stop)
         if self.loop is discord.utils.MISSING:
             return
-        if event_name == "interaction" and self._receiving is not None:
-            # Dispatched as it is parsed (`_parse`), before any of its callbacks runs: its
-            # deadlines count from its receipt, however long a busy loop makes a callback
-            # wait to start.
-            args[0].extras.setdefault(_RECEIVED, self._receiving)
+        if event_name == "interaction":
+            # Dispatched as it is parsed, before any of its callbacks runs: Discord's 3 s run
+            # from about here, however long a busy loop makes the callback wait to start.
+            args[0].extras.setdefault(_RECEIVED, self.loop.time())
         super().dispatch(event_name, *args, **kwargs)
 
     def received_at(self, interaction: discord.Interaction[Any]) -> float:

@@ -32,11 +32,9 @@ from bot.storage import ShardsTaken, Storage
 from bot.tables import FakeClock
 from bot.tables.lobby import OTHER_SHARD
 from bot.tables.runtime import NOT_HELD
-from cogs.common.answers import DEFER_AFTER
 from cogs.tables.ids import table_of
 from tests.cogs.conftest import buttons, settings_for
-from tests.cogs.test_deferral import DEFERRED_UPDATE, Held, patiently
-from tests.e2e.discord_double import DISCORD_DEADLINE, DiscordDouble, Member, Message
+from tests.e2e.discord_double import DiscordDouble, Member, Message
 from tests.e2e.flows import (
     RESULT,
     Seat,
@@ -53,7 +51,6 @@ from tests.e2e.flows import (
     seats_of,
     title,
 )
-from tests.loop_clock import held_loop_clock
 from tests.storage.audit import audit
 
 TIMEOUT = 30.0
@@ -364,50 +361,3 @@ async def test_a_bot_whose_lease_was_taken_stops_itself(
         await double.stop_client(bot)
         await thief.close()
     double.errors.records.clear()  # the bot's CRITICAL line, on purpose
-
-
-async def test_a_relayed_click_is_deferred_defer_after_from_its_receipt_by_shard_0(
-        double: DiscordDouble, bots: list[OFCBot], clock: FakeClock, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A DM click of shard 1's table that shard 0's process took a second to hand over (its
-    read of where shard 1 runs waited on the database): shard
-    1's process counts DEFER_AFTER from shard 0's receipt, so the click is deferred half a
-    second after it arrives there, within Discord's 3 s, and its prompt is edited once the
-    work is done."""
-    zero, one = bots
-    guild1 = double.add_guild("Shard one", shard=1)
-    channel1 = double.add_text_channel("ofc-table", guild=guild1)
-    carol, dan = double.add_member("carol", guild=guild1), double.add_member("dan", guild=guild1)
-    await double.stop_client(one)  # the new guild reaches shard 1's bot on its next connect
-    one = bots[1] = await start_shard(double, tmp_path / "ofc.sqlite3", 1, clock)
-    table = await open_table(double, carol, dan, channel=channel1, timeout=TIMEOUT,
-                             format="hands", hands=1, fantasy="off")
-    seats = seats_of((carol, dan))
-    first = await double.wait_until(
-        lambda: next((s for s in seats if ready(s.prompt())), None), timeout=TIMEOUT,
-        what="the first prompt")
-    prompt = first.prompt()
-    assert prompt is not None and zero.relay is not None
-    card = dealt(prompt)[0]
-    handing = Held(monkeypatch, zero, "_relay_address")
-    drafting = Held(monkeypatch, one.tables, "set_draft")
-    double.state.interaction_deadline = DISCORD_DEADLINE
-    with held_loop_clock() as loop_clock:
-        clicking = asyncio.create_task(first.member.click(
-            prompt, custom_id=place_id(prompt, card, "bottom")))
-        await patiently(handing.entered, "shard 0 handing the click over")
-        clicked = max(double.state.interactions.values(), key=lambda i: i.id)
-        loop_clock.advance(DEFER_AFTER - 0.5)
-        handing.released.set()
-        await patiently(drafting.entered, "shard 1's draft")
-        assert clicked.callback_type is None
-        loop_clock.advance(0.5)
-        await patiently(clicked.answered, "the click's deferral")
-        assert clicked.callback_type == DEFERRED_UPDATE and not drafting.released.is_set()
-        assert clicked.lateness == pytest.approx(DEFER_AFTER)
-    assert await clicking is clicked
-    drafting.released.set()
-    await double.wait_until(lambda: chosen_row(prompt, card) == "bottom", timeout=TIMEOUT,
-                            what="the prompt showing the card drafted")
-    await play_out(double, table, seats, timeout=TIMEOUT)
-    await check_wallets(double, (carol, dan), channel=channel1)
