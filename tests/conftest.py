@@ -29,7 +29,7 @@ os.environ["OFC_CHECK_CHANGES"] = "1"
 
 from bot.storage import Storage
 from bot.tables import FakeClock
-from cogs.common import answers
+from cogs.common import interactions
 from tests.backends import Postgres, start_postgres
 from tests.e2e.discord_double import DiscordDouble, Member
 from tests.storage.audit import audit
@@ -101,7 +101,7 @@ def held_deferral(double: DiscordDouble, monkeypatch: pytest.MonkeyPatch) -> Non
     """For a test whose truth is that the bot answered before any deferral (a refusal that
     comes before the work): the bot's DEFER_AFTER is pushed out to the double's patience (its
     interaction deadline), so that a machine stalled for 1.5 s cannot make the bot defer."""
-    monkeypatch.setattr(answers, "DEFER_AFTER", double.state.interaction_deadline)
+    monkeypatch.setattr(interactions, "DEFER_AFTER", double.state.interaction_deadline)
 
 
 @pytest.fixture

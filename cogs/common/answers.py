@@ -93,51 +93,22 @@ def _check_manages_server(interaction: Interaction) -> bool:
 manage_server = app_commands.check(_check_manages_server)
 
 
-DEFER_AFTER = 1.5  # seconds from its receipt to an unanswered interaction's defer (Discord: 3)
-_DEFERRING = "ofc_deferring"  # in Interaction.extras: the defer `acknowledge` planned
 _ACKNOWLEDGING = "ofc_acknowledging"  # in Interaction.extras: the defer under way
 
 
-def defer_at(interaction: Interaction) -> float:
-    """The loop time at which an interaction still unanswered is deferred: DEFER_AFTER after
-    the bot received it."""
-    return interaction.client.received_at(interaction) + DEFER_AFTER
-
-
 def acknowledge(interaction: Interaction, **defer: Any) -> None:
-    """Answer the interaction with its work's outcome if that comes within DEFER_AFTER: one
-    request, and the member sees the outcome as the answer. Otherwise it is deferred then,
-    without waiting for Discord's reply, while the work goes on, and the outcome follows as
-    an edit or a follow-up. Whatever is sent in the interaction's name goes through
-    `acknowledged` first; every path of the work answers (a refusal too, through
-    `answer_error`)."""
-    def begin() -> None:
-        interaction.extras[_ACKNOWLEDGING] = asyncio.ensure_future(
-            interaction.response.defer(**defer))
-    interaction.extras[_DEFERRING] = asyncio.get_running_loop().call_at(
-        defer_at(interaction), begin)
+    """Defer the interaction without waiting for Discord's answer, so that the work it asks
+    for runs meanwhile: the member waits for the longer of the two, not for both in turn.
+    Whatever is sent in the interaction's name waits for it first (`acknowledged`)."""
+    interaction.extras[_ACKNOWLEDGING] = asyncio.ensure_future(
+        interaction.response.defer(**defer))
 
 
 async def acknowledged(interaction: Interaction) -> None:
-    """Settle `acknowledge`'s defer before answering: one begun is waited for (its error, if
-    it failed), one not begun is called off, and the answer is then the response itself
-    (`interaction.response.is_done()` tells which)."""
-    deferring = interaction.extras.get(_DEFERRING)
-    if deferring is not None:
-        deferring.cancel()  # nothing if it has run
+    """Wait until `acknowledge`'s defer is through (its error, if it failed)."""
     pending = interaction.extras.get(_ACKNOWLEDGING)
     if pending is not None:
         await pending
-
-
-async def update(interaction: Interaction, **content: Any) -> None:
-    """Show `content` on the clicked message: as the answer when it came in time (one
-    request), else by editing it once the defer is through."""
-    await acknowledged(interaction)
-    if interaction.response.is_done():
-        await interaction.edit_original_response(**content)
-    else:
-        await interaction.response.edit_message(**content)
 
 
 async def send(interaction: Interaction, *, ephemeral: bool, fallback: Text = DONE_UNSHOWN,

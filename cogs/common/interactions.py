@@ -17,12 +17,19 @@ from discord import app_commands
 from bot.i18n import Slash, Text
 from bot.storage import Storage
 from bot.tables import TableService
-from cogs.common.answers import ALREADY_ANSWERED, Refusal, Refused, defer_at
+from cogs.common.answers import ALREADY_ANSWERED, Refusal, Refused
 from cogs.common.client import Interaction
 
 NO_TABLE = Text("There is no table in this channel. Open one with {cmd}.",
                 cmd=Slash("ofc create"))
 T = TypeVar("T")
+DEFER_AFTER = 1.5  # seconds from its receipt to an unanswered interaction's defer (Discord: 3)
+
+
+def defer_at(interaction: Interaction) -> float:
+    """The loop time at which work for an interaction still unanswered is deferred:
+    DEFER_AFTER after the bot received it."""
+    return interaction.client.received_at(interaction) + DEFER_AFTER
 
 
 def storage_of(interaction: Interaction) -> Storage:

@@ -23,10 +23,10 @@ from bot.engine.errors import RuleError
 from bot.i18n import Slash, Text, t
 from bot.process.workers import PERSON
 from cogs.common import images
-from cogs.common.answers import PersistentItem, Refusal, defer_at, send
+from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import signed_points
-from cogs.common.interactions import guild_id_of, per_member, storage_of
+from cogs.common.interactions import defer_at, guild_id_of, per_member, storage_of
 from cogs.common.language import lang
 from cogs.economy import embeds
 

@@ -3,10 +3,10 @@ what each click does.
 
 One `DynamicItem` per kind of component (docs/players/tables.md), each registered with
 the template of its kind (cogs/tables/ids.py), so a button keeps working after a restart.
-A click makes one table-service call and draws the prompt, then redraws the clicked message
-as its answer (one request); a click whose work takes longer than DEFER_AFTER (1.5 s from
-its receipt) is deferred then and the message edited after. A refused click gets an
-ephemeral reason (the one error path, cogs/common/answers.py).
+A click is deferred at once (rendering and the service may take a moment) and, while that
+defer travels, makes one table-service call and draws the prompt, then redraws the clicked
+message once the defer is through; a refused click gets an ephemeral reason (the one
+error path, cogs/common/answers.py).
 """
 
 import contextlib
@@ -28,8 +28,8 @@ from cogs.common.answers import (
     PersistentItem,
     Refusal,
     acknowledge,
+    acknowledged,
     send,
-    update,
 )
 from cogs.common.client import Interaction
 from cogs.common.format import card_button, card_label, row_word
@@ -140,7 +140,7 @@ async def show_hand(interaction: Interaction, table: int) -> None:
 
 @contextlib.asynccontextmanager
 async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
-    """Plan the click's defer (`acknowledge`), then take the clicked message's turn: clicks on
+    """Answer the click at once (deferred), then take the clicked message's turn: clicks on
     one prompt are applied and redrawn in the order they came, so a slow redraw never
     overwrites a newer one (a "Solve" draft landing after "Confirm").
 
@@ -150,7 +150,7 @@ async def clicked(interaction: Interaction) -> AsyncIterator[TableService]:
     message = interaction.message
     if interaction.guild_id is not None and (message is None or not message.flags.ephemeral):
         raise Refusal(NOT_PUBLIC)
-    acknowledge(interaction)  # if the service and the prompt take longer than DEFER_AFTER
+    acknowledge(interaction)  # while the service acts and the prompt is drawn
     async with play_of(interaction).serial(message.id if message else interaction.id):
         yield tables_of(interaction)
 
@@ -171,7 +171,8 @@ async def redraw(interaction: Interaction, state: SeatState, *, asking: bool = F
         interaction.user.id)).four_colour
     content = await prompt(loc, state, where=where, image=fresh, asking=asking,
                            four_colour=four_colour)
-    await update(interaction, **content.to_edit())
+    await acknowledged(interaction)
+    await interaction.edit_original_response(**content.to_edit())
     if message is not None:
         play.prompts.shown[message.id] = key
     if interaction.guild_id is not None:
@@ -224,8 +225,8 @@ class PlaceButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.P
 class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.STEP):
     """Reset, Confirm (a board that fouls asks again: "Confirm anyway"), Fantasyland's
     Solve (the solver's best arrangement), and Suggest at a table with hints on (the strong
-    computer's choice, R10). A suggestion takes about a second of the computer's thinking:
-    one slower than DEFER_AFTER is deferred meanwhile."""
+    computer's choice, R10). The click is deferred first: a suggestion takes about a
+    second of the computer's thinking."""
 
     async def clicked(self, interaction: Interaction) -> None:
         key = ids.parse_step(self.custom_id)
@@ -248,8 +249,11 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
                 # A DM prompt becomes the record of what was placed; the next action comes as
                 # a new DM. An ephemeral prompt (DMs closed) goes straight on to the next one.
                 where = where_of(interaction.client, service, turn.table)
-                await update(interaction, view=discord.ui.View(), embed=placed_embed(
-                    lang(interaction), turn.hand, turn.street, state, where=where))
+                await acknowledged(interaction)
+                await interaction.edit_original_response(
+                    embed=placed_embed(lang(interaction), turn.hand, turn.street, state,
+                                       where=where),
+                    view=discord.ui.View())
                 play_of(interaction).prompts.confirmed(turn.table, interaction.message)
             else:
                 await redraw(interaction, state)

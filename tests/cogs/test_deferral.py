@@ -15,7 +15,7 @@ import pytest
 
 from bot.app import EXTENSIONS, OFCBot
 from cogs.common import answers
-from cogs.common.answers import DEFER_AFTER
+from cogs.common.interactions import DEFER_AFTER
 from tests.e2e.discord_double import (
     DISCORD_DEADLINE,
     PATIENCE,
@@ -23,11 +23,9 @@ from tests.e2e.discord_double import (
     Interaction,
     Member,
 )
-from tests.e2e.flows import chosen_row, dealt, open_table, place_id
 from tests.loop_clock import held_loop_clock
 
 DEFERRED = 5  # the interaction callback type of "thinking..."
-DEFERRED_UPDATE = 6  # a click's: the message is updated later
 
 
 @pytest.fixture
@@ -118,37 +116,29 @@ async def test_several_slow_reads_share_one_defer_after(
     assert answer.ephemeral and "1,000" in str(answer.embed)
 
 
-async def test_a_slow_click_is_deferred_defer_after_from_its_receipt_then_its_prompt_edited(
-        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member,
+async def test_defer_after_counts_from_the_receipt_not_from_when_the_work_began(
+        double: DiscordDouble, bot: OFCBot, alice: Member,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A click answered in time is its callback alone (tests/e2e/match/test_requests.py); one
-    whose work is slow is deferred (DEFERRED_UPDATE_MESSAGE) when DEFER_AFTER has passed since
-    the bot received it, counted before its callback could start (here a second behind a slow
-    write of the member's language), and the prompt is edited once the work is done."""
-    await open_table(double, alice, bob, seats=2, format="hands", hands=1,
-                             fantasy="off")
-    prompt = await double.wait_until(lambda: next(iter(alice.dms()), None),
-                                     what="alice's first prompt")
-    card = dealt(prompt)[0]
-    started = Held(monkeypatch, answers, "remember")  # the first thing a click's callback does
-    drafting = Held(monkeypatch, bot.tables, "set_draft")
+    """A command whose start was held back a second (the bot remembers the member's language
+    before any command runs) is deferred half a second into its slow read: DEFER_AFTER after
+    the bot received it, within Discord's 3 s however long the command waited to start."""
+    await double.resolved(await alice.slash("ofc balance"))  # her wallet and language known
+    started = Held(monkeypatch, answers, "remember")
+    wallet = Held(monkeypatch, bot.storage.wallets, "wallet")
     double.state.interaction_deadline = DISCORD_DEADLINE
     with held_loop_clock() as clock:
-        clicking = asyncio.create_task(alice.click(prompt, custom_id=place_id(prompt, card,
-                                                                             "bottom")))
-        await patiently(started.entered, "the click's callback")
-        clicked = newest(double)
+        asking = asyncio.create_task(alice.slash("ofc balance"))
+        await patiently(started.entered, "the command's start")
+        asked = newest(double)
         clock.advance(DEFER_AFTER - 0.5)
         started.released.set()
-        await patiently(drafting.entered, "the click's draft")
-        assert clicked.callback_type is None
+        await patiently(wallet.entered, "the bot's wallet read")
+        assert asked.callback_type is None
         clock.advance(0.5)
-        await patiently(clicked.answered, "the click's deferral")
-        assert clicked.callback_type == DEFERRED_UPDATE and not drafting.released.is_set()
-        assert clicked.lateness == pytest.approx(DEFER_AFTER)
-    assert await clicking is clicked
-    drafting.released.set()
-    await double.wait_until(lambda: chosen_row(prompt, card) == "bottom",
-                            what="the prompt showing the card drafted")
-    edits = double.requests_to("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}")
-    assert [r.path.split("/")[-3] for r in edits] == [clicked.token]
+        await patiently(asked.answered, "the bot's callback")
+        assert asked.callback_type == DEFERRED and not wallet.released.is_set()
+        assert asked.lateness == pytest.approx(DEFER_AFTER)
+    assert await asking is asked
+    wallet.released.set()
+    answer = await double.resolved(asked)
+    assert answer.ephemeral and "1,000" in str(answer.embed)
