@@ -88,57 +88,33 @@ async def test_slow_work_is_deferred_once_defer_after_has_passed_within_discords
     assert "1,000" in str(answer.embed)  # a new wallet's chips (R12)
 
 
-async def test_several_slow_reads_share_one_defer_after(
-        double: DiscordDouble, bot: OFCBot, alice: Member,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """/ofc balance reads the wallet, then the server's daily amount: two reads each quicker
-    than DEFER_AFTER are deferred once DEFER_AFTER has passed since the first began, before
-    the second ends."""
-    await double.resolved(await alice.slash("ofc balance"))  # her wallet and the settings read
-    wallet = Held(monkeypatch, bot.storage.wallets, "wallet")
-    settings = Held(monkeypatch, bot.storage.settings, "guild_settings")
+@pytest.mark.parametrize("first, second", [("wallet", "settings"), ("language", "wallet")])
+async def test_defer_after_counts_from_the_receipt_over_every_wait(
+        double: DiscordDouble, bot: OFCBot, alice: Member, monkeypatch: pytest.MonkeyPatch,
+        first: str, second: str) -> None:
+    """/ofc balance waits twice, each wait shorter than DEFER_AFTER: two reads (the wallet,
+    then the server's daily amount), or its start held back (the bot remembers the member's
+    language before any command runs) and then the wallet read. It is deferred once
+    DEFER_AFTER has passed since the bot received it, before the second wait ends, within
+    Discord's 3 s however long the command waited to start."""
+    waits = {"language": (answers, "remember"), "wallet": (bot.storage.wallets, "wallet"),
+             "settings": (bot.storage.settings, "guild_settings")}
+    await double.resolved(await alice.slash("ofc balance"))  # her wallet and language known
+    held_first, held_second = Held(monkeypatch, *waits[first]), Held(monkeypatch, *waits[second])
     double.state.interaction_deadline = DISCORD_DEADLINE
     with held_loop_clock() as clock:
         asking = asyncio.create_task(alice.slash("ofc balance"))
-        await patiently(wallet.entered, "the bot's wallet read")
+        await patiently(held_first.entered, f"the bot's {first}")
         asked = newest(double)
         clock.advance(DEFER_AFTER * 0.75)
-        wallet.released.set()
-        await patiently(settings.entered, "the bot's settings read")
+        held_first.released.set()
+        await patiently(held_second.entered, f"the bot's {second}")
         assert asked.callback_type is None
         clock.advance(DEFER_AFTER * 0.25)
         await patiently(asked.answered, "the bot's callback")
-        assert asked.callback_type == DEFERRED and not settings.released.is_set()
+        assert asked.callback_type == DEFERRED and not held_second.released.is_set()
         assert asked.lateness == pytest.approx(DEFER_AFTER)
     assert await asking is asked
-    settings.released.set()
-    answer = await double.resolved(asked)
-    assert answer.ephemeral and "1,000" in str(answer.embed)
-
-
-async def test_defer_after_counts_from_the_receipt_not_from_when_the_work_began(
-        double: DiscordDouble, bot: OFCBot, alice: Member,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A command whose start was held back a second (the bot remembers the member's language
-    before any command runs) is deferred half a second into its slow read: DEFER_AFTER after
-    the bot received it, within Discord's 3 s however long the command waited to start."""
-    await double.resolved(await alice.slash("ofc balance"))  # her wallet and language known
-    started = Held(monkeypatch, answers, "remember")
-    wallet = Held(monkeypatch, bot.storage.wallets, "wallet")
-    double.state.interaction_deadline = DISCORD_DEADLINE
-    with held_loop_clock() as clock:
-        asking = asyncio.create_task(alice.slash("ofc balance"))
-        await patiently(started.entered, "the command's start")
-        asked = newest(double)
-        clock.advance(DEFER_AFTER - 0.5)
-        started.released.set()
-        await patiently(wallet.entered, "the bot's wallet read")
-        assert asked.callback_type is None
-        clock.advance(0.5)
-        await patiently(asked.answered, "the bot's callback")
-        assert asked.callback_type == DEFERRED and not wallet.released.is_set()
-        assert asked.lateness == pytest.approx(DEFER_AFTER)
-    assert await asking is asked
-    wallet.released.set()
+    held_second.released.set()
     answer = await double.resolved(asked)
     assert answer.ephemeral and "1,000" in str(answer.embed)
