@@ -26,10 +26,11 @@ T = TypeVar("T")
 DEFER_AFTER = 1.5  # seconds from its receipt to an unanswered interaction's defer (Discord: 3)
 
 
-def defer_at(interaction: Interaction) -> float:
-    """The loop time at which work for an interaction still unanswered is deferred:
-    DEFER_AFTER after the bot received it."""
-    return interaction.client.received_at(interaction) + DEFER_AFTER
+def time_left(interaction: Interaction) -> float:
+    """Seconds until DEFER_AFTER has passed since the bot received the interaction (0 once
+    it has): how long its work may take before its answer is deferred."""
+    received = interaction.client.received_at(interaction)
+    return max(0.0, received + DEFER_AFTER - asyncio.get_running_loop().time())
 
 
 def storage_of(interaction: Interaction) -> Storage:
@@ -98,9 +99,8 @@ async def in_time(interaction: Interaction, work: Awaitable[T], *, ephemeral: bo
     immediate private answer. DEFER_AFTER counts from when the bot received the interaction,
     for every call it makes: a callback that waited for a busy loop has less of it, and two
     reads of 1.4 s each are deferred before the second ends."""
-    loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=max(0.0, defer_at(interaction) - loop.time()))
+    done, _ = await asyncio.wait({task}, timeout=time_left(interaction))
     if not done and not interaction.response.is_done():
         try:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)

@@ -26,7 +26,7 @@ from cogs.common import images
 from cogs.common.answers import PersistentItem, Refusal, send
 from cogs.common.client import Interaction
 from cogs.common.format import signed_points
-from cogs.common.interactions import defer_at, guild_id_of, per_member, storage_of
+from cogs.common.interactions import guild_id_of, per_member, storage_of, time_left
 from cogs.common.language import lang
 from cogs.economy import embeds
 
@@ -96,8 +96,7 @@ async def recent_hands(interaction: Interaction, typed: str) -> list[app_command
         interaction.guild_id, interaction.user.id, limit=CHOICES))
     # An autocomplete cannot be deferred, and Discord drops an answer past 3 s: a read that
     # waits its turn behind the process's writes offers no choice (typing still works).
-    done, _ = await asyncio.wait(
-        {read}, timeout=max(0.0, defer_at(interaction) - asyncio.get_running_loop().time()))
+    done, _ = await asyncio.wait({read}, timeout=time_left(interaction))
     if not done:  # left to finish (a read cancelled mid-statement would gain nothing)
         read.add_done_callback(lambda r: r.cancelled() or r.exception())  # none unretrieved
         return []

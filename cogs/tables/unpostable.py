@@ -148,7 +148,7 @@ class Unpostable:
             with contextlib.suppress(discord.HTTPException):
                 dm = await dm_channel(self.bot, player)
                 await dm.send(t(await player_locale(self.bot, player),
-                                  told(channel_id, chips)))
+                                told(channel_id, chips)))
 
 
 def _gone(error: discord.HTTPException) -> bool:
