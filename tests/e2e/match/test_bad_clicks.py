@@ -162,8 +162,11 @@ async def test_my_hand_says_the_table_closed_and_a_lobby_seat_waits_for_start(
     table = await open_table(double, alice, bob, seats=2, format="hands", hands=1,
                              fantasy="off")
     over = await play_out(double, table, seats_of((alice, bob)))
-    # The closed table's message no longer offers My hand, nor tells to press it.
-    assert "My hand" not in table.labels() and "My hand" not in str(table.embed)
+    # The closed table's message no longer offers My hand, nor tells to press it (its last
+    # edit goes out beside the channel's posts, so it may come after the match's end).
+    await double.wait_until(
+        lambda: "My hand" not in table.labels() and "My hand" not in str(table.embed),
+        what="the table message's last edit")
     stale = alice.click(table, "My hand", version=len(table.history) - 1)
     answer = await refused(double, alice, stale)
     assert answer == "This table is closed."
