@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.engine.errors import RuleError
-from bot.engine.match import Match, Player, PlayerSpec
+from bot.engine.match import Match, PlayerSpec
 from bot.engine.rules import TableRules
 from bot.engine.text import Text, series
 from bot.i18n import Slash
@@ -22,7 +22,7 @@ from bot.tables import table_events as out
 from bot.tables.errors import NotAllowed, NotYourSeat, StaleAction, TableError
 from bot.tables.runtime import NOT_HELD, Live, TableCore
 from bot.tables.seating import LEVELS, is_person
-from bot.tables.state import BadSnapshot, TableState
+from bot.tables.state import BadSnapshot, TableState, in_match
 from bot.tables.status import LobbySeat, LobbyView
 from bot.tables.translate import translate
 from bot.tables.tunables import ServiceSettings
@@ -45,23 +45,12 @@ HOUSE_CHIPS = Text("A computer plays with the house's chips, so at a table with 
                    "chips with {practice}.", practice=Slash("ofc practice"))
 
 
-def _in_match(match: Match) -> list[Player]:
-    """The match's players still in it (not busted, not got up)."""
-    return [p for p in match.seats if p is not None and p.status != "out"]
-
-
-def is_seated(state: TableState, player_id: int) -> bool:
-    """`lobby_view(state).seated(player_id)`, without building the view."""
-    seated = state.seats if state.match is None else _in_match(state.match)
-    return any(s.player_id == player_id for s in seated)
-
-
 def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
     if state.match is None:
         seats = tuple(state.seats)
     else:
         seats = tuple(LobbySeat(p.player_id, p.name, p.ai_level, p.stack)
-                      for p in _in_match(state.match))
+                      for p in in_match(state.match))
     lobby = state.status == "lobby"
     return LobbyView(
         table_id=state.table_id, guild_id=state.guild_id, channel_id=state.channel_id,
@@ -70,7 +59,7 @@ def lobby_view(state: TableState, settings: ServiceSettings) -> LobbyView:
         expires_at=state.last_activity + settings.lobby_idle_seconds if lobby else None,
         hand_no=state.match.hand_no if state.match is not None else 0, practice=state.practice,
         lent=state.lent, match_id=state.match_id,
-        leaving=tuple(p.player_id for p in _in_match(state.match) if p.leaving)
+        leaving=tuple(p.player_id for p in in_match(state.match) if p.leaving)
         if state.match is not None else ())
 
 
@@ -172,8 +161,7 @@ class Lobby:
                 await core.commit(live, [self.event(live.state, "created")], ops)
                 return self.view(live.state)
         except BaseException:
-            core.tables.pop(table_id, None)
-            core.forget_channel(state)
+            core.drop(state)
             await core.storage.tables.close_table(table_id, now=now)
             raise
 

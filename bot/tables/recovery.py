@@ -53,8 +53,7 @@ class Recovery:
                     continue
             except Exception:
                 log.exception("table %s cannot be resumed", row.id)
-                core.tables.pop(row.id, None)
-                core.forget_channel(live.state)
+                core.drop(live.state)
                 await self._refund_unrestorable(row.id, live.state.home)
                 continue
             restored.append(row.id)

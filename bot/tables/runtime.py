@@ -80,11 +80,7 @@ class Live:
 
     def rebuilt(self, changes: str | None) -> TableState:
         """The table from its whole snapshot and `changes`, where it lives as it is now."""
-        s = self.state
-        return TableState.loads(
-            self.saved, changes=changes, table_id=s.table_id, guild_id=s.guild_id,
-            channel_id=s.channel_id, thread_id=s.thread_id, lobby_message_id=s.lobby_message_id,
-            table_message_id=s.table_message_id)
+        return TableState.loads(self.saved, changes=changes, **self.state.located())
 
 
 class TableCore:
@@ -98,6 +94,11 @@ class TableCore:
         self.saves = GroupCommit(storage.tables)  # snapshot-only saves, many tables per transaction
         self.tables: dict[int, Live] = {}
         self.by_channel: dict[int, int] = {}
+        # Player -> the open tables here they sit at, and table -> its seated players: the
+        # question every DM prompt asks (`seated_at`), kept as tables are saved and dropped
+        # rather than by scanning every table.
+        self._where: dict[int, set[int]] = {}
+        self._seated: dict[int, frozenset[int]] = {}
         self.closing = False
         # Re-arm a table's timer and computer turns after each commit (the scheduler's).
         self.rearm: Callable[[Live], None] = lambda live: None
@@ -204,17 +205,42 @@ class TableCore:
     def register(self, live: Live) -> None:
         state = live.state
         self.tables[state.table_id] = live
+        self._seat(state.table_id, state.seated())
         for channel in (state.channel_id, state.thread_id):
             if channel is not None:
                 old = self.by_channel.get(channel)
                 if old is not None and old != state.table_id:
                     self.tables.pop(old, None)  # a closed table kept for its last views
+                    self._seat(old, frozenset())
                 self.by_channel[channel] = state.table_id
+
+    def drop(self, state: TableState) -> None:
+        """Forget a table this process no longer runs (it failed to open or to resume)."""
+        self.tables.pop(state.table_id, None)
+        self._seat(state.table_id, frozenset())
+        self.forget_channel(state)
 
     def forget_channel(self, state: TableState) -> None:
         for channel in (state.channel_id, state.thread_id):
             if channel is not None and self.by_channel.get(channel) == state.table_id:
                 del self.by_channel[channel]
+
+    def seated_at(self, player_id: int) -> set[int]:
+        """The open tables of this process the player sits at, as last saved."""
+        return self._where.get(player_id, set())
+
+    def _seat(self, table_id: int, now: frozenset[int]) -> None:
+        """The table's seated players are now `now`."""
+        before = self._seated.pop(table_id, frozenset())
+        for player in before - now:
+            tables = self._where[player]
+            tables.discard(table_id)
+            if not tables:
+                del self._where[player]
+        for player in now - before:
+            self._where.setdefault(player, set()).add(table_id)
+        if now:
+            self._seated[table_id] = now
 
     @asynccontextmanager
     async def locked(self, table_id: int) -> AsyncIterator[Live]:
@@ -245,10 +271,16 @@ class TableCore:
 
     def _rollback(self, live: Live) -> None:
         live.state = live.rebuilt(live.changes)
+        self._seat(live.state.table_id, live.state.seated())
 
     async def flush(self, live: Live) -> list[Any]:
         """Apply the pending chip movements, each with a snapshot listing the ones left;
         with none, just save the snapshot."""
+        results = await self._apply(live)
+        self._seat(live.state.table_id, live.state.seated())
+        return results
+
+    async def _apply(self, live: Live) -> list[Any]:
         state = live.state
         now = self.clock.now()
         if not state.pending:

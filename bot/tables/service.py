@@ -20,7 +20,7 @@ from bot.process.workers import Workers
 from bot.sharding import ShardPlan
 from bot.storage import UNCHANGED, LiveTable, Storage, Unchanged
 from bot.tables.clock import Clock, SystemClock
-from bot.tables.lobby import Lobby, is_seated
+from bot.tables.lobby import Lobby
 from bot.tables.messages import Messages
 from bot.tables.play import Assignment, Play
 from bot.tables.recovery import Recovery
@@ -87,10 +87,9 @@ class TableService:
 
     def seated_elsewhere(self, player_id: int, table_id: int) -> bool:
         """Whether the player sits at another live table of this process (its lobby or its
-        match, not out): read on every prompt, so without building each table's view."""
-        return any(t != table_id and live.state.status != "closed"
-                   and is_seated(live.state, player_id)
-                   for t, live in self._core.tables.items())
+        match, not out), as last saved: read on every prompt, so from the core's index."""
+        tables = self._core.seated_at(player_id)
+        return len(tables) > 1 or (bool(tables) and table_id not in tables)
 
     async def rematch_offer(self, table_id: int) -> LobbyView | None:
         """The closed table whose match over offers "Rematch", or None (survives a restart)."""

@@ -12,14 +12,14 @@ whole, which is small.
 """
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Annotated, Any, NamedTuple
 
 from bot.engine import codec
 from bot.engine.cards import Card
 from bot.engine.deal import CARD_KEYS
 from bot.engine.history import HandLog
-from bot.engine.match import Match
+from bot.engine.match import Match, Player
 from bot.engine.replay import carry_on
 from bot.engine.rules import RULES, TableRules
 from bot.storage import LiveTable
@@ -70,6 +70,11 @@ def street_of(match: Match, seat: int) -> int:
     return 0 if hand.seats[seat].fantasy else hand.street
 
 
+def in_match(match: Match) -> list[Player]:
+    """The match's players still in it (not busted, not got up)."""
+    return [p for p in match.seats if p is not None and p.status != "out"]
+
+
 @dataclass(slots=True)
 class TableState:
     table_id: int = field(metadata=_ELSEWHERE)
@@ -102,6 +107,20 @@ class TableState:
     def home(self) -> int:
         """The channel events go to: the table's thread, else its channel."""
         return self.thread_id or self.channel_id
+
+    def seated(self) -> frozenset[int]:
+        """Who sits at the table: its lobby's seats, or its match's players still in it;
+        nobody once it is closed."""
+        if self.status == "closed":
+            return frozenset()
+        seats = self.seats if self.match is None else in_match(self.match)
+        return frozenset(s.player_id for s in seats)
+
+    def located(self) -> dict[str, Any]:
+        """Where the table lives (storage's own columns, not the snapshot): `loads`'s
+        arguments besides the text."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.metadata == _ELSEWHERE}
 
     def op_key(self, kind: str, user: int | None = None) -> str:
         """The idempotency key of a chip movement the current action makes (money.py)."""

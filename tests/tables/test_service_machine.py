@@ -596,6 +596,19 @@ class TableMachine(RuleBasedStateMachine):
             assert held.get(table, {}) == {u: v for u, v in played.items() if v}
 
     @invariant()
+    def seated_elsewhere(self) -> None:
+        """Who sits at another table, as the service's index says, is what the tables hold:
+        a lobby's seats, a match's players not out, at tables not closed."""
+        tables = self.tables()
+        for person in PEOPLE:
+            sits = {t for t, s in tables.items() if s.status != "closed" and person in (
+                [p.player_id for p in s.seats] if s.match is None else
+                [p.player_id for p in s.match.seats if p is not None and p.status != "out"])}
+            for table in [*tables, 0]:
+                assert self.service.seated_elsewhere(person, table) == bool(sits - {table}), (
+                    f"{person} at {sits}, asked for {table}")
+
+    @invariant()
     def cards_and_boards(self) -> None:
         for state in self.tables().values():
             match = state.match
