@@ -19,7 +19,7 @@ import asyncio
 import logging
 import os
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence, Set
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -225,7 +225,7 @@ class TableCore:
             if channel is not None and self.by_channel.get(channel) == state.table_id:
                 del self.by_channel[channel]
 
-    def seated_at(self, player_id: int) -> set[int]:
+    def seated_at(self, player_id: int) -> Set[int]:
         """The open tables of this process the player sits at, as last saved."""
         return self._where.get(player_id, set())
 
