@@ -514,6 +514,7 @@ async def test_a_table_that_cannot_be_restored_is_refunded(
     assert recorder.of(TableClosed)[0].reason == "refunded"
     assert resumed.table_for_channel(CHANNEL) is None
     for pid in (ALICE, BOB):
+        assert not resumed.seated_elsewhere(pid, 0)  # a DM prompt's title names no table
         assert (await storage.wallets.wallet(GUILD, pid, now=clock.now())).balance == START
     assert (await storage.tables.table(table)).status == "refunded"
     assert audit(database) == []
