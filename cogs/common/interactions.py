@@ -124,6 +124,8 @@ class Limit:
     clock) and kept on the bot, so a restart or another bot in the same process starts
     afresh. Refused through the one error path with the time to wait."""
 
+    FIRSTS = 32  # per member: the latest `once` keys remembered (a street of each table)
+
     def __init__(self, uses: int, seconds: float) -> None:
         self.uses = uses
         self.seconds = seconds
@@ -134,9 +136,20 @@ class Limit:
             return True
         return app_commands.check(check)(command)
 
-    def take(self, interaction: Interaction) -> None:
-        """Count one use by the interaction's member, or raise Slowed with the wait."""
+    def take(self, interaction: Interaction, once: object = None) -> None:
+        """Count one use by the interaction's member, or raise Slowed with the wait. With
+        `once` (a control's action: a street of a table), the member's first use for it is
+        not counted: the one a street that play asks for is never refused, however fast the
+        table goes, and only presses again on the same action use up the limit."""
         client: Any = interaction.client
+        if once is not None:
+            firsts: dict[tuple[Limit, int], list[object]] = client.__dict__.setdefault(
+                "ofc_firsts", {})
+            seen = firsts.setdefault((self, interaction.user.id), [])
+            if once not in seen:
+                seen.append(once)
+                del seen[:-self.FIRSTS]
+                return
         runs: dict[tuple[Limit, int], list[float]] = client.__dict__.setdefault(
             "ofc_cooldowns", {})
         now: float = client.clock.now()

@@ -60,7 +60,8 @@ B = TypeVar("B", bound=discord.ui.DynamicItem[Button])
 GRID_CARDS = 4
 MAX_ROWS = 5  # Discord's action rows in a message
 # Per member: Suggest is about a second of the strong computer's thinking, Solve (the best
-# arrangement) a solve of up to 17 cards; one a street (a Fantasyland hand) is well within these.
+# arrangement) a solve of up to 17 cards. The first press for each action is not counted
+# (Limit.take's `once`): a practice against computers can play ten streets in a minute.
 SUGGEST = per_member(6, 60)
 BEST = per_member(3, 60)
 
@@ -233,7 +234,7 @@ class StepButton(PersistentItem, discord.ui.DynamicItem[Button], template=ids.ST
         turn = key.turn
         limit = {"suggest": SUGGEST, "best": BEST}.get(key.action)
         if limit is not None:
-            limit.take(interaction)
+            limit.take(interaction, once=turn)
         async with clicked(interaction) as service:
             if key.action == "confirm":
                 state = service.private_view(turn.table, interaction.user.id)

@@ -141,8 +141,10 @@ async def test_a_practice_lobby_states_play_chips_and_no_wallet_buy_in(
         double: DiscordDouble, bot: OFCBot, alice: Member) -> None:
     """The practice table's lobby message (kept in its thread for the whole match) states its
     buy-in in play chips, as its seats do, and never tells to Join with a buy-in that leaves
-    the wallet: the bot seats and starts a practice itself. Its match over counts play chips."""
-    thread = await _practice_thread(double, alice)
+    the wallet: the bot seats and starts a practice itself. Its match over counts play chips.
+    Its two hands take ten Suggests or more while the clock stands still: the first of each
+    street is never slowed (6 a minute count only the presses again)."""
+    thread = await _practice_thread(double, alice, hands=2)
     lobby = await double.wait_for_message(
         lambda m: title(m).startswith("Practice table"), channel=thread, timeout=LONG)
     for version in [*lobby.history, lobby]:

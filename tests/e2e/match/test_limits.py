@@ -1,8 +1,8 @@
 """Per-member limits on the controls that cost the bot a core's work, through the real bot and
 the Discord double on a fake clock: `/ofc review` and the Review button under `/ofc history`
 share one limit (3 a minute); Suggest (6 a minute) and Solve, the best arrangement (3 a
-minute), have theirs. Every press counts, refused or not; a limit is per member and frees up
-on the clock."""
+minute), have theirs, beyond the first press for each street. Every other press counts, refused
+or not; a limit is per member and frees up on the clock."""
 
 import sys
 
@@ -70,13 +70,29 @@ async def test_suggest_and_best_arrangement_each_have_a_limit_per_member(
     suggest, best = str(StepId(turn, "suggest")), str(StepId(turn, "best"))
     # Hints are off and this is no Fantasyland hand: each press is refused by the table
     # service, after its limit counted it (the work a forged press asks for is the same).
-    hints_off = [await pressed(first, prompt, suggest) for _ in range(6)]
+    # The first press for the street is not counted: 1 + 6 pass.
+    hints_off = [await pressed(first, prompt, suggest) for _ in range(7)]
     assert not any(text.startswith(SLOWED) for text in hints_off), hints_off
     assert (await pressed(first, prompt, suggest)).startswith(SLOWED)
-    for _ in range(3):
+    for _ in range(4):  # 1 + 3
         assert await pressed(first, prompt, best) == \
             "Solve is only for a Fantasyland hand."
     assert (await pressed(first, prompt, best)).startswith(SLOWED)
     await clock.advance(60)
     assert not (await pressed(first, prompt, suggest)).startswith(SLOWED)
     assert not (await pressed(first, prompt, best)).startswith(SLOWED)
+
+
+async def test_one_suggest_a_street_is_never_slowed(
+        double: DiscordDouble, bot: OFCBot, alice: Member, bob: Member) -> None:
+    """However fast the streets come (a practice against computers plays ten in a minute),
+    the first Suggest of each is not counted; presses again on one street are."""
+    table, first, _second, prompt, _dealt = await opening(double, bot, alice, bob)
+    seat = seat_of(bot, table, first)
+    turns = [Turn(table, hand, street, seat) for hand in (1, 2) for street in range(1, 6)]
+    firsts = [await pressed(first, prompt, str(StepId(turn, "suggest"))) for turn in turns]
+    assert not any(text.startswith(SLOWED) for text in firsts), firsts
+    again = str(StepId(turns[0], "suggest"))
+    repeats = [await pressed(first, prompt, again) for _ in range(6)]
+    assert not any(text.startswith(SLOWED) for text in repeats), repeats
+    assert (await pressed(first, prompt, again)).startswith(SLOWED)
