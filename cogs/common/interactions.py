@@ -125,6 +125,7 @@ class Limit:
     afresh. Refused through the one error path with the time to wait."""
 
     FIRSTS = 32  # per member: the latest `once` keys remembered (a street of each table)
+    MEMBERS = 10_000  # members whose `once` keys are remembered, the latest to use one
 
     def __init__(self, uses: int, seconds: float) -> None:
         self.uses = uses
@@ -142,10 +143,13 @@ class Limit:
         not counted: the one a street that play asks for is never refused, however fast the
         table goes, and only presses again on the same action use up the limit."""
         client: Any = interaction.client
+        key = (self, interaction.user.id)
         if once is not None:
             firsts: dict[tuple[Limit, int], list[object]] = client.__dict__.setdefault(
                 "ofc_firsts", {})
-            seen = firsts.setdefault((self, interaction.user.id), [])
+            seen = firsts[key] = firsts.pop(key, [])  # the newest last
+            if len(firsts) > self.MEMBERS:
+                del firsts[next(iter(firsts))]
             if once not in seen:
                 seen.append(once)
                 del seen[:-self.FIRSTS]
@@ -153,7 +157,6 @@ class Limit:
         runs: dict[tuple[Limit, int], list[float]] = client.__dict__.setdefault(
             "ofc_cooldowns", {})
         now: float = client.clock.now()
-        key = (self, interaction.user.id)
         recent = [t for t in runs.get(key, []) if t > now - self.seconds]
         if len(recent) >= self.uses:
             left = recent[0] + self.seconds - now
