@@ -88,8 +88,7 @@ class TableService:
     def seated_elsewhere(self, player_id: int, table_id: int) -> bool:
         """Whether the player sits at another live table of this process (its lobby or its
         match, not out), as last saved: read on every prompt, so from the core's index."""
-        tables = self._core.seated_at(player_id)
-        return len(tables) > 1 or (bool(tables) and table_id not in tables)
+        return any(t != table_id for t in self._core.seated_at(player_id))
 
     async def rematch_offer(self, table_id: int) -> LobbyView | None:
         """The closed table whose match over offers "Rematch", or None (survives a restart)."""

@@ -125,7 +125,7 @@ class Limit:
     afresh. Refused through the one error path with the time to wait."""
 
     FIRSTS = 32  # per member: the latest `once` keys remembered (a street of each table)
-    MEMBERS = 10_000  # members whose `once` keys are remembered, the latest to use one
+    MEMBERS = 10_000  # members remembered before the oldest are forgotten (counts, `once`)
 
     def __init__(self, uses: int, seconds: float) -> None:
         self.uses = uses
@@ -161,7 +161,7 @@ class Limit:
         if len(recent) >= self.uses:
             left = recent[0] + self.seconds - now
             raise Slowed(Text("Slow down: try again in {n} s.", n=max(1, math.ceil(left))))
-        if len(runs) > 10_000:  # forget the members whose limit is over
+        if len(runs) > self.MEMBERS:  # forget the members whose limit is over
             for old in [k for k, times in runs.items() if times[-1] <= now - k[0].seconds]:
                 del runs[old]
         runs[key] = [*recent, now]
